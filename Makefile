@@ -1,0 +1,91 @@
+# levelsql: a loadable SQLite extension that turns game level files into
+# virtual tables.  `make` builds build/levelsql.so; `make test` and
+# `make demo` are the two commands in the README.
+
+CC      ?= cc
+BUILD   ?= build
+OPT     ?= -O2 -g
+PKGS    := sqlite3 zlib
+# pkg-config is asked lazily: ensure-deps may install it first.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lz)
+ZLIB_LIBS  = $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
+WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter
+CSTD    := -std=c11 -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE
+ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) -fPIC $(PKG_CFLAGS) $(SANITIZE) $(CFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) $(SANITIZE)
+
+CODEC_SRC := $(sort $(wildcard codecs/*.c))
+EXT_SRC   := $(sort $(wildcard ext/*.c))
+CODEC_OBJ := $(CODEC_SRC:%.c=$(BUILD)/obj/%.o)
+EXT_OBJ   := $(EXT_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_SRC  := $(sort $(wildcard test/unit/test_*.c))
+UNIT_BIN  := $(UNIT_SRC:test/unit/%.c=$(BUILD)/tests/%)
+TOOL_SRC  := $(sort $(wildcard tools/*.c))
+TOOL_BIN  := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
+FUZZ_SRC  := $(sort $(wildcard test/fuzz/fuzz_*.c))
+FUZZ_BIN  := $(FUZZ_SRC:test/fuzz/%.c=$(BUILD)/fuzz/%)
+HEADERS   := $(wildcard codecs/*.h ext/*.h test/unit/*.h)
+
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps test unit-tests demo asan fuzz fuzz-build bench clean samples
+
+all: $(BUILD)/levelsql.so $(UNIT_BIN) $(TOOL_BIN)
+
+deps:
+	@sh tools/ensure-deps.sh
+
+$(BUILD)/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# The extension reaches SQLite through the loader's routine table, so it
+# links zlib only.
+$(BUILD)/levelsql.so: $(CODEC_OBJ) $(EXT_OBJ)
+	$(CC) -shared -o $@ $^ $(ZLIB_LIBS) $(SANITIZE)
+
+$(BUILD)/tests/%: test/unit/%.c $(CODEC_OBJ) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Icodecs -o $@ $< $(CODEC_OBJ) $(LDLIBS_ALL)
+
+$(BUILD)/tools/%: tools/%.c $(CODEC_OBJ) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Icodecs -o $@ $< $(CODEC_OBJ) $(LDLIBS_ALL)
+
+samples: $(BUILD)/tools/gen_samples
+	$(BUILD)/tools/gen_samples $(BUILD)/samples
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@sh test/run.sh $(BUILD)
+
+demo: deps
+	@$(MAKE) --no-print-directory all samples
+	@sh tools/demo.sh $(BUILD)
+
+# The whole suite again under AddressSanitizer and UBSan.
+asan: deps
+	@$(MAKE) --no-print-directory all BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	  SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LEVELSQL_SANITIZED=1 sh test/run.sh build-asan
+
+# libFuzzer harnesses, one per codec (clang only).
+fuzz-build: deps
+	@$(MAKE) --no-print-directory $(FUZZ_BIN) BUILD=build-fuzz CC=clang OPT="-O1 -g" \
+	  SANITIZE="-fsanitize=fuzzer-no-link,address,undefined"
+
+build-fuzz/fuzz/%: test/fuzz/%.c $(CODEC_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	clang $(CSTD) -O1 -g -Icodecs -fsanitize=fuzzer,address,undefined -o $@ $< $(CODEC_SRC) $(ZLIB_LIBS)
+
+fuzz: fuzz-build
+	@sh test/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+bench: deps
+	@$(MAKE) --no-print-directory all samples
+	@sh tools/bench.sh $(BUILD)
+
+clean:
+	rm -rf build build-asan build-fuzz

@@ -1,0 +1,65 @@
+/*
+** levelsql.c: the extension's entry point.
+**
+**   .load build/levelsql          (sqlite3 shell)
+**   conn.load_extension("build/levelsql")   (Python)
+**
+** Creates the connection's session (file cache and transaction state, see
+** session.h), registers every table family on it, and the SQL helpers.
+*/
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT1
+
+#include "files_table.h"
+#include "session.h"
+#include "wwd_tables.h"
+
+#define LEVELSQL_VERSION "0.1.0"
+
+static void version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  (void)argv;
+  sqlite3_result_text(ctx, LEVELSQL_VERSION, -1, SQLITE_STATIC);
+}
+
+/* levelsql_cache_limit([bytes]): the cache budget (bytes of parsed models
+** kept between queries); with an argument, sets it and returns the old. */
+static void cache_limit_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  ls_session *s = sqlite3_user_data(ctx);
+  sqlite3_int64 limit = argc ? sqlite3_value_int64(argv[0]) : 0;
+  if (argc && limit < 0) {
+    sqlite3_result_error(ctx, "levelsql_cache_limit: the limit is a number of bytes, 0 or more", -1);
+    return;
+  }
+  sqlite3_result_int64(ctx, (sqlite3_int64)ls_session_cache_limit(s, (size_t)limit, argc));
+}
+
+static void session_destroy(void *p) {
+  ls_session_release(p);
+}
+
+#ifdef _WIN32
+__declspec(dllexport)
+#endif
+int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api) {
+  ls_session *sess;
+  int rc;
+  SQLITE_EXTENSION_INIT2(api);
+  sess = ls_session_new(db);
+  if (!sess) return SQLITE_NOMEM;
+  rc = files_table_register(db, sess);
+  if (rc == SQLITE_OK) rc = wwd_tables_register(db, sess);
+  if (rc == SQLITE_OK) rc = wwd_functions_register(db);
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_create_function(db, "levelsql_version", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_DETERMINISTIC, NULL,
+                                 version_func, NULL, NULL);
+  }
+  if (rc == SQLITE_OK) {
+    sess->refs++;
+    rc = sqlite3_create_function_v2(db, "levelsql_cache_limit", -1, SQLITE_UTF8 | SQLITE_DIRECTONLY, sess,
+                                    cache_limit_func, NULL, NULL, session_destroy);
+  }
+  ls_session_release(sess); /* the modules and functions hold their own references */
+  if (rc != SQLITE_OK && err) *err = sqlite3_mprintf("levelsql: cannot register: %s", sqlite3_errstr(rc));
+  return rc;
+}

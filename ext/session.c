@@ -1,0 +1,630 @@
+/*
+** session.c: the per-connection file cache and the transaction that stages
+** edits and writes them back safely.  See session.h for the model.
+*/
+#include "session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Files larger than this are refused before reading (no level is near it). */
+#define LS_MAX_FILE_BYTES ((int64_t)1 << 30)
+#define LS_DEFAULT_CACHE_LIMIT ((size_t)256 << 20)
+
+/* ---- models --------------------------------------------------------------- */
+
+/* Wraps a freshly parsed or cloned model with one reference. */
+static ls_model *model_wrap(void *p, const ls_format *fmt) {
+  ls_model *m = sqlite3_malloc(sizeof *m);
+  if (!m) {
+    fmt->free_model(p);
+    return NULL;
+  }
+  m->p = p;
+  m->fmt = fmt;
+  m->refs = 1;
+  m->footprint = fmt->footprint ? fmt->footprint(p) : 0;
+  return m;
+}
+
+void ls_model_ref(ls_model *m) {
+  if (m) m->refs++;
+}
+
+void ls_model_unref(ls_model *m) {
+  if (m && --m->refs == 0) {
+    m->fmt->free_model(m->p);
+    sqlite3_free(m);
+  }
+}
+
+/* ---- the LRU list of clean models ----------------------------------------- */
+
+static void lru_unlink(ls_session *s, ls_file *f) {
+  if (f->lru_prev) f->lru_prev->lru_next = f->lru_next;
+  else if (s->lru_head == f) s->lru_head = f->lru_next;
+  if (f->lru_next) f->lru_next->lru_prev = f->lru_prev;
+  else if (s->lru_tail == f) s->lru_tail = f->lru_prev;
+  f->lru_prev = f->lru_next = NULL;
+}
+
+static void lru_push_front(ls_session *s, ls_file *f) {
+  f->lru_prev = NULL;
+  f->lru_next = s->lru_head;
+  if (s->lru_head) s->lru_head->lru_prev = f;
+  s->lru_head = f;
+  if (!s->lru_tail) s->lru_tail = f;
+}
+
+/* Forgets the clean model of f (a cursor still using it keeps its own
+** reference); the recorded stat stays, for conflict checks at commit. */
+static void drop_clean(ls_session *s, ls_file *f) {
+  if (f->clean) {
+    s->cache_bytes -= f->clean->footprint;
+    ls_model_unref(f->clean);
+    f->clean = NULL;
+    lru_unlink(s, f);
+  }
+  sqlite3_free(f->error);
+  f->error = NULL;
+}
+
+/* Evicts least recently used clean models until the cache fits its budget;
+** `keep` (the file just loaded) is never evicted. */
+static void cache_trim(ls_session *s, ls_file *keep) {
+  ls_file *f = s->lru_tail;
+  while (f && s->cache_bytes > s->cache_limit) {
+    ls_file *prev = f->lru_prev;
+    if (f != keep) drop_clean(s, f);
+    f = prev;
+  }
+}
+
+size_t ls_session_cache_limit(ls_session *s, size_t limit, int set) {
+  size_t old = s->cache_limit;
+  if (set) {
+    s->cache_limit = limit;
+    cache_trim(s, NULL);
+  }
+  return old;
+}
+
+/* ---- session lifetime ---------------------------------------------------- */
+
+ls_session *ls_session_new(sqlite3 *db) {
+  ls_session *s = sqlite3_malloc(sizeof *s);
+  (void)db;
+  if (!s) return NULL;
+  memset(s, 0, sizeof *s);
+  s->refs = 1;
+  s->level = -1;
+  s->cache_limit = LS_DEFAULT_CACHE_LIMIT;
+  return s;
+}
+
+static void file_free(ls_file *f) {
+  int i;
+  ls_model_unref(f->clean);
+  ls_model_unref(f->working);
+  for (i = 0; i < f->nsnaps; i++) ls_model_unref(f->snaps[i].model);
+  sqlite3_free(f->snaps);
+  sqlite3_free(f->error);
+  sqlite3_free(f->canon);
+  sqlite3_free(f->shown);
+  sqlite3_free(f);
+}
+
+void ls_session_release(ls_session *s) {
+  int64_t i;
+  if (!s || --s->refs > 0) return;
+  for (i = 0; i < s->nfiles; i++) file_free(s->files[i]);
+  sqlite3_free(s->files);
+  sqlite3_free(s->formats);
+  sqlite3_free(s);
+}
+
+int ls_register_format(ls_session *s, const ls_format *format) {
+  const ls_format **p = sqlite3_realloc64(s->formats, sizeof *p * (sqlite3_uint64)(s->nformats + 1));
+  if (!p) return SQLITE_NOMEM;
+  p[s->nformats++] = format;
+  s->formats = p;
+  return SQLITE_OK;
+}
+
+/* ---- file entries ---------------------------------------------------------- */
+
+ls_file *ls_session_file_by_id(ls_session *s, int64_t id) {
+  return (id >= 1 && id <= s->nfiles) ? s->files[id - 1] : NULL;
+}
+
+/* Finds the entry of a canonical path, or adds one (taking ownership of
+** canon either way).  NULL when out of memory. */
+static ls_file *file_entry(ls_session *s, char *canon) {
+  int64_t i;
+  ls_file *f;
+  for (i = 0; i < s->nfiles; i++) {
+    if (strcmp(s->files[i]->canon, canon) == 0) {
+      sqlite3_free(canon);
+      return s->files[i];
+    }
+  }
+  if (s->nfiles == s->files_cap) {
+    int64_t cap = s->files_cap ? s->files_cap * 2 : 16;
+    ls_file **p = sqlite3_realloc64(s->files, sizeof *p * (sqlite3_uint64)cap);
+    if (!p) {
+      sqlite3_free(canon);
+      return NULL;
+    }
+    s->files = p;
+    s->files_cap = cap;
+  }
+  f = sqlite3_malloc(sizeof *f);
+  if (!f) {
+    sqlite3_free(canon);
+    return NULL;
+  }
+  memset(f, 0, sizeof *f);
+  f->canon = canon;
+  f->id = s->nfiles + 1;
+  s->files[s->nfiles++] = f;
+  return f;
+}
+
+static int64_t stat_mtime_ns(const struct stat *st) {
+  return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+static int stat_matches(const ls_file *f, const struct stat *st) {
+  return f->dev == st->st_dev && f->ino == st->st_ino && f->size == (int64_t)st->st_size &&
+         f->mtime_ns == stat_mtime_ns(st);
+}
+
+static void stat_record(ls_file *f, const struct stat *st) {
+  f->dev = st->st_dev;
+  f->ino = st->st_ino;
+  f->size = (int64_t)st->st_size;
+  f->mtime_ns = stat_mtime_ns(st);
+}
+
+/* Reads a whole regular file; the stat of the open descriptor (the identity
+** of exactly the bytes read) goes to *st.  Returns a sqlite3_malloc'd buffer
+** or NULL with *err ("<path>: <reason>", path as the user spelled it). */
+static unsigned char *read_whole_file(const char *canon, const char *path, struct stat *st, char **err) {
+  unsigned char *buf = NULL;
+  size_t done = 0;
+  int fd = open(canon, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *err = sqlite3_mprintf("%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  if (fstat(fd, st) != 0) {
+    *err = sqlite3_mprintf("%s: cannot stat: %s", path, strerror(errno));
+  } else if (!S_ISREG(st->st_mode)) {
+    *err = sqlite3_mprintf("%s: not a regular file", path);
+  } else if ((int64_t)st->st_size > LS_MAX_FILE_BYTES) {
+    *err = sqlite3_mprintf("%s: file of %lld bytes is larger than the %lld-byte limit", path,
+                           (long long)st->st_size, (long long)LS_MAX_FILE_BYTES);
+  } else if (!(buf = sqlite3_malloc64((sqlite3_uint64)st->st_size + 1))) {
+    *err = sqlite3_mprintf("%s: out of memory reading %lld bytes", path, (long long)st->st_size);
+  } else {
+    while (done < (size_t)st->st_size) {
+      ssize_t n = read(fd, buf + done, (size_t)st->st_size - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        *err = n < 0 ? sqlite3_mprintf("%s: read error: %s", path, strerror(errno))
+                     : sqlite3_mprintf("%s: file shrank while being read", path);
+        sqlite3_free(buf);
+        buf = NULL;
+        break;
+      }
+      done += (size_t)n;
+    }
+  }
+  close(fd);
+  return buf;
+}
+
+/* The registered format whose sniff accepts the bytes; failing that, the
+** one whose extension the file has (so a damaged level reports what is
+** wrong with it rather than "unknown format"); else NULL. */
+static const ls_format *detect_format(ls_session *s, const char *path, const unsigned char *data, size_t size) {
+  const char *dot = strrchr(path, '.');
+  int i;
+  for (i = 0; i < s->nformats; i++) {
+    if (s->formats[i]->sniff(data, size)) return s->formats[i];
+  }
+  for (i = 0; dot && i < s->nformats; i++) {
+    const char *const *ext;
+    for (ext = s->formats[i]->extensions; ext && *ext; ext++) {
+      if (sqlite3_stricmp(dot, *ext) == 0) return s->formats[i];
+    }
+  }
+  return NULL;
+}
+
+/* Parses the file's bytes into f->clean (or f->error) for format fmt (NULL:
+** detect).  The stat recorded is that of the bytes read. */
+static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_format *fmt, char **err) {
+  struct stat st;
+  unsigned char *data;
+  codec_error cerr;
+  void *p;
+  drop_clean(s, f);
+  data = read_whole_file(f->canon, path, &st, err);
+  if (!data) return SQLITE_ERROR;
+  stat_record(f, &st);
+  if (!fmt) fmt = detect_format(s, path, data, (size_t)st.st_size);
+  f->fmt = fmt;
+  if (!fmt) {
+    f->error = sqlite3_mprintf("not a level file of any known format");
+  } else {
+    cerr.msg[0] = 0;
+    p = fmt->parse(data, (size_t)st.st_size, &cerr);
+    if (!p) {
+      f->error = sqlite3_mprintf("%s", cerr.msg[0] ? cerr.msg : "cannot parse");
+    } else if (!(f->clean = model_wrap(p, fmt))) {
+      f->error = sqlite3_mprintf("out of memory");
+    } else {
+      s->cache_bytes += f->clean->footprint;
+      lru_push_front(s, f);
+      cache_trim(s, f);
+    }
+  }
+  sqlite3_free(data);
+  if (f->error) {
+    *err = sqlite3_mprintf("%s: %s", path, f->error);
+    return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
+
+int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_file **out, char **err) {
+  struct stat st;
+  char *canon, *resolved;
+  ls_file *f;
+  *out = NULL;
+  resolved = realpath(path, NULL);
+  if (!resolved) {
+    *err = sqlite3_mprintf("%s: cannot open: %s", path, strerror(errno));
+    return SQLITE_ERROR;
+  }
+  canon = sqlite3_mprintf("%s", resolved);
+  free(resolved);
+  if (!canon || !(f = file_entry(s, canon))) {
+    *err = sqlite3_mprintf("out of memory");
+    return SQLITE_NOMEM;
+  }
+  *out = f;
+  if (!f->shown || strcmp(f->shown, path) != 0) {
+    char *shown = sqlite3_mprintf("%s", path);
+    if (!shown) {
+      *err = sqlite3_mprintf("out of memory");
+      return SQLITE_NOMEM;
+    }
+    sqlite3_free(f->shown);
+    f->shown = shown;
+  }
+  /* The transaction's own copy wins; a change on disk is caught at COMMIT. */
+  if (f->working) return SQLITE_OK;
+  if (stat(f->canon, &st) != 0) {
+    *err = sqlite3_mprintf("%s: cannot stat: %s", path, strerror(errno));
+    return SQLITE_ERROR;
+  }
+  if (stat_matches(f, &st) && (f->clean || f->error) && (!fmt || f->fmt == fmt)) {
+    if (f->error) {
+      *err = sqlite3_mprintf("%s: %s", path, f->error);
+      return SQLITE_ERROR;
+    }
+    lru_unlink(s, f);
+    lru_push_front(s, f);
+    return SQLITE_OK;
+  }
+  return file_reload(s, f, path, fmt, err);
+}
+
+ls_model *ls_file_current(ls_file *f) {
+  return f->working ? f->working : f->clean;
+}
+
+/* ---- staging writes -------------------------------------------------------- */
+
+static int snap_push(ls_file *f, int level, ls_model *m) {
+  if (f->nsnaps == f->snaps_cap) {
+    int cap = f->snaps_cap ? f->snaps_cap * 2 : 4;
+    ls_snap *p = sqlite3_realloc64(f->snaps, sizeof *p * (sqlite3_uint64)cap);
+    if (!p) return 0;
+    f->snaps = p;
+    f->snaps_cap = cap;
+  }
+  f->snaps[f->nsnaps].level = level;
+  f->snaps[f->nsnaps].model = m;
+  f->nsnaps++;
+  return 1;
+}
+
+static ls_model *model_clone(const ls_model *m) {
+  void *p = m->fmt->clone(m->p);
+  return p ? model_wrap(p, m->fmt) : NULL;
+}
+
+ls_model *ls_session_writable(ls_session *s, ls_file *f, const char *path, char **err) {
+  if (!f->working) {
+    if (!f->clean) {
+      /* Evicted since the scan read it: read again, but only the same bytes. */
+      int64_t size = f->size, mtime = f->mtime_ns;
+      dev_t dev = f->dev;
+      ino_t ino = f->ino;
+      if (file_reload(s, f, path, f->fmt, err) != SQLITE_OK) return NULL;
+      if (f->size != size || f->mtime_ns != mtime || f->dev != dev || f->ino != ino) {
+        *err = sqlite3_mprintf("%s: changed on disk since it was read; nothing was written", path);
+        return NULL;
+      }
+    }
+    if (!(f->working = model_clone(f->clean))) {
+      *err = sqlite3_mprintf("%s: out of memory copying the level", path);
+      return NULL;
+    }
+    if (s->level >= 0 && !snap_push(f, s->level, NULL)) {
+      ls_model_unref(f->working);
+      f->working = NULL;
+      *err = sqlite3_mprintf("out of memory");
+      return NULL;
+    }
+  } else if (s->level >= 0 && (f->nsnaps == 0 || f->snaps[f->nsnaps - 1].level < s->level)) {
+    ls_model *copy = model_clone(f->working);
+    if (!copy || !snap_push(f, s->level, copy)) {
+      ls_model_unref(copy);
+      *err = sqlite3_mprintf("%s: out of memory saving a savepoint", path);
+      return NULL;
+    }
+  }
+  return f->working;
+}
+
+/* ---- transactions ------------------------------------------------------- */
+
+void ls_session_begin(ls_session *s) {
+  (void)s;
+}
+
+void ls_session_savepoint(ls_session *s, int level) {
+  s->level = level;
+}
+
+/* Index of the first snapshot of f taken at `level` or deeper, or nsnaps. */
+static int first_snap_from(const ls_file *f, int level) {
+  int i = 0;
+  while (i < f->nsnaps && f->snaps[i].level < level) i++;
+  return i;
+}
+
+static void snaps_truncate(ls_file *f, int from) {
+  int i;
+  for (i = from; i < f->nsnaps; i++) ls_model_unref(f->snaps[i].model);
+  if (from < f->nsnaps) f->nsnaps = from;
+}
+
+void ls_session_rollback_to(ls_session *s, int level) {
+  int64_t k;
+  for (k = 0; k < s->nfiles; k++) {
+    ls_file *f = s->files[k];
+    int i = first_snap_from(f, level);
+    if (i < f->nsnaps) {
+      ls_model_unref(f->working);
+      f->working = f->snaps[i].model; /* NULL: the file was clean then */
+      f->snaps[i].model = NULL;
+      snaps_truncate(f, i);
+    }
+  }
+  s->level = level;
+}
+
+void ls_session_release_to(ls_session *s, int level) {
+  int64_t k;
+  for (k = 0; k < s->nfiles; k++) {
+    ls_file *f = s->files[k];
+    int i = first_snap_from(f, level);
+    if (i == f->nsnaps) continue;
+    if (level - 1 < 0 || (i > 0 && f->snaps[i - 1].level == level - 1)) {
+      snaps_truncate(f, i);
+    } else {
+      /* Nothing was written while savepoint level-1 was innermost before
+      ** `level` opened, so the state at `level` is also level-1's. */
+      f->snaps[i].level = level - 1;
+      snaps_truncate(f, i + 1);
+    }
+  }
+  s->level = level - 1;
+}
+
+static void discard_transaction(ls_session *s) {
+  int64_t k;
+  for (k = 0; k < s->nfiles; k++) {
+    ls_file *f = s->files[k];
+    snaps_truncate(f, 0);
+    ls_model_unref(f->working);
+    f->working = NULL;
+  }
+  s->level = -1;
+  s->committed = 0;
+}
+
+void ls_session_rollback(ls_session *s) {
+  discard_transaction(s);
+}
+
+void ls_session_commit(ls_session *s) {
+  discard_transaction(s); /* what was written is already the clean state */
+}
+
+/* ---- write-back ------------------------------------------------------------ */
+
+typedef struct pending_write {
+  ls_file *f;
+  unsigned char *data;
+  size_t size;
+  char *tmp;       /* temporary file beside the target, NULL once renamed */
+  struct stat st;  /* of the temporary file, i.e. of the new file */
+} pending_write;
+
+/* The directory part of a canonical path ("/" for "/x"). */
+static char *dir_of(const char *canon) {
+  const char *slash = strrchr(canon, '/');
+  if (!slash) return sqlite3_mprintf(".");
+  if (slash == canon) return sqlite3_mprintf("/");
+  return sqlite3_mprintf("%.*s", (int)(slash - canon), canon);
+}
+
+/* Writes data to a new temporary file in the target's directory, with the
+** target's permission bits, and fsyncs it.  Returns 1 or 0 with *err. */
+static int write_temp(pending_write *w, char **err) {
+  const char *base = strrchr(w->f->canon, '/');
+  char *dir = dir_of(w->f->canon);
+  struct stat orig;
+  size_t done = 0;
+  int fd;
+  base = base ? base + 1 : w->f->canon;
+  w->tmp = dir ? sqlite3_mprintf("%s/.%s.levelsql-XXXXXX", dir, base) : NULL;
+  sqlite3_free(dir);
+  if (!w->tmp) {
+    *err = sqlite3_mprintf("out of memory");
+    return 0;
+  }
+  fd = mkstemp(w->tmp);
+  if (fd < 0) {
+    *err = sqlite3_mprintf("%s: cannot create a temporary file beside it: %s", w->f->canon, strerror(errno));
+    sqlite3_free(w->tmp);
+    w->tmp = NULL;
+    return 0;
+  }
+  if (stat(w->f->canon, &orig) == 0) (void)fchmod(fd, orig.st_mode & 07777);
+  while (done < w->size) {
+    ssize_t n = write(fd, w->data + done, w->size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      *err = sqlite3_mprintf("%s: cannot write: %s", w->f->canon, strerror(n < 0 ? errno : EIO));
+      close(fd);
+      return 0;
+    }
+    done += (size_t)n;
+  }
+  if (fsync(fd) != 0 || fstat(fd, &w->st) != 0) {
+    *err = sqlite3_mprintf("%s: cannot flush to disk: %s", w->f->canon, strerror(errno));
+    close(fd);
+    return 0;
+  }
+  if (close(fd) != 0) {
+    *err = sqlite3_mprintf("%s: cannot write: %s", w->f->canon, strerror(errno));
+    return 0;
+  }
+  return 1;
+}
+
+static void fsync_dir(const char *canon) {
+  char *dir = dir_of(canon);
+  int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  if (fd >= 0) {
+    (void)fsync(fd);
+    close(fd);
+  }
+  sqlite3_free(dir);
+}
+
+/* Checks that nobody changed the file since we read it. */
+static int check_unchanged(const ls_file *f, char **err) {
+  struct stat st;
+  if (stat(f->canon, &st) != 0) {
+    *err = sqlite3_mprintf("%s: cannot stat before writing: %s; nothing was written", f->canon, strerror(errno));
+    return 0;
+  }
+  if (!stat_matches(f, &st)) {
+    *err = sqlite3_mprintf("%s: changed on disk since it was read (%s); nothing was written", f->canon,
+                           f->size != (int64_t)st.st_size ? "size differs"
+                           : f->ino != st.st_ino || f->dev != st.st_dev ? "replaced by another file"
+                                                                       : "modification time differs");
+    return 0;
+  }
+  return 1;
+}
+
+/* After the rename: the bytes we wrote are the file's clean state. */
+static void adopt_written(ls_session *s, pending_write *w) {
+  ls_file *f = w->f;
+  codec_error cerr;
+  void *p;
+  drop_clean(s, f);
+  stat_record(f, &w->st);
+  cerr.msg[0] = 0;
+  p = f->fmt->parse(w->data, w->size, &cerr);
+  if (p && (f->clean = model_wrap(p, f->fmt)) != NULL) {
+    s->cache_bytes += f->clean->footprint;
+    lru_push_front(s, f);
+  } else {
+    f->size = -1; /* forces a re-read next time */
+  }
+}
+
+int ls_session_sync(ls_session *s, char **err) {
+  pending_write *w = NULL;
+  int64_t k;
+  int n = 0, i, ok = 1;
+  if (s->committed) return SQLITE_OK;
+  for (k = 0; k < s->nfiles; k++) {
+    if (s->files[k]->working) n++;
+  }
+  if (n == 0) {
+    s->committed = 1;
+    return SQLITE_OK;
+  }
+  w = sqlite3_malloc64(sizeof *w * (sqlite3_uint64)n);
+  if (!w) {
+    *err = sqlite3_mprintf("out of memory");
+    return SQLITE_NOMEM;
+  }
+  memset(w, 0, sizeof *w * (size_t)n);
+  for (k = 0, i = 0; k < s->nfiles; k++) {
+    if (s->files[k]->working) w[i++].f = s->files[k];
+  }
+  /* 1. Nothing is written unless every file is as we read it. */
+  for (i = 0; ok && i < n; i++) ok = check_unchanged(w[i].f, err);
+  /* 2. Serialize everything before touching the disk. */
+  for (i = 0; ok && i < n; i++) {
+    codec_error cerr;
+    cerr.msg[0] = 0;
+    if (!w[i].f->fmt->serialize(w[i].f->working->p, &w[i].data, &w[i].size, &cerr)) {
+      *err = sqlite3_mprintf("%s: cannot save: %s; nothing was written", w[i].f->canon, cerr.msg);
+      ok = 0;
+    }
+  }
+  /* 3. Temporary files, each complete and flushed. */
+  for (i = 0; ok && i < n; i++) ok = write_temp(&w[i], err);
+  /* 4. Rename over the originals, then flush the directories. */
+  for (i = 0; ok && i < n; i++) {
+    if (rename(w[i].tmp, w[i].f->canon) != 0) {
+      char *done = i ? sqlite3_mprintf(" (%d other file(s) were already replaced)", i) : NULL;
+      *err = sqlite3_mprintf("%s: cannot replace: %s%s", w[i].f->canon, strerror(errno), done ? done : "");
+      sqlite3_free(done);
+      ok = 0;
+    } else {
+      sqlite3_free(w[i].tmp);
+      w[i].tmp = NULL;
+      fsync_dir(w[i].f->canon);
+      adopt_written(s, &w[i]);
+    }
+  }
+  for (i = 0; i < n; i++) {
+    if (w[i].tmp) unlink(w[i].tmp);
+    sqlite3_free(w[i].tmp);
+    free(w[i].data);
+  }
+  sqlite3_free(w);
+  if (!ok) return SQLITE_ERROR;
+  s->committed = 1;
+  cache_trim(s, NULL);
+  return SQLITE_OK;
+}

@@ -1,0 +1,102 @@
+/*
+** session.h: the per-connection state behind every levelsql table: the
+** cache of parsed files and the transaction that stages edits to them.
+**
+** One ls_session per connection (created by sqlite3_levelsql_init, shared by
+** all modules, freed when the last module is dropped).  No globals.
+**
+** A file entry (ls_file) holds:
+**  - `clean`: the model parsed from the bytes on disk, with the stat
+**    (device, inode, size, mtime) those bytes had.  Reused by later queries
+**    while the file's stat is unchanged; evicted when over the cache budget.
+**  - `working`: the transaction's copy, made on the first write to the file.
+**    Readers in the same transaction see it.  COMMIT writes it out; ROLLBACK
+**    drops it.
+**  - `snaps`: copies of `working` taken at the first write after a savepoint
+**    opened, so ROLLBACK TO (and a failed statement) restores exactly.
+** Models are reference counted so a cursor keeps the one it scans alive.
+*/
+#ifndef LEVELSQL_SESSION_H
+#define LEVELSQL_SESSION_H
+
+#include <sys/types.h>
+
+#include "engine.h"
+
+typedef struct ls_model {
+  void *p;
+  const ls_format *fmt;
+  int refs;
+  size_t footprint;
+} ls_model;
+
+typedef struct ls_snap {
+  int level;          /* savepoint number this snapshot restores */
+  ls_model *model;    /* the working copy then; NULL: the file was not dirty */
+} ls_snap;
+
+typedef struct ls_file {
+  int64_t id;                 /* rowid prefix, 1-based, never reused */
+  char *canon;                /* realpath(): one entry per file however it is spelled */
+  char *shown;                /* the path as last matched by a source (the `file` column) */
+  /* the bytes `clean` was parsed from */
+  dev_t dev;
+  ino_t ino;
+  int64_t size;
+  int64_t mtime_ns;
+  const ls_format *fmt;       /* format `clean` or `error` belongs to */
+  ls_model *clean;
+  char *error;                /* parse error for that stat (cached too) */
+  ls_model *working;
+  ls_snap *snaps;
+  int nsnaps, snaps_cap;
+  struct ls_file *lru_prev, *lru_next; /* clean models only */
+} ls_file;
+
+struct ls_session {
+  int refs;
+  ls_file **files;            /* index id-1 */
+  int64_t nfiles, files_cap;
+  ls_file *lru_head, *lru_tail; /* most recently used first */
+  size_t cache_bytes, cache_limit;
+  const ls_format **formats;
+  int nformats;
+  int level;                  /* innermost open savepoint, -1 for none */
+  int committed;              /* files already written by this transaction's xSync */
+};
+
+/* Finds or loads the file at `path` (as matched) for reading with format fmt
+** (NULL: detect among the registered formats).  Sets *out to the entry;
+** the model to read is ls_file_current().  On failure returns an error code
+** with *err = "<path>: <reason>" (malloc'd by sqlite3_mprintf); when the
+** entry exists but did not parse, *out is still set (levelsql_files uses
+** it). */
+int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_file **out, char **err);
+
+/* The file with a rowid's file id, or NULL. */
+ls_file *ls_session_file_by_id(ls_session *s, int64_t id);
+
+/* The model readers see: the transaction's copy, else the clean one. */
+ls_model *ls_file_current(ls_file *f);
+
+/* The model a write goes to: makes the working copy (and the snapshot of
+** the open savepoint) first.  Returns NULL with *err set on failure. */
+ls_model *ls_session_writable(ls_session *s, ls_file *f, const char *path, char **err);
+
+void ls_model_ref(ls_model *m);
+void ls_model_unref(ls_model *m);
+
+/* Transaction hooks, idempotent because every table of the connection
+** that takes part in a transaction calls them. */
+void ls_session_begin(ls_session *s);
+int ls_session_sync(ls_session *s, char **err);  /* writes every changed file */
+void ls_session_commit(ls_session *s);
+void ls_session_rollback(ls_session *s);
+void ls_session_savepoint(ls_session *s, int level);
+void ls_session_release_to(ls_session *s, int level);
+void ls_session_rollback_to(ls_session *s, int level);
+
+/* Cache budget in bytes of model memory (default 256 MiB). */
+size_t ls_session_cache_limit(ls_session *s, size_t limit, int set);
+
+#endif

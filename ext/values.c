@@ -1,0 +1,138 @@
+/*
+** values.c: checked conversions between SQL values and file fields, shared
+** by the column setters of every table, so every table reports a value that
+** does not fit in the same words: the column and the limit.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+/* A short description of a value for error messages ("text 'abc'"). */
+static char *describe_value(sqlite3_value *v) {
+  switch (sqlite3_value_type(v)) {
+    case SQLITE_NULL: return sqlite3_mprintf("NULL");
+    case SQLITE_INTEGER: return sqlite3_mprintf("%lld", sqlite3_value_int64(v));
+    case SQLITE_FLOAT: return sqlite3_mprintf("%!.15g", sqlite3_value_double(v));
+    case SQLITE_BLOB: return sqlite3_mprintf("a blob of %d bytes", sqlite3_value_bytes(v));
+    default: return sqlite3_mprintf("text '%.40s'", sqlite3_value_text(v));
+  }
+}
+
+int ls_value_int(sqlite3_value *v, const ls_column *col, int64_t min, int64_t max, int64_t *out, char **err) {
+  int type = sqlite3_value_numeric_type(v);
+  int64_t x = 0;
+  int ok = 0;
+  if (type == SQLITE_INTEGER) {
+    x = sqlite3_value_int64(v);
+    ok = 1;
+  } else if (type == SQLITE_FLOAT) {
+    double d = sqlite3_value_double(v);
+    if (d >= -9.2e18 && d <= 9.2e18 && d == (double)(int64_t)d) {
+      x = (int64_t)d;
+      ok = 1;
+    }
+  }
+  if (ok && x >= min && x <= max) {
+    *out = x;
+    return SQLITE_OK;
+  }
+  {
+    char *what = describe_value(v);
+    *err = sqlite3_mprintf("column %s: %s %s; it takes an integer from %lld to %lld", col->name, what,
+                           ok ? "is out of range" : "is not an integer", (long long)min, (long long)max);
+    sqlite3_free(what);
+  }
+  return SQLITE_CONSTRAINT;
+}
+
+int ls_value_text8(sqlite3_value *v, const ls_column *col, const ls_options *opts, size_t max_len,
+                   unsigned char **out, size_t *out_len, char **err) {
+  const char *text;
+  uint32_t bad = 0;
+  int n;
+  if (sqlite3_value_type(v) == SQLITE_NULL || sqlite3_value_type(v) == SQLITE_BLOB) {
+    *err = sqlite3_mprintf("column %s: %s; it takes text of at most %lld bytes", col->name,
+                           sqlite3_value_type(v) == SQLITE_NULL ? "NULL" : "a blob", (long long)max_len);
+    return SQLITE_CONSTRAINT;
+  }
+  text = (const char *)sqlite3_value_text(v);
+  n = sqlite3_value_bytes(v);
+  if (!text) return SQLITE_NOMEM;
+  if (!text8_encode(text, (size_t)n, opts->encoding, out, out_len, &bad)) {
+    if (!*out && bad == 0) return SQLITE_NOMEM;
+    if (bad == 0xFFFFFFFFu) {
+      *err = sqlite3_mprintf("column %s: the text is not valid UTF-8", col->name);
+    } else {
+      *err = sqlite3_mprintf("column %s: character U+%04X cannot be written in %s (set the table option encoding=...)",
+                             col->name, (unsigned)bad, text8_codepage_name(opts->encoding));
+    }
+    return SQLITE_CONSTRAINT;
+  }
+  if (*out_len > max_len) {
+    *err = sqlite3_mprintf("column %s: text of %lld bytes is longer than the %lld bytes the field holds", col->name,
+                           (long long)*out_len, (long long)max_len);
+    free(*out);
+    *out = NULL;
+    return SQLITE_CONSTRAINT;
+  }
+  return SQLITE_OK;
+}
+
+void ls_result_text8(sqlite3_context *ctx, const ls_options *opts, const unsigned char *s, size_t n) {
+  size_t len = 0;
+  char *utf8 = text8_decode(s, n, opts->encoding, &len);
+  if (!utf8) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text64(ctx, utf8, len, free, SQLITE_UTF8);
+}
+
+char *ls_flags_format(const ls_flag_name *names, uint32_t value) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  uint32_t left = value;
+  const ls_flag_name *n;
+  for (n = names; n->name; n++) {
+    if (n->bit && (left & n->bit) == n->bit) {
+      sqlite3_str_appendf(s, "%s%s", sqlite3_str_length(s) ? "|" : "", n->name);
+      left &= ~n->bit;
+    }
+  }
+  if (left) sqlite3_str_appendf(s, "%s0x%x", sqlite3_str_length(s) ? "|" : "", (unsigned)left);
+  if (sqlite3_str_length(s) == 0) {
+    sqlite3_free(sqlite3_str_finish(s));
+    return sqlite3_mprintf(""); /* finish() would give NULL for "" */
+  }
+  return sqlite3_str_finish(s); /* NULL only when out of memory */
+}
+
+int ls_flags_parse(const ls_flag_name *names, const char *text, uint32_t *out, char **bad) {
+  uint32_t value = 0;
+  const char *p = text;
+  *bad = NULL;
+  while (*p) {
+    size_t len;
+    const ls_flag_name *n;
+    char *end;
+    while (*p == '|' || *p == ',' || *p == ' ' || *p == '+') p++;
+    len = strcspn(p, "|, +");
+    if (!len) break;
+    for (n = names; n->name; n++) {
+      if (strlen(n->name) == len && sqlite3_strnicmp(n->name, p, (int)len) == 0) break;
+    }
+    if (n->name) {
+      value |= n->bit;
+    } else {
+      unsigned long x = strtoul(p, &end, 0);
+      if (end != p + len || x > 0xFFFFFFFFul) {
+        *bad = sqlite3_mprintf("%.*s", (int)len, p);
+        return 0;
+      }
+      value |= (uint32_t)x;
+    }
+    p += len;
+  }
+  *out = value;
+  return 1;
+}

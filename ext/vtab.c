@@ -1,0 +1,800 @@
+/*
+** vtab.c: the one sqlite3_module behind every levelsql table.
+**
+** Each table is an ls_table (engine.h): a column list and a row iterator.
+** This file turns it into a virtual table whose SQL columns are
+**
+**     file, <the table's columns>, source HIDDEN, options HIDDEN
+**
+** so `wwd_objects('levels/a.WWD', 'encoding=cp1250')` passes source and
+** options as table-valued-function arguments, and a named table
+** (CREATE VIRTUAL TABLE t USING wwd_objects('levels', encoding=cp1250))
+** keeps them from its CREATE arguments.
+*/
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+#include "source.h"
+
+/* What one registered module knows: the shared session and its table. */
+typedef struct ls_module_aux {
+  ls_session *sess;
+  const ls_table *table;
+} ls_module_aux;
+
+typedef struct ls_vtab {
+  sqlite3_vtab base;
+  ls_session *sess;
+  const ls_table *table;
+  char *source;        /* a named table's source, NULL for the eponymous table */
+  char *options_text;  /* a named table's options, NULL when none */
+  ls_options opts;
+} ls_vtab;
+
+typedef struct ls_cursor {
+  sqlite3_vtab_cursor base;
+  ls_pathlist paths;   /* the files this scan visits */
+  int ipath;           /* index of the current one */
+  ls_file *file;       /* its cache entry (NULL when it could not be resolved) */
+  ls_model *model;     /* the model being scanned; a reference is held */
+  ls_file_info info;
+  ls_pos pos;
+  int eof;
+  int has_rowid;       /* a rowid = ? scan: at most one row */
+  int64_t rowid_key;
+  ls_range *range;     /* one per table column */
+  ls_scan scan;
+  char *source;        /* the hidden columns' values for this scan */
+  char *options_text;
+  ls_options opts;
+  int entered;         /* paths[ipath] has been loaded */
+  char *row_error;     /* levelsql_files: the current file's error message */
+} ls_cursor;
+
+/* SQL column numbers: 0 is `file`, then the table's columns, then hidden. */
+#define COL_FILE 0
+static int col_source(const ls_table *t) { return t->ncolumns + 1; }
+static int col_options(const ls_table *t) { return t->ncolumns + 2; }
+
+/* ---- options -------------------------------------------------------------- */
+
+/* Parses "key=value" options separated by commas, semicolons or spaces
+** into *opts.  Returns SQLITE_OK or an error naming the bad option. */
+static int options_parse(const char *text, ls_options *opts, char **err) {
+  const char *p = text;
+  opts->encoding = TEXT8_CP1252;
+  while (p && *p) {
+    const char *end, *eq;
+    char *key, *value;
+    int ok = 1;
+    while (*p == ',' || *p == ';' || *p == ' ' || *p == '\t') p++;
+    if (!*p) break;
+    end = p + strcspn(p, ",; \t");
+    eq = memchr(p, '=', (size_t)(end - p));
+    if (!eq) {
+      *err = sqlite3_mprintf("option '%.*s' is not of the form key=value", (int)(end - p), p);
+      return SQLITE_ERROR;
+    }
+    key = sqlite3_mprintf("%.*s", (int)(eq - p), p);
+    value = sqlite3_mprintf("%.*s", (int)(end - eq - 1), eq + 1);
+    if (!key || !value) {
+      *err = sqlite3_mprintf("out of memory");
+      ok = 0;
+    } else if (sqlite3_stricmp(key, "encoding") == 0) {
+      if (!text8_codepage_from_name(value, &opts->encoding)) {
+        *err = sqlite3_mprintf("unknown encoding '%s' (known: cp1252, cp1250, cp1251, latin1)", value);
+        ok = 0;
+      }
+    } else {
+      *err = sqlite3_mprintf("unknown option '%s' (known: encoding)", key);
+      ok = 0;
+    }
+    sqlite3_free(key);
+    sqlite3_free(value);
+    if (!ok) return SQLITE_ERROR;
+    p = end;
+  }
+  return SQLITE_OK;
+}
+
+/* Removes SQL quotes from a CREATE VIRTUAL TABLE argument ('x', "x", [x]). */
+static char *dequote(const char *arg) {
+  size_t n = strlen(arg);
+  char q = arg[0], close = q == '[' ? ']' : q;
+  char *out, *o;
+  size_t i;
+  if (n < 2 || (q != '\'' && q != '"' && q != '[' && q != '`') || arg[n - 1] != close) {
+    return sqlite3_mprintf("%s", arg);
+  }
+  out = o = sqlite3_malloc64(n);
+  if (!out) return NULL;
+  for (i = 1; i + 1 < n; i++) {
+    *o++ = arg[i];
+    if (arg[i] == close && arg[i + 1] == close && q != '[') i++;
+  }
+  *o = 0;
+  return out;
+}
+
+/* ---- connect / disconnect --------------------------------------------------- */
+
+/* Declares the schema and reads a named table's arguments: the first is the
+** source, the others key=value options.  Every table is DIRECTONLY: views
+** and triggers of an untrusted database cannot reach files through it. */
+static int ls_connect(sqlite3 *db, void *aux_, int argc, const char *const *argv, sqlite3_vtab **out,
+                      char **err) {
+  ls_module_aux *aux = aux_;
+  const ls_table *t = aux->table;
+  ls_vtab *v;
+  sqlite3_str *sql;
+  char *schema;
+  int i, rc;
+  v = sqlite3_malloc(sizeof *v);
+  if (!v) return SQLITE_NOMEM;
+  memset(v, 0, sizeof *v);
+  v->sess = aux->sess;
+  v->table = t;
+  for (i = 3; i < argc; i++) {
+    char *arg = dequote(argv[i]);
+    if (!arg) {
+      rc = SQLITE_NOMEM;
+      goto fail;
+    }
+    if (i == 3 && !strchr(arg, '=')) {
+      v->source = arg;
+    } else {
+      char *joined = v->options_text ? sqlite3_mprintf("%s,%s", v->options_text, arg) : arg;
+      if (joined != arg) sqlite3_free(arg);
+      sqlite3_free(v->options_text);
+      v->options_text = joined;
+      if (!joined) {
+        rc = SQLITE_NOMEM;
+        goto fail;
+      }
+    }
+  }
+  if ((rc = options_parse(v->options_text, &v->opts, err)) != SQLITE_OK) goto fail;
+
+  sql = sqlite3_str_new(db);
+  sqlite3_str_appendf(sql, "CREATE TABLE x(file TEXT");
+  for (i = 0; i < t->ncolumns; i++) {
+    sqlite3_str_appendf(sql, ", \"%w\" %s", t->columns[i].name, t->columns[i].type);
+  }
+  sqlite3_str_appendf(sql, ", source HIDDEN, options HIDDEN)");
+  schema = sqlite3_str_finish(sql);
+  if (!schema) {
+    rc = SQLITE_NOMEM;
+    goto fail;
+  }
+  rc = sqlite3_declare_vtab(db, schema);
+  sqlite3_free(schema);
+  if (rc != SQLITE_OK) goto fail;
+  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  aux->sess->refs++;
+  *out = &v->base;
+  return SQLITE_OK;
+fail:
+  sqlite3_free(v->source);
+  sqlite3_free(v->options_text);
+  sqlite3_free(v);
+  return rc;
+}
+
+static int ls_disconnect(sqlite3_vtab *base) {
+  ls_vtab *v = (ls_vtab *)base;
+  ls_session_release(v->sess);
+  sqlite3_free(v->source);
+  sqlite3_free(v->options_text);
+  sqlite3_free(v);
+  return SQLITE_OK;
+}
+
+/* ---- planning ------------------------------------------------------------- */
+
+/* Plans a scan.  Pushed down: source and options (required arguments of
+** the eponymous table), file = ?, rowid = ?, and =, <, <=, >, >= on
+** integer columns flagged LS_COL_RANGE.  The plan is written to idxStr as
+** one token per argv entry ("S", "O", "F", "R", "C<col>:<op>") plus
+** "U<colUsed>".  Returns SQLITE_CONSTRAINT when the source cannot be known,
+** so SQLite looks for another join order. */
+static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
+  ls_vtab *v = (ls_vtab *)base;
+  const ls_table *t = v->table;
+  sqlite3_str *plan = sqlite3_str_new(NULL);
+  int i, argv_n = 0, source_blocked = 0;
+  int source_i = -1, options_i = -1, file_i = -1, rowid_i = -1;
+  double cost = 1e6, rows = 1e6;
+  for (i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    int eq = c->op == SQLITE_INDEX_CONSTRAINT_EQ;
+    if (c->iColumn == col_source(t) || c->iColumn == col_options(t)) {
+      if (!c->usable) {
+        if (eq) source_blocked = 1;
+        continue;
+      }
+      if (!eq) continue;
+      if (c->iColumn == col_source(t)) source_i = i;
+      else options_i = i;
+    } else if (!c->usable) {
+      continue;
+    } else if (c->iColumn == COL_FILE && eq && file_i < 0) {
+      file_i = i;
+    } else if (c->iColumn == -1 && eq && rowid_i < 0) {
+      rowid_i = i;
+    }
+  }
+  if (source_i < 0 && (source_blocked || (!v->source && file_i < 0 && rowid_i < 0))) {
+    sqlite3_free(sqlite3_str_finish(plan));
+    return SQLITE_CONSTRAINT;
+  }
+#define USE(idx, tag)                                         \
+  do {                                                        \
+    info->aConstraintUsage[idx].argvIndex = ++argv_n;         \
+    info->aConstraintUsage[idx].omit = 1;                     \
+    sqlite3_str_appendf(plan, "%s,", tag);                    \
+  } while (0)
+  if (source_i >= 0) USE(source_i, "S");
+  if (options_i >= 0) USE(options_i, "O");
+  if (file_i >= 0) {
+    USE(file_i, "F");
+    cost /= 1000;
+    rows /= 1000;
+  }
+  if (rowid_i >= 0) {
+    USE(rowid_i, "R");
+    cost = 10;
+    rows = 1;
+  }
+#undef USE
+  for (i = 0; i < info->nConstraint && rowid_i < 0; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    char op;
+    if (!c->usable || c->iColumn < 1 || c->iColumn > t->ncolumns) continue;
+    if (!(t->columns[c->iColumn - 1].flags & LS_COL_RANGE)) continue;
+    switch (c->op) {
+      case SQLITE_INDEX_CONSTRAINT_EQ: op = 'e'; break;
+      case SQLITE_INDEX_CONSTRAINT_GT: op = 'g'; break;
+      case SQLITE_INDEX_CONSTRAINT_GE: op = 'G'; break;
+      case SQLITE_INDEX_CONSTRAINT_LT: op = 'l'; break;
+      case SQLITE_INDEX_CONSTRAINT_LE: op = 'L'; break;
+      default: continue;
+    }
+    /* SQLite still checks the value: the iterator may skip, not decide. */
+    info->aConstraintUsage[i].argvIndex = ++argv_n;
+    sqlite3_str_appendf(plan, "C%d:%c,", c->iColumn - 1, op);
+    cost /= op == 'e' ? 10 : 3;
+    rows /= op == 'e' ? 10 : 3;
+  }
+  sqlite3_str_appendf(plan, "U%llx", (unsigned long long)(info->colUsed >> 1));
+  info->idxStr = sqlite3_str_finish(plan);
+  if (!info->idxStr) return SQLITE_NOMEM;
+  info->needToFreeIdxStr = 1;
+  info->estimatedCost = cost;
+  info->estimatedRows = (sqlite3_int64)(rows < 1 ? 1 : rows);
+  return SQLITE_OK;
+}
+
+/* ---- scanning ------------------------------------------------------------ */
+
+static int ls_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
+  ls_vtab *v = (ls_vtab *)base;
+  ls_cursor *c = sqlite3_malloc(sizeof *c);
+  if (!c) return SQLITE_NOMEM;
+  memset(c, 0, sizeof *c);
+  c->range = sqlite3_malloc64(sizeof *c->range * (sqlite3_uint64)(v->table->ncolumns + 1));
+  if (!c->range) {
+    sqlite3_free(c);
+    return SQLITE_NOMEM;
+  }
+  c->eof = 1;
+  *out = &c->base;
+  return SQLITE_OK;
+}
+
+/* Forgets the current file and model of a scan. */
+static void cursor_leave_file(ls_cursor *c) {
+  ls_model_unref(c->model);
+  c->model = NULL;
+  c->file = NULL;
+  c->entered = 0;
+  sqlite3_free(c->row_error);
+  c->row_error = NULL;
+  memset(&c->info, 0, sizeof c->info);
+}
+
+static void cursor_reset(ls_cursor *c) {
+  cursor_leave_file(c);
+  ls_pathlist_free(&c->paths);
+  sqlite3_free(c->source);
+  sqlite3_free(c->options_text);
+  c->source = c->options_text = NULL;
+  c->ipath = 0;
+  c->eof = 1;
+  c->has_rowid = 0;
+}
+
+static int ls_close(sqlite3_vtab_cursor *cur) {
+  ls_cursor *c = (ls_cursor *)cur;
+  cursor_reset(c);
+  sqlite3_free(c->range);
+  sqlite3_free(c);
+  return SQLITE_OK;
+}
+
+/* Sets the cursor's error message (and returns the code) for the vtab. */
+static int cursor_error(ls_cursor *c, int rc, char *msg) {
+  sqlite3_vtab *vt = c->base.pVtab;
+  sqlite3_free(vt->zErrMsg);
+  vt->zErrMsg = msg;
+  return rc;
+}
+
+/* Loads paths[ipath] for scanning.  levelsql_files shows an unreadable file
+** as a row with its error; every other table fails with the error. */
+static int cursor_enter_file(ls_cursor *c) {
+  ls_vtab *v = (ls_vtab *)c->base.pVtab;
+  const ls_table *t = v->table;
+  const char *path = c->paths.paths[c->ipath];
+  char *err = NULL;
+  int rc = ls_session_load(v->sess, path, t->format, &c->file, &err);
+  c->entered = 1;
+  c->info.path = path;
+  c->info.size = -1;
+  if (c->file) {
+    c->info.format = c->file->fmt ? c->file->fmt->name : NULL;
+    if (c->file->size >= 0 && (c->file->clean || c->file->error || c->file->working)) c->info.size = c->file->size;
+    if ((c->model = ls_file_current(c->file)) != NULL) ls_model_ref(c->model);
+  }
+  if (rc == SQLITE_OK) return SQLITE_OK;
+  if (!t->one_row_per_file) return cursor_error(c, rc, err);
+  /* the message without the leading "<path>: " */
+  c->row_error = err;
+  c->info.error = err && strncmp(err, path, strlen(path)) == 0 && err[strlen(path)] == ':'
+                      ? err + strlen(path) + 2
+                      : err;
+  return SQLITE_OK;
+}
+
+/* Moves to the next row (first_in_file: the first row of the file just
+** entered), crossing into later files as needed. */
+static int cursor_advance(ls_cursor *c, int first_in_file) {
+  ls_vtab *v = (ls_vtab *)c->base.pVtab;
+  const ls_table *t = v->table;
+  for (;;) {
+    if (c->entered) {
+      if (t->one_row_per_file) {
+        if (first_in_file) return SQLITE_OK;
+      } else if (c->model && t->next(c->model->p, &c->scan, &c->pos, first_in_file)) {
+        return SQLITE_OK;
+      }
+      cursor_leave_file(c);
+      c->ipath++;
+    }
+    if (c->ipath >= c->paths.n) {
+      c->eof = 1;
+      return SQLITE_OK;
+    }
+    {
+      int rc = cursor_enter_file(c);
+      if (rc != SQLITE_OK) return rc;
+    }
+    first_in_file = 1;
+  }
+}
+
+static int ls_next(sqlite3_vtab_cursor *cur) {
+  ls_cursor *c = (ls_cursor *)cur;
+  if (c->has_rowid) {
+    c->eof = 1;
+    return SQLITE_OK;
+  }
+  return cursor_advance(c, 0);
+}
+
+/* Narrows the bounds of column col by one pushed-down constraint.  Values
+** that are not numbers leave the bounds alone (SQLite's own check decides). */
+static void range_apply(ls_range *r, char op, sqlite3_value *val) {
+  int64_t x;
+  double d;
+  int type = sqlite3_value_numeric_type(val);
+  if (type == SQLITE_INTEGER) {
+    x = sqlite3_value_int64(val);
+    switch (op) {
+      case 'e': if (x > r->lo) r->lo = x; if (x < r->hi) r->hi = x; break;
+      case 'g': if (x < INT64_MAX && x + 1 > r->lo) r->lo = x + 1; break;
+      case 'G': if (x > r->lo) r->lo = x; break;
+      case 'l': if (x > INT64_MIN && x - 1 < r->hi) r->hi = x - 1; break;
+      case 'L': if (x < r->hi) r->hi = x; break;
+    }
+  } else if (type == SQLITE_FLOAT) {
+    d = sqlite3_value_double(val);
+    if (!(d > -9.0e18 && d < 9.0e18)) return;
+    switch (op) {
+      case 'g': case 'G': { int64_t lo = (int64_t)d; if ((double)lo < d || (op == 'g' && (double)lo == d)) lo++; if (lo > r->lo) r->lo = lo; break; }
+      case 'l': case 'L': { int64_t hi = (int64_t)d; if ((double)hi > d || (op == 'l' && (double)hi == d)) hi--; if (hi < r->hi) r->hi = hi; break; }
+      case 'e': if (d != (double)(int64_t)d) { r->lo = 1; r->hi = 0; } else range_apply(r, 'e', val); break;
+    }
+  }
+}
+
+/* Keeps only the paths equal to `file` (the `file` column compares paths
+** as the source spelled them). */
+static void paths_keep_only(ls_pathlist *paths, const char *file) {
+  int i, n = 0;
+  for (i = 0; i < paths->n; i++) {
+    if (strcmp(paths->paths[i], file) == 0) paths->paths[n++] = paths->paths[i];
+    else sqlite3_free(paths->paths[i]);
+  }
+  paths->n = n;
+}
+
+static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
+                     sqlite3_value **argv) {
+  ls_cursor *c = (ls_cursor *)cur;
+  ls_vtab *v = (ls_vtab *)cur->pVtab;
+  const ls_table *t = v->table;
+  const char *p = idx_str ? idx_str : "";
+  const char *file_eq = NULL;
+  char *err = NULL;
+  int i, a = 0, rc, empty = 0;
+  (void)idx_num;
+  cursor_reset(c);
+  for (i = 0; i < t->ncolumns; i++) {
+    c->range[i].lo = INT64_MIN;
+    c->range[i].hi = INT64_MAX;
+  }
+  c->scan.range = c->range;
+  c->scan.cols_used = ~(uint64_t)0;
+  c->opts = v->opts;
+  while (*p) {
+    sqlite3_value *val = a < argc ? argv[a] : NULL;
+    switch (*p) {
+      case 'S': c->source = val && sqlite3_value_text(val) ? sqlite3_mprintf("%s", sqlite3_value_text(val)) : NULL;
+        if (!c->source) empty = 1;
+        a++; break;
+      case 'O': c->options_text = val && sqlite3_value_text(val) ? sqlite3_mprintf("%s", sqlite3_value_text(val)) : NULL;
+        a++; break;
+      case 'F': file_eq = val ? (const char *)sqlite3_value_text(val) : NULL;
+        if (!file_eq) empty = 1;
+        a++; break;
+      case 'R':
+        if (val && sqlite3_value_numeric_type(val) == SQLITE_INTEGER) {
+          c->has_rowid = 1;
+          c->rowid_key = sqlite3_value_int64(val);
+        } else {
+          empty = 1;
+        }
+        a++; break;
+      case 'C': {
+        int col = atoi(p + 1);
+        const char *colon = strchr(p, ':');
+        if (val && colon && col >= 0 && col < t->ncolumns) range_apply(&c->range[col], colon[1], val);
+        a++; break;
+      }
+      case 'U': c->scan.cols_used = strtoull(p + 1, NULL, 16); break;
+    }
+    p = strchr(p, ',');
+    if (!p) break;
+    p++;
+  }
+  if (!c->options_text && v->options_text) c->options_text = sqlite3_mprintf("%s", v->options_text);
+  if (c->options_text && (rc = options_parse(c->options_text, &c->opts, &err)) != SQLITE_OK) {
+    return cursor_error(c, rc, err);
+  }
+  if (!c->source && v->source && !empty) c->source = sqlite3_mprintf("%s", v->source);
+  if (empty) return SQLITE_OK;
+  if (c->has_rowid) {
+    /* The file is known from the rowid, whatever the source. */
+    int64_t id = c->rowid_key >> LS_KEY_BITS;
+    ls_file *f = ls_session_file_by_id(v->sess, id);
+    if (!f || !f->shown) return SQLITE_OK;
+    if (file_eq && strcmp(file_eq, f->shown) != 0) return SQLITE_OK;
+    c->paths.paths = sqlite3_malloc(sizeof(char *));
+    if (!c->paths.paths || !(c->paths.paths[0] = sqlite3_mprintf("%s", f->shown))) return SQLITE_NOMEM;
+    c->paths.n = 1;
+    c->eof = 0;
+    if ((rc = cursor_enter_file(c)) != SQLITE_OK) return rc;
+    if (!c->model || c->file != f || t->one_row_per_file ||
+        !t->seek(c->model->p, c->rowid_key & LS_KEY_MAX, &c->pos)) {
+      c->eof = 1;
+    }
+    return SQLITE_OK;
+  }
+  if (c->source) {
+    rc = ls_source_expand(c->source, t->format, &c->paths, &err);
+    if (rc != SQLITE_OK) return cursor_error(c, rc, err);
+    if (file_eq) paths_keep_only(&c->paths, file_eq);
+  } else if (file_eq) {
+    c->paths.paths = sqlite3_malloc(sizeof(char *));
+    if (!c->paths.paths || !(c->paths.paths[0] = sqlite3_mprintf("%s", file_eq))) return SQLITE_NOMEM;
+    c->paths.n = 1;
+  }
+  c->eof = 0;
+  c->ipath = 0;
+  if (c->paths.n == 0) {
+    c->eof = 1;
+    return SQLITE_OK;
+  }
+  return cursor_advance(c, 1);
+}
+
+static int ls_eof(sqlite3_vtab_cursor *cur) {
+  return ((ls_cursor *)cur)->eof;
+}
+
+static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
+  ls_cursor *c = (ls_cursor *)cur;
+  const ls_table *t = ((ls_vtab *)cur->pVtab)->table;
+  if (sqlite3_vtab_nochange(ctx)) return SQLITE_OK; /* UPDATE leaves it alone */
+  if (i == COL_FILE) {
+    sqlite3_result_text(ctx, c->info.path, -1, SQLITE_TRANSIENT);
+  } else if (i == col_source(t)) {
+    if (c->source) sqlite3_result_text(ctx, c->source, -1, SQLITE_TRANSIENT);
+  } else if (i == col_options(t)) {
+    if (c->options_text) sqlite3_result_text(ctx, c->options_text, -1, SQLITE_TRANSIENT);
+  } else if (i >= 1 && i <= t->ncolumns) {
+    ls_row row;
+    row.model = c->model ? c->model->p : NULL;
+    row.pos = c->pos;
+    row.opts = &c->opts;
+    row.file = &c->info;
+    t->columns[i - 1].get(&row, ctx, &t->columns[i - 1]);
+  }
+  return SQLITE_OK;
+}
+
+static int ls_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out) {
+  ls_cursor *c = (ls_cursor *)cur;
+  const ls_table *t = ((ls_vtab *)cur->pVtab)->table;
+  if (t->one_row_per_file || !c->model || !c->file) {
+    *out = c->ipath + 1;
+  } else {
+    *out = (c->file->id << LS_KEY_BITS) | (t->key(c->model->p, &c->pos) & LS_KEY_MAX);
+  }
+  return SQLITE_OK;
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+static int vtab_error(ls_vtab *v, int rc, char *msg) {
+  sqlite3_free(v->base.zErrMsg);
+  v->base.zErrMsg = msg;
+  return rc;
+}
+
+/* Finds the file of a rowid and its working model, and positions *pos on
+** the row.  Errors say which file and that the row is gone. */
+static int locate_for_write(ls_vtab *v, sqlite3_int64 rowid, ls_file **f, ls_model **m, ls_pos *pos) {
+  char *err = NULL;
+  *f = ls_session_file_by_id(v->sess, rowid >> LS_KEY_BITS);
+  if (!*f || !(*f)->shown) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("no level file has rowid %lld", (long long)rowid));
+  if (!(*m = ls_session_writable(v->sess, *f, (*f)->shown, &err))) return vtab_error(v, SQLITE_ERROR, err);
+  if (!v->table->seek((*m)->p, rowid & LS_KEY_MAX, pos)) {
+    return vtab_error(v, SQLITE_ERROR,
+                      sqlite3_mprintf("%s: %s row %lld no longer exists", (*f)->shown, v->table->name,
+                                      (long long)(rowid & LS_KEY_MAX)));
+  }
+  return SQLITE_OK;
+}
+
+/* Applies the values of an UPDATE or INSERT to the row through the column
+** setters.  values[0] is `file`, values[1..n] the table's columns.  On
+** UPDATE a value is only set when SQL changed it (sqlite3_value_nochange);
+** setting a read-only column is an error.  INSERT ignores read-only columns
+** (they are derived: idx, counts...) and NULLs (the blank row's defaults). */
+static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite3_value **values, int insert) {
+  const ls_table *t = v->table;
+  ls_row row;
+  char *err = NULL;
+  int i, rc;
+  row.model = m->p;
+  row.pos = *pos;
+  row.opts = &v->opts;
+  row.file = NULL;
+  for (i = 1; i <= t->ncolumns; i++) {
+    const ls_column *col = &t->columns[i - 1];
+    sqlite3_value *val = values[i];
+    if (sqlite3_value_nochange(val)) continue;
+    if (!col->set) {
+      if (insert) continue;
+      return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("%s: column %s of %s is read-only", f->shown, col->name, t->name));
+    }
+    if (insert && sqlite3_value_type(val) == SQLITE_NULL) continue;
+    rc = col->set(&row, val, col, &err);
+    if (rc != SQLITE_OK) {
+      char *msg = sqlite3_mprintf("%s: %s", f->shown, err ? err : "invalid value");
+      sqlite3_free(err);
+      return vtab_error(v, rc, msg);
+    }
+  }
+  if (t->check && (rc = t->check(&row, &err)) != SQLITE_OK) {
+    char *msg = sqlite3_mprintf("%s: %s", f->shown, err ? err : "inconsistent row");
+    sqlite3_free(err);
+    return vtab_error(v, rc, msg);
+  }
+  return SQLITE_OK;
+}
+
+/* The file an INSERT goes to: the `file` value, else the source when it
+** names exactly one file.  A named table only writes inside its source. */
+static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
+  const ls_table *t = v->table;
+  const char *file = (const char *)sqlite3_value_text(values[0]);
+  const char *source = (const char *)sqlite3_value_text(values[col_source(t)]);
+  ls_pathlist list;
+  char *err = NULL;
+  int rc, i, found = 0;
+  if (!source) source = v->source;
+  if (!source) {
+    if (!file) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s needs a file (or a source naming one file)", t->name));
+    *path = sqlite3_mprintf("%s", file);
+    return *path ? SQLITE_OK : SQLITE_NOMEM;
+  }
+  rc = ls_source_expand(source, t->format, &list, &err);
+  if (rc != SQLITE_OK) return vtab_error(v, rc, err);
+  if (!file) {
+    if (list.n != 1) {
+      ls_pathlist_free(&list);
+      return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s: the source '%s' names %d files; say which with the file column", t->name, source, list.n));
+    }
+    *path = sqlite3_mprintf("%s", list.paths[0]);
+  } else {
+    for (i = 0; i < list.n && !found; i++) found = strcmp(list.paths[i], file) == 0;
+    if (!found) {
+      ls_pathlist_free(&list);
+      return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s: file '%s' is not among the files of source '%s'", t->name, file, source));
+    }
+    *path = sqlite3_mprintf("%s", file);
+  }
+  ls_pathlist_free(&list);
+  return *path ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+/* INSERT, UPDATE and DELETE: every change goes to the file's working copy
+** in the session; nothing touches the disk before COMMIT (ls_sync). */
+static int ls_update(sqlite3_vtab *base, int argc, sqlite3_value **argv, sqlite3_int64 *rowid_out) {
+  ls_vtab *v = (ls_vtab *)base;
+  const ls_table *t = v->table;
+  ls_file *f;
+  ls_model *m;
+  ls_pos pos;
+  char *err = NULL;
+  int rc;
+  if (t->one_row_per_file || (!t->insert && !t->remove && !t->ncolumns)) {
+    return vtab_error(v, SQLITE_READONLY, sqlite3_mprintf("%s is read-only", t->name));
+  }
+  if (argc == 1) { /* DELETE */
+    if (!t->remove) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("rows cannot be deleted from %s", t->name));
+    if ((rc = locate_for_write(v, sqlite3_value_int64(argv[0]), &f, &m, &pos)) != SQLITE_OK) return rc;
+    if ((rc = t->remove(m->p, &pos, &err)) != SQLITE_OK) {
+      char *msg = sqlite3_mprintf("%s: %s", f->shown, err ? err : "cannot delete");
+      sqlite3_free(err);
+      return vtab_error(v, rc, msg);
+    }
+    return SQLITE_OK;
+  }
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) { /* INSERT */
+    char *path = NULL;
+    if (!t->insert) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("rows cannot be inserted into %s", t->name));
+    if (sqlite3_value_type(argv[1]) != SQLITE_NULL) {
+      return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("%s: rowids are chosen by levelsql; insert without one", t->name));
+    }
+    if ((rc = insert_target(v, argv + 2, &path)) != SQLITE_OK) return rc;
+    rc = ls_session_load(v->sess, path, t->format, &f, &err);
+    if (rc == SQLITE_OK && !(m = ls_session_writable(v->sess, f, path, &err))) rc = SQLITE_ERROR;
+    sqlite3_free(path);
+    if (rc != SQLITE_OK) return vtab_error(v, rc, err);
+    if ((rc = t->insert(m->p, argv + 3, &pos, &err)) != SQLITE_OK) {
+      char *msg = sqlite3_mprintf("%s: %s", f->shown, err ? err : "cannot insert");
+      sqlite3_free(err);
+      return vtab_error(v, rc, msg);
+    }
+    if ((rc = apply_values(v, f, m, &pos, argv + 2, 1)) != SQLITE_OK) return rc;
+    *rowid_out = (f->id << LS_KEY_BITS) | t->key(m->p, &pos);
+    return SQLITE_OK;
+  }
+  /* UPDATE */
+  if (sqlite3_value_type(argv[1]) != SQLITE_NULL && sqlite3_value_int64(argv[0]) != sqlite3_value_int64(argv[1])) {
+    return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("%s: the rowid cannot be changed", t->name));
+  }
+  if ((rc = locate_for_write(v, sqlite3_value_int64(argv[0]), &f, &m, &pos)) != SQLITE_OK) return rc;
+  if (!sqlite3_value_nochange(argv[2])) {
+    const char *file = (const char *)sqlite3_value_text(argv[2]);
+    if (!file || strcmp(file, f->shown) != 0) {
+      return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("%s: column file of %s is read-only (copy rows with INSERT ... SELECT instead)", f->shown, t->name));
+    }
+  }
+  return apply_values(v, f, m, &pos, argv + 2, 0);
+}
+
+/* ---- transactions --------------------------------------------------------- */
+
+static int ls_begin(sqlite3_vtab *base) {
+  ls_session_begin(((ls_vtab *)base)->sess);
+  return SQLITE_OK;
+}
+
+/* Writes every file changed in the transaction (see ls_session_sync): all
+** files are checked and serialized before the first one is replaced. */
+static int ls_sync(sqlite3_vtab *base) {
+  ls_vtab *v = (ls_vtab *)base;
+  char *err = NULL;
+  int rc = ls_session_sync(v->sess, &err);
+  if (rc != SQLITE_OK) return vtab_error(v, rc, err);
+  return SQLITE_OK;
+}
+
+static int ls_commit(sqlite3_vtab *base) {
+  ls_session_commit(((ls_vtab *)base)->sess);
+  return SQLITE_OK;
+}
+
+static int ls_rollback(sqlite3_vtab *base) {
+  ls_session_rollback(((ls_vtab *)base)->sess);
+  return SQLITE_OK;
+}
+
+static int ls_savepoint(sqlite3_vtab *base, int n) {
+  ls_session_savepoint(((ls_vtab *)base)->sess, n);
+  return SQLITE_OK;
+}
+
+static int ls_release(sqlite3_vtab *base, int n) {
+  ls_session_release_to(((ls_vtab *)base)->sess, n);
+  return SQLITE_OK;
+}
+
+static int ls_rollback_to(sqlite3_vtab *base, int n) {
+  ls_session_rollback_to(((ls_vtab *)base)->sess, n);
+  return SQLITE_OK;
+}
+
+static int ls_shadow_name(const char *name) {
+  (void)name;
+  return 0;
+}
+
+static const sqlite3_module ls_module = {
+  3,               /* iVersion: savepoints */
+  ls_connect,      /* xCreate == xConnect: eponymous and CREATE VIRTUAL TABLE */
+  ls_connect,
+  ls_best_index,
+  ls_disconnect,
+  ls_disconnect,
+  ls_open,
+  ls_close,
+  ls_filter,
+  ls_next,
+  ls_eof,
+  ls_column_value,
+  ls_rowid,
+  ls_update,
+  ls_begin,
+  ls_sync,
+  ls_commit,
+  ls_rollback,
+  NULL,            /* xFindFunction */
+  NULL,            /* xRename */
+  ls_savepoint,
+  ls_release,
+  ls_rollback_to,
+  ls_shadow_name
+};
+
+static void module_aux_free(void *p) {
+  ls_module_aux *aux = p;
+  ls_session_release(aux->sess);
+  sqlite3_free(aux);
+}
+
+int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table) {
+  ls_module_aux *aux = sqlite3_malloc(sizeof *aux);
+  if (!aux) return SQLITE_NOMEM;
+  aux->sess = sess;
+  aux->table = table;
+  sess->refs++;
+  return sqlite3_create_module_v2(db, table->name, &ls_module, aux, module_aux_free);
+}

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Makes sure the build and test dependencies are present: a C compiler,
+# make, pkg-config, SQLite (library, headers and the sqlite3 shell) and zlib.
+# What is missing is installed with apt-get (as root, or through sudo), and
+# the user is told what is being installed.  Used by `make test`, `make demo`.
+set -eu
+
+missing=""
+have_pkg() { pkg-config --exists "$1" 2>/dev/null; }
+command -v cc >/dev/null 2>&1 || missing="$missing gcc libc6-dev"
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+command -v sqlite3 >/dev/null 2>&1 || missing="$missing sqlite3"
+if ! command -v pkg-config >/dev/null 2>&1 || ! have_pkg sqlite3; then missing="$missing libsqlite3-dev"; fi
+if ! command -v pkg-config >/dev/null 2>&1 || ! have_pkg zlib; then missing="$missing zlib1g-dev"; fi
+if [ "${LEVELSQL_NEED_CLANG:-0}" = 1 ]; then
+  command -v clang >/dev/null 2>&1 || missing="$missing clang"
+  # libFuzzer and the sanitizer runtimes
+  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || missing="$missing libclang-rt-dev"
+fi
+
+[ -z "$missing" ] && exit 0
+
+echo "levelsql: installing missing packages:$missing" >&2
+if [ "$(id -u)" = 0 ]; then
+  SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO="sudo"
+else
+  echo "levelsql: not root and no sudo; please install:$missing" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >&2 || true
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >&2
