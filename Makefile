@@ -54,6 +54,7 @@ $(BUILD)/tools/%: tools/%.c $(CODEC_OBJ) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -Icodecs -o $@ $< $(CODEC_OBJ) $(LDLIBS_ALL)
 
 samples: $(BUILD)/tools/gen_samples
+	@rm -rf $(BUILD)/samples
 	$(BUILD)/tools/gen_samples $(BUILD)/samples
 
 test: deps

@@ -34,6 +34,19 @@ static void cache_limit_func(sqlite3_context *ctx, int argc, sqlite3_value **arg
   sqlite3_result_int64(ctx, (sqlite3_int64)ls_session_cache_limit(s, (size_t)limit, argc));
 }
 
+/* levelsql_cache_stats(): JSON with the files parsed (cache misses), cache
+** hits, files written back, and the bytes and budget of the cache. */
+static void cache_stats_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  ls_session *s = sqlite3_user_data(ctx);
+  char *json = sqlite3_mprintf("{\"parses\":%lld,\"hits\":%lld,\"writes\":%lld,\"bytes\":%lld,\"limit\":%lld}",
+                               (long long)s->parses, (long long)s->hits, (long long)s->writes,
+                               (long long)s->cache_bytes, (long long)s->cache_limit);
+  (void)argc;
+  (void)argv;
+  if (!json) sqlite3_result_error_nomem(ctx);
+  else sqlite3_result_text(ctx, json, -1, sqlite3_free);
+}
+
 static void session_destroy(void *p) {
   ls_session_release(p);
 }
@@ -58,6 +71,11 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
     sess->refs++;
     rc = sqlite3_create_function_v2(db, "levelsql_cache_limit", -1, SQLITE_UTF8 | SQLITE_DIRECTONLY, sess,
                                     cache_limit_func, NULL, NULL, session_destroy);
+  }
+  if (rc == SQLITE_OK) {
+    sess->refs++;
+    rc = sqlite3_create_function_v2(db, "levelsql_cache_stats", 0, SQLITE_UTF8 | SQLITE_DIRECTONLY, sess,
+                                    cache_stats_func, NULL, NULL, session_destroy);
   }
   ls_session_release(sess); /* the modules and functions hold their own references */
   if (rc != SQLITE_OK && err) *err = sqlite3_mprintf("levelsql: cannot register: %s", sqlite3_errstr(rc));

@@ -322,8 +322,10 @@ int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_fi
     }
     lru_unlink(s, f);
     lru_push_front(s, f);
+    s->hits++;
     return SQLITE_OK;
   }
+  s->parses++;
   return file_reload(s, f, path, fmt, err);
 }
 
@@ -613,6 +615,7 @@ int ls_session_sync(ls_session *s, char **err) {
     } else {
       sqlite3_free(w[i].tmp);
       w[i].tmp = NULL;
+      s->writes++;
       fsync_dir(w[i].f->canon);
       adopt_written(s, &w[i]);
     }

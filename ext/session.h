@@ -63,6 +63,9 @@ struct ls_session {
   int nformats;
   int level;                  /* innermost open savepoint, -1 for none */
   int committed;              /* files already written by this transaction's xSync */
+  int64_t parses;             /* files parsed (cache misses), for levelsql_cache_stats() */
+  int64_t hits;               /* loads answered from the cache */
+  int64_t writes;             /* files written back */
 };
 
 /* Finds or loads the file at `path` (as matched) for reading with format fmt

@@ -528,7 +528,9 @@ static int ls_eof(sqlite3_vtab_cursor *cur) {
 static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
   ls_cursor *c = (ls_cursor *)cur;
   const ls_table *t = ((ls_vtab *)cur->pVtab)->table;
-  if (sqlite3_vtab_nochange(ctx)) return SQLITE_OK; /* UPDATE leaves it alone */
+  /* Columns an UPDATE leaves alone are not computed; the hidden arguments
+  ** are always given, so xUpdate knows the options (encoding) in force. */
+  if (i >= 1 && i <= t->ncolumns && sqlite3_vtab_nochange(ctx)) return SQLITE_OK;
   if (i == COL_FILE) {
     sqlite3_result_text(ctx, c->info.path, -1, SQLITE_TRANSIENT);
   } else if (i == col_source(t)) {
@@ -587,12 +589,16 @@ static int locate_for_write(ls_vtab *v, sqlite3_int64 rowid, ls_file **f, ls_mod
 ** (they are derived: idx, counts...) and NULLs (the blank row's defaults). */
 static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite3_value **values, int insert) {
   const ls_table *t = v->table;
+  const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
+  ls_options opts = v->opts;
   ls_row row;
   char *err = NULL;
   int i, rc;
+  /* the statement's options (the hidden column) override the table's */
+  if (options && (rc = options_parse(options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
   row.model = m->p;
   row.pos = *pos;
-  row.opts = &v->opts;
+  row.opts = &opts;
   row.file = NULL;
   for (i = 1; i <= t->ncolumns; i++) {
     const ls_column *col = &t->columns[i - 1];

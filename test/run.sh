@@ -98,5 +98,25 @@ for sql in test/sql/*.sql; do
   rm -rf "$dir"
 done
 
+# 3. The demo and cookbook queries of sql/ run without an error.
+for sql in sql/*.sql; do
+  [ -f "$sql" ] || continue
+  name=$(basename "$sql")
+  dir="$work/cookbook"
+  mkdir -p "$dir/build"
+  cp -r "$work/samples.orig" "$dir/build/samples"
+  ( cd "$dir" && { printf '.load %s\n' "$LEVELSQL_EXT"; cat "$ROOT/$sql"; } |
+      env $shell_env sqlite3 -batch :memory: ) >"$out" 2>&1
+  rc=$?
+  if [ $rc -ne 0 ] || grep -qiE '(parse|runtime) error|^Error' "$out"; then
+    echo "FAIL sql/$name:"
+    grep -iE 'error' "$out" | head -n 5
+    failed=$((failed + 1))
+  else
+    passed=$((passed + 1))
+  fi
+  rm -rf "$dir"
+done
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

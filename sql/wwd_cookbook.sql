@@ -1,0 +1,62 @@
+-- levelsql cookbook for WWD levels (Claw, Gruntz, Get Medieval).
+-- Each query runs as it is against build/samples (the tests run them all);
+-- replace the path with your own folder, file or pattern.
+.mode box
+
+-- Check a folder: which files do not load, and why?
+SELECT file, format, ok, error FROM levelsql_files('build/samples');
+
+-- Objects standing outside their plane (a classic editing accident).
+SELECT o.file, o.plane, o.idx, o.logic, o.x, o.y
+FROM wwd_objects('build/samples') AS o
+JOIN wwd_planes('build/samples') AS p ON p.file = o.file AND p.plane = o.plane
+WHERE o.x < 0 OR o.y < 0 OR o.x > p.width_px OR o.y > p.height_px;
+
+-- Enemies whose patrol range (min_x .. max_x) does not contain them.
+SELECT file, idx, logic, x, min_x, max_x
+FROM wwd_objects('build/samples')
+WHERE min_x <> 0 AND max_x <> 0 AND (x < min_x OR x > max_x);
+
+-- The tile ids used on each main plane, most used first.
+SELECT t.file, t.tile, count(*) AS cells
+FROM wwd_tiles('build/samples') AS t
+JOIN wwd_planes('build/samples') AS p ON p.file = t.file AND p.plane = t.plane
+WHERE p.is_main AND t.kind = 'tile'
+GROUP BY t.file, t.tile ORDER BY cells DESC LIMIT 10;
+
+-- A 10x5 window of the main plane (x, y and plane are pushed down).
+SELECT y, group_concat(coalesce(tile, '.'), ' ') AS row
+FROM wwd_tiles('build/samples/SAMPLE01.WWD')
+WHERE plane = 1 AND x BETWEEN 0 AND 9 AND y BETWEEN 0 AND 4
+GROUP BY y ORDER BY y;
+
+-- Tile attributes by name: how many solid / ground / death tiles per level.
+SELECT file, wwd_flag_names('attribute', attribute) AS attribute, count(*) AS tiles
+FROM wwd_tile_properties('build/samples') WHERE type = 'single'
+GROUP BY file, attribute ORDER BY file, tiles DESC;
+
+-- Objects drawn mirrored, and the flag value for "mirror|invert".
+SELECT count(*) AS mirrored FROM wwd_objects('build/samples')
+WHERE draw_flags & wwd_flag_value('draw', 'mirror');
+SELECT wwd_flag_value('draw', 'mirror|invert') AS mask;
+
+-- Parallax of every plane, with the plane flags spelled out.
+SELECT file, plane, name, movement_x_percent, movement_y_percent, z,
+       wwd_flag_names('plane', flags) AS flags, image_sets
+FROM wwd_planes('build/samples');
+
+-- Levels whose header checksum is not exact (the engine still loads most).
+SELECT file, checksum, checksum_computed, checksum_kind FROM wwd_levels('build/samples')
+WHERE checksum_kind <> 'exact';
+
+-- Bulk edits go through UPDATE / INSERT / DELETE inside a transaction;
+-- files are written at COMMIT, and ROLLBACK leaves them untouched:
+BEGIN;
+UPDATE wwd_objects SET score = score + 100
+WHERE source = 'build/samples' AND logic = 'Treasure';
+DELETE FROM wwd_objects WHERE source = 'build/samples' AND logic = 'Rat';
+INSERT INTO wwd_objects(file, logic, image_set, animation, x, y)
+VALUES ('build/samples/SAMPLE02.WWD', 'HealthPowerup', 'LEVEL_HEALTH', '', 500, 400);
+SELECT count(*) AS rats_left FROM wwd_objects('build/samples') WHERE logic = 'Rat';
+ROLLBACK;
+SELECT count(*) AS rats_after_rollback FROM wwd_objects('build/samples') WHERE logic = 'Rat';

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Runs every libFuzzer harness in $1/fuzz for $2 seconds each, seeded from
+# the real corpus of its format (when ../shared/corpus exists) and from the
+# generated samples.  Seeds and findings stay in a temporary folder; a crash
+# fails the run and its input is printed as hex so it can become a
+# regression test.
+set -u
+BUILD=${1:-build-fuzz}
+SECONDS_EACH=${2:-60}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+
+# generated WWD samples, from the normal build's tool
+if [ -x build/tools/gen_samples ] || make --no-print-directory build/tools/gen_samples >/dev/null 2>&1; then
+  build/tools/gen_samples "$work/samples" >/dev/null 2>&1 || true
+fi
+
+for fz in "$BUILD"/fuzz/fuzz_*; do
+  [ -x "$fz" ] || continue
+  name=$(basename "$fz")
+  seeds="$work/seeds-$name"
+  mkdir -p "$seeds" "$work/findings-$name"
+  case "$name" in
+    fuzz_wwd*) dirs="wwd" ;;
+    fuzz_datafile*|fuzz_twmap*|fuzz_tw*) dirs="tw" ;;
+    fuzz_wed*) dirs="wed" ;;
+    fuzz_wz4*) dirs="wz4" ;;
+    *) dirs="" ;;
+  esac
+  for d in $dirs; do
+    [ -d "../shared/corpus/$d" ] && cp ../shared/corpus/"$d"/* "$seeds/" 2>/dev/null
+  done
+  [ "$dirs" = wwd ] && [ -d "$work/samples" ] && cp "$work"/samples/* "$seeds/" 2>/dev/null
+  echo "== $name: $SECONDS_EACH s, $(ls "$seeds" | wc -l) seeds"
+  "$fz" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -max_len=2000000 -print_final_stats=1 \
+    -artifact_prefix="$work/findings-$name/" "$work/findings-$name" "$seeds" >"$work/$name.log" 2>&1
+  rc=$?
+  grep -E '^(stat::number_of_executed_units|Done )' "$work/$name.log" | tail -n 2
+  if [ $rc -ne 0 ]; then
+    status=1
+    echo "FAIL $name (exit $rc):"
+    grep -E 'ERROR|SUMMARY|==[0-9]+==' "$work/$name.log" | head -n 20
+    for a in "$work/findings-$name"/crash-* "$work/findings-$name"/leak-* "$work/findings-$name"/timeout-*; do
+      [ -f "$a" ] || continue
+      echo "input $(basename "$a") ($(wc -c <"$a") bytes):"
+      od -An -tx1 "$a" | head -n 20
+    done
+  fi
+done
+exit $status

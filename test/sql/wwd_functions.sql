@@ -1,0 +1,21 @@
+-- wwd_flag_names / wwd_flag_value: bit masks by name, both ways.
+SELECT 'draw names', wwd_flag_names('draw', 6) = 'mirror|invert';
+SELECT 'draw value', wwd_flag_value('draw', 'mirror|invert') = 6;
+SELECT 'no bits is empty', wwd_flag_names('dynamic', 0) = '';
+SELECT 'unknown bits in hex', wwd_flag_names('draw', 18) = 'mirror|0x10';
+SELECT 'numbers accepted back', wwd_flag_value('draw', 'mirror|0x10') = 18;
+SELECT 'hit type all', wwd_flag_names('hit_type', 4294967295) = 'all';
+SELECT 'hit type user3 is 0x300', wwd_flag_names('hit_type', 768) = 'user3';
+SELECT 'hit type set', wwd_flag_names('hit_type', 6) = 'player|enemy';
+SELECT 'object type', wwd_flag_names('object_type', 4) = 'enemy';
+SELECT 'object type value', wwd_flag_value('object_type', 'powerup') = 8;
+SELECT 'plane flags', wwd_flag_names('plane', 5) = 'main|wrap_x';
+SELECT 'user flags', wwd_flag_names('user', 2049) = 'flag1|flag12';
+SELECT 'add flags', wwd_flag_value('add', 'difficult|multiplayer') = 9;
+SELECT 'level flags', wwd_flag_names('level', 3) = 'use_z_coords|compress';
+SELECT 'attribute names', wwd_flag_names('attribute', 4) = 'death' AND wwd_flag_names('attribute', 0) = 'clear';
+SELECT 'user attributes', wwd_flag_names('attribute', 17) = 'user 17' AND wwd_flag_value('attribute', 'user 17') = 17;
+SELECT 'attribute value', wwd_flag_value('attribute', 'climb') = 3;
+SELECT 'case-insensitive', wwd_flag_value('DRAW', 'Mirror') = 2;
+SELECT 'NULL in, NULL out', wwd_flag_names('draw', NULL) IS NULL;
+SELECT 'version', levelsql_version() GLOB '[0-9]*.[0-9]*.[0-9]*';

@@ -1,0 +1,583 @@
+/*
+** test_engine.c: the SQL layer end to end, through the loaded extension:
+** write safety (atomic replace, ROLLBACK, failed statements, savepoints,
+** conflicts with other writers, untouched files), value checks, INSERT and
+** DELETE, the cache, push-down, DIRECTONLY, named tables, levelsql_files,
+** and the real-corpus checks of the WWD issue (no-op rewrites, reference
+** values).  Levels are generated in a temporary folder with the codec's own
+** writer; corpus files are copied to a temporary folder, never into the
+** project.
+*/
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "fileutil.h"
+#include "bytes.h"
+#include "wwd.h"
+
+static char tmpdir[256];
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static char *path_in(const char *name) {
+  static char buf[4][512];
+  static int k;
+  k = (k + 1) % 4;
+  snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+  return buf[k];
+}
+
+static sqlite3 *db_open(void) {
+  sqlite3 *db = NULL;
+  char *err = NULL;
+  const char *ext = getenv("LEVELSQL_EXT");
+  if (sqlite3_open(":memory:", &db) != SQLITE_OK) return NULL;
+  sqlite3_enable_load_extension(db, 1);
+  if (sqlite3_load_extension(db, ext ? ext : "build/levelsql", "sqlite3_levelsql_init", &err) != SQLITE_OK) {
+    printf("cannot load the extension: %s\n", err ? err : "?");
+    sqlite3_free(err);
+    sqlite3_close(db);
+    return NULL;
+  }
+  return db;
+}
+
+static char *fmt(const char *f, ...) {
+  static char buf[8][2048];
+  static int k;
+  va_list ap;
+  k = (k + 1) % 8;
+  va_start(ap, f);
+  vsnprintf(buf[k], sizeof buf[k], f, ap);
+  va_end(ap);
+  return buf[k];
+}
+
+/* Runs SQL that must succeed. */
+static int exec_ok(sqlite3 *db, const char *sql) {
+  char *err = NULL;
+  int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
+  CHECK(rc == SQLITE_OK, "%s -> %s", sql, err ? err : "?");
+  sqlite3_free(err);
+  return rc == SQLITE_OK;
+}
+
+/* Runs SQL that must fail with a message containing every given part. */
+static void exec_err(sqlite3 *db, const char *sql, const char *part1, const char *part2) {
+  char *err = NULL;
+  int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
+  CHECK(rc != SQLITE_OK, "expected an error from: %s", sql);
+  if (rc != SQLITE_OK) {
+    CHECK(err && strstr(err, part1), "error of [%s] lacks '%s': %s", sql, part1, err ? err : "(none)");
+    if (part2) CHECK(err && strstr(err, part2), "error of [%s] lacks '%s': %s", sql, part2, err ? err : "(none)");
+  }
+  sqlite3_free(err);
+}
+
+static sqlite3_int64 query_int(sqlite3 *db, const char *sql) {
+  sqlite3_stmt *st = NULL;
+  sqlite3_int64 v = -999999;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+    printf("prepare failed: %s: %s\n", sql, sqlite3_errmsg(db));
+    return v;
+  }
+  if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
+  else printf("no row / error: %s: %s\n", sql, sqlite3_errmsg(db));
+  sqlite3_finalize(st);
+  return v;
+}
+
+static char *query_text(sqlite3 *db, const char *sql) {
+  static char buf[4096];
+  sqlite3_stmt *st = NULL;
+  buf[0] = 0;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+    snprintf(buf, sizeof buf, "(prepare failed: %s)", sqlite3_errmsg(db));
+    return buf;
+  }
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+    snprintf(buf, sizeof buf, "%s", (const char *)sqlite3_column_text(st, 0));
+  } else if (sqlite3_errcode(db) != SQLITE_ROW && sqlite3_errcode(db) != SQLITE_DONE && sqlite3_errcode(db) != SQLITE_OK) {
+    snprintf(buf, sizeof buf, "(error: %s)", sqlite3_errmsg(db));
+  }
+  sqlite3_finalize(st);
+  return buf;
+}
+
+typedef struct file_id {
+  ino_t ino;
+  int64_t mtime_ns;
+  int64_t size;
+  mode_t mode;
+} file_id;
+
+static file_id identify(const char *path) {
+  struct stat st;
+  file_id id = {0, 0, -1, 0};
+  if (stat(path, &st) == 0) {
+    id.ino = st.st_ino;
+    id.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    id.size = st.st_size;
+    id.mode = st.st_mode & 07777;
+  }
+  return id;
+}
+
+static int same_identity(file_id a, file_id b) {
+  return a.ino == b.ino && a.mtime_ns == b.mtime_ns && a.size == b.size;
+}
+
+/* No leftover temporary files (".<name>.levelsql-XXXXXX") in the folder. */
+static int count_temp_files(const char *dir) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int n = 0;
+  if (!d) return -1;
+  while ((e = readdir(d)) != NULL) {
+    if (strstr(e->d_name, ".levelsql-")) n++;
+  }
+  closedir(d);
+  return n;
+}
+
+/* Writes a generated level: `nobj` objects on the main plane with logic
+** Officer / Rat alternating, health = 10 + index, one single and one double
+** tile property, a 8x6 main plane. */
+static void write_level(const char *path, int nobj, int compressed) {
+  wwd_level *lvl = wwd_level_new(8, 6, 64, 64);
+  unsigned char *out = NULL;
+  size_t size = 0;
+  codec_error err;
+  int i;
+  if (!lvl) return;
+  wwd_fixed_string_set(lvl->header + WWD_HDR_NAME, 64, (const unsigned char *)"Generated", 9);
+  wwd_fixed_string_set(lvl->header + WWD_HDR_AUTHOR, 64, (const unsigned char *)"levelsql tests", 14);
+  if (compressed) le32_store(lvl->header + WWD_HDR_FLAGS, le32_load(lvl->header + WWD_HDR_FLAGS) | WWD_FLAG_COMPRESS);
+  for (i = 0; i < 48; i++) lvl->planes[0].tiles[i] = (uint32_t)(i % 7 == 0 ? WWD_TILE_FILLED : (uint32_t)i);
+  for (i = 0; i < nobj; i++) {
+    long k = wwd_object_append(lvl, 0);
+    wwd_object *o = &lvl->planes[0].objects[k];
+    const char *logic = i % 2 ? "Rat" : "Officer";
+    wwd_bytes_set(&o->str[WWD_STR_LOGIC], (const unsigned char *)logic, strlen(logic));
+    wwd_bytes_set(&o->str[WWD_STR_IMAGE_SET], (const unsigned char *)"LEVEL_X", 7);
+    o->field[WWD_OBJ_ID] = 100 + i;
+    o->field[WWD_OBJ_HEALTH] = 10 + i;
+    o->field[WWD_OBJ_X] = 64 * i;
+    o->field[WWD_OBJ_Y] = 32;
+  }
+  lvl->tile_properties = calloc(2, sizeof *lvl->tile_properties);
+  lvl->num_tile_properties = 2;
+  lvl->tile_properties[0].type = WWD_TILE_SINGLE;
+  lvl->tile_properties[0].width = lvl->tile_properties[0].height = 64;
+  lvl->tile_properties[0].attribute = 1;
+  lvl->tile_properties[1].type = WWD_TILE_DOUBLE;
+  lvl->tile_properties[1].width = lvl->tile_properties[1].height = 64;
+  lvl->tile_properties[1].attribute = 0;
+  lvl->tile_properties[1].inside_attribute = 2;
+  lvl->tile_properties[1].rect[2] = lvl->tile_properties[1].rect[3] = 63;
+  if (wwd_serialize(lvl, &out, &size, &err)) file_write_all(path, out, size);
+  else printf("cannot generate %s: %s\n", path, err.msg);
+  free(out);
+  wwd_free(lvl);
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+/* An UPDATE in autocommit replaces the file atomically; other files and
+** reads leave files alone. */
+static void test_write_back(sqlite3 *db) {
+  file_id a0, b0, a1, b1;
+  write_level(path_in("a.wwd"), 6, 0);
+  write_level(path_in("b.wwd"), 4, 1);
+  chmod(path_in("a.wwd"), 0640);
+  a0 = identify(path_in("a.wwd"));
+  b0 = identify(path_in("b.wwd"));
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s')", tmpdir)) == 10, "objects in the folder");
+  CHECK(same_identity(a0, identify(path_in("a.wwd"))), "a SELECT does not touch a file");
+  exec_ok(db, fmt("UPDATE wwd_objects SET health = health * 2 WHERE source = '%s' AND file LIKE '%%a.wwd' AND logic = 'Officer'", tmpdir));
+  a1 = identify(path_in("a.wwd"));
+  b1 = identify(path_in("b.wwd"));
+  CHECK(a1.ino != a0.ino, "the changed file was replaced by rename (new inode)");
+  CHECK(a1.mode == 0640, "permissions kept: %o", (unsigned)a1.mode);
+  CHECK(same_identity(b0, b1), "a file nobody changed is not rewritten");
+  CHECK(count_temp_files(tmpdir) == 0, "no temporary files left");
+  CHECK(query_int(db, fmt("SELECT sum(health) FROM wwd_objects('%s') WHERE logic = 'Officer'", path_in("a.wwd"))) == 2 * (10 + 12 + 14),
+        "the update is on disk");
+  CHECK(query_int(db, fmt("SELECT sum(health) FROM wwd_objects('%s') WHERE logic = 'Rat'", path_in("a.wwd"))) == 11 + 13 + 15,
+        "other objects unchanged");
+  CHECK(strcmp(query_text(db, fmt("SELECT checksum_kind FROM wwd_levels('%s')", path_in("a.wwd"))), "exact") == 0,
+        "written checksum is exact");
+  /* a fresh connection (no cache) reads the same */
+  {
+    sqlite3 *db2 = db_open();
+    CHECK(db2 && query_int(db2, fmt("SELECT sum(health) FROM wwd_objects('%s') WHERE logic = 'Officer'", path_in("a.wwd"))) == 72,
+          "a new connection sees the update");
+    sqlite3_close(db2);
+  }
+}
+
+/* ROLLBACK, failed statements and savepoints change nothing on disk. */
+static void test_rollback(sqlite3 *db) {
+  const char *p = path_in("r.wwd");
+  file_id before;
+  write_level(p, 6, 1);
+  before = identify(p);
+  exec_ok(db, "BEGIN");
+  exec_ok(db, fmt("UPDATE wwd_objects SET health = 1 WHERE source = '%s'", p));
+  CHECK(query_int(db, fmt("SELECT sum(health) FROM wwd_objects('%s')", p)) == 6, "the transaction sees its own writes");
+  exec_ok(db, "ROLLBACK");
+  CHECK(same_identity(before, identify(p)), "ROLLBACK leaves the file as it was");
+  CHECK(query_int(db, fmt("SELECT sum(health) FROM wwd_objects('%s')", p)) == 75, "after ROLLBACK the old values");
+
+  /* a statement failing on its 4th row, in autocommit */
+  exec_err(db, fmt("UPDATE wwd_objects SET health = 0, user1 = CASE WHEN idx = 3 THEN 'text' ELSE 1 END WHERE source = '%s'", p),
+           "column user1", "integer");
+  CHECK(same_identity(before, identify(p)), "a failed autocommit UPDATE writes nothing");
+  CHECK(query_int(db, fmt("SELECT sum(health) FROM wwd_objects('%s')", p)) == 75, "... and leaves no staged change");
+
+  /* inside a transaction: the failed statement is undone, the earlier one kept */
+  exec_ok(db, "BEGIN");
+  exec_ok(db, fmt("UPDATE wwd_objects SET health = 2 WHERE source = '%s' AND idx < 2", p));
+  exec_err(db, fmt("UPDATE wwd_objects SET health = 9, user2 = CASE WHEN idx = 4 THEN 5000000000 ELSE 0 END WHERE source = '%s'", p),
+           "column user2", "out of range");
+  CHECK(query_int(db, fmt("SELECT sum(health) FROM wwd_objects('%s')", p)) == 2 + 2 + 12 + 13 + 14 + 15,
+        "the failed statement's rows are undone, the earlier statement kept");
+  exec_ok(db, "SAVEPOINT s1");
+  exec_ok(db, fmt("DELETE FROM wwd_objects WHERE source = '%s' AND idx = 5", p));
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s')", p)) == 5, "delete inside a savepoint");
+  exec_ok(db, "ROLLBACK TO s1");
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s')", p)) == 6, "ROLLBACK TO restores the row");
+  exec_ok(db, fmt("UPDATE wwd_objects SET health = 3 WHERE source = '%s' AND idx = 5", p));
+  exec_ok(db, "RELEASE s1");
+  CHECK(same_identity(before, identify(p)), "nothing on disk before COMMIT");
+  exec_ok(db, "COMMIT");
+  CHECK(!same_identity(before, identify(p)), "COMMIT wrote the file");
+  CHECK(query_int(db, fmt("SELECT sum(health) FROM wwd_objects('%s')", p)) == 2 + 2 + 12 + 13 + 14 + 3, "committed values");
+  CHECK(query_int(db, fmt("SELECT compressed FROM wwd_levels('%s')", p)) == 1, "compression kept");
+}
+
+/* A file changed by someone else since we read it is never overwritten. */
+static void test_conflict(sqlite3 *db) {
+  const char *p = path_in("c.wwd");
+  const char *q = path_in("c2.wwd");
+  struct timespec times[2];
+  write_level(p, 3, 0);
+  write_level(q, 3, 0);
+  exec_ok(db, "BEGIN");
+  exec_ok(db, fmt("UPDATE wwd_levels SET author = 'me' WHERE source = '%s'", p));
+  exec_ok(db, fmt("UPDATE wwd_levels SET author = 'me' WHERE source = '%s'", q));
+  /* another tool saves c.wwd meanwhile (same size, new time) */
+  write_level(p, 3, 0);
+  times[0].tv_sec = times[1].tv_sec = 1000000000;
+  times[0].tv_nsec = times[1].tv_nsec = 0;
+  utimensat(AT_FDCWD, p, times, 0);
+  {
+    file_id other = identify(p), q0 = identify(q);
+    exec_err(db, "COMMIT", "changed on disk since it was read", "nothing was written");
+    CHECK(same_identity(other, identify(p)), "the other writer's file is untouched");
+    CHECK(same_identity(q0, identify(q)), "no other file of the transaction was written either");
+    CHECK(sqlite3_get_autocommit(db), "the failed COMMIT rolled back");
+  }
+  CHECK(strcmp(query_text(db, fmt("SELECT author FROM wwd_levels('%s')", p)), "levelsql tests") == 0, "the other writer's content is read afresh");
+  /* a file deleted before COMMIT: the OS reason */
+  exec_ok(db, "BEGIN");
+  exec_ok(db, fmt("UPDATE wwd_levels SET author = 'me' WHERE source = '%s'", q));
+  unlink(q);
+  exec_err(db, "COMMIT", "No such file or directory", NULL);
+  CHECK(access(q, F_OK) != 0, "a deleted file is not brought back");
+}
+
+/* Values that do not fit fail with the column and the limit. */
+static void test_value_errors(sqlite3 *db) {
+  const char *p = path_in("v.wwd");
+  file_id before;
+  write_level(p, 2, 0);
+  before = identify(p);
+  exec_err(db, fmt("UPDATE wwd_levels SET name = '%s' WHERE source = '%s'", "0123456789012345678901234567890123456789012345678901234567890123", p),
+           "column name", "64 bytes");
+  exec_err(db, fmt("UPDATE wwd_objects SET health = 'lots' WHERE source = '%s'", p), "column health", "not an integer");
+  exec_err(db, fmt("UPDATE wwd_objects SET x = 3000000000 WHERE source = '%s'", p), "column x", "2147483647");
+  exec_err(db, fmt("UPDATE wwd_objects SET draw_flags = -1 WHERE source = '%s'", p), "column draw_flags", "4294967295");
+  exec_err(db, fmt("UPDATE wwd_tiles SET kind = 'lava' WHERE source = '%s' AND x = 0 AND y = 0", p), "column kind", "'tile', 'invisible' or 'filled'");
+  exec_err(db, fmt("UPDATE wwd_tiles SET tile = 4008636142 WHERE source = '%s' AND x = 1 AND y = 0", p), "column tile", "special value");
+  exec_err(db, fmt("UPDATE wwd_objects SET idx = 7 WHERE source = '%s'", p), "column idx", "read-only");
+  exec_err(db, fmt("UPDATE wwd_objects SET logic = 'Łoś' WHERE source = '%s'", p), "column logic", "cp1252");
+  exec_err(db, fmt("UPDATE wwd_tile_properties SET rect_left = 3 WHERE source = '%s' AND tile = 0", p), "column rect_left", "single");
+  exec_err(db, fmt("UPDATE wwd_tile_properties SET type = 'mask', mask = x'00' WHERE source = '%s' AND tile = 0", p), "mask", "64");
+  exec_err(db, fmt("UPDATE wwd_planes SET image_sets = '[1,2]' WHERE source = '%s'", p), "column image_sets", "not a string");
+  exec_err(db, fmt("UPDATE wwd_planes SET image_sets = 'nope' WHERE source = '%s'", p), "column image_sets", NULL);
+  exec_err(db, fmt("SELECT * FROM wwd_objects('%s', 'encoding=klingon')", p), "unknown encoding", NULL);
+  exec_err(db, fmt("DELETE FROM wwd_tiles WHERE source = '%s'", p), "cannot be deleted", NULL);
+  exec_err(db, fmt("INSERT INTO wwd_objects(file, plane, logic) VALUES ('%s', 5, 'Rat')", p), "column plane", "from 0 to 0");
+  CHECK(same_identity(before, identify(p)), "failed edits wrote nothing");
+  CHECK(count_temp_files(tmpdir) == 0, "no temporary files left");
+}
+
+/* INSERT appends to a plane; DELETE of many rows in one statement removes
+** exactly those (rowids stay valid while other rows go). */
+static void test_insert_delete(sqlite3 *db) {
+  const char *p = path_in("i.wwd");
+  write_level(p, 10, 0);
+  exec_ok(db, fmt("INSERT INTO wwd_objects(file, logic, image_set, x, y, health, name) VALUES ('%s', 'Officer', 'LEVEL_OFFICER', 10, 20, 55, 'new')", p));
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s')", p)) == 11, "one more object");
+  CHECK(query_int(db, fmt("SELECT idx FROM wwd_objects('%s') WHERE name = 'new'", p)) == 10, "appended at the end of the main plane");
+  CHECK(query_int(db, fmt("SELECT health + x + y + score FROM wwd_objects('%s') WHERE name = 'new'", p)) == 85, "values set, others 0");
+  exec_ok(db, fmt("DELETE FROM wwd_objects WHERE source = '%s' AND idx %% 2 = 0", p));
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s')", p)) == 5, "every other object deleted");
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s') WHERE logic = 'Rat'", p)) == 5, "exactly the even positions went");
+  CHECK(query_int(db, fmt("SELECT sum(id) FROM wwd_objects('%s')", p)) == 101 + 103 + 105 + 107 + 109, "the right ones went");
+  exec_ok(db, fmt("INSERT INTO wwd_objects(file, plane, idx, logic) SELECT file, plane, 99, logic || 'Copy' FROM wwd_objects('%s')", p));
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s') WHERE logic = 'RatCopy'", p)) == 5, "INSERT ... SELECT from the same file");
+  /* copy between files */
+  write_level(path_in("j.wwd"), 0, 1);
+  exec_ok(db, fmt("INSERT INTO wwd_objects(file, logic, x, y) SELECT '%s', logic, x, y FROM wwd_objects('%s') WHERE logic = 'Rat'", path_in("j.wwd"), p));
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s')", path_in("j.wwd"))) == 5, "objects copied to another level");
+}
+
+/* The cache answers repeated queries without parsing again; a changed file
+** is parsed again; file = ? reads only that file. */
+static void test_cache_and_pushdown(void) {
+  sqlite3 *db = db_open();
+  const char *dir = path_in("cache");
+  int64_t parses;
+  mkdir(dir, 0755);
+  write_level(fmt("%s/1.wwd", dir), 3, 0);
+  write_level(fmt("%s/2.wwd", dir), 3, 1);
+  write_level(fmt("%s/3.wwd", dir), 3, 0);
+  if (!db) return;
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s') WHERE file = '%s/2.wwd'", dir, dir)) == 3, "file = ? result");
+  CHECK(query_int(db, "SELECT levelsql_cache_stats() ->> 'parses'") == 1, "file = ? parsed one file only: %s", query_text(db, "SELECT levelsql_cache_stats()"));
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s')", dir)) == 9, "all files");
+  parses = query_int(db, "SELECT levelsql_cache_stats() ->> 'parses'");
+  CHECK(parses == 3, "each file parsed once: %lld", (long long)parses);
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s')", dir)) == 9, "again");
+  CHECK(query_int(db, "SELECT levelsql_cache_stats() ->> 'parses'") == 3, "the second query parsed nothing");
+  write_level(fmt("%s/3.wwd", dir), 5, 0);
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s')", dir)) == 11, "a changed file is read again");
+  CHECK(query_int(db, "SELECT levelsql_cache_stats() ->> 'parses'") == 4, "only the changed file was parsed");
+  /* a tiny budget still gives right answers (files are evicted and re-read) */
+  query_int(db, "SELECT levelsql_cache_limit(1)");
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s')", dir)) == 11, "with an evicting cache");
+  CHECK(query_int(db, "SELECT levelsql_cache_stats() ->> 'bytes'") < 100000, "the cache keeps to its budget");
+  exec_ok(db, fmt("UPDATE wwd_objects SET score = 7 WHERE source = '%s'", dir));
+  CHECK(query_int(db, fmt("SELECT sum(score) FROM wwd_objects('%s')", dir)) == 77, "updates with an evicting cache");
+  /* ranges on tiles */
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_tiles('%s') WHERE x BETWEEN 2 AND 4 AND y > 3", dir)) == 3 * 3 * 2, "tile ranges");
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_tiles('%s') WHERE x = 7 AND y = 5 AND plane = 0", dir)) == 3, "tile point");
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_tiles('%s') WHERE x > 7.5 OR y < -1", dir)) == 0, "out-of-range bounds");
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_tiles('%s') WHERE x >= 6.5 AND x < 7.5 AND y = 5", dir)) == 3, "real bounds");
+  sqlite3_close(db);
+}
+
+/* Tables cannot be used from views or triggers of a database file. */
+static void test_directonly_and_named(sqlite3 *db) {
+  const char *p = path_in("n.wwd");
+  write_level(p, 4, 0);
+  exec_ok(db, fmt("CREATE VIEW v AS SELECT * FROM wwd_levels('%s')", p));
+  exec_err(db, "SELECT * FROM v", "unsafe use", NULL);
+  exec_ok(db, "DROP VIEW v");
+  exec_ok(db, fmt("CREATE VIRTUAL TABLE temp.lv USING wwd_objects('%s', encoding=cp1250)", p));
+  CHECK(query_int(db, "SELECT count(*) FROM lv") == 4, "a named table reads its source");
+  exec_ok(db, "UPDATE lv SET name = 'Łódź' WHERE idx = 0");
+  CHECK(strcmp(query_text(db, "SELECT name FROM lv WHERE idx = 0"), "Łódź") == 0, "cp1250 text round-trips");
+  exec_ok(db, "INSERT INTO lv(logic) VALUES ('Rat')");
+  CHECK(query_int(db, "SELECT count(*) FROM lv") == 5, "INSERT into a named table with one file needs no file");
+  exec_err(db, fmt("INSERT INTO lv(file, logic) VALUES ('%s', 'Rat')", path_in("a.wwd")), "not among the files", NULL);
+  exec_ok(db, "DROP TABLE lv");
+  exec_err(db, "SELECT * FROM wwd_objects", "no query solution", NULL);
+}
+
+/* levelsql_files reports every file; other tables fail with the error. */
+static void test_files_and_errors(sqlite3 *db) {
+  const char *dir = path_in("bad");
+  size_t n = 0;
+  unsigned char *data;
+  mkdir(dir, 0755);
+  write_level(fmt("%s/good.wwd", dir), 2, 0);
+  data = file_read_all(fmt("%s/good.wwd", dir), &n);
+  if (data) {
+    file_write_all(fmt("%s/short.wwd", dir), data, 1600);
+    free(data);
+  }
+  file_write_all(fmt("%s/notes.txt", dir), (const unsigned char *)"hello", 5);
+  CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s')", dir)) == 3, "levelsql_files lists every file");
+  CHECK(query_int(db, fmt("SELECT ok FROM levelsql_files('%s') WHERE file LIKE '%%good.wwd'", dir)) == 1, "good file ok");
+  CHECK(strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s') WHERE file LIKE '%%short.wwd'", dir)), "byte offset") != NULL,
+        "a truncated level's error names the offset: %s", query_text(db, fmt("SELECT error FROM levelsql_files('%s') WHERE file LIKE '%%short.wwd'", dir)));
+  CHECK(query_text(db, fmt("SELECT format FROM levelsql_files('%s') WHERE file LIKE '%%notes.txt'", dir))[0] == 0, "unknown format is NULL");
+  CHECK(strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s/missing.wwd')", dir)), "No such file") != NULL, "a missing file");
+  exec_err(db, fmt("SELECT count(*) FROM wwd_objects('%s')", dir), "short.wwd", "byte offset");
+  exec_err(db, fmt("SELECT count(*) FROM wwd_objects('%s/missing.wwd')", dir), "missing.wwd", "No such file or directory");
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s/*.nothing')", dir)) == 0, "a pattern without matches is empty");
+  exec_err(db, fmt("UPDATE levelsql_files SET size = 1 WHERE source = '%s'", dir), "read-only", NULL);
+}
+
+/* The real corpus: every level parses but the bad-signature one; the
+** reference values of RETAIL01; a no-op rewrite of every file reads back
+** the same rows, byte-identical when uncompressed and identical after
+** decompression when compressed, with an exact checksum. */
+static int inflate_block(const unsigned char *src, size_t n, unsigned char **out, size_t *out_n) {
+  size_t cap = 1 << 20;
+  int rc;
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  *out = malloc(cap);
+  if (!*out || inflateInit(&z) != Z_OK) return 0;
+  z.next_in = (unsigned char *)src;
+  z.avail_in = (uInt)n;
+  do {
+    if (z.total_out == cap) {
+      cap *= 2;
+      *out = realloc(*out, cap);
+    }
+    z.next_out = *out + z.total_out;
+    z.avail_out = (uInt)(cap - z.total_out);
+    rc = inflate(&z, Z_NO_FLUSH);
+  } while (rc == Z_OK);
+  *out_n = z.total_out;
+  inflateEnd(&z);
+  return rc == Z_STREAM_END;
+}
+
+static const char *const row_queries[] = {
+  "SELECT group_concat(x, ',') FROM (SELECT name || author || start_x || flags || num_planes || num_objects AS x FROM wwd_levels('%s'))",
+  "SELECT count(*), total(id), total(x), total(y), total(health), total(length(logic)), total(user_flags), total(hit_type_flags) FROM wwd_objects('%s')",
+  "SELECT group_concat(name || z || flags || image_sets, ';') FROM wwd_planes('%s')",
+  "SELECT count(*), total(tile), total(kind = 'filled') FROM wwd_tiles('%s')",
+  "SELECT count(*), total(width), total(attribute), total(length(mask)), total(rect_right) FROM wwd_tile_properties('%s')",
+};
+
+static char *rows_signature(sqlite3 *db, const char *path) {
+  static char sig[8192];
+  size_t k, used = 0;
+  sig[0] = 0;
+  for (k = 0; k < sizeof row_queries / sizeof row_queries[0]; k++) {
+    sqlite3_stmt *st;
+    int i;
+    if (sqlite3_prepare_v2(db, fmt(row_queries[k], path), -1, &st, NULL) != SQLITE_OK) continue;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+      for (i = 0; i < sqlite3_column_count(st) && used < sizeof sig - 200; i++) {
+        used += (size_t)snprintf(sig + used, sizeof sig - used, "%.150s|", sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "-");
+      }
+    }
+    sqlite3_finalize(st);
+  }
+  return sig;
+}
+
+static void test_corpus(sqlite3 *db) {
+  const char *corpus = check_corpus_dir();
+  DIR *d;
+  struct dirent *e;
+  char src[1024];
+  int files = 0;
+  if (!corpus) {
+    SKIP("real WWD corpus: ../shared/corpus is absent");
+    return;
+  }
+  snprintf(src, sizeof src, "%s/wwd", corpus);
+  d = opendir(src);
+  if (!d) {
+    SKIP("real WWD corpus: %s missing", src);
+    return;
+  }
+  mkdir(path_in("corpus"), 0755);
+  while ((e = readdir(d)) != NULL) {
+    size_t n = 0, m = 0;
+    unsigned char *orig, *now;
+    char *copy, before[8192];
+    if (e->d_name[0] == '.') continue;
+    orig = file_read_all(fmt("%s/%s", src, e->d_name), &n);
+    copy = strdup(path_in(fmt("corpus/%s", e->d_name)));
+    if (!orig || !copy) continue;
+    file_write_all(copy, orig, n);
+    if (strstr(e->d_name, "badsig")) {
+      exec_err(db, fmt("SELECT * FROM wwd_levels('%s')", copy), "signature", "byte offset 0");
+      free(orig);
+      free(copy);
+      continue;
+    }
+    files++;
+    snprintf(before, sizeof before, "%s", rows_signature(db, copy));
+    CHECK(strlen(before) > 20, "%s: rows read", e->d_name);
+    exec_ok(db, fmt("UPDATE wwd_levels SET name = name WHERE source = '%s'", copy));
+    CHECK(strcmp(before, rows_signature(db, copy)) == 0, "%s: the rewritten file has the same rows", e->d_name);
+    CHECK(strcmp(query_text(db, fmt("SELECT checksum_kind FROM wwd_levels('%s')", copy)), "exact") == 0, "%s: checksum now exact", e->d_name);
+    now = file_read_all(copy, &m);
+    if (now && n >= WWD_HEADER_SIZE && m >= WWD_HEADER_SIZE) {
+      if (!(le32_load(orig + WWD_HDR_FLAGS) & WWD_FLAG_COMPRESS)) {
+        CHECK(n == m && memcmp(orig, now, n) == 0, "%s: uncompressed no-op rewrite is byte-identical", e->d_name);
+      } else {
+        unsigned char *a = NULL, *b = NULL;
+        size_t an = 0, bn = 0;
+        int ok = inflate_block(orig + WWD_HEADER_SIZE, n - WWD_HEADER_SIZE, &a, &an) &&
+                 inflate_block(now + WWD_HEADER_SIZE, m - WWD_HEADER_SIZE, &b, &bn);
+        CHECK(ok && an == bn && memcmp(a, b, an) == 0, "%s: compressed rewrite identical after decompression", e->d_name);
+        CHECK(memcmp(orig, now, WWD_HDR_CHECKSUM) == 0 && memcmp(orig + WWD_HDR_CHECKSUM + 4, now + WWD_HDR_CHECKSUM + 4, WWD_HEADER_SIZE - WWD_HDR_CHECKSUM - 4) == 0,
+              "%s: header unchanged but for the checksum", e->d_name);
+        free(a);
+        free(b);
+      }
+    }
+    free(now);
+    free(orig);
+    free(copy);
+  }
+  closedir(d);
+  CHECK(files == 14, "14 corpus levels rewritten: %d", files);
+  {
+    const char *r1 = path_in("corpus/libwap32__RETAIL01.WWD");
+    CHECK(query_int(db, fmt("SELECT checksum FROM wwd_levels('%s/wwd/libwap32__RETAIL01.WWD')", corpus)) == 0xEC82568C, "RETAIL01 checksum");
+    CHECK(strcmp(query_text(db, fmt("SELECT group_concat(name || ':' || z || ':' || wrap_x || wrap_y || is_main, ',') FROM wwd_planes('%s')", r1)),
+                 "Background:-999:110,Action:0:001,Front:9000:100") == 0, "RETAIL01 planes: %s",
+          query_text(db, fmt("SELECT group_concat(name || ':' || z || ':' || wrap_x || wrap_y || is_main, ',') FROM wwd_planes('%s')", r1)));
+    CHECK(strcmp(query_text(db, fmt("SELECT logic || image_set || x || ',' || y || ',' || min_x || ',' || max_x FROM wwd_objects('%s') WHERE id = 179", r1)),
+                 "RatLEVEL_RAT5377,4374,5357,5488") == 0, "RETAIL01 object 179");
+    CHECK(strcmp(query_text(db, fmt("SELECT logic || image_set || x || ',' || y FROM wwd_objects('%s') WHERE id = 1303", r1)),
+                 "TogglePeg2LEVEL_PEG963,2507") == 0, "RETAIL01 object 1303");
+    CHECK(strcmp(query_text(db, fmt("SELECT type || width || 'x' || height FROM wwd_tile_properties('%s') WHERE tile = 13", r1)), "single64x64") == 0,
+          "RETAIL01 tile property 13");
+    CHECK(strcmp(query_text(db, fmt("SELECT name FROM wwd_planes('%s/wwd/libwap32__Bushy.wwd', 'encoding=cp1250') WHERE plane = 0", corpus)), "Tło") == 0,
+          "Bushy plane name in cp1250");
+  }
+}
+
+int main(void) {
+  sqlite3 *db;
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/levelsql-engine-XXXXXX");
+  if (!mkdtemp(tmpdir)) {
+    printf("cannot make a temporary folder\n");
+    return 1;
+  }
+  db = db_open();
+  CHECK(db != NULL, "the extension loads");
+  if (db) {
+    test_write_back(db);
+    test_rollback(db);
+    test_conflict(db);
+    test_value_errors(db);
+    test_insert_delete(db);
+    test_directonly_and_named(db);
+    test_files_and_errors(db);
+    test_corpus(db);
+    sqlite3_close(db);
+  }
+  test_cache_and_pushdown();
+  if (check_failed == 0) {
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) printf("note: could not remove %s\n", tmpdir);
+  } else {
+    printf("files kept in %s\n", tmpdir);
+  }
+  return check_done();
+}

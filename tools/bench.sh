@@ -1,0 +1,79 @@
+#!/bin/sh
+# `make bench`: levelsql's speed as ratios to the floor of SQLite's
+# virtual-table interface on this machine (the sqlite3 shell's own
+# generate_series), all measured in this one run.  Benchmarks never fail
+# the build: a missing corpus falls back to the generated samples.
+set -u
+BUILD=${1:-build}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 0
+EXT="$ROOT/$BUILD/levelsql"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The levels: the real corpus when present (the bad-signature file left
+# out), else the generated samples.
+mkdir -p "$work/wwd"
+if [ -d ../shared/corpus/wwd ]; then
+  for f in ../shared/corpus/wwd/*; do
+    case "$f" in *badsig*) ;; *) cp "$f" "$work/wwd/" ;; esac
+  done
+  what="real WWD corpus ($(ls "$work/wwd" | wc -l) files)"
+else
+  cp "$BUILD"/samples/*.WWD "$work/wwd/"
+  what="generated samples ($(ls "$work/wwd" | wc -l) files; ../shared/corpus absent)"
+fi
+chmod -R u+w "$work/wwd"
+# the largest compressed level: the one whose header flags have bit 0x2
+largest=$(for f in "$work"/wwd/*; do
+  flags=$(od -An -tu4 -j8 -N4 "$f" | tr -d ' ')
+  [ $((flags & 2)) -ne 0 ] && echo "$(wc -c <"$f") $f"
+done | sort -n | tail -n 1 | cut -d' ' -f2)
+
+# Runs SQL (after loading the extension) and prints the real seconds of each
+# statement, one per line.
+timed() {
+  { printf '.load %s\n.timer on\n' "$EXT"; cat; } | (cd "$work" && sqlite3 -batch :memory:) 2>&1 |
+    sed -n 's/^Run Time: real \([0-9.]*\).*/\1/p'
+}
+# best of N runs of one statement (warm)
+best() {
+  n=$1
+  sql=$2
+  i=0
+  while [ $i -lt "$n" ]; do echo "$sql"; i=$((i + 1)); done | timed | sort -n | head -n 1
+}
+count() {
+  { printf '.load %s\n' "$EXT"; echo "$1"; } | (cd "$work" && sqlite3 -batch :memory:)
+}
+ns_per_row() { awk -v t="$1" -v n="$2" 'BEGIN { if (n > 0) printf "%.1f", t * 1e9 / n; else print "n/a" }'; }
+rate() { awk -v t="$1" -v n="$2" 'BEGIN { if (t > 0) printf "%.2f M rows/s", n / t / 1e6; else print "n/a" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "n/a" }'; }
+
+FLOOR_N=5000000
+t_floor=$(best 3 "SELECT sum(value) FROM generate_series(1, $FLOOR_N);")
+floor_ns=$(ns_per_row "$t_floor" "$FLOOR_N")
+
+tiles=$(count "SELECT count(*) FROM wwd_tiles('wwd');")
+objects=$(count "SELECT count(*) FROM wwd_objects('wwd');")
+t_tiles=$(best 3 "SELECT sum(tile), count(kind) FROM wwd_tiles('wwd');")
+t_objects=$(best 3 "SELECT sum(health), count(logic) FROM wwd_objects('wwd');")
+tiles_ns=$(ns_per_row "$t_tiles" "$tiles")
+objects_ns=$(ns_per_row "$t_objects" "$objects")
+
+group="SELECT logic, count(*) FROM wwd_objects('wwd') GROUP BY logic ORDER BY 2 DESC;"
+cold_warm=$(printf '%s\n%s\n' "$group" "$group" | timed)
+t_cold=$(echo "$cold_warm" | sed -n 1p)
+t_warm=$(echo "$cold_warm" | sed -n 2p)
+
+name=$(basename "$largest")
+largest_size=$(wc -c <"$largest")
+t_update=$(echo "UPDATE wwd_objects SET health = health + 1 WHERE source = 'wwd/$name' AND plane = 1 AND idx = 5;" | timed | tail -n 1)
+
+echo "levelsql benchmark on $what"
+echo "  floor: generate_series  $(rate "$t_floor" "$FLOOR_N"), $floor_ns ns/row"
+echo "  wwd_tiles full scan     $tiles rows, $(rate "$t_tiles" "$tiles"), $tiles_ns ns/row = $(ratio "$tiles_ns" "$floor_ns") the floor"
+echo "  wwd_objects full scan   $objects rows, $(rate "$t_objects" "$objects"), $objects_ns ns/row = $(ratio "$objects_ns" "$floor_ns") the floor"
+echo "  GROUP BY logic, cold    $(awk -v t="$t_cold" 'BEGIN{printf "%.1f ms", t*1000}') (parses every file) = $(ratio "$(ns_per_row "$t_cold" "$objects")" "$floor_ns") the floor per object"
+echo "  GROUP BY logic, warm    $(awk -v t="$t_warm" 'BEGIN{printf "%.1f ms", t*1000}') (from the cache) = $(ratio "$(ns_per_row "$t_warm" "$objects")" "$floor_ns") the floor per object"
+echo "  UPDATE one object       $(awk -v t="$t_update" 'BEGIN{printf "%.1f ms", t*1000}') in $name ($largest_size bytes, compressed): parse, edit, compress, fsync, rename"
