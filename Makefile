@@ -29,7 +29,7 @@ HEADERS   := $(wildcard codecs/*.h ext/*.h test/unit/*.h)
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test unit-tests demo asan fuzz fuzz-build bench clean samples
+.PHONY: all deps test demo asan fuzz fuzz-build bench clean samples readme
 
 all: $(BUILD)/levelsql.so $(UNIT_BIN) $(TOOL_BIN)
 
@@ -87,6 +87,10 @@ fuzz: fuzz-build
 bench: deps
 	@$(MAKE) --no-print-directory all samples
 	@sh tools/bench.sh $(BUILD)
+
+# Regenerates the table reference in README.md from levelsql_columns.
+readme: $(BUILD)/levelsql.so
+	sh tools/readme_tables.sh --update README.md $(BUILD)/levelsql
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -10,6 +10,7 @@
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
+#include "columns_table.h"
 #include "files_table.h"
 #include "session.h"
 #include "wwd_tables.h"
@@ -63,6 +64,7 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
   rc = files_table_register(db, sess);
   if (rc == SQLITE_OK) rc = wwd_tables_register(db, sess);
   if (rc == SQLITE_OK) rc = wwd_functions_register(db);
+  if (rc == SQLITE_OK) rc = columns_table_register(db, sess);
   if (rc == SQLITE_OK) {
     rc = sqlite3_create_function(db, "levelsql_version", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_DETERMINISTIC, NULL,
                                  version_func, NULL, NULL);

@@ -125,6 +125,7 @@ void ls_session_release(ls_session *s) {
   for (i = 0; i < s->nfiles; i++) file_free(s->files[i]);
   sqlite3_free(s->files);
   sqlite3_free(s->formats);
+  sqlite3_free(s->tables);
   sqlite3_free(s);
 }
 

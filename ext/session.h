@@ -61,6 +61,8 @@ struct ls_session {
   size_t cache_bytes, cache_limit;
   const ls_format **formats;
   int nformats;
+  const ls_table **tables;    /* registered tables, for levelsql_columns */
+  int ntables;
   int level;                  /* innermost open savepoint, -1 for none */
   int committed;              /* files already written by this transaction's xSync */
   int64_t parses;             /* files parsed (cache misses), for levelsql_cache_stats() */

@@ -797,7 +797,12 @@ static void module_aux_free(void *p) {
 }
 
 int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table) {
-  ls_module_aux *aux = sqlite3_malloc(sizeof *aux);
+  const ls_table **tables = sqlite3_realloc64(sess->tables, sizeof *tables * (sqlite3_uint64)(sess->ntables + 1));
+  ls_module_aux *aux;
+  if (!tables) return SQLITE_NOMEM;
+  tables[sess->ntables++] = table;
+  sess->tables = tables;
+  aux = sqlite3_malloc(sizeof *aux);
   if (!aux) return SQLITE_NOMEM;
   aux->sess = sess;
   aux->table = table;

@@ -118,5 +118,15 @@ for sql in sql/*.sql; do
   rm -rf "$dir"
 done
 
+# 4. The README lists exactly the tables and columns the extension has.
+fresh=$(env $shell_env sh tools/readme_tables.sh "$LEVELSQL_EXT" 2>&1)
+documented=$(sed -n '/<!-- tables:begin -->/,/<!-- tables:end -->/p' README.md | sed '1d;$d')
+if [ -n "$fresh" ] && [ "$fresh" = "$documented" ]; then
+  passed=$((passed + 1))
+else
+  echo "FAIL README.md: the table reference is stale; run 'make readme'"
+  failed=$((failed + 1))
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
