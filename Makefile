@@ -24,7 +24,6 @@ UNIT_BIN  := $(UNIT_SRC:test/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
 TOOL_BIN  := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 FUZZ_SRC  := $(sort $(wildcard test/fuzz/fuzz_*.c))
-FUZZ_BIN  := $(FUZZ_SRC:test/fuzz/%.c=$(BUILD)/fuzz/%)
 HEADERS   := $(wildcard codecs/*.h ext/*.h test/unit/*.h)
 
 FUZZ_SECONDS ?= 60
@@ -72,14 +71,17 @@ asan: deps
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LEVELSQL_SANITIZED=1 sh test/run.sh build-asan
 
-# libFuzzer harnesses, one per codec (clang only).
+# libFuzzer harnesses, one per codec (clang only), built with every codec
+# under ASan and UBSan.
+FUZZ_BIN  := $(FUZZ_SRC:test/fuzz/%.c=build-fuzz/fuzz/%)
+
 fuzz-build: deps
-	@$(MAKE) --no-print-directory $(FUZZ_BIN) BUILD=build-fuzz CC=clang OPT="-O1 -g" \
-	  SANITIZE="-fsanitize=fuzzer-no-link,address,undefined"
+	@LEVELSQL_NEED_CLANG=1 sh tools/ensure-deps.sh
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
 
 build-fuzz/fuzz/%: test/fuzz/%.c $(CODEC_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
-	clang $(CSTD) -O1 -g -Icodecs -fsanitize=fuzzer,address,undefined -o $@ $< $(CODEC_SRC) $(ZLIB_LIBS)
+	clang $(CSTD) -O1 -g -Icodecs -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< $(CODEC_SRC) $(ZLIB_LIBS)
 
 fuzz: fuzz-build
 	@sh test/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)

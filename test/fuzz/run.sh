@@ -35,7 +35,7 @@ for fz in "$BUILD"/fuzz/fuzz_*; do
   done
   [ "$dirs" = wwd ] && [ -d "$work/samples" ] && cp "$work"/samples/* "$seeds/" 2>/dev/null
   echo "== $name: $SECONDS_EACH s, $(ls "$seeds" | wc -l) seeds"
-  "$fz" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -max_len=2000000 -print_final_stats=1 \
+  "$fz" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -max_len=131072 -print_final_stats=1 \
     -artifact_prefix="$work/findings-$name/" "$work/findings-$name" "$seeds" >"$work/$name.log" 2>&1
   rc=$?
   grep -E '^(stat::number_of_executed_units|Done )' "$work/$name.log" | tail -n 2
