@@ -140,6 +140,9 @@ typedef struct ls_table {
   int (*check)(const ls_row *row, char **err);
   /* levelsql_files: one row per matched file, unreadable files included. */
   int one_row_per_file;
+  /* Optional: names the row in error messages ("object 17 of plane 1"),
+  ** sqlite3_malloc'd. */
+  char *(*describe)(const void *model, const ls_pos *pos);
 } ls_table;
 
 /* ---- registration ----------------------------------------------------- */

@@ -582,6 +582,17 @@ static int locate_for_write(ls_vtab *v, sqlite3_int64 rowid, ls_file **f, ls_mod
   return SQLITE_OK;
 }
 
+/* Sets the vtab error "<file>: <row>: <message>" for a failed edit of the
+** row at pos (the row part when the table can name it); takes msg. */
+static int row_error(ls_vtab *v, int rc, ls_file *f, const void *model, const ls_pos *pos, char *msg) {
+  char *row = v->table->describe ? v->table->describe(model, pos) : NULL;
+  char *full = row ? sqlite3_mprintf("%s: %s: %s", f->shown, row, msg ? msg : "invalid value")
+                   : sqlite3_mprintf("%s: %s", f->shown, msg ? msg : "invalid value");
+  sqlite3_free(row);
+  sqlite3_free(msg);
+  return vtab_error(v, rc, full);
+}
+
 /* Applies the values of an UPDATE or INSERT to the row through the column
 ** setters.  values[0] is `file`, values[1..n] the table's columns.  On
 ** UPDATE a value is only set when SQL changed it (sqlite3_value_nochange);
@@ -606,21 +617,13 @@ static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite
     if (sqlite3_value_nochange(val)) continue;
     if (!col->set) {
       if (insert) continue;
-      return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("%s: column %s of %s is read-only", f->shown, col->name, t->name));
+      return row_error(v, SQLITE_ERROR, f, m->p, pos, sqlite3_mprintf("column %s of %s is read-only", col->name, t->name));
     }
     if (insert && sqlite3_value_type(val) == SQLITE_NULL) continue;
     rc = col->set(&row, val, col, &err);
-    if (rc != SQLITE_OK) {
-      char *msg = sqlite3_mprintf("%s: %s", f->shown, err ? err : "invalid value");
-      sqlite3_free(err);
-      return vtab_error(v, rc, msg);
-    }
+    if (rc != SQLITE_OK) return row_error(v, rc, f, m->p, pos, err);
   }
-  if (t->check && (rc = t->check(&row, &err)) != SQLITE_OK) {
-    char *msg = sqlite3_mprintf("%s: %s", f->shown, err ? err : "inconsistent row");
-    sqlite3_free(err);
-    return vtab_error(v, rc, msg);
-  }
+  if (t->check && (rc = t->check(&row, &err)) != SQLITE_OK) return row_error(v, rc, f, m->p, pos, err);
   return SQLITE_OK;
 }
 
@@ -676,9 +679,7 @@ static int ls_update(sqlite3_vtab *base, int argc, sqlite3_value **argv, sqlite3
     if (!t->remove) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("rows cannot be deleted from %s", t->name));
     if ((rc = locate_for_write(v, sqlite3_value_int64(argv[0]), &f, &m, &pos)) != SQLITE_OK) return rc;
     if ((rc = t->remove(m->p, &pos, &err)) != SQLITE_OK) {
-      char *msg = sqlite3_mprintf("%s: %s", f->shown, err ? err : "cannot delete");
-      sqlite3_free(err);
-      return vtab_error(v, rc, msg);
+      return row_error(v, rc, f, m->p, &pos, err ? err : sqlite3_mprintf("cannot delete"));
     }
     return SQLITE_OK;
   }

@@ -183,6 +183,27 @@ static void get_level_file_size(const ls_row *row, sqlite3_context *ctx, const l
   sqlite3_result_int64(ctx, (sqlite3_int64)LEVEL(row)->file_size);
 }
 
+/* Row names for error messages. */
+static char *describe_header(const void *model, const ls_pos *pos) {
+  (void)model;
+  return pos->a < 0 ? sqlite3_mprintf("header") : sqlite3_mprintf("plane %lld", (long long)pos->a);
+}
+
+static char *describe_object(const void *model, const ls_pos *pos) {
+  (void)model;
+  return sqlite3_mprintf("object %lld of plane %lld", (long long)pos->b, (long long)pos->a);
+}
+
+static char *describe_tile(const void *model, const ls_pos *pos) {
+  (void)model;
+  return sqlite3_mprintf("tile x %lld, y %lld of plane %lld", (long long)pos->c, (long long)pos->b, (long long)pos->a);
+}
+
+static char *describe_property(const void *model, const ls_pos *pos) {
+  (void)model;
+  return sqlite3_mprintf("tile property %lld", (long long)pos->a);
+}
+
 #define HSTR(name, off, size, doc) {name, "TEXT", get_header_string, set_header_string, off, size, 0, doc}
 
 static const ls_column level_columns[] = {
@@ -219,7 +240,7 @@ static const ls_column level_columns[] = {
 static const ls_table wwd_levels = {
   "wwd_levels", &wwd_format, "one row per WWD file: the header",
   level_columns, (int)(sizeof level_columns / sizeof level_columns[0]),
-  level_next, level_key, level_seek, NULL, NULL, NULL, 0,
+  level_next, level_key, level_seek, NULL, NULL, NULL, 0, describe_header,
 };
 
 /* ---- wwd_planes ------------------------------------------------------------ */
@@ -392,7 +413,7 @@ static const ls_column plane_columns[] = {
 static const ls_table wwd_planes = {
   "wwd_planes", &wwd_format, "one row per plane of each WWD file",
   plane_columns, (int)(sizeof plane_columns / sizeof plane_columns[0]),
-  plane_next, key_pos_a, plane_seek, NULL, NULL, NULL, 0,
+  plane_next, key_pos_a, plane_seek, NULL, NULL, NULL, 0, describe_header,
 };
 
 /* ---- wwd_objects ----------------------------------------------------------- */
@@ -566,7 +587,7 @@ static const ls_column object_columns[] = {
 static const ls_table wwd_objects = {
   "wwd_objects", &wwd_format, "one row per object of each plane of each WWD file",
   object_columns, (int)(sizeof object_columns / sizeof object_columns[0]),
-  object_next, object_key, object_seek, object_insert, object_remove, NULL, 0,
+  object_next, object_key, object_seek, object_insert, object_remove, NULL, 0, describe_object,
 };
 
 /* ---- wwd_tiles -------------------------------------------------------------- */
@@ -715,7 +736,7 @@ static const ls_column tile_columns[] = {
 static const ls_table wwd_tiles = {
   "wwd_tiles", &wwd_format, "one row per tile cell of each plane",
   tile_columns, (int)(sizeof tile_columns / sizeof tile_columns[0]),
-  tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0,
+  tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0, describe_tile,
 };
 
 /* ---- wwd_tile_properties ---------------------------------------------------- */
@@ -852,7 +873,7 @@ static const ls_column property_columns[] = {
 static const ls_table wwd_tile_properties = {
   "wwd_tile_properties", &wwd_format, "one row per tile property of each WWD file",
   property_columns, (int)(sizeof property_columns / sizeof property_columns[0]),
-  property_next, key_pos_a, property_seek, NULL, NULL, property_check, 0,
+  property_next, key_pos_a, property_seek, NULL, NULL, property_check, 0, describe_property,
 };
 
 /* ---- registration --------------------------------------------------------- */

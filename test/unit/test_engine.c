@@ -305,6 +305,8 @@ static void test_value_errors(sqlite3 *db) {
   exec_err(db, fmt("UPDATE wwd_levels SET name = '%s' WHERE source = '%s'", "0123456789012345678901234567890123456789012345678901234567890123", p),
            "column name", "64 bytes");
   exec_err(db, fmt("UPDATE wwd_objects SET health = 'lots' WHERE source = '%s'", p), "column health", "not an integer");
+  exec_err(db, fmt("UPDATE wwd_objects SET health = 'lots' WHERE source = '%s' AND idx = 1", p), "v.wwd: object 1 of plane 0: column health", NULL);
+  exec_err(db, fmt("UPDATE wwd_tiles SET kind = 'x' WHERE source = '%s' AND x = 3 AND y = 2", p), "tile x 3, y 2 of plane 0: column kind", NULL);
   exec_err(db, fmt("UPDATE wwd_objects SET x = 3000000000 WHERE source = '%s'", p), "column x", "2147483647");
   exec_err(db, fmt("UPDATE wwd_objects SET draw_flags = -1 WHERE source = '%s'", p), "column draw_flags", "4294967295");
   exec_err(db, fmt("UPDATE wwd_tiles SET kind = 'lava' WHERE source = '%s' AND x = 0 AND y = 0", p), "column kind", "'tile', 'invisible' or 'filled'");
