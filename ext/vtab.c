@@ -222,7 +222,7 @@ static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
       continue;
     } else if (c->iColumn == COL_FILE && eq && file_i < 0) {
       file_i = i;
-    } else if (c->iColumn == -1 && eq && rowid_i < 0) {
+    } else if (c->iColumn == -1 && eq && rowid_i < 0 && !t->one_row_per_file) {
       rowid_i = i;
     }
   }
