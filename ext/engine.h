@@ -115,6 +115,18 @@ typedef struct ls_scan {
   uint64_t cols_used;
 } ls_scan;
 
+/* Iterator helpers shared by the tables (ranges.c). */
+
+/* The first index i with from <= i < count that lies in r; returns 1 and
+** sets *out, or 0 when there is none. */
+int ls_range_first(const ls_range *r, int64_t from, int64_t count, int64_t *out);
+
+/* One step of a row-by-row scan of a width x height grid restricted to the
+** x and y ranges: moves (*x, *y) to the first cell in range at or after it
+** (any (*x, *y) before the grid, such as INT64_MIN, means from the start).
+** Returns 1 on a cell, 0 when the grid has none left. */
+int ls_grid_step(const ls_range *rx, const ls_range *ry, int64_t width, int64_t height, int64_t *x, int64_t *y);
+
 typedef struct ls_table {
   const char *name;
   const ls_format *format;  /* NULL: every registered format (levelsql_files) */

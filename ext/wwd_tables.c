@@ -248,11 +248,7 @@ static const ls_table wwd_levels = {
 /* First plane within the pushed-down range of column 0 (plane) at or after
 ** `from`; returns 0 when there is none. */
 static int plane_in_range(const wwd_level *lvl, const ls_range *r, int64_t from, int64_t *out) {
-  int64_t p = from < r->lo ? r->lo : from;
-  if (p < 0) p = 0;
-  if (p >= (int64_t)lvl->num_planes || p > r->hi) return 0;
-  *out = p;
-  return 1;
+  return ls_range_first(r, from, lvl->num_planes, out);
 }
 
 static int plane_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
@@ -599,36 +595,12 @@ enum { TILE_COL_PLANE, TILE_COL_X, TILE_COL_Y };
 ** by row; skips whole planes and rows outside them. */
 static int tile_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
   const wwd_level *lvl = model;
-  const ls_range *rx = &scan->range[TILE_COL_X], *ry = &scan->range[TILE_COL_Y];
-  int64_t p, y, x;
-  if (first) {
-    p = 0;
-    y = INT64_MIN;
-    x = INT64_MIN;
-  } else {
-    p = pos->a;
-    y = pos->b;
-    x = pos->c + 1;
-  }
+  int64_t p = first ? 0 : pos->a, y = first ? INT64_MIN : pos->b, x = first ? INT64_MIN : pos->c + 1;
   for (;;) {
     const wwd_plane *pl;
-    int64_t xlo, xhi, ylo, yhi;
     if (!plane_in_range(lvl, &scan->range[TILE_COL_PLANE], p, &p)) return 0;
     pl = &lvl->planes[p];
-    xlo = rx->lo < 0 ? 0 : rx->lo;
-    xhi = rx->hi >= (int64_t)pl->tiles_wide ? (int64_t)pl->tiles_wide - 1 : rx->hi;
-    ylo = ry->lo < 0 ? 0 : ry->lo;
-    yhi = ry->hi >= (int64_t)pl->tiles_high ? (int64_t)pl->tiles_high - 1 : ry->hi;
-    if (y < ylo) {
-      y = ylo;
-      x = xlo;
-    }
-    if (x < xlo) x = xlo;
-    if (x > xhi) {
-      y++;
-      x = xlo;
-    }
-    if (xlo <= xhi && y <= yhi) {
+    if (ls_grid_step(&scan->range[TILE_COL_X], &scan->range[TILE_COL_Y], pl->tiles_wide, pl->tiles_high, &x, &y)) {
       pos->a = p;
       pos->b = y;
       pos->c = x;
@@ -745,9 +717,8 @@ static const ls_table wwd_tiles = {
 
 static int property_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
   const wwd_level *lvl = model;
-  const ls_range *r = &scan->range[0];
-  int64_t i = first ? (r->lo < 0 ? 0 : r->lo) : pos->a + 1;
-  if (i >= (int64_t)lvl->num_tile_properties || i > r->hi) return 0;
+  int64_t i;
+  if (!ls_range_first(&scan->range[0], first ? 0 : pos->a + 1, lvl->num_tile_properties, &i)) return 0;
   pos->a = i;
   pos->b = pos->c = 0;
   return 1;
