@@ -1,0 +1,708 @@
+/*
+** datafile.c: reading and writing the Teeworlds / DDNet datafile container.
+** See datafile.h for the model and ../shared/formats/teeworlds-datafile.md
+** for the byte layout.
+*/
+#include "datafile.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "bytes.h"
+
+#define DF_FIXED_HEADER 36u
+
+/* ---- small helpers ------------------------------------------------------- */
+
+/* df_sniff: the magic is "DATA", or "ATAD" from big-endian writers that
+** swapped the magic together with the header ints. */
+int df_sniff(const unsigned char *buf, size_t size) {
+  if (!buf || size < 4) return 0;
+  return memcmp(buf, "DATA", 4) == 0 || memcmp(buf, "ATAD", 4) == 0;
+}
+
+/* Grows the item list so one more fits; 0 on OOM or overflow. */
+static int items_reserve(datafile *df, size_t extra) {
+  size_t need, cap, bytes;
+  df_item *p;
+  if (!size_add(df->num_items, extra, &need)) return 0;
+  if (need <= df->cap_items) return 1;
+  cap = df->cap_items ? df->cap_items : 16;
+  while (cap < need) {
+    if (!size_mul(cap, 2, &cap)) return 0;
+  }
+  if (!size_mul(cap, sizeof *p, &bytes)) return 0;
+  p = (df_item *)realloc(df->items, bytes);
+  if (!p) return 0;
+  df->items = p;
+  df->cap_items = cap;
+  return 1;
+}
+
+/* Grows the blob list so `extra` more fit; 0 on OOM or overflow. */
+static int data_reserve(datafile *df, size_t extra) {
+  size_t need, cap, bytes;
+  df_data *p;
+  if (!size_add(df->num_data, extra, &need)) return 0;
+  if (need <= df->cap_data) return 1;
+  cap = df->cap_data ? df->cap_data : 16;
+  while (cap < need) {
+    if (!size_mul(cap, 2, &cap)) return 0;
+  }
+  if (!size_mul(cap, sizeof *p, &bytes)) return 0;
+  p = (df_data *)realloc(df->data, bytes);
+  if (!p) return 0;
+  df->data = p;
+  df->cap_data = cap;
+  return 1;
+}
+
+/* malloc that never returns NULL for a zero-size request that succeeded, so
+** "NULL means out of memory" holds for every call site. */
+static void *xmalloc(size_t n) { return malloc(n ? n : 1); }
+
+/* Copies n bytes into a fresh buffer (NULL on OOM). */
+static unsigned char *dup_bytes(const unsigned char *src, size_t n) {
+  unsigned char *p = (unsigned char *)xmalloc(n);
+  if (p && n) memcpy(p, src, n);
+  return p;
+}
+
+datafile *df_new(void) {
+  datafile *df = (datafile *)calloc(1, sizeof *df);
+  if (df) df->version = 4;
+  return df;
+}
+
+void df_free(datafile *df) {
+  size_t i;
+  if (!df) return;
+  for (i = 0; i < df->num_items; i++) free(df->items[i].ints);
+  for (i = 0; i < df->num_data; i++) {
+    free(df->data[i].stored);
+    free(df->data[i].raw);
+  }
+  free(df->items);
+  free(df->data);
+  free(df);
+}
+
+/* ---- parsing ------------------------------------------------------------- */
+
+/* Reads the i32 at byte `off` of buf (caller checked the range). */
+static int32_t rd_i32(const unsigned char *buf, size_t off) {
+  return u32_as_i32(le32_load(buf + off));
+}
+
+/* df_parse: validates the whole container strictly (like DDNet >= 19): the
+** counts must describe exactly the file size, the type table must be a
+** partition of the items in order, item headers must agree with the offset
+** table, and data offsets must be monotonic inside the data area.  size and
+** swaplen are checked against both the current and the legacy (pre-2010)
+** formula but otherwise not trusted: all sizes come from the counts. */
+int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error *err) {
+  datafile *df = NULL;
+  int32_t version, hsize, hswaplen, ntypes, nitems, ndata, item_size, data_size;
+  size_t off_types, off_item_offsets, off_data_offsets, off_data_sizes, off_items, off_data;
+  size_t t, total, tmp, n_sizes, i;
+  size_t expected_items = 0;
+
+  *out = NULL;
+  if (size < DF_FIXED_HEADER)
+    return codec_fail(err, "header: byte offset 0: file has %zu bytes, a datafile header needs %u", size,
+                      DF_FIXED_HEADER);
+  if (!df_sniff(buf, size))
+    return codec_fail(err, "header: byte offset 0: bad magic %02x%02x%02x%02x (want \"DATA\" or \"ATAD\")", buf[0],
+                      buf[1], buf[2], buf[3]);
+  version = rd_i32(buf, 4);
+  if (version != 3 && version != 4)
+    return codec_fail(err, "header: byte offset 4: unsupported datafile version %d (want 3 or 4)", (int)version);
+  hsize = rd_i32(buf, 8);
+  hswaplen = rd_i32(buf, 12);
+  ntypes = rd_i32(buf, 16);
+  nitems = rd_i32(buf, 20);
+  ndata = rd_i32(buf, 24);
+  item_size = rd_i32(buf, 28);
+  data_size = rd_i32(buf, 32);
+  if (ntypes < 0 || nitems < 0 || ndata < 0 || item_size < 0 || data_size < 0)
+    return codec_fail(err, "header: byte offset 16: negative count (types %d, items %d, data %d, item_size %d, "
+                           "data_size %d)", (int)ntypes, (int)nitems, (int)ndata, (int)item_size, (int)data_size);
+  if (ntypes > 0x10000)
+    return codec_fail(err, "header: byte offset 16: %d item types, at most 65536 exist", (int)ntypes);
+  if (item_size % 4 != 0)
+    return codec_fail(err, "header: byte offset 28: item area size %d is not a multiple of 4", (int)item_size);
+  n_sizes = version == 4 ? (size_t)ndata : 0;
+
+  /* Section offsets, each overflow-checked (counts are < 2^31 so size_t on
+  ** a 64-bit host cannot overflow, but stay honest on 32-bit hosts). */
+  off_types = DF_FIXED_HEADER;
+  if (!size_mul((size_t)ntypes, 12, &tmp) || !size_add(off_types, tmp, &off_item_offsets) ||
+      !size_mul((size_t)nitems, 4, &tmp) || !size_add(off_item_offsets, tmp, &off_data_offsets) ||
+      !size_mul((size_t)ndata, 4, &tmp) || !size_add(off_data_offsets, tmp, &off_data_sizes) ||
+      !size_mul(n_sizes, 4, &tmp) || !size_add(off_data_sizes, tmp, &off_items) ||
+      !size_add(off_items, (size_t)item_size, &off_data) || !size_add(off_data, (size_t)data_size, &total))
+    return codec_fail(err, "header: byte offset 16: section sizes overflow");
+  if (total != size)
+    return codec_fail(err, "header: byte offset 16: counts describe a file of %zu bytes, file has %zu%s", total, size,
+                      total > size ? " (truncated)" : " (trailing bytes)");
+  /* size and swaplen: current formula, or the legacy one without the
+  ** v4 sizes table. */
+  {
+    size_t want_size = total - 16, want_swap = (total - (size_t)data_size) - 16;
+    size_t legacy = n_sizes * 4;
+    int kind;
+    if ((size_t)(uint32_t)hsize == want_size && (size_t)(uint32_t)hswaplen == want_swap)
+      kind = DF_HEADER_OK;
+    else if (legacy && want_size >= legacy && want_swap >= legacy &&
+             (size_t)(uint32_t)hsize == want_size - legacy && (size_t)(uint32_t)hswaplen == want_swap - legacy)
+      kind = DF_HEADER_LEGACY;
+    else
+      return codec_fail(err, "header: byte offset 8: size %d / swaplen %d do not match the counts (want %zu / %zu)",
+                        (int)hsize, (int)hswaplen, want_size, want_swap);
+    df = df_new();
+    if (!df) return codec_fail(err, "header: out of memory");
+    df->header_kind = kind;
+  }
+  df->version = (int)version;
+  df->magic_swapped = memcmp(buf, "ATAD", 4) == 0;
+  if ((nitems && !items_reserve(df, (size_t)nitems)) || (ndata && !data_reserve(df, (size_t)ndata))) {
+    df_free(df);
+    return codec_fail(err, "header: out of memory for %d items / %d data", (int)nitems, (int)ndata);
+  }
+
+  /* Item types: (type, start, num), starts are the running sum. */
+  for (t = 0; t < (size_t)ntypes; t++) {
+    size_t o = off_types + t * 12, k;
+    int32_t type = rd_i32(buf, o), start = rd_i32(buf, o + 4), num = rd_i32(buf, o + 8);
+    if (type < 0 || type > 0xFFFF) {
+      codec_fail(err, "item type table entry %zu: byte offset %zu: type id %d out of range 0..65535", t, o, (int)type);
+      goto fail;
+    }
+    if (start < 0 || num < 0 || (size_t)start != expected_items || (size_t)num > (size_t)nitems - expected_items) {
+      codec_fail(err, "item type table entry %zu (type %d): byte offset %zu: start %d num %d do not continue the "
+                      "previous types (expected start %zu, %d items in all)",
+                 t, (int)type, o + 4, (int)start, (int)num, expected_items, (int)nitems);
+      goto fail;
+    }
+    for (k = 0; k < t; k++) {
+      if (rd_i32(buf, off_types + k * 12) == type) {
+        codec_fail(err, "item type table entry %zu: byte offset %zu: type %d listed twice", t, o, (int)type);
+        goto fail;
+      }
+    }
+    /* The items of this block. */
+    for (k = 0; k < (size_t)num; k++) {
+      size_t idx = (size_t)start + k;
+      size_t ioff = (size_t)(uint32_t)rd_i32(buf, off_item_offsets + idx * 4);
+      size_t iend = idx + 1 < (size_t)nitems ? (size_t)(uint32_t)rd_i32(buf, off_item_offsets + (idx + 1) * 4)
+                                             : (size_t)item_size;
+      size_t abs = off_items + ioff, payload, j;
+      uint32_t type_and_id;
+      int32_t isz;
+      df_item *it;
+      if (rd_i32(buf, off_item_offsets + idx * 4) < 0 || (idx == 0 && ioff != 0) || ioff % 4 != 0 ||
+          iend > (size_t)item_size || iend < ioff || iend - ioff < 8) {
+        codec_fail(err, "item %zu (type %d): byte offset %zu: item offset %zu / next %zu invalid in an item area of "
+                        "%d bytes", idx, (int)type, off_item_offsets + idx * 4, ioff, iend, (int)item_size);
+        goto fail;
+      }
+      type_and_id = le32_load(buf + abs);
+      isz = rd_i32(buf, abs + 4);
+      payload = iend - ioff - 8;
+      if ((type_and_id >> 16) != (uint32_t)type) {
+        codec_fail(err, "item %zu (type %d): byte offset %zu: item header says type %u", idx, (int)type, abs,
+                   (unsigned)(type_and_id >> 16));
+        goto fail;
+      }
+      if (isz < 0 || (size_t)isz != payload || payload % 4 != 0) {
+        codec_fail(err, "item type %d id %u: byte offset %zu: item size %d, offset table leaves %zu bytes", (int)type,
+                   (unsigned)(type_and_id & 0xFFFF), abs + 4, (int)isz, payload);
+        goto fail;
+      }
+      it = &df->items[df->num_items];
+      it->type = (uint32_t)type;
+      it->id = type_and_id & 0xFFFF;
+      it->num_ints = payload / 4;
+      it->ints = NULL;
+      if (payload) {
+        it->ints = (int32_t *)malloc(payload);
+        if (!it->ints) {
+          codec_fail(err, "item type %d id %u: out of memory", (int)type, (unsigned)it->id);
+          goto fail;
+        }
+        for (j = 0; j < it->num_ints; j++) it->ints[j] = rd_i32(buf, abs + 8 + j * 4);
+      }
+      df->num_items++;
+    }
+    expected_items += (size_t)num;
+  }
+  if (expected_items != (size_t)nitems) {
+    codec_fail(err, "item type table: byte offset %zu: types hold %zu items, header says %d", off_types,
+               expected_items, (int)nitems);
+    goto fail;
+  }
+
+  /* Data blobs. */
+  for (i = 0; i < (size_t)ndata; i++) {
+    int32_t doff = rd_i32(buf, off_data_offsets + i * 4);
+    int32_t dnext = i + 1 < (size_t)ndata ? rd_i32(buf, off_data_offsets + (i + 1) * 4) : data_size;
+    df_data *d = &df->data[df->num_data];
+    if (doff < 0 || dnext < doff || dnext > data_size || (i == 0 && doff != 0)) {
+      codec_fail(err, "data %zu: byte offset %zu: data offset %d / next %d invalid in a data area of %d bytes", i,
+                 off_data_offsets + i * 4, (int)doff, (int)dnext, (int)data_size);
+      goto fail;
+    }
+    memset(d, 0, sizeof *d);
+    d->stored_size = (size_t)(dnext - doff);
+    if (version == 4) {
+      int32_t ds = rd_i32(buf, off_data_sizes + i * 4);
+      if (ds < 0) {
+        codec_fail(err, "data %zu: byte offset %zu: negative uncompressed size %d", i, off_data_sizes + i * 4,
+                   (int)ds);
+        goto fail;
+      }
+      d->declared_size = (uint32_t)ds;
+    } else {
+      d->declared_size = (uint32_t)d->stored_size;
+      d->stored_is_raw = 1;
+    }
+    d->stored = dup_bytes(buf + off_data + (size_t)doff, d->stored_size);
+    if (!d->stored) {
+      codec_fail(err, "data %zu: out of memory", i);
+      goto fail;
+    }
+    df->num_data++;
+  }
+  *out = df;
+  return 1;
+fail:
+  df_free(df);
+  return 0;
+}
+
+/* ---- item access ----------------------------------------------------------- */
+
+const df_item *df_item_at(const datafile *df, size_t i) {
+  return (df && i < df->num_items) ? &df->items[i] : NULL;
+}
+
+long df_find_item(const datafile *df, uint32_t type, uint32_t id) {
+  size_t i;
+  for (i = 0; i < df->num_items; i++)
+    if (df->items[i].type == type && df->items[i].id == id) return (long)i;
+  return -1;
+}
+
+size_t df_type_count(const datafile *df, uint32_t type) {
+  size_t i, n = 0;
+  for (i = 0; i < df->num_items; i++)
+    if (df->items[i].type == type) n++;
+  return n;
+}
+
+long df_type_nth(const datafile *df, uint32_t type, size_t n) {
+  size_t i;
+  for (i = 0; i < df->num_items; i++)
+    if (df->items[i].type == type && n-- == 0) return (long)i;
+  return -1;
+}
+
+/* UUID words are stored as i32 whose big-endian bytes are the UUID bytes. */
+static void uuid_from_ints(const int32_t *ints, unsigned char out[16]) {
+  int k;
+  for (k = 0; k < 4; k++) {
+    uint32_t v = (uint32_t)ints[k];
+    out[k * 4] = (unsigned char)(v >> 24);
+    out[k * 4 + 1] = (unsigned char)(v >> 16);
+    out[k * 4 + 2] = (unsigned char)(v >> 8);
+    out[k * 4 + 3] = (unsigned char)v;
+  }
+}
+
+static void uuid_to_ints(const unsigned char uuid[16], int32_t *ints) {
+  int k;
+  for (k = 0; k < 4; k++) {
+    uint32_t v = ((uint32_t)uuid[k * 4] << 24) | ((uint32_t)uuid[k * 4 + 1] << 16) |
+                 ((uint32_t)uuid[k * 4 + 2] << 8) | (uint32_t)uuid[k * 4 + 3];
+    ints[k] = u32_as_i32(v);
+  }
+}
+
+long df_find_uuid_type(const datafile *df, const unsigned char uuid[16]) {
+  size_t i;
+  for (i = 0; i < df->num_items; i++) {
+    const df_item *it = &df->items[i];
+    unsigned char u[16];
+    if (it->type != DF_ITEMTYPE_EX || it->num_ints < 4) continue;
+    uuid_from_ints(it->ints, u);
+    if (memcmp(u, uuid, 16) == 0) return (long)it->id;
+  }
+  return -1;
+}
+
+/* The UUID-index item describing internal type `type` (first one, as DDNet
+** looks it up), or NULL. */
+static const df_item *uuid_index_for(const datafile *df, uint32_t type) {
+  size_t i;
+  if (type < DF_UUID_TYPE_MIN || type == DF_ITEMTYPE_EX) return NULL;
+  for (i = 0; i < df->num_items; i++) {
+    const df_item *it = &df->items[i];
+    if (it->type == DF_ITEMTYPE_EX && it->id == type && it->num_ints >= 4) return it;
+  }
+  return NULL;
+}
+
+int df_item_set(datafile *df, size_t i, const int32_t *ints, size_t n) {
+  int32_t *p = NULL;
+  size_t bytes;
+  if (i >= df->num_items) return 0;
+  if (n) {
+    if (!size_mul(n, 4, &bytes)) return 0;
+    p = (int32_t *)malloc(bytes);
+    if (!p) return 0;
+    memcpy(p, ints, bytes);
+  }
+  free(df->items[i].ints);
+  df->items[i].ints = p;
+  df->items[i].num_ints = n;
+  return 1;
+}
+
+long df_item_add(datafile *df, uint32_t type, uint32_t id, const int32_t *ints, size_t n) {
+  df_item *it;
+  size_t bytes;
+  if (!items_reserve(df, 1)) return -1;
+  it = &df->items[df->num_items];
+  it->type = type & 0xFFFF;
+  it->id = id & 0xFFFF;
+  it->num_ints = n;
+  it->ints = NULL;
+  if (n) {
+    if (!size_mul(n, 4, &bytes)) return -1;
+    it->ints = (int32_t *)malloc(bytes);
+    if (!it->ints) return -1;
+    memcpy(it->ints, ints, bytes);
+  }
+  return (long)df->num_items++;
+}
+
+/* ---- data access ----------------------------------------------------------- */
+
+size_t df_data_size(const datafile *df, size_t i) {
+  if (i >= df->num_data) return 0;
+  if (df->data[i].state == DF_DATA_LOADED) return df->data[i].raw_size;
+  return df->data[i].declared_size;
+}
+
+/* df_data_get: inflates blob i on first use.  The declared size is checked
+** against DF_MAX_DATA_SIZE and zlib's maximal expansion ratio before the
+** output buffer is allocated; the stream must inflate to exactly that size. */
+int df_data_get(datafile *df, size_t i, const unsigned char **data, size_t *size, codec_error *err) {
+  df_data *d;
+  if (i >= df->num_data)
+    return codec_fail(err, "data %zu: index out of range (file has %zu data)", i, df->num_data);
+  d = &df->data[i];
+  if (d->state == DF_DATA_LOADED) {
+    *data = d->raw;
+    *size = d->raw_size;
+    return 1;
+  }
+  if (d->state == DF_DATA_UNAVAILABLE)
+    return codec_fail(err, "data %zu: unavailable (could not be inflated)", i);
+  if (d->stored_is_raw) {
+    d->raw = dup_bytes(d->stored, d->stored_size);
+    if (!d->raw) return codec_fail(err, "data %zu: out of memory", i);
+    d->raw_size = d->stored_size;
+  } else {
+    uLongf dest_len;
+    int zr;
+    size_t ratio_cap;
+    if (d->declared_size == 0) {
+      d->state = DF_DATA_UNAVAILABLE;
+      return codec_fail(err, "data %zu: declared uncompressed size is 0 (unavailable)", i);
+    }
+    if (d->declared_size > DF_MAX_DATA_SIZE)
+      return codec_fail(err, "data %zu: declared uncompressed size %u exceeds the limit of %u bytes", i,
+                        (unsigned)d->declared_size, (unsigned)DF_MAX_DATA_SIZE);
+    if (!size_mul(d->stored_size, DF_MAX_ZLIB_RATIO, &ratio_cap) || !size_add(ratio_cap, 64, &ratio_cap))
+      ratio_cap = SIZE_MAX;
+    if (d->declared_size > ratio_cap)
+      return codec_fail(err, "data %zu: declared uncompressed size %u impossible for %zu compressed bytes", i,
+                        (unsigned)d->declared_size, d->stored_size);
+    d->raw = (unsigned char *)xmalloc(d->declared_size);
+    if (!d->raw) return codec_fail(err, "data %zu: out of memory for %u bytes", i, (unsigned)d->declared_size);
+    dest_len = (uLongf)d->declared_size;
+    zr = uncompress(d->raw, &dest_len, d->stored, (uLong)d->stored_size);
+    if (zr != Z_OK || dest_len != (uLongf)d->declared_size) {
+      free(d->raw);
+      d->raw = NULL;
+      d->state = DF_DATA_UNAVAILABLE;
+      return codec_fail(err, "data %zu: zlib stream of %zu bytes does not inflate to the declared %u bytes (%s)", i,
+                        d->stored_size, (unsigned)d->declared_size, zr == Z_OK ? "size mismatch" : zError(zr));
+    }
+    d->raw_size = d->declared_size;
+  }
+  d->state = DF_DATA_LOADED;
+  *data = d->raw;
+  *size = d->raw_size;
+  return 1;
+}
+
+int df_data_set(datafile *df, size_t i, const unsigned char *bytes, size_t n) {
+  unsigned char *p;
+  if (i >= df->num_data) return 0;
+  if (n > 0x7FFFFFFFu) return 0;
+  p = dup_bytes(bytes, n);
+  if (!p) return 0;
+  free(df->data[i].raw);
+  df->data[i].raw = p;
+  df->data[i].raw_size = n;
+  df->data[i].state = DF_DATA_LOADED;
+  df->data[i].dirty = 1;
+  return 1;
+}
+
+long df_data_add(datafile *df, const unsigned char *bytes, size_t n) {
+  df_data *d;
+  if (n > 0x7FFFFFFFu || !data_reserve(df, 1)) return -1;
+  d = &df->data[df->num_data];
+  memset(d, 0, sizeof *d);
+  d->raw = dup_bytes(bytes, n);
+  if (!d->raw) return -1;
+  d->raw_size = n;
+  d->state = DF_DATA_LOADED;
+  d->dirty = 1;
+  return (long)df->num_data++;
+}
+
+/* ---- writing --------------------------------------------------------------- */
+
+typedef struct out_item {
+  uint32_t type; /* type written to the file */
+  uint32_t id;
+  size_t src;    /* list position, or SIZE_MAX for a generated UUID-index item */
+  int32_t uuid_ints[4];
+} out_item;
+
+/* Orders by output type, then by position in the list (a stable sort; the
+** generated index items carry their allocation order in src via the caller). */
+static int out_item_cmp(const void *a, const void *b) {
+  const out_item *x = (const out_item *)a, *y = (const out_item *)b;
+  if (x->type != y->type) return x->type < y->type ? -1 : 1;
+  if (x->src != y->src) return x->src < y->src ? -1 : 1;
+  return 0;
+}
+
+/* One blob as it will be written. */
+typedef struct out_blob {
+  const unsigned char *bytes; /* stored bytes to write (points into df or owned below) */
+  unsigned char *owned;
+  size_t size;
+  uint32_t raw_size;
+} out_blob;
+
+/* Produces the bytes to store for blob i: the original stored bytes when
+** allowed (unchanged v4 blob, no recompression asked, or unavailable data),
+** else compress2(level 6) of the uncompressed bytes. */
+static int prepare_blob(datafile *df, size_t i, int flags, out_blob *ob, codec_error *err) {
+  df_data *d = &df->data[i];
+  const unsigned char *raw;
+  size_t raw_size;
+  uLongf clen;
+  int zr;
+  memset(ob, 0, sizeof *ob);
+  if (!d->dirty && !d->stored_is_raw && (!(flags & DF_WRITE_RECOMPRESS) || d->state == DF_DATA_UNAVAILABLE)) {
+    ob->bytes = d->stored;
+    ob->size = d->stored_size;
+    ob->raw_size = d->declared_size;
+    return 1;
+  }
+  if (!d->dirty) {
+    codec_error e2;
+    if (!df_data_get(df, i, &raw, &raw_size, &e2)) {
+      /* unavailable or refused (size limit): keep the stored bytes as read */
+      if (!d->stored_is_raw) {
+        ob->bytes = d->stored;
+        ob->size = d->stored_size;
+        ob->raw_size = d->declared_size;
+        return 1;
+      }
+      return codec_fail(err, "%s", e2.msg);
+    }
+  } else {
+    raw = d->raw;
+    raw_size = d->raw_size;
+  }
+  if (raw_size > 0x7FFFFFFFu) return codec_fail(err, "data %zu: %zu bytes is too large for a datafile", i, raw_size);
+  clen = compressBound((uLong)raw_size);
+  ob->owned = (unsigned char *)xmalloc((size_t)clen);
+  if (!ob->owned) return codec_fail(err, "data %zu: out of memory compressing %zu bytes", i, raw_size);
+  zr = compress2(ob->owned, &clen, raw ? raw : (const unsigned char *)"", (uLong)raw_size, 6);
+  if (zr != Z_OK) {
+    free(ob->owned);
+    ob->owned = NULL;
+    return codec_fail(err, "data %zu: zlib compress2 failed (%s)", i, zError(zr));
+  }
+  ob->bytes = ob->owned;
+  ob->size = (size_t)clen;
+  ob->raw_size = (uint32_t)raw_size;
+  return 1;
+}
+
+/* Returns 1 if `type` is the raw type of some item that is not a UUID type
+** (so a generated internal type must avoid it). */
+static int type_taken_raw(const datafile *df, uint32_t type) {
+  size_t i;
+  for (i = 0; i < df->num_items; i++)
+    if (df->items[i].type == type && !uuid_index_for(df, type)) return 1;
+  return 0;
+}
+
+/* df_write: the DDNet writer.  UUID types are renumbered by first use (see
+** datafile.h), items sorted by type with list order kept inside a type, every
+** count and offset recomputed, and the header's size/swaplen written with the
+** current formula. */
+int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, codec_error *err) {
+  out_item *oi = NULL;
+  out_blob *ob = NULL;
+  size_t n_out = 0, i, j, n_types = 0, item_area = 0, data_area = 0, total;
+  unsigned char uuids[256][16];
+  uint32_t uuid_types[256];
+  size_t n_uuids = 0;
+  byte_writer w;
+  int ok = 0;
+
+  memset(&w, 0, sizeof w);
+  *out = NULL;
+  *out_size = 0;
+  oi = (out_item *)calloc(df->num_items * 2 + 1, sizeof *oi);
+  ob = (out_blob *)calloc(df->num_data + 1, sizeof *ob);
+  if (!oi || !ob) {
+    codec_fail(err, "write: out of memory");
+    goto done;
+  }
+  for (i = 0; i < df->num_items; i++) {
+    const df_item *it = &df->items[i];
+    const df_item *ex;
+    if (it->type == DF_ITEMTYPE_EX) continue; /* regenerated below */
+    oi[n_out].type = it->type;
+    oi[n_out].id = it->id;
+    oi[n_out].src = i;
+    ex = uuid_index_for(df, it->type);
+    if (ex) {
+      unsigned char u[16];
+      size_t k;
+      uuid_from_ints(ex->ints, u);
+      for (k = 0; k < n_uuids; k++)
+        if (memcmp(uuids[k], u, 16) == 0) break;
+      if (k == n_uuids) {
+        uint32_t t = n_uuids ? uuid_types[n_uuids - 1] - 1 : 0xFFFEu;
+        if (n_uuids == 256) {
+          codec_fail(err, "write: more than 256 UUID item types");
+          goto done;
+        }
+        while (t >= DF_UUID_TYPE_MIN && type_taken_raw(df, t)) t--;
+        if (t < DF_UUID_TYPE_MIN) {
+          codec_fail(err, "write: no free internal type for UUID item type");
+          goto done;
+        }
+        memcpy(uuids[k], u, 16);
+        uuid_types[k] = t;
+        n_uuids++;
+        n_out++;
+        /* The index item, written when the type is first used (its src
+        ** orders it after earlier items, before this one). */
+        oi[n_out].type = DF_ITEMTYPE_EX;
+        oi[n_out].id = t;
+        oi[n_out].src = SIZE_MAX - 256 + k;
+        uuid_to_ints(u, oi[n_out].uuid_ints);
+        /* swap so the data item stays in slot n_out-1 */
+        {
+          out_item tmp = oi[n_out - 1];
+          oi[n_out - 1] = oi[n_out];
+          oi[n_out] = tmp;
+        }
+      }
+      oi[n_out].type = uuid_types[k];
+    }
+    n_out++;
+  }
+  qsort(oi, n_out, sizeof *oi, out_item_cmp);
+  for (i = 0; i < n_out; i++) {
+    size_t payload = oi[i].type == DF_ITEMTYPE_EX && oi[i].src >= SIZE_MAX - 256 ? 16 : df->items[oi[i].src].num_ints * 4;
+    if (!size_add(item_area, 8 + payload, &item_area)) {
+      codec_fail(err, "write: item area too large");
+      goto done;
+    }
+    if (i == 0 || oi[i].type != oi[i - 1].type) n_types++;
+  }
+  for (i = 0; i < df->num_data; i++) {
+    if (!prepare_blob(df, i, flags, &ob[i], err)) goto done;
+    if (!size_add(data_area, ob[i].size, &data_area)) {
+      codec_fail(err, "write: data area too large");
+      goto done;
+    }
+  }
+  total = DF_FIXED_HEADER + 12 * n_types + 4 * n_out + 8 * df->num_data + item_area + data_area;
+  if (item_area > 0x7FFFFFFFu || data_area > 0x7FFFFFFFu || total > 0x7FFFFFFFu) {
+    codec_fail(err, "write: file would be %zu bytes, too large for a datafile", total);
+    goto done;
+  }
+  byte_writer_reserve(&w, total);
+  byte_writer_bytes(&w, "DATA", 4);
+  byte_writer_u32(&w, 4);
+  byte_writer_u32(&w, (uint32_t)(total - 16));
+  byte_writer_u32(&w, (uint32_t)(total - data_area - 16));
+  byte_writer_u32(&w, (uint32_t)n_types);
+  byte_writer_u32(&w, (uint32_t)n_out);
+  byte_writer_u32(&w, (uint32_t)df->num_data);
+  byte_writer_u32(&w, (uint32_t)item_area);
+  byte_writer_u32(&w, (uint32_t)data_area);
+  for (i = 0; i < n_out; i = j) {
+    for (j = i; j < n_out && oi[j].type == oi[i].type; j++) {
+    }
+    byte_writer_u32(&w, oi[i].type);
+    byte_writer_u32(&w, (uint32_t)i);
+    byte_writer_u32(&w, (uint32_t)(j - i));
+  }
+  {
+    size_t off = 0;
+    for (i = 0; i < n_out; i++) {
+      size_t payload = oi[i].src >= SIZE_MAX - 256 ? 16 : df->items[oi[i].src].num_ints * 4;
+      byte_writer_u32(&w, (uint32_t)off);
+      off += 8 + payload;
+    }
+    off = 0;
+    for (i = 0; i < df->num_data; i++) {
+      byte_writer_u32(&w, (uint32_t)off);
+      off += ob[i].size;
+    }
+  }
+  for (i = 0; i < df->num_data; i++) byte_writer_u32(&w, ob[i].raw_size);
+  for (i = 0; i < n_out; i++) {
+    byte_writer_u32(&w, (oi[i].type << 16) | (oi[i].id & 0xFFFF));
+    if (oi[i].src >= SIZE_MAX - 256) {
+      byte_writer_u32(&w, 16);
+      for (j = 0; j < 4; j++) byte_writer_i32(&w, oi[i].uuid_ints[j]);
+    } else {
+      const df_item *it = &df->items[oi[i].src];
+      byte_writer_u32(&w, (uint32_t)(it->num_ints * 4));
+      for (j = 0; j < it->num_ints; j++) byte_writer_i32(&w, it->ints[j]);
+    }
+  }
+  for (i = 0; i < df->num_data; i++) byte_writer_bytes(&w, ob[i].bytes, ob[i].size);
+  if (w.failed) {
+    codec_fail(err, "write: out of memory for %zu bytes", total);
+    goto done;
+  }
+  *out = byte_writer_take(&w, out_size);
+  ok = 1;
+done:
+  byte_writer_free(&w);
+  if (ob)
+    for (i = 0; i < df->num_data; i++) free(ob[i].owned);
+  free(ob);
+  free(oi);
+  return ok;
+}

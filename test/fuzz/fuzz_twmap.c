@@ -1,0 +1,101 @@
+/*
+** fuzz_twmap.c: libFuzzer harness for the map model.
+**
+** For every input: tw_map_parse; when that succeeds, decode everything the
+** SQL tables show (every tile of every tilemap layer, which forces the lazy
+** decoding, quads, images, envelopes and their points, sounds, info),
+** edit one tile of each layer that loaded, serialize (must succeed) and
+** parse the output (must succeed, with the same number of layers, and the
+** edited tiles must read back).
+** Any inconsistency calls abort(), which libFuzzer reports as a crash.
+*/
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "twmap.h"
+
+/* Reports an inconsistency and aborts so libFuzzer keeps the input. */
+static void fuzz_fail(const char *what, const char *detail) {
+  fprintf(stderr, "fuzz_twmap: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+  abort();
+}
+
+/* Reads everything; edits tile (0,0) of every loadable tilemap layer. */
+static void touch(tw_map *m) {
+  codec_error e;
+  size_t i, k;
+  for (i = 0; i < m->num_groups; i++) {
+    tw_group_info g;
+    tw_group_get(m, i, &g, &e);
+  }
+  for (i = 0; i < m->num_layers; i++) {
+    tw_layer_info li;
+    if (!tw_layer_get(m, i, &li, &e)) fuzz_fail("layer_get failed", e.msg);
+    if (li.kind <= TW_KIND_TUNE) {
+      int x, y;
+      tw_tile t;
+      if (!tw_layer_load(m, i, &e)) continue;
+      for (y = 0; y < li.height; y++)
+        for (x = 0; x < li.width; x++)
+          if (!tw_tile_get(m, i, x, y, &t, &e)) fuzz_fail("tile_get on a loaded layer failed", e.msg);
+      tw_tile_get(m, i, 0, 0, &t, &e);
+      t.id = (t.id + 1) & 0xFF;
+      if (!tw_tile_set(m, i, 0, 0, &t, &e)) fuzz_fail("tile_set failed", e.msg);
+    } else if (li.kind == TW_KIND_QUADS) {
+      tw_quad q;
+      for (k = 0; k < m->layers[i].count; k++)
+        if (!tw_quad_get(m, i, k, &q, &e)) break;
+    }
+  }
+  for (i = 0; i < m->num_images; i++) {
+    tw_image_info im;
+    tw_image_get(m, i, &im, &e);
+  }
+  for (i = 0; i < m->num_envelopes; i++) {
+    tw_envelope_info en;
+    tw_env_point *p = NULL;
+    size_t n;
+    tw_envelope_get(m, i, &en, &e);
+    tw_envelope_points(m, i, &p, &n, &e);
+    free(p);
+  }
+  for (i = 0; i < m->num_sounds; i++) {
+    tw_sound_info s;
+    tw_sound_get(m, i, &s, &e);
+  }
+  for (k = 0; k <= TW_INFO_SETTINGS; k++) {
+    const char *s;
+    size_t n;
+    tw_info_get(m, (tw_info_field)k, &s, &n, &e);
+  }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  tw_map *m = NULL, *m2 = NULL;
+  codec_error e;
+  unsigned char *o = NULL;
+  size_t n, i;
+  if (!tw_map_parse(data, size, &m, &e)) return 0;
+  touch(m);
+  if (!tw_map_serialize(m, 0, &o, &n, &e)) fuzz_fail("serialize failed", e.msg);
+  if (!tw_map_parse(o, n, &m2, &e)) fuzz_fail("re-parse failed", e.msg);
+  if (m2->num_layers != m->num_layers) fuzz_fail("layer count changed", NULL);
+  for (i = 0; i < m->num_layers; i++) {
+    tw_tile a, b;
+    size_t j;
+    int shared = 0;
+    if (!m->layers[i].loaded || m->layers[i].kind > TW_KIND_TUNE) continue;
+    for (j = 0; j < m->num_layers; j++)
+      if (j != i && tw_layer_data_index(m, j) == tw_layer_data_index(m, i)) shared = 1;
+    if (shared) continue; /* last writer wins, see twmap.h */
+    tw_tile_get(m, i, 0, 0, &a, &e);
+    if (!tw_tile_get(m2, i, 0, 0, &b, &e)) fuzz_fail("edited layer does not load after writing", e.msg);
+    if (memcmp(&a, &b, sizeof a) != 0) fuzz_fail("edited tile not read back", NULL);
+  }
+  free(o);
+  tw_map_free(m);
+  tw_map_free(m2);
+  return 0;
+}
