@@ -13,7 +13,9 @@ SQLITE_EXTENSION_INIT1
 #include "columns_table.h"
 #include "files_table.h"
 #include "session.h"
+#include "wed_tables.h"
 #include "wwd_tables.h"
+#include "wz4_tables.h"
 
 #define LEVELSQL_VERSION "0.1.0"
 
@@ -63,6 +65,8 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
   if (!sess) return SQLITE_NOMEM;
   rc = files_table_register(db, sess);
   if (rc == SQLITE_OK) rc = wwd_tables_register(db, sess);
+  if (rc == SQLITE_OK) rc = wed_tables_register(db, sess);
+  if (rc == SQLITE_OK) rc = wz4_tables_register(db, sess);
   if (rc == SQLITE_OK) rc = wwd_functions_register(db);
   if (rc == SQLITE_OK) rc = columns_table_register(db, sess);
   if (rc == SQLITE_OK) {

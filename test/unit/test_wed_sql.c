@@ -1,0 +1,834 @@
+/*
+** test_wed_sql.c: the WED tables end to end, through the loaded extension.
+**
+** Without the corpus: a small area built byte by byte here (not with the
+** codec's writer) is read, rewritten unchanged byte for byte, edited through
+** SQL (move / insert / delete a wall, door cells, tiles), and every bad
+** value is checked to fail with a message naming the column and the limit.
+** With the corpus (LEVELSQL_CORPUS/wed, copied to a private temporary
+** folder; the originals are only read): every file loads, a no-op UPDATE
+** rewrites every file byte-identically, polygon and vertex counts match a
+** reading of the raw header offsets, the edit scenario runs on every area
+** with walls and the written files are re-read by a new connection and
+** checked (wall groups cover the polygons, lookup indices in range, boxes
+** enclose vertices, no overlapping sections, size = end of the last
+** section), and sql/wed_cookbook.sql runs without an error.
+*/
+#include <dirent.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bytes.h"
+#include "check.h"
+#include "fileutil.h"
+#include "wed.h"
+
+/* The test's temporary folder and the folder it was started in. */
+typedef struct test_env {
+  char tmp[256];
+  char start[1024];
+} test_env;
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+/* printf into a fresh malloc'd string (the caller frees it). */
+static char *strf(const char *f, ...) {
+  va_list ap;
+  char *s;
+  int n;
+  va_start(ap, f);
+  n = vsnprintf(NULL, 0, f, ap);
+  va_end(ap);
+  s = malloc((size_t)n + 1);
+  if (!s) return NULL;
+  va_start(ap, f);
+  vsnprintf(s, (size_t)n + 1, f, ap);
+  va_end(ap);
+  return s;
+}
+
+/* A new connection with the extension loaded (LEVELSQL_EXT), or NULL. */
+static sqlite3 *db_open(void) {
+  sqlite3 *db = NULL;
+  char *err = NULL;
+  const char *ext = getenv("LEVELSQL_EXT");
+  if (sqlite3_open(":memory:", &db) != SQLITE_OK) return NULL;
+  sqlite3_enable_load_extension(db, 1);
+  if (sqlite3_load_extension(db, ext ? ext : "build/levelsql", "sqlite3_levelsql_init", &err) != SQLITE_OK) {
+    printf("cannot load the extension: %s\n", err ? err : "?");
+    sqlite3_free(err);
+    sqlite3_close(db);
+    return NULL;
+  }
+  return db;
+}
+
+/* Runs SQL that must succeed; frees the SQL text. */
+static int exec_ok(sqlite3 *db, char *sql) {
+  char *err = NULL;
+  int rc = sql ? sqlite3_exec(db, sql, NULL, NULL, &err) : SQLITE_NOMEM;
+  CHECK(rc == SQLITE_OK, "%s -> %s", sql ? sql : "(no memory)", err ? err : "?");
+  sqlite3_free(err);
+  free(sql);
+  return rc == SQLITE_OK;
+}
+
+/* Runs SQL that must fail with a message holding both parts (part2 may be
+** NULL); frees the SQL text. */
+static void exec_err(sqlite3 *db, char *sql, const char *part1, const char *part2) {
+  char *err = NULL;
+  int rc = sql ? sqlite3_exec(db, sql, NULL, NULL, &err) : SQLITE_NOMEM;
+  CHECK(rc != SQLITE_OK, "expected an error from: %s", sql ? sql : "");
+  if (rc != SQLITE_OK) {
+    CHECK(err && strstr(err, part1), "error of [%s] lacks '%s': %s", sql, part1, err ? err : "(none)");
+    if (part2) CHECK(err && strstr(err, part2), "error of [%s] lacks '%s': %s", sql, part2, err ? err : "(none)");
+  }
+  sqlite3_free(err);
+  free(sql);
+}
+
+/* The first column of the first row as an integer (-999999 when there is
+** none); frees the SQL text. */
+static sqlite3_int64 query_int(sqlite3 *db, char *sql) {
+  sqlite3_stmt *st = NULL;
+  sqlite3_int64 v = -999999;
+  if (!sql || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+    printf("prepare failed: %s: %s\n", sql ? sql : "", sqlite3_errmsg(db));
+    free(sql);
+    return v;
+  }
+  if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
+  else printf("no row / error: %s: %s\n", sql, sqlite3_errmsg(db));
+  sqlite3_finalize(st);
+  free(sql);
+  return v;
+}
+
+/* The first column of the first row as a malloc'd string ("" for NULL or
+** no row, "(error: ...)" on an error); frees the SQL text. */
+static char *query_text(sqlite3 *db, char *sql) {
+  sqlite3_stmt *st = NULL;
+  char *out = NULL;
+  if (!sql || sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+    out = strf("(prepare failed: %s)", sqlite3_errmsg(db));
+    free(sql);
+    return out;
+  }
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    const unsigned char *t = sqlite3_column_text(st, 0);
+    out = strf("%s", t ? (const char *)t : "");
+  } else if (sqlite3_errcode(db) != SQLITE_DONE) {
+    out = strf("(error: %s)", sqlite3_errmsg(db));
+  } else {
+    out = strf("%s", "");
+  }
+  sqlite3_finalize(st);
+  free(sql);
+  return out;
+}
+
+/* Compares a query's text with the expected text (one CHECK). */
+static void expect_text(sqlite3 *db, char *sql, const char *want, const char *what) {
+  char *got = query_text(db, sql);
+  CHECK(got && strcmp(got, want) == 0, "%s: got '%s', want '%s'", what, got ? got : "", want);
+  free(got);
+}
+
+/* Copies a file; returns 1 on success. */
+static int copy_file(const char *from, const char *to) {
+  size_t n = 0;
+  unsigned char *d = file_read_all(from, &n);
+  int ok = d && file_write_all(to, d, n);
+  free(d);
+  return ok;
+}
+
+/* Whether two files hold the same bytes. */
+static int same_bytes(const char *a, const char *b) {
+  size_t na = 0, nb = 0;
+  unsigned char *da = file_read_all(a, &na), *db = file_read_all(b, &nb);
+  int same = da && db && na == nb && memcmp(da, db, na) == 0;
+  free(da);
+  free(db);
+  return same;
+}
+
+/* The number of files the connection wrote back so far. */
+static sqlite3_int64 writes_so_far(sqlite3 *db) {
+  return query_int(db, strf("SELECT json_extract(levelsql_cache_stats(), '$.writes')"));
+}
+
+/* ---- invariants of a written file ----------------------------------------------- */
+
+/* Checks a file through the codec: it parses and passes wed_check; every
+** non-empty polygon with a well-formed box is listed in each wall group
+** whose 640x480 cell its box meets; polygon lookup entries are in range;
+** boxes enclose their vertices; no section overlaps another; the file ends
+** where its last section ends.  Returns the number of violations. */
+static int check_file_invariants(const char *name, const char *path) {
+  size_t size = 0, end = WED_HEADER_SIZE, e;
+  unsigned char *d = file_read_all(path, &size);
+  wed_area *a = NULL;
+  codec_error err = {{0}};
+  uint32_t gx, gy, i, k, cx, cy;
+  int bad = 0;
+  if (!d || !wed_parse(d, size, &a, &err)) {
+    CHECK(0, "%s: the written file does not parse: %s", name, err.msg);
+    free(d);
+    return 1;
+  }
+  CHECK(wed_check(a, &err), "%s: wed_check: %s", name, err.msg);
+  wed_wallgroup_grid(a, &gx, &gy);
+  for (i = 0; i < a->num_polygons; i++) {
+    const wed_polygon *p = &a->polygons[i];
+    const wed_point *pts;
+    uint32_t n = wed_polygon_vertices(a, i, &pts);
+    if (p->vertex_count == 0 || p->min_x > p->max_x || p->min_y > p->max_y) continue;
+    for (k = 0; k < n; k++) {
+      if (pts[k].x < p->min_x || pts[k].x > p->max_x || pts[k].y < p->min_y || pts[k].y > p->max_y) {
+        CHECK(0, "%s: polygon %u vertex %u (%u,%u) outside its box", name, i, k, pts[k].x, pts[k].y);
+        bad++;
+        break;
+      }
+    }
+    for (cy = 0; cy < gy; cy++) {
+      for (cx = 0; cx < gx; cx++) {
+        const uint16_t *l;
+        uint32_t m, j, found = 0;
+        if (p->max_x < cx * WED_GROUP_W || p->min_x >= (cx + 1) * WED_GROUP_W) continue;
+        if (p->max_y < cy * WED_GROUP_H || p->min_y >= (cy + 1) * WED_GROUP_H) continue;
+        m = wed_wallgroup_polygons(a, cy * gx + cx, &l);
+        for (j = 0; j < m; j++) found |= l[j] == i;
+        if (!found) {
+          CHECK(0, "%s: polygon %u missing from wall group %u", name, i, cy * gx + cx);
+          bad++;
+        }
+      }
+    }
+  }
+  for (i = 0; i < a->num_poly_lookup; i++) {
+    if (a->poly_lookup[i] >= a->num_polygons) {
+      CHECK(0, "%s: polygon lookup %u = %u out of range", name, i, a->poly_lookup[i]);
+      bad++;
+    }
+  }
+  CHECK(!a->overlap, "%s: sections overlap", name);
+  bad += a->overlap != 0;
+#define END(o, l)                                     \
+  do {                                                \
+    size_t l_ = (l);                                  \
+    if (l_ && (e = (size_t)(o) + l_) > end) end = e;  \
+  } while (0)
+  END(a->offsets.overlays, (size_t)a->num_overlays * WED_OVERLAY_SIZE);
+  END(a->offsets.sechdr, WED_SECHDR_SIZE);
+  END(a->offsets.doors, (size_t)a->num_doors * WED_DOOR_SIZE);
+  END(a->offsets.door_cells, (size_t)a->num_door_cells * 2);
+  END(a->offsets.polygons, (size_t)a->num_polygons * WED_POLYGON_SIZE);
+  END(a->offsets.vertices, (size_t)a->num_vertices * WED_VERTEX_SIZE);
+  END(a->offsets.wallgroups, (size_t)a->num_wallgroups * WED_WALLGROUP_SIZE);
+  END(a->offsets.poly_lookup, (size_t)a->num_poly_lookup * 2);
+  for (i = 0; i < a->num_overlays; i++) {
+    END(a->overlays[i].tilemap_offset, (size_t)a->overlays[i].num_cells * WED_TILECELL_SIZE);
+    END(a->overlays[i].lookup_offset, (size_t)a->overlays[i].num_lookup * 2);
+  }
+#undef END
+  CHECK(end == size, "%s: file size %zu but the last section ends at %zu", name, size, end);
+  bad += end != size;
+  wed_free(a);
+  free(d);
+  return bad;
+}
+
+/* The same invariants seen through SQL on a fresh read: no wall group
+** misses a polygon whose box meets its cell, no lookup entry is out of
+** range, no vertex lies outside its polygon's box. */
+static void check_sql_invariants(sqlite3 *db, const char *name, const char *path) {
+  CHECK(query_int(db, strf("SELECT count(*) FROM wed_polygons('%s') AS p JOIN wed_wallgroups('%s') AS g"
+                           " ON p.max_x >= g.x_px AND p.min_x < g.x_px + 640 AND p.max_y >= g.y_px AND p.min_y < g.y_px + 480"
+                           " WHERE p.vertex_count > 0 AND p.min_x <= p.max_x AND p.min_y <= p.max_y"
+                           " AND NOT EXISTS (SELECT 1 FROM json_each(g.polygons) WHERE value = p.polygon)",
+                           path, path)) == 0,
+        "%s: every polygon is in the wall groups its box meets (SQL)", name);
+  CHECK(query_int(db, strf("SELECT count(*) FROM wed_wallgroups('%s') AS g, json_each(g.polygons) AS j"
+                           " WHERE j.value >= (SELECT count(*) FROM wed_polygons('%s'))",
+                           path, path)) == 0,
+        "%s: wall group entries in range (SQL)", name);
+  CHECK(query_int(db, strf("SELECT count(*) FROM wed_polygons('%s') AS p, json_each(p.vertices) AS v"
+                           " WHERE p.min_x <= p.max_x AND (v.value->>0 < p.min_x OR v.value->>0 > p.max_x"
+                           " OR v.value->>1 < p.min_y OR v.value->>1 > p.max_y)",
+                           path)) == 0,
+        "%s: boxes enclose their vertices (SQL)", name);
+}
+
+/* ---- a constructed area --------------------------------------------------------- */
+
+/* Writes a small WED V1.3 area in the DLTCEP section order, byte by byte: a
+** 20x15 base overlay "AR9999" (2x2 wall groups; cell k shows TIS tile k),
+** four unused overlays, door "DOOR01" (cells 21 and 22, secondary tiles
+** 521/522, one open and one closed polygon) and three square walls: wall 0
+** in group 0, wall 1 across all four groups, wall 2 in group 3.  Returns 1
+** on success. */
+static int write_constructed(const char *path) {
+  enum { W = 20, H = 15, NCELL = W * H, NOV = 5, NWALL = 3, NPOLY = 5, NLOOK = 8 };
+  static const uint16_t squares[NPOLY][4] = {
+    {100, 200, 100, 200}, {600, 700, 400, 500}, {1000, 1100, 800, 900}, {300, 350, 300, 350}, {310, 360, 300, 360}};
+  static const uint16_t lookup[NLOOK] = {0, 1, 3, 4, 1, 1, 1, 2};
+  static const uint16_t groups[4][2] = {{0, 4}, {4, 1}, {5, 1}, {6, 2}};
+  const uint32_t ov_off = 32, sec_off = ov_off + NOV * 24, door_off = sec_off + 20, tm_off = door_off + 26;
+  const uint32_t dc_off = tm_off + NCELL * 10, lk_off = dc_off + 4, wg_off = lk_off + NCELL * 2;
+  const uint32_t pg_off = wg_off + 4 * 4, pl_off = pg_off + NPOLY * 18, vx_off = pl_off + NLOOK * 2;
+  const size_t size = vx_off + NPOLY * 4 * 4;
+  unsigned char *d = calloc(1, size);
+  int i, ok;
+  if (!d) return 0;
+  memcpy(d, "WED V1.3", 8);
+  le32_store(d + 8, NOV);
+  le32_store(d + 12, 1);
+  le32_store(d + 16, ov_off);
+  le32_store(d + 20, sec_off);
+  le32_store(d + 24, door_off);
+  le32_store(d + 28, dc_off);
+  le16_store(d + ov_off, W);
+  le16_store(d + ov_off + 2, H);
+  memcpy(d + ov_off + 4, "AR9999", 6);
+  le16_store(d + ov_off + 12, NCELL);
+  le32_store(d + ov_off + 16, tm_off);
+  le32_store(d + ov_off + 20, lk_off);
+  for (i = 1; i < NOV; i++) {
+    le32_store(d + ov_off + 24 * i + 16, dc_off);
+    le32_store(d + ov_off + 24 * i + 20, dc_off);
+  }
+  le32_store(d + sec_off, NWALL);
+  le32_store(d + sec_off + 4, pg_off);
+  le32_store(d + sec_off + 8, vx_off);
+  le32_store(d + sec_off + 12, wg_off);
+  le32_store(d + sec_off + 16, pl_off);
+  memcpy(d + door_off, "DOOR01", 6);
+  le16_store(d + door_off + 8, 1);
+  le16_store(d + door_off + 10, 0);
+  le16_store(d + door_off + 12, 2);
+  le16_store(d + door_off + 14, 1);
+  le16_store(d + door_off + 16, 1);
+  le32_store(d + door_off + 18, pg_off + 18 * 3);
+  le32_store(d + door_off + 22, pg_off + 18 * 4);
+  for (i = 0; i < NCELL; i++) {
+    unsigned char *c = d + tm_off + 10 * i;
+    le16_store(c, (uint16_t)i);
+    le16_store(c + 2, 1);
+    le16_store(c + 4, i == 21 || i == 22 ? (uint16_t)(500 + i) : 0xFFFF);
+    le16_store(d + lk_off + 2 * i, (uint16_t)i);
+  }
+  le16_store(d + dc_off, 21);
+  le16_store(d + dc_off + 2, 22);
+  for (i = 0; i < 4; i++) {
+    le16_store(d + wg_off + 4 * i, groups[i][0]);
+    le16_store(d + wg_off + 4 * i + 2, groups[i][1]);
+  }
+  for (i = 0; i < NPOLY; i++) {
+    unsigned char *p = d + pg_off + 18 * i, *v = d + vx_off + 16 * i;
+    le32_store(p, (uint32_t)(4 * i));
+    le32_store(p + 4, 4);
+    p[8] = i < NWALL ? 0x01 : 0x89;
+    p[9] = 0xFF;
+    le16_store(p + 10, squares[i][0]);
+    le16_store(p + 12, squares[i][1]);
+    le16_store(p + 14, squares[i][2]);
+    le16_store(p + 16, squares[i][3]);
+    le16_store(v, squares[i][0]);
+    le16_store(v + 2, squares[i][3]);
+    le16_store(v + 4, squares[i][1]);
+    le16_store(v + 6, squares[i][3]);
+    le16_store(v + 8, squares[i][1]);
+    le16_store(v + 10, squares[i][2]);
+    le16_store(v + 12, squares[i][0]);
+    le16_store(v + 14, squares[i][2]);
+  }
+  for (i = 0; i < NLOOK; i++) le16_store(d + pl_off + 2 * i, lookup[i]);
+  ok = file_write_all(path, d, size);
+  free(d);
+  return ok;
+}
+
+/* ---- tests without the corpus ------------------------------------------------------ */
+
+/* wed_flag_names / wed_flag_value. */
+static void test_functions(sqlite3 *db) {
+  expect_text(db, strf("SELECT wed_flag_names(141)"), "shade_wall|hovering|cover_animations|door", "flag names of 0x8D");
+  expect_text(db, strf("SELECT wed_flag_names(0)"), "", "no flags");
+  expect_text(db, strf("SELECT quote(wed_flag_names(NULL))"), "NULL", "NULL flags");
+  CHECK(query_int(db, strf("SELECT wed_flag_value('shade_wall|hovering|cover_animations|door')")) == 141, "flag value");
+  CHECK(query_int(db, strf("SELECT wed_flag_value(' door | shade_wall ')")) == 0x81, "flag value, spaces and order");
+  CHECK(query_int(db, strf("SELECT wed_flag_value(9)")) == 9, "flag value of a number");
+  exec_err(db, strf("SELECT wed_flag_names(256)"), "wed_flag_names", "0 to 255");
+  exec_err(db, strf("SELECT wed_flag_value('shade_wall|walls')"), "wed_flag_value", "'walls'");
+  CHECK(query_int(db, strf("SELECT count(*) FROM levelsql_columns WHERE table_name LIKE 'wed_%%'")) > 40, "levelsql_columns lists the WED tables");
+}
+
+/* Reading the constructed area: every table's rows and values. */
+static void test_constructed_read(sqlite3 *db, const char *f) {
+  expect_text(db, strf("SELECT format || ok FROM levelsql_files('%s')", f), "wed1", "levelsql_files recognises WED");
+  expect_text(db, strf("SELECT group_concat(overlay || ':' || width || 'x' || height || ':' || tileset || ':' || num_cells, ',') FROM wed_overlays('%s')", f),
+              "0:20x15:AR9999:300,1:0x0::0,2:0x0::0,3:0x0::0,4:0x0::0", "overlays");
+  expect_text(db, strf("SELECT name || closed || first_cell || cell_count || cells || open_polygons || closed_polygons FROM wed_doors('%s')", f),
+              "DOOR01102[21,22][3][4]", "door");
+  expect_text(db, strf("SELECT group_concat(polygon || kind || coalesce(door, '-') || coalesce(door_name, '-') || flags, ',') FROM wed_polygons('%s')", f),
+              "0wall--1,1wall--1,2wall--1,3door_open0DOOR01137,4door_closed0DOOR01137", "polygon kinds");
+  expect_text(db, strf("SELECT vertices FROM wed_polygons('%s') WHERE polygon = 1", f), "[[600,500],[700,500],[700,400],[600,400]]", "vertices");
+  expect_text(db, strf("SELECT group_concat(grp || ':' || x_px || ',' || y_px || ':' || polygons, ' ') FROM wed_wallgroups('%s')", f),
+              "0:0,0:[0,1,3,4] 1:640,0:[1] 2:0,480:[1] 3:640,480:[1,2]", "wall groups");
+  CHECK(query_int(db, strf("SELECT count(*) FROM wed_tiles('%s')", f)) == 300, "one tile row per used cell");
+  expect_text(db, strf("SELECT cell || tis_tiles || secondary_tile FROM wed_tiles('%s') WHERE overlay = 0 AND x = 1 AND y = 1", f), "21[21]521", "tile 1,1");
+  expect_text(db, strf("SELECT quote(secondary_tile) FROM wed_tiles('%s') WHERE x = 0 AND y = 0", f), "NULL", "no secondary tile");
+  CHECK(query_int(db, strf("SELECT count(*) FROM wed_tiles('%s') WHERE x BETWEEN 3 AND 5 AND y > 12 AND overlay = 0", f)) == 6, "x/y push-down");
+  CHECK(query_int(db, strf("SELECT count(*) FROM wed_tiles('%s') WHERE +x BETWEEN 3 AND 5 AND +y > 12 AND +overlay = 0", f)) == 6, "plain filter");
+  CHECK(query_int(db, strf("SELECT count(*) FROM wed_polygons('%s') AS p, json_each(p.vertices) AS v", f)) == 20, "json_each over vertices");
+  CHECK(query_int(db, strf("SELECT sum(v.value->>0) FROM wed_polygons('%s') AS p, json_each(p.vertices) AS v WHERE p.polygon = 0", f)) == 600,
+        "per-vertex x through json_each");
+  CHECK(query_int(db, strf("SELECT json_valid(vertices) AND json_type(vertices) = 'array' FROM wed_polygons('%s') WHERE polygon = 0", f)) == 1,
+        "vertices is a JSON array");
+  expect_text(db, strf("SELECT json_array_length(vertices) FROM wed_polygons('%s') WHERE polygon = 2", f), "4", "JSON length");
+}
+
+/* The bounding box rules: vertices alone recompute it, a box field alone
+** sets it, both in one UPDATE leave the explicit field; a failed UPDATE
+** leaves nothing behind for the next one. */
+static void test_bbox_rules(sqlite3 *db, const char *f) {
+  exec_ok(db, strf("UPDATE wed_polygons SET vertices = '[[10,20],[30,40],[25,5]]' WHERE source = '%s' AND polygon = 0", f));
+  expect_text(db, strf("SELECT min_x || ',' || max_x || ',' || min_y || ',' || max_y FROM wed_polygons('%s') WHERE polygon = 0", f), "10,30,5,40",
+              "vertices recompute the box");
+  exec_ok(db, strf("UPDATE wed_polygons SET max_x = 700 WHERE source = '%s' AND polygon = 0", f));
+  expect_text(db, strf("SELECT min_x || ',' || max_x || ',' || min_y || ',' || max_y FROM wed_polygons('%s') WHERE polygon = 0", f), "10,700,5,40",
+              "a box field alone");
+  expect_text(db, strf("SELECT polygons FROM wed_wallgroups('%s') WHERE grp = 1", f), "[0,1]", "the box moves the polygon into group 1");
+  exec_ok(db, strf("UPDATE wed_polygons SET vertices = '[[50,60],[70,80]]', min_x = 0, max_y = 100 WHERE source = '%s' AND polygon = 0", f));
+  expect_text(db, strf("SELECT min_x || ',' || max_x || ',' || min_y || ',' || max_y || vertices FROM wed_polygons('%s') WHERE polygon = 0", f),
+              "0,70,60,100[[50,60],[70,80]]", "an explicit box wins over the vertices");
+  exec_ok(db, strf("BEGIN"));
+  exec_err(db, strf("UPDATE wed_polygons SET min_x = 1, vertices = '[[1,2],[3]]' WHERE source = '%s' AND polygon = 0", f), "column vertices", "element 1");
+  exec_ok(db, strf("UPDATE wed_polygons SET vertices = '[[40,41],[42,43]]' WHERE source = '%s' AND polygon = 0", f));
+  exec_ok(db, strf("COMMIT"));
+  expect_text(db, strf("SELECT min_x || ',' || max_x || ',' || min_y || ',' || max_y FROM wed_polygons('%s') WHERE polygon = 0", f), "40,42,41,43",
+              "a failed UPDATE leaves no box behind");
+  exec_ok(db, strf("UPDATE wed_polygons SET min_x = 65535, max_x = 65535, min_y = 65535, max_y = 65535 WHERE source = '%s' AND polygon = 0", f));
+  expect_text(db, strf("SELECT polygons FROM wed_wallgroups('%s') WHERE grp = 0", f), "[1,3,4]", "no box: in no group");
+  exec_ok(db, strf("UPDATE wed_polygons SET vertices = vertices WHERE source = '%s'", f));
+  expect_text(db, strf("SELECT min_x || ',' || max_x || ',' || min_y || ',' || max_y FROM wed_polygons('%s') WHERE polygon = 0", f), "40,42,41,43",
+              "SET vertices = vertices recomputes the box");
+  check_file_invariants("bbox rules", f);
+}
+
+/* The edit scenario on the constructed area, through SQL, re-read by a new
+** connection. */
+static void test_constructed_edits(sqlite3 *db, const char *f) {
+  sqlite3 *db2;
+  exec_ok(db, strf("BEGIN"));
+  exec_ok(db, strf("UPDATE wed_polygons SET vertices = '[[150,150],[250,150],[250,250]]', flags = wed_flag_value('shade_wall|cover_animations') "
+                   "WHERE source = '%s' AND polygon = 0", f));
+  exec_ok(db, strf("INSERT INTO wed_polygons(file, vertices, height) VALUES ('%s', '[[630,470],[650,470],[650,490]]', 7)", f));
+  CHECK(query_int(db, strf("SELECT polygon FROM wed_polygons('%s') WHERE height = 7", f)) == 3, "inserted after the walls");
+  CHECK(query_int(db, strf("SELECT min(polygon) FROM wed_polygons('%s') WHERE kind = 'door_open'", f)) == 4, "door polygons moved up");
+  exec_ok(db, strf("DELETE FROM wed_polygons WHERE source = '%s' AND polygon = 1", f));
+  exec_ok(db, strf("UPDATE wed_doors SET cells = '[40,41,42]', name = 'DOOR02', closed = 0 WHERE source = '%s'", f));
+  exec_ok(db, strf("UPDATE wed_tiles SET tis_tiles = '[7,8,9]', anim_speed = 6, overlay_mask = 2 WHERE source = '%s' AND overlay = 0 AND x = 2 AND y = 0", f));
+  exec_ok(db, strf("UPDATE wed_tiles SET secondary_tile = NULL WHERE source = '%s' AND overlay = 0 AND x = 1 AND y = 1", f));
+  exec_ok(db, strf("UPDATE wed_overlays SET tileset = 'AR9998', unique_tiles = 299, movement_type = 2 WHERE source = '%s' AND overlay = 0", f));
+  exec_ok(db, strf("COMMIT"));
+  db2 = db_open();
+  if (!db2) {
+    CHECK(0, "a second connection");
+    return;
+  }
+  expect_text(db2, strf("SELECT group_concat(polygon || kind || flags || ':' || vertices, ' ') FROM wed_polygons('%s')", f),
+              "0wall9:[[150,150],[250,150],[250,250]] 1wall1:[[1000,900],[1100,900],[1100,800],[1000,800]] 2wall1:[[630,470],[650,470],[650,490]] "
+              "3door_open137:[[300,350],[350,350],[350,300],[300,300]] 4door_closed137:[[310,360],[360,360],[360,300],[310,300]]",
+              "polygons after move, insert and delete");
+  expect_text(db2, strf("SELECT height FROM wed_polygons('%s') WHERE polygon = 2", f), "7", "inserted height");
+  expect_text(db2, strf("SELECT group_concat(polygons, ' ') FROM wed_wallgroups('%s')", f), "[0,2,3,4] [2] [2] [1,2]", "regenerated wall groups");
+  expect_text(db2, strf("SELECT name || closed || cells || open_polygons || closed_polygons FROM wed_doors('%s')", f), "DOOR020[40,41,42][3][4]", "door edits");
+  expect_text(db2, strf("SELECT tis_tiles || tile_count || anim_speed || overlay_mask FROM wed_tiles('%s') WHERE overlay = 0 AND x = 2 AND y = 0", f),
+              "[7,8,9]362", "tile edits");
+  expect_text(db2, strf("SELECT quote(secondary_tile) FROM wed_tiles('%s') WHERE x = 1 AND y = 1", f), "NULL", "secondary tile removed");
+  expect_text(db2, strf("SELECT tis_tiles FROM wed_tiles('%s') WHERE x = 3 AND y = 0", f), "[3]", "other cells keep their tiles");
+  expect_text(db2, strf("SELECT tileset || unique_tiles || movement_type FROM wed_overlays('%s') WHERE overlay = 0", f), "AR99982992", "overlay edits");
+  check_file_invariants("constructed edits", f);
+  check_sql_invariants(db2, "constructed edits", f);
+  sqlite3_close(db2);
+}
+
+/* Bad values fail with the column and the limit, and change nothing. */
+static void test_errors(sqlite3 *db, const char *f) {
+  size_t n0 = 0;
+  unsigned char *before = file_read_all(f, &n0);
+  exec_err(db, strf("UPDATE wed_polygons SET vertices = '[1,2,3]' WHERE source = '%s' AND polygon = 0", f), "column vertices", "[x,y] pair");
+  exec_err(db, strf("UPDATE wed_polygons SET vertices = '[[1,2],[3,4,5]]' WHERE source = '%s' AND polygon = 0", f), "column vertices", "element 1");
+  exec_err(db, strf("UPDATE wed_polygons SET vertices = '[[1,2],[3,70000]]' WHERE source = '%s' AND polygon = 0", f), "column vertices", "0 to 65535");
+  exec_err(db, strf("UPDATE wed_polygons SET vertices = '[[1,2],[-3,4]]' WHERE source = '%s' AND polygon = 0", f), "column vertices", "out of range");
+  exec_err(db, strf("UPDATE wed_polygons SET vertices = '[[1,2]' WHERE source = '%s' AND polygon = 0", f), "column vertices", "not a JSON array");
+  exec_err(db, strf("UPDATE wed_polygons SET vertices = '{\"x\":1}' WHERE source = '%s' AND polygon = 0", f), "column vertices", "JSON array");
+  exec_err(db, strf("UPDATE wed_polygons SET vertices = '[[1.5,2]]' WHERE source = '%s' AND polygon = 0", f), "column vertices", "integers");
+  exec_err(db, strf("UPDATE wed_polygons SET vertices = NULL WHERE source = '%s' AND polygon = 0", f), "column vertices", "NULL");
+  exec_err(db, strf("UPDATE wed_polygons SET flags = 256 WHERE source = '%s' AND polygon = 0", f), "column flags", "0 to 255");
+  exec_err(db, strf("UPDATE wed_polygons SET height = 'high' WHERE source = '%s' AND polygon = 0", f), "column height", "not an integer");
+  exec_err(db, strf("UPDATE wed_polygons SET min_x = 70000 WHERE source = '%s' AND polygon = 0", f), "column min_x", "0 to 65535");
+  exec_err(db, strf("UPDATE wed_polygons SET min_y = 900, max_y = 100 WHERE source = '%s' AND polygon = 0", f), "column min_y", "min_y <= max_y");
+  exec_err(db, strf("UPDATE wed_polygons SET kind = 'door_open' WHERE source = '%s' AND polygon = 0", f), "column kind", "read-only");
+  exec_err(db, strf("UPDATE wed_polygons SET vertex_count = 3 WHERE source = '%s' AND polygon = 0", f), "column vertex_count", "read-only");
+  exec_err(db, strf("DELETE FROM wed_polygons WHERE source = '%s' AND kind = 'door_closed'", f), "door_closed polygons belong to their door", "cannot be deleted");
+  exec_err(db, strf("DELETE FROM wed_polygons WHERE source = '%s' AND kind = 'door_open'", f), "DOOR0", "vertices = '[]'");
+  exec_err(db, strf("INSERT INTO wed_polygons(file, kind, vertices) VALUES ('%s', 'door_open', '[]')", f), "wall polygons only", NULL);
+  exec_err(db, strf("INSERT INTO wed_polygons(file, vertices) VALUES ('%s', '[[1,2],[x]]')", f), "column vertices", NULL);
+  exec_err(db, strf("UPDATE wed_doors SET cells = '[1,300]' WHERE source = '%s'", f), "column cells", "0 to 299");
+  exec_err(db, strf("UPDATE wed_doors SET cells = '[1,\"2\"]' WHERE source = '%s'", f), "column cells", "not an integer");
+  exec_err(db, strf("UPDATE wed_doors SET name = 'TOOLONGNAME' WHERE source = '%s'", f), "column name", "8 bytes");
+  exec_err(db, strf("UPDATE wed_doors SET closed = 65536 WHERE source = '%s'", f), "column closed", "0 to 65535");
+  exec_err(db, strf("UPDATE wed_doors SET open_polygons = '[]' WHERE source = '%s'", f), "open_polygons", "read-only");
+  exec_err(db, strf("UPDATE wed_tiles SET tis_tiles = '[]' WHERE source = '%s' AND x = 0 AND y = 0", f), "column tis_tiles", "1 to 65535");
+  exec_err(db, strf("UPDATE wed_tiles SET tis_tiles = '[65536]' WHERE source = '%s' AND x = 0 AND y = 0", f), "column tis_tiles", "0 to 65535");
+  exec_err(db, strf("UPDATE wed_tiles SET secondary_tile = 65535 WHERE source = '%s' AND x = 0 AND y = 0", f), "column secondary_tile", "0 to 65534");
+  exec_err(db, strf("UPDATE wed_tiles SET overlay_mask = 256 WHERE source = '%s' AND x = 0 AND y = 0", f), "column overlay_mask", "0 to 255");
+  exec_err(db, strf("UPDATE wed_overlays SET tileset = 'ABCDEFGHI' WHERE source = '%s' AND overlay = 0", f), "column tileset", "8 bytes");
+  exec_err(db, strf("UPDATE wed_overlays SET width = 3 WHERE source = '%s' AND overlay = 0", f), "column width", "read-only");
+  exec_err(db, strf("UPDATE wed_overlays SET movement_type = -1 WHERE source = '%s' AND overlay = 0", f), "column movement_type", "0 to 65535");
+  exec_err(db, strf("UPDATE wed_wallgroups SET polygons = '[]' WHERE source = '%s'", f), "read-only", NULL);
+  exec_err(db, strf("DELETE FROM wed_wallgroups WHERE source = '%s'", f), "cannot be deleted", NULL);
+  exec_err(db, strf("INSERT INTO wed_doors(file, name) VALUES ('%s', 'X')", f), "cannot be inserted", NULL);
+  {
+    size_t n1 = 0;
+    unsigned char *after = file_read_all(f, &n1);
+    CHECK(before && after && n0 == n1 && memcmp(before, after, n0) == 0, "failed statements leave the file as it was");
+    free(after);
+  }
+  free(before);
+}
+
+/* Rows keep their identity inside one statement while others move: a
+** multi-row DELETE and a multi-row UPDATE of vertices (which rebuild the
+** vertex table and shift indices). */
+static void test_keys(sqlite3 *db, const char *f) {
+  char *last = query_text(db, strf("SELECT vertices FROM wed_polygons('%s') WHERE polygon = 2", f));
+  exec_ok(db, strf("INSERT INTO wed_polygons(file, vertices) VALUES ('%s', '[[5,5],[6,6]]')", f));
+  exec_ok(db, strf("INSERT INTO wed_polygons(file, vertices) VALUES ('%s', '[[7,7],[8,8],[9,9]]')", f));
+  exec_ok(db, strf("UPDATE wed_polygons SET vertices = '[[1,1]]' WHERE source = '%s' AND kind = 'wall' AND polygon < 2", f));
+  CHECK(query_int(db, strf("SELECT count(*) FROM wed_polygons('%s') WHERE vertices = '[[1,1]]'", f)) == 2, "multi-row UPDATE of vertices");
+  exec_ok(db, strf("DELETE FROM wed_polygons WHERE source = '%s' AND kind = 'wall' AND polygon <> 2", f));
+  CHECK(query_int(db, strf("SELECT count(*) FROM wed_polygons('%s') WHERE kind = 'wall'", f)) == 1, "multi-row DELETE keeps the right wall");
+  expect_text(db, strf("SELECT vertices FROM wed_polygons('%s') WHERE kind = 'wall'", f), last, "the kept wall");
+  CHECK(query_int(db, strf("SELECT rowid = (SELECT rowid FROM wed_polygons('%s') WHERE kind = 'door_open') FROM wed_polygons('%s') WHERE polygon = 1", f, f)) == 1,
+        "rowid lookup");
+  free(last);
+  check_file_invariants("keys", f);
+}
+
+/* ---- the corpus ------------------------------------------------------------------- */
+
+/* The corpus files' names, sorted; *n gets the count.  NULL if none. */
+static char **list_dir(const char *dir, int *n) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  char **names = NULL;
+  int count = 0, i, j;
+  *n = 0;
+  if (!d) return NULL;
+  while ((e = readdir(d)) != NULL) {
+    char **grown;
+    if (e->d_name[0] == '.') continue;
+    grown = realloc(names, sizeof *names * (size_t)(count + 1));
+    if (!grown) break;
+    names = grown;
+    names[count++] = strf("%s", e->d_name);
+  }
+  closedir(d);
+  for (i = 1; i < count; i++) {
+    for (j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+      char *t = names[j];
+      names[j] = names[j - 1];
+      names[j - 1] = t;
+    }
+  }
+  *n = count;
+  return names;
+}
+
+/* Independent reading of the polygon side straight from the header
+** offsets: the polygon count from the walls and the doors' state offsets,
+** the sum of vertex counts, and the vertex table length measured as the gap
+** between the vertex offset and the next section start (or the file end). */
+static void raw_counts(const unsigned char *d, size_t n, uint32_t *npoly, uint64_t *vsum, uint64_t *vlen) {
+  uint32_t nov = le32_load(d + 8), ndoor = le32_load(d + 12), ovo = le32_load(d + 16), seco = le32_load(d + 20);
+  uint32_t doo = le32_load(d + 24), walls = le32_load(d + seco), po = le32_load(d + seco + 4), vo = le32_load(d + seco + 8);
+  uint32_t starts[64], ns = 0, i, np = walls;
+  uint64_t next = n;
+  starts[ns++] = ovo;
+  starts[ns++] = seco;
+  starts[ns++] = doo;
+  starts[ns++] = le32_load(d + 28);
+  starts[ns++] = po;
+  starts[ns++] = le32_load(d + seco + 12);
+  starts[ns++] = le32_load(d + seco + 16);
+  for (i = 0; i < nov && i < 20; i++) {
+    starts[ns++] = le32_load(d + ovo + 24 * i + 16);
+    starts[ns++] = le32_load(d + ovo + 24 * i + 20);
+  }
+  for (i = 0; i < ndoor; i++) {
+    const unsigned char *p = d + doo + 26 * i;
+    if (le16_load(p + 14) && (le32_load(p + 18) - po) / 18 + le16_load(p + 14) > np) np = (le32_load(p + 18) - po) / 18 + le16_load(p + 14);
+    if (le16_load(p + 16) && (le32_load(p + 22) - po) / 18 + le16_load(p + 16) > np) np = (le32_load(p + 22) - po) / 18 + le16_load(p + 16);
+  }
+  *vsum = 0;
+  for (i = 0; i < np; i++) *vsum += le32_load(d + po + 18 * i + 4);
+  for (i = 0; i < ns; i++) {
+    if (starts[i] > vo && starts[i] < next) next = starts[i];
+  }
+  *npoly = np;
+  *vlen = (next - vo) / 4;
+}
+
+/* Loads, no-op rewrites and independent counts over every corpus file. */
+static void test_corpus_files(sqlite3 *db, const char *orig_dir, const char *dir, char **names, int n) {
+  int i, identical = 0;
+  CHECK(query_int(db, strf("SELECT count(*) FROM levelsql_files('%s') WHERE ok AND format = 'wed'", dir)) == n,
+        "every corpus file loads as wed (%d files)", n);
+  CHECK(query_int(db, strf("SELECT count(DISTINCT file) FROM wed_overlays('%s')", dir)) == n, "wed_overlays reads the folder");
+  for (i = 0; i < n; i++) {
+    char *orig = strf("%s/%s", orig_dir, names[i]), *copy = strf("%s/%s", dir, names[i]);
+    size_t size = 0;
+    unsigned char *d = file_read_all(orig, &size);
+    uint32_t npoly = 0;
+    uint64_t vsum = 0, vlen = 0;
+    sqlite3_int64 w0;
+    if (!d || !orig || !copy) {
+      CHECK(0, "%s: cannot read", names[i]);
+      free(d);
+      free(orig);
+      free(copy);
+      continue;
+    }
+    raw_counts(d, size, &npoly, &vsum, &vlen);
+    CHECK(query_int(db, strf("SELECT count(*) FROM wed_polygons('%s')", copy)) == (sqlite3_int64)npoly, "%s: polygon count %u", names[i], npoly);
+    CHECK(query_int(db, strf("SELECT sum(vertex_count) FROM wed_polygons('%s')", copy)) == (sqlite3_int64)vsum || vsum == 0,
+          "%s: sum(vertex_count) = %llu", names[i], (unsigned long long)vsum);
+    CHECK(query_int(db, strf("SELECT count(*) FROM wed_polygons('%s') AS p, json_each(p.vertices)", copy)) == (sqlite3_int64)vlen,
+          "%s: json_each vertices = vertex table length %llu", names[i], (unsigned long long)vlen);
+    CHECK(query_int(db, strf("SELECT count(*) FROM wed_overlays('%s')", copy)) == (sqlite3_int64)le32_load(d + 8), "%s: overlays", names[i]);
+    CHECK(query_int(db, strf("SELECT count(*) FROM wed_doors('%s')", copy)) == (sqlite3_int64)le32_load(d + 12), "%s: doors", names[i]);
+    CHECK(query_int(db, strf("SELECT count(*) FROM wed_tiles('%s')", copy)) == query_int(db, strf("SELECT sum(width * height) FROM wed_overlays('%s')", copy)),
+          "%s: one tile row per cell", names[i]);
+    CHECK(query_int(db, strf("SELECT count(*) FROM wed_wallgroups('%s')", copy)) ==
+              (sqlite3_int64)(((uint32_t)le16_load(d + le32_load(d + 16)) + 9) / 10 * ((2u * le16_load(d + le32_load(d + 16) + 2) + 14) / 15)),
+          "%s: wall group count", names[i]);
+    CHECK(query_int(db, strf("SELECT count(*) FROM wed_doors('%s') WHERE json_array_length(cells) <> cell_count", copy)) == 0, "%s: door cells", names[i]);
+    w0 = writes_so_far(db);
+    exec_ok(db, strf("UPDATE wed_overlays SET tileset = tileset WHERE source = '%s'", copy));
+    CHECK(writes_so_far(db) == w0 + 1, "%s: the no-op UPDATE rewrote the file", names[i]);
+    if (same_bytes(orig, copy)) identical++;
+    else CHECK(0, "%s: the no-op rewrite is not byte-identical", names[i]);
+    free(d);
+    free(orig);
+    free(copy);
+  }
+  CHECK(identical == n, "%d of %d corpus files rewritten byte-identically", identical, n);
+}
+
+/* The edit scenario on one real area (a private copy): move wall 0, insert
+** a wall, delete wall 1, change door 0's cells; then a new connection reads
+** the written file and the invariants are checked. */
+static void edit_corpus_file(sqlite3 *db, const char *name, const char *f) {
+  sqlite3 *db2;
+  sqlite3_int64 walls = query_int(db, strf("SELECT count(*) FROM wed_polygons('%s') WHERE kind = 'wall'", f));
+  sqlite3_int64 verts = query_int(db, strf("SELECT total(vertex_count) FROM wed_polygons('%s')", f));
+  sqlite3_int64 del_count = query_int(db, strf("SELECT vertex_count FROM wed_polygons('%s') WHERE polygon = 1", f));
+  sqlite3_int64 width = query_int(db, strf("SELECT width FROM wed_overlays('%s') WHERE overlay = 0", f));
+  sqlite3_int64 height = query_int(db, strf("SELECT height FROM wed_overlays('%s') WHERE overlay = 0", f));
+  sqlite3_int64 ndoors = query_int(db, strf("SELECT count(*) FROM wed_doors('%s')", f));
+  char *moved = query_text(db, strf("SELECT (SELECT json_group_array(json_array(v.value->>0 + 37, v.value->>1 + 23)) FROM json_each(p.vertices) AS v)"
+                                    " FROM wed_polygons('%s') AS p WHERE polygon = 0", f));
+  char *third = query_text(db, strf("SELECT vertices FROM wed_polygons('%s') WHERE polygon = 2", f));
+  char *doorpolys = query_text(db, strf("SELECT group_concat(kind || door || vertices, ';') FROM wed_polygons('%s') WHERE kind <> 'wall'", f));
+  char *tri = strf("[[%lld,%lld],[%lld,%lld],[%lld,%lld]]", (long long)(width * 32 - 50), (long long)(height * 32 - 40),
+                   (long long)(width * 32 + 60), (long long)(height * 32 - 30), (long long)(width * 32), (long long)(height * 32 + 70));
+  char *cells = strf("[0,1,%lld]", (long long)(width * height - 1));
+  char *want_last = strf("%s9255", tri);
+  int ok = 1;
+  ok &= exec_ok(db, strf("BEGIN"));
+  ok &= exec_ok(db, strf("UPDATE wed_polygons SET vertices = '%s' WHERE source = '%s' AND polygon = 0", moved, f));
+  ok &= exec_ok(db, strf("INSERT INTO wed_polygons(file, vertices, flags) VALUES ('%s', '%s', 9)", f, tri));
+  ok &= exec_ok(db, strf("DELETE FROM wed_polygons WHERE source = '%s' AND polygon = 1 AND kind = 'wall'", f));
+  if (ndoors > 0) ok &= exec_ok(db, strf("UPDATE wed_doors SET cells = '%s' WHERE source = '%s' AND door = 0", cells, f));
+  ok &= exec_ok(db, strf("COMMIT"));
+  if (!ok) exec_ok(db, strf("ROLLBACK"));
+  db2 = db_open();
+  if (db2 && ok) {
+    char *label = strf("%s: moved wall", name);
+    expect_text(db2, strf("SELECT vertices FROM wed_polygons('%s') WHERE polygon = 0", f), moved, label);
+    free(label);
+    label = strf("%s: wall 2 became wall 1", name);
+    expect_text(db2, strf("SELECT vertices FROM wed_polygons('%s') WHERE polygon = 1", f), third, label);
+    free(label);
+    label = strf("%s: inserted wall is the last wall", name);
+    expect_text(db2, strf("SELECT vertices || flags || height FROM wed_polygons('%s') WHERE kind = 'wall' ORDER BY polygon DESC LIMIT 1", f),
+                want_last, label);
+    free(label);
+    label = strf("%s: door polygons unchanged", name);
+    expect_text(db2, strf("SELECT group_concat(kind || door || vertices, ';') FROM wed_polygons('%s') WHERE kind <> 'wall'", f), doorpolys, label);
+    free(label);
+    CHECK(query_int(db2, strf("SELECT count(*) FROM wed_polygons('%s') WHERE kind = 'wall'", f)) == walls, "%s: wall count", name);
+    CHECK(query_int(db2, strf("SELECT total(vertex_count) FROM wed_polygons('%s')", f)) == verts - del_count + 3, "%s: vertex count", name);
+    if (ndoors > 0) {
+      label = strf("%s: door cells", name);
+      expect_text(db2, strf("SELECT cells FROM wed_doors('%s') WHERE door = 0", f), cells, label);
+      free(label);
+    }
+    check_sql_invariants(db2, name, f);
+  }
+  if (db2) sqlite3_close(db2);
+  check_file_invariants(name, f);
+  free(moved);
+  free(third);
+  free(doorpolys);
+  free(tri);
+  free(cells);
+  free(want_last);
+}
+
+/* Runs sql/wed_cookbook.sql (dot-commands left out) in a folder whose
+** corpus/wed holds the private copies, so its queries see real areas. */
+static void test_cookbook(const test_env *env, const char *folder) {
+  char *path = strf("%s/sql/wed_cookbook.sql", env->start);
+  size_t n = 0;
+  unsigned char *text = path ? file_read_all(path, &n) : NULL;
+  sqlite3 *db;
+  char *sql, *err = NULL, *line, *save = NULL;
+  sqlite3_str *s;
+  int rc;
+  free(path);
+  if (!text) {
+    SKIP("sql/wed_cookbook.sql not found from %s", env->start);
+    return;
+  }
+  text[n] = 0;
+  s = sqlite3_str_new(NULL);
+  for (line = strtok_r((char *)text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    if (line[0] != '.') sqlite3_str_appendf(s, "%s\n", line);
+  }
+  sql = sqlite3_str_finish(s);
+  free(text);
+  if (chdir(folder) != 0 || !(db = db_open())) {
+    CHECK(0, "cookbook: cannot enter %s", folder);
+    sqlite3_free(sql);
+    return;
+  }
+  rc = sqlite3_exec(db, sql, NULL, NULL, &err);
+  CHECK(rc == SQLITE_OK, "sql/wed_cookbook.sql on the corpus: %s", err ? err : "?");
+  CHECK(query_int(db, strf("SELECT count(*) FROM wed_polygons('corpus/wed/*.[Ww][Ee][Dd]')")) > 1000, "the cookbook's pattern finds the corpus");
+  sqlite3_free(err);
+  sqlite3_free(sql);
+  sqlite3_close(db);
+  if (chdir(env->start) != 0) CHECK(0, "cannot return to %s", env->start);
+}
+
+/* Makes a folder (under the test's temporary folder); frees the path. */
+static void make_dir(char *path) {
+  if (path) mkdir(path, 0755);
+  free(path);
+}
+
+/* Copies the corpus to a private folder and runs the corpus tests. */
+static void test_corpus(sqlite3 *db, const test_env *env) {
+  const char *corpus = check_corpus_dir();
+  char *orig_dir, *dir;
+  char **names;
+  int n = 0, i, edited = 0;
+  if (!corpus) {
+    SKIP("real WED corpus: ../shared/corpus is absent");
+    return;
+  }
+  orig_dir = strf("%s/wed", corpus);
+  names = list_dir(orig_dir, &n);
+  if (!names || n == 0) {
+    SKIP("real WED corpus: %s missing", orig_dir);
+    free(orig_dir);
+    free(names);
+    return;
+  }
+  make_dir(strf("%s/corpus", env->tmp));
+  make_dir(strf("%s/corpus/wed", env->tmp));
+  make_dir(strf("%s/edit", env->tmp));
+  dir = strf("%s/corpus/wed", env->tmp);
+  for (i = 0; i < n; i++) {
+    char *from = strf("%s/%s", orig_dir, names[i]), *to = strf("%s/%s", dir, names[i]);
+    CHECK(copy_file(from, to), "copy %s", names[i]);
+    free(from);
+    free(to);
+  }
+  CHECK(n == 98, "98 corpus areas: %d", n);
+  test_corpus_files(db, orig_dir, dir, names, n);
+  for (i = 0; i < n; i++) {
+    char *from = strf("%s/%s", orig_dir, names[i]), *to = strf("%s/edit/%s", env->tmp, names[i]);
+    if (copy_file(from, to) && query_int(db, strf("SELECT count(*) FROM wed_polygons('%s') WHERE kind = 'wall'", to)) >= 3) {
+      edit_corpus_file(db, names[i], to);
+      edited++;
+    }
+    free(from);
+    free(to);
+  }
+  CHECK(edited >= 80, "edit scenario on %d real areas", edited);
+  printf("edit scenario ran on %d of %d corpus areas\n", edited, n);
+  test_cookbook(env, env->tmp);
+  for (i = 0; i < n; i++) free(names[i]);
+  free(names);
+  free(dir);
+  free(orig_dir);
+}
+
+int main(void) {
+  test_env env;
+  sqlite3 *db;
+  char *f;
+  snprintf(env.tmp, sizeof env.tmp, "/tmp/levelsql-wedsql-XXXXXX");
+  if (!getcwd(env.start, sizeof env.start) || !mkdtemp(env.tmp)) {
+    printf("cannot make a temporary folder\n");
+    return 1;
+  }
+  db = db_open();
+  CHECK(db != NULL, "the extension loads");
+  if (db) {
+    test_functions(db);
+    f = strf("%s/AR9999.WED", env.tmp);
+    CHECK(write_constructed(f), "write the constructed area");
+    check_file_invariants("constructed", f);
+    test_constructed_read(db, f);
+    {
+      char *orig = strf("%s/AR9999.orig", env.tmp);
+      copy_file(f, orig);
+      exec_ok(db, strf("UPDATE wed_polygons SET flags = flags, vertices = vertices WHERE source = '%s'", f));
+      CHECK(same_bytes(f, orig), "constructed: a no-op UPDATE of every polygon is byte-identical");
+      exec_ok(db, strf("UPDATE wed_tiles SET tis_tiles = tis_tiles, secondary_tile = secondary_tile WHERE source = '%s'", f));
+      exec_ok(db, strf("UPDATE wed_doors SET cells = cells, name = name WHERE source = '%s'", f));
+      CHECK(same_bytes(f, orig), "constructed: no-op UPDATEs of tiles and doors are byte-identical");
+      free(orig);
+    }
+    test_errors(db, f);
+    test_constructed_edits(db, f);
+    free(f);
+    f = strf("%s/BBOX.WED", env.tmp);
+    if (write_constructed(f)) test_bbox_rules(db, f);
+    free(f);
+    f = strf("%s/KEYS.WED", env.tmp);
+    if (write_constructed(f)) test_keys(db, f);
+    free(f);
+    test_corpus(db, &env);
+    sqlite3_close(db);
+  }
+  if (check_failed == 0) {
+    char *cmd = strf("rm -rf '%s'", env.tmp);
+    if (!cmd || system(cmd) != 0) printf("note: could not remove %s\n", env.tmp);
+    free(cmd);
+  } else {
+    printf("files kept in %s\n", env.tmp);
+  }
+  return check_done();
+}
