@@ -1,0 +1,15 @@
+/*
+** wz4_tables.h: registration of the werkkzeug4 (.wz4) table family.
+*/
+#ifndef LEVELSQL_WZ4_TABLES_H
+#define LEVELSQL_WZ4_TABLES_H
+
+#include "engine.h"
+
+extern const ls_format wz4_format;
+
+/* wz4_pages, wz4_operators, wz4_links, and the "wz4" format for
+** levelsql_files. */
+int wz4_tables_register(sqlite3 *db, ls_session *sess);
+
+#endif
