@@ -70,6 +70,28 @@ name=$(basename "$largest")
 largest_size=$(wc -c <"$largest")
 t_update=$(echo "UPDATE wwd_objects SET health = health + 1 WHERE source = 'wwd/$name' AND plane = 1 AND idx = 5;" | timed | tail -n 1)
 
+# WED areas: a wed_polygons scan over the corpus and one polygon edit that
+# changes the file's size (so every section is laid out again) in the
+# largest area.
+wed_lines=""
+if [ -d ../shared/corpus/wed ]; then
+  mkdir -p "$work/wed"
+  cp ../shared/corpus/wed/* "$work/wed/"
+  chmod -R u+w "$work/wed"
+  polygons=$(count "SELECT count(*) FROM wed_polygons('wed');")
+  t_poly=$(best 3 "SELECT sum(vertex_count), sum(length(vertices)), count(flags) FROM wed_polygons('wed');")
+  poly_ns=$(ns_per_row "$t_poly" "$polygons")
+  wed_largest=$(ls -S "$work"/wed/* | head -n 1)
+  wed_name=$(basename "$wed_largest")
+  wed_size=$(wc -c <"$wed_largest")
+  t_wed_edit=$(printf '%s\n%s\n' "SELECT count(*) FROM wed_polygons('wed/$wed_name');" \
+    "INSERT INTO wed_polygons(file, flags, vertices) VALUES ('wed/$wed_name', 1, '[[100,100],[400,100],[400,300],[100,300]]');" |
+    timed | tail -n 1)
+  wed_lines=$(printf '  wed_polygons scan        %s rows (98 areas), %s, %s ns/row = %s the floor\n  INSERT a wall polygon    %s in %s (%s bytes): relayout, wall groups, fsync, rename' \
+    "$polygons" "$(rate "$t_poly" "$polygons")" "$poly_ns" "$(ratio "$poly_ns" "$floor_ns")" \
+    "$(awk -v t="$t_wed_edit" 'BEGIN{printf "%.1f ms", t*1000}')" "$wed_name" "$wed_size")
+fi
+
 echo "levelsql benchmark on $what"
 echo "  floor: generate_series  $(rate "$t_floor" "$FLOOR_N"), $floor_ns ns/row"
 echo "  wwd_tiles full scan     $tiles rows, $(rate "$t_tiles" "$tiles"), $tiles_ns ns/row = $(ratio "$tiles_ns" "$floor_ns") the floor"
@@ -77,3 +99,5 @@ echo "  wwd_objects full scan   $objects rows, $(rate "$t_objects" "$objects"), 
 echo "  GROUP BY logic, cold    $(awk -v t="$t_cold" 'BEGIN{printf "%.1f ms", t*1000}') (parses every file) = $(ratio "$(ns_per_row "$t_cold" "$objects")" "$floor_ns") the floor per object"
 echo "  GROUP BY logic, warm    $(awk -v t="$t_warm" 'BEGIN{printf "%.1f ms", t*1000}') (from the cache) = $(ratio "$(ns_per_row "$t_warm" "$objects")" "$floor_ns") the floor per object"
 echo "  UPDATE one object       $(awk -v t="$t_update" 'BEGIN{printf "%.1f ms", t*1000}') in $name ($largest_size bytes, compressed): parse, edit, compress, fsync, rename"
+[ -n "$wed_lines" ] && echo "$wed_lines"
+exit 0
