@@ -113,6 +113,10 @@ typedef struct ls_range {
 typedef struct ls_scan {
   const ls_range *range;
   uint64_t cols_used;
+  /* A next() that cannot go on (out of memory while deriving rows) sets
+  ** *error to a sqlite3_mprintf'd message and returns 0; the engine fails
+  ** the query with it, prefixed by the file. */
+  char **error;
 } ls_scan;
 
 /* Iterator helpers shared by the tables (ranges.c). */

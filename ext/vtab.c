@@ -52,6 +52,7 @@ typedef struct ls_cursor {
   ls_options opts;
   int entered;         /* paths[ipath] has been loaded */
   char *row_error;     /* levelsql_files: the current file's error message */
+  char *scan_error;    /* set by a table's next() that could not go on */
 } ls_cursor;
 
 /* SQL column numbers: 0 is `file`, then the table's columns, then hidden. */
@@ -319,6 +320,7 @@ static void cursor_reset(ls_cursor *c) {
 static int ls_close(sqlite3_vtab_cursor *cur) {
   ls_cursor *c = (ls_cursor *)cur;
   cursor_reset(c);
+  sqlite3_free(c->scan_error);
   sqlite3_free(c->range);
   sqlite3_free(c);
   return SQLITE_OK;
@@ -369,6 +371,12 @@ static int cursor_advance(ls_cursor *c, int first_in_file) {
         if (first_in_file) return SQLITE_OK;
       } else if (c->model && t->next(c->model->p, &c->scan, &c->pos, first_in_file)) {
         return SQLITE_OK;
+      }
+      if (c->scan_error) {
+        char *msg = sqlite3_mprintf("%s: %s", c->info.path, c->scan_error);
+        sqlite3_free(c->scan_error);
+        c->scan_error = NULL;
+        return cursor_error(c, SQLITE_ERROR, msg);
       }
       cursor_leave_file(c);
       c->ipath++;
@@ -448,6 +456,7 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
   }
   c->scan.range = c->range;
   c->scan.cols_used = ~(uint64_t)0;
+  c->scan.error = &c->scan_error;
   c->opts = v->opts;
   while (*p) {
     sqlite3_value *val = a < argc ? argv[a] : NULL;

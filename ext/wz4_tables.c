@@ -503,8 +503,7 @@ static const ls_table wz4_operators = {
 /* ---- wz4_links ----------------------------------------------------------------- */
 
 /* Edges page by page (the page of to_op), inside the page range.  A page
-** whose graph cannot be computed (out of memory) shows no edges: the
-** iterator has no way to report an error. */
+** whose graph cannot be computed (out of memory) fails the scan. */
 static int link_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
   const wz4_model *m = model;
   int64_t p, i = first ? 0 : pos->b + 1;
@@ -512,7 +511,11 @@ static int link_next(const void *model, const ls_scan *scan, ls_pos *pos, int fi
     const wz4_edge *edges;
     size_t n;
     if (!first && p != pos->a) i = 0;
-    if (memo_page(m, (uint32_t)p, &edges, &n) && i < (int64_t)n) {
+    if (!memo_page(m, (uint32_t)p, &edges, &n)) {
+      *scan->error = sqlite3_mprintf("page %lld: cannot compute the operator graph (out of memory)", (long long)p);
+      return 0;
+    }
+    if (i < (int64_t)n) {
       pos->a = p;
       pos->b = i;
       pos->c = 0;
