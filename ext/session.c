@@ -15,6 +15,8 @@
 /* Files larger than this are refused before reading (no level is near it). */
 #define LS_MAX_FILE_BYTES ((int64_t)1 << 30)
 #define LS_DEFAULT_CACHE_LIMIT ((size_t)256 << 20)
+/* Bytes read to recognise a file's format (levelsql_files). */
+#define LS_SNIFF_BYTES 4096
 
 /* ---- models --------------------------------------------------------------- */
 
@@ -192,12 +194,20 @@ static void stat_record(ls_file *f, const struct stat *st) {
   f->mtime_ns = stat_mtime_ns(st);
 }
 
-/* Reads a whole regular file; the stat of the open descriptor (the identity
-** of exactly the bytes read) goes to *st.  Returns a sqlite3_malloc'd buffer
-** or NULL with *err ("<path>: <reason>", path as the user spelled it). */
-static unsigned char *read_whole_file(const char *canon, const char *path, struct stat *st, char **err) {
+/* How much of a file of st->st_size bytes to read: all, or at most limit. */
+static size_t bytes_to_read(const struct stat *st, size_t limit) {
+  return limit && (size_t)st->st_size > limit ? limit : (size_t)st->st_size;
+}
+
+/* Reads a regular file, whole (limit 0) or its first `limit` bytes; the
+** stat of the open descriptor (the identity of exactly the bytes read) goes
+** to *st and the number of bytes read to *n.  Returns a sqlite3_malloc'd
+** buffer or NULL with *err ("<path>: <reason>", path as the user spelled
+** it). */
+static unsigned char *read_file(const char *canon, const char *path, size_t limit, struct stat *st, size_t *n,
+                                char **err) {
   unsigned char *buf = NULL;
-  size_t done = 0;
+  size_t done = 0, want = 0;
   int fd = open(canon, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     *err = sqlite3_mprintf("%s: cannot open: %s", path, strerror(errno));
@@ -207,26 +217,27 @@ static unsigned char *read_whole_file(const char *canon, const char *path, struc
     *err = sqlite3_mprintf("%s: cannot stat: %s", path, strerror(errno));
   } else if (!S_ISREG(st->st_mode)) {
     *err = sqlite3_mprintf("%s: not a regular file", path);
-  } else if ((int64_t)st->st_size > LS_MAX_FILE_BYTES) {
+  } else if (!limit && (int64_t)st->st_size > LS_MAX_FILE_BYTES) {
     *err = sqlite3_mprintf("%s: file of %lld bytes is larger than the %lld-byte limit", path,
                            (long long)st->st_size, (long long)LS_MAX_FILE_BYTES);
-  } else if (!(buf = sqlite3_malloc64((sqlite3_uint64)st->st_size + 1))) {
-    *err = sqlite3_mprintf("%s: out of memory reading %lld bytes", path, (long long)st->st_size);
+  } else if (!(buf = sqlite3_malloc64((sqlite3_uint64)(want = bytes_to_read(st, limit)) + 1))) {
+    *err = sqlite3_mprintf("%s: out of memory reading %lld bytes", path, (long long)want);
   } else {
-    while (done < (size_t)st->st_size) {
-      ssize_t n = read(fd, buf + done, (size_t)st->st_size - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        *err = n < 0 ? sqlite3_mprintf("%s: read error: %s", path, strerror(errno))
-                     : sqlite3_mprintf("%s: file shrank while being read", path);
+    while (done < want) {
+      ssize_t got = read(fd, buf + done, want - done);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        *err = got < 0 ? sqlite3_mprintf("%s: read error: %s", path, strerror(errno))
+                       : sqlite3_mprintf("%s: file shrank while being read", path);
         sqlite3_free(buf);
         buf = NULL;
         break;
       }
-      done += (size_t)n;
+      done += (size_t)got;
     }
   }
   close(fd);
+  *n = done;
   return buf;
 }
 
@@ -253,28 +264,39 @@ static const ls_format *detect_format(ls_session *s, const char *path, const uns
 static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_format *fmt, char **err) {
   struct stat st;
   unsigned char *data;
+  size_t n = 0;
   codec_error cerr;
   void *p;
   drop_clean(s, f);
-  data = read_whole_file(f->canon, path, &st, err);
+  if (!fmt) {
+    /* Detect from the first bytes, so a folder's large non-level files
+    ** (videos, archives) are never read whole. */
+    data = read_file(f->canon, path, LS_SNIFF_BYTES, &st, &n, err);
+    if (!data) return SQLITE_ERROR;
+    fmt = detect_format(s, path, data, n);
+    sqlite3_free(data);
+    if (!fmt) {
+      stat_record(f, &st);
+      f->fmt = NULL;
+      f->error = sqlite3_mprintf("not a level file of any known format");
+      *err = sqlite3_mprintf("%s: %s", path, f->error);
+      return SQLITE_ERROR;
+    }
+  }
+  data = read_file(f->canon, path, 0, &st, &n, err);
   if (!data) return SQLITE_ERROR;
   stat_record(f, &st);
-  if (!fmt) fmt = detect_format(s, path, data, (size_t)st.st_size);
   f->fmt = fmt;
-  if (!fmt) {
-    f->error = sqlite3_mprintf("not a level file of any known format");
+  cerr.msg[0] = 0;
+  p = fmt->parse(data, n, &cerr);
+  if (!p) {
+    f->error = sqlite3_mprintf("%s", cerr.msg[0] ? cerr.msg : "cannot parse");
+  } else if (!(f->clean = model_wrap(p, fmt))) {
+    f->error = sqlite3_mprintf("out of memory");
   } else {
-    cerr.msg[0] = 0;
-    p = fmt->parse(data, (size_t)st.st_size, &cerr);
-    if (!p) {
-      f->error = sqlite3_mprintf("%s", cerr.msg[0] ? cerr.msg : "cannot parse");
-    } else if (!(f->clean = model_wrap(p, fmt))) {
-      f->error = sqlite3_mprintf("out of memory");
-    } else {
-      s->cache_bytes += f->clean->footprint;
-      lru_push_front(s, f);
-      cache_trim(s, f);
-    }
+    s->cache_bytes += f->clean->footprint;
+    lru_push_front(s, f);
+    cache_trim(s, f);
   }
   sqlite3_free(data);
   if (f->error) {
