@@ -411,7 +411,11 @@ static void test_files_and_errors(sqlite3 *db) {
     free(data);
   }
   file_write_all(fmt("%s/notes.txt", dir), (const unsigned char *)"hello", 5);
+  /* a big non-level file (sparse: no disk used) is recognised from its head */
+  if (truncate(fmt("%s/notes.txt", dir), (off_t)3 << 30) != 0) printf("note: cannot make a sparse file\n");
   CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s')", dir)) == 3, "levelsql_files lists every file");
+  CHECK(strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s') WHERE file LIKE '%%notes.txt'", dir)), "not a level file") != NULL,
+        "a 3 GiB non-level file is not read whole: %s", query_text(db, fmt("SELECT error FROM levelsql_files('%s') WHERE file LIKE '%%notes.txt'", dir)));
   CHECK(query_int(db, fmt("SELECT ok FROM levelsql_files('%s') WHERE file LIKE '%%good.wwd'", dir)) == 1, "good file ok");
   CHECK(strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s') WHERE file LIKE '%%short.wwd'", dir)), "byte offset") != NULL,
         "a truncated level's error names the offset: %s", query_text(db, fmt("SELECT error FROM levelsql_files('%s') WHERE file LIKE '%%short.wwd'", dir)));
