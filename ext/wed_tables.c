@@ -181,21 +181,11 @@ static void result_resref(sqlite3_context *ctx, const ls_row *row, const unsigne
   ls_result_text8(ctx, row->opts, field, wed_resref_len(field));
 }
 
-/* First index >= from inside the pushed-down range r and below n; returns
-** 0 when there is none.  Serves every table whose rows are one array. */
-static int index_in_range(const ls_range *r, int64_t from, int64_t n, int64_t *out) {
-  int64_t i = from < r->lo ? r->lo : from;
-  if (i < 0) i = 0;
-  if (i >= n || i > r->hi) return 0;
-  *out = i;
-  return 1;
-}
-
 /* Positions on a row of a table of n rows keyed by their index (pos.a),
 ** limited by the range on the table's column 0. */
 static int array_next(int64_t n, const ls_scan *scan, ls_pos *pos, int first) {
   int64_t i;
-  if (!index_in_range(&scan->range[0], first ? 0 : pos->a + 1, n, &i)) return 0;
+  if (!ls_range_first(&scan->range[0], first ? 0 : pos->a + 1, n, &i)) return 0;
   pos->a = i;
   pos->b = pos->c = 0;
   return 1;
@@ -831,42 +821,17 @@ enum { TILE_COL_OVERLAY, TILE_COL_X, TILE_COL_Y };
 ** outside them. */
 static int tile_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
   const wed_area *a = CAREA(model);
-  const ls_range *rx = &scan->range[TILE_COL_X], *ry = &scan->range[TILE_COL_Y];
-  int64_t o, y, x;
-  if (first) {
-    o = 0;
-    y = INT64_MIN;
-    x = INT64_MIN;
-  } else {
-    o = pos->a;
-    y = pos->b;
-    x = pos->c + 1;
-  }
+  int64_t o = first ? 0 : pos->a, y = first ? INT64_MIN : pos->b, x = first ? INT64_MIN : pos->c + 1;
   for (;;) {
     const wed_overlay *ov;
-    int64_t xlo, xhi, ylo, yhi;
-    if (!index_in_range(&scan->range[TILE_COL_OVERLAY], o, a->num_overlays, &o)) return 0;
+    if (!ls_range_first(&scan->range[TILE_COL_OVERLAY], o, a->num_overlays, &o)) return 0;
     ov = &a->overlays[o];
-    xlo = rx->lo < 0 ? 0 : rx->lo;
-    xhi = rx->hi >= (int64_t)ov->width ? (int64_t)ov->width - 1 : rx->hi;
-    ylo = ry->lo < 0 ? 0 : ry->lo;
-    yhi = ry->hi >= (int64_t)ov->height ? (int64_t)ov->height - 1 : ry->hi;
-    if (ov->num_cells != 0) {
-      if (y < ylo) {
-        y = ylo;
-        x = xlo;
-      }
-      if (x < xlo) x = xlo;
-      if (x > xhi) {
-        y++;
-        x = xlo;
-      }
-      if (xlo <= xhi && y <= yhi) {
-        pos->a = o;
-        pos->b = y;
-        pos->c = x;
-        return 1;
-      }
+    if (ov->num_cells != 0 &&
+        ls_grid_step(&scan->range[TILE_COL_X], &scan->range[TILE_COL_Y], ov->width, ov->height, &x, &y)) {
+      pos->a = o;
+      pos->b = y;
+      pos->c = x;
+      return 1;
     }
     o++;
     y = INT64_MIN;
