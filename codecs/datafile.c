@@ -88,6 +88,46 @@ void df_free(datafile *df) {
   free(df);
 }
 
+/* df_clone: a deep copy (items, stored and inflated bytes, states), so a
+** copy can be edited while the original stays as it was.  NULL on OOM. */
+datafile *df_clone(const datafile *src) {
+  datafile *df = df_new();
+  size_t i;
+  if (!df) return NULL;
+  df->version = src->version;
+  df->magic_swapped = src->magic_swapped;
+  df->header_kind = src->header_kind;
+  if ((src->num_items && !items_reserve(df, src->num_items)) || (src->num_data && !data_reserve(df, src->num_data))) {
+    df_free(df);
+    return NULL;
+  }
+  for (i = 0; i < src->num_items; i++) {
+    df_item *it = &df->items[i];
+    *it = src->items[i];
+    it->ints = NULL;
+    if (src->items[i].num_ints &&
+        !(it->ints = (int32_t *)dup_bytes((const unsigned char *)src->items[i].ints, src->items[i].num_ints * 4))) {
+      df->num_items = i;
+      df_free(df);
+      return NULL;
+    }
+    df->num_items = i + 1;
+  }
+  for (i = 0; i < src->num_data; i++) {
+    const df_data *s = &src->data[i];
+    df_data *d = &df->data[i];
+    *d = *s;
+    d->stored = s->stored ? dup_bytes(s->stored, s->stored_size) : NULL;
+    d->raw = s->raw ? dup_bytes(s->raw, s->raw_size) : NULL;
+    df->num_data = i + 1;
+    if ((s->stored && !d->stored) || (s->raw && !d->raw)) {
+      df_free(df);
+      return NULL;
+    }
+  }
+  return df;
+}
+
 /* ---- parsing ------------------------------------------------------------- */
 
 /* Reads the i32 at byte `off` of buf (caller checked the range). */

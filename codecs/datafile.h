@@ -106,6 +106,9 @@ datafile *df_new(void);
 
 void df_free(datafile *df);
 
+/* A deep copy of df (free with df_free); NULL when memory runs out. */
+datafile *df_clone(const datafile *df);
+
 /* The item at list position i (NULL if out of range).  Borrowed. */
 const df_item *df_item_at(const datafile *df, size_t i);
 

@@ -147,6 +147,52 @@ void tw_map_free(tw_map *m) {
   free(m);
 }
 
+/* Copies n size_t entries (NULL stays NULL); 0 on OOM. */
+static int dup_index(const size_t *src, size_t n, size_t **out) {
+  *out = NULL;
+  if (!src || !n) return 1;
+  *out = (size_t *)malloc(n * sizeof *src);
+  if (!*out) return 0;
+  memcpy(*out, src, n * sizeof *src);
+  return 1;
+}
+
+/* tw_map_clone: a deep copy: the datafile, the indexes, and every decoded
+** (possibly dirty) layer, so edits of the copy leave the original alone. */
+tw_map *tw_map_clone(const tw_map *src) {
+  tw_map *m = (tw_map *)malloc(sizeof *m);
+  size_t i;
+  if (!m) return NULL;
+  *m = *src;
+  m->df = NULL;
+  m->layers = NULL;
+  m->group_items = m->image_items = m->env_items = m->sound_items = NULL;
+  m->num_layers = 0;
+  m->layers = (tw_layer *)calloc(src->num_layers ? src->num_layers : 1, sizeof *m->layers);
+  if (!m->layers || !(m->df = df_clone(src->df)) || !dup_index(src->group_items, src->num_groups, &m->group_items) ||
+      !dup_index(src->image_items, src->num_images, &m->image_items) ||
+      !dup_index(src->env_items, src->num_envelopes, &m->env_items) ||
+      !dup_index(src->sound_items, src->num_sounds, &m->sound_items)) {
+    tw_map_free(m);
+    return NULL;
+  }
+  for (i = 0; i < src->num_layers; i++) {
+    const tw_layer *L = &src->layers[i];
+    m->layers[i] = *L;
+    m->layers[i].cells = NULL;
+    m->num_layers = i + 1;
+    if (L->cells) {
+      m->layers[i].cells = (unsigned char *)malloc(L->cells_size ? L->cells_size : 1);
+      if (!m->layers[i].cells) {
+        tw_map_free(m);
+        return NULL;
+      }
+      memcpy(m->layers[i].cells, L->cells, L->cells_size);
+    }
+  }
+  return m;
+}
+
 /* Collects the list positions of every item of `type` (file order). */
 static int collect(const datafile *df, uint32_t type, size_t **out, size_t *n) {
   size_t i, k = 0, cnt = df_type_count(df, type);

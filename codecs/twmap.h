@@ -114,6 +114,10 @@ int tw_map_parse(const unsigned char *data, size_t size, tw_map **out, codec_err
 
 void tw_map_free(tw_map *m);
 
+/* A deep copy (free with tw_map_free), decoded and dirty layers included;
+** NULL when memory runs out. */
+tw_map *tw_map_clone(const tw_map *m);
+
 /* Serializes: re-encodes dirty layers, then df_write(df_flags; pass
 ** DF_WRITE_RECOMPRESS for output identical to DDNet's map_resave). */
 int tw_map_serialize(tw_map *m, int df_flags, unsigned char **out, size_t *out_size, codec_error *err);
