@@ -13,6 +13,7 @@ SQLITE_EXTENSION_INIT1
 #include "columns_table.h"
 #include "files_table.h"
 #include "session.h"
+#include "tw_tables.h"
 #include "wed_tables.h"
 #include "wwd_tables.h"
 #include "wz4_tables.h"
@@ -65,6 +66,7 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
   if (!sess) return SQLITE_NOMEM;
   rc = files_table_register(db, sess);
   if (rc == SQLITE_OK) rc = wwd_tables_register(db, sess);
+  if (rc == SQLITE_OK) rc = tw_tables_register(db, sess);
   if (rc == SQLITE_OK) rc = wed_tables_register(db, sess);
   if (rc == SQLITE_OK) rc = wz4_tables_register(db, sess);
   if (rc == SQLITE_OK) rc = wwd_functions_register(db);

@@ -1,0 +1,15 @@
+/*
+** tw_tables.h: registration of the Teeworlds / DDNet map table family.
+*/
+#ifndef LEVELSQL_TW_TABLES_H
+#define LEVELSQL_TW_TABLES_H
+
+#include "engine.h"
+
+extern const ls_format tw_format;
+
+/* tw_maps, tw_groups, tw_layers, tw_tiles, tw_quads, tw_images,
+** tw_envelopes, tw_sounds, and the "tw" format for levelsql_files. */
+int tw_tables_register(sqlite3 *db, ls_session *sess);
+
+#endif

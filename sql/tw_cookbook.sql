@@ -1,0 +1,98 @@
+-- levelsql cookbook for Teeworlds / DDNet maps (.map).
+-- Each query runs as it is (the tests run them all); the pattern
+-- 'build/samples/*.map' may match nothing: replace it with your own folder
+-- ('maps'), file ('maps/ctf2.map') or pattern ('maps/*.map').
+.mode box
+
+-- Check a folder: which maps do not load, and why?
+SELECT file, format, ok, error FROM levelsql_files('build/samples/*.map');
+
+-- The maps: dialect, size, and the identity servers announce (the file's
+-- crc32 and sha256; any byte changed makes another map for them).
+SELECT file, style, num_layers, num_images, file_size,
+       printf('%08x', crc32) AS crc, substr(sha256, 1, 16) AS sha256_start, author
+FROM tw_maps('build/samples/*.map');
+
+-- Unhookable tiles (game and front layer id 3) per map.  Joining on the
+-- layer pushes layer_index down, so only those layers are decoded.
+SELECT l.file, count(*) AS unhookable
+FROM tw_layers('build/samples/*.map') AS l
+JOIN tw_tiles AS t ON t.file = l.file AND t.layer_index = l.layer_index
+WHERE l.kind IN ('game', 'front') AND t.id = 3
+GROUP BY l.file ORDER BY unhookable DESC;
+
+-- Maps whose game (or front) layer has no spawn (entity tiles 192 spawn,
+-- 193 red spawn, 194 blue spawn): players could not enter them.
+SELECT m.file FROM tw_maps('build/samples/*.map') AS m
+WHERE NOT EXISTS (
+  SELECT 1 FROM tw_layers(m.file) AS l
+  JOIN tw_tiles AS t ON t.file = l.file AND t.layer_index = l.layer_index
+  WHERE l.kind IN ('game', 'front') AND t.id BETWEEN 192 AND 194);
+
+-- The game tiles used, most used first (0 air, 1 solid, 2 death,
+-- 3 unhookable, 192+ entities).
+SELECT t.id, count(*) AS cells, count(DISTINCT t.file) AS maps
+FROM tw_layers('build/samples/*.map') AS l
+JOIN tw_tiles AS t ON t.file = l.file AND t.layer_index = l.layer_index
+WHERE l.kind = 'game'
+GROUP BY t.id ORDER BY cells DESC LIMIT 10;
+
+-- A 40x12 window of each game layer as text (x and y are pushed down):
+-- '#' solid, 'x' death, '%' unhookable, 'S' spawn, '.' air, '?' other.
+SELECT t.file, t.y, group_concat(CASE t.id WHEN 0 THEN '.' WHEN 1 THEN '#' WHEN 2 THEN 'x' WHEN 3 THEN '%'
+         WHEN 192 THEN 'S' WHEN 193 THEN 'S' WHEN 194 THEN 'S' ELSE '?' END, '') AS row
+FROM tw_layers('build/samples/*.map') AS l
+JOIN tw_tiles AS t ON t.file = l.file AND t.layer_index = l.layer_index
+WHERE l.kind = 'game' AND t.x BETWEEN 0 AND 39 AND t.y BETWEEN 0 AND 11
+GROUP BY t.file, t.y ORDER BY t.file, t.y;
+
+-- Teleporter numbers with entries (ids 10, 14, 15, 26) but no exit (27):
+-- players entering them would be stuck.
+SELECT t.file, t.number, count(*) AS entries
+FROM tw_layers('build/samples/*.map') AS l
+JOIN tw_tiles AS t ON t.file = l.file AND t.layer_index = l.layer_index
+WHERE l.kind = 'tele' AND t.id IN (10, 14, 15, 26)
+  AND NOT EXISTS (SELECT 1 FROM tw_tiles(t.file) AS o
+                  WHERE o.layer_index = t.layer_index AND o.id = 27 AND o.number = t.number)
+GROUP BY t.file, t.number;
+
+-- Embedded images no layer uses (they still cost download size).
+SELECT i.file, i.image, i.name, i.data_size
+FROM tw_images('build/samples/*.map') AS i
+WHERE NOT i.external AND NOT EXISTS (
+  SELECT 1 FROM tw_layers(i.file) AS l WHERE l.image = i.image);
+
+-- Server settings of every map, one per row.
+SELECT m.file, s.value AS setting
+FROM tw_maps('build/samples/*.map') AS m, json_each(m.settings) AS s;
+
+-- Envelope points, one per row (time in ms, values in 1/1024).
+SELECT e.file, e.env, e.kind, e.name, p.key AS point,
+       json_extract(p.value, '$.time') AS time, json_extract(p.value, '$.values') AS "values"
+FROM tw_envelopes('build/samples/*.map') AS e, json_each(e.points) AS p
+ORDER BY e.file, e.env, p.key LIMIT 20;
+
+-- Bulk edits go through UPDATE inside a transaction; files are written at
+-- COMMIT (each as DDNet's map_resave would write it), and ROLLBACK leaves
+-- them untouched.
+BEGIN;
+-- Rename every layer called "Layer".
+UPDATE tw_layers SET name = 'Decoration'
+WHERE source = 'build/samples/*.map' AND name = 'Layer';
+-- Recolour group 2: its tile layers and its quads get a reddish tint.
+UPDATE tw_layers SET color_r = 255, color_g = 160, color_b = 160
+WHERE source = 'build/samples/*.map' AND grp = 2 AND kind = 'tiles';
+UPDATE tw_quads SET colors = '[[255,160,160,255],[255,160,160,255],[255,160,160,255],[255,160,160,255]]'
+WHERE source = 'build/samples/*.map' AND grp = 2;
+-- Make a group move with the camera at half speed.
+UPDATE tw_groups SET parallax_x = 50, parallax_y = 50
+WHERE source = 'build/samples/*.map' AND name = 'Background';
+-- Turn every death tile of the game layers into an unhookable one.
+UPDATE tw_tiles SET id = 3
+WHERE source = 'build/samples/*.map' AND kind = 'game' AND id = 2;
+-- Add a server setting.
+UPDATE tw_maps SET settings = json_insert(settings, '$[#]', 'sv_team 1')
+WHERE source = 'build/samples/*.map';
+SELECT file, layer_index, name, color_r, color_g, color_b FROM tw_layers('build/samples/*.map')
+WHERE name = 'Decoration' OR grp = 2;
+ROLLBACK;

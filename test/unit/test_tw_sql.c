@@ -1,0 +1,790 @@
+/*
+** test_tw_sql.c: the Teeworlds/DDNet tables (tw_maps, tw_groups, tw_layers,
+** tw_tiles, tw_quads, tw_images, tw_envelopes, tw_sounds) end to end,
+** through the loaded extension, on private copies of the real corpus
+** ($LEVELSQL_CORPUS/tw, copied into a mkdtemp folder; skipped when unset).
+**
+** - every map loads through levelsql_files (format 'tw'), tw_maps' identity
+**   columns match the file (size, crc32, sha256);
+** - with DDNet's tools (/usr/lib/x86_64-linux-gnu/ddnet, skipped when
+**   absent): every map rewritten by a no-op UPDATE is byte-identical to
+**   map_resave's output; after tile UPDATEs, map_diff against the original
+**   reports exactly the edited cells of exactly the edited layers, and
+**   map_resave reads the result;
+** - edits of groups, layers, quads, envelopes (points count changing),
+**   images and settings read back in a new connection, and nothing else
+**   changes;
+** - bad values fail with the column and the limit, and write nothing;
+** - transactions: ROLLBACK, ROLLBACK TO a savepoint (clones with edited
+**   layers);
+** - lazy decoding through SQL: a map with one damaged layer answers
+**   queries pushed down to other layers, and fails with the codec's message
+**   only when the damaged layer's cells are read;
+** - corrupt maps (truncated, flipped bytes) give errors, never a crash.
+*/
+#include <dirent.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "datafile.h"
+#include "fileutil.h"
+#include "sha256.h"
+#include "twmap.h"
+
+#define DDNET_TOOLS "/usr/lib/x86_64-linux-gnu/ddnet"
+
+/* What every test needs: the temporary folder and the corpus. */
+typedef struct tw_env {
+  char dir[256];     /* mkdtemp folder: maps/, tools/, bad/ */
+  char corpus[1024]; /* absolute $LEVELSQL_CORPUS/tw */
+  int tools;         /* map_resave and map_diff are installed */
+  char *names[64];   /* corpus map names, sorted */
+  size_t n;
+} tw_env;
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+/* printf into one of a few rotating static buffers, for SQL and paths. */
+static char *fmt(const char *f, ...) {
+  static char buf[8][4096];
+  static int k;
+  va_list ap;
+  k = (k + 1) % 8;
+  va_start(ap, f);
+  vsnprintf(buf[k], sizeof buf[k], f, ap);
+  va_end(ap);
+  return buf[k];
+}
+
+/* A new in-memory connection with the extension loaded ($LEVELSQL_EXT). */
+static sqlite3 *db_open(void) {
+  sqlite3 *db = NULL;
+  char *err = NULL;
+  const char *ext = getenv("LEVELSQL_EXT");
+  if (sqlite3_open(":memory:", &db) != SQLITE_OK) return NULL;
+  sqlite3_enable_load_extension(db, 1);
+  if (sqlite3_load_extension(db, ext ? ext : "build/levelsql", "sqlite3_levelsql_init", &err) != SQLITE_OK) {
+    printf("cannot load the extension: %s\n", err ? err : "?");
+    sqlite3_free(err);
+    sqlite3_close(db);
+    return NULL;
+  }
+  return db;
+}
+
+/* Runs SQL that must succeed. */
+static int exec_ok(sqlite3 *db, const char *sql) {
+  char *err = NULL;
+  int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
+  CHECK(rc == SQLITE_OK, "%s -> %s", sql, err ? err : "?");
+  sqlite3_free(err);
+  return rc == SQLITE_OK;
+}
+
+/* Runs SQL that must fail with a message containing both parts (part2 may
+** be NULL). */
+static void exec_err(sqlite3 *db, const char *sql, const char *part1, const char *part2) {
+  char *err = NULL;
+  int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
+  CHECK(rc != SQLITE_OK, "expected an error from: %s", sql);
+  if (rc != SQLITE_OK) {
+    CHECK(err && strstr(err, part1), "error of [%s] lacks '%s': %s", sql, part1, err ? err : "(none)");
+    if (part2) CHECK(err && strstr(err, part2), "error of [%s] lacks '%s': %s", sql, part2, err ? err : "(none)");
+  }
+  sqlite3_free(err);
+}
+
+/* The first column of the first row as an integer (-999999 on error). */
+static sqlite3_int64 query_int(sqlite3 *db, const char *sql) {
+  sqlite3_stmt *st = NULL;
+  sqlite3_int64 v = -999999;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+    printf("prepare failed: %s: %s\n", sql, sqlite3_errmsg(db));
+    return v;
+  }
+  if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
+  else printf("no row / error: %s: %s\n", sql, sqlite3_errmsg(db));
+  sqlite3_finalize(st);
+  return v;
+}
+
+/* The first column of the first row as text, in one of a few rotating
+** static buffers ("(error: ...)" on failure, "" for NULL). */
+static char *query_text(sqlite3 *db, const char *sql) {
+  static char buf[4][16384];
+  static int k;
+  sqlite3_stmt *st = NULL;
+  k = (k + 1) % 4;
+  buf[k][0] = 0;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+    snprintf(buf[k], sizeof buf[k], "(prepare failed: %s)", sqlite3_errmsg(db));
+    return buf[k];
+  }
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    if (sqlite3_column_text(st, 0)) snprintf(buf[k], sizeof buf[k], "%s", (const char *)sqlite3_column_text(st, 0));
+  } else if (sqlite3_errcode(db) != SQLITE_DONE) {
+    snprintf(buf[k], sizeof buf[k], "(error: %s)", sqlite3_errmsg(db));
+  }
+  sqlite3_finalize(st);
+  return buf[k];
+}
+
+/* Runs a statement to the end; returns its final code (SQLITE_DONE or an
+** error), for queries that may fail but must not crash. */
+static int run_all(sqlite3 *db, const char *sql) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+  if (rc != SQLITE_OK) return rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* Copies a file; 1 on success. */
+static int copy_file(const char *from, const char *to) {
+  size_t n = 0;
+  unsigned char *b = file_read_all(from, &n);
+  int ok = b && file_write_all(to, b, n);
+  free(b);
+  return ok;
+}
+
+/* 1 when the two files have the same bytes. */
+static int same_bytes(const char *a, const char *b) {
+  size_t na = 0, nb = 0;
+  unsigned char *x = file_read_all(a, &na), *y = file_read_all(b, &nb);
+  int same = x && y && na == nb && memcmp(x, y, na) == 0;
+  free(x);
+  free(y);
+  return same;
+}
+
+/* The copy of corpus map `name` in the test folder. */
+static char *map_path(const tw_env *env, const char *name) {
+  return fmt("%s/maps/%s", env->dir, name);
+}
+
+/* Whether the corpus has the map (tests for particular maps skip if not). */
+static int have_map(const tw_env *env, const char *name) {
+  size_t i;
+  for (i = 0; i < env->n; i++)
+    if (strcmp(env->names[i], name) == 0) return 1;
+  SKIP("corpus map %s is absent", name);
+  return 0;
+}
+
+/* Fresh private copy of a corpus map (undoing earlier tests' edits). */
+static char *fresh_copy(const tw_env *env, const char *name) {
+  char *dst = map_path(env, name);
+  CHECK(copy_file(fmt("%s/%s", env->corpus, name), dst), "copy %s", name);
+  return dst;
+}
+
+/* Runs a DDNet tool in env->dir/tools (it needs storage.cfg there) with
+** absolute paths; output to log (a path) or /dev/null.  Returns the exit
+** status, -1 when it could not run. */
+static int run_tool(const tw_env *env, const char *tool, const char *a, const char *b, const char *log) {
+  char cmd[8192];
+  int rc;
+  snprintf(cmd, sizeof cmd, "cd '%s/tools' && '%s/%s' '%s' '%s' >'%s' 2>&1", env->dir, DDNET_TOOLS, tool, a, b,
+           log ? log : "/dev/null");
+  rc = system(cmd);
+  return rc == -1 ? -1 : (rc >> 8) & 0xFF;
+}
+
+/* qsort comparison of file names. */
+static int name_cmp(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* ---- tests ------------------------------------------------------------------- */
+
+/* Every map loads as 'tw'; tw_maps' identity columns describe the bytes. */
+static void test_load(const tw_env *env) {
+  sqlite3 *db = db_open();
+  size_t i;
+  if (!db) return;
+  CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s/maps') WHERE ok = 1 AND format = 'tw'", env->dir)) ==
+            (sqlite3_int64)env->n, "every corpus map loads as 'tw'");
+  for (i = 0; i < env->n; i++) {
+    const char *p = map_path(env, env->names[i]);
+    size_t n = 0;
+    unsigned char *b = file_read_all(p, &n), digest[32];
+    char hex[65];
+    if (!b) continue;
+    sha256(b, n, digest);
+    sha256_hex(digest, hex);
+    CHECK(strcmp(query_text(db, fmt("SELECT sha256 FROM tw_maps('%s')", p)), hex) == 0, "%s: sha256", env->names[i]);
+    CHECK(query_int(db, fmt("SELECT crc32 FROM tw_maps('%s')", p)) == (sqlite3_int64)crc32(0L, b, (uInt)n),
+          "%s: crc32", env->names[i]);
+    CHECK(query_int(db, fmt("SELECT file_size FROM tw_maps('%s')", p)) == (sqlite3_int64)n, "%s: file_size",
+          env->names[i]);
+    free(b);
+  }
+  sqlite3_close(db);
+}
+
+/* A no-op UPDATE rewrites each map exactly as map_resave does. */
+static void test_noop_resave(const tw_env *env) {
+  sqlite3 *db;
+  size_t i;
+  if (!env->tools) {
+    SKIP("map_resave not installed: no-op rewrites against map_resave");
+    return;
+  }
+  db = db_open();
+  if (!db) return;
+  for (i = 0; i < env->n; i++) {
+    const char *name = env->names[i];
+    char *copy = strdup(map_path(env, name)), *ref = strdup(fmt("%s/tools/ref_%s", env->dir, name));
+    if (!copy || !ref) break;
+    /* map_resave writes through DDNet's storage: a path relative to tools/ */
+    CHECK(run_tool(env, "map_resave", fmt("%s/%s", env->corpus, name), fmt("ref_%s", name), NULL) == 0, "map_resave %s",
+          name);
+    exec_ok(db, fmt("UPDATE tw_maps SET author = author WHERE source = '%s'", copy));
+    CHECK(same_bytes(copy, ref), "%s: no-op UPDATE is byte-identical to map_resave", name);
+    unlink(ref);
+    free(copy);
+    free(ref);
+  }
+  sqlite3_close(db);
+}
+
+/* One difference line of map_diff: "[n:<layer name>] XxY: (...) != (...)".
+** (Debian's 16.4 prints the number of layers as n, not the layer's index,
+** so layers are told apart by name and by the cells.) */
+typedef struct diff_line {
+  char name[64];
+  int x, y;
+} diff_line;
+
+/* Parses map_diff's log into lines[0..max); returns the number of
+** difference lines (more than max are counted, not stored). */
+static int diff_lines(const char *log, diff_line *lines, int max) {
+  FILE *f = fopen(log, "r");
+  char line[2048];
+  int total = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    char *b = strstr(line, "map_compare: ["), *colon, *idx, *rb;
+    if (!b || !strstr(line, "!=")) continue;
+    b += strlen("map_compare: [");
+    colon = strchr(b, ':');
+    idx = strstr(b, ": (index");
+    if (!colon || !idx) continue;
+    for (rb = idx; rb > colon && !(rb[0] == ']' && rb[1] == ' '); rb--) {
+    }
+    if (total < max) {
+      size_t n = (size_t)(rb - colon - 1);
+      if (n >= sizeof lines[total].name) n = sizeof lines[total].name - 1;
+      memcpy(lines[total].name, colon + 1, n);
+      lines[total].name[n] = 0;
+      if (sscanf(rb + 2, "%dx%d", &lines[total].x, &lines[total].y) != 2) lines[total].x = lines[total].y = -1;
+    }
+    total++;
+  }
+  if (f) fclose(f);
+  return total;
+}
+
+/* How many lines name cell (x, y) (and, when name is given, that layer). */
+static int diff_count(const diff_line *lines, int n, int x, int y, const char *name) {
+  int i, c = 0;
+  for (i = 0; i < n; i++)
+    if (lines[i].x == x && lines[i].y == y && (!name || strcmp(lines[i].name, name) == 0)) c++;
+  return c;
+}
+
+/* Tile UPDATEs on two layers (game and tiles) of a map: map_diff reports
+** exactly those cells of exactly those layers; a physics-layer edit (tele)
+** is invisible to map_diff (it compares the main Tile data only) but reads
+** back; map_resave reads the result; other layers keep their cells. */
+static void diff_one(const tw_env *env, const char *name, int game, int tiles, int tele) {
+  sqlite3 *db;
+  char *copy, *orig, *log;
+  char before[256], after[256];
+  int total;
+  if (!have_map(env, name)) return;
+  copy = strdup(fresh_copy(env, name));
+  orig = strdup(fmt("%s/%s", env->corpus, name));
+  log = strdup(fmt("%s/tools/diff.log", env->dir));
+  db = db_open();
+  if (!db || !copy || !orig || !log) goto done;
+  /* the cells of the layers left alone, before */
+  snprintf(before, sizeof before, "%s",
+           query_text(db, fmt("SELECT count(*) || ':' || sum(id * 7 + coalesce(flags, 0) + coalesce(number, 0)) FROM "
+                              "tw_tiles('%s') WHERE layer_index NOT IN (%d, %d, %d)", copy, game, tiles, tele)));
+  exec_ok(db, fmt("UPDATE tw_tiles SET id = (id + 1) %% 256 WHERE source = '%s' AND layer_index = %d AND x = 5 AND y "
+                  "BETWEEN 3 AND 5", copy, game));
+  exec_ok(db, fmt("UPDATE tw_tiles SET flags = (flags | 3) - (flags & 3) WHERE source = '%s' AND layer_index = %d AND x BETWEEN 7 AND "
+                  "8 AND y = 7", copy, tiles));
+  if (tele >= 0)
+    exec_ok(db, fmt("UPDATE tw_tiles SET number = 9, id = 26 WHERE source = '%s' AND layer_index = %d AND x = 1 AND "
+                    "y = 1", copy, tele));
+  sqlite3_close(db);
+  db = db_open();
+  if (!db) goto done;
+  snprintf(after, sizeof after, "%s",
+           query_text(db, fmt("SELECT count(*) || ':' || sum(id * 7 + coalesce(flags, 0) + coalesce(number, 0)) FROM "
+                              "tw_tiles('%s') WHERE layer_index NOT IN (%d, %d, %d)", copy, game, tiles, tele)));
+  CHECK(strcmp(before, after) == 0 && strlen(before) > 2, "%s: other layers unchanged (%s / %s)", name, before, after);
+  if (tele >= 0)
+    CHECK(query_int(db, fmt("SELECT number * 1000 + id FROM tw_tiles('%s') WHERE layer_index = %d AND x = 1 AND y = 1",
+                            copy, tele)) == 9026, "%s: tele edit reads back", name);
+  CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s') t JOIN tw_tiles('%s') o USING (layer_index, x, y) "
+                          "WHERE t.layer_index = %d AND t.x = 5 AND t.y BETWEEN 3 AND 5 AND t.id = (o.id + 1) %% 256",
+                          copy, orig, game)) == 3, "%s: game edit reads back", name);
+  if (env->tools) {
+    diff_line lines[16];
+    /* names only when the layer items have one (version >= 3) */
+    char *game_name = strdup(query_text(db, fmt("SELECT CASE WHEN version >= 3 THEN name END FROM tw_layers('%s') "
+                                                 "WHERE layer_index = %d", copy, game)));
+    char *tiles_name = strdup(query_text(db, fmt("SELECT CASE WHEN version >= 3 THEN name END FROM tw_layers('%s') "
+                                                  "WHERE layer_index = %d", copy, tiles)));
+    const char *gn = game_name && *game_name ? game_name : NULL, *tn = tiles_name && *tiles_name ? tiles_name : NULL;
+    CHECK(run_tool(env, "map_diff", orig, copy, log) == 0, "%s: map_diff runs", name);
+    total = diff_lines(log, lines, 16);
+    CHECK(total == 5 && diff_count(lines, 5, 5, 3, gn) == 1 && diff_count(lines, 5, 5, 4, gn) == 1 &&
+              diff_count(lines, 5, 5, 5, gn) == 1 && diff_count(lines, 5, 7, 7, tn) == 1 &&
+              diff_count(lines, 5, 8, 7, tn) == 1,
+          "%s: map_diff reports exactly the 3 game cells%s%s and the 2 tiles cells%s%s edited (%d lines)", name,
+          gn ? " of " : "", gn ? gn : "", tn ? " of " : "", tn ? tn : "", total);
+    free(game_name);
+    free(tiles_name);
+    CHECK(run_tool(env, "map_resave", copy, "resaved.map", NULL) == 0,
+          "%s: map_resave reads the edited map", name);
+    unlink(fmt("%s/tools/resaved.map", env->dir));
+    unlink(fmt("%s/tools/map_diff.txt", env->dir));
+    unlink(log);
+  }
+done:
+  if (db) sqlite3_close(db);
+  free(copy);
+  free(orig);
+  free(log);
+}
+
+/* Tile edits checked with map_diff on a 0.6 map and a DDNet map. */
+static void test_tile_diff(const tw_env *env) {
+  if (!env->tools) SKIP("map_diff/map_resave not installed: the edited maps are checked by levelsql alone");
+  diff_one(env, "v06_dm1.map", 10, 7, -1);      /* 0.6: game layer 10, tiles layer 7 */
+  diff_one(env, "ddnet_coverage.map", 1, 6, 3); /* DDNet: game 1, tiles 6, tele 3 */
+}
+
+/* Edits of every writable table, read back in a new connection. */
+static void test_edits(const tw_env *env) {
+  const char *name = "v06_ctf2.map";
+  sqlite3 *db;
+  char *p, others[8192], tiles_before[128];
+  if (!have_map(env, name)) return;
+  p = strdup(fresh_copy(env, name));
+  db = db_open();
+  if (!db || !p) {
+    free(p);
+    return;
+  }
+  snprintf(others, sizeof others, "%s",
+           query_text(db, fmt("SELECT group_concat(points, ';') FROM tw_envelopes('%s') WHERE env != 0", p)));
+  snprintf(tiles_before, sizeof tiles_before, "%s",
+           query_text(db, fmt("SELECT count(*) || ':' || sum(id + 256 * flags) FROM tw_tiles('%s')", p)));
+  exec_ok(db, fmt("UPDATE tw_groups SET name = 'Edited', offset_x = -32, parallax_y = 50, clipping = 1, clip_w = 320, "
+                  "clip_h = 240 WHERE source = '%s' AND grp = 1", p));
+  exec_ok(db, fmt("UPDATE tw_layers SET name = 'Renamed', color_r = 10, color_a = 128, detail = 1, image = NULL "
+                  "WHERE source = '%s' AND layer_index = 8", p));
+  exec_ok(db, fmt("UPDATE tw_quads SET points = '[[0,0],[32768,0],[0,32768],[32768,32768],[16384,16384]]', "
+                  "colors = '[[255,0,0,255],[0,255,0,255],[0,0,255,255],[1,2,3,4]]', pos_env = 1 "
+                  "WHERE source = '%s' AND layer_index = 1 AND quad = 0", p));
+  exec_ok(db, fmt("UPDATE tw_envelopes SET name = 'pulse', synchronized = 1, points = "
+                  "'[{\"time\":0,\"curve\":0,\"values\":[1024,0,0,1024]},{\"time\":500,\"curve\":1,\"values\":[0,"
+                  "1024,0,1024]},{\"time\":1000,\"curve\":4,\"values\":[0,0,1024,1024]},{\"time\":1500,\"curve\":1,"
+                  "\"values\":[1024,1024,1024,0]}]' WHERE source = '%s' AND env = 0", p));
+  exec_ok(db, fmt("UPDATE tw_images SET name = 'grass_main_renamed' WHERE source = '%s' AND image = 0", p));
+  exec_ok(db, fmt("UPDATE tw_maps SET settings = '[\"sv_test 1\",\"tune gravity 0.3\",\"quote \\\" here\"]', "
+                  "author = 'Author', credits = 'Crédits ✓', map_version = '1.2' WHERE source = '%s'", p));
+  sqlite3_close(db);
+
+  db = db_open();
+  if (!db) {
+    free(p);
+    return;
+  }
+  CHECK(strcmp(query_text(db, fmt("SELECT name || ',' || offset_x || ',' || parallax_y || ',' || clipping || ',' || "
+                                  "clip_w || ',' || clip_h || ',' || version FROM tw_groups('%s') WHERE grp = 1", p)),
+               "Edited,-32,50,1,320,240,3") == 0, "group edit reads back: %s",
+        query_text(db, fmt("SELECT name || ',' || offset_x || ',' || parallax_y || ',' || clipping || ',' || clip_w "
+                           "|| ',' || clip_h || ',' || version FROM tw_groups('%s') WHERE grp = 1", p)));
+  CHECK(strcmp(query_text(db, fmt("SELECT name || ',' || color_r || ',' || color_a || ',' || detail || ',' || "
+                                  "coalesce(image, 'none') FROM tw_layers('%s') WHERE layer_index = 8", p)),
+               "Renamed,10,128,1,none") == 0, "layer edit reads back: %s",
+        query_text(db, fmt("SELECT name || ',' || color_r || ',' || color_a || ',' || detail || ',' || "
+                           "coalesce(image, 'none') FROM tw_layers('%s') WHERE layer_index = 8", p)));
+  CHECK(strcmp(query_text(db, fmt("SELECT points || colors || pos_env FROM tw_quads('%s') WHERE layer_index = 1 AND "
+                                  "quad = 0", p)),
+               "[[0,0],[32768,0],[0,32768],[32768,32768],[16384,16384]][[255,0,0,255],[0,255,0,255],[0,0,255,255],[1,"
+               "2,3,4]]1") == 0, "quad edit reads back");
+  CHECK(strcmp(query_text(db, fmt("SELECT name || ',' || synchronized || ',' || num_points || ',' || "
+                                  "json_extract(points, '$[2].curve') || ',' || json_extract(points, '$[3].values[3]') "
+                                  "FROM tw_envelopes('%s') WHERE env = 0", p)),
+               "pulse,1,4,4,0") == 0, "envelope edit reads back: %s",
+        query_text(db, fmt("SELECT name || ',' || synchronized || ',' || num_points || ',' || points FROM "
+                           "tw_envelopes('%s') WHERE env = 0", p)));
+  CHECK(strcmp(query_text(db, fmt("SELECT group_concat(points, ';') FROM tw_envelopes('%s') WHERE env != 0", p)),
+               others) == 0, "the other envelopes keep their points (start points moved)");
+  CHECK(strcmp(query_text(db, fmt("SELECT name FROM tw_images('%s') WHERE image = 0", p)), "grass_main_renamed") == 0,
+        "image name reads back");
+  CHECK(strcmp(query_text(db, fmt("SELECT settings || author || credits || map_version FROM tw_maps('%s')", p)),
+               "[\"sv_test 1\",\"tune gravity 0.3\",\"quote \\\" here\"]AuthorCrédits ✓1.2") == 0,
+        "settings and info read back: %s", query_text(db, fmt("SELECT settings FROM tw_maps('%s')", p)));
+  CHECK(strcmp(query_text(db, fmt("SELECT count(*) || ':' || sum(id + 256 * flags) FROM tw_tiles('%s')", p)),
+               tiles_before) == 0, "tiles untouched by the other edits");
+  if (env->tools)
+    CHECK(run_tool(env, "map_resave", p, "edited.map", NULL) == 0,
+          "map_resave reads the edited map");
+  unlink(fmt("%s/tools/edited.map", env->dir));
+  sqlite3_close(db);
+  free(p);
+}
+
+/* Bad values: the message names the column and the limit; nothing is
+** written. */
+static void test_bad_values(const tw_env *env) {
+  const char *name = "ddnet_coverage.map";
+  sqlite3 *db;
+  char *p, *q;
+  if (!have_map(env, name)) return;
+  p = strdup(fresh_copy(env, name));
+  db = db_open();
+  if (!db || !p) {
+    free(p);
+    return;
+  }
+#define W(tbl, set, where) fmt("UPDATE %s SET %s WHERE source = '%s' AND %s", tbl, set, p, where)
+  exec_err(db, W("tw_layers", "color_r = 300", "layer_index = 6"), "column color_r", "0 to 255");
+  exec_err(db, W("tw_layers", "image = 7", "layer_index = 6"), "column image", "from 0 to 1");
+  exec_err(db, W("tw_layers", "color_env = 0", "layer_index = 6"), "column color_env", "no envelopes");
+  exec_err(db, W("tw_layers", "name = 'much too long name'", "layer_index = 6"), "column name", "11 bytes");
+  exec_err(db, W("tw_layers", "name = CAST(x'ff41' AS TEXT)", "layer_index = 6"), "column name", "UTF-8");
+  exec_err(db, W("tw_layers", "color_r = 1", "layer_index = 0"), "column color_r", "quads layer has no");
+  exec_err(db, W("tw_layers", "detail = 2", "layer_index = 6"), "column detail", "0 to 1");
+  exec_err(db, W("tw_layers", "width = 2", "layer_index = 6"), "width", "read-only");
+  exec_err(db, W("tw_groups", "name = 'twelve bytes'", "grp = 0"), "column name", "11 bytes");
+  exec_err(db, W("tw_groups", "clipping = 5", "grp = 0"), "column clipping", "0 to 1");
+  exec_err(db, W("tw_groups", "offset_x = 'left'", "grp = 0"), "column offset_x", "not an integer");
+  exec_err(db, W("tw_tiles", "id = 256", "layer_index = 1 AND x = 0 AND y = 0"), "column id", "0 to 255");
+  exec_err(db, W("tw_tiles", "angle = 40000", "kind = 'speedup' AND x = 0 AND y = 0"), "column angle", "32767");
+  exec_err(db, W("tw_tiles", "force = 1", "kind = 'game' AND x = 0 AND y = 0"), "column force", "game layer has no");
+  exec_err(db, W("tw_tiles", "id = 300", "kind = 'game' AND x = 0 AND y = 0"), "tile x 0, y 0 of group 1 layer 0", NULL);
+  exec_err(db, W("tw_quads", "points = 'not json'", "quad = 0"), "column points", "not valid JSON");
+  exec_err(db, W("tw_quads", "points = '[[0,0],[1,1]]'", "quad = 0"), "column points", "exactly 5");
+  exec_err(db, W("tw_quads", "points = '[[0,0],[1,1],[2,2],[3,3],[4,\"x\"]]'", "quad = 0"), "element [4][1]",
+           "integer");
+  exec_err(db, W("tw_quads", "colors = '[[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,256]]'", "quad = 0"), "column colors",
+           "0 to 255");
+  exec_err(db, W("tw_quads", "pos_env = 3", "quad = 0"), "column pos_env", "no envelopes");
+  exec_err(db, W("tw_images", "name = ''", "image = 0"), "column name", "1 to 127");
+  exec_err(db, W("tw_images", "name = printf('%.200c', 'x')", "image = 0"), "column name", "127 bytes");
+  exec_err(db, W("tw_maps", "author = printf('%.40c', 'a')", "1"), "column author", "31 bytes");
+  exec_err(db, W("tw_maps", "settings = '{\"a\":1}'", "1"), "column settings", "not an array");
+  exec_err(db, W("tw_maps", "settings = '[\"ok\", 5]'", "1"), "column settings", "element 1");
+  exec_err(db, W("tw_maps", "settings = 'sv_x 1'", "1"), "column settings", "not valid JSON");
+  exec_err(db, W("tw_maps", "crc32 = 5", "1"), "crc32", "read-only");
+  exec_err(db, fmt("DELETE FROM tw_tiles WHERE source = '%s' AND layer_index = 1", p), "cannot be deleted", NULL);
+  exec_err(db, fmt("INSERT INTO tw_layers(file, name) VALUES ('%s', 'x')", p), "cannot be inserted", NULL);
+#undef W
+  if (have_map(env, "ddnet_Sunny_Side_Up.map"))
+    exec_err(db, fmt("UPDATE tw_sounds SET name = 'x' WHERE source = '%s'", map_path(env, "ddnet_Sunny_Side_Up.map")),
+             "name", "read-only");
+  q = strdup(fmt("%s/%s", env->corpus, name));
+  CHECK(q && same_bytes(p, q), "failed statements wrote nothing");
+  free(q);
+  sqlite3_close(db);
+  free(p);
+  /* envelopes: a map that has some */
+  name = "v06_dm1.map";
+  if (!have_map(env, name)) return;
+  p = strdup(fresh_copy(env, name));
+  db = db_open();
+  if (!db || !p) {
+    free(p);
+    return;
+  }
+#define E(set) fmt("UPDATE tw_envelopes SET %s WHERE source = '%s' AND env = 0", set, p)
+  exec_err(db, E("points = '[{\"time\":0,\"curve\":9,\"values\":[0]}]'"), "point 0 curve", "0 to 5");
+  exec_err(db, E("points = '[{\"time\":0,\"curve\":1}]'"), "point 0 values", "missing");
+  exec_err(db, E("points = '[{\"time\":5,\"curve\":1,\"values\":[0]},{\"time\":4,\"curve\":1,\"values\":[0]}]'"),
+           "point 1 time", "must not decrease");
+  exec_err(db, E("points = '[{\"time\":0,\"curve\":1,\"values\":[0],\"speed\":2}]'"), "unknown key 'speed'", NULL);
+  exec_err(db, E("points = '[{\"time\":0,\"curve\":1,\"values\":[0,0,0,0,0]}]'"), "point 0 values", "1 to 4");
+  exec_err(db, E("points = '[{\"time\":0,\"curve\":5,\"values\":[0],\"in_dx\":[1]}]'"), "bezier", NULL);
+  exec_err(db, E("points = 5"), "column points", "JSON text");
+  exec_err(db, E("name = printf('%.32c', 'e')"), "column name", "31 bytes");
+#undef E
+  q = strdup(fmt("%s/%s", env->corpus, name));
+  CHECK(q && same_bytes(p, q), "failed envelope statements wrote nothing");
+  free(q);
+  sqlite3_close(db);
+  free(p);
+}
+
+/* ROLLBACK and ROLLBACK TO: the clone of a map with an edited layer. */
+static void test_transactions(const tw_env *env) {
+  const char *name = "v06_dm2.map";
+  sqlite3 *db;
+  char *p, *orig;
+  if (!have_map(env, name)) return;
+  p = strdup(fresh_copy(env, name));
+  orig = strdup(fmt("%s/%s", env->corpus, name));
+  db = db_open();
+  if (db && p && orig) {
+    const char *game = "kind = 'game' AND x = 3 AND y = 3";
+    exec_ok(db, "BEGIN");
+    exec_ok(db, fmt("UPDATE tw_tiles SET id = 2 WHERE source = '%s' AND %s", p, game));
+    CHECK(query_int(db, fmt("SELECT id FROM tw_tiles('%s') WHERE %s", p, game)) == 2, "edit visible in the transaction");
+    exec_ok(db, "ROLLBACK");
+    CHECK(same_bytes(p, orig), "ROLLBACK wrote nothing");
+    exec_ok(db, "BEGIN");
+    exec_ok(db, fmt("UPDATE tw_tiles SET id = 2 WHERE source = '%s' AND %s", p, game));
+    exec_ok(db, "SAVEPOINT s1");
+    exec_ok(db, fmt("UPDATE tw_tiles SET id = 4 WHERE source = '%s' AND kind = 'game' AND x = 4 AND y = 3", p));
+    exec_ok(db, fmt("UPDATE tw_layers SET name = 'Gone' WHERE source = '%s' AND kind = 'game'", p));
+    exec_ok(db, "ROLLBACK TO s1");
+    exec_ok(db, "COMMIT");
+    sqlite3_close(db);
+    db = db_open();
+    if (db) {
+      CHECK(query_int(db, fmt("SELECT id FROM tw_tiles('%s') WHERE %s", p, game)) == 2, "edit before the savepoint kept");
+      CHECK(query_int(db, fmt("SELECT id FROM tw_tiles('%s') WHERE kind = 'game' AND x = 4 AND y = 3", p)) ==
+                query_int(db, fmt("SELECT id FROM tw_tiles('%s') WHERE kind = 'game' AND x = 4 AND y = 3", orig)),
+            "edit after the savepoint rolled back");
+      CHECK(strcmp(query_text(db, fmt("SELECT name FROM tw_layers('%s') WHERE kind = 'game'", p)), "Gone") != 0,
+            "layer rename rolled back");
+    }
+  }
+  if (db) sqlite3_close(db);
+  free(p);
+  free(orig);
+}
+
+/* A map whose tiles layer `bad` has a blob of the wrong size (made with the
+** codec): queries pushed down to other layers work, reading its cells
+** fails with the codec's message, count(*) reads no cell at all. */
+static void test_lazy_layer(const tw_env *env) {
+  const char *name = "v06_dm1.map";
+  size_t n = 0, on = 0;
+  unsigned char *b, *o = NULL;
+  tw_map *m = NULL;
+  codec_error e;
+  long di;
+  sqlite3 *db;
+  char *p;
+  const int bad = 8, good = 10;
+  if (!have_map(env, name)) return;
+  b = file_read_all(fmt("%s/%s", env->corpus, name), &n);
+  if (!b || !tw_map_parse(b, n, &m, &e)) {
+    CHECK(0, "parse %s", name);
+    free(b);
+    return;
+  }
+  di = tw_layer_data_index(m, bad);
+  CHECK(di >= 0 && df_data_set(m->df, (size_t)di, (const unsigned char *)"short", 5) &&
+            tw_map_serialize(m, 0, &o, &on, &e), "damaged copy made");
+  p = strdup(fmt("%s/bad/damaged_layer.map", env->dir));
+  if (o && p) file_write_all(p, o, on);
+  free(o);
+  tw_map_free(m);
+  free(b);
+  db = db_open();
+  if (db && p) {
+    CHECK(query_int(db, fmt("SELECT ok FROM levelsql_files('%s')", p)) == 1, "the damaged map still loads (lazily)");
+    CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s') WHERE layer_index = %d AND id >= 0", p, good)) > 0,
+          "cells of another layer read fine");
+    CHECK(query_int(db, fmt("SELECT sum(id) IS NOT NULL FROM tw_tiles('%s') WHERE grp = 6 AND layer = 2", p)) == 1,
+          "grp/layer push-down avoids the damaged layer");
+    exec_err(db, fmt("SELECT sum(id) FROM tw_tiles('%s')", p), "layer 8", "holds 5 bytes");
+    CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s')", p)) > 0, "count(*) decodes no cell");
+    exec_err(db, fmt("UPDATE tw_tiles SET id = 1 WHERE source = '%s' AND layer_index = %d AND x = 0 AND y = 0", p, bad),
+             "column id", "holds 5 bytes");
+  }
+  if (db) sqlite3_close(db);
+  free(p);
+}
+
+/* Truncated and byte-flipped maps: errors, never a crash. */
+static void test_corrupt(const tw_env *env) {
+  const char *names[] = {"v06_dm1.map", "ddnet_coverage.map", "v07_lms1.map"};
+  static const char *const queries[] = {
+    "SELECT * FROM tw_maps('%s')", "SELECT * FROM tw_groups('%s')", "SELECT * FROM tw_layers('%s')",
+    "SELECT sum(id), sum(flags), sum(number), sum(angle) FROM tw_tiles('%s')", "SELECT * FROM tw_quads('%s')",
+    "SELECT * FROM tw_images('%s')", "SELECT * FROM tw_envelopes('%s')", "SELECT * FROM tw_sounds('%s')"};
+  sqlite3 *db = db_open();
+  size_t k, i, q;
+  if (!db) return;
+  for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+    size_t n = 0;
+    unsigned char *b;
+    int truncated_ok = 1, flips_survived = 1;
+    if (!have_map(env, names[k])) continue;
+    b = file_read_all(fmt("%s/%s", env->corpus, names[k]), &n);
+    if (!b) continue;
+    for (i = 1; i < 8; i++) {
+      char *p = fmt("%s/bad/trunc_%zu_%s", env->dir, i, names[k]);
+      file_write_all(p, b, n * i / 8);
+      if (query_int(db, fmt("SELECT ok = 0 AND error IS NOT NULL AND format = 'tw' FROM levelsql_files('%s')", p)) !=
+              1 ||
+          run_all(db, fmt("SELECT * FROM tw_maps('%s')", p)) != SQLITE_ERROR)
+        truncated_ok = 0;
+    }
+    CHECK(truncated_ok, "%s: truncated copies are errors in levelsql_files and tw_maps", names[k]);
+    for (i = 0; i < 24; i++) {
+      size_t pos = i < 12 ? (i * 97u) % (n < 800 ? n : 800) : (i * 7919u) % n;
+      char *p = strdup(fmt("%s/bad/flip_%zu_%s", env->dir, i, names[k]));
+      b[pos] ^= 0x5A;
+      if (p && file_write_all(p, b, n)) {
+        for (q = 0; q < sizeof queries / sizeof queries[0]; q++) {
+          int rc = run_all(db, fmt(queries[q], p));
+          if (rc != SQLITE_DONE && rc != SQLITE_ERROR) flips_survived = 0;
+        }
+        /* writing a flipped map that parses must not crash either */
+        run_all(db, fmt("UPDATE tw_maps SET author = 'x' WHERE source = '%s'", p));
+      }
+      b[pos] ^= 0x5A;
+      free(p);
+    }
+    CHECK(flips_survived, "%s: flipped copies give rows or errors", names[k]);
+    free(b);
+  }
+  sqlite3_close(db);
+}
+
+/* A map made by tools/gen_tw_sample (beside the extension in the build
+** folder), which needs no corpus: read, edited, rewritten; with DDNet's
+** tools, the no-op rewrite equals map_resave's and the edit reads there. */
+static void test_generated(const tw_env *env) {
+  const char *ext = getenv("LEVELSQL_EXT");
+  char gen[1024], *p, *slash;
+  sqlite3 *db;
+  snprintf(gen, sizeof gen, "%s", ext ? ext : "build/levelsql");
+  slash = strrchr(gen, '/');
+  snprintf(slash ? slash + 1 : gen, sizeof gen - (size_t)(slash ? slash + 1 - gen : 0), "tools/gen_tw_sample");
+  if (access(gen, X_OK) != 0) {
+    SKIP("%s not built: the generated-map test", gen);
+    return;
+  }
+  p = strdup(fmt("%s/bad/generated.map", env->dir)); /* not in maps/: that holds the corpus */
+  CHECK(p && system(fmt("'%s' '%s'", gen, p)) == 0, "gen_tw_sample writes a map");
+  db = db_open();
+  if (db && p) {
+    CHECK(strcmp(query_text(db, fmt("SELECT style || ',' || num_groups || ',' || num_layers || ',' || author || ',' || "
+                                    "settings FROM tw_maps('%s')", p)),
+                 "ddnet,2,3,levelsql sample,[\"sv_team 0\"]") == 0, "generated map: %s",
+          query_text(db, fmt("SELECT style || ',' || num_groups || ',' || num_layers || ',' || author || ',' || settings "
+                             "FROM tw_maps('%s')", p)));
+    CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s') WHERE kind = 'game' AND id = 192", p)) == 2,
+          "generated map: two spawns");
+    CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s') WHERE grp = 1 AND layer = 0", p)) == 60 * 30,
+          "generated map: 60x30 game layer");
+    if (env->tools) {
+      CHECK(run_tool(env, "map_resave", p, "generated_ref.map", NULL) == 0, "map_resave reads the generated map");
+      exec_ok(db, fmt("UPDATE tw_maps SET author = author WHERE source = '%s'", p));
+      CHECK(same_bytes(p, fmt("%s/tools/generated_ref.map", env->dir)), "generated map: no-op rewrite = map_resave");
+    }
+    exec_ok(db, fmt("UPDATE tw_tiles SET id = 3 WHERE source = '%s' AND kind = 'game' AND id = 2", p));
+    exec_ok(db, fmt("UPDATE tw_layers SET color_g = 128 WHERE source = '%s' AND name = 'Ground'", p));
+    sqlite3_close(db);
+    db = db_open();
+    CHECK(db && query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s') WHERE kind = 'game' AND id = 3", p)) == 22 &&
+              query_int(db, fmt("SELECT color_g FROM tw_layers('%s') WHERE name = 'Ground'", p)) == 128,
+          "generated map: edits read back");
+    if (env->tools)
+      CHECK(run_tool(env, "map_resave", p, "generated_edited.map", NULL) == 0, "map_resave reads the edited map");
+  }
+  if (db) sqlite3_close(db);
+  free(p);
+}
+
+/* Makes the temporary folders (maps/, tools/ with DDNet's storage.cfg,
+** bad/) and lists the corpus maps; returns 0 when the corpus is absent
+** (the corpus tests are then skipped). */
+static int env_setup(tw_env *env) {
+  const char *corpus = check_corpus_dir();
+  char *abs;
+  DIR *d;
+  struct dirent *de;
+  FILE *f;
+  size_t i;
+  memset(env, 0, sizeof *env);
+  snprintf(env->dir, sizeof env->dir, "/tmp/levelsql-tw-XXXXXX");
+  if (!mkdtemp(env->dir)) {
+    CHECK(0, "mkdtemp");
+    env->dir[0] = 0;
+    return 0;
+  }
+  mkdir(fmt("%s/maps", env->dir), 0755);
+  mkdir(fmt("%s/tools", env->dir), 0755);
+  mkdir(fmt("%s/bad", env->dir), 0755);
+  env->tools = access(DDNET_TOOLS "/map_resave", X_OK) == 0 && access(DDNET_TOOLS "/map_diff", X_OK) == 0;
+  if (env->tools && (f = fopen(fmt("%s/tools/storage.cfg", env->dir), "w")) != NULL) {
+    fputs("add_path $CURRENTDIR\n", f);
+    fclose(f);
+  } else {
+    env->tools = 0;
+  }
+  if (!env->tools) SKIP("DDNet's map_resave/map_diff not installed in %s: no comparisons with them", DDNET_TOOLS);
+  if (!corpus) {
+    SKIP("LEVELSQL_CORPUS unset: the Teeworlds corpus tests");
+    return 0;
+  }
+  abs = realpath(corpus, NULL);
+  snprintf(env->corpus, sizeof env->corpus, "%s/tw", abs ? abs : corpus);
+  free(abs);
+  d = opendir(env->corpus);
+  if (!d) {
+    SKIP("%s missing: the Teeworlds corpus tests", env->corpus);
+    return 0;
+  }
+  while ((de = readdir(d)) && env->n < 64) {
+    size_t len = strlen(de->d_name);
+    if (len > 4 && strcmp(de->d_name + len - 4, ".map") == 0) env->names[env->n++] = strdup(de->d_name);
+  }
+  closedir(d);
+  qsort(env->names, env->n, sizeof env->names[0], name_cmp);
+  for (i = 0; i < env->n; i++)
+    CHECK(copy_file(fmt("%s/%s", env->corpus, env->names[i]), map_path(env, env->names[i])), "copy");
+  CHECK(env->n > 0, "corpus maps found in %s", env->corpus);
+  return env->n > 0;
+}
+
+/* The generated-map test always; the corpus tests when the corpus is there. */
+int main(void) {
+  tw_env env;
+  size_t i;
+  int corpus = env_setup(&env);
+  if (env.dir[0]) test_generated(&env);
+  if (corpus) {
+    test_load(&env);
+    test_noop_resave(&env);
+    test_tile_diff(&env);
+    test_edits(&env);
+    test_bad_values(&env);
+    test_transactions(&env);
+    test_lazy_layer(&env);
+    test_corrupt(&env);
+  }
+  if (env.dir[0]) {
+    if (check_failed == 0) {
+      char cmd[400];
+      snprintf(cmd, sizeof cmd, "rm -rf '%s'", env.dir);
+      if (system(cmd) != 0) printf("note: could not remove %s\n", env.dir);
+    } else {
+      printf("files kept in %s\n", env.dir);
+    }
+  }
+  for (i = 0; i < env.n; i++) free(env.names[i]);
+  return check_done();
+}
