@@ -92,6 +92,35 @@ if [ -d ../shared/corpus/wed ]; then
     "$(awk -v t="$t_wed_edit" 'BEGIN{printf "%.1f ms", t*1000}')" "$wed_name" "$wed_size")
 fi
 
+# Teeworlds/DDNet: the largest corpus map (skipped without the corpus): a
+# full tw_tiles scan, and a no-op rewrite timed against DDNet's map_resave.
+tw_lines=""
+if [ -d ../shared/corpus/tw ]; then
+  mkdir -p "$work/tw"
+  tw_map=$(ls -S ../shared/corpus/tw/*.map | head -n 1)
+  tw_name=$(basename "$tw_map")
+  cp "$tw_map" "$work/tw/" && chmod u+w "$work/tw/$tw_name"
+  tw_rows=$(count "SELECT count(*) FROM tw_tiles('tw/$tw_name');")
+  t_tw=$(best 3 "SELECT sum(id), count(flags) FROM tw_tiles('tw/$tw_name');")
+  tw_ns=$(ns_per_row "$t_tw" "$tw_rows")
+  t_tw_write=$(best 3 "UPDATE tw_maps SET author = author WHERE source = 'tw/$tw_name';")
+  tw_ms=$(awk -v t="$t_tw_write" 'BEGIN{printf "%.1f ms", t*1000}')
+  tw_vs="map_resave not installed: no ratio"
+  resave=/usr/lib/x86_64-linux-gnu/ddnet/map_resave
+  if [ -x "$resave" ]; then
+    echo 'add_path $CURRENTDIR' >"$work/tw/storage.cfg"
+    t_resave=$(for i in 1 2 3; do
+      s=$(date +%s.%N)
+      (cd "$work/tw" && "$resave" "$tw_name" resaved.map >/dev/null 2>&1)
+      e=$(date +%s.%N)
+      awk -v s="$s" -v e="$e" 'BEGIN { printf "%.6f\n", e - s }'
+    done | sort -n | head -n 1)
+    tw_vs="map_resave $(awk -v t="$t_resave" 'BEGIN{printf "%.1f ms", t*1000}'): $(ratio "$t_tw_write" "$t_resave") its time"
+  fi
+  tw_lines=$(printf '  tw_tiles full scan       %s rows of %s, %s, %s ns/row = %s the floor\n  tw no-op rewrite         %s (recompress all, fsync, rename) vs %s' \
+    "$tw_rows" "$tw_name" "$(rate "$t_tw" "$tw_rows")" "$tw_ns" "$(ratio "$tw_ns" "$floor_ns")" "$tw_ms" "$tw_vs")
+fi
+
 echo "levelsql benchmark on $what"
 echo "  floor: generate_series  $(rate "$t_floor" "$FLOOR_N"), $floor_ns ns/row"
 echo "  wwd_tiles full scan     $tiles rows, $(rate "$t_tiles" "$tiles"), $tiles_ns ns/row = $(ratio "$tiles_ns" "$floor_ns") the floor"
@@ -100,4 +129,5 @@ echo "  GROUP BY logic, cold    $(awk -v t="$t_cold" 'BEGIN{printf "%.1f ms", t*
 echo "  GROUP BY logic, warm    $(awk -v t="$t_warm" 'BEGIN{printf "%.1f ms", t*1000}') (from the cache) = $(ratio "$(ns_per_row "$t_warm" "$objects")" "$floor_ns") the floor per object"
 echo "  UPDATE one object       $(awk -v t="$t_update" 'BEGIN{printf "%.1f ms", t*1000}') in $name ($largest_size bytes, compressed): parse, edit, compress, fsync, rename"
 [ -n "$wed_lines" ] && echo "$wed_lines"
+[ -n "$tw_lines" ] && echo "$tw_lines"
 exit 0
