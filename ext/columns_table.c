@@ -1,7 +1,8 @@
 /*
 ** columns_table.c: levelsql_columns, the documentation of every table as a
 ** table: one row per column of every registered levelsql table, with its
-** SQL type, whether UPDATE may set it, and what it means.
+** SQL type, whether UPDATE may set it, whether constraints on it are pushed
+** down into the scan, and what it means.
 **
 **   SELECT column_name, writable, doc FROM levelsql_columns
 **   WHERE table_name = 'wwd_objects';
@@ -25,11 +26,11 @@ typedef struct columns_cursor {
   int column;  /* -3: file, -2: source, -1: options, else the table's column */
 } columns_cursor;
 
-enum { COL_TABLE, COL_NAME, COL_TYPE, COL_WRITABLE, COL_DOC, COL_TABLE_DOC };
+enum { COL_TABLE, COL_NAME, COL_TYPE, COL_WRITABLE, COL_PUSHED_DOWN, COL_DOC, COL_TABLE_DOC };
 
 static int columns_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out, char **err) {
   columns_vtab *v;
-  int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(table_name TEXT, column_name TEXT, type TEXT, writable INTEGER, doc TEXT, table_doc TEXT)");
+  int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(table_name TEXT, column_name TEXT, type TEXT, writable INTEGER, pushed_down INTEGER, doc TEXT, table_doc TEXT)");
   (void)argc;
   (void)argv;
   (void)err;
@@ -102,11 +103,12 @@ static int columns_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
   columns_cursor *c = (columns_cursor *)cur;
   const ls_table *t = ((columns_vtab *)cur->pVtab)->sess->tables[c->table];
   const char *name, *type, *doc;
-  int writable = 0;
+  int writable = 0, pushed_down = 0;
   if (c->column < 0) {
     name = "file";
     type = "TEXT";
     doc = "path of the file the row comes from, as the source matched it (file = ? reads only that file)";
+    pushed_down = !t->one_row_per_file;
   } else if (c->column == t->ncolumns) {
     name = "source";
     type = "HIDDEN";
@@ -120,12 +122,14 @@ static int columns_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
     type = t->columns[c->column].type;
     doc = t->columns[c->column].doc;
     writable = t->columns[c->column].set != NULL;
+    pushed_down = (t->columns[c->column].flags & LS_COL_RANGE) != 0;
   }
   switch (i) {
     case COL_TABLE: sqlite3_result_text(ctx, t->name, -1, SQLITE_STATIC); break;
     case COL_NAME: sqlite3_result_text(ctx, name, -1, SQLITE_STATIC); break;
     case COL_TYPE: sqlite3_result_text(ctx, type, -1, SQLITE_STATIC); break;
     case COL_WRITABLE: sqlite3_result_int(ctx, writable); break;
+    case COL_PUSHED_DOWN: sqlite3_result_int(ctx, pushed_down); break;
     case COL_DOC: sqlite3_result_text(ctx, doc, -1, SQLITE_STATIC); break;
     case COL_TABLE_DOC: sqlite3_result_text(ctx, t->doc, -1, SQLITE_STATIC); break;
   }

@@ -17,12 +17,12 @@ if [ "${1:-}" = "--update" ]; then
 fi
 EXT=${1:-build/levelsql}
 printf '.load %s\n.mode list\n.separator "\\t"\n%s\n' "$EXT" \
-  "SELECT table_name, column_name, type, writable, doc, table_doc FROM levelsql_columns;" |
+  "SELECT table_name, column_name, type, writable, pushed_down, doc, table_doc FROM levelsql_columns;" |
   sqlite3 -batch :memory: |
   awk -F '\t' '
     $1 != last {
       if (last != "") print ""
-      printf "### %s\n%s.\n\n| column | type | writable | meaning |\n|---|---|---|---|\n", $1, $6
+      printf "### %s\n%s.\n\n| column | type | writable | pushed down | meaning |\n|---|---|---|---|---|\n", $1, $7
       last = $1
     }
-    { gsub(/\|/, "\\|", $5); printf "| %s | %s | %s | %s |\n", $2, $3, ($4 == 1 ? "yes" : ""), $5 }'
+    { gsub(/\|/, "\\|", $6); printf "| %s | %s | %s | %s | %s |\n", $2, $3, ($4 == 1 ? "yes" : ""), ($5 == 1 ? ($2 == "file" ? "=" : "= < <= > >=") : ""), $6 }'
