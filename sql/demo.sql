@@ -44,3 +44,12 @@ SELECT l.game, wwd_flag_names('attribute', t.attribute) AS attribute, count(*) A
 FROM wwd_levels('build/samples') AS l
 JOIN wwd_tile_properties('build/samples') AS t ON t.file = l.file
 GROUP BY l.game, t.attribute ORDER BY l.game, tiles DESC;
+
+.print
+.print '== 6. Teeworlds: the layers of a generated map, and its game tiles by kind'
+SELECT grp, layer, kind, name, width, height, image_name FROM tw_layers('build/demo/*.map');
+SELECT CASE t.id WHEN 1 THEN 'solid' WHEN 2 THEN 'death' WHEN 3 THEN 'unhookable'
+                 WHEN 192 THEN 'spawn' ELSE 'entity ' || t.id END AS game_tile,
+       count(*) AS cells
+FROM tw_tiles('build/demo/*.map') AS t
+WHERE t.kind = 'game' AND t.id <> 0 GROUP BY t.id ORDER BY cells DESC;

@@ -57,9 +57,12 @@ floor_ns=$(ns_per_row "$t_floor" "$FLOOR_N")
 tiles=$(count "SELECT count(*) FROM wwd_tiles('wwd');")
 objects=$(count "SELECT count(*) FROM wwd_objects('wwd');")
 t_tiles=$(best 3 "SELECT sum(tile), count(kind) FROM wwd_tiles('wwd');")
-t_objects=$(best 3 "SELECT sum(health), count(logic) FROM wwd_objects('wwd');")
+# small tables are scanned REPEAT times in one statement (a CROSS JOIN
+# rescans the inner table), so the shell's millisecond timer can see them
+REPEAT=50
+t_objects=$(best 3 "SELECT sum(o.health), count(o.logic) FROM generate_series(1, $REPEAT) AS g CROSS JOIN wwd_objects('wwd') AS o;")
 tiles_ns=$(ns_per_row "$t_tiles" "$tiles")
-objects_ns=$(ns_per_row "$t_objects" "$objects")
+objects_ns=$(ns_per_row "$t_objects" "$((objects * REPEAT))")
 
 group="SELECT logic, count(*) FROM wwd_objects('wwd') GROUP BY logic ORDER BY 2 DESC;"
 cold_warm=$(printf '%s\n%s\n' "$group" "$group" | timed)
@@ -79,16 +82,16 @@ if [ -d ../shared/corpus/wed ]; then
   cp ../shared/corpus/wed/* "$work/wed/"
   chmod -R u+w "$work/wed"
   polygons=$(count "SELECT count(*) FROM wed_polygons('wed');")
-  t_poly=$(best 3 "SELECT sum(vertex_count), sum(length(vertices)), count(flags) FROM wed_polygons('wed');")
-  poly_ns=$(ns_per_row "$t_poly" "$polygons")
+  t_poly=$(best 3 "SELECT sum(p.vertex_count), sum(length(p.vertices)), count(p.flags) FROM generate_series(1, $REPEAT) AS g CROSS JOIN wed_polygons('wed') AS p;")
+  poly_ns=$(ns_per_row "$t_poly" "$((polygons * REPEAT))")
   wed_largest=$(ls -S "$work"/wed/* | head -n 1)
   wed_name=$(basename "$wed_largest")
   wed_size=$(wc -c <"$wed_largest")
   t_wed_edit=$(printf '%s\n%s\n' "SELECT count(*) FROM wed_polygons('wed/$wed_name');" \
     "INSERT INTO wed_polygons(file, flags, vertices) VALUES ('wed/$wed_name', 1, '[[100,100],[400,100],[400,300],[100,300]]');" |
     timed | tail -n 1)
-  wed_lines=$(printf '  wed_polygons scan        %s rows (98 areas), %s, %s ns/row = %s the floor\n  INSERT a wall polygon    %s in %s (%s bytes): relayout, wall groups, fsync, rename' \
-    "$polygons" "$(rate "$t_poly" "$polygons")" "$poly_ns" "$(ratio "$poly_ns" "$floor_ns")" \
+  wed_lines=$(printf '  wed_polygons scan        %s rows (98 areas) x50, %s, %s ns/row = %s the floor\n  INSERT a wall polygon    %s in %s (%s bytes): relayout, wall groups, fsync, rename' \
+    "$polygons" "$(rate "$t_poly" "$((polygons * REPEAT))")" "$poly_ns" "$(ratio "$poly_ns" "$floor_ns")" \
     "$(awk -v t="$t_wed_edit" 'BEGIN{printf "%.1f ms", t*1000}')" "$wed_name" "$wed_size")
 fi
 
@@ -124,7 +127,7 @@ fi
 echo "levelsql benchmark on $what"
 echo "  floor: generate_series  $(rate "$t_floor" "$FLOOR_N"), $floor_ns ns/row"
 echo "  wwd_tiles full scan     $tiles rows, $(rate "$t_tiles" "$tiles"), $tiles_ns ns/row = $(ratio "$tiles_ns" "$floor_ns") the floor"
-echo "  wwd_objects full scan   $objects rows, $(rate "$t_objects" "$objects"), $objects_ns ns/row = $(ratio "$objects_ns" "$floor_ns") the floor"
+echo "  wwd_objects full scan   $objects rows x$REPEAT, $(rate "$t_objects" "$((objects * REPEAT))"), $objects_ns ns/row = $(ratio "$objects_ns" "$floor_ns") the floor"
 echo "  GROUP BY logic, cold    $(awk -v t="$t_cold" 'BEGIN{printf "%.1f ms", t*1000}') (parses every file) = $(ratio "$(ns_per_row "$t_cold" "$objects")" "$floor_ns") the floor per object"
 echo "  GROUP BY logic, warm    $(awk -v t="$t_warm" 'BEGIN{printf "%.1f ms", t*1000}') (from the cache) = $(ratio "$(ns_per_row "$t_warm" "$objects")" "$floor_ns") the floor per object"
 echo "  UPDATE one object       $(awk -v t="$t_update" 'BEGIN{printf "%.1f ms", t*1000}') in $name ($largest_size bytes, compressed): parse, edit, compress, fsync, rename"
