@@ -159,6 +159,11 @@ typedef struct ls_table {
   /* Optional: names the row in error messages ("object 17 of plane 1"),
   ** sqlite3_malloc'd. */
   char *(*describe)(const void *model, const ls_pos *pos);
+  /* Optional: the columns (comma-separated names) whose ascending order the
+  ** rows of one file come in, e.g. "plane,y,x".  Files are visited in
+  ** ascending `file` order, so an ORDER BY or GROUP BY on a prefix of
+  ** file,<natural_order> needs no sort.  NULL: no order promised. */
+  const char *natural_order;
 } ls_table;
 
 /* ---- registration ----------------------------------------------------- */

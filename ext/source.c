@@ -53,7 +53,7 @@ static int has_format_extension(const char *name, const ls_format *fmt) {
 static int expand_glob(const char *pattern, ls_pathlist *out, char **err) {
   glob_t g;
   size_t i;
-  int rc = glob(pattern, 0, NULL, &g);
+  int rc = glob(pattern, GLOB_NOSORT, NULL, &g);
   if (rc == GLOB_NOMATCH) return SQLITE_OK;
   if (rc != 0) {
     *err = sqlite3_mprintf("%s: cannot expand the pattern: %s", pattern,
@@ -68,7 +68,10 @@ static int expand_glob(const char *pattern, ls_pathlist *out, char **err) {
       return SQLITE_NOMEM;
     }
   }
-  globfree(&g); /* glob(3) already sorts its matches */
+  globfree(&g);
+  /* glob(3) sorts by the locale's collation; the engine promises byte order
+  ** (ORDER BY file is answered without a sort) */
+  if (out->n > 1) qsort(out->paths, (size_t)out->n, sizeof *out->paths, compare_paths);
   return SQLITE_OK;
 }
 

@@ -809,7 +809,7 @@ static const ls_column map_columns[] = {
 static const ls_table tw_maps = {
   "tw_maps", &tw_format, "one row per Teeworlds/DDNet map: info and identity",
   map_columns, (int)(sizeof map_columns / sizeof map_columns[0]),
-  one_next, one_key, one_seek, NULL, NULL, NULL, 0, describe_map,
+  one_next, one_key, one_seek, NULL, NULL, NULL, 0, describe_map, NULL,
 };
 
 /* ---- tw_groups --------------------------------------------------------------- */
@@ -885,7 +885,7 @@ static const ls_column group_columns[] = {
 static const ls_table tw_groups = {
   "tw_groups", &tw_format, "one row per group of each map",
   group_columns, (int)(sizeof group_columns / sizeof group_columns[0]),
-  group_next, key_pos_a, group_seek, NULL, NULL, NULL, 0, describe_group,
+  group_next, key_pos_a, group_seek, NULL, NULL, NULL, 0, describe_group, NULL,
 };
 
 /* ---- tw_layers --------------------------------------------------------------- */
@@ -1045,7 +1045,7 @@ static const ls_column layer_columns[] = {
 static const ls_table tw_layers = {
   "tw_layers", &tw_format, "one row per layer of each map",
   layer_columns, (int)(sizeof layer_columns / sizeof layer_columns[0]),
-  layer_next, key_pos_a, layer_seek, NULL, NULL, NULL, 0, describe_layer,
+  layer_next, key_pos_a, layer_seek, NULL, NULL, NULL, 0, describe_layer, NULL,
 };
 
 /* ---- tw_tiles ---------------------------------------------------------------- */
@@ -1208,7 +1208,7 @@ static const ls_column tile_columns[] = {
 static const ls_table tw_tiles = {
   "tw_tiles", &tw_format, "one row per cell of every tilemap layer of each map",
   tile_columns, (int)(sizeof tile_columns / sizeof tile_columns[0]),
-  tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0, describe_tile,
+  tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0, describe_tile, "layer_index,y,x",
 };
 
 /* ---- tw_quads ---------------------------------------------------------------- */
@@ -1362,7 +1362,7 @@ static const ls_column quad_columns[] = {
 static const ls_table tw_quads = {
   "tw_quads", &tw_format, "one row per quad of every quads layer of each map",
   quad_columns, (int)(sizeof quad_columns / sizeof quad_columns[0]),
-  quad_next, quad_key, quad_seek, NULL, NULL, NULL, 0, describe_quad,
+  quad_next, quad_key, quad_seek, NULL, NULL, NULL, 0, describe_quad, NULL,
 };
 
 /* ---- tw_images --------------------------------------------------------------- */
@@ -1420,7 +1420,7 @@ static const ls_column image_columns[] = {
 static const ls_table tw_images = {
   "tw_images", &tw_format, "one row per image of each map",
   image_columns, (int)(sizeof image_columns / sizeof image_columns[0]),
-  image_next, key_pos_a, image_seek, NULL, NULL, NULL, 0, describe_image,
+  image_next, key_pos_a, image_seek, NULL, NULL, NULL, 0, describe_image, NULL,
 };
 
 /* ---- tw_envelopes ------------------------------------------------------------ */
@@ -1612,7 +1612,7 @@ static const ls_column envelope_columns[] = {
 static const ls_table tw_envelopes = {
   "tw_envelopes", &tw_format, "one row per envelope (animation curve) of each map",
   envelope_columns, (int)(sizeof envelope_columns / sizeof envelope_columns[0]),
-  envelope_next, key_pos_a, envelope_seek, NULL, NULL, NULL, 0, describe_envelope,
+  envelope_next, key_pos_a, envelope_seek, NULL, NULL, NULL, 0, describe_envelope, NULL,
 };
 
 /* ---- tw_sounds --------------------------------------------------------------- */
@@ -1640,7 +1640,7 @@ static const ls_column sound_columns[] = {
 static const ls_table tw_sounds = {
   "tw_sounds", &tw_format, "one row per sound of each (DDNet) map",
   sound_columns, (int)(sizeof sound_columns / sizeof sound_columns[0]),
-  sound_next, key_pos_a, sound_seek, NULL, NULL, NULL, 0, describe_sound,
+  sound_next, key_pos_a, sound_seek, NULL, NULL, NULL, 0, describe_sound, NULL,
 };
 
 /* ---- registration --------------------------------------------------------- */

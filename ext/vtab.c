@@ -195,6 +195,36 @@ static int ls_disconnect(sqlite3_vtab *base) {
 
 /* ---- planning ------------------------------------------------------------- */
 
+/* Is the name of SQL column `col` the `len` bytes at `name`? */
+static int column_is(const ls_table *t, int col, const char *name, size_t len) {
+  const char *c = col == COL_FILE ? "file" : (col >= 1 && col <= t->ncolumns) ? t->columns[col - 1].name : NULL;
+  return c && strlen(c) == len && memcmp(c, name, len) == 0;
+}
+
+/* Does the ORDER BY (or GROUP BY) ask for the order rows come in anyway:
+** ascending on a prefix of file,<the table's natural_order>?  With a single
+** file (file = ? or rowid = ?) the prefix may also start after `file`. */
+static int order_is_natural(const ls_table *t, const sqlite3_index_info *info, int single_file) {
+  const char *order = t->natural_order;
+  int i = 0;
+  if (info->nOrderBy == 0) return 0;
+  if (info->aOrderBy[0].iColumn == COL_FILE) {
+    if (info->aOrderBy[0].desc) return 0;
+    i = 1;
+  } else if (!single_file) {
+    return 0;
+  }
+  for (; i < info->nOrderBy; i++) {
+    size_t len;
+    if (!order || !*order || info->aOrderBy[i].desc) return 0;
+    len = strcspn(order, ",");
+    if (!column_is(t, info->aOrderBy[i].iColumn, order, len)) return 0;
+    order += len;
+    if (*order == ',') order++;
+  }
+  return 1;
+}
+
 /* Plans a scan.  Pushed down: source and options (required arguments of
 ** the eponymous table), file = ?, rowid = ?, and =, <, <=, >, >= on
 ** integer columns flagged LS_COL_RANGE.  The plan is written to idxStr as
@@ -269,6 +299,7 @@ static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
     cost /= op == 'e' ? 10 : 3;
     rows /= op == 'e' ? 10 : 3;
   }
+  info->orderByConsumed = order_is_natural(t, info, file_i >= 0 || rowid_i >= 0);
   sqlite3_str_appendf(plan, "U%llx", (unsigned long long)(info->colUsed >> 1));
   info->idxStr = sqlite3_str_finish(plan);
   if (!info->idxStr) return SQLITE_NOMEM;

@@ -429,7 +429,7 @@ static char *describe_overlay(const void *model, const ls_pos *pos) {
 static const ls_table wed_overlays = {
   "wed_overlays", &wed_format, "one row per overlay record of each WED file (5 in real files, unused ones 0x0)",
   overlay_columns, (int)(sizeof overlay_columns / sizeof overlay_columns[0]),
-  overlay_next, key_pos_a, overlay_seek, NULL, NULL, NULL, 0, describe_overlay,
+  overlay_next, key_pos_a, overlay_seek, NULL, NULL, NULL, 0, describe_overlay, NULL,
 };
 
 /* ---- wed_doors ------------------------------------------------------------------ */
@@ -547,7 +547,7 @@ static char *describe_door(const void *model, const ls_pos *pos) {
 static const ls_table wed_doors = {
   "wed_doors", &wed_format, "one row per door of each WED file",
   door_columns, (int)(sizeof door_columns / sizeof door_columns[0]),
-  door_next, key_pos_a, door_seek, NULL, NULL, NULL, 0, describe_door,
+  door_next, key_pos_a, door_seek, NULL, NULL, NULL, 0, describe_door, NULL,
 };
 
 /* ---- wed_polygons ---------------------------------------------------------------- */
@@ -808,7 +808,7 @@ static const ls_table wed_polygons = {
   "wed_polygons", &wed_format,
   "one row per polygon (walls, then door polygons) of each WED file; INSERT adds a wall (flags 1, height 255 unless given), DELETE removes one; wall groups follow",
   polygon_columns, (int)(sizeof polygon_columns / sizeof polygon_columns[0]),
-  polygon_next, polygon_key, polygon_seek, polygon_insert, polygon_remove, polygon_check, 0, describe_polygon,
+  polygon_next, polygon_key, polygon_seek, polygon_insert, polygon_remove, polygon_check, 0, describe_polygon, NULL,
 };
 
 /* ---- wed_tiles ------------------------------------------------------------------- */
@@ -980,7 +980,7 @@ static char *describe_tile(const void *model, const ls_pos *pos) {
 static const ls_table wed_tiles = {
   "wed_tiles", &wed_format, "one row per tilemap cell of each used overlay of each WED file",
   tile_columns, (int)(sizeof tile_columns / sizeof tile_columns[0]),
-  tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0, describe_tile,
+  tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0, describe_tile, NULL,
 };
 
 /* ---- wed_wallgroups --------------------------------------------------------------- */
@@ -1035,7 +1035,7 @@ static char *describe_group(const void *model, const ls_pos *pos) {
 static const ls_table wed_wallgroups = {
   "wed_wallgroups", &wed_format, "one row per wall group of each WED file (read-only: derived from the polygons)",
   group_columns, (int)(sizeof group_columns / sizeof group_columns[0]),
-  group_next, key_pos_a, group_seek, NULL, NULL, NULL, 0, describe_group,
+  group_next, key_pos_a, group_seek, NULL, NULL, NULL, 0, describe_group, NULL,
 };
 
 /* ---- SQL functions ----------------------------------------------------------------- */

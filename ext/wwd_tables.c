@@ -240,7 +240,7 @@ static const ls_column level_columns[] = {
 static const ls_table wwd_levels = {
   "wwd_levels", &wwd_format, "one row per WWD file: the header",
   level_columns, (int)(sizeof level_columns / sizeof level_columns[0]),
-  level_next, level_key, level_seek, NULL, NULL, NULL, 0, describe_header,
+  level_next, level_key, level_seek, NULL, NULL, NULL, 0, describe_header, "",
 };
 
 /* ---- wwd_planes ------------------------------------------------------------ */
@@ -409,7 +409,7 @@ static const ls_column plane_columns[] = {
 static const ls_table wwd_planes = {
   "wwd_planes", &wwd_format, "one row per plane of each WWD file",
   plane_columns, (int)(sizeof plane_columns / sizeof plane_columns[0]),
-  plane_next, key_pos_a, plane_seek, NULL, NULL, NULL, 0, describe_header,
+  plane_next, key_pos_a, plane_seek, NULL, NULL, NULL, 0, describe_header, "plane",
 };
 
 /* ---- wwd_objects ----------------------------------------------------------- */
@@ -583,7 +583,7 @@ static const ls_column object_columns[] = {
 static const ls_table wwd_objects = {
   "wwd_objects", &wwd_format, "one row per object of each plane of each WWD file",
   object_columns, (int)(sizeof object_columns / sizeof object_columns[0]),
-  object_next, object_key, object_seek, object_insert, object_remove, NULL, 0, describe_object,
+  object_next, object_key, object_seek, object_insert, object_remove, NULL, 0, describe_object, "plane,idx",
 };
 
 /* ---- wwd_tiles -------------------------------------------------------------- */
@@ -708,7 +708,7 @@ static const ls_column tile_columns[] = {
 static const ls_table wwd_tiles = {
   "wwd_tiles", &wwd_format, "one row per tile cell of each plane",
   tile_columns, (int)(sizeof tile_columns / sizeof tile_columns[0]),
-  tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0, describe_tile,
+  tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0, describe_tile, "plane,y,x",
 };
 
 /* ---- wwd_tile_properties ---------------------------------------------------- */
@@ -844,7 +844,7 @@ static const ls_column property_columns[] = {
 static const ls_table wwd_tile_properties = {
   "wwd_tile_properties", &wwd_format, "one row per tile property of each WWD file",
   property_columns, (int)(sizeof property_columns / sizeof property_columns[0]),
-  property_next, key_pos_a, property_seek, NULL, NULL, property_check, 0, describe_property,
+  property_next, key_pos_a, property_seek, NULL, NULL, property_check, 0, describe_property, "tile",
 };
 
 /* ---- registration --------------------------------------------------------- */

@@ -286,7 +286,7 @@ static char *describe_page(const void *model, const ls_pos *pos) {
 static const ls_table wz4_pages = {
   "wz4_pages", &wz4_format, "one row per page of each werkkzeug4 project (.wz4)",
   page_columns, (int)(sizeof page_columns / sizeof page_columns[0]),
-  page_next, page_key, page_seek, NULL, NULL, NULL, 0, describe_page,
+  page_next, page_key, page_seek, NULL, NULL, NULL, 0, describe_page, NULL,
 };
 
 /* ---- wz4_operators ---------------------------------------------------------------- */
@@ -497,7 +497,7 @@ static char *describe_op(const void *model, const ls_pos *pos) {
 static const ls_table wz4_operators = {
   "wz4_operators", &wz4_format, "one row per operator of each page of each werkkzeug4 project",
   op_columns, (int)(sizeof op_columns / sizeof op_columns[0]),
-  op_next, op_key, op_seek, NULL, NULL, NULL, 0, describe_op,
+  op_next, op_key, op_seek, NULL, NULL, NULL, 0, describe_op, NULL,
 };
 
 /* ---- wz4_links ----------------------------------------------------------------- */
@@ -605,7 +605,7 @@ static char *describe_link(const void *model, const ls_pos *pos) {
 static const ls_table wz4_links = {
   "wz4_links", &wz4_format, "one row per edge of the operator graph, computed from the current positions and names",
   link_columns, (int)(sizeof link_columns / sizeof link_columns[0]),
-  link_next, link_key, link_seek, NULL, NULL, NULL, 0, describe_link,
+  link_next, link_key, link_seek, NULL, NULL, NULL, 0, describe_link, NULL,
 };
 
 /* ---- registration --------------------------------------------------------------- */

@@ -112,3 +112,8 @@ UPDATE tw_maps SET settings = '["sv_test 1", "tune gravity 0.3"]', author = 'Ün
 SELECT 'settings and UTF-8 author', settings = '["sv_test 1","tune gravity 0.3"]' AND author = 'Ünïcødé' FROM tw_maps('corpus/tw/v06_dm1.map');
 UPDATE tw_maps SET settings = '[]', author = NULL WHERE source = 'corpus/tw/v06_dm1.map';
 SELECT 'settings and author cleared', settings = '[]' AND author IS NULL FROM tw_maps('corpus/tw/v06_dm1.map');
+-- rows come in file, layer_index, y, x order: GROUP BY on that prefix needs no sort
+SELECT 'tw GROUP BY file, layer_index', (SELECT group_concat(n) FROM (SELECT count(*) AS n FROM tw_tiles('corpus/tw/v0*.map') GROUP BY file, layer_index))
+  = (SELECT group_concat(n) FROM (SELECT count(*) AS n FROM tw_tiles('corpus/tw/v0*.map') GROUP BY +file, +layer_index ORDER BY +file, +layer_index));
+SELECT 'tw tile order', (SELECT group_concat(x || ',' || y || ':' || id) FROM (SELECT * FROM tw_tiles('corpus/tw/v06_dm1.map') ORDER BY layer_index, y, x))
+  = (SELECT group_concat(x || ',' || y || ':' || id) FROM (SELECT * FROM tw_tiles('corpus/tw/v06_dm1.map') ORDER BY +layer_index, +y, +x));

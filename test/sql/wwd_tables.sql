@@ -71,3 +71,12 @@ SELECT 'named table', count(*) = (SELECT count(*) FROM wwd_objects('samples')) F
 UPDATE claw SET score = 1 WHERE logic = 'Treasure';
 SELECT 'update through a named table', min(score) = 1 AND max(score) = 1 FROM wwd_objects('samples') WHERE logic = 'Treasure';
 SELECT 'levelsql_files on the samples', count(*) = 5 AND min(ok) = 1 AND min(format = 'wwd') FROM levelsql_files('samples');
+-- rows come in file, plane, y, x order; ORDER BY / GROUP BY on that prefix is answered without a sort
+SELECT 'tile order without a sort = sorted', (SELECT group_concat(file || plane || y || x || coalesce(tile, '-')) FROM (SELECT * FROM wwd_tiles('samples') ORDER BY file, plane, y, x))
+  = (SELECT group_concat(file || plane || y || x || coalesce(tile, '-')) FROM (SELECT * FROM wwd_tiles('samples') ORDER BY +file, +plane, +y, +x));
+SELECT 'object order without a sort = sorted', (SELECT group_concat(file || plane || idx) FROM (SELECT * FROM wwd_objects('samples') ORDER BY file, plane, idx))
+  = (SELECT group_concat(file || plane || idx) FROM (SELECT * FROM wwd_objects('samples') ORDER BY +file, +plane, +idx));
+SELECT 'GROUP BY file, plane', (SELECT group_concat(n) FROM (SELECT count(*) AS n FROM wwd_tiles('samples') GROUP BY file, plane))
+  = (SELECT group_concat(n) FROM (SELECT count(*) AS n FROM wwd_tiles('samples') GROUP BY +file, +plane ORDER BY +file, +plane));
+SELECT 'single-file order', (SELECT group_concat(idx) FROM (SELECT idx FROM wwd_objects('samples') WHERE file = 'samples/SAMPLE04.WWD' ORDER BY plane, idx))
+  = (SELECT group_concat(idx) FROM (SELECT idx FROM wwd_objects('samples') WHERE file = 'samples/SAMPLE04.WWD' ORDER BY +plane, +idx));
