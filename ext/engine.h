@@ -131,6 +131,18 @@ int ls_range_first(const ls_range *r, int64_t from, int64_t count, int64_t *out)
 ** Returns 1 on a cell, 0 when the grid has none left. */
 int ls_grid_step(const ls_range *rx, const ls_range *ry, int64_t width, int64_t height, int64_t *x, int64_t *y);
 
+/* Tables whose rows are an array of n elements, in order: the position's
+** `a` and the key are the index, and the table's column 0 is that index
+** (its pushed-down range is honoured). */
+int ls_index_next(int64_t n, const ls_scan *scan, ls_pos *pos, int first);
+int ls_index_seek(int64_t n, int64_t key, ls_pos *pos);
+int64_t ls_key_pos_a(const void *model, const ls_pos *pos);
+
+/* Getters of the position itself (an index, a y, an x). */
+void ls_get_pos_a(const struct ls_row *row, sqlite3_context *ctx, const struct ls_column *col);
+void ls_get_pos_b(const struct ls_row *row, sqlite3_context *ctx, const struct ls_column *col);
+void ls_get_pos_c(const struct ls_row *row, sqlite3_context *ctx, const struct ls_column *col);
+
 typedef struct ls_table {
   const char *name;
   const ls_format *format;  /* NULL: every registered format (levelsql_files) */

@@ -1,7 +1,7 @@
 /*
-** ranges.c: stepping through indices and grids within the integer ranges
-** the engine pushed down (ls_scan.range), so every table skips rows outside
-** them the same way.
+** ranges.c: the row-stepping pieces every table shares: indices and grids
+** within the integer ranges the engine pushed down (ls_scan.range), array
+** tables, and getters of the position itself.
 */
 #include "engine.h"
 
@@ -29,4 +29,39 @@ int ls_grid_step(const ls_range *rx, const ls_range *ry, int64_t width, int64_t 
     *x = xlo;
   }
   return *y <= yhi;
+}
+
+int ls_index_next(int64_t n, const ls_scan *scan, ls_pos *pos, int first) {
+  int64_t i;
+  if (!ls_range_first(&scan->range[0], first ? 0 : pos->a + 1, n, &i)) return 0;
+  pos->a = i;
+  pos->b = pos->c = 0;
+  return 1;
+}
+
+int ls_index_seek(int64_t n, int64_t key, ls_pos *pos) {
+  if (key < 0 || key >= n) return 0;
+  pos->a = key;
+  pos->b = pos->c = 0;
+  return 1;
+}
+
+int64_t ls_key_pos_a(const void *model, const ls_pos *pos) {
+  (void)model;
+  return pos->a;
+}
+
+void ls_get_pos_a(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  (void)col;
+  sqlite3_result_int64(ctx, row->pos.a);
+}
+
+void ls_get_pos_b(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  (void)col;
+  sqlite3_result_int64(ctx, row->pos.b);
+}
+
+void ls_get_pos_c(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  (void)col;
+  sqlite3_result_int64(ctx, row->pos.c);
 }

@@ -501,55 +501,31 @@ static int one_seek(const void *model, int64_t key, ls_pos *pos) {
   return key == 0;
 }
 
-/* Tables with one row per element of a list (groups, layers, images,
-** envelopes, sounds): the position and key are the index. */
-static int64_t key_pos_a(const void *model, const ls_pos *pos) {
-  (void)model;
-  return pos->a;
-}
-
-/* The next index within the range of column 0 of a list of n elements. */
-static int list_next(int64_t n, const ls_scan *scan, ls_pos *pos, int first) {
-  int64_t i;
-  if (!ls_range_first(&scan->range[0], first ? 0 : pos->a + 1, n, &i)) return 0;
-  pos->a = i;
-  pos->b = pos->c = 0;
-  return 1;
-}
-
-/* The element with index `key` of a list of n. */
-static int list_seek(int64_t n, int64_t key, ls_pos *pos) {
-  if (key < 0 || key >= n) return 0;
-  pos->a = key;
-  pos->b = pos->c = 0;
-  return 1;
-}
-
 /* Groups, images, envelopes and sounds: lists indexed by their position
 ** (the index the game uses), filtered by the range of column 0. */
 static int group_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return list_next((int64_t)MAP_OF(model)->num_groups, scan, pos, first);
+  return ls_index_next((int64_t)MAP_OF(model)->num_groups, scan, pos, first);
 }
 static int group_seek(const void *model, int64_t key, ls_pos *pos) {
-  return list_seek((int64_t)MAP_OF(model)->num_groups, key, pos);
+  return ls_index_seek((int64_t)MAP_OF(model)->num_groups, key, pos);
 }
 static int image_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return list_next((int64_t)MAP_OF(model)->num_images, scan, pos, first);
+  return ls_index_next((int64_t)MAP_OF(model)->num_images, scan, pos, first);
 }
 static int image_seek(const void *model, int64_t key, ls_pos *pos) {
-  return list_seek((int64_t)MAP_OF(model)->num_images, key, pos);
+  return ls_index_seek((int64_t)MAP_OF(model)->num_images, key, pos);
 }
 static int envelope_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return list_next((int64_t)MAP_OF(model)->num_envelopes, scan, pos, first);
+  return ls_index_next((int64_t)MAP_OF(model)->num_envelopes, scan, pos, first);
 }
 static int envelope_seek(const void *model, int64_t key, ls_pos *pos) {
-  return list_seek((int64_t)MAP_OF(model)->num_envelopes, key, pos);
+  return ls_index_seek((int64_t)MAP_OF(model)->num_envelopes, key, pos);
 }
 static int sound_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return list_next((int64_t)MAP_OF(model)->num_sounds, scan, pos, first);
+  return ls_index_next((int64_t)MAP_OF(model)->num_sounds, scan, pos, first);
 }
 static int sound_seek(const void *model, int64_t key, ls_pos *pos) {
-  return list_seek((int64_t)MAP_OF(model)->num_sounds, key, pos);
+  return ls_index_seek((int64_t)MAP_OF(model)->num_sounds, key, pos);
 }
 
 /* "layer 3 (group 1, layer 0)": how errors name a layer. */
@@ -603,25 +579,6 @@ static char *describe_envelope(const void *model, const ls_pos *pos) {
 static char *describe_sound(const void *model, const ls_pos *pos) {
   (void)model;
   return sqlite3_mprintf("sound %lld", (long long)pos->a);
-}
-
-/* The row position itself: the index of a list row, the layer of a tile
-** or quad (layer_index). */
-static void get_pos_a(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, row->pos.a);
-}
-
-/* A tile's y, a quad's index in its layer. */
-static void get_pos_b(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, row->pos.b);
-}
-
-/* A tile's x. */
-static void get_pos_c(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, row->pos.c);
 }
 
 /* The group of the row's layer (pos.a), NULL when no group lists it. */
@@ -866,7 +823,7 @@ static int set_group_name(ls_row *row, sqlite3_value *v, const ls_column *col, c
 #define GRO(name, field, doc) {name, "INTEGER", get_group_int, NULL, (int)offsetof(tw_group_info, field), 0, 0, doc}
 
 static const ls_column group_columns[] = {
-  {"grp", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "group index, 0-based, in file order"},
+  {"grp", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "group index, 0-based, in file order"},
   {"name", "TEXT", get_group_name, set_group_name, 0, 0, 0, "group name (11 bytes); setting it on an old group item raises its version to 3"},
   GINT("offset_x", offset_x, "x offset"),
   GINT("offset_y", offset_y, "y offset"),
@@ -885,7 +842,7 @@ static const ls_column group_columns[] = {
 static const ls_table tw_groups = {
   "tw_groups", &tw_format, "one row per group of each map",
   group_columns, (int)(sizeof group_columns / sizeof group_columns[0]),
-  group_next, key_pos_a, group_seek, NULL, NULL, NULL, 0, describe_group, NULL,
+  group_next, ls_key_pos_a, group_seek, NULL, NULL, NULL, 0, describe_group, NULL,
 };
 
 /* ---- tw_layers --------------------------------------------------------------- */
@@ -909,7 +866,7 @@ static int layer_next(const void *model, const ls_scan *scan, ls_pos *pos, int f
 
 /* A layer row's key is its global index. */
 static int layer_seek(const void *model, int64_t key, ls_pos *pos) {
-  return list_seek((int64_t)MAP_OF(model)->num_layers, key, pos);
+  return ls_index_seek((int64_t)MAP_OF(model)->num_layers, key, pos);
 }
 
 enum {
@@ -1022,7 +979,7 @@ static int set_layer_field(ls_row *row, sqlite3_value *v, const ls_column *col, 
 static const ls_column layer_columns[] = {
   {"grp", "INTEGER", get_layer_group, NULL, 0, 0, LS_COL_RANGE, "group index (NULL for a layer no group lists)"},
   {"layer", "INTEGER", get_layer_in_group, NULL, 0, 0, LS_COL_RANGE, "index of the layer in its group"},
-  {"layer_index", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "index among all layers of the map"},
+  {"layer_index", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "index among all layers of the map"},
   {"kind", "TEXT", get_layer_kind, NULL, 0, 0, 0, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"},
   LFIELD("name", "TEXT", LF_NAME, set_layer_field, "layer name (11 bytes)"),
   LFIELD("detail", "INTEGER", LF_DETAIL, set_layer_field, "1: detail layer (hidden with high detail off)"),
@@ -1045,7 +1002,7 @@ static const ls_column layer_columns[] = {
 static const ls_table tw_layers = {
   "tw_layers", &tw_format, "one row per layer of each map",
   layer_columns, (int)(sizeof layer_columns / sizeof layer_columns[0]),
-  layer_next, key_pos_a, layer_seek, NULL, NULL, NULL, 0, describe_layer, NULL,
+  layer_next, ls_key_pos_a, layer_seek, NULL, NULL, NULL, 0, describe_layer, NULL,
 };
 
 /* ---- tw_tiles ---------------------------------------------------------------- */
@@ -1192,8 +1149,8 @@ static int set_tile_field(ls_row *row, sqlite3_value *v, const ls_column *col, c
 static const ls_column tile_columns[] = {
   {"grp", "INTEGER", get_layer_group, NULL, 0, 0, LS_COL_RANGE, "group index"},
   {"layer", "INTEGER", get_layer_in_group, NULL, 0, 0, LS_COL_RANGE, "index of the layer in its group"},
-  {"x", "INTEGER", get_pos_c, NULL, 0, 0, LS_COL_RANGE, "column, 0-based"},
-  {"y", "INTEGER", get_pos_b, NULL, 0, 0, LS_COL_RANGE, "row, 0-based"},
+  {"x", "INTEGER", ls_get_pos_c, NULL, 0, 0, LS_COL_RANGE, "column, 0-based"},
+  {"y", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE, "row, 0-based"},
   TFIELD("id", TC_ID, "tile index 0..255 (game layers: 1 solid, 2 death, 3 unhookable, 192-194 spawns...)"),
   TFIELD("flags", TC_FLAGS, "tiles, game, front, switch: 1 vflip, 2 hflip, 4 opaque, 8 rotate (NULL elsewhere)"),
   TFIELD("number", TC_NUMBER, "tele, switch, tune: the number linking tiles"),
@@ -1201,7 +1158,7 @@ static const ls_column tile_columns[] = {
   TFIELD("max_speed", TC_MAX_SPEED, "speedup: maximal speed (0: none)"),
   TFIELD("angle", TC_ANGLE, "speedup: angle in degrees (-32768..32767)"),
   TFIELD("delay", TC_DELAY, "switch: delay in seconds"),
-  {"layer_index", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "index of the layer among all layers"},
+  {"layer_index", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "index of the layer among all layers"},
   {"kind", "TEXT", get_layer_kind, NULL, 0, 0, 0, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"},
 };
 
@@ -1348,7 +1305,7 @@ static int set_quad_field(ls_row *row, sqlite3_value *v, const ls_column *col, c
 static const ls_column quad_columns[] = {
   {"grp", "INTEGER", get_layer_group, NULL, 0, 0, LS_COL_RANGE, "group index"},
   {"layer", "INTEGER", get_layer_in_group, NULL, 0, 0, LS_COL_RANGE, "index of the quads layer in its group"},
-  {"quad", "INTEGER", get_pos_b, NULL, 0, 0, LS_COL_RANGE, "index of the quad in its layer"},
+  {"quad", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE, "index of the quad in its layer"},
   QFIELD("points", "TEXT", QF_POINTS, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
   QFIELD("colors", "TEXT", QF_COLORS, "JSON [[r,g,b,a] x 4 corners], 0..255"),
   QFIELD("tex_coords", "TEXT", QF_TEX, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
@@ -1356,7 +1313,7 @@ static const ls_column quad_columns[] = {
   QFIELD("pos_env_offset", "INTEGER", QF_POS_ENV_OFF, "position envelope time offset (ms)"),
   QFIELD("color_env", "INTEGER", QF_COLOR_ENV, "color envelope index (NULL: none)"),
   QFIELD("color_env_offset", "INTEGER", QF_COLOR_ENV_OFF, "color envelope time offset (ms)"),
-  {"layer_index", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "index of the layer among all layers"},
+  {"layer_index", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "index of the layer among all layers"},
 };
 
 static const ls_table tw_quads = {
@@ -1407,7 +1364,7 @@ static int set_image_name(ls_row *row, sqlite3_value *v, const ls_column *col, c
 #define IFIELD(name, type, field, doc) {name, type, get_image_field, NULL, field, 0, 0, doc}
 
 static const ls_column image_columns[] = {
-  {"image", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "image index, as layers refer to it"},
+  {"image", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "image index, as layers refer to it"},
   {"name", "TEXT", get_image_field, set_image_name, IF_NAME, 0, 0, "image name (1 to 127 bytes; external images are looked up by it in mapres/)"},
   IFIELD("width", "INTEGER", IF_WIDTH, "width in pixels"),
   IFIELD("height", "INTEGER", IF_HEIGHT, "height in pixels"),
@@ -1420,7 +1377,7 @@ static const ls_column image_columns[] = {
 static const ls_table tw_images = {
   "tw_images", &tw_format, "one row per image of each map",
   image_columns, (int)(sizeof image_columns / sizeof image_columns[0]),
-  image_next, key_pos_a, image_seek, NULL, NULL, NULL, 0, describe_image, NULL,
+  image_next, ls_key_pos_a, image_seek, NULL, NULL, NULL, 0, describe_image, NULL,
 };
 
 /* ---- tw_envelopes ------------------------------------------------------------ */
@@ -1599,7 +1556,7 @@ static int set_envelope_field(ls_row *row, sqlite3_value *v, const ls_column *co
 #define EFIELD(name, type, field, setter, doc) {name, type, get_envelope_field, setter, field, 0, 0, doc}
 
 static const ls_column envelope_columns[] = {
-  {"env", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "envelope index, as layers and quads refer to it"},
+  {"env", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "envelope index, as layers and quads refer to it"},
   EFIELD("kind", "TEXT", EF_KIND, NULL, "'position', 'color', 'sound' (or 'unknown')"),
   EFIELD("name", "TEXT", EF_NAME, set_envelope_field, "envelope name (31 bytes)"),
   EFIELD("synchronized", "INTEGER", EF_SYNC, set_envelope_field, "1: follows server time rather than the player's join time"),
@@ -1612,7 +1569,7 @@ static const ls_column envelope_columns[] = {
 static const ls_table tw_envelopes = {
   "tw_envelopes", &tw_format, "one row per envelope (animation curve) of each map",
   envelope_columns, (int)(sizeof envelope_columns / sizeof envelope_columns[0]),
-  envelope_next, key_pos_a, envelope_seek, NULL, NULL, NULL, 0, describe_envelope, NULL,
+  envelope_next, ls_key_pos_a, envelope_seek, NULL, NULL, NULL, 0, describe_envelope, NULL,
 };
 
 /* ---- tw_sounds --------------------------------------------------------------- */
@@ -1632,7 +1589,7 @@ static void get_sound_field(const ls_row *row, sqlite3_context *ctx, const ls_co
 }
 
 static const ls_column sound_columns[] = {
-  {"sound", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "sound index, as sounds layers refer to it"},
+  {"sound", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "sound index, as sounds layers refer to it"},
   {"name", "TEXT", get_sound_field, NULL, 0, 0, 0, "sound name"},
   {"data_size", "INTEGER", get_sound_field, NULL, 1, 0, 0, "bytes of embedded opus data"},
 };
@@ -1640,7 +1597,7 @@ static const ls_column sound_columns[] = {
 static const ls_table tw_sounds = {
   "tw_sounds", &tw_format, "one row per sound of each (DDNet) map",
   sound_columns, (int)(sizeof sound_columns / sizeof sound_columns[0]),
-  sound_next, key_pos_a, sound_seek, NULL, NULL, NULL, 0, describe_sound, NULL,
+  sound_next, ls_key_pos_a, sound_seek, NULL, NULL, NULL, 0, describe_sound, NULL,
 };
 
 /* ---- registration --------------------------------------------------------- */

@@ -181,36 +181,6 @@ static void result_resref(sqlite3_context *ctx, const ls_row *row, const unsigne
   ls_result_text8(ctx, row->opts, field, wed_resref_len(field));
 }
 
-/* Positions on a row of a table of n rows keyed by their index (pos.a),
-** limited by the range on the table's column 0. */
-static int array_next(int64_t n, const ls_scan *scan, ls_pos *pos, int first) {
-  int64_t i;
-  if (!ls_range_first(&scan->range[0], first ? 0 : pos->a + 1, n, &i)) return 0;
-  pos->a = i;
-  pos->b = pos->c = 0;
-  return 1;
-}
-
-/* Finds the row of index `key` in a table of n rows keyed by index. */
-static int array_seek(int64_t n, int64_t key, ls_pos *pos) {
-  if (key < 0 || key >= n) return 0;
-  pos->a = key;
-  pos->b = pos->c = 0;
-  return 1;
-}
-
-/* Key of tables whose rows never move: the index itself. */
-static int64_t key_pos_a(const void *model, const ls_pos *pos) {
-  (void)model;
-  return pos->a;
-}
-
-/* The row's index (overlay, door, polygon, group number). */
-static void get_pos_a(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, row->pos.a);
-}
-
 /* An 8-byte name as printable ASCII for error messages (other bytes as
 ** '?': messages have no code page to decode with); out holds 9 bytes. */
 static void name_for_message(const unsigned char field[8], char out[9]) {
@@ -362,12 +332,12 @@ syntax:
 
 /* Overlays in record order, limited by the range on `overlay`. */
 static int overlay_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return array_next(CAREA(model)->num_overlays, scan, pos, first);
+  return ls_index_next(CAREA(model)->num_overlays, scan, pos, first);
 }
 
 /* The overlay whose number is the key (overlays never move). */
 static int overlay_seek(const void *model, int64_t key, ls_pos *pos) {
-  return array_seek(CAREA(model)->num_overlays, key, pos);
+  return ls_index_seek(CAREA(model)->num_overlays, key, pos);
 }
 
 /* The numeric fields of an overlay; col->arg picks one. */
@@ -410,7 +380,7 @@ static int set_overlay_tileset(ls_row *row, sqlite3_value *v, const ls_column *c
 }
 
 static const ls_column overlay_columns[] = {
-  {"overlay", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "overlay number; 0 is the base layer, whose size is the area's"},
+  {"overlay", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "overlay number; 0 is the base layer, whose size is the area's"},
   {"width", "INTEGER", get_overlay_int, NULL, OV_WIDTH, 0, 0, "width in 64x64-pixel tiles (0 for an unused overlay)"},
   {"height", "INTEGER", get_overlay_int, NULL, OV_HEIGHT, 0, 0, "height in tiles"},
   {"tileset", "TEXT", get_overlay_tileset, set_overlay_tileset, 0, 0, 0, "TIS resource name (8 bytes at most)"},
@@ -429,7 +399,7 @@ static char *describe_overlay(const void *model, const ls_pos *pos) {
 static const ls_table wed_overlays = {
   "wed_overlays", &wed_format, "one row per overlay record of each WED file (5 in real files, unused ones 0x0)",
   overlay_columns, (int)(sizeof overlay_columns / sizeof overlay_columns[0]),
-  overlay_next, key_pos_a, overlay_seek, NULL, NULL, NULL, 0, describe_overlay, NULL,
+  overlay_next, ls_key_pos_a, overlay_seek, NULL, NULL, NULL, 0, describe_overlay, NULL,
 };
 
 /* ---- wed_doors ------------------------------------------------------------------ */
@@ -438,12 +408,12 @@ static const ls_table wed_overlays = {
 
 /* Doors in record order, limited by the range on `door`. */
 static int door_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return array_next(CAREA(model)->num_doors, scan, pos, first);
+  return ls_index_next(CAREA(model)->num_doors, scan, pos, first);
 }
 
 /* The door whose number is the key (doors never move). */
 static int door_seek(const void *model, int64_t key, ls_pos *pos) {
-  return array_seek(CAREA(model)->num_doors, key, pos);
+  return ls_index_seek(CAREA(model)->num_doors, key, pos);
 }
 
 /* The door name as text. */
@@ -525,7 +495,7 @@ static void get_door_polygons(const ls_row *row, sqlite3_context *ctx, const ls_
 }
 
 static const ls_column door_columns[] = {
-  {"door", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "door number, 0-based"},
+  {"door", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "door number, 0-based"},
   {"name", "TEXT", get_door_name, set_door_name, 0, 0, 0, "door name, matched with the ARE file's door (8 bytes at most)"},
   {"closed", "INTEGER", get_door_int, set_door_closed, DR_CLOSED, 0, 0, "base state: non-zero is closed (1 in all real files); 0..65535"},
   {"first_cell", "INTEGER", get_door_int, NULL, DR_FIRST_CELL, 0, 0, "first entry in the door cell table"},
@@ -547,7 +517,7 @@ static char *describe_door(const void *model, const ls_pos *pos) {
 static const ls_table wed_doors = {
   "wed_doors", &wed_format, "one row per door of each WED file",
   door_columns, (int)(sizeof door_columns / sizeof door_columns[0]),
-  door_next, key_pos_a, door_seek, NULL, NULL, NULL, 0, describe_door, NULL,
+  door_next, ls_key_pos_a, door_seek, NULL, NULL, NULL, 0, describe_door, NULL,
 };
 
 /* ---- wed_polygons ---------------------------------------------------------------- */
@@ -562,7 +532,7 @@ static const ls_table wed_doors = {
 /* Polygons in array order (walls, then door polygons), limited by the
 ** range on `polygon`. */
 static int polygon_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return array_next(CAREA(model)->num_polygons, scan, pos, first);
+  return ls_index_next(CAREA(model)->num_polygons, scan, pos, first);
 }
 
 /* The uid: a polygon keeps it while walls before it come and go. */
@@ -778,7 +748,7 @@ static int polygon_remove(void *model, const ls_pos *pos, char **err) {
 #define PINT(name, which, setter, doc) {name, "INTEGER", get_polygon_int, setter, which, 0, 0, doc}
 
 static const ls_column polygon_columns[] = {
-  {"polygon", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"},
+  {"polygon", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"},
   {"kind", "TEXT", get_polygon_kind, NULL, 0, 0, 0, "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"},
   {"door", "INTEGER", get_polygon_kind, NULL, 1, 0, 0, "door number (wed_doors.door) for door polygons, else NULL"},
   {"door_name", "TEXT", get_polygon_kind, NULL, 2, 0, 0, "that door's name, else NULL"},
@@ -958,7 +928,7 @@ static int set_tile_tis(ls_row *row, sqlite3_value *v, const ls_column *col, cha
 }
 
 static const ls_column tile_columns[] = {
-  {"overlay", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "overlay number (0: base layer)"},
+  {"overlay", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "overlay number (0: base layer)"},
   {"x", "INTEGER", get_tile_place, NULL, 0, 0, LS_COL_RANGE, "column, 0-based, in 64-pixel tiles"},
   {"y", "INTEGER", get_tile_place, NULL, 1, 0, LS_COL_RANGE, "row, 0-based"},
   {"cell", "INTEGER", get_tile_place, NULL, 2, 0, 0, "cell number y*width+x (what wed_doors.cells lists)"},
@@ -987,12 +957,12 @@ static const ls_table wed_tiles = {
 
 /* Wall groups in grid order, limited by the range on `grp`. */
 static int group_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return array_next(CAREA(model)->num_wallgroups, scan, pos, first);
+  return ls_index_next(CAREA(model)->num_wallgroups, scan, pos, first);
 }
 
 /* The group whose number is the key (the grid never changes). */
 static int group_seek(const void *model, int64_t key, ls_pos *pos) {
-  return array_seek(CAREA(model)->num_wallgroups, key, pos);
+  return ls_index_seek(CAREA(model)->num_wallgroups, key, pos);
 }
 
 /* x_px, y_px (col->arg 0, 1): the group's 640x480 cell in the grid of the
@@ -1018,7 +988,7 @@ static void get_group_polygons(const ls_row *row, sqlite3_context *ctx, const ls
 }
 
 static const ls_column group_columns[] = {
-  {"grp", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "wall group number, row-major over the 640x480-pixel grid of the base overlay"},
+  {"grp", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "wall group number, row-major over the 640x480-pixel grid of the base overlay"},
   {"x_px", "INTEGER", get_group_int, NULL, 0, 0, 0, "left edge of the group's cell in pixels (cell: x_px .. x_px+639)"},
   {"y_px", "INTEGER", get_group_int, NULL, 1, 0, 0, "top edge in pixels (cell: y_px .. y_px+479)"},
   {"polygons", "TEXT", get_group_polygons, NULL, 0, 0, 0, "JSON array of the polygons (wed_polygons.polygon) listed for the cell; regenerated whenever polygons change"},
@@ -1035,7 +1005,7 @@ static char *describe_group(const void *model, const ls_pos *pos) {
 static const ls_table wed_wallgroups = {
   "wed_wallgroups", &wed_format, "one row per wall group of each WED file (read-only: derived from the polygons)",
   group_columns, (int)(sizeof group_columns / sizeof group_columns[0]),
-  group_next, key_pos_a, group_seek, NULL, NULL, NULL, 0, describe_group, NULL,
+  group_next, ls_key_pos_a, group_seek, NULL, NULL, NULL, 0, describe_group, NULL,
 };
 
 /* ---- SQL functions ----------------------------------------------------------------- */

@@ -252,35 +252,11 @@ static int plane_in_range(const wwd_level *lvl, const ls_range *r, int64_t from,
 }
 
 static int plane_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  int64_t p;
-  if (!plane_in_range(model, &scan->range[0], first ? 0 : pos->a + 1, &p)) return 0;
-  pos->a = p;
-  pos->b = pos->c = 0;
-  return 1;
-}
-
-/* Key of tables whose rows never move: the position itself. */
-static int64_t key_pos_a(const void *model, const ls_pos *pos) {
-  (void)model;
-  return pos->a;
+  return ls_index_next(((const wwd_level *)model)->num_planes, scan, pos, first);
 }
 
 static int plane_seek(const void *model, int64_t key, ls_pos *pos) {
-  const wwd_level *lvl = model;
-  if (key < 0 || key >= (int64_t)lvl->num_planes) return 0;
-  pos->a = key;
-  pos->b = pos->c = 0;
-  return 1;
-}
-
-static void get_pos_a(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, row->pos.a);
-}
-
-static void get_pos_b(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, row->pos.b);
+  return ls_index_seek(((const wwd_level *)model)->num_planes, key, pos);
 }
 
 static void get_plane_num_objects(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
@@ -384,7 +360,7 @@ static int set_plane_image_sets(ls_row *row, sqlite3_value *v, const ls_column *
 #define PLANE_BIT(name, bit, doc) {name, "INTEGER", get_header_bit, set_header_bit, WWD_PLANE_FLAGS, bit, 0, doc}
 
 static const ls_column plane_columns[] = {
-  {"plane", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "plane number, 0-based, in file order"},
+  {"plane", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "plane number, 0-based, in file order"},
   {"name", "TEXT", get_header_string, set_header_string, WWD_PLANE_NAME, 64, 0, "plane name (63 bytes)"},
   {"flags", "INTEGER", get_header_u32, set_header_u32, WWD_PLANE_FLAGS, 0, 0, "plane flags: wwd_flag_names('plane', flags)"},
   PLANE_BIT("is_main", WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
@@ -409,7 +385,7 @@ static const ls_column plane_columns[] = {
 static const ls_table wwd_planes = {
   "wwd_planes", &wwd_format, "one row per plane of each WWD file",
   plane_columns, (int)(sizeof plane_columns / sizeof plane_columns[0]),
-  plane_next, key_pos_a, plane_seek, NULL, NULL, NULL, 0, describe_header, "plane",
+  plane_next, ls_key_pos_a, plane_seek, NULL, NULL, NULL, 0, describe_header, "plane",
 };
 
 /* ---- wwd_objects ----------------------------------------------------------- */
@@ -523,8 +499,8 @@ static int set_object_string(ls_row *row, sqlite3_value *v, const ls_column *col
   OINT(prefix "_right", first + 2, doc " right"), OINT(prefix "_bottom", first + 3, doc " bottom")
 
 static const ls_column object_columns[] = {
-  {"plane", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "plane number; on INSERT, the plane to add to (default: the main plane)"},
-  {"idx", "INTEGER", get_pos_b, NULL, 0, 0, 0, "position in the plane's object list (ids are not unique)"},
+  {"plane", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "plane number; on INSERT, the plane to add to (default: the main plane)"},
+  {"idx", "INTEGER", ls_get_pos_b, NULL, 0, 0, 0, "position in the plane's object list (ids are not unique)"},
   OINT("id", WWD_OBJ_ID, "object id"),
   OSTR("name", WWD_STR_NAME, "name"),
   OSTR("logic", WWD_STR_LOGIC, "logic (behaviour), e.g. Officer"),
@@ -698,9 +674,9 @@ static int set_tile_kind(ls_row *row, sqlite3_value *v, const ls_column *col, ch
 }
 
 static const ls_column tile_columns[] = {
-  {"plane", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "plane number"},
+  {"plane", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "plane number"},
   {"x", "INTEGER", get_tile_x, NULL, 0, 0, LS_COL_RANGE, "column, 0-based"},
-  {"y", "INTEGER", get_pos_b, NULL, 0, 0, LS_COL_RANGE, "row, 0-based"},
+  {"y", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE, "row, 0-based"},
   {"tile", "INTEGER", get_tile_id, set_tile_id, 0, 0, 0, "tile id; NULL for invisible and filled cells (setting NULL makes the cell invisible)"},
   {"kind", "TEXT", get_tile_kind, set_tile_kind, 0, 0, 0, "'tile', 'invisible' or 'filled'"},
 };
@@ -716,20 +692,11 @@ static const ls_table wwd_tiles = {
 #define PROPERTY(row) (&LEVEL(row)->tile_properties[(row)->pos.a])
 
 static int property_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  const wwd_level *lvl = model;
-  int64_t i;
-  if (!ls_range_first(&scan->range[0], first ? 0 : pos->a + 1, lvl->num_tile_properties, &i)) return 0;
-  pos->a = i;
-  pos->b = pos->c = 0;
-  return 1;
+  return ls_index_next(((const wwd_level *)model)->num_tile_properties, scan, pos, first);
 }
 
 static int property_seek(const void *model, int64_t key, ls_pos *pos) {
-  const wwd_level *lvl = model;
-  if (key < 0 || key >= (int64_t)lvl->num_tile_properties) return 0;
-  pos->a = key;
-  pos->b = pos->c = 0;
-  return 1;
+  return ls_index_seek(((const wwd_level *)model)->num_tile_properties, key, pos);
 }
 
 static const char *const property_type_names[] = {NULL, "single", "double", "mask"};
@@ -828,7 +795,7 @@ static int property_check(const ls_row *row, char **err) {
 #define PINT(name, which, types, doc) {name, "INTEGER", get_property_int, set_property_int, which, types, 0, doc}
 
 static const ls_column property_columns[] = {
-  {"tile", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "tile id the property belongs to (its index)"},
+  {"tile", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "tile id the property belongs to (its index)"},
   {"type", "TEXT", get_property_type, set_property_type, 0, 0, 0, "'single', 'double' or 'mask'"},
   PINT("width", TP_WIDTH, ALL_TYPES, "tile width in pixels"),
   PINT("height", TP_HEIGHT, ALL_TYPES, "tile height in pixels"),
@@ -844,7 +811,7 @@ static const ls_column property_columns[] = {
 static const ls_table wwd_tile_properties = {
   "wwd_tile_properties", &wwd_format, "one row per tile property of each WWD file",
   property_columns, (int)(sizeof property_columns / sizeof property_columns[0]),
-  property_next, key_pos_a, property_seek, NULL, NULL, property_check, 0, describe_property, "tile",
+  property_next, ls_key_pos_a, property_seek, NULL, NULL, property_check, 0, describe_property, "tile",
 };
 
 /* ---- registration --------------------------------------------------------- */

@@ -209,43 +209,16 @@ static const char *codec_reason(const codec_error *e, const char *prefix) {
   return strncmp(e->msg, prefix, n) == 0 && e->msg[n] == ':' && e->msg[n + 1] == ' ' ? e->msg + n + 2 : e->msg;
 }
 
-/* The row's first position number: the page of every table. */
-static void get_pos_a(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, row->pos.a);
-}
-
-/* The row's second position number: the op index of wz4_operators. */
-static void get_pos_b(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, row->pos.b);
-}
-
 /* ---- wz4_pages ------------------------------------------------------------------- */
 
-/* Pages in file order within the pushed-down range of column 0 (page). */
+/* Pages in file order within the pushed-down range of column 0 (page);
+** pages are never added or removed, so a page's number is its key. */
 static int page_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  const wz4_doc *doc = ((const wz4_model *)model)->doc;
-  int64_t p;
-  if (!ls_range_first(&scan->range[0], first ? 0 : pos->a + 1, doc->num_pages, &p)) return 0;
-  pos->a = p;
-  pos->b = pos->c = 0;
-  return 1;
+  return ls_index_next(((const wz4_model *)model)->doc->num_pages, scan, pos, first);
 }
 
-/* Key of a page row: its number (pages are never added or removed). */
-static int64_t page_key(const void *model, const ls_pos *pos) {
-  (void)model;
-  return pos->a;
-}
-
-/* The page row of a key (its number). */
 static int page_seek(const void *model, int64_t key, ls_pos *pos) {
-  const wz4_doc *doc = ((const wz4_model *)model)->doc;
-  if (key < 0 || key >= (int64_t)doc->num_pages) return 0;
-  pos->a = key;
-  pos->b = pos->c = 0;
-  return 1;
+  return ls_index_seek(((const wz4_model *)model)->doc->num_pages, key, pos);
 }
 
 enum { PG_NAME, PG_IS_TREE, PG_NUM_OPS, PG_NUM_STACKED, PG_SCROLL_X, PG_SCROLL_Y, PG_WRITE_PROTECT };
@@ -267,7 +240,7 @@ static void get_page_field(const ls_row *row, sqlite3_context *ctx, const ls_col
 #define PAGE_COL(name, type, which, doc) {name, type, get_page_field, NULL, which, 0, 0, doc}
 
 static const ls_column page_columns[] = {
-  {"page", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "page number, 0-based, in file order"},
+  {"page", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "page number, 0-based, in file order"},
   PAGE_COL("name", "TEXT", PG_NAME, "page name"),
   PAGE_COL("is_tree", "INTEGER", PG_IS_TREE, "1 for a tree page (ops with levels instead of grid positions), else 0"),
   PAGE_COL("num_ops", "INTEGER", PG_NUM_OPS, "operators on the page (rows of wz4_operators)"),
@@ -286,7 +259,7 @@ static char *describe_page(const void *model, const ls_pos *pos) {
 static const ls_table wz4_pages = {
   "wz4_pages", &wz4_format, "one row per page of each werkkzeug4 project (.wz4)",
   page_columns, (int)(sizeof page_columns / sizeof page_columns[0]),
-  page_next, page_key, page_seek, NULL, NULL, NULL, 0, describe_page, NULL,
+  page_next, ls_key_pos_a, page_seek, NULL, NULL, NULL, 0, describe_page, NULL,
 };
 
 /* ---- wz4_operators ---------------------------------------------------------------- */
@@ -471,8 +444,8 @@ static int set_op_json(ls_row *row, sqlite3_value *v, const ls_column *col, char
 #define NODE_INT(name, which, doc) {name, "INTEGER", get_node_int, set_node_int, which, 0, 0, doc}
 
 static const ls_column op_columns[] = {
-  {"page", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "page number (wz4_pages.page)"},
-  {"op", "INTEGER", get_pos_b, NULL, 0, 0, LS_COL_RANGE, "operator index on the page, 0-based: stacked ops first, then tree ops"},
+  {"page", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "page number (wz4_pages.page)"},
+  {"op", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE, "operator index on the page, 0-based: stacked ops first, then tree ops"},
   {"name", "TEXT", get_op_text, set_op_name, OP_NAME, 0, 0, "the user's label, '' for most ops; the target of name links (Store/Load)"},
   OP_TEXT("class", OP_CLASS, "operator class, e.g. 'Flat'"),
   OP_TEXT("output_type", OP_TYPE, "output type, e.g. 'GenBitmap' (class and output_type identify the op)"),
@@ -587,7 +560,7 @@ static void get_link_field(const ls_row *row, sqlite3_context *ctx, const ls_col
 #define LINK_COL(name, type, which, doc) {name, type, get_link_field, NULL, which, 0, 0, doc}
 
 static const ls_column link_columns[] = {
-  {"page", "INTEGER", get_pos_a, NULL, 0, 0, LS_COL_RANGE, "page of to_op"},
+  {"page", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "page of to_op"},
   LINK_COL("from_op", "INTEGER", LK_FROM_OP, "the input op (index on from_page); NULL when a name link's target does not exist"),
   LINK_COL("to_op", "INTEGER", LK_TO_OP, "the op taking the input (index on page)"),
   LINK_COL("kind", "TEXT", LK_KIND, "'stack': from_op sits right above to_op on the grid; 'name': a link slot of to_op names from_op"),
