@@ -32,6 +32,7 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "sqltest.h"
 #include "datafile.h"
 #include "fileutil.h"
 #include "sha256.h"
@@ -49,91 +50,6 @@ typedef struct tw_env {
 } tw_env;
 
 /* ---- helpers ------------------------------------------------------------------ */
-
-/* printf into one of a few rotating static buffers, for SQL and paths. */
-static char *fmt(const char *f, ...) {
-  static char buf[8][4096];
-  static int k;
-  va_list ap;
-  k = (k + 1) % 8;
-  va_start(ap, f);
-  vsnprintf(buf[k], sizeof buf[k], f, ap);
-  va_end(ap);
-  return buf[k];
-}
-
-/* A new in-memory connection with the extension loaded ($LEVELSQL_EXT). */
-static sqlite3 *db_open(void) {
-  sqlite3 *db = NULL;
-  char *err = NULL;
-  const char *ext = getenv("LEVELSQL_EXT");
-  if (sqlite3_open(":memory:", &db) != SQLITE_OK) return NULL;
-  sqlite3_enable_load_extension(db, 1);
-  if (sqlite3_load_extension(db, ext ? ext : "build/levelsql", "sqlite3_levelsql_init", &err) != SQLITE_OK) {
-    printf("cannot load the extension: %s\n", err ? err : "?");
-    sqlite3_free(err);
-    sqlite3_close(db);
-    return NULL;
-  }
-  return db;
-}
-
-/* Runs SQL that must succeed. */
-static int exec_ok(sqlite3 *db, const char *sql) {
-  char *err = NULL;
-  int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
-  CHECK(rc == SQLITE_OK, "%s -> %s", sql, err ? err : "?");
-  sqlite3_free(err);
-  return rc == SQLITE_OK;
-}
-
-/* Runs SQL that must fail with a message containing both parts (part2 may
-** be NULL). */
-static void exec_err(sqlite3 *db, const char *sql, const char *part1, const char *part2) {
-  char *err = NULL;
-  int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
-  CHECK(rc != SQLITE_OK, "expected an error from: %s", sql);
-  if (rc != SQLITE_OK) {
-    CHECK(err && strstr(err, part1), "error of [%s] lacks '%s': %s", sql, part1, err ? err : "(none)");
-    if (part2) CHECK(err && strstr(err, part2), "error of [%s] lacks '%s': %s", sql, part2, err ? err : "(none)");
-  }
-  sqlite3_free(err);
-}
-
-/* The first column of the first row as an integer (-999999 on error). */
-static sqlite3_int64 query_int(sqlite3 *db, const char *sql) {
-  sqlite3_stmt *st = NULL;
-  sqlite3_int64 v = -999999;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-    printf("prepare failed: %s: %s\n", sql, sqlite3_errmsg(db));
-    return v;
-  }
-  if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
-  else printf("no row / error: %s: %s\n", sql, sqlite3_errmsg(db));
-  sqlite3_finalize(st);
-  return v;
-}
-
-/* The first column of the first row as text, in one of a few rotating
-** static buffers ("(error: ...)" on failure, "" for NULL). */
-static char *query_text(sqlite3 *db, const char *sql) {
-  static char buf[4][16384];
-  static int k;
-  sqlite3_stmt *st = NULL;
-  k = (k + 1) % 4;
-  buf[k][0] = 0;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-    snprintf(buf[k], sizeof buf[k], "(prepare failed: %s)", sqlite3_errmsg(db));
-    return buf[k];
-  }
-  if (sqlite3_step(st) == SQLITE_ROW) {
-    if (sqlite3_column_text(st, 0)) snprintf(buf[k], sizeof buf[k], "%s", (const char *)sqlite3_column_text(st, 0));
-  } else if (sqlite3_errcode(db) != SQLITE_DONE) {
-    snprintf(buf[k], sizeof buf[k], "(error: %s)", sqlite3_errmsg(db));
-  }
-  sqlite3_finalize(st);
-  return buf[k];
-}
 
 /* Runs a statement to the end; returns its final code (SQLITE_DONE or an
 ** error), for queries that may fail but must not crash. */

@@ -26,6 +26,7 @@
 
 #include "bytes.h"
 #include "check.h"
+#include "sqltest.h"
 #include "fileutil.h"
 #include "wz4.h"
 
@@ -40,98 +41,9 @@ static char *path_in(const char *dir, const char *name) {
   return buf[k];
 }
 
-/* printf into one of a few rotating static buffers, for SQL text. */
-static char *fmt(const char *f, ...) {
-  static char buf[8][2048];
-  static int k;
-  va_list ap;
-  k = (k + 1) % 8;
-  va_start(ap, f);
-  vsnprintf(buf[k], sizeof buf[k], f, ap);
-  va_end(ap);
-  return buf[k];
-}
-
-/* A new in-memory connection with the extension loaded ($LEVELSQL_EXT),
-** so every test can check what a fresh parse of the files gives. */
-static sqlite3 *db_open(void) {
-  sqlite3 *db = NULL;
-  char *err = NULL;
-  const char *ext = getenv("LEVELSQL_EXT");
-  if (sqlite3_open(":memory:", &db) != SQLITE_OK) return NULL;
-  sqlite3_enable_load_extension(db, 1);
-  if (sqlite3_load_extension(db, ext ? ext : "build/levelsql", "sqlite3_levelsql_init", &err) != SQLITE_OK) {
-    printf("cannot load the extension: %s\n", err ? err : "?");
-    sqlite3_free(err);
-    sqlite3_close(db);
-    return NULL;
-  }
-  return db;
-}
-
-/* Runs SQL that must succeed (one CHECK). */
-static int exec_ok(sqlite3 *db, const char *sql) {
-  char *err = NULL;
-  int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
-  CHECK(rc == SQLITE_OK, "%s -> %s", sql, err ? err : "?");
-  sqlite3_free(err);
-  return rc == SQLITE_OK;
-}
-
-/* Runs SQL that must fail with a message containing both parts. */
-static void exec_err(sqlite3 *db, const char *sql, const char *part1, const char *part2) {
-  char *err = NULL;
-  int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
-  CHECK(rc != SQLITE_OK, "expected an error from: %s", sql);
-  if (rc != SQLITE_OK) {
-    CHECK(err && strstr(err, part1), "error of [%s] lacks '%s': %s", sql, part1, err ? err : "(none)");
-    if (part2) CHECK(err && strstr(err, part2), "error of [%s] lacks '%s': %s", sql, part2, err ? err : "(none)");
-  }
-  sqlite3_free(err);
-}
-
-/* The first column of the first row as an integer; -999999 when the
-** query fails or returns no row (printed). */
-static sqlite3_int64 query_int(sqlite3 *db, const char *sql) {
-  sqlite3_stmt *st = NULL;
-  sqlite3_int64 v = -999999;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-    printf("prepare failed: %s: %s\n", sql, sqlite3_errmsg(db));
-    return v;
-  }
-  if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1000000 : sqlite3_column_int64(st, 0);
-  else printf("no row / error: %s: %s\n", sql, sqlite3_errmsg(db));
-  sqlite3_finalize(st);
-  return v;
-}
-
-/* The first column of the first row as bytes (hex-safe compare with
-** memcmp); "" when there is none, "(error: ...)" on failure. */
-static const char *query_text(sqlite3 *db, const char *sql, int *len) {
-  static char buf[8192];
-  sqlite3_stmt *st = NULL;
-  buf[0] = 0;
-  if (len) *len = 0;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-    snprintf(buf, sizeof buf, "(prepare failed: %s)", sqlite3_errmsg(db));
-    return buf;
-  }
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
-    int n = sqlite3_column_bytes(st, 0);
-    if (n > (int)sizeof buf - 1) n = (int)sizeof buf - 1;
-    memcpy(buf, sqlite3_column_text(st, 0), (size_t)n);
-    buf[n] = 0;
-    if (len) *len = n;
-  } else if (sqlite3_errcode(db) != SQLITE_ROW && sqlite3_errcode(db) != SQLITE_DONE && sqlite3_errcode(db) != SQLITE_OK) {
-    snprintf(buf, sizeof buf, "(error: %s)", sqlite3_errmsg(db));
-  }
-  sqlite3_finalize(st);
-  return buf;
-}
-
 /* Text of a query compared with an expected C string. */
 static int text_is(sqlite3 *db, const char *sql, const char *want) {
-  const char *got = query_text(db, sql, NULL);
+  const char *got = query_text(db, sql);
   if (strcmp(got, want) == 0) return 1;
   printf("  %s\n  gave: %s\n  want: %s\n", sql, got, want);
   return 0;
@@ -311,7 +223,7 @@ static void test_constructed_reads(const char *dir) {
   CHECK(query_int(db, fmt("SELECT json_extract(params, '$[1]') FROM wz4_operators('%s') WHERE page = 0 AND op = 0", p)) == 4278190080LL,
         "params words are unsigned");
   /* the lone surrogate: WTF-8 bytes in text, a \ud800 escape in JSON */
-  s = query_text(db, fmt("SELECT name FROM wz4_operators('%s') WHERE page = 0 AND op = 3", p), &len);
+  s = query_text_len(db, fmt("SELECT name FROM wz4_operators('%s') WHERE page = 0 AND op = 3", p), &len);
   CHECK(len == 4 && memcmp(s, "\xED\xA0\x80x", 4) == 0, "a lone surrogate comes out as its WTF-8 bytes (%d bytes)", len);
   CHECK(text_is(db, fmt("SELECT lower(strings) FROM wz4_operators('%s') WHERE page = 0 AND op = 3", p), "[\"\\ud800x\"]"),
         "strings escape a lone surrogate");
@@ -491,7 +403,7 @@ static void corpus_file_edit(const char *copy, const unsigned char *orig, size_t
   to = query_int(db, fmt("SELECT to_op FROM wz4_links('%s') WHERE kind = 'stack' ORDER BY page, to_op LIMIT 1", copy));
   old_x = query_int(db, fmt("SELECT pos_x FROM wz4_operators('%s') WHERE page = %lld AND op = %lld", copy, (long long)page, (long long)from));
   old_bypass = query_int(db, fmt("SELECT bypass FROM wz4_operators('%s') WHERE page = %lld AND op = %lld", copy, (long long)page, (long long)to));
-  s = query_text(db, fmt("SELECT name FROM wz4_operators('%s') WHERE page = %lld AND op = %lld", copy, (long long)page, (long long)to), &len);
+  s = query_text_len(db, fmt("SELECT name FROM wz4_operators('%s') WHERE page = %lld AND op = %lld", copy, (long long)page, (long long)to), &len);
   memcpy(old_name, s, (size_t)len + 1);
   exec_ok(db, "BEGIN");
   exec_ok(db, fmt("UPDATE wz4_operators SET pos_x = pos_x + 1000 WHERE source = '%s' AND page = %lld AND op = %lld", copy, (long long)page, (long long)from));
