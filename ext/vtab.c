@@ -454,7 +454,16 @@ static void range_apply(ls_range *r, char op, sqlite3_value *val) {
     switch (op) {
       case 'g': case 'G': { int64_t lo = (int64_t)d; if ((double)lo < d || (op == 'g' && (double)lo == d)) lo++; if (lo > r->lo) r->lo = lo; break; }
       case 'l': case 'L': { int64_t hi = (int64_t)d; if ((double)hi > d || (op == 'l' && (double)hi == d)) hi--; if (hi < r->hi) r->hi = hi; break; }
-      case 'e': if (d != (double)(int64_t)d) { r->lo = 1; r->hi = 0; } else range_apply(r, 'e', val); break;
+      case 'e':
+        if (d != (double)(int64_t)d) { /* no integer equals 2.5: an empty range */
+          r->lo = 1;
+          r->hi = 0;
+        } else {
+          x = (int64_t)d;
+          if (x > r->lo) r->lo = x;
+          if (x < r->hi) r->hi = x;
+        }
+        break;
     }
   }
 }
@@ -532,9 +541,17 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
     ls_file *f = ls_session_file_by_id(v->sess, id);
     if (!f || !f->shown) return SQLITE_OK;
     if (file_eq && strcmp(file_eq, f->shown) != 0) return SQLITE_OK;
-    c->paths.paths = sqlite3_malloc(sizeof(char *));
-    if (!c->paths.paths || !(c->paths.paths[0] = sqlite3_mprintf("%s", f->shown))) return SQLITE_NOMEM;
-    c->paths.n = 1;
+    if (c->source) {
+      /* the row must also be one of the source's (SQLite leaves that to us) */
+      rc = ls_source_expand(c->source, t->format, &c->paths, &err);
+      if (rc != SQLITE_OK) return cursor_error(c, rc, err);
+      paths_keep_only(&c->paths, f->shown);
+      if (c->paths.n == 0) return SQLITE_OK;
+    } else {
+      c->paths.paths = sqlite3_malloc(sizeof(char *));
+      if (!c->paths.paths || !(c->paths.paths[0] = sqlite3_mprintf("%s", f->shown))) return SQLITE_NOMEM;
+      c->paths.n = 1;
+    }
     c->eof = 0;
     if ((rc = cursor_enter_file(c)) != SQLITE_OK) return rc;
     if (!c->model || c->file != f || t->one_row_per_file ||

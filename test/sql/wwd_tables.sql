@@ -80,3 +80,10 @@ SELECT 'GROUP BY file, plane', (SELECT group_concat(n) FROM (SELECT count(*) AS 
   = (SELECT group_concat(n) FROM (SELECT count(*) AS n FROM wwd_tiles('samples') GROUP BY +file, +plane ORDER BY +file, +plane));
 SELECT 'single-file order', (SELECT group_concat(idx) FROM (SELECT idx FROM wwd_objects('samples') WHERE file = 'samples/SAMPLE04.WWD' ORDER BY plane, idx))
   = (SELECT group_concat(idx) FROM (SELECT idx FROM wwd_objects('samples') WHERE file = 'samples/SAMPLE04.WWD' ORDER BY +plane, +idx));
+-- constraints with real values and rowids from another source
+SELECT 'integral real bound', (SELECT count(*) FROM wwd_tiles('samples') WHERE x = 3.0 AND y = 2.0) = (SELECT count(*) FROM wwd_tiles('samples') WHERE x = 3 AND y = 2);
+SELECT 'fractional equality is empty', count(*) = 0 FROM wwd_tiles('samples') WHERE x = 3.5;
+SELECT 'a rowid outside the source is not a row of it',
+  (SELECT count(*) FROM wwd_objects('samples/SAMPLE01.WWD') WHERE rowid = (SELECT rowid FROM wwd_objects('samples/SAMPLE02.WWD') LIMIT 1)) = 0;
+SELECT 'a rowid inside the source is',
+  (SELECT count(*) FROM wwd_objects('samples') WHERE rowid = (SELECT rowid FROM wwd_objects('samples/SAMPLE02.WWD') LIMIT 1)) = 1;
