@@ -235,7 +235,7 @@ static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
   ls_vtab *v = (ls_vtab *)base;
   const ls_table *t = v->table;
   sqlite3_str *plan = sqlite3_str_new(NULL);
-  int i, argv_n = 0, source_blocked = 0;
+  int i, argv_n = 0, source_blocked = 0, options_blocked = 0;
   int source_i = -1, options_i = -1, file_i = -1, rowid_i = -1;
   double cost = 1e6, rows = 1e6;
   for (i = 0; i < info->nConstraint; i++) {
@@ -243,7 +243,8 @@ static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
     int eq = c->op == SQLITE_INDEX_CONSTRAINT_EQ;
     if (c->iColumn == col_source(t) || c->iColumn == col_options(t)) {
       if (!c->usable) {
-        if (eq) source_blocked = 1;
+        if (eq && c->iColumn == col_source(t)) source_blocked = 1;
+        if (eq && c->iColumn == col_options(t)) options_blocked = 1;
         continue;
       }
       if (!eq) continue;
@@ -257,7 +258,8 @@ static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
       rowid_i = i;
     }
   }
-  if (source_i < 0 && (source_blocked || (!v->source && file_i < 0 && rowid_i < 0))) {
+  if ((source_i < 0 && (source_blocked || (!v->source && file_i < 0 && rowid_i < 0))) ||
+      (options_i < 0 && options_blocked)) {
     sqlite3_free(sqlite3_str_finish(plan));
     return SQLITE_CONSTRAINT;
   }

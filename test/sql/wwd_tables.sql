@@ -87,3 +87,8 @@ SELECT 'a rowid outside the source is not a row of it',
   (SELECT count(*) FROM wwd_objects('samples/SAMPLE01.WWD') WHERE rowid = (SELECT rowid FROM wwd_objects('samples/SAMPLE02.WWD') LIMIT 1)) = 0;
 SELECT 'a rowid inside the source is',
   (SELECT count(*) FROM wwd_objects('samples') WHERE rowid = (SELECT rowid FROM wwd_objects('samples/SAMPLE02.WWD') LIMIT 1)) = 1;
+-- options taken from another table in a join reach the scan
+CREATE TEMP TABLE opt(v);
+INSERT INTO opt VALUES ('encoding=cp1250');
+SELECT 'options from a join', l.author = 'Zażółć gęślą' FROM opt, wwd_levels('samples/SAMPLE05.WWD', opt.v) AS l;
+SELECT 'options column in a join', l.author = 'Zażółć gęślą' FROM wwd_levels AS l, opt WHERE l.source = 'samples/SAMPLE05.WWD' AND l.options = opt.v;
