@@ -189,6 +189,40 @@ static void test_rollback(sqlite3 *db) {
   CHECK(query_int(db, fmt("SELECT compressed FROM wwd_levels('%s')", p)) == 1, "compression kept");
 }
 
+/* Nested savepoints: RELEASE folds an inner savepoint into the outer one,
+** ROLLBACK TO goes back to where a savepoint began, and a file whose edits
+** were all rolled back is not rewritten at COMMIT. */
+static void test_nested_savepoints(sqlite3 *db) {
+  const char *p = path_in("sp.wwd"), *q = path_in("sq.wwd");
+  const char *sum = fmt("SELECT sum(health) FROM wwd_objects('%s')", p);
+  char sum_sql[512];
+  file_id q0;
+  snprintf(sum_sql, sizeof sum_sql, "%s", sum);
+  write_level(p, 2, 0);
+  write_level(q, 2, 0);
+  q0 = identify(q);
+  exec_ok(db, "BEGIN");
+  exec_ok(db, fmt("UPDATE wwd_objects SET health = 1 WHERE source = '%s'", p));
+  exec_ok(db, "SAVEPOINT a");
+  exec_ok(db, fmt("UPDATE wwd_objects SET health = 2 WHERE source = '%s'", p));
+  exec_ok(db, "SAVEPOINT b");
+  exec_ok(db, fmt("UPDATE wwd_objects SET health = 3 WHERE source = '%s'", p));
+  exec_ok(db, fmt("UPDATE wwd_objects SET health = 9 WHERE source = '%s'", q));
+  exec_ok(db, "RELEASE b");
+  CHECK(query_int(db, sum_sql) == 6, "after RELEASE b the inner edits stay");
+  exec_ok(db, "ROLLBACK TO a");
+  CHECK(query_int(db, sum_sql) == 2, "ROLLBACK TO a undoes what b did too");
+  CHECK(query_int(db, fmt("SELECT sum(health) FROM wwd_objects('%s')", q)) == 21, "the other file is back as well");
+  exec_ok(db, fmt("UPDATE wwd_objects SET health = 4 WHERE source = '%s'", p));
+  exec_ok(db, "SAVEPOINT c");
+  exec_ok(db, fmt("DELETE FROM wwd_objects WHERE source = '%s'", p));
+  exec_ok(db, "ROLLBACK TO c");
+  exec_ok(db, "RELEASE a");
+  exec_ok(db, "COMMIT");
+  CHECK(query_int(db, sum_sql) == 8, "committed: the edit made after ROLLBACK TO");
+  CHECK(same_identity(q0, identify(q)), "a file whose edits were all rolled back is not rewritten");
+}
+
 /* A file changed by someone else since we read it is never overwritten. */
 static void test_conflict(sqlite3 *db) {
   const char *p = path_in("c.wwd");
@@ -531,6 +565,7 @@ int main(void) {
   if (db) {
     test_write_back(db);
     test_rollback(db);
+    test_nested_savepoints(db);
     test_conflict(db);
     test_value_errors(db);
     test_insert_delete(db);
