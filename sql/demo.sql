@@ -46,10 +46,10 @@ JOIN wwd_tile_properties('build/samples') AS t ON t.file = l.file
 GROUP BY l.game, t.attribute ORDER BY l.game, tiles DESC;
 
 .print
-.print '== 6. Teeworlds: the layers of a generated map, and its game tiles by kind'
+.print '== 6. Teeworlds: a generated map, its layers, and the cookbook query "unhookable tiles per map"'
 SELECT grp, layer, kind, name, width, height, image_name FROM tw_layers('build/demo/*.map');
-SELECT CASE t.id WHEN 1 THEN 'solid' WHEN 2 THEN 'death' WHEN 3 THEN 'unhookable'
-                 WHEN 192 THEN 'spawn' ELSE 'entity ' || t.id END AS game_tile,
-       count(*) AS cells
-FROM tw_tiles('build/demo/*.map') AS t
-WHERE t.kind = 'game' AND t.id <> 0 GROUP BY t.id ORDER BY cells DESC;
+SELECT l.file, count(*) AS unhookable
+FROM tw_layers('build/demo/*.map') AS l
+JOIN tw_tiles AS t ON t.file = l.file AND t.layer_index = l.layer_index
+WHERE l.kind IN ('game', 'front') AND t.id = 3
+GROUP BY l.file ORDER BY unhookable DESC;
