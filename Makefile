@@ -10,7 +10,7 @@ PKGS    := sqlite3 zlib
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lz)
 ZLIB_LIBS  = $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
-WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter
+WARN    := -Wall -Wextra -Wshadow
 CSTD    := -std=c11 -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE
 ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) -fPIC $(PKG_CFLAGS) $(SANITIZE) $(CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) $(SANITIZE)
