@@ -3,6 +3,7 @@
 #  1. every C unit test in $BUILD/tests/ (codecs, and the engine through
 #     the loaded extension), each ending with "RESULT passed=N failed=N
 #     skipped=N";
+#     (the generated samples are in $LEVELSQL_SAMPLES for them);
 #  2. every SQL test in test/sql/*.sql through the sqlite3 shell, in a fresh
 #     temporary folder holding generated samples (samples/) and, when
 #     ../shared/corpus exists, a private copy of it (corpus/).  Each SELECT
@@ -29,6 +30,12 @@ failed=0
 skipped=0
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+
+work=$(mktemp -d)
+trap 'rm -f "$out"; rm -rf "$work"' EXIT
+"$BUILD"/tools/gen_samples "$work/samples.orig" >/dev/null || { echo "FAIL gen_samples"; failed=$((failed + 1)); }
+LEVELSQL_SAMPLES="$work/samples.orig"
+export LEVELSQL_SAMPLES
 
 # 1. C unit tests
 for t in "$BUILD"/tests/test_*; do
@@ -59,9 +66,6 @@ for t in "$BUILD"/tests/test_*; do
 done
 
 # 2. SQL tests through the sqlite3 shell
-work=$(mktemp -d)
-trap 'rm -f "$out"; rm -rf "$work"' EXIT
-"$BUILD"/tools/gen_samples "$work/samples.orig" >/dev/null || { echo "FAIL gen_samples"; failed=$((failed + 1)); }
 shell_env=""
 if [ "${LEVELSQL_SANITIZED:-0}" = 1 ]; then
   # the sqlite3 shell is not instrumented: preload the sanitizer runtimes
