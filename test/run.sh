@@ -16,7 +16,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
 BUILD_ABS=$(cd "$BUILD" && pwd)
 if [ -d "$ROOT/../shared/corpus" ]; then
-  LEVELSQL_CORPUS=$(cd "$ROOT/../shared/corpus" && pwd)
+  LEVELSQL_CORPUS=$(cd "$ROOT/../shared/corpus" && pwd -P)
   export LEVELSQL_CORPUS
 else
   unset LEVELSQL_CORPUS 2>/dev/null || true
@@ -28,6 +28,10 @@ export LEVELSQL_EXT
 passed=0
 failed=0
 skipped=0
+# The suite must never change the real corpus: fingerprint it now, compare
+# at the end.
+corpus_sum() { [ -n "${LEVELSQL_CORPUS:-}" ] && find "$LEVELSQL_CORPUS" -type f -exec cksum {} + | sort; }
+corpus_before=$(corpus_sum)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
@@ -83,7 +87,9 @@ for sql in test/sql/*.sql; do
   mkdir -p "$dir"
   cp -r "$work/samples.orig" "$dir/samples"
   if [ -n "${LEVELSQL_CORPUS:-}" ]; then
-    cp -r "$LEVELSQL_CORPUS" "$dir/corpus"
+    # a private, writable copy of the files themselves (never a link back)
+    mkdir -p "$dir/corpus"
+    cp -RL "$LEVELSQL_CORPUS/." "$dir/corpus/"
     chmod -R u+w "$dir/corpus"
   fi
   ( cd "$dir" && { printf '.load %s\n.mode list\n.headers off\n' "$LEVELSQL_EXT"; cat "$ROOT/$sql"; } |
@@ -129,6 +135,14 @@ if [ -n "$fresh" ] && [ "$fresh" = "$documented" ]; then
   passed=$((passed + 1))
 else
   echo "FAIL README.md: the table reference is stale; run 'make readme'"
+  failed=$((failed + 1))
+fi
+
+# 5. ../shared/corpus is exactly as it was.
+if [ "$(corpus_sum)" = "$corpus_before" ]; then
+  passed=$((passed + 1))
+else
+  echo "FAIL the suite changed files in $LEVELSQL_CORPUS"
   failed=$((failed + 1))
 fi
 
