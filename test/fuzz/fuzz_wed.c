@@ -19,36 +19,12 @@
 #include <string.h>
 
 #include "wed.h"
+#include "../unit/wed_layout.h"
 
 /* Stops the run with a message: libFuzzer records the input. */
 static void die(const char *what, const char *msg) {
   fprintf(stderr, "fuzz_wed: %s: %s\n", what, msg ? msg : "");
   abort();
-}
-
-/* The end of the last non-empty section of a parsed area. */
-static size_t last_section_end(const wed_area *a) {
-  size_t end = WED_HEADER_SIZE, e;
-  uint32_t i;
-#define END(o, l)                                    \
-  do {                                               \
-    size_t l_ = (l);                                 \
-    if (l_ && (e = (size_t)(o) + l_) > end) end = e; \
-  } while (0)
-  END(a->offsets.overlays, (size_t)a->num_overlays * WED_OVERLAY_SIZE);
-  END(a->offsets.sechdr, WED_SECHDR_SIZE);
-  END(a->offsets.doors, (size_t)a->num_doors * WED_DOOR_SIZE);
-  END(a->offsets.door_cells, (size_t)a->num_door_cells * 2);
-  END(a->offsets.polygons, (size_t)a->num_polygons * WED_POLYGON_SIZE);
-  END(a->offsets.vertices, (size_t)a->num_vertices * WED_VERTEX_SIZE);
-  END(a->offsets.wallgroups, (size_t)a->num_wallgroups * WED_WALLGROUP_SIZE);
-  END(a->offsets.poly_lookup, (size_t)a->num_poly_lookup * 2);
-  for (i = 0; i < a->num_overlays; i++) {
-    END(a->overlays[i].tilemap_offset, (size_t)a->overlays[i].num_cells * WED_TILECELL_SIZE);
-    END(a->overlays[i].lookup_offset, (size_t)a->overlays[i].num_lookup * 2);
-  }
-#undef END
-  return end;
 }
 
 /* Every non-empty polygon with a well-formed bbox is listed in each wall
@@ -144,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* laid out again (or in place over a non-overlapping file) */
     if (c->overlap && !cl->overlap) die("layout", "sections overlap after writing");
   }
-  if (!c->overlap && last_section_end(c) > os2) die("layout", "a section runs past the end");
+  if (!c->overlap && wed_last_section_end(c) > os2) die("layout", "a section runs past the end");
   if (regen) check_groups(c);
   if (!wed_serialize(c, &out3, &os3, &err)) die("serialize re-parsed", err.msg);
   if (!c->overlap && (os3 != os2 || memcmp(out3, out2, os2) != 0)) die("stability", "second write differs");

@@ -21,6 +21,7 @@
 #include "check.h"
 #include "fileutil.h"
 #include "wed.h"
+#include "wed_layout.h"
 
 /* ---- independent little-endian helpers (not the codec's) ---------------- */
 
@@ -49,7 +50,7 @@ static void wr32(unsigned char *p, uint32_t v) {
 static int check_invariants(const char *name, const wed_area *a, size_t file_size, int check_bbox, int check_groups) {
   uint32_t gx, gy, i, k, cx, cy;
   int bad = 0;
-  size_t end = WED_HEADER_SIZE, e;
+  size_t end;
   wed_wallgroup_grid(a, &gx, &gy);
   for (i = 0; i < a->num_polygons; i++) {
     const wed_polygon *p = &a->polygons[i];
@@ -87,24 +88,7 @@ static int check_invariants(const char *name, const wed_area *a, size_t file_siz
   CHECK(!a->overlap, "%s: sections overlap", name);
   bad += a->overlap != 0;
   /* end of the last section */
-#define END(o, l)                          \
-  do {                                     \
-    size_t l_ = (l);                       \
-    if (l_ && (e = (size_t)(o) + l_) > end) end = e; \
-  } while (0)
-  END(a->offsets.overlays, (size_t)a->num_overlays * WED_OVERLAY_SIZE);
-  END(a->offsets.sechdr, WED_SECHDR_SIZE);
-  END(a->offsets.doors, (size_t)a->num_doors * WED_DOOR_SIZE);
-  END(a->offsets.door_cells, (size_t)a->num_door_cells * 2);
-  END(a->offsets.polygons, (size_t)a->num_polygons * WED_POLYGON_SIZE);
-  END(a->offsets.vertices, (size_t)a->num_vertices * WED_VERTEX_SIZE);
-  END(a->offsets.wallgroups, (size_t)a->num_wallgroups * WED_WALLGROUP_SIZE);
-  END(a->offsets.poly_lookup, (size_t)a->num_poly_lookup * 2);
-  for (i = 0; i < a->num_overlays; i++) {
-    END(a->overlays[i].tilemap_offset, (size_t)a->overlays[i].num_cells * WED_TILECELL_SIZE);
-    END(a->overlays[i].lookup_offset, (size_t)a->overlays[i].num_lookup * 2);
-  }
-#undef END
+  end = wed_last_section_end(a);
   CHECK(end == file_size, "%s: file size %zu but the last section ends at %zu", name, file_size, end);
   bad += end != file_size;
   return bad;

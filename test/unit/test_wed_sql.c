@@ -26,6 +26,7 @@
 #include "check.h"
 #include "fileutil.h"
 #include "wed.h"
+#include "wed_layout.h"
 
 /* The test's temporary folder and the folder it was started in. */
 typedef struct test_env {
@@ -170,7 +171,7 @@ static sqlite3_int64 writes_so_far(sqlite3 *db) {
 ** boxes enclose their vertices; no section overlaps another; the file ends
 ** where its last section ends.  Returns the number of violations. */
 static int check_file_invariants(const char *name, const char *path) {
-  size_t size = 0, end = WED_HEADER_SIZE, e;
+  size_t size = 0, end;
   unsigned char *d = file_read_all(path, &size);
   wed_area *a = NULL;
   codec_error err = {{0}};
@@ -218,24 +219,7 @@ static int check_file_invariants(const char *name, const char *path) {
   }
   CHECK(!a->overlap, "%s: sections overlap", name);
   bad += a->overlap != 0;
-#define END(o, l)                                     \
-  do {                                                \
-    size_t l_ = (l);                                  \
-    if (l_ && (e = (size_t)(o) + l_) > end) end = e;  \
-  } while (0)
-  END(a->offsets.overlays, (size_t)a->num_overlays * WED_OVERLAY_SIZE);
-  END(a->offsets.sechdr, WED_SECHDR_SIZE);
-  END(a->offsets.doors, (size_t)a->num_doors * WED_DOOR_SIZE);
-  END(a->offsets.door_cells, (size_t)a->num_door_cells * 2);
-  END(a->offsets.polygons, (size_t)a->num_polygons * WED_POLYGON_SIZE);
-  END(a->offsets.vertices, (size_t)a->num_vertices * WED_VERTEX_SIZE);
-  END(a->offsets.wallgroups, (size_t)a->num_wallgroups * WED_WALLGROUP_SIZE);
-  END(a->offsets.poly_lookup, (size_t)a->num_poly_lookup * 2);
-  for (i = 0; i < a->num_overlays; i++) {
-    END(a->overlays[i].tilemap_offset, (size_t)a->overlays[i].num_cells * WED_TILECELL_SIZE);
-    END(a->overlays[i].lookup_offset, (size_t)a->overlays[i].num_lookup * 2);
-  }
-#undef END
+  end = wed_last_section_end(a);
   CHECK(end == size, "%s: file size %zu but the last section ends at %zu", name, size, end);
   bad += end != size;
   wed_free(a);
