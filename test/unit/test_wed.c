@@ -23,23 +23,6 @@
 #include "wed.h"
 #include "wed_layout.h"
 
-/* ---- independent little-endian helpers (not the codec's) ---------------- */
-
-static unsigned rd16(const unsigned char *p) { return (unsigned)p[0] | ((unsigned)p[1] << 8); }
-static uint32_t rd32(const unsigned char *p) {
-  return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-static void wr16(unsigned char *p, unsigned v) {
-  p[0] = (unsigned char)v;
-  p[1] = (unsigned char)(v >> 8);
-}
-static void wr32(unsigned char *p, uint32_t v) {
-  p[0] = (unsigned char)v;
-  p[1] = (unsigned char)(v >> 8);
-  p[2] = (unsigned char)(v >> 16);
-  p[3] = (unsigned char)(v >> 24);
-}
-
 /* ---- invariants of a parsed area ----------------------------------------- */
 
 /* Checks what every written file must satisfy: each non-empty polygon (wall
@@ -160,78 +143,78 @@ static unsigned char *build_wed(uint32_t walls, int second_order, size_t *size) 
   b = (unsigned char *)calloc(total, 1);
   if (!b) return NULL;
   memcpy(b, "WED V1.3", 8);
-  wr32(b + 8, nov);
-  wr32(b + 12, ndoor);
-  wr32(b + 16, o_ov);
-  wr32(b + 20, o_sec);
-  wr32(b + 24, o_door);
-  wr32(b + 28, o_dc);
+  le32_store(b + 8, nov);
+  le32_store(b + 12, ndoor);
+  le32_store(b + 16, o_ov);
+  le32_store(b + 20, o_sec);
+  le32_store(b + 24, o_door);
+  le32_store(b + 28, o_dc);
   /* overlays */
-  wr16(b + o_ov, W);
-  wr16(b + o_ov + 2, H);
+  le16_store(b + o_ov, (uint16_t)W);
+  le16_store(b + o_ov + 2, (uint16_t)H);
   memcpy(b + o_ov + 4, "AR0100", 6);
-  wr16(b + o_ov + 12, (unsigned)ncell);
-  wr32(b + o_ov + 16, o_tm0);
-  wr32(b + o_ov + 20, o_lk0);
-  wr16(b + o_ov + 24, 1);
-  wr16(b + o_ov + 26, 1);
+  le16_store(b + o_ov + 12, (uint16_t)(unsigned)ncell);
+  le32_store(b + o_ov + 16, o_tm0);
+  le32_store(b + o_ov + 20, o_lk0);
+  le16_store(b + o_ov + 24, (uint16_t)1);
+  le16_store(b + o_ov + 26, (uint16_t)1);
   memcpy(b + o_ov + 28, "WTWAVE", 6);
-  wr32(b + o_ov + 40, o_tm1);
-  wr32(b + o_ov + 44, o_lk1);
+  le32_store(b + o_ov + 40, o_tm1);
+  le32_store(b + o_ov + 44, o_lk1);
   for (i = 2; i < nov; i++) {
-    wr32(b + o_ov + 24 * i + 16, o_dc);
-    wr32(b + o_ov + 24 * i + 20, o_wg);
+    le32_store(b + o_ov + 24 * i + 16, o_dc);
+    le32_store(b + o_ov + 24 * i + 20, o_wg);
   }
-  wr32(b + o_sec, walls);
-  wr32(b + o_sec + 4, o_poly);
-  wr32(b + o_sec + 8, o_vert);
-  wr32(b + o_sec + 12, o_wg);
-  wr32(b + o_sec + 16, o_pl);
+  le32_store(b + o_sec, walls);
+  le32_store(b + o_sec + 4, o_poly);
+  le32_store(b + o_sec + 8, o_vert);
+  le32_store(b + o_sec + 12, o_wg);
+  le32_store(b + o_sec + 16, o_pl);
   memcpy(b + o_door, "DOOR0001", 8);
-  wr16(b + o_door + 8, 1);
-  wr16(b + o_door + 10, 0);
-  wr16(b + o_door + 12, 3);
-  wr16(b + o_door + 14, 1);
-  wr16(b + o_door + 16, 1);
-  wr32(b + o_door + 18, o_poly + 18 * walls);
-  wr32(b + o_door + 22, o_poly + 18 * (walls + 1));
+  le16_store(b + o_door + 8, (uint16_t)1);
+  le16_store(b + o_door + 10, (uint16_t)0);
+  le16_store(b + o_door + 12, (uint16_t)3);
+  le16_store(b + o_door + 14, (uint16_t)1);
+  le16_store(b + o_door + 16, (uint16_t)1);
+  le32_store(b + o_door + 18, o_poly + 18 * walls);
+  le32_store(b + o_door + 22, o_poly + 18 * (walls + 1));
   for (i = 0; i < ncell; i++) {
     unsigned char *c = b + o_tm0 + 10 * i;
-    wr16(c, i);
-    wr16(c + 2, 1);
-    wr16(c + 4, (i % 7 == 0) ? 500 + i : 0xFFFF);
+    le16_store(c, (uint16_t)i);
+    le16_store(c + 2, (uint16_t)1);
+    le16_store(c + 4, (uint16_t)(i % 7 == 0) ? 500 + i : 0xFFFF);
     c[6] = (i % 11 == 0) ? 2 : 0;
-    wr16(b + o_lk0 + 2 * i, (unsigned)(ncell - 1 - i));
+    le16_store(b + o_lk0 + 2 * i, (uint16_t)(unsigned)(ncell - 1 - i));
   }
-  wr16(b + o_tm1 + 2, 6);
-  wr16(b + o_tm1 + 4, 0xFFFF);
-  for (i = 0; i < 6; i++) wr16(b + o_lk1 + 2 * i, i);
-  wr16(b + o_dc, 21);
-  wr16(b + o_dc + 2, 22);
-  wr16(b + o_dc + 4, 41);
+  le16_store(b + o_tm1 + 2, (uint16_t)6);
+  le16_store(b + o_tm1 + 4, (uint16_t)0xFFFF);
+  for (i = 0; i < 6; i++) le16_store(b + o_lk1 + 2 * i, (uint16_t)i);
+  le16_store(b + o_dc, (uint16_t)21);
+  le16_store(b + o_dc + 2, (uint16_t)22);
+  le16_store(b + o_dc + 4, (uint16_t)41);
   for (i = 0, k = 0; i < 4; i++) {
     uint32_t j;
-    wr16(b + o_wg + 4 * i, k);
-    wr16(b + o_wg + 4 * i + 2, gcount[i]);
-    for (j = 0; j < gcount[i]; j++) wr16(b + o_pl + 2 * (k + j), glist[i][j]);
+    le16_store(b + o_wg + 4 * i, (uint16_t)k);
+    le16_store(b + o_wg + 4 * i + 2, (uint16_t)gcount[i]);
+    for (j = 0; j < gcount[i]; j++) le16_store(b + o_pl + 2 * (k + j), (uint16_t)glist[i][j]);
     k += gcount[i];
   }
   for (i = 0, k = 0; i < npoly; i++) {
     unsigned char *p = b + o_poly + 18 * i;
-    wr32(p, k);
-    wr32(p + 4, vc[i]);
+    le32_store(p, k);
+    le32_store(p + 4, vc[i]);
     p[8] = i >= walls ? 0x89 : 0x01;
     p[9] = 0xFF;
-    wr16(p + 10, bx0[i]);
-    wr16(p + 12, bx1[i]);
-    wr16(p + 14, by0[i]);
-    wr16(p + 16, by1[i]);
+    le16_store(p + 10, (uint16_t)bx0[i]);
+    le16_store(p + 12, (uint16_t)bx1[i]);
+    le16_store(p + 14, (uint16_t)by0[i]);
+    le16_store(p + 16, (uint16_t)by1[i]);
     if (vc[i]) {
       unsigned char *v = b + o_vert + 4 * k;
-      wr16(v, bx0[i]), wr16(v + 2, by1[i]);
-      wr16(v + 4, bx1[i]), wr16(v + 6, by1[i]);
-      wr16(v + 8, bx1[i]), wr16(v + 10, by0[i]);
-      wr16(v + 12, bx0[i]), wr16(v + 14, by0[i]);
+      le16_store(v, (uint16_t)bx0[i]), le16_store(v + 2, (uint16_t)by1[i]);
+      le16_store(v + 4, (uint16_t)bx1[i]), le16_store(v + 6, (uint16_t)by1[i]);
+      le16_store(v + 8, (uint16_t)bx1[i]), le16_store(v + 10, (uint16_t)by0[i]);
+      le16_store(v + 12, (uint16_t)bx0[i]), le16_store(v + 14, (uint16_t)by0[i]);
     }
     k += vc[i];
   }
@@ -561,38 +544,38 @@ static void test_constructed(void) {
     expect_error("empty", b, 0, "truncated");
     /* door polygon offset not on a record boundary */
     memcpy(bad, b, size);
-    wr32(bad + rd32(bad + 24) + 18, rd32(bad + rd32(bad + 20) + 4) + 7);
+    le32_store(bad + le32_load(bad + 24) + 18, le32_load(bad + le32_load(bad + 20) + 4) + 7);
     expect_error("door misaligned", bad, size, "door 0: byte offset");
     /* door polygons inside the walls */
     memcpy(bad, b, size);
-    wr32(bad + rd32(bad + 24) + 18, rd32(bad + rd32(bad + 20) + 4));
+    le32_store(bad + le32_load(bad + 24) + 18, le32_load(bad + le32_load(bad + 20) + 4));
     expect_error("door in walls", bad, size, "inside the 4 wall polygons");
     /* vertex range beyond the file */
     memcpy(bad, b, size);
-    wr32(bad + rd32(bad + rd32(bad + 20) + 4) + 18 * 2 + 4, 100000);
+    le32_store(bad + le32_load(bad + le32_load(bad + 20) + 4) + 18 * 2 + 4, 100000);
     expect_error("vertex range", bad, size, "wall polygon 2: byte offset");
     /* overlay tilemap beyond the file */
     memcpy(bad, b, size);
-    wr16(bad + 32, 2000);
+    le16_store(bad + 32, (uint16_t)2000);
     expect_error("tilemap", bad, size, "overlay 0 tilemap");
     /* a huge overlay count */
     memcpy(bad, b, size);
-    wr32(bad + 8, 0xFFFFFFFFu);
+    le32_store(bad + 8, 0xFFFFFFFFu);
     expect_error("overlay count", bad, size, "overlays: byte offset 32");
     /* secondary header beyond the file */
     memcpy(bad, b, size);
-    wr32(bad + 20, (uint32_t)size - 4);
+    le32_store(bad + 20, (uint32_t)size - 4);
     expect_error("sechdr", bad, size, "secondary header");
     /* wall group lookup beyond the file */
     memcpy(bad, b, size);
-    wr16(bad + rd32(bad + rd32(bad + 20) + 12) + 2, 0xFFFF);
+    le16_store(bad + le32_load(bad + le32_load(bad + 20) + 12) + 2, (uint16_t)0xFFFF);
     expect_error("poly lookup", bad, size, "polygon lookup");
     /* accepted anomalies: out-of-range lookup index, garbage in an unused
     ** overlay, an empty door state pointing anywhere, overlapping sections */
     memcpy(bad, b, size);
-    wr16(bad + rd32(bad + rd32(bad + 20) + 16), 6);
-    wr16(bad + 32 + 24 * 3 + 12, 0xFFFE);
-    wr16(bad + 32 + 24 * 3 + 14, 0xFFFF);
+    le16_store(bad + le32_load(bad + le32_load(bad + 20) + 16), (uint16_t)6);
+    le16_store(bad + 32 + 24 * 3 + 12, (uint16_t)0xFFFE);
+    le16_store(bad + 32 + 24 * 3 + 14, (uint16_t)0xFFFF);
     CHECK(wed_parse(bad, size, &a, &err), "anomalies accepted: %s", err.msg);
     if (a) {
       CHECK(wed_serialize(a, &out, &out_size, &err) && out_size == size && memcmp(out, bad, size) == 0,
@@ -604,8 +587,8 @@ static void test_constructed(void) {
       a = NULL;
     }
     memcpy(bad, b, size);
-    wr16(bad + rd32(bad + 24) + 14, 0);              /* open count 0 */
-    wr32(bad + rd32(bad + 24) + 18, 0xFFFFFFF0u);     /* ... pointing nowhere */
+    le16_store(bad + le32_load(bad + 24) + 14, (uint16_t)0);              /* open count 0 */
+    le32_store(bad + le32_load(bad + 24) + 18, 0xFFFFFFF0u);     /* ... pointing nowhere */
     CHECK(wed_parse(bad, size, &a, &err), "empty door state anywhere: %s", err.msg);
     if (a) {
       long door;
@@ -620,7 +603,7 @@ static void test_constructed(void) {
     }
     /* overlapping sections: two overlays share a lookup table; edits relayout */
     memcpy(bad, b, size);
-    wr32(bad + 32 + 24 + 20, rd32(bad + 32 + 20));
+    le32_store(bad + 32 + 24 + 20, le32_load(bad + 32 + 20));
     CHECK(wed_parse(bad, size, &a, &err), "shared lookup accepted: %s", err.msg);
     if (a) {
       CHECK(a->overlap, "overlap detected");
@@ -657,7 +640,7 @@ static void test_constructed(void) {
     unsigned char z[52];
     memset(z, 0, sizeof z);
     memcpy(z, "WED V1.3", 8);
-    wr32(z + 20, 32);
+    le32_store(z + 20, 32);
     CHECK(wed_parse(z, sizeof z, &a, &err), "minimal: %s", err.msg);
     if (a) {
       wed_point p[1] = {{1, 1}};
@@ -673,40 +656,6 @@ static void test_constructed(void) {
 }
 
 /* ---- corpus --------------------------------------------------------------- */
-
-/* Independent reading of the polygon side straight from the bytes: polygon
-** count from the walls and the door offsets, the sum of vertex counts, and
-** the vertex table length measured as the gap between the vertex offset and
-** the next section start (or the end of the file). */
-static void independent_counts(const unsigned char *d, size_t n, uint32_t *npoly, uint64_t *vsum, uint64_t *vlen) {
-  uint32_t nov = rd32(d + 8), ndoor = rd32(d + 12), ovo = rd32(d + 16), seco = rd32(d + 20), doo = rd32(d + 24);
-  uint32_t walls = rd32(d + seco), po = rd32(d + seco + 4), vo = rd32(d + seco + 8), i, np = walls;
-  uint64_t next = n;
-  uint32_t starts[64];
-  uint32_t ns = 0;
-  starts[ns++] = ovo;
-  starts[ns++] = seco;
-  starts[ns++] = doo;
-  starts[ns++] = rd32(d + 28);
-  starts[ns++] = po;
-  starts[ns++] = rd32(d + seco + 12);
-  starts[ns++] = rd32(d + seco + 16);
-  for (i = 0; i < nov && i < 20; i++) {
-    starts[ns++] = rd32(d + ovo + 24 * i + 16);
-    starts[ns++] = rd32(d + ovo + 24 * i + 20);
-  }
-  for (i = 0; i < ndoor; i++) {
-    const unsigned char *p = d + doo + 26 * i;
-    if (rd16(p + 14) && (rd32(p + 18) - po) / 18 + rd16(p + 14) > np) np = (rd32(p + 18) - po) / 18 + rd16(p + 14);
-    if (rd16(p + 16) && (rd32(p + 22) - po) / 18 + rd16(p + 16) > np) np = (rd32(p + 22) - po) / 18 + rd16(p + 16);
-  }
-  *vsum = 0;
-  for (i = 0; i < np; i++) *vsum += rd32(d + po + 18 * i + 4);
-  for (i = 0; i < ns; i++)
-    if (starts[i] > vo && starts[i] < next) next = starts[i];
-  *npoly = np;
-  *vlen = (next - vo) / 4;
-}
 
 /* Corpus-wide facts, printed at the end (measured, not assumed). */
 typedef struct corpus_facts {
@@ -867,7 +816,7 @@ static void test_corpus(void) {
       CHECK(0, "%s: no-op rewrite differs (%s)", names[i], err.msg);
     }
     free(out);
-    independent_counts(d, n, &np, &vsum, &vlen);
+    wed_raw_counts(d, n, &np, &vsum, &vlen);
     for (j = 0; j < a->num_polygons; j++) msum += a->polygons[j].vertex_count;
     CHECK(np == a->num_polygons, "%s: %u polygons, independently %u", names[i], a->num_polygons, np);
     CHECK(vsum == msum && vsum == a->num_vertices && vlen == a->num_vertices,

@@ -537,40 +537,6 @@ static char **list_dir(const char *dir, int *n) {
   return names;
 }
 
-/* Independent reading of the polygon side straight from the header
-** offsets: the polygon count from the walls and the doors' state offsets,
-** the sum of vertex counts, and the vertex table length measured as the gap
-** between the vertex offset and the next section start (or the file end). */
-static void raw_counts(const unsigned char *d, size_t n, uint32_t *npoly, uint64_t *vsum, uint64_t *vlen) {
-  uint32_t nov = le32_load(d + 8), ndoor = le32_load(d + 12), ovo = le32_load(d + 16), seco = le32_load(d + 20);
-  uint32_t doo = le32_load(d + 24), walls = le32_load(d + seco), po = le32_load(d + seco + 4), vo = le32_load(d + seco + 8);
-  uint32_t starts[64], ns = 0, i, np = walls;
-  uint64_t next = n;
-  starts[ns++] = ovo;
-  starts[ns++] = seco;
-  starts[ns++] = doo;
-  starts[ns++] = le32_load(d + 28);
-  starts[ns++] = po;
-  starts[ns++] = le32_load(d + seco + 12);
-  starts[ns++] = le32_load(d + seco + 16);
-  for (i = 0; i < nov && i < 20; i++) {
-    starts[ns++] = le32_load(d + ovo + 24 * i + 16);
-    starts[ns++] = le32_load(d + ovo + 24 * i + 20);
-  }
-  for (i = 0; i < ndoor; i++) {
-    const unsigned char *p = d + doo + 26 * i;
-    if (le16_load(p + 14) && (le32_load(p + 18) - po) / 18 + le16_load(p + 14) > np) np = (le32_load(p + 18) - po) / 18 + le16_load(p + 14);
-    if (le16_load(p + 16) && (le32_load(p + 22) - po) / 18 + le16_load(p + 16) > np) np = (le32_load(p + 22) - po) / 18 + le16_load(p + 16);
-  }
-  *vsum = 0;
-  for (i = 0; i < np; i++) *vsum += le32_load(d + po + 18 * i + 4);
-  for (i = 0; i < ns; i++) {
-    if (starts[i] > vo && starts[i] < next) next = starts[i];
-  }
-  *npoly = np;
-  *vlen = (next - vo) / 4;
-}
-
 /* Loads, no-op rewrites and independent counts over every corpus file. */
 static void test_corpus_files(sqlite3 *db, const char *orig_dir, const char *dir, char **names, int n) {
   int i, identical = 0;
@@ -591,7 +557,7 @@ static void test_corpus_files(sqlite3 *db, const char *orig_dir, const char *dir
       free(copy);
       continue;
     }
-    raw_counts(d, size, &npoly, &vsum, &vlen);
+    wed_raw_counts(d, size, &npoly, &vsum, &vlen);
     CHECK(query_int(db, strf("SELECT count(*) FROM wed_polygons('%s')", copy)) == (sqlite3_int64)npoly, "%s: polygon count %u", names[i], npoly);
     CHECK(query_int(db, strf("SELECT sum(vertex_count) FROM wed_polygons('%s')", copy)) == (sqlite3_int64)vsum || vsum == 0,
           "%s: sum(vertex_count) = %llu", names[i], (unsigned long long)vsum);
