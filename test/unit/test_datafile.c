@@ -20,11 +20,11 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "ddnet_peer.h"
 #include "datafile.h"
 #include "fileutil.h"
 #include "sha256.h"
 
-#define DDNET_TOOLS "/usr/lib/x86_64-linux-gnu/ddnet"
 
 /* ---- synthetic file builder ----------------------------------------------- */
 
@@ -303,13 +303,6 @@ static void test_build_api(void) {
 
 static char tmpdir[64];
 
-/* Runs map_resave on in (absolute) into tmpdir/out; returns 1 on success. */
-static int run_resave(const char *in, const char *out) {
-  char cmd[8192];
-  snprintf(cmd, sizeof cmd, "cd '%s' && '%s/map_resave' '%s' '%s' >/dev/null 2>&1", tmpdir, DDNET_TOOLS, in, out);
-  return system(cmd) == 0;
-}
-
 /* Truncations at many offsets must fail; flipped bytes must never crash,
 ** and when the container still parses, every blob is touched and the result
 ** written and re-read. */
@@ -358,18 +351,9 @@ static void corrupt_one(const char *name, const unsigned char *buf, size_t n) {
   free(c);
 }
 
-static int ends_with(const char *s, const char *suf) {
-  size_t a = strlen(s), b = strlen(suf);
-  return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
-static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 static void test_corpus(void) {
   const char *corpus = check_corpus_dir();
   char dir[1024], path[2048], out[2048];
-  DIR *dh;
-  struct dirent *de;
   char *names[256];
   size_t nn = 0, i;
   int have_resave = access(DDNET_TOOLS "/map_resave", X_OK) == 0;
@@ -378,33 +362,17 @@ static void test_corpus(void) {
     return;
   }
   {
-    /* absolute, since the DDNet tools run in a temp directory */
-    char *abs = realpath(corpus, NULL);
-    snprintf(dir, sizeof dir, "%s/tw", abs ? abs : corpus);
-    free(abs);
+    int found = ddnet_corpus_maps(corpus, dir, sizeof dir, names, 256);
+    if (found < 0) {
+      SKIP("%s missing", dir);
+      return;
+    }
+    nn = (size_t)found;
   }
-  dh = opendir(dir);
-  if (!dh) {
-    SKIP("%s missing", dir);
-    return;
-  }
-  while ((de = readdir(dh)) && nn < 256)
-    if (ends_with(de->d_name, ".map")) names[nn++] = strdup(de->d_name);
-  closedir(dh);
-  qsort(names, nn, sizeof *names, name_cmp);
   CHECK(nn >= 10, "corpus has %zu maps", nn);
   if (have_resave) {
-    FILE *f;
     strcpy(tmpdir, "/tmp/levelsql_df_XXXXXX");
-    if (!mkdtemp(tmpdir)) have_resave = 0;
-    snprintf(path, sizeof path, "%s/storage.cfg", tmpdir);
-    f = have_resave ? fopen(path, "w") : NULL;
-    if (f) {
-      fputs("add_path $CURRENTDIR\n", f);
-      fclose(f);
-    } else {
-      have_resave = 0;
-    }
+    have_resave = ddnet_workspace_open(tmpdir);
   }
   if (!have_resave) SKIP("map_resave not installed: byte identity with DDNet");
   for (i = 0; i < nn; i++) {
@@ -419,7 +387,7 @@ static void test_corpus(void) {
     CHECK(df_parse(buf, n, &df, &e), "%s: %s", names[i], e.msg);
     if (df && have_resave) {
       snprintf(out, sizeof out, "%s/%s", tmpdir, names[i]);
-      CHECK(run_resave(path, names[i]), "map_resave %s", names[i]);
+      CHECK(ddnet_run(tmpdir, "map_resave", path, names[i], NULL) == 0, "map_resave %s", names[i]);
       ref = file_read_all(out, &rn);
       CHECK(df_write(df, DF_WRITE_RECOMPRESS, &o, &on, &e), "%s: write: %s", names[i], e.msg);
       CHECK(ref && o && on == rn && memcmp(o, ref, rn) == 0, "%s: recompressed output identical to map_resave (%zu vs %zu)",
@@ -437,11 +405,7 @@ static void test_corpus(void) {
     free(buf);
     free(names[i]);
   }
-  if (have_resave) {
-    snprintf(path, sizeof path, "%s/storage.cfg", tmpdir);
-    unlink(path);
-    rmdir(tmpdir);
-  }
+  if (have_resave) ddnet_workspace_close(tmpdir);
 }
 
 int main(void) {

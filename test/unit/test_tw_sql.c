@@ -32,17 +32,18 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "ddnet_peer.h"
 #include "sqltest.h"
 #include "datafile.h"
 #include "fileutil.h"
 #include "sha256.h"
 #include "twmap.h"
 
-#define DDNET_TOOLS "/usr/lib/x86_64-linux-gnu/ddnet"
 
 /* What every test needs: the temporary folder and the corpus. */
 typedef struct tw_env {
   char dir[256];     /* mkdtemp folder: maps/, tools/, bad/ */
+  char tools_dir[300]; /* dir/tools, where DDNet's tools run (storage.cfg) */
   char corpus[1024]; /* absolute $LEVELSQL_CORPUS/tw */
   int tools;         /* map_resave and map_diff are installed */
   char *names[64];   /* corpus map names, sorted */
@@ -103,23 +104,6 @@ static char *fresh_copy(const tw_env *env, const char *name) {
   return dst;
 }
 
-/* Runs a DDNet tool in env->dir/tools (it needs storage.cfg there) with
-** absolute paths; output to log (a path) or /dev/null.  Returns the exit
-** status, -1 when it could not run. */
-static int run_tool(const tw_env *env, const char *tool, const char *a, const char *b, const char *log) {
-  char cmd[8192];
-  int rc;
-  snprintf(cmd, sizeof cmd, "cd '%s/tools' && '%s/%s' '%s' '%s' >'%s' 2>&1", env->dir, DDNET_TOOLS, tool, a, b,
-           log ? log : "/dev/null");
-  rc = system(cmd);
-  return rc == -1 ? -1 : (rc >> 8) & 0xFF;
-}
-
-/* qsort comparison of file names. */
-static int name_cmp(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* ---- tests ------------------------------------------------------------------- */
 
 /* Every map loads as 'tw'; tw_maps' identity columns describe the bytes. */
@@ -162,7 +146,7 @@ static void test_noop_resave(const tw_env *env) {
     char *copy = strdup(map_path(env, name)), *ref = strdup(fmt("%s/tools/ref_%s", env->dir, name));
     if (!copy || !ref) break;
     /* map_resave writes through DDNet's storage: a path relative to tools/ */
-    CHECK(run_tool(env, "map_resave", fmt("%s/%s", env->corpus, name), fmt("ref_%s", name), NULL) == 0, "map_resave %s",
+    CHECK(ddnet_run(env->tools_dir, "map_resave", fmt("%s/%s", env->corpus, name), fmt("ref_%s", name), NULL) == 0, "map_resave %s",
           name);
     exec_ok(db, fmt("UPDATE tw_maps SET author = author WHERE source = '%s'", copy));
     CHECK(same_bytes(copy, ref), "%s: no-op UPDATE is byte-identical to map_resave", name);
@@ -264,7 +248,7 @@ static void diff_one(const tw_env *env, const char *name, int game, int tiles, i
     char *tiles_name = strdup(query_text(db, fmt("SELECT CASE WHEN version >= 3 THEN name END FROM tw_layers('%s') "
                                                   "WHERE layer_index = %d", copy, tiles)));
     const char *gn = game_name && *game_name ? game_name : NULL, *tn = tiles_name && *tiles_name ? tiles_name : NULL;
-    CHECK(run_tool(env, "map_diff", orig, copy, log) == 0, "%s: map_diff runs", name);
+    CHECK(ddnet_run(env->tools_dir, "map_diff", orig, copy, log) == 0, "%s: map_diff runs", name);
     total = diff_lines(log, lines, 16);
     CHECK(total == 5 && diff_count(lines, 5, 5, 3, gn) == 1 && diff_count(lines, 5, 5, 4, gn) == 1 &&
               diff_count(lines, 5, 5, 5, gn) == 1 && diff_count(lines, 5, 7, 7, tn) == 1 &&
@@ -273,7 +257,7 @@ static void diff_one(const tw_env *env, const char *name, int game, int tiles, i
           gn ? " of " : "", gn ? gn : "", tn ? " of " : "", tn ? tn : "", total);
     free(game_name);
     free(tiles_name);
-    CHECK(run_tool(env, "map_resave", copy, "resaved.map", NULL) == 0,
+    CHECK(ddnet_run(env->tools_dir, "map_resave", copy, "resaved.map", NULL) == 0,
           "%s: map_resave reads the edited map", name);
     unlink(fmt("%s/tools/resaved.map", env->dir));
     unlink(fmt("%s/tools/map_diff.txt", env->dir));
@@ -360,7 +344,7 @@ static void test_edits(const tw_env *env) {
   CHECK(strcmp(query_text(db, fmt("SELECT count(*) || ':' || sum(id + 256 * flags) FROM tw_tiles('%s')", p)),
                tiles_before) == 0, "tiles untouched by the other edits");
   if (env->tools)
-    CHECK(run_tool(env, "map_resave", p, "edited.map", NULL) == 0,
+    CHECK(ddnet_run(env->tools_dir, "map_resave", p, "edited.map", NULL) == 0,
           "map_resave reads the edited map");
   unlink(fmt("%s/tools/edited.map", env->dir));
   sqlite3_close(db);
@@ -606,7 +590,7 @@ static void test_generated(const tw_env *env) {
     CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s') WHERE grp = 1 AND layer = 0", p)) == 60 * 30,
           "generated map: 60x30 game layer");
     if (env->tools) {
-      CHECK(run_tool(env, "map_resave", p, "generated_ref.map", NULL) == 0, "map_resave reads the generated map");
+      CHECK(ddnet_run(env->tools_dir, "map_resave", p, "generated_ref.map", NULL) == 0, "map_resave reads the generated map");
       exec_ok(db, fmt("UPDATE tw_maps SET author = author WHERE source = '%s'", p));
       CHECK(same_bytes(p, fmt("%s/tools/generated_ref.map", env->dir)), "generated map: no-op rewrite = map_resave");
     }
@@ -618,7 +602,7 @@ static void test_generated(const tw_env *env) {
               query_int(db, fmt("SELECT color_g FROM tw_layers('%s') WHERE name = 'Ground'", p)) == 128,
           "generated map: edits read back");
     if (env->tools)
-      CHECK(run_tool(env, "map_resave", p, "generated_edited.map", NULL) == 0, "map_resave reads the edited map");
+      CHECK(ddnet_run(env->tools_dir, "map_resave", p, "generated_edited.map", NULL) == 0, "map_resave reads the edited map");
   }
   if (db) sqlite3_close(db);
   free(p);
@@ -629,11 +613,8 @@ static void test_generated(const tw_env *env) {
 ** (the corpus tests are then skipped). */
 static int env_setup(tw_env *env) {
   const char *corpus = check_corpus_dir();
-  char *abs;
-  DIR *d;
-  struct dirent *de;
-  FILE *f;
   size_t i;
+  int found;
   memset(env, 0, sizeof *env);
   snprintf(env->dir, sizeof env->dir, "/tmp/levelsql-tw-XXXXXX");
   if (!mkdtemp(env->dir)) {
@@ -645,31 +626,19 @@ static int env_setup(tw_env *env) {
   mkdir(fmt("%s/tools", env->dir), 0755);
   mkdir(fmt("%s/bad", env->dir), 0755);
   env->tools = access(DDNET_TOOLS "/map_resave", X_OK) == 0 && access(DDNET_TOOLS "/map_diff", X_OK) == 0;
-  if (env->tools && (f = fopen(fmt("%s/tools/storage.cfg", env->dir), "w")) != NULL) {
-    fputs("add_path $CURRENTDIR\n", f);
-    fclose(f);
-  } else {
-    env->tools = 0;
-  }
+  snprintf(env->tools_dir, sizeof env->tools_dir, "%s/tools", env->dir);
+  env->tools = env->tools && ddnet_write_storage_cfg(env->tools_dir);
   if (!env->tools) SKIP("DDNet's map_resave/map_diff not installed in %s: no comparisons with them", DDNET_TOOLS);
   if (!corpus) {
     SKIP("LEVELSQL_CORPUS unset: the Teeworlds corpus tests");
     return 0;
   }
-  abs = realpath(corpus, NULL);
-  snprintf(env->corpus, sizeof env->corpus, "%s/tw", abs ? abs : corpus);
-  free(abs);
-  d = opendir(env->corpus);
-  if (!d) {
+  found = ddnet_corpus_maps(corpus, env->corpus, sizeof env->corpus, env->names, 64);
+  if (found < 0) {
     SKIP("%s missing: the Teeworlds corpus tests", env->corpus);
     return 0;
   }
-  while ((de = readdir(d)) && env->n < 64) {
-    size_t len = strlen(de->d_name);
-    if (len > 4 && strcmp(de->d_name + len - 4, ".map") == 0) env->names[env->n++] = strdup(de->d_name);
-  }
-  closedir(d);
-  qsort(env->names, env->n, sizeof env->names[0], name_cmp);
+  env->n = (size_t)found;
   for (i = 0; i < env->n; i++)
     CHECK(copy_file(fmt("%s/%s", env->corpus, env->names[i]), map_path(env, env->names[i])), "copy");
   CHECK(env->n > 0, "corpus maps found in %s", env->corpus);

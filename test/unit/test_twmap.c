@@ -23,32 +23,14 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "ddnet_peer.h"
 #include "datafile.h"
 #include "fileutil.h"
 #include "twmap.h"
 
-#define DDNET_TOOLS "/usr/lib/x86_64-linux-gnu/ddnet"
 
 static char tmpdir[64];
 static int have_tools;
-
-/* Runs a DDNet tool inside tmpdir (it needs storage.cfg there); returns its
-** exit status, output to *log when given (path in tmpdir). */
-static int run_tool(const char *tool, const char *a, const char *b, const char *log) {
-  char cmd[8192];
-  int rc;
-  snprintf(cmd, sizeof cmd, "cd '%s' && '%s/%s' '%s' '%s' >'%s' 2>&1", tmpdir, DDNET_TOOLS, tool, a, b,
-           log ? log : "/dev/null");
-  rc = system(cmd);
-  return rc == -1 ? -1 : (rc >> 8) & 0xFF;
-}
-
-static int ends_with(const char *s, const char *suf) {
-  size_t a = strlen(s), b = strlen(suf);
-  return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
-static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Decodes everything the tables will show; returns the number of failures
 ** and counts tile rows per layer against width*height. */
@@ -253,7 +235,7 @@ static void tile_edit(const char *path, const unsigned char *buf, size_t n, tw_k
     ** differing tile, "[<n>:<layer name>] XxY: (index: a, flags: b) !=
     ** (...)"; it only compares the main Tile data, so edits of physics
     ** layers (tele, speedup, switch, tune, front) are invisible to it. */
-    CHECK(run_tool("map_diff", path, out, log) >= 0, "%s: map_diff runs", label);
+    CHECK(ddnet_run(tmpdir, "map_diff", path, out, log) >= 0, "%s: map_diff runs", label);
     snprintf(where, sizeof where, "] %dx%d:", x, y);
     f = fopen(log, "r");
     while (f && fgets(line, sizeof line, f)) {
@@ -272,7 +254,7 @@ static void tile_edit(const char *path, const unsigned char *buf, size_t n, tw_k
             label, diffs, li.name);
     else
       CHECK(diffs == 0, "%s: map_diff (main data only) reports no tile difference (%d)", label, diffs);
-    CHECK(run_tool("map_resave", out, "resaved.map", NULL) == 0, "%s: map_resave reads the edited map", label);
+    CHECK(ddnet_run(tmpdir, "map_resave", out, "resaved.map", NULL) == 0, "%s: map_resave reads the edited map", label);
     unlink(out);
     unlink(log);
     snprintf(out, sizeof out, "%s/resaved.map", tmpdir);
@@ -408,7 +390,7 @@ static void meta_edits(const unsigned char *buf, size_t n, const char *label) {
     if (have_tools) {
       char out[512];
       snprintf(out, sizeof out, "%s/meta.map", tmpdir);
-      CHECK(file_write_all(out, o, on) && run_tool("map_resave", out, "meta_resaved.map", NULL) == 0,
+      CHECK(file_write_all(out, o, on) && ddnet_run(tmpdir, "map_resave", out, "meta_resaved.map", NULL) == 0,
             "%s: map_resave reads the edited map", label);
       unlink(out);
       snprintf(out, sizeof out, "%s/meta_resaved.map", tmpdir);
@@ -438,8 +420,6 @@ static void meta_edits(const unsigned char *buf, size_t n, const char *label) {
 static void test_corpus(void) {
   const char *corpus = check_corpus_dir();
   char dir[1024], path[2048], ref[2048];
-  DIR *dh;
-  struct dirent *de;
   char *names[256];
   size_t nn = 0, i;
   if (!corpus) {
@@ -447,33 +427,17 @@ static void test_corpus(void) {
     return;
   }
   {
-    /* absolute, since the DDNet tools run in a temp directory */
-    char *abs = realpath(corpus, NULL);
-    snprintf(dir, sizeof dir, "%s/tw", abs ? abs : corpus);
-    free(abs);
+    int found = ddnet_corpus_maps(corpus, dir, sizeof dir, names, 256);
+    if (found < 0) {
+      SKIP("%s missing", dir);
+      return;
+    }
+    nn = (size_t)found;
   }
-  dh = opendir(dir);
-  if (!dh) {
-    SKIP("%s missing", dir);
-    return;
-  }
-  while ((de = readdir(dh)) && nn < 256)
-    if (ends_with(de->d_name, ".map")) names[nn++] = strdup(de->d_name);
-  closedir(dh);
-  qsort(names, nn, sizeof *names, name_cmp);
   have_tools = access(DDNET_TOOLS "/map_resave", X_OK) == 0 && access(DDNET_TOOLS "/map_diff", X_OK) == 0;
   if (have_tools) {
-    FILE *f;
     strcpy(tmpdir, "/tmp/levelsql_tw_XXXXXX");
-    if (!mkdtemp(tmpdir)) have_tools = 0;
-    snprintf(path, sizeof path, "%s/storage.cfg", tmpdir);
-    f = have_tools ? fopen(path, "w") : NULL;
-    if (f) {
-      fputs("add_path $CURRENTDIR\n", f);
-      fclose(f);
-    } else {
-      have_tools = 0;
-    }
+    have_tools = ddnet_workspace_open(tmpdir);
   }
   if (!have_tools) SKIP("map_resave/map_diff not installed: DDNet comparisons");
   for (i = 0; i < nn; i++) {
@@ -506,7 +470,7 @@ static void test_corpus(void) {
     CHECK(touch_all(m, names[i], 1) == 0, "%s: everything decodes", names[i]);
     if (have_tools) {
       snprintf(ref, sizeof ref, "%s/%s", tmpdir, names[i]);
-      CHECK(run_tool("map_resave", path, names[i], NULL) == 0, "map_resave %s", names[i]);
+      CHECK(ddnet_run(tmpdir, "map_resave", path, names[i], NULL) == 0, "map_resave %s", names[i]);
       r = file_read_all(ref, &rn);
       /* Kept blobs (flags 0): test_datafile checks DF_WRITE_RECOMPRESS on
       ** every map already, and recompressing the big ones twice is slow. */
@@ -549,11 +513,7 @@ static void test_corpus(void) {
     free(buf);
     free(names[i]);
   }
-  if (have_tools) {
-    snprintf(path, sizeof path, "%s/storage.cfg", tmpdir);
-    unlink(path);
-    rmdir(tmpdir);
-  }
+  if (have_tools) ddnet_workspace_close(tmpdir);
 }
 
 /* ---- synthetic maps ------------------------------------------------------------- */
