@@ -259,6 +259,9 @@ static int order_is_natural(const ls_table *t, const sqlite3_index_info *info, i
 /* the share of a file's rows a bound (<, <=, >, >=) on a pushed-down range
 ** column keeps; an equality keeps 1 / the column's values_per_file */
 #define LS_PLAN_BOUND_KEEPS 0.33
+/* the share of rows a constraint SQLite checks itself (on a column that is
+** not pushed down) lets through: as SQLite guesses for its own tables */
+#define LS_PLAN_CHECK_KEEPS 0.25
 /* a scan that cannot run: no source, no file, no rowid */
 #define LS_PLAN_IMPOSSIBLE 1e30
 
@@ -297,6 +300,32 @@ static double plan_files(const ls_vtab *v, sqlite3_index_info *info, int source_
   return source ? plan_count_files(source) : LS_PLAN_FILES_GUESS;
 }
 
+/* The share of a scan's rows that pass the usable constraints SQLite
+** checks after the scan (those on columns not pushed down, other than
+** "differs" and "is not null"): the scan reads every row, but fewer come
+** out, so a table with such a filter is a better outer loop. */
+static double plan_checked_share(const ls_table *t, const sqlite3_index_info *info) {
+  double share = 1;
+  int i;
+  for (i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    int pushable_op = c->op == SQLITE_INDEX_CONSTRAINT_EQ || c->op == SQLITE_INDEX_CONSTRAINT_GT ||
+                      c->op == SQLITE_INDEX_CONSTRAINT_GE || c->op == SQLITE_INDEX_CONSTRAINT_LT ||
+                      c->op == SQLITE_INDEX_CONSTRAINT_LE;
+    if (!c->usable || c->iColumn < 0 || c->iColumn > t->ncolumns) continue;
+    if (c->iColumn == COL_FILE ? c->op == SQLITE_INDEX_CONSTRAINT_EQ
+                               : (t->columns[c->iColumn - 1].flags & LS_COL_RANGE) && pushable_op) {
+      continue;
+    }
+    if (c->op == SQLITE_INDEX_CONSTRAINT_NE || c->op == SQLITE_INDEX_CONSTRAINT_ISNOT ||
+        c->op == SQLITE_INDEX_CONSTRAINT_ISNOTNULL) {
+      continue;
+    }
+    share *= LS_PLAN_CHECK_KEEPS;
+  }
+  return share;
+}
+
 /* Plans a scan.  Pushed down: source and options (required arguments of
 ** the eponymous table), file = ?, rowid = ?, and =, <, <=, >, >= on
 ** integer columns flagged LS_COL_RANGE.  The plan is written to idxStr as
@@ -307,7 +336,8 @@ static double plan_files(const ls_vtab *v, sqlite3_index_info *info, int source_
 ** its rows (the table's rows_per_file, narrowed by the pushed-down
 ** ranges); a scan without file = ? also lists its source.  So in a join on
 ** `file` the table with fewer rows per file goes outside and the other is
-** looked up one file at a time.
+** looked up one file at a time.  The rows that come out are fewer by the
+** constraints SQLite checks itself (plan_checked_share).
 **
 ** Returns SQLITE_CONSTRAINT when the source (or file, or rowid) is given
 ** but not usable in this join order, so SQLite tries another.  When
@@ -409,6 +439,7 @@ static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
     rows = files * (t->rows_per_file > 0 ? t->rows_per_file : LS_PLAN_ROWS_PER_FILE) * keep;
     cost = files * LS_PLAN_FILE_COST + rows;
     if (file_i < 0) cost += LS_PLAN_FILE_COST; /* listing the source */
+    rows *= plan_checked_share(t, info);
   }
   info->estimatedCost = cost;
   info->estimatedRows = (sqlite3_int64)(rows < 1 ? 1 : rows);
