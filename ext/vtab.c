@@ -707,14 +707,16 @@ static int column_holds(ls_vtab *v, const ls_row *row, const ls_column *col, sql
 /* Applies the values of an UPDATE or INSERT to the row through the column
 ** setters.  values[0] is `file`, values[1..n] the table's columns.
 **
-** On UPDATE a column changes when SQL gives it a value (not
-** sqlite3_value_nochange) that differs from what the row holds: SQLite 3.40
-** hands an UPDATE ... FROM every column, changed or not, and a read-only
-** column given its own value is no change.  Which columns change is
-** decided for the whole row before any setter runs, because a setter may
-** change other columns (a polygon's vertices set its bounding box).
-** Setting a read-only column is an error.  INSERT ignores read-only columns
-** (they are derived: idx, counts...) and NULLs (the blank row's defaults). */
+** On UPDATE the columns that change are the ones SQL sets: SQLite marks
+** the others sqlite3_value_nochange.  Two exceptions compare the new value
+** with what the row holds: a read-only column given the value it holds is
+** no change; and SQLite 3.40 hands an UPDATE ... FROM every column, set or
+** not, so when no column is marked unchanged, a value equal to the row's
+** is taken as not set (columns outside SET then keep their stored values).
+** Which columns change is decided for the whole row before any setter
+** runs, because a setter may change other columns (a polygon's vertices
+** set its bounding box).  INSERT ignores read-only columns (they are
+** derived: idx, counts...) and NULLs (the blank row's defaults). */
 static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite3_value **values, int insert) {
   const ls_table *t = v->table;
   const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
@@ -723,7 +725,7 @@ static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite
   ls_row row;
   unsigned char *changes;
   char *err = NULL;
-  int i, rc = SQLITE_OK;
+  int i, every_column_given, rc = SQLITE_OK;
   /* the statement's options (the hidden column) override the table's */
   if (options && (rc = options_parse(options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
   memset(&info, 0, sizeof info);
@@ -735,6 +737,9 @@ static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite
   row.opts = &opts;
   row.file = &info;
   if (!(changes = sqlite3_malloc(t->ncolumns + 1))) return SQLITE_NOMEM;
+  for (i = 1; i <= t->ncolumns && !sqlite3_value_nochange(values[i]); i++) {
+  }
+  every_column_given = i > t->ncolumns;
   for (i = 1; rc == SQLITE_OK && i <= t->ncolumns; i++) {
     const ls_column *col = &t->columns[i - 1];
     sqlite3_value *val = values[i];
@@ -745,7 +750,7 @@ static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite
       changes[i] = col->set && sqlite3_value_type(val) != SQLITE_NULL;
       continue;
     }
-    if ((rc = column_holds(v, &row, col, val, &same)) != SQLITE_OK || same) continue;
+    if ((!col->set || every_column_given) && ((rc = column_holds(v, &row, col, val, &same)) != SQLITE_OK || same)) continue;
     if (!col->set) {
       rc = row_error(v, SQLITE_ERROR, f, m->p, pos, sqlite3_mprintf("column %s of %s is read-only", col->name, t->name));
     }
