@@ -186,6 +186,9 @@ typedef struct ls_table {
 typedef struct ls_session ls_session;
 ls_session *ls_session_new(sqlite3 *db);
 int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table);
+/* The engine's own SQL function (levelsql_column_value, for comparing an
+** UPDATE's values with the row's), once per connection. */
+int ls_register_engine_functions(sqlite3 *db);
 /* Makes a format known to levelsql_files' format detection. */
 int ls_register_format(ls_session *sess, const ls_format *format);
 /* Drops the caller's reference (each registered module holds one more). */

@@ -179,7 +179,7 @@ static void test_constructed_edits(const char *dir) {
   exec_err(db, fmt("UPDATE wz4_operators SET name = x'ff' WHERE source = '%s' AND page = 0 AND op = 0", p), "column name", "UTF-8");
   exec_err(db, fmt("UPDATE wz4_operators SET name = NULL WHERE source = '%s' AND page = 0 AND op = 0", p), "column name", "text");
   exec_err(db, fmt("UPDATE wz4_operators SET class = 'Blur' WHERE source = '%s' AND page = 0 AND op = 0", p), "column class", "read-only");
-  exec_err(db, fmt("UPDATE wz4_operators SET links = '[]' WHERE source = '%s' AND page = 0 AND op = 0", p), "column links", "read-only");
+  exec_err(db, fmt("UPDATE wz4_operators SET links = '[{\"name\":\"x\",\"select\":0}]' WHERE source = '%s' AND page = 0 AND op = 0", p), "column links", "read-only");
   exec_err(db, fmt("UPDATE wz4_links SET from_op = 3 WHERE source = '%s'", p), "column from_op", "read-only");
   exec_err(db, fmt("UPDATE wz4_pages SET scroll_x = 3 WHERE source = '%s'", p), "column scroll_x", "read-only");
   exec_err(db, fmt("DELETE FROM wz4_operators WHERE source = '%s'", p), "cannot be deleted", NULL);
