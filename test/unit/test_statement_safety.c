@@ -27,7 +27,9 @@
 **    not name as their own values): the DDNet mappers' query and one per
 **    format, byte-identical to the same change written without FROM, with
 **    the columns whose setters would change something when given their own
-**    value (a 'filled' WWD cell's tile, WWD flag bits, WED bounding boxes).
+**    value (a 'filled' WWD cell's kind, WWD flag bits, WED bounding boxes);
+**    and a plain UPDATE that sets a column to the value it reads and still
+**    means a change (SET tile = NULL on a 'filled' WWD cell).
 ** 5. INSERT ... SELECT between levels: the hidden `source` of the
 **    table-valued form names the target, a named one-file table takes every
 **    row whatever the `file` value, otherwise `file` names it; WWD objects
@@ -966,6 +968,45 @@ static const from_case from_cases[] = {
    "SELECT group_concat(pos_x) FROM wz4_operators('$F') WHERE page = 1", "10,10"},
 };
 
+/* A plain UPDATE that sets a column to the value it reads and still means
+** a change: the README's "setting NULL makes the cell invisible" holds for
+** a 'filled' WWD cell, whose tile reads NULL too.  ($F the level; the
+** check must give `want` afterwards.) */
+typedef struct same_value_case {
+  const char *format;
+  const char *what;
+  const char *sql;
+  const char *check_sql;
+  const char *want;
+} same_value_case;
+
+static const same_value_case same_value_cases[] = {
+  {"wwd", "SET tile = NULL on 'filled' cells (whose tile reads NULL) makes them invisible",
+   "UPDATE wwd_tiles SET tile = NULL WHERE source = '$F' AND kind = 'filled'",
+   "SELECT count(*) FROM wwd_tiles('$F') WHERE kind = 'filled'", "0"},
+};
+
+/* Each same_value_case of the format (one CHECK each). */
+static void test_same_value(level_format *lf) {
+  size_t i;
+  for (i = 0; i < sizeof same_value_cases / sizeof same_value_cases[0]; i++) {
+    const same_value_case *sc = &same_value_cases[i];
+    char why[1024];
+    blob after;
+    const char *got = "?";
+    sqlite3 *db = NULL;
+    char *q = NULL;
+    if (strcmp(sc->format, lf->name) != 0) continue;
+    after = bytes_after(lf, sc->sql, why, sizeof why);
+    if (after.data && (db = db_open()) != NULL && (q = expand(sc->check_sql, lf->path, "", "", "")) != NULL) got = query_text(db, q);
+    CHECK(strcmp(got, sc->want) == 0, "%s: a plain UPDATE, %s: %s", lf->name, sc->what,
+          after.data ? fmt("'%s' gives '%s', want '%s'", q ? q : "?", got, sc->want) : why);
+    sqlite3_free(q);
+    sqlite3_close(db);
+    blob_free(&after);
+  }
+}
+
 /* Each UPDATE ... FROM works on this SQLite, changes what it says and
 ** nothing else: the same bytes as the change written without FROM. */
 static void test_update_from(level_format *lf) {
@@ -1257,7 +1298,10 @@ int main(void) {
       if (strcmp(db4s_cases[k].format, formats[i].name) == 0) test_db4s(&formats[i], &db4s_cases[k]);
   if (have[0]) test_python(&env, &formats[0]);
   for (i = 0; i < 4; i++)
-    if (have[i]) test_update_from(&formats[i]);
+    if (have[i]) {
+      test_update_from(&formats[i]);
+      test_same_value(&formats[i]);
+    }
   if (have[0]) test_insert_wwd(&env, &formats[0]);
   if (have[2]) test_insert_wed(&env, &formats[2]);
   for (i = 0; i < 4; i++) blob_free(&formats[i].old);
