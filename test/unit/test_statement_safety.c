@@ -38,10 +38,8 @@
 */
 #include <errno.h>
 #include <sqlite3.h>
-#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -632,6 +630,15 @@ static int make_levels(const test_env *env, level_format *lf) {
 
 /* ---- DB Browser for SQLite 3.12 ------------------------------------------------------- */
 
+/* What DB Browser for SQLite 3.12 sends, reproduced verbatim from its
+** sources (github.com/sqlitebrowser/sqlitebrowser): src/sqlitedb.cpp,
+** DBBrowserDB::executeSQL, setSavepoint, updateRecord, revertToSavepoint,
+** revertAll, releaseSavepoint and releaseAllSavepoints; src/sqlitedb.h for
+** the savepoint's default name "RESTOREPOINT"; src/sqlitetablemodel.cpp,
+** SqliteTableModel::setData, for the value's binding and the cached rowid;
+** src/sql/Query.cpp, Query::buildQuery, for the grid's query.  The user's
+** table is a named virtual table in main, as Execute SQL would create it. */
+
 /* One grid edit: the row as the grid shows it (its position in the model's
 ** query), the column, and the value typed, bound as an integer when the
 ** column holds integers (as the model does for numeric input). */
@@ -1054,10 +1061,11 @@ typedef struct trio {
 /* Puts the three levels in dir/<sub> (copies of the given files). */
 static int trio_make(trio *t, const test_env *env, const char *sub, const char *const from[3], const char *ext,
                      const char *outside) {
+  const char *dir = make_subdir(env, sub);
   int i, ok = 1;
-  snprintf(t->dir, sizeof t->dir, "%s", make_subdir(env, sub));
+  snprintf(t->dir, sizeof t->dir, "%s", dir);
   for (i = 0; i < 3; i++) {
-    snprintf(t->path[i], sizeof t->path[i], "%s/%c.%s", t->dir, 'A' + i, ext);
+    snprintf(t->path[i], sizeof t->path[i], "%s/%c.%s", dir, 'A' + i, ext);
     ok = ok && copy_file(from[i], t->path[i]);
     t->old[i] = blob_of_file(t->path[i]);
     ok = ok && t->old[i].data;
@@ -1277,10 +1285,14 @@ int main(void) {
   };
   int have[4] = {0, 0, 0, 0}, samples;
   size_t i, k;
+  /* kept open to the end: it keeps the extension mapped, so the thousand
+  ** connections of the matrix do not load and relocate it each time */
   sqlite3 *probe = db_open();
   CHECK(probe != NULL, "the extension loads");
-  sqlite3_close(probe);
-  if (!probe || !make_temp_dir(env.dir, sizeof env.dir)) return check_done();
+  if (!probe || !make_temp_dir(env.dir, sizeof env.dir)) {
+    sqlite3_close(probe);
+    return check_done();
+  }
   printf("SQLite %s\n", sqlite3_libversion());
   samples = find_samples(&env);
   for (i = 0; i < 4; i++) {
@@ -1305,6 +1317,7 @@ int main(void) {
   if (have[0]) test_insert_wwd(&env, &formats[0]);
   if (have[2]) test_insert_wed(&env, &formats[2]);
   for (i = 0; i < 4; i++) blob_free(&formats[i].old);
+  sqlite3_close(probe);
   if (system(fmt("rm -rf '%s'", env.dir)) != 0) printf("note: could not remove %s\n", env.dir);
   return check_done();
 }
