@@ -566,12 +566,9 @@ static void test_corrupt(const tw_env *env) {
 ** folder), which needs no corpus: read, edited, rewritten; with DDNet's
 ** tools, the no-op rewrite equals map_resave's and the edit reads there. */
 static void test_generated(const tw_env *env) {
-  const char *ext = getenv("LEVELSQL_EXT");
-  char gen[1024], *p, *slash;
+  const char *gen = tool_path("gen_tw_sample");
+  char *p;
   sqlite3 *db;
-  snprintf(gen, sizeof gen, "%s", ext ? ext : "build/levelsql");
-  slash = strrchr(gen, '/');
-  snprintf(slash ? slash + 1 : gen, sizeof gen - (size_t)(slash ? slash + 1 - gen : 0), "tools/gen_tw_sample");
   if (access(gen, X_OK) != 0) {
     SKIP("%s not built: the generated-map test", gen);
     return;
