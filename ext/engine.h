@@ -55,6 +55,8 @@ typedef struct ls_format {
 ** hidden `options` column ('encoding=cp1250'). */
 typedef struct ls_options {
   text8_codepage encoding;
+  int nocase;      /* nocase=1 (default): glob patterns match names in any case */
+  int skip_errors; /* on_error=skip: scans pass over files they cannot read (default fail) */
 } ls_options;
 
 /* A table-defined position of a row inside one model (plane/index, ...). */
