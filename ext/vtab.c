@@ -383,10 +383,12 @@ static int cursor_error(ls_cursor *c, int rc, char *msg) {
   return rc;
 }
 
-/* Loads paths[ipath] for scanning.  levelsql_files shows an unreadable file
-** as a row with its error; with on_error=skip another table passes over it
-** (no model, so cursor_advance moves on); otherwise the scan fails with the
-** error. */
+/* Loads paths[ipath] for scanning.  For levelsql_files, and for scans with
+** on_error=skip, the format's validate hook first decodes what the tables
+** decode lazily, so "readable" means readable by every table of the
+** format.  levelsql_files shows an unreadable file as a row with its
+** error; with on_error=skip another table passes over it (no model, so
+** cursor_advance moves on); otherwise the scan fails with the error. */
 static int cursor_enter_file(ls_cursor *c) {
   ls_vtab *v = (ls_vtab *)c->base.pVtab;
   const ls_table *t = v->table;
@@ -400,6 +402,14 @@ static int cursor_enter_file(ls_cursor *c) {
     c->info.format = c->file->fmt ? c->file->fmt->name : NULL;
     if (c->file->size >= 0 && (c->file->clean || c->file->error || c->file->working)) c->info.size = c->file->size;
     if ((c->model = ls_file_current(c->file)) != NULL) ls_model_ref(c->model);
+  }
+  if (rc == SQLITE_OK && c->model && c->model->fmt->validate && (t->one_row_per_file || c->opts.skip_errors)) {
+    codec_error cerr;
+    cerr.msg[0] = 0;
+    if (!c->model->fmt->validate(c->model->p, &cerr)) {
+      err = sqlite3_mprintf("%s: %s", path, cerr.msg[0] ? cerr.msg : "cannot be read");
+      rc = err ? SQLITE_ERROR : SQLITE_NOMEM;
+    }
   }
   if (rc == SQLITE_OK) return SQLITE_OK;
   if (!t->one_row_per_file && c->opts.skip_errors && rc != SQLITE_NOMEM) {
