@@ -65,10 +65,14 @@ static int col_options(const ls_table *t) { return t->ncolumns + 2; }
 /* ---- options -------------------------------------------------------------- */
 
 /* Parses "key=value" options separated by commas, semicolons or spaces
-** into *opts.  Returns SQLITE_OK or an error naming the bad option. */
+** into *opts (unset ones get their defaults): encoding, nocase (1: glob
+** names in any case, 0: exact) and on_error (fail or skip).  Returns
+** SQLITE_OK or an error naming the bad option. */
 static int options_parse(const char *text, ls_options *opts, char **err) {
   const char *p = text;
   opts->encoding = TEXT8_CP1252;
+  opts->nocase = 1;
+  opts->skip_errors = 0;
   while (p && *p) {
     const char *end, *eq;
     char *key, *value;
@@ -91,8 +95,20 @@ static int options_parse(const char *text, ls_options *opts, char **err) {
         *err = sqlite3_mprintf("unknown encoding '%s' (known: cp1252, cp1250, cp1251, latin1)", value);
         ok = 0;
       }
+    } else if (sqlite3_stricmp(key, "nocase") == 0) {
+      if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) {
+        *err = sqlite3_mprintf("option nocase takes 1 (names in any case, the default) or 0 (exact case), not '%s'", value);
+        ok = 0;
+      }
+      opts->nocase = value[0] == '1';
+    } else if (sqlite3_stricmp(key, "on_error") == 0) {
+      if (sqlite3_stricmp(value, "fail") != 0 && sqlite3_stricmp(value, "skip") != 0) {
+        *err = sqlite3_mprintf("option on_error takes fail (the default) or skip, not '%s'", value);
+        ok = 0;
+      }
+      opts->skip_errors = sqlite3_stricmp(value, "skip") == 0;
     } else {
-      *err = sqlite3_mprintf("unknown option '%s' (known: encoding)", key);
+      *err = sqlite3_mprintf("unknown option '%s' (known: encoding, nocase, on_error)", key);
       ok = 0;
     }
     sqlite3_free(key);
@@ -371,8 +387,12 @@ static int cursor_error(ls_cursor *c, int rc, char *msg) {
   return rc;
 }
 
-/* Loads paths[ipath] for scanning.  levelsql_files shows an unreadable file
-** as a row with its error; every other table fails with the error. */
+/* Loads paths[ipath] for scanning.  For levelsql_files, and for scans with
+** on_error=skip, the format's validate hook first decodes what the tables
+** decode lazily, so "readable" means readable by every table of the
+** format.  levelsql_files shows an unreadable file as a row with its
+** error; with on_error=skip another table passes over it (no model, so
+** cursor_advance moves on); otherwise the scan fails with the error. */
 static int cursor_enter_file(ls_cursor *c) {
   ls_vtab *v = (ls_vtab *)c->base.pVtab;
   const ls_table *t = v->table;
@@ -387,7 +407,21 @@ static int cursor_enter_file(ls_cursor *c) {
     if (c->file->size >= 0 && (c->file->clean || c->file->error || c->file->working)) c->info.size = c->file->size;
     if ((c->model = ls_file_current(c->file)) != NULL) ls_model_ref(c->model);
   }
+  if (rc == SQLITE_OK && c->model && c->model->fmt->validate && (t->one_row_per_file || c->opts.skip_errors)) {
+    codec_error cerr;
+    cerr.msg[0] = 0;
+    if (!c->model->fmt->validate(c->model->p, &cerr)) {
+      err = sqlite3_mprintf("%s: %s", path, cerr.msg[0] ? cerr.msg : "cannot be read");
+      rc = err ? SQLITE_ERROR : SQLITE_NOMEM;
+    }
+  }
   if (rc == SQLITE_OK) return SQLITE_OK;
+  if (!t->one_row_per_file && c->opts.skip_errors && rc != SQLITE_NOMEM) {
+    sqlite3_free(err);
+    ls_model_unref(c->model);
+    c->model = NULL;
+    return SQLITE_OK;
+  }
   if (!t->one_row_per_file) return cursor_error(c, rc, err);
   /* the message without the leading "<path>: " */
   c->row_error = err;
@@ -552,7 +586,7 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
     if (file_eq && strcmp(file_eq, f->shown) != 0) return SQLITE_OK;
     if (c->source) {
       /* the row must also be one of the source's (SQLite leaves that to us) */
-      rc = ls_source_expand(c->source, t->format, &c->paths, &err);
+      rc = ls_source_expand(c->source, t->format, c->opts.nocase, &c->paths, &err);
       if (rc != SQLITE_OK) return cursor_error(c, rc, err);
       paths_keep_only(&c->paths, f->shown);
       if (c->paths.n == 0) return SQLITE_OK;
@@ -570,7 +604,7 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
     return SQLITE_OK;
   }
   if (c->source) {
-    rc = ls_source_expand(c->source, t->format, &c->paths, &err);
+    rc = ls_source_expand(c->source, t->format, c->opts.nocase, &c->paths, &err);
     if (rc != SQLITE_OK) return cursor_error(c, rc, err);
     if (file_eq) paths_keep_only(&c->paths, file_eq);
   } else if (file_eq) {
@@ -788,7 +822,13 @@ static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
     *path = sqlite3_mprintf("%s", file);
     return *path ? SQLITE_OK : SQLITE_NOMEM;
   }
-  rc = ls_source_expand(source, t->format, &list, &err);
+  {
+    /* the statement's options (nocase) override the table's, as for reads */
+    const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
+    ls_options opts = v->opts;
+    if (options && (rc = options_parse(options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
+    rc = ls_source_expand(source, t->format, opts.nocase, &list, &err);
+  }
   if (rc != SQLITE_OK) return vtab_error(v, rc, err);
   if (list.n == 1) {
     *path = sqlite3_mprintf("%s", list.paths[0]);
