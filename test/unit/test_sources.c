@@ -27,19 +27,6 @@ static char root[64];
 
 /* ---- the tree ---------------------------------------------------------------- */
 
-/* The path of a generator beside the extension ($LEVELSQL_EXT's folder, else
-** build/), in one of two static buffers. */
-static const char *tool_path(const char *name) {
-  static char buf[2][1024];
-  static int k;
-  const char *ext = getenv("LEVELSQL_EXT");
-  const char *slash = ext ? strrchr(ext, '/') : NULL;
-  k = !k;
-  if (slash) snprintf(buf[k], sizeof buf[k], "%.*s/tools/%s", (int)(slash - ext), ext, name);
-  else snprintf(buf[k], sizeof buf[k], "build/tools/%s", name);
-  return buf[k];
-}
-
 static int copy_to(const char *from, const char *to) {
   size_t n = 0;
   unsigned char *b = file_read_all(from, &n);
