@@ -68,7 +68,8 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
   SQLITE_EXTENSION_INIT2(api);
   sess = ls_session_new(db);
   if (!sess) return SQLITE_NOMEM;
-  rc = files_table_register(db, sess);
+  rc = ls_register_engine_functions(db);
+  if (rc == SQLITE_OK) rc = files_table_register(db, sess);
   if (rc == SQLITE_OK) rc = wwd_tables_register(db, sess);
   if (rc == SQLITE_OK) rc = tw_tables_register(db, sess);
   if (rc == SQLITE_OK) rc = wed_tables_register(db, sess);

@@ -402,7 +402,14 @@ static ls_model *model_clone(const ls_model *m) {
   return p ? model_wrap(p, m->fmt) : NULL;
 }
 
+/* The innermost open level: the statement level when it is open, else
+** SQLite's innermost savepoint (-1: only the transaction). */
+static int innermost_level(const ls_session *s) {
+  return s->in_statement ? s->level + 1 : s->level;
+}
+
 ls_model *ls_session_writable(ls_session *s, ls_file *f, const char *path, char **err) {
+  int level = innermost_level(s);
   if (!f->working) {
     if (!f->clean) {
       /* Evicted since the scan read it: read again, but only the same bytes. */
@@ -419,15 +426,16 @@ ls_model *ls_session_writable(ls_session *s, ls_file *f, const char *path, char 
       *err = sqlite3_mprintf("%s: out of memory copying the level", path);
       return NULL;
     }
-    if (s->level >= 0 && !snap_push(f, s->level, NULL)) {
+    /* The snapshot of a file that was clean is NULL: nothing to copy. */
+    if (level >= 0 && !snap_push(f, level, NULL)) {
       ls_model_unref(f->working);
       f->working = NULL;
       *err = sqlite3_mprintf("out of memory");
       return NULL;
     }
-  } else if (s->level >= 0 && (f->nsnaps == 0 || f->snaps[f->nsnaps - 1].level < s->level)) {
+  } else if (level >= 0 && (f->nsnaps == 0 || f->snaps[f->nsnaps - 1].level < level)) {
     ls_model *copy = model_clone(f->working);
-    if (!copy || !snap_push(f, s->level, copy)) {
+    if (!copy || !snap_push(f, level, copy)) {
       ls_model_unref(copy);
       *err = sqlite3_mprintf("%s: out of memory saving a savepoint", path);
       return NULL;
@@ -436,15 +444,7 @@ ls_model *ls_session_writable(ls_session *s, ls_file *f, const char *path, char 
   return f->working;
 }
 
-/* ---- transactions ------------------------------------------------------- */
-
-void ls_session_begin(ls_session *s) {
-  (void)s;
-}
-
-void ls_session_savepoint(ls_session *s, int level) {
-  s->level = level;
-}
+/* ---- savepoints ------------------------------------------------------------ */
 
 /* Index of the first snapshot of f taken at `level` or deeper, or nsnaps. */
 static int first_snap_from(const ls_file *f, int level) {
@@ -459,22 +459,33 @@ static void snaps_truncate(ls_file *f, int from) {
   if (from < f->nsnaps) f->nsnaps = from;
 }
 
-void ls_session_rollback_to(ls_session *s, int level) {
+/* Every file back to its state when `level` opened.  Level -1 (or lower)
+** is the transaction itself: every file back to what is on disk.  A file
+** first written after `level` opened has a snapshot at a deeper level
+** (SQLite announces only the savepoints opened after the table joined the
+** transaction), and the first snapshot at or after `level` is the state
+** then. */
+static void restore_level(ls_session *s, int level) {
   int64_t k;
   for (k = 0; k < s->nfiles; k++) {
     ls_file *f = s->files[k];
-    int i = first_snap_from(f, level);
-    if (i < f->nsnaps) {
+    int i = level < 0 ? 0 : first_snap_from(f, level);
+    if (level < 0) {
+      snaps_truncate(f, 0);
+      ls_model_unref(f->working);
+      f->working = NULL;
+    } else if (i < f->nsnaps) {
       ls_model_unref(f->working);
       f->working = f->snaps[i].model; /* NULL: the file was clean then */
       f->snaps[i].model = NULL;
       snaps_truncate(f, i);
     }
   }
-  s->level = level;
 }
 
-void ls_session_release_to(ls_session *s, int level) {
+/* Closes `level` keeping its changes: its snapshots become those of the
+** enclosing level (level - 1), unless that one has its own already. */
+static void merge_level(ls_session *s, int level) {
   int64_t k;
   for (k = 0; k < s->nfiles; k++) {
     ls_file *f = s->files[k];
@@ -483,23 +494,56 @@ void ls_session_release_to(ls_session *s, int level) {
     if (level - 1 < 0 || (i > 0 && f->snaps[i - 1].level == level - 1)) {
       snaps_truncate(f, i);
     } else {
-      /* Nothing was written while savepoint level-1 was innermost before
-      ** `level` opened, so the state at `level` is also level-1's. */
+      /* Nothing was written while level-1 was innermost before `level`
+      ** opened, so the state at `level` is also level-1's. */
       f->snaps[i].level = level - 1;
       snaps_truncate(f, i + 1);
     }
   }
-  s->level = level - 1;
+}
+
+void ls_session_statement_begin(ls_session *s) {
+  s->in_statement = 1;
+}
+
+void ls_session_statement_end(ls_session *s) {
+  if (!s->in_statement) return;
+  merge_level(s, s->level + 1);
+  s->in_statement = 0;
+}
+
+void ls_session_statement_undo(ls_session *s) {
+  if (!s->in_statement) return;
+  restore_level(s, s->level + 1);
+  s->in_statement = 0;
+}
+
+/* ---- transactions ------------------------------------------------------- */
+
+void ls_session_begin(ls_session *s) {
+  ls_session_statement_end(s);
+}
+
+void ls_session_savepoint(ls_session *s, int level) {
+  ls_session_statement_end(s);
+  s->level = level;
+}
+
+void ls_session_rollback_to(ls_session *s, int level) {
+  ls_session_statement_end(s);
+  restore_level(s, level);
+  s->level = level < 0 ? -1 : level;
+}
+
+void ls_session_release_to(ls_session *s, int level) {
+  ls_session_statement_end(s);
+  merge_level(s, level);
+  s->level = level - 1 < 0 ? -1 : level - 1;
 }
 
 static void discard_transaction(ls_session *s) {
-  int64_t k;
-  for (k = 0; k < s->nfiles; k++) {
-    ls_file *f = s->files[k];
-    snaps_truncate(f, 0);
-    ls_model_unref(f->working);
-    f->working = NULL;
-  }
+  s->in_statement = 0;
+  restore_level(s, -1);
   s->level = -1;
   s->committed = 0;
 }
@@ -624,6 +668,7 @@ int ls_session_sync(ls_session *s, char **err) {
   int64_t k;
   int n = 0, i, ok = 1;
   if (s->committed) return SQLITE_OK;
+  ls_session_statement_end(s);
   for (k = 0; k < s->nfiles; k++) {
     if (s->files[k]->working) n++;
   }

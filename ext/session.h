@@ -14,6 +14,16 @@
 **    drops it.
 **  - `snaps`: copies of `working` taken at the first write after a savepoint
 **    opened, so ROLLBACK TO (and a failed statement) restores exactly.
+**
+** Levels: SQLite numbers its savepoints 0, 1, ... (statement savepoints
+** included) and tells a virtual table only of those opened after it joined
+** the transaction; level -1 is the transaction itself (a SAVEPOINT that
+** opened the transaction, or BEGIN).  On top of SQLite's levels the session
+** keeps a level of its own for the statement that is writing (the
+** "statement level", innermost): SQLite brackets some write statements
+** with a statement savepoint but not all (UPDATE ... FROM never, single-row
+** statements not, autocommit statements not), so the engine undoes a
+** failed write itself, whatever SQLite does.
 ** Models are reference counted so a cursor keeps the one it scans alive.
 */
 #ifndef LEVELSQL_SESSION_H
@@ -63,7 +73,8 @@ struct ls_session {
   int nformats;
   const ls_table **tables;    /* registered tables, for levelsql_columns */
   int ntables;
-  int level;                  /* innermost open savepoint, -1 for none */
+  int level;                  /* innermost open SQLite savepoint, -1 for none */
+  int in_statement;           /* the statement level (level + 1) is open */
   int committed;              /* files already written by this transaction's xSync */
   int64_t parses;             /* files parsed (cache misses), for levelsql_cache_stats() */
   int64_t hits;               /* loads answered from the cache */
@@ -110,6 +121,15 @@ void ls_session_rollback(ls_session *s);
 void ls_session_savepoint(ls_session *s, int level);
 void ls_session_release_to(ls_session *s, int level);
 void ls_session_rollback_to(ls_session *s, int level);
+
+/* The statement level.  statement_begin opens it unless open (a write
+** statement's first row); statement_end keeps what the statement did (a
+** new statement begins: another scan starts, an INSERT row, any
+** transaction event); statement_undo restores the files as they were when
+** it opened (a row failed).  Both close it. */
+void ls_session_statement_begin(ls_session *s);
+void ls_session_statement_end(ls_session *s);
+void ls_session_statement_undo(ls_session *s);
 
 /* Cache budget in bytes of model memory (default 256 MiB). */
 size_t ls_session_cache_limit(ls_session *s, size_t limit, int set);

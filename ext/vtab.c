@@ -29,6 +29,8 @@ typedef struct ls_module_aux {
 
 typedef struct ls_vtab {
   sqlite3_vtab base;
+  sqlite3 *db;
+  sqlite3_stmt *same_value;  /* compares a column's current value with a new one */
   ls_session *sess;
   const ls_table *table;
   char *source;        /* a named table's source, NULL for the eponymous table */
@@ -88,10 +90,14 @@ static int col_options(const ls_table *t) { return t->ncolumns + 2; }
 /* ---- options -------------------------------------------------------------- */
 
 /* Parses "key=value" options separated by commas, semicolons or spaces
-** into *opts.  Returns SQLITE_OK or an error naming the bad option. */
+** into *opts (unset ones get their defaults): encoding, nocase (1: glob
+** names in any case, 0: exact) and on_error (fail or skip).  Returns
+** SQLITE_OK or an error naming the bad option. */
 static int options_parse(const char *text, ls_options *opts, char **err) {
   const char *p = text;
   opts->encoding = TEXT8_CP1252;
+  opts->nocase = 1;
+  opts->skip_errors = 0;
   while (p && *p) {
     const char *end, *eq;
     char *key, *value;
@@ -114,8 +120,20 @@ static int options_parse(const char *text, ls_options *opts, char **err) {
         *err = sqlite3_mprintf("unknown encoding '%s' (known: cp1252, cp1250, cp1251, latin1)", value);
         ok = 0;
       }
+    } else if (sqlite3_stricmp(key, "nocase") == 0) {
+      if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) {
+        *err = sqlite3_mprintf("option nocase takes 1 (names in any case, the default) or 0 (exact case), not '%s'", value);
+        ok = 0;
+      }
+      opts->nocase = value[0] == '1';
+    } else if (sqlite3_stricmp(key, "on_error") == 0) {
+      if (sqlite3_stricmp(value, "fail") != 0 && sqlite3_stricmp(value, "skip") != 0) {
+        *err = sqlite3_mprintf("option on_error takes fail (the default) or skip, not '%s'", value);
+        ok = 0;
+      }
+      opts->skip_errors = sqlite3_stricmp(value, "skip") == 0;
     } else {
-      *err = sqlite3_mprintf("unknown option '%s' (known: encoding)", key);
+      *err = sqlite3_mprintf("unknown option '%s' (known: encoding, nocase, on_error)", key);
       ok = 0;
     }
     sqlite3_free(key);
@@ -161,6 +179,7 @@ static int ls_connect(sqlite3 *db, void *aux_, int argc, const char *const *argv
   v = sqlite3_malloc(sizeof *v);
   if (!v) return SQLITE_NOMEM;
   memset(v, 0, sizeof *v);
+  v->db = db;
   v->sess = aux->sess;
   v->table = t;
   for (i = 3; i < argc; i++) {
@@ -211,6 +230,7 @@ fail:
 
 static int ls_disconnect(sqlite3_vtab *base) {
   ls_vtab *v = (ls_vtab *)base;
+  sqlite3_finalize(v->same_value);
   ls_session_release(v->sess);
   sqlite3_free(v->source);
   sqlite3_free(v->options_text);
@@ -507,11 +527,11 @@ static void memo_free(ls_memo *m) {
   memset(m, 0, sizeof *m);
 }
 
-/* The files `source` names under `options`: listed at the cursor's first
-** scan of that source in the statement, then taken from the memo.  *out
-** belongs to the memo. */
-static int memo_expand(ls_vtab *v, ls_memo *m, const char *source, const char *options, const ls_pathlist **out,
-                       char **err) {
+/* The files `source` names under `options` (the text; nocase is what it
+** says): listed at the cursor's first scan of that source in the
+** statement, then taken from the memo.  *out belongs to the memo. */
+static int memo_expand(ls_vtab *v, ls_memo *m, const char *source, const char *options, int nocase,
+                       const ls_pathlist **out, char **err) {
   int i, rc;
   if (!m->expanded || !text_equal(m->source, source) || !text_equal(m->options, options)) {
     memo_forget_source(m);
@@ -522,7 +542,7 @@ static int memo_expand(ls_vtab *v, ls_memo *m, const char *source, const char *o
       return SQLITE_NOMEM;
     }
     v->sess->expansions++;
-    if ((rc = ls_source_expand(source, v->table->format, &m->paths, err)) != SQLITE_OK) return rc;
+    if ((rc = ls_source_expand(source, v->table->format, nocase, &m->paths, err)) != SQLITE_OK) return rc;
     m->sorted = 1;
     for (i = 1; i < m->paths.n && m->sorted; i++) m->sorted = strcmp(m->paths.paths[i - 1], m->paths.paths[i]) < 0;
     m->expanded = 1;
@@ -618,8 +638,12 @@ static int cursor_error(ls_cursor *c, int rc, char *msg) {
   return rc;
 }
 
-/* Loads paths[ipath] for scanning.  levelsql_files shows an unreadable file
-** as a row with its error; every other table fails with the error. */
+/* Loads paths[ipath] for scanning.  For levelsql_files, and for scans with
+** on_error=skip, the format's validate hook first decodes what the tables
+** decode lazily, so "readable" means readable by every table of the
+** format.  levelsql_files shows an unreadable file as a row with its
+** error; with on_error=skip another table passes over it (no model, so
+** cursor_advance moves on); otherwise the scan fails with the error. */
 static int cursor_enter_file(ls_cursor *c) {
   ls_vtab *v = (ls_vtab *)c->base.pVtab;
   const ls_table *t = v->table;
@@ -634,7 +658,21 @@ static int cursor_enter_file(ls_cursor *c) {
     if (c->file->size >= 0 && (c->file->clean || c->file->error || c->file->working)) c->info.size = c->file->size;
     if ((c->model = ls_file_current(c->file)) != NULL) ls_model_ref(c->model);
   }
+  if (rc == SQLITE_OK && c->model && c->model->fmt->validate && (t->one_row_per_file || c->opts.skip_errors)) {
+    codec_error cerr;
+    cerr.msg[0] = 0;
+    if (!c->model->fmt->validate(c->model->p, &cerr)) {
+      err = sqlite3_mprintf("%s: %s", path, cerr.msg[0] ? cerr.msg : "cannot be read");
+      rc = err ? SQLITE_ERROR : SQLITE_NOMEM;
+    }
+  }
   if (rc == SQLITE_OK) return SQLITE_OK;
+  if (!t->one_row_per_file && c->opts.skip_errors && rc != SQLITE_NOMEM) {
+    sqlite3_free(err);
+    ls_model_unref(c->model);
+    c->model = NULL;
+    return SQLITE_OK;
+  }
   if (!t->one_row_per_file) return cursor_error(c, rc, err);
   /* the message without the leading "<path>: " */
   c->row_error = err;
@@ -729,7 +767,7 @@ static int cursor_paths(ls_cursor *c, const char *only) {
   const ls_pathlist *all = NULL;
   char *err = NULL;
   int rc;
-  if (c->source && (rc = memo_expand(v, &c->memo, c->source, c->options_text, &all, &err)) != SQLITE_OK) {
+  if (c->source && (rc = memo_expand(v, &c->memo, c->source, c->options_text, c->opts.nocase, &all, &err)) != SQLITE_OK) {
     return cursor_error(c, rc, err);
   }
   if (paths_select(all, c->memo.sorted, only, &c->paths) != SQLITE_OK) {
@@ -748,6 +786,9 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
   char *err = NULL;
   int i, a = 0, rc, empty = 0;
   (void)idx_num;
+  /* A scan starts: the statement that was writing (if any) is over (see
+  ** ls_update). */
+  ls_session_statement_end(v->sess);
   cursor_reset(c);
   for (i = 0; i < t->ncolumns; i++) {
     c->range[i].lo = INT64_MIN;
@@ -897,88 +938,165 @@ static int row_error(ls_vtab *v, int rc, ls_file *f, const void *model, const ls
   return vtab_error(v, rc, full);
 }
 
+/* What levelsql_column_value() reads: one column of one row.  It travels
+** as a pointer value (sqlite3_bind_pointer), which SQL cannot forge. */
+typedef struct ls_column_ref {
+  const ls_column *col;
+  const ls_row *row;
+} ls_column_ref;
+
+#define LS_COLUMN_REF "levelsql_column_ref"
+
+/* levelsql_column_value(ref): a column's current value, through its
+** getter.  A getter writes into an sqlite3_context, which only a SQL
+** function has; the engine needs the value to tell whether an UPDATE
+** changes a column (see column_holds). */
+static void column_value_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const ls_column_ref *ref = sqlite3_value_pointer(argv[0], LS_COLUMN_REF);
+  (void)argc;
+  if (ref) ref->col->get(ref->row, ctx, ref->col);
+}
+
+int ls_register_engine_functions(sqlite3 *db) {
+  return sqlite3_create_function(db, "levelsql_column_value", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL,
+                                 column_value_func, NULL, NULL);
+}
+
+/* Sets *same to whether the row's column already holds `value` (SQL's IS:
+** equal, or both NULL).  Returns an SQLite code with the vtab error set. */
+static int column_holds(ls_vtab *v, const ls_row *row, const ls_column *col, sqlite3_value *value, int *same) {
+  ls_column_ref ref;
+  int rc;
+  if (!v->same_value &&
+      (rc = sqlite3_prepare_v2(v->db, "SELECT levelsql_column_value(?1) IS ?2", -1, &v->same_value, NULL)) != SQLITE_OK) {
+    return vtab_error(v, rc, sqlite3_mprintf("%s", sqlite3_errmsg(v->db)));
+  }
+  ref.col = col;
+  ref.row = row;
+  sqlite3_bind_pointer(v->same_value, 1, &ref, LS_COLUMN_REF, NULL);
+  sqlite3_bind_value(v->same_value, 2, value);
+  rc = sqlite3_step(v->same_value);
+  /* A getter that fails (a damaged part of the file) holds no value. */
+  *same = rc == SQLITE_ROW && sqlite3_column_int(v->same_value, 0);
+  sqlite3_reset(v->same_value);
+  sqlite3_clear_bindings(v->same_value); /* ref lives on this stack */
+  return SQLITE_OK;
+}
+
 /* Applies the values of an UPDATE or INSERT to the row through the column
-** setters.  values[0] is `file`, values[1..n] the table's columns.  On
-** UPDATE a value is only set when SQL changed it (sqlite3_value_nochange);
-** setting a read-only column is an error.  INSERT ignores read-only columns
-** (they are derived: idx, counts...) and NULLs (the blank row's defaults). */
+** setters.  values[0] is `file`, values[1..n] the table's columns.
+**
+** On UPDATE the columns that change are the ones SQL sets: SQLite marks
+** the others sqlite3_value_nochange.  Two exceptions compare the new value
+** with what the row holds: a read-only column given the value it holds is
+** no change; and SQLite 3.40 hands an UPDATE ... FROM every column, set or
+** not, so when no column is marked unchanged, a value equal to the row's
+** is taken as not set (columns outside SET then keep their stored values).
+** Which columns change is decided for the whole row before any setter
+** runs, because a setter may change other columns (a polygon's vertices
+** set its bounding box).  INSERT ignores read-only columns (they are
+** derived: idx, counts...) and NULLs (the blank row's defaults). */
 static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite3_value **values, int insert) {
   const ls_table *t = v->table;
   const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
   ls_options opts = v->opts;
+  ls_file_info info;
   ls_row row;
+  unsigned char *changes;
   char *err = NULL;
-  int i, rc;
+  int i, every_column_given, rc = SQLITE_OK;
   /* the statement's options (the hidden column) override the table's */
   if (options && (rc = options_parse(options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
+  memset(&info, 0, sizeof info);
+  info.path = f->shown;
+  info.format = f->fmt ? f->fmt->name : NULL;
+  info.size = f->size;
   row.model = m->p;
   row.pos = *pos;
   row.opts = &opts;
-  row.file = NULL;
-  for (i = 1; i <= t->ncolumns; i++) {
+  row.file = &info;
+  if (!(changes = sqlite3_malloc(t->ncolumns + 1))) return SQLITE_NOMEM;
+  for (i = 1; i <= t->ncolumns && !sqlite3_value_nochange(values[i]); i++) {
+  }
+  every_column_given = i > t->ncolumns;
+  for (i = 1; rc == SQLITE_OK && i <= t->ncolumns; i++) {
     const ls_column *col = &t->columns[i - 1];
     sqlite3_value *val = values[i];
+    int same = 0;
+    changes[i] = 0;
     if (sqlite3_value_nochange(val)) continue;
-    if (!col->set) {
-      if (insert) continue;
-      return row_error(v, SQLITE_ERROR, f, m->p, pos, sqlite3_mprintf("column %s of %s is read-only", col->name, t->name));
+    if (insert) {
+      changes[i] = col->set && sqlite3_value_type(val) != SQLITE_NULL;
+      continue;
     }
-    if (insert && sqlite3_value_type(val) == SQLITE_NULL) continue;
-    rc = col->set(&row, val, col, &err);
-    if (rc != SQLITE_OK) return row_error(v, rc, f, m->p, pos, err);
+    if ((!col->set || every_column_given) && ((rc = column_holds(v, &row, col, val, &same)) != SQLITE_OK || same)) continue;
+    if (!col->set) {
+      rc = row_error(v, SQLITE_ERROR, f, m->p, pos, sqlite3_mprintf("column %s of %s is read-only", col->name, t->name));
+    }
+    changes[i] = 1;
   }
-  if (t->check && (rc = t->check(&row, &err)) != SQLITE_OK) return row_error(v, rc, f, m->p, pos, err);
-  return SQLITE_OK;
+  for (i = 1; rc == SQLITE_OK && i <= t->ncolumns; i++) {
+    const ls_column *col = &t->columns[i - 1];
+    if (changes[i] && (rc = col->set(&row, values[i], col, &err)) != SQLITE_OK) rc = row_error(v, rc, f, m->p, pos, err);
+  }
+  sqlite3_free(changes);
+  if (rc == SQLITE_OK && t->check && (rc = t->check(&row, &err)) != SQLITE_OK) return row_error(v, rc, f, m->p, pos, err);
+  return rc;
 }
 
-/* The file an INSERT goes to: the `file` value, else the source when it
-** names exactly one file.  A named table only writes inside its source. */
+/* The file an INSERT goes to.  A source that names one file decides: the
+** statement's hidden `source` value, else a named table's source.  Every
+** row then goes into that file, whatever its `file` value says (INSERT ...
+** SELECT * brings along the `file` of the level it copies from).  A source
+** of several files needs `file` to name one of them; without any source the
+** `file` value is the target. */
 static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
   const ls_table *t = v->table;
   const char *file = (const char *)sqlite3_value_text(values[0]);
-  const char *source = (const char *)sqlite3_value_text(values[col_source(t)]);
+  const char *given = (const char *)sqlite3_value_text(values[col_source(t)]);
+  const char *source = v->source ? v->source : given;
   ls_pathlist list;
   char *err = NULL;
   int rc, i, found = 0;
-  if (!source) source = v->source;
+  *path = NULL;
+  if (v->source && given && strcmp(given, v->source) != 0) {
+    return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s: the table writes only inside its own source '%s', not '%s'", t->name, v->source, given));
+  }
   if (!source) {
-    if (!file) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s needs a file (or a source naming one file)", t->name));
+    if (!file) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s needs a target: give the source column (INSERT INTO %s(source, ...)) or the file column", t->name, t->name));
     *path = sqlite3_mprintf("%s", file);
     return *path ? SQLITE_OK : SQLITE_NOMEM;
   }
-  rc = ls_source_expand(source, t->format, &list, &err);
+  {
+    /* the statement's options (nocase) override the table's, as for reads */
+    const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
+    ls_options opts = v->opts;
+    if (options && (rc = options_parse(options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
+    rc = ls_source_expand(source, t->format, opts.nocase, &list, &err);
+  }
   if (rc != SQLITE_OK) return vtab_error(v, rc, err);
-  if (!file) {
-    if (list.n != 1) {
-      ls_pathlist_free(&list);
-      return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s: the source '%s' names %d files; say which with the file column", t->name, source, list.n));
-    }
+  if (list.n == 1) {
     *path = sqlite3_mprintf("%s", list.paths[0]);
+  } else if (!file) {
+    err = sqlite3_mprintf("INSERT into %s: the source '%s' names %d files; say which with the file column", t->name, source, list.n);
   } else {
     for (i = 0; i < list.n && !found; i++) found = strcmp(list.paths[i], file) == 0;
-    if (!found) {
-      ls_pathlist_free(&list);
-      return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s: file '%s' is not among the files of source '%s'", t->name, file, source));
-    }
-    *path = sqlite3_mprintf("%s", file);
+    if (found) *path = sqlite3_mprintf("%s", file);
+    else err = sqlite3_mprintf("INSERT into %s: file '%s' is not among the %d files of source '%s'", t->name, file, list.n, source);
   }
   ls_pathlist_free(&list);
+  if (err) return vtab_error(v, SQLITE_ERROR, err);
   return *path ? SQLITE_OK : SQLITE_NOMEM;
 }
 
-/* INSERT, UPDATE and DELETE: every change goes to the file's working copy
-** in the session; nothing touches the disk before COMMIT (ls_sync). */
-static int ls_update(sqlite3_vtab *base, int argc, sqlite3_value **argv, sqlite3_int64 *rowid_out) {
-  ls_vtab *v = (ls_vtab *)base;
+/* One INSERT, UPDATE or DELETE of ls_update. */
+static int write_row(ls_vtab *v, int argc, sqlite3_value **argv, sqlite3_int64 *rowid_out) {
   const ls_table *t = v->table;
   ls_file *f;
   ls_model *m;
   ls_pos pos;
   char *err = NULL;
   int rc;
-  if (t->one_row_per_file || (!t->insert && !t->remove && !t->ncolumns)) {
-    return vtab_error(v, SQLITE_READONLY, sqlite3_mprintf("%s is read-only", t->name));
-  }
   if (argc == 1) { /* DELETE */
     if (!t->remove) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("rows cannot be deleted from %s", t->name));
     if ((rc = locate_for_write(v, sqlite3_value_int64(argv[0]), &f, &m, &pos)) != SQLITE_OK) return rc;
@@ -1019,6 +1137,32 @@ static int ls_update(sqlite3_vtab *base, int argc, sqlite3_value **argv, sqlite3
     }
   }
   return apply_values(v, f, m, &pos, argv + 2, 0);
+}
+
+/* INSERT, UPDATE and DELETE: every change goes to the file's working copy
+** in the session; nothing touches the disk before COMMIT (ls_sync).
+**
+** A statement that fails changes nothing, whatever its shape.  SQLite
+** brackets only some write statements with a statement savepoint (never
+** UPDATE ... FROM, not single-row ones), so each row is written inside the
+** session's statement level: a row that fails undoes the statement's
+** earlier rows and its own partial changes here.  The level lasts from a
+** statement's first row to the next scan (every UPDATE and DELETE scans
+** its table before its first row), the next INSERT row (single-row INSERTs
+** do not scan; SQLite brackets multi-row ones itself) or the next
+** transaction event. */
+static int ls_update(sqlite3_vtab *base, int argc, sqlite3_value **argv, sqlite3_int64 *rowid_out) {
+  ls_vtab *v = (ls_vtab *)base;
+  const ls_table *t = v->table;
+  int rc;
+  if (t->one_row_per_file || (!t->insert && !t->remove && !t->ncolumns)) {
+    return vtab_error(v, SQLITE_READONLY, sqlite3_mprintf("%s is read-only", t->name));
+  }
+  if (argc > 1 && sqlite3_value_type(argv[0]) == SQLITE_NULL) ls_session_statement_end(v->sess);
+  ls_session_statement_begin(v->sess);
+  rc = write_row(v, argc, argv, rowid_out);
+  if (rc != SQLITE_OK) ls_session_statement_undo(v->sess);
+  return rc;
 }
 
 /* ---- transactions --------------------------------------------------------- */

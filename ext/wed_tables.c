@@ -46,6 +46,7 @@ typedef struct wed_model {
   wed_area *area;
   uint32_t box_uid;  /* polygon the remembered fields belong to */
   unsigned box_set;  /* bit i: box[i] was given (0 min_x, 1 max_x, 2 min_y, 3 max_y) */
+  unsigned box_auto; /* bit i: given as NULL, i.e. computed from the vertices */
   uint16_t box[4];
 } wed_model;
 
@@ -113,6 +114,7 @@ static size_t wed_format_footprint(const void *model) {
 const ls_format wed_format = {
   "wed", wed_extensions, wed_sniff, wed_format_parse, wed_format_serialize,
   wed_format_clone, wed_format_free, wed_format_footprint,
+  NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
 };
 
 /* ---- shared helpers --------------------------------------------------------- */
@@ -598,16 +600,20 @@ static int set_polygon_byte(ls_row *row, sqlite3_value *v, const ls_column *col,
 
 /* min_x, max_x, min_y, max_y: validated now, applied by polygon_check
 ** after the row's other setters (vertices) ran, so an explicit box wins
-** over the one computed from new vertices. */
+** over the one computed from new vertices.  NULL asks for the edge computed
+** from the vertices (the way to repair a stale box: an UPDATE that sets a
+** column to the value it holds changes nothing). */
 static int set_polygon_box(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   wed_model *m = row->model;
   uint32_t uid = POLYGON(row)->uid;
-  int64_t x;
-  int rc = ls_value_int(v, col, 0, 65535, &x, err);
+  int64_t x = 0;
+  int rc = sqlite3_value_type(v) == SQLITE_NULL ? SQLITE_OK : ls_value_int(v, col, 0, 65535, &x, err);
   if (rc != SQLITE_OK) return rc;
-  if (m->box_set && m->box_uid != uid) m->box_set = 0;
+  if (m->box_set && m->box_uid != uid) m->box_set = m->box_auto = 0;
   m->box_uid = uid;
   m->box_set |= 1u << col->arg;
+  if (sqlite3_value_type(v) == SQLITE_NULL) m->box_auto |= 1u << col->arg;
+  else m->box_auto &= ~(1u << col->arg);
   m->box[col->arg] = (uint16_t)x;
   return SQLITE_OK;
 }
@@ -661,17 +667,21 @@ static int polygon_check(const ls_row *row, char **err) {
   wed_model *m = row->model;
   wed_polygon *p = POLYGON(row);
   static const char *const names[4] = {"min_x", "max_x", "min_y", "max_y"};
-  uint16_t box[4];
-  unsigned set = m->box_set, axis;
+  uint16_t box[4], from_vertices[4];
+  unsigned set = m->box_set, automatic = m->box_auto, axis;
+  const wed_point *pts;
+  uint32_t n;
   codec_error cerr;
-  m->box_set = 0;
+  m->box_set = m->box_auto = 0;
   if (!set || m->box_uid != p->uid) return SQLITE_OK;
   box[0] = p->min_x;
   box[1] = p->max_x;
   box[2] = p->min_y;
   box[3] = p->max_y;
+  n = wed_polygon_vertices(AREA(row), (uint32_t)row->pos.a, &pts);
+  wed_bbox_of(pts, n, &from_vertices[0], &from_vertices[1], &from_vertices[2], &from_vertices[3]);
   for (axis = 0; axis < 4; axis++) {
-    if (set & (1u << axis)) box[axis] = m->box[axis];
+    if (set & (1u << axis)) box[axis] = (automatic & (1u << axis)) ? from_vertices[axis] : m->box[axis];
   }
   for (axis = 0; axis < 4; axis += 2) {
     if ((set & (3u << axis)) && box[axis] > box[axis + 1]) {
@@ -701,7 +711,7 @@ static int polygon_insert(void *model, sqlite3_value *const *values, ls_pos *pos
   const char *kind = (const char *)sqlite3_value_text(values[PCOL_KIND]);
   uint32_t poly = 0;
   codec_error cerr;
-  m->box_set = 0;
+  m->box_set = m->box_auto = 0;
   if ((kind && strcmp(kind, "wall") != 0) || sqlite3_value_type(values[PCOL_DOOR]) != SQLITE_NULL ||
       sqlite3_value_type(values[PCOL_DOOR_NAME]) != SQLITE_NULL) {
     *err = sqlite3_mprintf("INSERT adds wall polygons only (kind 'wall', door NULL); door polygons belong to their door's open or closed state");
@@ -725,7 +735,7 @@ static int polygon_remove(void *model, const ls_pos *pos, char **err) {
   wed_area *a = m->area;
   uint32_t poly = (uint32_t)pos->a;
   codec_error cerr;
-  m->box_set = 0;
+  m->box_set = m->box_auto = 0;
   if (poly >= a->num_walls) {
     long door = -1;
     enum wed_polygon_kind kind = wed_polygon_kind_of(a, poly, &door);
@@ -756,7 +766,7 @@ static const ls_column polygon_columns[] = {
   {"door_name", "TEXT", get_polygon_kind, NULL, 2, 0, 0, "that door's name, else NULL"},
   PINT("flags", PG_FLAGS, set_polygon_byte, "flag byte: wed_flag_names(flags); 0x01 shade wall, 0x04 hovering, 0x08 cover animations, 0x80 door"),
   PINT("height", PG_HEIGHT, set_polygon_byte, "height byte (255 in almost every real polygon)"),
-  PINT("min_x", PG_MIN_X, set_polygon_box, "bounding box left (stored; setting vertices recomputes the box, an explicit min_x..max_y in the same UPDATE wins)"),
+  PINT("min_x", PG_MIN_X, set_polygon_box, "bounding box left (stored; setting vertices recomputes the box, an explicit min_x..max_y in the same UPDATE wins; NULL: from the vertices)"),
   PINT("max_x", PG_MAX_X, set_polygon_box, "bounding box right"),
   PINT("min_y", PG_MIN_Y, set_polygon_box, "bounding box top"),
   PINT("max_y", PG_MAX_Y, set_polygon_box, "bounding box bottom (65535 in all four: no box)"),

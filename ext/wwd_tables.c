@@ -58,6 +58,7 @@ static size_t wwd_format_footprint(const void *model) {
 const ls_format wwd_format = {
   "wwd", wwd_extensions, wwd_sniff, wwd_format_parse, wwd_format_serialize,
   wwd_format_clone, wwd_format_free, wwd_format_footprint,
+  NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
 };
 
 /* ---- shared getters and setters on raw headers ----------------------------- */
@@ -428,12 +429,28 @@ static int object_seek(const void *model, int64_t key, ls_pos *pos) {
   return 1;
 }
 
+/* The id the editors give a new object: one above the largest id of the
+** level (any plane), or 1 in a level without objects. */
+static int32_t object_next_id(const wwd_level *lvl) {
+  int64_t top = 0;
+  uint32_t p, i;
+  for (p = 0; p < lvl->num_planes; p++) {
+    for (i = 0; i < lvl->planes[p].num_objects; i++) {
+      if (lvl->planes[p].objects[i].field[WWD_OBJ_ID] > top) top = lvl->planes[p].objects[i].field[WWD_OBJ_ID];
+    }
+  }
+  return top < INT32_MAX ? (int32_t)(top + 1) : INT32_MAX;
+}
+
 /* INSERT: a blank object at the end of the given plane (the main plane when
-** the plane column is NULL). */
+** the plane column is NULL), with a fresh id unless the id column is given
+** (INSERT ... SELECT * keeps the ids it copies). */
 static int object_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
   wwd_level *lvl = model;
   sqlite3_value *plane_value = values[0]; /* column 0 is `plane` */
+  sqlite3_value *id_value = values[2];    /* column 2 is `id` */
   int64_t plane = -1;
+  int32_t id = sqlite3_value_type(id_value) == SQLITE_NULL ? object_next_id(lvl) : 0;
   long idx;
   uint32_t i;
   if (sqlite3_value_type(plane_value) == SQLITE_NULL) {
@@ -451,6 +468,7 @@ static int object_insert(void *model, sqlite3_value *const *values, ls_pos *pos,
   }
   idx = wwd_object_append(lvl, (uint32_t)plane);
   if (idx < 0) return SQLITE_NOMEM;
+  lvl->planes[plane].objects[idx].field[WWD_OBJ_ID] = id;
   pos->a = plane;
   pos->b = idx;
   pos->c = 0;

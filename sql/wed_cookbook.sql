@@ -3,10 +3,11 @@
 --
 -- The queries read 'corpus/wed/*.[Ww][Ee][Dd]': every .WED / .wed file in
 -- corpus/wed below the current folder (test/unit/test_wed_sql.c runs this
--- file in a folder holding a private copy of ../shared/corpus).  A pattern
--- that matches nothing is an empty table, so where there is no such folder
--- every query simply returns no rows.  Replace the pattern with your own
--- folder ('override'), file or pattern.
+-- file in a folder holding a private copy of ../shared/corpus).  Where
+-- there is no folder corpus/wed, each query fails with "corpus: no such
+-- folder"; a pattern without matches in an existing folder is an empty
+-- table.  Replace the pattern with your own folder ('override'), file or
+-- pattern ('mods/**/*.wed': names match in any case).
 .mode box
 
 -- Check a folder: which files do not load, and why?

@@ -1,8 +1,9 @@
 -- levelsql cookbook for werkkzeug4 projects (.wz4, farbrausch's demo tool).
--- The pattern 'corpus/wz4/*.wz4' is relative to the current folder; a
--- pattern without matches is an empty table, so every query runs (and
--- returns nothing) where there are no .wz4 files.  Replace it with your
--- own folder, file or pattern (e.g. '../shared/corpus/wz4').
+-- The pattern 'corpus/wz4/*.wz4' is relative to the current folder; where
+-- there is no folder corpus/wz4 each query fails with "corpus: no such
+-- folder", and a pattern without matches in an existing folder is an empty
+-- table.  Replace it with your own folder, file or pattern (e.g.
+-- '../shared/corpus/wz4').
 .mode box
 
 -- Check a folder: which projects do not load, and why?

@@ -223,6 +223,44 @@ static void test_nested_savepoints(sqlite3 *db) {
   CHECK(same_identity(q0, identify(q)), "a file whose edits were all rolled back is not rewritten");
 }
 
+/* The undo cases SQLite leaves to the table: a savepoint that opened the
+** transaction before the table joined it (DB Browser for SQLite sends
+** SAVEPOINT before every grid edit and ROLLBACK TO for Revert), UPDATE ...
+** FROM failing part-way inside a transaction (SQLite gives it no statement
+** savepoint), and a single-row UPDATE failing on its second column. */
+static void test_unbracketed_undo(sqlite3 *db) {
+  const char *p = path_in("u.wwd");
+  const char *sum = fmt("SELECT sum(health) || ',' || sum(x) FROM wwd_objects('%s')", p);
+  char sum_sql[512], before_sum[64];
+  file_id before;
+  snprintf(sum_sql, sizeof sum_sql, "%s", sum);
+  write_level(p, 4, 0);
+  before = identify(p);
+  snprintf(before_sum, sizeof before_sum, "%s", query_text(db, sum_sql));
+
+  exec_ok(db, "SAVEPOINT a");
+  exec_ok(db, fmt("UPDATE wwd_objects SET id = 77 WHERE source = '%s' AND idx = 0", p));
+  exec_ok(db, "ROLLBACK TO a");
+  exec_ok(db, "RELEASE a");
+  CHECK(same_identity(before, identify(p)), "ROLLBACK TO a savepoint that opened the transaction, then RELEASE, writes nothing");
+  CHECK(query_int(db, fmt("SELECT id FROM wwd_objects('%s') WHERE idx = 0", p)) != 77, "... and the edit is gone");
+
+  exec_ok(db, "BEGIN");
+  exec_err(db, fmt("UPDATE wwd_objects AS o SET health = CASE WHEN d.k = 2 THEN 'bad' ELSE 5 END "
+                   "FROM (SELECT 0 AS k UNION SELECT 1 UNION SELECT 2) AS d WHERE o.source = '%s' AND o.idx = d.k", p),
+           "column health", "integer");
+  exec_err(db, fmt("UPDATE wwd_objects SET x = 1, health = 'lots' WHERE source = '%s' AND idx = 3", p), "column health", NULL);
+  CHECK(strcmp(query_text(db, sum_sql), before_sum) == 0, "failed UPDATE ... FROM and single-row UPDATE leave nothing staged");
+  exec_ok(db, "COMMIT");
+  CHECK(same_identity(before, identify(p)), "... and COMMIT writes nothing");
+
+  /* SQLite 3.40 hands UPDATE ... FROM every column: read-only ones given
+  ** their own value are no change */
+  exec_ok(db, fmt("UPDATE wwd_objects AS o SET health = 5 FROM (SELECT 0 AS k UNION SELECT 1) AS d "
+                  "WHERE o.source = '%s' AND o.idx = d.k", p));
+  CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s') WHERE health = 5", p)) == 2, "UPDATE ... FROM writes");
+}
+
 /* A file changed by someone else since we read it is never overwritten. */
 static void test_conflict(sqlite3 *db) {
   const char *p = path_in("c.wwd");
@@ -389,7 +427,10 @@ static void test_directonly_and_named(sqlite3 *db) {
   CHECK(strcmp(query_text(db, "SELECT name FROM lv WHERE idx = 0"), "Łódź") == 0, "cp1250 text round-trips");
   exec_ok(db, "INSERT INTO lv(logic) VALUES ('Rat')");
   CHECK(query_int(db, "SELECT count(*) FROM lv") == 5, "INSERT into a named table with one file needs no file");
-  exec_err(db, fmt("INSERT INTO lv(file, logic) VALUES ('%s', 'Rat')", path_in("a.wwd")), "not among the files", NULL);
+  /* a one-file named table takes every row, whatever `file` says (INSERT
+  ** ... SELECT * brings the file it copies from) */
+  exec_ok(db, fmt("INSERT INTO lv(file, logic) VALUES ('%s', 'Rat')", path_in("a.wwd")));
+  CHECK(query_int(db, "SELECT count(*) FROM lv") == 6, "a one-file named table ignores the file value");
   exec_ok(db, "DROP TABLE lv");
   exec_err(db, "SELECT * FROM wwd_objects", "wwd_objects needs a source: wwd_objects('folder') or WHERE source = '...'", NULL);
 }
@@ -566,6 +607,7 @@ int main(void) {
     test_write_back(db);
     test_rollback(db);
     test_nested_savepoints(db);
+    test_unbracketed_undo(db);
     test_conflict(db);
     test_value_errors(db);
     test_insert_delete(db);
