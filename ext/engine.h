@@ -100,6 +100,14 @@ enum ls_column_flags {
   LS_COL_RANGE = 1 /* integer =, <, <=, >, >= constraints are passed to the iterator */
 };
 
+/* Flag of a LS_COL_RANGE column, for the planner: the column takes about
+** n values in one file (measured on real files), so an equality keeps
+** 1/n of a file's rows; without it, LS_PLAN_VALUES_PER_FILE.  E.g.
+** LS_COL_RANGE | LS_COL_VALUES(490) for the x of a grid 490 cells wide. */
+#define LS_COL_VALUES(n) ((unsigned)(n) << 8)
+#define LS_COL_VALUES_OF(flags) ((flags) >> 8)
+#define LS_PLAN_VALUES_PER_FILE 10
+
 typedef struct ls_column {
   const char *name;
   const char *type;         /* declared SQL type */
@@ -107,7 +115,7 @@ typedef struct ls_column {
   ls_setter set;            /* NULL: read-only */
   int arg;                  /* free for the getter/setter: a field index, an offset... */
   int arg2;                 /* a second one: a field size, a flag bit... */
-  unsigned flags;           /* enum ls_column_flags */
+  unsigned flags;           /* enum ls_column_flags, LS_COL_VALUES */
   const char *doc;
 } ls_column;
 
@@ -186,7 +194,13 @@ typedef struct ls_table {
   ** ascending `file` order, so an ORDER BY or GROUP BY on a prefix of
   ** file,<natural_order> needs no sort.  NULL: no order promised. */
   const char *natural_order;
+  /* Optional: about how many rows one file has (measured on real files),
+  ** so the planner puts the table with fewer rows per file outside a join
+  ** on `file`.  0: LS_PLAN_ROWS_PER_FILE. */
+  double rows_per_file;
 } ls_table;
+
+#define LS_PLAN_ROWS_PER_FILE 1000.0
 
 /* ---- registration ----------------------------------------------------- */
 

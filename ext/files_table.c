@@ -37,6 +37,7 @@ static const ls_table levelsql_files = {
   "levelsql_files", NULL, "one row per file matched by the source, with its format and any error",
   file_columns, (int)(sizeof file_columns / sizeof file_columns[0]),
   NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL, NULL,
+  1, /* rows_per_file */
 };
 
 int files_table_register(sqlite3 *db, ls_session *sess) {

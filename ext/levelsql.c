@@ -39,12 +39,16 @@ static void cache_limit_func(sqlite3_context *ctx, int argc, sqlite3_value **arg
 }
 
 /* levelsql_cache_stats(): JSON with the files parsed (cache misses), cache
-** hits, files written back, and the bytes and budget of the cache. */
+** hits, files written back, the bytes and budget of the cache, the sources
+** listed by scans and the files looked up on disk (a join lists and checks
+** each source once per statement, not once per outer row). */
 static void cache_stats_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   ls_session *s = sqlite3_user_data(ctx);
-  char *json = sqlite3_mprintf("{\"parses\":%lld,\"hits\":%lld,\"writes\":%lld,\"bytes\":%lld,\"limit\":%lld}",
+  char *json = sqlite3_mprintf("{\"parses\":%lld,\"hits\":%lld,\"writes\":%lld,\"bytes\":%lld,\"limit\":%lld,"
+                               "\"expansions\":%lld,\"stats\":%lld}",
                                (long long)s->parses, (long long)s->hits, (long long)s->writes,
-                               (long long)s->cache_bytes, (long long)s->cache_limit);
+                               (long long)s->cache_bytes, (long long)s->cache_limit, (long long)s->expansions,
+                               (long long)s->stats);
   (void)argc;
   (void)argv;
   if (!json) sqlite3_result_error_nomem(ctx);

@@ -306,11 +306,23 @@ static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_for
   return SQLITE_OK;
 }
 
+/* Records `path` as the spelling the file was last matched by (the `file`
+** column).  Returns 0 when out of memory. */
+static int file_show_as(ls_file *f, const char *path) {
+  char *shown;
+  if (f->shown && strcmp(f->shown, path) == 0) return 1;
+  if (!(shown = sqlite3_mprintf("%s", path))) return 0;
+  sqlite3_free(f->shown);
+  f->shown = shown;
+  return 1;
+}
+
 int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_file **out, char **err) {
   struct stat st;
   char *canon, *resolved;
   ls_file *f;
   *out = NULL;
+  s->stats++;
   resolved = realpath(path, NULL);
   if (!resolved) {
     *err = sqlite3_mprintf("%s: cannot open: %s", path, strerror(errno));
@@ -323,14 +335,9 @@ int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_fi
     return SQLITE_NOMEM;
   }
   *out = f;
-  if (!f->shown || strcmp(f->shown, path) != 0) {
-    char *shown = sqlite3_mprintf("%s", path);
-    if (!shown) {
-      *err = sqlite3_mprintf("out of memory");
-      return SQLITE_NOMEM;
-    }
-    sqlite3_free(f->shown);
-    f->shown = shown;
+  if (!file_show_as(f, path)) {
+    *err = sqlite3_mprintf("out of memory");
+    return SQLITE_NOMEM;
   }
   /* The transaction's own copy wins; a change on disk is caught at COMMIT. */
   if (f->working) return SQLITE_OK;
@@ -350,6 +357,24 @@ int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_fi
   }
   s->parses++;
   return file_reload(s, f, path, fmt, err);
+}
+
+int ls_session_load_again(ls_session *s, ls_file *known, const char *path, const ls_format *fmt, ls_file **out,
+                          char **err) {
+  if (!known || !(known->working || (known->clean && (!fmt || known->fmt == fmt)))) {
+    return ls_session_load(s, path, fmt, out, err);
+  }
+  *out = known;
+  if (!file_show_as(known, path)) {
+    *err = sqlite3_mprintf("out of memory");
+    return SQLITE_NOMEM;
+  }
+  if (!known->working) {
+    lru_unlink(s, known);
+    lru_push_front(s, known);
+    s->hits++;
+  }
+  return SQLITE_OK;
 }
 
 ls_model *ls_file_current(ls_file *f) {

@@ -79,6 +79,8 @@ struct ls_session {
   int64_t parses;             /* files parsed (cache misses), for levelsql_cache_stats() */
   int64_t hits;               /* loads answered from the cache */
   int64_t writes;             /* files written back */
+  int64_t expansions;         /* sources listed by scans (ls_filter) */
+  int64_t stats;              /* files looked up on disk (realpath, stat) to check the cache */
 };
 
 /* Finds or loads the file at `path` (as matched) for reading with format fmt
@@ -88,6 +90,14 @@ struct ls_session {
 ** entry exists but did not parse, *out is still set (levelsql_files uses
 ** it). */
 int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_file **out, char **err);
+
+/* ls_session_load for a file the caller already loaded in this statement
+** (`known`, the entry it got then; NULL: not yet): answered from `known`
+** without looking at the disk again while its model is still held, so a
+** join's inner scan does not stat the file once per outer row.  Only for
+** use within one statement: the next one must call ls_session_load. */
+int ls_session_load_again(ls_session *s, ls_file *known, const char *path, const ls_format *fmt, ls_file **out,
+                          char **err);
 
 /* The file with a rowid's file id, or NULL. */
 ls_file *ls_session_file_by_id(ls_session *s, int64_t id);

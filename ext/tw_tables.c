@@ -812,6 +812,7 @@ static const ls_table tw_maps = {
   "tw_maps", &tw_format, "one row per Teeworlds/DDNet map: info and identity",
   map_columns, (int)(sizeof map_columns / sizeof map_columns[0]),
   one_next, one_key, one_seek, NULL, NULL, NULL, 0, describe_map, NULL,
+  1, /* rows_per_file, the corpus average */
 };
 
 /* ---- tw_groups --------------------------------------------------------------- */
@@ -868,7 +869,7 @@ static int set_group_name(ls_row *row, sqlite3_value *v, const ls_column *col, c
 #define GRO(name, field, doc) {name, "INTEGER", get_group_int, NULL, (int)offsetof(tw_group_info, field), 0, 0, doc}
 
 static const ls_column group_columns[] = {
-  {"grp", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "group index, 0-based, in file order"},
+  {"grp", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(7), "group index, 0-based, in file order"},
   {"name", "TEXT", get_group_name, set_group_name, 0, 0, 0, "group name (11 bytes); setting it on an old group item raises its version to 3"},
   GINT("offset_x", offset_x, "x offset"),
   GINT("offset_y", offset_y, "y offset"),
@@ -888,6 +889,7 @@ static const ls_table tw_groups = {
   "tw_groups", &tw_format, "one row per group of each map",
   group_columns, (int)(sizeof group_columns / sizeof group_columns[0]),
   group_next, ls_key_pos_a, group_seek, NULL, NULL, NULL, 0, describe_group, NULL,
+  7, /* rows_per_file, the corpus average */
 };
 
 /* ---- tw_layers --------------------------------------------------------------- */
@@ -1022,9 +1024,9 @@ static int set_layer_field(ls_row *row, sqlite3_value *v, const ls_column *col, 
 #define LCOLOR(name, c, doc) {name, "INTEGER", get_layer_field, set_layer_field, LF_COLOR, c, 0, doc}
 
 static const ls_column layer_columns[] = {
-  {"grp", "INTEGER", get_layer_group, NULL, 0, 0, LS_COL_RANGE, "group index (NULL for a layer no group lists)"},
-  {"layer", "INTEGER", get_layer_in_group, NULL, 0, 0, LS_COL_RANGE, "index of the layer in its group"},
-  {"layer_index", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "index among all layers of the map"},
+  {"grp", "INTEGER", get_layer_group, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(7), "group index (NULL for a layer no group lists)"},
+  {"layer", "INTEGER", get_layer_in_group, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(8), "index of the layer in its group"},
+  {"layer_index", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(20), "index among all layers of the map"},
   {"kind", "TEXT", get_layer_kind, NULL, 0, 0, 0, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"},
   LFIELD("name", "TEXT", LF_NAME, set_layer_field, "layer name (11 bytes)"),
   LFIELD("detail", "INTEGER", LF_DETAIL, set_layer_field, "1: detail layer (hidden with high detail off)"),
@@ -1048,6 +1050,7 @@ static const ls_table tw_layers = {
   "tw_layers", &tw_format, "one row per layer of each map",
   layer_columns, (int)(sizeof layer_columns / sizeof layer_columns[0]),
   layer_next, ls_key_pos_a, layer_seek, NULL, NULL, NULL, 0, describe_layer, NULL,
+  20, /* rows_per_file, the corpus average */
 };
 
 /* ---- tw_tiles ---------------------------------------------------------------- */
@@ -1192,10 +1195,10 @@ static int set_tile_field(ls_row *row, sqlite3_value *v, const ls_column *col, c
 #define TFIELD(name, field, doc) {name, "INTEGER", get_tile_field, set_tile_field, field, 0, 0, doc}
 
 static const ls_column tile_columns[] = {
-  {"grp", "INTEGER", get_layer_group, NULL, 0, 0, LS_COL_RANGE, "group index"},
-  {"layer", "INTEGER", get_layer_in_group, NULL, 0, 0, LS_COL_RANGE, "index of the layer in its group"},
-  {"x", "INTEGER", ls_get_pos_c, NULL, 0, 0, LS_COL_RANGE, "column, 0-based"},
-  {"y", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE, "row, 0-based"},
+  {"grp", "INTEGER", get_layer_group, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(3), "group index"},
+  {"layer", "INTEGER", get_layer_in_group, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(7), "index of the layer in its group"},
+  {"x", "INTEGER", ls_get_pos_c, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(430), "column, 0-based"},
+  {"y", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(160), "row, 0-based"},
   TFIELD("id", TC_ID, "tile index 0..255 (game layers: 1 solid, 2 death, 3 unhookable, 192-194 spawns...)"),
   TFIELD("flags", TC_FLAGS, "tiles, game, front, switch: 1 vflip, 2 hflip, 4 opaque, 8 rotate (NULL elsewhere)"),
   TFIELD("number", TC_NUMBER, "tele, switch, tune: the number linking tiles"),
@@ -1203,7 +1206,7 @@ static const ls_column tile_columns[] = {
   TFIELD("max_speed", TC_MAX_SPEED, "speedup: maximal speed (0: none)"),
   TFIELD("angle", TC_ANGLE, "speedup: angle in degrees (-32768..32767)"),
   TFIELD("delay", TC_DELAY, "switch: delay in seconds"),
-  {"layer_index", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "index of the layer among all layers"},
+  {"layer_index", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"},
   {"kind", "TEXT", get_layer_kind, NULL, 0, 0, 0, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"},
 };
 
@@ -1211,6 +1214,7 @@ static const ls_table tw_tiles = {
   "tw_tiles", &tw_format, "one row per cell of every tilemap layer of each map",
   tile_columns, (int)(sizeof tile_columns / sizeof tile_columns[0]),
   tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0, describe_tile, "layer_index,y,x",
+  1300000, /* rows_per_file, the corpus average */
 };
 
 /* ---- tw_quads ---------------------------------------------------------------- */
@@ -1348,9 +1352,9 @@ static int set_quad_field(ls_row *row, sqlite3_value *v, const ls_column *col, c
 #define QFIELD(name, type, field, doc) {name, type, get_quad_field, set_quad_field, field, 0, 0, doc}
 
 static const ls_column quad_columns[] = {
-  {"grp", "INTEGER", get_layer_group, NULL, 0, 0, LS_COL_RANGE, "group index"},
-  {"layer", "INTEGER", get_layer_in_group, NULL, 0, 0, LS_COL_RANGE, "index of the quads layer in its group"},
-  {"quad", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE, "index of the quad in its layer"},
+  {"grp", "INTEGER", get_layer_group, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(5), "group index"},
+  {"layer", "INTEGER", get_layer_in_group, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(5), "index of the quads layer in its group"},
+  {"quad", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(170), "index of the quad in its layer"},
   QFIELD("points", "TEXT", QF_POINTS, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
   QFIELD("colors", "TEXT", QF_COLORS, "JSON [[r,g,b,a] x 4 corners], 0..255"),
   QFIELD("tex_coords", "TEXT", QF_TEX, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
@@ -1358,13 +1362,14 @@ static const ls_column quad_columns[] = {
   QFIELD("pos_env_offset", "INTEGER", QF_POS_ENV_OFF, "position envelope time offset (ms)"),
   QFIELD("color_env", "INTEGER", QF_COLOR_ENV, "color envelope index (NULL: none)"),
   QFIELD("color_env_offset", "INTEGER", QF_COLOR_ENV_OFF, "color envelope time offset (ms)"),
-  {"layer_index", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "index of the layer among all layers"},
+  {"layer_index", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"},
 };
 
 static const ls_table tw_quads = {
   "tw_quads", &tw_format, "one row per quad of every quads layer of each map",
   quad_columns, (int)(sizeof quad_columns / sizeof quad_columns[0]),
   quad_next, quad_key, quad_seek, NULL, NULL, NULL, 0, describe_quad, NULL,
+  260, /* rows_per_file, the corpus average */
 };
 
 /* ---- tw_images --------------------------------------------------------------- */
@@ -1409,7 +1414,7 @@ static int set_image_name(ls_row *row, sqlite3_value *v, const ls_column *col, c
 #define IFIELD(name, type, field, doc) {name, type, get_image_field, NULL, field, 0, 0, doc}
 
 static const ls_column image_columns[] = {
-  {"image", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "image index, as layers refer to it"},
+  {"image", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(11), "image index, as layers refer to it"},
   {"name", "TEXT", get_image_field, set_image_name, IF_NAME, 0, 0, "image name (1 to 127 bytes; external images are looked up by it in mapres/)"},
   IFIELD("width", "INTEGER", IF_WIDTH, "width in pixels"),
   IFIELD("height", "INTEGER", IF_HEIGHT, "height in pixels"),
@@ -1423,6 +1428,7 @@ static const ls_table tw_images = {
   "tw_images", &tw_format, "one row per image of each map",
   image_columns, (int)(sizeof image_columns / sizeof image_columns[0]),
   image_next, ls_key_pos_a, image_seek, NULL, NULL, NULL, 0, describe_image, NULL,
+  11, /* rows_per_file, the corpus average */
 };
 
 /* ---- tw_envelopes ------------------------------------------------------------ */
@@ -1601,7 +1607,7 @@ static int set_envelope_field(ls_row *row, sqlite3_value *v, const ls_column *co
 #define EFIELD(name, type, field, setter, doc) {name, type, get_envelope_field, setter, field, 0, 0, doc}
 
 static const ls_column envelope_columns[] = {
-  {"env", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "envelope index, as layers and quads refer to it"},
+  {"env", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, as layers and quads refer to it"},
   EFIELD("kind", "TEXT", EF_KIND, NULL, "'position', 'color', 'sound' (or 'unknown')"),
   EFIELD("name", "TEXT", EF_NAME, set_envelope_field, "envelope name (31 bytes)"),
   EFIELD("synchronized", "INTEGER", EF_SYNC, set_envelope_field, "1: follows server time rather than the player's join time"),
@@ -1615,6 +1621,7 @@ static const ls_table tw_envelopes = {
   "tw_envelopes", &tw_format, "one row per envelope (animation curve) of each map",
   envelope_columns, (int)(sizeof envelope_columns / sizeof envelope_columns[0]),
   envelope_next, ls_key_pos_a, envelope_seek, NULL, NULL, NULL, 0, describe_envelope, NULL,
+  4, /* rows_per_file, the corpus average */
 };
 
 /* ---- tw_sounds --------------------------------------------------------------- */
@@ -1634,7 +1641,7 @@ static void get_sound_field(const ls_row *row, sqlite3_context *ctx, const ls_co
 }
 
 static const ls_column sound_columns[] = {
-  {"sound", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "sound index, as sounds layers refer to it"},
+  {"sound", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(1), "sound index, as sounds layers refer to it"},
   {"name", "TEXT", get_sound_field, NULL, 0, 0, 0, "sound name"},
   {"data_size", "INTEGER", get_sound_field, NULL, 1, 0, 0, "bytes of embedded opus data"},
 };
@@ -1643,6 +1650,7 @@ static const ls_table tw_sounds = {
   "tw_sounds", &tw_format, "one row per sound of each (DDNet) map",
   sound_columns, (int)(sizeof sound_columns / sizeof sound_columns[0]),
   sound_next, ls_key_pos_a, sound_seek, NULL, NULL, NULL, 0, describe_sound, NULL,
+  1, /* rows_per_file, the corpus average */
 };
 
 /* ---- registration --------------------------------------------------------- */

@@ -11,10 +11,12 @@
 ** (CREATE VIRTUAL TABLE t USING wwd_objects('levels', encoding=cp1250))
 ** keeps them from its CREATE arguments.
 */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "session.h"
 #include "source.h"
@@ -36,6 +38,28 @@ typedef struct ls_vtab {
   ls_options opts;
 } ls_vtab;
 
+/* A file this cursor loaded during its statement, by the path it came as. */
+typedef struct ls_seen_file {
+  char *path;
+  ls_file *file;
+} ls_seen_file;
+
+/* What a cursor already found out during its statement, so that a join's
+** inner scan, filtered again for every outer row, neither lists its source
+** nor looks its files up on disk each time: the last source it expanded
+** (with the options it was expanded under) and the files it loaded.  A
+** cursor lives for one run of one statement (SQLite opens it when the
+** statement starts and closes it at reset), so the next statement lists
+** and checks everything again and sees the disk as it is then. */
+typedef struct ls_memo {
+  int expanded;        /* `paths` holds the expansion of source/options */
+  char *source, *options;
+  ls_pathlist paths;
+  int sorted;          /* paths are in strcmp order: binary search */
+  ls_seen_file *seen;  /* sorted by path */
+  int nseen, seen_cap;
+} ls_memo;
+
 typedef struct ls_cursor {
   sqlite3_vtab_cursor base;
   ls_pathlist paths;   /* the files this scan visits */
@@ -55,6 +79,7 @@ typedef struct ls_cursor {
   int entered;         /* paths[ipath] has been loaded */
   char *row_error;     /* levelsql_files: the current file's error message */
   char *scan_error;    /* set by a table's next() that could not go on */
+  ls_memo memo;
 } ls_cursor;
 
 /* SQL column numbers: 0 is `file`, then the table's columns, then hidden. */
@@ -245,22 +270,112 @@ static int order_is_natural(const ls_table *t, const sqlite3_index_info *info, i
   return 1;
 }
 
+/* The planner's cost model, in rows (producing one row costs 1): */
+/* opening one file of a scan: finding it, checking the cache, the filter */
+#define LS_PLAN_FILE_COST 8.0
+/* files of a source whose value is not known while planning (a pattern, a
+** list, a parameter, another table's column) */
+#define LS_PLAN_FILES_GUESS 10.0
+/* the share of a file's rows a bound (<, <=, >, >=) on a pushed-down range
+** column keeps; an equality keeps 1 / the column's values_per_file */
+#define LS_PLAN_BOUND_KEEPS 0.33
+/* the share of rows a constraint SQLite checks itself (on a column that is
+** not pushed down) lets through: as SQLite guesses for its own tables */
+#define LS_PLAN_CHECK_KEEPS 0.25
+/* a scan that cannot run: no source, no file, no rowid */
+#define LS_PLAN_IMPOSSIBLE 1e30
+
+/* About how many files `source` names, for the planner: 1 for a file, the
+** entries of a folder, a guess for anything else.  Looks at the disk once
+** (stat, and a listing without stats for a folder); never fails. */
+static double plan_count_files(const char *source) {
+  struct stat st;
+  DIR *d;
+  struct dirent *e;
+  double n = 0;
+  if (strpbrk(source, "*?[{")) return LS_PLAN_FILES_GUESS;
+  if (stat(source, &st) != 0 || !S_ISDIR(st.st_mode)) return 1;
+  if (!(d = opendir(source))) return LS_PLAN_FILES_GUESS;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] != '.') n++;
+  }
+  closedir(d);
+  return n > 1 ? n : 1;
+}
+
+/* The files a scan without file = ? or rowid = ? visits: those of the
+** named table's source, or of the source constraint's value when SQLite
+** knows it while planning (sqlite3_vtab_rhs_value, SQLite 3.38+). */
+static double plan_files(const ls_vtab *v, sqlite3_index_info *info, int source_i) {
+  const char *source = source_i < 0 ? v->source : NULL;
+#if SQLITE_VERSION_NUMBER >= 3038000
+  sqlite3_value *val = NULL;
+  if (source_i >= 0 && sqlite3_libversion_number() >= 3038000 &&
+      sqlite3_vtab_rhs_value(info, source_i, &val) == SQLITE_OK && val) {
+    source = (const char *)sqlite3_value_text(val);
+  }
+#else
+  (void)info;
+#endif
+  return source ? plan_count_files(source) : LS_PLAN_FILES_GUESS;
+}
+
+/* The share of a scan's rows that pass the usable constraints SQLite
+** checks after the scan (those on columns not pushed down, other than
+** "differs" and "is not null"): the scan reads every row, but fewer come
+** out, so a table with such a filter is a better outer loop. */
+static double plan_checked_share(const ls_table *t, const sqlite3_index_info *info) {
+  double share = 1;
+  int i;
+  for (i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    int pushable_op = c->op == SQLITE_INDEX_CONSTRAINT_EQ || c->op == SQLITE_INDEX_CONSTRAINT_GT ||
+                      c->op == SQLITE_INDEX_CONSTRAINT_GE || c->op == SQLITE_INDEX_CONSTRAINT_LT ||
+                      c->op == SQLITE_INDEX_CONSTRAINT_LE;
+    if (!c->usable || c->iColumn < 0 || c->iColumn > t->ncolumns) continue;
+    if (c->iColumn == COL_FILE ? c->op == SQLITE_INDEX_CONSTRAINT_EQ
+                               : (t->columns[c->iColumn - 1].flags & LS_COL_RANGE) && pushable_op) {
+      continue;
+    }
+    if (c->op == SQLITE_INDEX_CONSTRAINT_NE || c->op == SQLITE_INDEX_CONSTRAINT_ISNOT ||
+        c->op == SQLITE_INDEX_CONSTRAINT_ISNOTNULL) {
+      continue;
+    }
+    share *= LS_PLAN_CHECK_KEEPS;
+  }
+  return share;
+}
+
 /* Plans a scan.  Pushed down: source and options (required arguments of
 ** the eponymous table), file = ?, rowid = ?, and =, <, <=, >, >= on
 ** integer columns flagged LS_COL_RANGE.  The plan is written to idxStr as
 ** one token per argv entry ("S", "O", "F", "R", "C<col>:<op>") plus
-** "U<colUsed>".  Returns SQLITE_CONSTRAINT when the source cannot be known,
-** so SQLite looks for another join order. */
+** "U<colUsed>".
+**
+** The cost is what the scan reads: for each file, LS_PLAN_FILE_COST plus
+** its rows (the table's rows_per_file, narrowed by the pushed-down
+** ranges); a scan without file = ? also lists its source.  So in a join on
+** `file` the table with fewer rows per file goes outside and the other is
+** looked up one file at a time.  The rows that come out are fewer by the
+** constraints SQLite checks itself (plan_checked_share).
+**
+** Returns SQLITE_CONSTRAINT when the source (or file, or rowid) is given
+** but not usable in this join order, so SQLite tries another.  When
+** nothing names any file, no join order can help: the plan "N" fails when
+** run with a message naming the two ways to give a source. */
 static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
   ls_vtab *v = (ls_vtab *)base;
   const ls_table *t = v->table;
-  sqlite3_str *plan = sqlite3_str_new(NULL);
-  int i, argv_n = 0, source_blocked = 0, options_blocked = 0;
+  sqlite3_str *plan;
+  int i, argv_n = 0, source_blocked = 0, options_blocked = 0, files_named = 0;
   int source_i = -1, options_i = -1, file_i = -1, rowid_i = -1;
-  double cost = 1e6, rows = 1e6;
+  double files, rows, keep = 1, cost;
   for (i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     int eq = c->op == SQLITE_INDEX_CONSTRAINT_EQ;
+    int rowid = c->iColumn == -1 && eq && !t->one_row_per_file;
+    /* anything that could name the files in some join order */
+    if (eq && (c->iColumn == col_source(t) || c->iColumn == COL_FILE || rowid)) files_named = 1;
     if (c->iColumn == col_source(t) || c->iColumn == col_options(t)) {
       if (!c->usable) {
         if (eq && c->iColumn == col_source(t)) source_blocked = 1;
@@ -274,15 +389,27 @@ static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
       continue;
     } else if (c->iColumn == COL_FILE && eq && file_i < 0) {
       file_i = i;
-    } else if (c->iColumn == -1 && eq && rowid_i < 0 && !t->one_row_per_file) {
+    } else if (rowid && rowid_i < 0) {
       rowid_i = i;
     }
   }
+  if (!v->source && !files_named) {
+    /* Not an error here: SQLite also asks about each branch of an OR
+    ** alone, without the source.  A plan that costs more than any other
+    ** and fails when run (ls_filter's "N") is only chosen when there is
+    ** no source anywhere. */
+    info->idxStr = sqlite3_mprintf("N,U%llx", (unsigned long long)(info->colUsed >> 1));
+    if (!info->idxStr) return SQLITE_NOMEM;
+    info->needToFreeIdxStr = 1;
+    info->estimatedCost = LS_PLAN_IMPOSSIBLE;
+    info->estimatedRows = (sqlite3_int64)1 << 40;
+    return SQLITE_OK;
+  }
   if ((source_i < 0 && (source_blocked || (!v->source && file_i < 0 && rowid_i < 0))) ||
       (options_i < 0 && options_blocked)) {
-    sqlite3_free(sqlite3_str_finish(plan));
     return SQLITE_CONSTRAINT;
   }
+  plan = sqlite3_str_new(NULL);
 #define USE(idx, tag)                                         \
   do {                                                        \
     info->aConstraintUsage[idx].argvIndex = ++argv_n;         \
@@ -291,16 +418,8 @@ static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
   } while (0)
   if (source_i >= 0) USE(source_i, "S");
   if (options_i >= 0) USE(options_i, "O");
-  if (file_i >= 0) {
-    USE(file_i, "F");
-    cost /= 1000;
-    rows /= 1000;
-  }
-  if (rowid_i >= 0) {
-    USE(rowid_i, "R");
-    cost = 10;
-    rows = 1;
-  }
+  if (file_i >= 0) USE(file_i, "F");
+  if (rowid_i >= 0) USE(rowid_i, "R");
 #undef USE
   for (i = 0; i < info->nConstraint && rowid_i < 0; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
@@ -318,14 +437,30 @@ static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
     /* SQLite still checks the value: the iterator may skip, not decide. */
     info->aConstraintUsage[i].argvIndex = ++argv_n;
     sqlite3_str_appendf(plan, "C%d:%c,", c->iColumn - 1, op);
-    cost /= op == 'e' ? 10 : 3;
-    rows /= op == 'e' ? 10 : 3;
+    if (op != 'e') {
+      keep *= LS_PLAN_BOUND_KEEPS;
+    } else {
+      unsigned values = LS_COL_VALUES_OF(t->columns[c->iColumn - 1].flags);
+      keep /= values ? values : LS_PLAN_VALUES_PER_FILE;
+    }
   }
   info->orderByConsumed = order_is_natural(t, info, file_i >= 0 || rowid_i >= 0);
   sqlite3_str_appendf(plan, "U%llx", (unsigned long long)(info->colUsed >> 1));
   info->idxStr = sqlite3_str_finish(plan);
   if (!info->idxStr) return SQLITE_NOMEM;
   info->needToFreeIdxStr = 1;
+  if (rowid_i >= 0) {
+    /* one row of one file, found by its key */
+    rows = 1;
+    cost = LS_PLAN_FILE_COST + 1;
+    info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+  } else {
+    files = file_i >= 0 ? 1 : plan_files(v, info, source_i);
+    rows = files * (t->rows_per_file > 0 ? t->rows_per_file : LS_PLAN_ROWS_PER_FILE) * keep;
+    cost = files * LS_PLAN_FILE_COST + rows;
+    if (file_i < 0) cost += LS_PLAN_FILE_COST; /* listing the source */
+    rows *= plan_checked_share(t, info);
+  }
   info->estimatedCost = cost;
   info->estimatedRows = (sqlite3_int64)(rows < 1 ? 1 : rows);
   return SQLITE_OK;
@@ -370,9 +505,125 @@ static void cursor_reset(ls_cursor *c) {
   c->has_rowid = 0;
 }
 
+/* ---- the statement memo (ls_memo) ------------------------------------------ */
+
+static int text_equal(const char *a, const char *b) {
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static void memo_forget_source(ls_memo *m) {
+  ls_pathlist_free(&m->paths);
+  sqlite3_free(m->source);
+  sqlite3_free(m->options);
+  m->source = m->options = NULL;
+  m->expanded = 0;
+}
+
+static void memo_free(ls_memo *m) {
+  int i;
+  memo_forget_source(m);
+  for (i = 0; i < m->nseen; i++) sqlite3_free(m->seen[i].path);
+  sqlite3_free(m->seen);
+  memset(m, 0, sizeof *m);
+}
+
+/* The files `source` names under `options` (the text; nocase is what it
+** says): listed at the cursor's first scan of that source in the
+** statement, then taken from the memo.  *out belongs to the memo. */
+static int memo_expand(ls_vtab *v, ls_memo *m, const char *source, const char *options, int nocase,
+                       const ls_pathlist **out, char **err) {
+  int i, rc;
+  if (!m->expanded || !text_equal(m->source, source) || !text_equal(m->options, options)) {
+    memo_forget_source(m);
+    m->source = sqlite3_mprintf("%s", source);
+    m->options = options ? sqlite3_mprintf("%s", options) : NULL;
+    if (!m->source || (options && !m->options)) {
+      *err = sqlite3_mprintf("out of memory");
+      return SQLITE_NOMEM;
+    }
+    v->sess->expansions++;
+    if ((rc = ls_source_expand(source, v->table->format, nocase, &m->paths, err)) != SQLITE_OK) return rc;
+    m->sorted = 1;
+    for (i = 1; i < m->paths.n && m->sorted; i++) m->sorted = strcmp(m->paths.paths[i - 1], m->paths.paths[i]) < 0;
+    m->expanded = 1;
+  }
+  *out = &m->paths;
+  return SQLITE_OK;
+}
+
+/* Copies into *out (empty on entry) the paths a scan visits: all of
+** `all`, or only those equal to `only` (the `file` column compares paths
+** as the source spelled them); all == NULL: `only` alone.  `sorted`: all
+** is in strictly increasing strcmp order, so one binary search finds
+** `only`.  Returns SQLITE_OK or SQLITE_NOMEM. */
+static int paths_select(const ls_pathlist *all, int sorted, const char *only, ls_pathlist *out) {
+  int i, lo = 0, hi = all ? all->n : 1;
+  if (all && only && sorted) {
+    while (lo < hi) {
+      int mid = lo + (hi - lo) / 2, cmp = strcmp(all->paths[mid], only);
+      if (cmp == 0) lo = hi = mid;
+      else if (cmp < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo == all->n || strcmp(all->paths[lo], only) != 0) return SQLITE_OK;
+    hi = lo + 1;
+  }
+  if (!all && !only) return SQLITE_OK;
+  if (!(out->paths = sqlite3_malloc64(sizeof *out->paths * (sqlite3_uint64)(hi - lo + 1)))) return SQLITE_NOMEM;
+  for (i = lo; i < hi; i++) {
+    const char *path = all ? all->paths[i] : only;
+    if (all && only && strcmp(path, only) != 0) continue;
+    if (!(out->paths[out->n] = sqlite3_mprintf("%s", path))) return SQLITE_NOMEM;
+    out->n++;
+  }
+  return SQLITE_OK;
+}
+
+/* Loads the file at path for the cursor's scan: the first time in the
+** statement through ls_session_load, later from the entry found then
+** (ls_session_load_again). */
+static int cursor_load(ls_cursor *c, const char *path, ls_file **out, char **err) {
+  ls_vtab *v = (ls_vtab *)c->base.pVtab;
+  ls_memo *m = &c->memo;
+  int lo = 0, hi = m->nseen, found = 0, rc;
+  char *copy;
+  while (lo < hi && !found) {
+    int mid = lo + (hi - lo) / 2, cmp = strcmp(m->seen[mid].path, path);
+    if (cmp == 0) {
+      found = 1;
+      lo = mid;
+    } else if (cmp < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  rc = ls_session_load_again(v->sess, found ? m->seen[lo].file : NULL, path, v->table->format, out, err);
+  if (rc != SQLITE_OK) return rc;
+  if (found) {
+    m->seen[lo].file = *out;
+    return SQLITE_OK;
+  }
+  /* Remembering is only an optimisation: out of memory here changes nothing. */
+  if (m->nseen == m->seen_cap) {
+    int cap = m->seen_cap ? m->seen_cap * 2 : 16;
+    ls_seen_file *p = sqlite3_realloc64(m->seen, sizeof *p * (sqlite3_uint64)cap);
+    if (!p) return SQLITE_OK;
+    m->seen = p;
+    m->seen_cap = cap;
+  }
+  if (!(copy = sqlite3_mprintf("%s", path))) return SQLITE_OK;
+  memmove(&m->seen[lo + 1], &m->seen[lo], sizeof *m->seen * (size_t)(m->nseen - lo));
+  m->seen[lo].path = copy;
+  m->seen[lo].file = *out;
+  m->nseen++;
+  return SQLITE_OK;
+}
+
 static int ls_close(sqlite3_vtab_cursor *cur) {
   ls_cursor *c = (ls_cursor *)cur;
   cursor_reset(c);
+  memo_free(&c->memo);
   sqlite3_free(c->scan_error);
   sqlite3_free(c->range);
   sqlite3_free(c);
@@ -398,7 +649,7 @@ static int cursor_enter_file(ls_cursor *c) {
   const ls_table *t = v->table;
   const char *path = c->paths.paths[c->ipath];
   char *err = NULL;
-  int rc = ls_session_load(v->sess, path, t->format, &c->file, &err);
+  int rc = cursor_load(c, path, &c->file, &err);
   c->entered = 1;
   c->info.path = path;
   c->info.size = -1;
@@ -508,15 +759,21 @@ static void range_apply(ls_range *r, char op, sqlite3_value *val) {
   }
 }
 
-/* Keeps only the paths equal to `file` (the `file` column compares paths
-** as the source spelled them). */
-static void paths_keep_only(ls_pathlist *paths, const char *file) {
-  int i, n = 0;
-  for (i = 0; i < paths->n; i++) {
-    if (strcmp(paths->paths[i], file) == 0) paths->paths[n++] = paths->paths[i];
-    else sqlite3_free(paths->paths[i]);
+/* Sets c->paths to the files the scan visits: those of its source (listed
+** once per statement, see ls_memo), or only `only` among them; without a
+** source, `only` alone. */
+static int cursor_paths(ls_cursor *c, const char *only) {
+  ls_vtab *v = (ls_vtab *)c->base.pVtab;
+  const ls_pathlist *all = NULL;
+  char *err = NULL;
+  int rc;
+  if (c->source && (rc = memo_expand(v, &c->memo, c->source, c->options_text, c->opts.nocase, &all, &err)) != SQLITE_OK) {
+    return cursor_error(c, rc, err);
   }
-  paths->n = n;
+  if (paths_select(all, c->memo.sorted, only, &c->paths) != SQLITE_OK) {
+    return cursor_error(c, SQLITE_NOMEM, sqlite3_mprintf("out of memory"));
+  }
+  return SQLITE_OK;
 }
 
 static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
@@ -567,6 +824,9 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
         a++; break;
       }
       case 'U': c->scan.cols_used = strtoull(p + 1, NULL, 16); break;
+      case 'N':
+        return cursor_error(c, SQLITE_ERROR, sqlite3_mprintf("%s needs a source: %s('folder') or WHERE source = '...'",
+                                                              t->name, t->name));
     }
     p = strchr(p, ',');
     if (!p) break;
@@ -584,17 +844,10 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
     ls_file *f = ls_session_file_by_id(v->sess, id);
     if (!f || !f->shown) return SQLITE_OK;
     if (file_eq && strcmp(file_eq, f->shown) != 0) return SQLITE_OK;
-    if (c->source) {
-      /* the row must also be one of the source's (SQLite leaves that to us) */
-      rc = ls_source_expand(c->source, t->format, c->opts.nocase, &c->paths, &err);
-      if (rc != SQLITE_OK) return cursor_error(c, rc, err);
-      paths_keep_only(&c->paths, f->shown);
-      if (c->paths.n == 0) return SQLITE_OK;
-    } else {
-      c->paths.paths = sqlite3_malloc(sizeof(char *));
-      if (!c->paths.paths || !(c->paths.paths[0] = sqlite3_mprintf("%s", f->shown))) return SQLITE_NOMEM;
-      c->paths.n = 1;
-    }
+    /* with a source, the row must also be one of the source's (SQLite
+    ** leaves that to us) */
+    if ((rc = cursor_paths(c, f->shown)) != SQLITE_OK) return rc;
+    if (c->paths.n == 0) return SQLITE_OK;
     c->eof = 0;
     if ((rc = cursor_enter_file(c)) != SQLITE_OK) return rc;
     if (!c->model || c->file != f || t->one_row_per_file ||
@@ -603,15 +856,7 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
     }
     return SQLITE_OK;
   }
-  if (c->source) {
-    rc = ls_source_expand(c->source, t->format, c->opts.nocase, &c->paths, &err);
-    if (rc != SQLITE_OK) return cursor_error(c, rc, err);
-    if (file_eq) paths_keep_only(&c->paths, file_eq);
-  } else if (file_eq) {
-    c->paths.paths = sqlite3_malloc(sizeof(char *));
-    if (!c->paths.paths || !(c->paths.paths[0] = sqlite3_mprintf("%s", file_eq))) return SQLITE_NOMEM;
-    c->paths.n = 1;
-  }
+  if ((rc = cursor_paths(c, file_eq)) != SQLITE_OK) return rc;
   c->eof = 0;
   c->ipath = 0;
   if (c->paths.n == 0) {

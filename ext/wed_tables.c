@@ -382,7 +382,7 @@ static int set_overlay_tileset(ls_row *row, sqlite3_value *v, const ls_column *c
 }
 
 static const ls_column overlay_columns[] = {
-  {"overlay", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "overlay number; 0 is the base layer, whose size is the area's"},
+  {"overlay", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"},
   {"width", "INTEGER", get_overlay_int, NULL, OV_WIDTH, 0, 0, "width in 64x64-pixel tiles (0 for an unused overlay)"},
   {"height", "INTEGER", get_overlay_int, NULL, OV_HEIGHT, 0, 0, "height in tiles"},
   {"tileset", "TEXT", get_overlay_tileset, set_overlay_tileset, 0, 0, 0, "TIS resource name (8 bytes at most)"},
@@ -402,6 +402,7 @@ static const ls_table wed_overlays = {
   "wed_overlays", &wed_format, "one row per overlay record of each WED file (5 in real files, unused ones 0x0)",
   overlay_columns, (int)(sizeof overlay_columns / sizeof overlay_columns[0]),
   overlay_next, ls_key_pos_a, overlay_seek, NULL, NULL, NULL, 0, describe_overlay, NULL,
+  5, /* rows_per_file, the corpus average */
 };
 
 /* ---- wed_doors ------------------------------------------------------------------ */
@@ -497,7 +498,7 @@ static void get_door_polygons(const ls_row *row, sqlite3_context *ctx, const ls_
 }
 
 static const ls_column door_columns[] = {
-  {"door", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "door number, 0-based"},
+  {"door", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(3), "door number, 0-based"},
   {"name", "TEXT", get_door_name, set_door_name, 0, 0, 0, "door name, matched with the ARE file's door (8 bytes at most)"},
   {"closed", "INTEGER", get_door_int, set_door_closed, DR_CLOSED, 0, 0, "base state: non-zero is closed (1 in all real files); 0..65535"},
   {"first_cell", "INTEGER", get_door_int, NULL, DR_FIRST_CELL, 0, 0, "first entry in the door cell table"},
@@ -520,6 +521,7 @@ static const ls_table wed_doors = {
   "wed_doors", &wed_format, "one row per door of each WED file",
   door_columns, (int)(sizeof door_columns / sizeof door_columns[0]),
   door_next, ls_key_pos_a, door_seek, NULL, NULL, NULL, 0, describe_door, NULL,
+  2, /* rows_per_file, the corpus average */
 };
 
 /* ---- wed_polygons ---------------------------------------------------------------- */
@@ -758,7 +760,7 @@ static int polygon_remove(void *model, const ls_pos *pos, char **err) {
 #define PINT(name, which, setter, doc) {name, "INTEGER", get_polygon_int, setter, which, 0, 0, doc}
 
 static const ls_column polygon_columns[] = {
-  {"polygon", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"},
+  {"polygon", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(34), "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"},
   {"kind", "TEXT", get_polygon_kind, NULL, 0, 0, 0, "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"},
   {"door", "INTEGER", get_polygon_kind, NULL, 1, 0, 0, "door number (wed_doors.door) for door polygons, else NULL"},
   {"door_name", "TEXT", get_polygon_kind, NULL, 2, 0, 0, "that door's name, else NULL"},
@@ -789,6 +791,7 @@ static const ls_table wed_polygons = {
   "one row per polygon (walls, then door polygons) of each WED file; INSERT adds a wall (flags 1, height 255 unless given), DELETE removes one; wall groups follow",
   polygon_columns, (int)(sizeof polygon_columns / sizeof polygon_columns[0]),
   polygon_next, polygon_key, polygon_seek, polygon_insert, polygon_remove, polygon_check, 0, describe_polygon, NULL,
+  33, /* rows_per_file, the corpus average */
 };
 
 /* ---- wed_tiles ------------------------------------------------------------------- */
@@ -938,9 +941,9 @@ static int set_tile_tis(ls_row *row, sqlite3_value *v, const ls_column *col, cha
 }
 
 static const ls_column tile_columns[] = {
-  {"overlay", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "overlay number (0: base layer)"},
-  {"x", "INTEGER", get_tile_place, NULL, 0, 0, LS_COL_RANGE, "column, 0-based, in 64-pixel tiles"},
-  {"y", "INTEGER", get_tile_place, NULL, 1, 0, LS_COL_RANGE, "row, 0-based"},
+  {"overlay", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(1), "overlay number (0: base layer)"},
+  {"x", "INTEGER", get_tile_place, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(27), "column, 0-based, in 64-pixel tiles"},
+  {"y", "INTEGER", get_tile_place, NULL, 1, 0, LS_COL_RANGE | LS_COL_VALUES(21), "row, 0-based"},
   {"cell", "INTEGER", get_tile_place, NULL, 2, 0, 0, "cell number y*width+x (what wed_doors.cells lists)"},
   {"tile_start", "INTEGER", get_tile_int, NULL, TC_TILE_START, 0, 0, "first entry in the overlay's tile lookup table"},
   {"tile_count", "INTEGER", get_tile_int, NULL, TC_TILE_COUNT, 0, 0, "number of lookup entries (more than 1: animated)"},
@@ -961,6 +964,7 @@ static const ls_table wed_tiles = {
   "wed_tiles", &wed_format, "one row per tilemap cell of each used overlay of each WED file",
   tile_columns, (int)(sizeof tile_columns / sizeof tile_columns[0]),
   tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0, describe_tile, NULL,
+  800, /* rows_per_file, the corpus average */
 };
 
 /* ---- wed_wallgroups --------------------------------------------------------------- */
@@ -998,7 +1002,7 @@ static void get_group_polygons(const ls_row *row, sqlite3_context *ctx, const ls
 }
 
 static const ls_column group_columns[] = {
-  {"grp", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "wall group number, row-major over the 640x480-pixel grid of the base overlay"},
+  {"grp", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(13), "wall group number, row-major over the 640x480-pixel grid of the base overlay"},
   {"x_px", "INTEGER", get_group_int, NULL, 0, 0, 0, "left edge of the group's cell in pixels (cell: x_px .. x_px+639)"},
   {"y_px", "INTEGER", get_group_int, NULL, 1, 0, 0, "top edge in pixels (cell: y_px .. y_px+479)"},
   {"polygons", "TEXT", get_group_polygons, NULL, 0, 0, 0, "JSON array of the polygons (wed_polygons.polygon) listed for the cell; regenerated whenever polygons change"},
@@ -1016,6 +1020,7 @@ static const ls_table wed_wallgroups = {
   "wed_wallgroups", &wed_format, "one row per wall group of each WED file (read-only: derived from the polygons)",
   group_columns, (int)(sizeof group_columns / sizeof group_columns[0]),
   group_next, ls_key_pos_a, group_seek, NULL, NULL, NULL, 0, describe_group, NULL,
+  13, /* rows_per_file, the corpus average */
 };
 
 /* ---- SQL functions ----------------------------------------------------------------- */

@@ -242,6 +242,7 @@ static const ls_table wwd_levels = {
   "wwd_levels", &wwd_format, "one row per WWD file: the header",
   level_columns, (int)(sizeof level_columns / sizeof level_columns[0]),
   level_next, level_key, level_seek, NULL, NULL, NULL, 0, describe_header, "",
+  1, /* rows_per_file, the corpus average */
 };
 
 /* ---- wwd_planes ------------------------------------------------------------ */
@@ -361,7 +362,7 @@ static int set_plane_image_sets(ls_row *row, sqlite3_value *v, const ls_column *
 #define PLANE_BIT(name, bit, doc) {name, "INTEGER", get_header_bit, set_header_bit, WWD_PLANE_FLAGS, bit, 0, doc}
 
 static const ls_column plane_columns[] = {
-  {"plane", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "plane number, 0-based, in file order"},
+  {"plane", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order"},
   {"name", "TEXT", get_header_string, set_header_string, WWD_PLANE_NAME, 64, 0, "plane name (63 bytes)"},
   {"flags", "INTEGER", get_header_u32, set_header_u32, WWD_PLANE_FLAGS, 0, 0, "plane flags: wwd_flag_names('plane', flags)"},
   PLANE_BIT("is_main", WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
@@ -387,6 +388,7 @@ static const ls_table wwd_planes = {
   "wwd_planes", &wwd_format, "one row per plane of each WWD file",
   plane_columns, (int)(sizeof plane_columns / sizeof plane_columns[0]),
   plane_next, ls_key_pos_a, plane_seek, NULL, NULL, NULL, 0, describe_header, "plane",
+  3, /* rows_per_file, the corpus average */
 };
 
 /* ---- wwd_objects ----------------------------------------------------------- */
@@ -517,7 +519,7 @@ static int set_object_string(ls_row *row, sqlite3_value *v, const ls_column *col
   OINT(prefix "_right", first + 2, doc " right"), OINT(prefix "_bottom", first + 3, doc " bottom")
 
 static const ls_column object_columns[] = {
-  {"plane", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "plane number; on INSERT, the plane to add to (default: the main plane)"},
+  {"plane", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(1), "plane number; on INSERT, the plane to add to (default: the main plane)"},
   {"idx", "INTEGER", ls_get_pos_b, NULL, 0, 0, 0, "position in the plane's object list (ids are not unique)"},
   OINT("id", WWD_OBJ_ID, "object id"),
   OSTR("name", WWD_STR_NAME, "name"),
@@ -578,6 +580,7 @@ static const ls_table wwd_objects = {
   "wwd_objects", &wwd_format, "one row per object of each plane of each WWD file",
   object_columns, (int)(sizeof object_columns / sizeof object_columns[0]),
   object_next, object_key, object_seek, object_insert, object_remove, NULL, 0, describe_object, "plane,idx",
+  1400, /* rows_per_file, the corpus average */
 };
 
 /* ---- wwd_tiles -------------------------------------------------------------- */
@@ -692,9 +695,9 @@ static int set_tile_kind(ls_row *row, sqlite3_value *v, const ls_column *col, ch
 }
 
 static const ls_column tile_columns[] = {
-  {"plane", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "plane number"},
-  {"x", "INTEGER", get_tile_x, NULL, 0, 0, LS_COL_RANGE, "column, 0-based"},
-  {"y", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE, "row, 0-based"},
+  {"plane", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number"},
+  {"x", "INTEGER", get_tile_x, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(490), "column, 0-based"},
+  {"y", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(155), "row, 0-based"},
   {"tile", "INTEGER", get_tile_id, set_tile_id, 0, 0, 0, "tile id; NULL for invisible and filled cells (setting NULL makes the cell invisible)"},
   {"kind", "TEXT", get_tile_kind, set_tile_kind, 0, 0, 0, "'tile', 'invisible' or 'filled'"},
 };
@@ -703,6 +706,7 @@ static const ls_table wwd_tiles = {
   "wwd_tiles", &wwd_format, "one row per tile cell of each plane",
   tile_columns, (int)(sizeof tile_columns / sizeof tile_columns[0]),
   tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0, describe_tile, "plane,y,x",
+  100000, /* rows_per_file, the corpus average */
 };
 
 /* ---- wwd_tile_properties ---------------------------------------------------- */
@@ -813,7 +817,7 @@ static int property_check(const ls_row *row, char **err) {
 #define PINT(name, which, types, doc) {name, "INTEGER", get_property_int, set_property_int, which, types, 0, doc}
 
 static const ls_column property_columns[] = {
-  {"tile", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "tile id the property belongs to (its index)"},
+  {"tile", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index)"},
   {"type", "TEXT", get_property_type, set_property_type, 0, 0, 0, "'single', 'double' or 'mask'"},
   PINT("width", TP_WIDTH, ALL_TYPES, "tile width in pixels"),
   PINT("height", TP_HEIGHT, ALL_TYPES, "tile height in pixels"),
@@ -830,6 +834,7 @@ static const ls_table wwd_tile_properties = {
   "wwd_tile_properties", &wwd_format, "one row per tile property of each WWD file",
   property_columns, (int)(sizeof property_columns / sizeof property_columns[0]),
   property_next, ls_key_pos_a, property_seek, NULL, NULL, property_check, 0, describe_property, "tile",
+  900, /* rows_per_file, the corpus average */
 };
 
 /* ---- registration --------------------------------------------------------- */

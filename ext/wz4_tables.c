@@ -241,7 +241,7 @@ static void get_page_field(const ls_row *row, sqlite3_context *ctx, const ls_col
 #define PAGE_COL(name, type, which, doc) {name, type, get_page_field, NULL, which, 0, 0, doc}
 
 static const ls_column page_columns[] = {
-  {"page", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "page number, 0-based, in file order"},
+  {"page", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(2), "page number, 0-based, in file order"},
   PAGE_COL("name", "TEXT", PG_NAME, "page name"),
   PAGE_COL("is_tree", "INTEGER", PG_IS_TREE, "1 for a tree page (ops with levels instead of grid positions), else 0"),
   PAGE_COL("num_ops", "INTEGER", PG_NUM_OPS, "operators on the page (rows of wz4_operators)"),
@@ -261,6 +261,7 @@ static const ls_table wz4_pages = {
   "wz4_pages", &wz4_format, "one row per page of each werkkzeug4 project (.wz4)",
   page_columns, (int)(sizeof page_columns / sizeof page_columns[0]),
   page_next, ls_key_pos_a, page_seek, NULL, NULL, NULL, 0, describe_page, NULL,
+  2, /* rows_per_file, the corpus average */
 };
 
 /* ---- wz4_operators ---------------------------------------------------------------- */
@@ -445,8 +446,8 @@ static int set_op_json(ls_row *row, sqlite3_value *v, const ls_column *col, char
 #define NODE_INT(name, which, doc) {name, "INTEGER", get_node_int, set_node_int, which, 0, 0, doc}
 
 static const ls_column op_columns[] = {
-  {"page", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "page number (wz4_pages.page)"},
-  {"op", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE, "operator index on the page, 0-based: stacked ops first, then tree ops"},
+  {"page", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(2), "page number (wz4_pages.page)"},
+  {"op", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(85), "operator index on the page, 0-based: stacked ops first, then tree ops"},
   {"name", "TEXT", get_op_text, set_op_name, OP_NAME, 0, 0, "the user's label, '' for most ops; the target of name links (Store/Load)"},
   OP_TEXT("class", OP_CLASS, "operator class, e.g. 'Flat'"),
   OP_TEXT("output_type", OP_TYPE, "output type, e.g. 'GenBitmap' (class and output_type identify the op)"),
@@ -472,6 +473,7 @@ static const ls_table wz4_operators = {
   "wz4_operators", &wz4_format, "one row per operator of each page of each werkkzeug4 project",
   op_columns, (int)(sizeof op_columns / sizeof op_columns[0]),
   op_next, op_key, op_seek, NULL, NULL, NULL, 0, describe_op, NULL,
+  190, /* rows_per_file, the corpus average */
 };
 
 /* ---- wz4_links ----------------------------------------------------------------- */
@@ -561,7 +563,7 @@ static void get_link_field(const ls_row *row, sqlite3_context *ctx, const ls_col
 #define LINK_COL(name, type, which, doc) {name, type, get_link_field, NULL, which, 0, 0, doc}
 
 static const ls_column link_columns[] = {
-  {"page", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE, "page of to_op"},
+  {"page", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(2), "page of to_op"},
   LINK_COL("from_op", "INTEGER", LK_FROM_OP, "the input op (index on from_page); NULL when a name link's target does not exist"),
   LINK_COL("to_op", "INTEGER", LK_TO_OP, "the op taking the input (index on page)"),
   LINK_COL("kind", "TEXT", LK_KIND, "'stack': from_op sits right above to_op on the grid; 'name': a link slot of to_op names from_op"),
@@ -580,6 +582,7 @@ static const ls_table wz4_links = {
   "wz4_links", &wz4_format, "one row per edge of the operator graph, computed from the current positions and names",
   link_columns, (int)(sizeof link_columns / sizeof link_columns[0]),
   link_next, link_key, link_seek, NULL, NULL, NULL, 0, describe_link, NULL,
+  190, /* rows_per_file, the corpus average */
 };
 
 /* ---- registration --------------------------------------------------------------- */

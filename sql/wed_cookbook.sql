@@ -55,17 +55,20 @@ FROM wed_polygons('corpus/wed/*.[Ww][Ee][Dd]')
 GROUP BY kind, flags ORDER BY kind, polygons DESC;
 
 -- Polygons per wall group (640x480-pixel cells): the busiest cells, and
--- which kinds of polygon they list.
+-- which kinds of polygon they list.  (json_each tells SQLite it costs
+-- nothing, so SQLite would run it once per polygon; CROSS JOIN keeps it
+-- outside, and each listed polygon is read directly.)
 SELECT g.file, g.grp, g.x_px, g.y_px, json_array_length(g.polygons) AS polygons,
        (SELECT group_concat(DISTINCT p.kind) FROM json_each(g.polygons) AS j
-          JOIN wed_polygons(g.file) AS p ON p.polygon = j.value) AS kinds
+          CROSS JOIN wed_polygons(g.file) AS p ON p.polygon = j.value) AS kinds
 FROM wed_wallgroups('corpus/wed/*.[Ww][Ee][Dd]') AS g
 ORDER BY polygons DESC LIMIT 10;
 
 -- The cells a door blocks, with their tiles (closed: the secondary tile).
+-- (CROSS JOIN: json_each first, as above.)
 SELECT d.file, d.name, t.x, t.y, t.tis_tiles, t.secondary_tile
 FROM wed_doors('corpus/wed/*areas__bs0101.[Ww][Ee][Dd]') AS d, json_each(d.cells) AS c
-JOIN wed_tiles(d.file) AS t ON t.overlay = 0 AND t.cell = c.value;
+CROSS JOIN wed_tiles(d.file) AS t ON t.overlay = 0 AND t.cell = c.value;
 
 -- Animated cells (more than one frame) and the water overlays drawn on them.
 SELECT t.file, t.overlay, t.x, t.y, t.tis_tiles, t.anim_speed

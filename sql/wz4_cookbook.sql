@@ -34,8 +34,8 @@ WHERE l.kind = 'name' AND l.from_op IS NULL;
 SELECT o.file, o.page, o.op, o.name
 FROM wz4_operators('corpus/wz4/*.wz4') AS o
 WHERE o.class = 'Store' AND NOT EXISTS (
-  SELECT 1 FROM wz4_links('corpus/wz4/*.wz4') AS l
-  WHERE l.kind = 'name' AND l.file = o.file AND l.from_page = o.page AND l.from_op = o.op);
+  SELECT 1 FROM wz4_links(o.file) AS l
+  WHERE l.kind = 'name' AND l.from_page = o.page AND l.from_op = o.op);
 
 -- The inputs of each op on the first page, as the tool connects them.
 SELECT l.to_op, t.class AS op_class, group_concat(f.class || '#' || l.from_op, ', ') AS inputs

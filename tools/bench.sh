@@ -133,4 +133,19 @@ echo "  GROUP BY logic, warm    $(awk -v t="$t_warm" 'BEGIN{printf "%.1f ms", t*
 echo "  UPDATE one object       $(awk -v t="$t_update" 'BEGIN{printf "%.1f ms", t*1000}') in $name ($largest_size bytes, compressed): parse, edit, compress, fsync, rename"
 [ -n "$wed_lines" ] && echo "$wed_lines"
 [ -n "$tw_lines" ] && echo "$tw_lines"
+
+# Joins (tools/bench_joins.sh): the cookbooks' joins over whole folders,
+# as written against the best order forced by hand.  The WWD levels and
+# WED areas are the copies above; the Teeworlds maps and wz4 projects are
+# copied whole when the corpus is there.
+mkdir -p "$work/joins"
+ln -s ../wwd "$work/joins/wwd"
+[ -d "$work/wed" ] && ln -s ../wed "$work/joins/wed"
+for d in tw wz4; do
+  if [ -d "../shared/corpus/$d" ]; then
+    cp -r "../shared/corpus/$d" "$work/joins/$d" && chmod -R u+w "$work/joins/$d"
+  fi
+done
+echo "  joins, warm cache (written: as in sql/; forced: the fastest order given with CROSS JOIN):"
+sh tools/bench_joins.sh "$EXT" "$work/joins"
 exit 0

@@ -432,7 +432,7 @@ static void test_directonly_and_named(sqlite3 *db) {
   exec_ok(db, fmt("INSERT INTO lv(file, logic) VALUES ('%s', 'Rat')", path_in("a.wwd")));
   CHECK(query_int(db, "SELECT count(*) FROM lv") == 6, "a one-file named table ignores the file value");
   exec_ok(db, "DROP TABLE lv");
-  exec_err(db, "SELECT * FROM wwd_objects", "no query solution", NULL);
+  exec_err(db, "SELECT * FROM wwd_objects", "wwd_objects needs a source: wwd_objects('folder') or WHERE source = '...'", NULL);
 }
 
 /* levelsql_files reports every file; other tables fail with the error. */
