@@ -441,26 +441,24 @@ static int tw_reparse(const unsigned char *data, size_t size, codec_error *err) 
   return ok;
 }
 
+/* The maps, in the order they are written. */
+static const struct {
+  const char *file, *what;
+  unsigned char *(*build)(size_t *size, codec_error *err);
+} maps[] = {
+    {"dm_sample.map", "DDNet, 2 groups, 3 layers", build_dm},
+    {"ddrace_sample.map", "DDNet, 3 groups, game/front/tele layers, an embedded image", build_ddrace},
+    {"unfinished.map", "Teeworlds 0.6, no spawn", build_unfinished},
+};
+
+/* Sample i: maps[i] (sample_run's build function). */
+static int tw_sample(size_t i, sample_file *f, codec_error *err) {
+  f->name = maps[i].file;
+  snprintf(f->what, sizeof f->what, "%s", maps[i].what);
+  f->data = maps[i].build(&f->size, err);
+  return f->data != NULL;
+}
+
 int main(int argc, char **argv) {
-  static const struct {
-    const char *file, *what;
-    unsigned char *(*build)(size_t *size, codec_error *err);
-  } maps[] = {
-      {"dm_sample.map", "DDNet, 2 groups, 3 layers", build_dm},
-      {"ddrace_sample.map", "DDNet, 3 groups, game/front/tele layers, an embedded image", build_ddrace},
-      {"unfinished.map", "Teeworlds 0.6, no spawn", build_unfinished},
-  };
-  const char *dir = sample_out_dir(argc, argv, "gen_tw_samples");
-  size_t i;
-  if (!dir) return 2;
-  for (i = 0; i < sizeof maps / sizeof maps[0]; i++) {
-    codec_error err;
-    size_t size = 0;
-    unsigned char *out = maps[i].build(&size, &err);
-    int ok = out && sample_write("gen_tw_samples", dir, maps[i].file, out, size, tw_reparse, maps[i].what);
-    if (!out) fprintf(stderr, "gen_tw_samples: %s: %s\n", maps[i].file, err.msg);
-    free(out);
-    if (!ok) return 1;
-  }
-  return 0;
+  return sample_run(argc, argv, "gen_tw_samples", sizeof maps / sizeof maps[0], tw_sample, tw_reparse);
 }

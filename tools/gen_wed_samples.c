@@ -271,21 +271,16 @@ static int wed_reparse(const unsigned char *data, size_t size, codec_error *err)
   return ok;
 }
 
+/* Sample i: areas[i], built and serialized (sample_run's build function). */
+static int wed_sample(size_t i, sample_file *f, codec_error *err) {
+  wed_area *a = build(&areas[i], err);
+  int ok = a && wed_serialize(a, &f->data, &f->size, err);
+  f->name = areas[i].file;
+  snprintf(f->what, sizeof f->what, "%s", areas[i].what);
+  wed_free(a);
+  return ok;
+}
+
 int main(int argc, char **argv) {
-  const char *dir = sample_out_dir(argc, argv, "gen_wed_samples");
-  size_t i;
-  if (!dir) return 2;
-  for (i = 0; i < sizeof areas / sizeof areas[0]; i++) {
-    codec_error err;
-    unsigned char *out = NULL;
-    size_t size = 0;
-    wed_area *a = build(&areas[i], &err);
-    int ok = a && wed_serialize(a, &out, &size, &err);
-    if (!ok) fprintf(stderr, "gen_wed_samples: %s: %s\n", areas[i].file, err.msg);
-    ok = ok && sample_write("gen_wed_samples", dir, areas[i].file, out, size, wed_reparse, areas[i].what);
-    free(out);
-    wed_free(a);
-    if (!ok) return 1;
-  }
-  return 0;
+  return sample_run(argc, argv, "gen_wed_samples", sizeof areas / sizeof areas[0], wed_sample, wed_reparse);
 }

@@ -391,36 +391,23 @@ static int wwd_reparse(const unsigned char *data, size_t size, codec_error *err)
   return ok;
 }
 
-/* Builds, serializes and writes every level of `samples`. */
+/* Sample i: samples[i], built and serialized (sample_run's build
+** function). */
+static int wwd_sample(size_t i, sample_file *f, codec_error *err) {
+  const sample_spec *s = &samples[i];
+  wwd_level *lvl = build(s);
+  uint32_t p, objects = 0;
+  int ok;
+  f->name = s->file;
+  if (!lvl) return codec_fail(err, "out of memory");
+  for (p = 0; p < lvl->num_planes; p++) objects += lvl->planes[p].num_objects;
+  ok = wwd_serialize(lvl, &f->data, &f->size, err);
+  snprintf(f->what, sizeof f->what, "%s, %u planes, %u objects, %u tile properties",
+           s->compress ? "compressed" : "uncompressed", lvl->num_planes, objects, lvl->num_tile_properties);
+  wwd_free(lvl);
+  return ok;
+}
+
 int main(int argc, char **argv) {
-  const char *dir = sample_out_dir(argc, argv, "gen_wwd_samples");
-  size_t i;
-  if (!dir) return 2;
-  for (i = 0; i < sizeof samples / sizeof samples[0]; i++) {
-    const sample_spec *s = &samples[i];
-    wwd_level *lvl = build(s);
-    unsigned char *out = NULL;
-    size_t n = 0;
-    codec_error err;
-    char what[128];
-    uint32_t p, objects = 0;
-    int ok;
-    if (!lvl) {
-      fprintf(stderr, "gen_wwd_samples: %s: out of memory\n", s->file);
-      return 1;
-    }
-    for (p = 0; p < lvl->num_planes; p++) objects += lvl->planes[p].num_objects;
-    if (!wwd_serialize(lvl, &out, &n, &err)) {
-      fprintf(stderr, "gen_wwd_samples: %s: %s\n", s->file, err.msg);
-      wwd_free(lvl);
-      return 1;
-    }
-    snprintf(what, sizeof what, "%s, %u planes, %u objects, %u tile properties",
-             s->compress ? "compressed" : "uncompressed", lvl->num_planes, objects, lvl->num_tile_properties);
-    ok = sample_write("gen_wwd_samples", dir, s->file, out, n, wwd_reparse, what);
-    free(out);
-    wwd_free(lvl);
-    if (!ok) return 1;
-  }
-  return 0;
+  return sample_run(argc, argv, "gen_wwd_samples", sizeof samples / sizeof samples[0], wwd_sample, wwd_reparse);
 }

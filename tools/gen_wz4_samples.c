@@ -198,25 +198,20 @@ static int wz4_reparse(const unsigned char *data, size_t size, codec_error *err)
   return ok;
 }
 
+/* Sample i: projects[i], built and serialized (sample_run's build
+** function). */
+static int wz4_sample(size_t i, sample_file *f, codec_error *err) {
+  const project_spec *s = &projects[i];
+  wz4_doc *doc = build(s, err);
+  uint32_t p, ops = 0;
+  int ok = doc && wz4_serialize(doc, &f->data, &f->size, err);
+  for (p = 0; p < s->npages; p++) ops += s->pages[p].nops;
+  f->name = s->file;
+  snprintf(f->what, sizeof f->what, "%u pages, %u operators", s->npages, ops);
+  wz4_free(doc);
+  return ok;
+}
+
 int main(int argc, char **argv) {
-  const char *dir = sample_out_dir(argc, argv, "gen_wz4_samples");
-  size_t i;
-  if (!dir) return 2;
-  for (i = 0; i < sizeof projects / sizeof projects[0]; i++) {
-    codec_error err;
-    unsigned char *out = NULL;
-    size_t size = 0;
-    wz4_doc *doc = build(&projects[i], &err);
-    char what[64];
-    uint32_t p, ops = 0;
-    int ok = doc && wz4_serialize(doc, &out, &size, &err);
-    if (!ok) fprintf(stderr, "gen_wz4_samples: %s: %s\n", projects[i].file, err.msg);
-    for (p = 0; p < projects[i].npages; p++) ops += projects[i].pages[p].nops;
-    snprintf(what, sizeof what, "%u pages, %u operators", projects[i].npages, ops);
-    ok = ok && sample_write("gen_wz4_samples", dir, projects[i].file, out, size, wz4_reparse, what);
-    free(out);
-    wz4_free(doc);
-    if (!ok) return 1;
-  }
-  return 0;
+  return sample_run(argc, argv, "gen_wz4_samples", sizeof projects / sizeof projects[0], wz4_sample, wz4_reparse);
 }
