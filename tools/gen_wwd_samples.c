@@ -110,9 +110,9 @@ typedef struct sample_spec {
 
 static const sample_spec samples[] = {
     {"SAMPLE01.WWD", "Claw - Sample 1", 0, 1, 0, 160, 48, 320, 0, 48, 8, 0, 1, 0},
-    {"SAMPLE02.WWD", "Claw - Sample 2", 0, 2, 1, 200, 60, 450, 0, 60, 12, 0, 2, 0},
+    {"SAMPLE02.WWD", "Claw - Sample 2", 0, 2, 1, 200, 60, 450, 0, 60, 12, 0, 2, 1},
     {"SAMPLE03.WWD", "Gruntz - Sample 1", 1, 1, 1, 60, 40, 260, 0, 910, 0, 0, 3, 0},
-    {"SAMPLE04.WWD", "Claw - Sample 3", 0, 3, 0, 120, 40, 180, 12, 40, 10, 2, 4, 1},
+    {"SAMPLE04.WWD", "Claw - Sample 3", 0, 3, 0, 120, 40, 180, 12, 40, 10, 2, 4, 0},
     {"SAMPLE05.WWD", "Get Medieval - Sample 1", 2, 1, 0, 40, 30, 60, 0, 16, 0, 0, 5, 0},
 };
 
@@ -163,7 +163,7 @@ static int add_object(wwd_level *lvl, uint32_t plane, lcg *g, const logic_kind *
   switch (k->kind) {
     case 0:
       o->field[WWD_OBJ_Z] = lcg_range(g, 0, 3) * 1000;
-      o->field[WWD_OBJ_DRAW_FLAGS] = lcg_range(g, 0, 3) == 0 ? DRAW_MIRROR : 0;
+      o->field[WWD_OBJ_DRAW_FLAGS] = id % 4 == 0 ? DRAW_MIRROR : 0; /* not from g: the rest stays as it was */
       break;
     case 1: {
       static const int32_t hp[] = {25, 20, 5, 30, 12};
