@@ -302,6 +302,22 @@ static tw_style detect_style(const tw_map *m) {
   return ddnet ? TW_STYLE_DDNET : TW_STYLE_06;
 }
 
+/* Teeworlds 0.3 and earlier wrote another item vocabulary into the same
+** container: entities as types 1-6 (spawn points, pickups, flags), images
+** 0x8001, tilemaps 0x8002, the collision map 0x8003, and no version item
+** (type 0, which every map since 0.4 has).  Read as a map, its spawn points
+** would pass for the info item and its pickups for images, so such a file
+** is refused.  Returns the first 0.3 item type found, or 0.  A 0x800N type
+** that a UUID-index item names is a DDNet extended type, not a 0.3 one. */
+static uint32_t pre04_item_type(const datafile *df) {
+  uint32_t t;
+  if (df_type_count(df, TW_ITEM_VERSION) > 0) return 0;
+  for (t = 0x8001; t <= 0x8003; t++) {
+    if (df_type_count(df, t) > 0 && df_find_item(df, DF_ITEMTYPE_EX, t) < 0) return t;
+  }
+  return 0;
+}
+
 /* tw_map_parse: container first (strict, see df_parse), then the map item
 ** index.  Layers are classified and assigned to groups (the first group whose
 ** [start, start+num) range names a layer owns it; out-of-range ranges are
@@ -316,6 +332,15 @@ int tw_map_parse(const unsigned char *data, size_t size, tw_map **out, codec_err
   if (!df_parse(data, size, &m->df, err)) {
     free(m);
     return 0;
+  }
+  {
+    uint32_t old = pre04_item_type(m->df);
+    if (old) {
+      tw_map_free(m);
+      return codec_fail(err, "map: a pre-0.4 Teeworlds map (no version item, Teeworlds 0.3 items of type 0x%04X): "
+                             "levelsql reads maps of Teeworlds 0.4 and later (the 0.4 and 0.5 editors open such "
+                             "a map and save it in the later format)", (unsigned)old);
+    }
   }
   m->file_size = size;
   {

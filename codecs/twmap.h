@@ -108,8 +108,10 @@ typedef struct tw_map {
 int tw_map_sniff(const unsigned char *data, size_t size);
 
 /* Parses a map.  Only the container and the item layout are checked here;
-** layer data is checked when first used.  Returns 1 and *out (free with
-** tw_map_free), or 0 and a message. */
+** layer data is checked when first used.  A pre-0.4 map (Teeworlds 0.3
+** items 0x8001-0x8003 and no version item) is refused: its items mean
+** something else.  Returns 1 and *out (free with tw_map_free), or 0 and a
+** message. */
 int tw_map_parse(const unsigned char *data, size_t size, tw_map **out, codec_error *err);
 
 void tw_map_free(tw_map *m);

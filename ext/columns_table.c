@@ -112,11 +112,11 @@ static int columns_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
   } else if (c->column == t->ncolumns) {
     name = "source";
     type = "HIDDEN";
-    doc = "argument 1: a file, a folder or a glob pattern";
+    doc = "argument 1: a file, a folder, a glob pattern (**, {a,b}, any case) or a JSON array of them";
   } else if (c->column == t->ncolumns + 1) {
     name = "options";
     type = "HIDDEN";
-    doc = "argument 2: key=value options, e.g. 'encoding=cp1250'";
+    doc = "argument 2: key=value options: encoding=cp1250, nocase=0, on_error=skip";
   } else {
     name = t->columns[c->column].name;
     type = t->columns[c->column].type;

@@ -47,6 +47,14 @@ typedef struct ls_format {
   void (*free_model)(void *model);
   /* Approximate bytes of memory a model holds, for the cache budget. */
   size_t (*footprint)(const void *model);
+  /* Optional, for formats whose tables decode parts of a parsed model only
+  ** when a row needs them (Teeworlds layer data, strings in blobs): decodes
+  ** all of it now, so a model it accepts can be read by every table of the
+  ** format.  Returns 1, or 0 with err.  Run for levelsql_files (its `ok`)
+  ** and for scans with on_error=skip; must be cheap when repeated on the
+  ** same model (what it decoded stays decoded).  NULL: a parsed model is
+  ** always readable. */
+  int (*validate)(void *model, codec_error *err);
 } ls_format;
 
 /* ---- rows and columns ------------------------------------------------- */
@@ -55,6 +63,8 @@ typedef struct ls_format {
 ** hidden `options` column ('encoding=cp1250'). */
 typedef struct ls_options {
   text8_codepage encoding;
+  int nocase;      /* nocase=1 (default): glob patterns match names in any case */
+  int skip_errors; /* on_error=skip: scans pass over files they cannot read (default fail) */
 } ls_options;
 
 /* A table-defined position of a row inside one model (plane/index, ...). */

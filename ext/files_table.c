@@ -29,7 +29,7 @@ static void get_error(const ls_row *row, sqlite3_context *ctx, const ls_column *
 static const ls_column file_columns[] = {
   {"format", "TEXT", get_format, NULL, 0, 0, 0, "'wwd', ... or NULL when no format recognises the file"},
   {"size", "INTEGER", get_size, NULL, 0, 0, 0, "bytes on disk"},
-  {"ok", "INTEGER", get_ok, NULL, 0, 0, 0, "1 when the file parses"},
+  {"ok", "INTEGER", get_ok, NULL, 0, 0, 0, "1 when every table of its format can read the file"},
   {"error", "TEXT", get_error, NULL, 0, 0, 0, "why it does not (section, index, byte offset)"},
 };
 

@@ -1,15 +1,26 @@
 /*
 ** source.c: expansion of a table's source argument into file paths.
+**
+** Patterns are matched here, with readdir and a small matcher, rather than
+** by glob(3): `**`, names in any case and {a,b} groups are not POSIX glob
+** (GNU's flags for them are not portable, and a Windows port needs its own
+** listing anyway), and glob(3) cannot tell a folder that does not exist
+** from a folder without matches.  A folder is listed only where a path
+** segment has wildcards, or where a plain name does not exist as spelled
+** and names match in any case; a pattern's fixed folders cost a stat each.
 */
 #include "source.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
+
+/* Most patterns the {a,b} groups of one source may give, and how deep their
+** expansion may recurse (a group inside an alternative, or after one). */
+#define LS_MAX_ALTERNATIVES 1024
+#define LS_MAX_GROUP_DEPTH 64
 
 void ls_pathlist_free(ls_pathlist *list) {
   int i;
@@ -29,13 +40,49 @@ static int pathlist_add(ls_pathlist *list, const char *path) {
   return 1;
 }
 
+/* Frees the paths after the first n (what a failed expansion added). */
+static void pathlist_truncate(ls_pathlist *list, int n) {
+  while (list->n > n) sqlite3_free(list->paths[--list->n]);
+}
+
 static int compare_paths(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts the paths in byte order (the order the engine promises for
+** ORDER BY file) and drops repeats ({a,b} groups, array elements and `**`
+** may reach one file more than once). */
+static void pathlist_sort_unique(ls_pathlist *list) {
+  int i, kept = 0;
+  if (list->n < 2) return;
+  qsort(list->paths, (size_t)list->n, sizeof *list->paths, compare_paths);
+  for (i = 0; i < list->n; i++) {
+    if (kept > 0 && strcmp(list->paths[kept - 1], list->paths[i]) == 0) sqlite3_free(list->paths[i]);
+    else list->paths[kept++] = list->paths[i];
+  }
+  list->n = kept;
+}
+
+static int out_of_memory(char **err) {
+  *err = sqlite3_mprintf("out of memory");
+  return SQLITE_NOMEM;
 }
 
 static int is_regular_file(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int is_directory(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A folder that is not a symbolic link: what `**` descends into, so a link
+** back up the tree cannot make the walk endless. */
+static int is_real_directory(const char *path) {
+  struct stat st;
+  return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* Does the file name end in one of fmt's extensions (any case)? */
@@ -45,78 +92,505 @@ static int has_format_extension(const char *name, const ls_format *fmt) {
   if (!fmt) return 1;
   if (!dot || !fmt->extensions) return 0;
   for (ext = fmt->extensions; *ext; ext++) {
-    if (strcasecmp(dot, *ext) == 0) return 1;
+    if (sqlite3_stricmp(dot, *ext) == 0) return 1;
   }
   return 0;
 }
 
-static int expand_glob(const char *pattern, ls_pathlist *out, char **err) {
-  glob_t g;
-  size_t i;
-  int rc = glob(pattern, GLOB_NOSORT, NULL, &g);
-  if (rc == GLOB_NOMATCH) return SQLITE_OK;
-  if (rc != 0) {
-    *err = sqlite3_mprintf("%s: cannot expand the pattern: %s", pattern,
-                           rc == GLOB_NOSPACE ? "out of memory" : "read error");
-    if (rc != GLOB_NOSPACE) globfree(&g);
-    return SQLITE_ERROR;
+/* "dir/name", with dir "" meaning the current folder and a dir that ends
+** in '/' (such as "/") not doubled.  NULL when out of memory. */
+static char *path_join(const char *dir, const char *name) {
+  size_t n = strlen(dir);
+  if (n == 0) return sqlite3_mprintf("%s", name);
+  return sqlite3_mprintf(dir[n - 1] == '/' ? "%s%s" : "%s/%s", dir, name);
+}
+
+/* ---- matching one name ------------------------------------------------------- */
+
+/* ASCII case folding (names in other scripts match as spelled). */
+static unsigned char fold_case(unsigned char c, int nocase) {
+  return nocase && c >= 'A' && c <= 'Z' ? (unsigned char)(c + 'a' - 'A') : c;
+}
+
+/* Matches c against the bracket expression after a '[' at p ("a-z]",
+** "!0-9]", "]x]": a leading ']' is literal, '!' or '^' negates).  Returns
+** 1 or 0 and sets *end after the closing ']'; -1 when there is none (the
+** '[' is then an ordinary character). */
+static int bracket_match(const char *p, unsigned char c, int nocase, const char **end) {
+  int negate = 0, matched = 0;
+  unsigned char lc = fold_case(c, nocase);
+  if (*p == '!' || *p == '^') {
+    negate = 1;
+    p++;
   }
-  for (i = 0; i < g.gl_pathc; i++) {
-    if (is_regular_file(g.gl_pathv[i]) && !pathlist_add(out, g.gl_pathv[i])) {
-      globfree(&g);
-      *err = sqlite3_mprintf("out of memory");
-      return SQLITE_NOMEM;
+  if (*p == ']') {
+    matched = c == ']';
+    p++;
+  }
+  while (*p && *p != ']') {
+    unsigned char lo = (unsigned char)*p, hi = lo;
+    if (p[1] == '-' && p[2] && p[2] != ']') {
+      hi = (unsigned char)p[2];
+      p += 3;
+    } else {
+      p++;
+    }
+    if ((c >= lo && c <= hi) || (fold_case(lo, nocase) <= lc && lc <= fold_case(hi, nocase))) matched = 1;
+  }
+  if (*p != ']') return -1;
+  *end = p + 1;
+  return matched != negate;
+}
+
+/* Does the name match the pattern segment (*, ?, [...], no '/')?  A name
+** starting with a dot matches only a segment starting with a dot, as in a
+** shell.  Iterative: a '*' records where to resume when a later part fails. */
+static int segment_match(const char *pat, const char *name, int nocase) {
+  const char *star_pat = NULL, *star_name = NULL;
+  if (*name == '.' && *pat != '.') return 0;
+  while (*name) {
+    const char *next = pat + 1;
+    int m;
+    if (*pat == '*') {
+      while (*pat == '*') pat++;
+      star_pat = pat;
+      star_name = name;
+      continue;
+    }
+    if (*pat == '?') {
+      m = 1;
+    } else if (*pat != '[' || (m = bracket_match(pat + 1, (unsigned char)*name, nocase, &next)) < 0) {
+      m = *pat && fold_case((unsigned char)*pat, nocase) == fold_case((unsigned char)*name, nocase);
+      next = pat + 1;
+    }
+    if (m) {
+      pat = next;
+      name++;
+    } else if (star_pat) {
+      pat = star_pat;
+      name = ++star_name;
+    } else {
+      return 0;
     }
   }
-  globfree(&g);
-  /* glob(3) sorts by the locale's collation; the engine promises byte order
-  ** (ORDER BY file is answered without a sort) */
-  if (out->n > 1) qsort(out->paths, (size_t)out->n, sizeof *out->paths, compare_paths);
+  while (*pat == '*') pat++;
+  return *pat == 0;
+}
+
+/* Is the segment a plain name (nothing to match)? */
+static int segment_is_plain(const char *seg) {
+  return strpbrk(seg, "*?[") == NULL;
+}
+
+/* ---- {a,b} groups ------------------------------------------------------------- */
+
+/* Finds the first {a,b} group of pat: a '{' whose matching '}' (nested
+** braces counted) encloses a ',' at its own level, as in a shell.  Returns
+** 0 when there is none: every brace left is an ordinary character. */
+static int find_group(const char *pat, size_t *open, size_t *close) {
+  size_t i, k;
+  for (i = 0; pat[i]; i++) {
+    int depth = 0, comma = 0;
+    if (pat[i] != '{') continue;
+    for (k = i; pat[k]; k++) {
+      if (pat[k] == '{') depth++;
+      else if (pat[k] == '}' && --depth == 0) break;
+      else if (pat[k] == ',' && depth == 1) comma = 1;
+    }
+    if (pat[k] == '}' && comma) {
+      *open = i;
+      *close = k;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Appends to out every pattern the {a,b} groups of pat stand for (the first
+** group's alternatives, each expanded again for the groups left). */
+static int expand_groups(const char *pat, int depth, ls_pathlist *out, char **err) {
+  size_t open, close, start, k;
+  int nested = 0;
+  if (!find_group(pat, &open, &close)) {
+    if (out->n >= LS_MAX_ALTERNATIVES) depth = LS_MAX_GROUP_DEPTH + 1;
+    else return pathlist_add(out, pat) ? SQLITE_OK : out_of_memory(err);
+  }
+  if (depth > LS_MAX_GROUP_DEPTH) {
+    *err = sqlite3_mprintf("the {a,b} groups of the source give more than %d patterns (or nest deeper than %d)",
+                           LS_MAX_ALTERNATIVES, LS_MAX_GROUP_DEPTH);
+    return SQLITE_ERROR;
+  }
+  for (start = k = open + 1; k <= close; k++) {
+    if (pat[k] == '{') {
+      nested++;
+    } else if (pat[k] == '}' && nested > 0) {
+      nested--;
+    } else if ((pat[k] == ',' && nested == 0) || k == close) {
+      char *alt = sqlite3_mprintf("%.*s%.*s%s", (int)open, pat, (int)(k - start), pat + start, pat + close + 1);
+      int rc = alt ? expand_groups(alt, depth + 1, out, err) : out_of_memory(err);
+      sqlite3_free(alt);
+      if (rc != SQLITE_OK) return rc;
+      start = k + 1;
+    }
+  }
   return SQLITE_OK;
 }
 
+/* ---- walking the folders of one pattern ------------------------------------ */
+
+typedef struct glob_walk {
+  const char **segs; /* the pattern's path segments (no empty ones) */
+  int nsegs;
+  int nfixed;        /* leading folder segments that are plain names */
+  int reached;       /* how many of those were found (0: only the start) */
+  int nocase;
+  ls_pathlist *out;
+  char **err;
+} glob_walk;
+
+/* What a listing of a folder looks for (walk_listing). */
+enum listing_mode {
+  LIST_PATTERN,   /* names matching the segment */
+  LIST_ANY_CASE,  /* the segment's plain name in another case */
+  LIST_SUBFOLDERS /* every visible real subfolder, for `**` */
+};
+
+static int walk(glob_walk *w, const char *dir, int i);
+
+/* Takes path, which matched segment i: a file is kept when i is the last
+** segment, a folder is walked into for the next one. */
+static int walk_visit(glob_walk *w, char *path, int i) {
+  int rc = SQLITE_OK;
+  if (!path) return out_of_memory(w->err);
+  if (i == w->nsegs - 1) {
+    if (is_regular_file(path) && !pathlist_add(w->out, path)) rc = out_of_memory(w->err);
+  } else if (is_directory(path)) {
+    rc = walk(w, path, i + 1);
+  }
+  sqlite3_free(path);
+  return rc;
+}
+
+/* Lists dir (an existing folder) and goes on from the entries the mode
+** picks for segment i.  A folder that cannot be listed is an error: files
+** silently missing would look like a smaller collection. */
+static int walk_listing(glob_walk *w, const char *dir, int i, enum listing_mode mode) {
+  const char *seg = w->segs[i];
+  DIR *d = opendir(*dir ? dir : ".");
+  struct dirent *e;
+  int rc = SQLITE_OK;
+  if (!d) {
+    if (errno == ENOENT || errno == ENOTDIR) return SQLITE_OK; /* gone meanwhile */
+    *w->err = sqlite3_mprintf("%s: cannot list the folder: %s", *dir ? dir : ".", strerror(errno));
+    return SQLITE_ERROR;
+  }
+  while (rc == SQLITE_OK && (e = readdir(d)) != NULL) {
+    const char *name = e->d_name;
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) continue;
+    if (mode == LIST_SUBFOLDERS) {
+      char *path;
+      if (name[0] == '.') continue;
+      if (!(path = path_join(dir, name))) rc = out_of_memory(w->err);
+      else if (is_real_directory(path)) rc = walk(w, path, i);
+      sqlite3_free(path);
+    } else if (mode == LIST_ANY_CASE ? sqlite3_stricmp(name, seg) == 0 : segment_match(seg, name, w->nocase)) {
+      rc = walk_visit(w, path_join(dir, name), i);
+    }
+  }
+  closedir(d);
+  return rc;
+}
+
+/* Matches segments i.. below the existing folder dir ("" for the current
+** one).  `**` matches dir itself, then every visible subfolder in turn
+** (symbolic links to folders are not followed, so a link up the tree
+** cannot loop); a plain name is taken as spelled when it exists, else
+** (nocase) in any case; other segments list the folder. */
+static int walk(glob_walk *w, const char *dir, int i) {
+  const char *seg = w->segs[i];
+  if (i <= w->nfixed && i > w->reached) w->reached = i;
+  if (strcmp(seg, "**") == 0) {
+    int rc = walk(w, dir, i + 1);
+    return rc == SQLITE_OK ? walk_listing(w, dir, i, LIST_SUBFOLDERS) : rc;
+  }
+  if (segment_is_plain(seg)) {
+    char *path = path_join(dir, seg);
+    if (!path) return out_of_memory(w->err);
+    if (i == w->nsegs - 1 ? is_regular_file(path) : is_directory(path)) return walk_visit(w, path, i);
+    sqlite3_free(path);
+    return w->nocase ? walk_listing(w, dir, i, LIST_ANY_CASE) : SQLITE_OK;
+  }
+  return walk_listing(w, dir, i, LIST_PATTERN);
+}
+
+/* Appends the regular files matching one pattern without {a,b} groups.  A
+** missing fixed folder is an error naming it; `source` is the pattern as
+** the user wrote it, for that message. */
+static int expand_pattern(const char *pattern, const char *source, int nocase, ls_pathlist *out, char **err) {
+  char *copy = sqlite3_mprintf("%s", pattern), *p;
+  const char *start = pattern[0] == '/' ? "/" : "";
+  glob_walk w;
+  int rc = SQLITE_OK;
+  memset(&w, 0, sizeof w);
+  w.nocase = nocase;
+  w.out = out;
+  w.err = err;
+  if (!copy || !(w.segs = sqlite3_malloc64(sizeof *w.segs * (strlen(pattern) + 2)))) {
+    sqlite3_free(copy);
+    return out_of_memory(err);
+  }
+  /* split at '/' in place, dropping empty segments */
+  for (p = copy; *p; p++) {
+    if (*p == '/') *p = 0;
+    else if (p == copy || p[-1] == 0) w.segs[w.nsegs++] = p;
+  }
+  /* a final `**` means every file below */
+  if (w.nsegs > 0 && strcmp(w.segs[w.nsegs - 1], "**") == 0) w.segs[w.nsegs++] = "*";
+  while (w.nfixed < w.nsegs - 1 && segment_is_plain(w.segs[w.nfixed])) w.nfixed++;
+  if (w.nsegs > 0) rc = walk(&w, start, 0);
+  if (rc == SQLITE_OK && w.reached < w.nfixed) {
+    sqlite3_str *missing = sqlite3_str_new(NULL);
+    int k;
+    sqlite3_str_appendall(missing, start);
+    for (k = 0; k <= w.reached; k++) sqlite3_str_appendf(missing, "%s%s", k ? "/" : "", w.segs[k]);
+    p = sqlite3_str_finish(missing);
+    *err = p ? sqlite3_mprintf("%s: no such folder (in the source pattern '%s')", p, source) : NULL;
+    sqlite3_free(p);
+    rc = *err ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  sqlite3_free(w.segs);
+  sqlite3_free(copy);
+  return rc;
+}
+
+/* ---- one source ------------------------------------------------------------- */
+
+/* Appends the regular files of a folder (not recursive, not hidden) with
+** one of fmt's extensions. */
 static int expand_directory(const char *dir, const ls_format *fmt, ls_pathlist *out, char **err) {
   DIR *d = opendir(dir);
   struct dirent *e;
-  size_t len = strlen(dir);
-  int slash = len > 0 && dir[len - 1] == '/';
+  int rc = SQLITE_OK;
   if (!d) {
     *err = sqlite3_mprintf("%s: cannot list the directory: %s", dir, strerror(errno));
     return SQLITE_ERROR;
   }
-  while ((e = readdir(d)) != NULL) {
+  while (rc == SQLITE_OK && (e = readdir(d)) != NULL) {
     char *path;
-    int ok = 1;
     if (e->d_name[0] == '.' || !has_format_extension(e->d_name, fmt)) continue;
-    path = sqlite3_mprintf(slash ? "%s%s" : "%s/%s", dir, e->d_name);
-    if (!path) ok = 0;
-    else if (is_regular_file(path)) ok = pathlist_add(out, path);
+    if (!(path = path_join(dir, e->d_name))) rc = out_of_memory(err);
+    else if (is_regular_file(path) && !pathlist_add(out, path)) rc = out_of_memory(err);
     sqlite3_free(path);
-    if (!ok) {
-      closedir(d);
-      *err = sqlite3_mprintf("out of memory");
-      return SQLITE_NOMEM;
-    }
   }
   closedir(d);
-  if (out->n > 1) qsort(out->paths, (size_t)out->n, sizeof *out->paths, compare_paths);
-  return SQLITE_OK;
+  return rc;
 }
 
-int ls_source_expand(const char *source, const ls_format *fmt, ls_pathlist *out, char **err) {
-  struct stat st;
-  out->paths = NULL;
-  out->n = 0;
-  if (strpbrk(source, "*?[")) {
-    int rc = expand_glob(source, out, err);
-    /* A real file whose name has brackets is still that file. */
-    if (rc != SQLITE_OK || out->n > 0 || !is_regular_file(source)) return rc;
-  } else if (stat(source, &st) == 0 && S_ISDIR(st.st_mode)) {
+/* Appends what one source (not an array) names: a pattern's matches, a
+** folder's level files, or the path itself.  A pattern that matches
+** nothing, or misses a folder, but is the name of a real file (brackets
+** and braces are legal in names) gives that file. */
+static int expand_one(const char *source, const ls_format *fmt, int nocase, ls_pathlist *out, char **err) {
+  size_t open, close;
+  if (strpbrk(source, "*?[") || find_group(source, &open, &close)) {
+    ls_pathlist patterns = {NULL, 0};
+    int n0 = out->n, i;
+    int rc = expand_groups(source, 0, &patterns, err);
+    for (i = 0; rc == SQLITE_OK && i < patterns.n; i++) rc = expand_pattern(patterns.paths[i], source, nocase, out, err);
+    ls_pathlist_free(&patterns);
+    if (rc == SQLITE_NOMEM || (out->n > n0 && rc == SQLITE_OK) || !is_regular_file(source)) return rc;
+    pathlist_truncate(out, n0);
+    sqlite3_free(*err);
+    *err = NULL;
+  } else if (is_directory(source)) {
     return expand_directory(source, fmt, out, err);
   }
-  if (!pathlist_add(out, source)) {
-    *err = sqlite3_mprintf("out of memory");
-    return SQLITE_NOMEM;
+  return pathlist_add(out, source) ? SQLITE_OK : out_of_memory(err);
+}
+
+/* ---- JSON arrays of sources -------------------------------------------------- */
+
+static const char *json_skip_space(const char *p) {
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+  return p;
+}
+
+/* Does the source start like a JSON array ('[' then '"' or ']', spaces
+** allowed)?  A pattern such as '[abc]*.wwd' does not. */
+static int looks_like_json_array(const char *s) {
+  s = json_skip_space(s);
+  if (*s != '[') return 0;
+  s = json_skip_space(s + 1);
+  return *s == '"' || *s == ']';
+}
+
+/* Reads 4 hex digits. */
+static int json_hex4(const char *p, unsigned *out) {
+  int i;
+  *out = 0;
+  for (i = 0; i < 4; i++) {
+    char c = p[i];
+    unsigned v = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+                 : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                 : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16;
+    if (v == 16) return 0;
+    *out = *out * 16 + v;
   }
+  return 1;
+}
+
+/* Appends code point cp as UTF-8. */
+static void append_utf8(sqlite3_str *s, unsigned cp) {
+  if (cp < 0x80) {
+    sqlite3_str_appendchar(s, 1, (char)cp);
+  } else if (cp < 0x800) {
+    sqlite3_str_appendchar(s, 1, (char)(0xC0 | (cp >> 6)));
+    sqlite3_str_appendchar(s, 1, (char)(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    sqlite3_str_appendchar(s, 1, (char)(0xE0 | (cp >> 12)));
+    sqlite3_str_appendchar(s, 1, (char)(0x80 | ((cp >> 6) & 0x3F)));
+    sqlite3_str_appendchar(s, 1, (char)(0x80 | (cp & 0x3F)));
+  } else {
+    sqlite3_str_appendchar(s, 1, (char)(0xF0 | (cp >> 18)));
+    sqlite3_str_appendchar(s, 1, (char)(0x80 | ((cp >> 12) & 0x3F)));
+    sqlite3_str_appendchar(s, 1, (char)(0x80 | ((cp >> 6) & 0x3F)));
+    sqlite3_str_appendchar(s, 1, (char)(0x80 | (cp & 0x3F)));
+  }
+}
+
+/* Reads the JSON string whose opening quote is at *pp into a new
+** sqlite3_malloc'd UTF-8 string and moves *pp past its closing quote.
+** Escapes: \" \\ \/ \b \f \n \r \t and \uXXXX (surrogate pairs joined).
+** On failure returns NULL with *what saying why (NULL: out of memory) and
+** *pp at the offending byte. */
+static char *json_string(const char **pp, const char **what) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  const char *p = *pp + 1;
+  char *text;
+  *what = NULL;
+  while (*p != '"') {
+    unsigned char c = (unsigned char)*p;
+    unsigned cp, low;
+    if (c == 0) *what = "the string is not closed";
+    else if (c < 0x20) *what = "a control character in a string (write it as \\u00XX)";
+    if (*what) break;
+    if (c != '\\') {
+      sqlite3_str_appendchar(s, 1, (char)c);
+      p++;
+      continue;
+    }
+    switch (p[1]) {
+      case '"': case '\\': case '/': cp = (unsigned char)p[1]; break;
+      case 'b': cp = '\b'; break;
+      case 'f': cp = '\f'; break;
+      case 'n': cp = '\n'; break;
+      case 'r': cp = '\r'; break;
+      case 't': cp = '\t'; break;
+      case 'u':
+        if (!json_hex4(p + 2, &cp)) {
+          *what = "\\u needs 4 hex digits";
+        } else if (cp >= 0xD800 && cp <= 0xDBFF) {
+          if (p[6] != '\\' || p[7] != 'u' || !json_hex4(p + 8, &low) || low < 0xDC00 || low > 0xDFFF) {
+            *what = "a high surrogate \\u escape without its low surrogate";
+          } else {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+            p += 6;
+          }
+        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+          *what = "a low surrogate \\u escape without its high surrogate";
+        } else if (cp == 0) {
+          *what = "\\u0000: a path cannot hold a NUL character";
+        }
+        if (*what) break;
+        append_utf8(s, cp);
+        p += 6;
+        continue;
+      default: *what = "an unknown escape (JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"; break;
+    }
+    if (*what) break;
+    sqlite3_str_appendchar(s, 1, (char)cp);
+    p += 2;
+  }
+  if (!*what && sqlite3_str_length(s) == 0) *what = "an empty string names no file";
+  if (*what || sqlite3_str_errcode(s) != SQLITE_OK) {
+    sqlite3_free(sqlite3_str_finish(s));
+    *pp = p;
+    return NULL;
+  }
+  text = sqlite3_str_finish(s);
+  *pp = p + 1;
+  return text;
+}
+
+/* Parses a JSON array of strings (strictly: JSON spaces, no trailing comma,
+** nothing after the ']') into out. */
+static int json_paths(const char *source, ls_pathlist *out, char **err) {
+  const char *p = json_skip_space(json_skip_space(source) + 1);
+  const char *what = NULL;
+  int element = 0; /* 1-based number of the element where it went wrong */
+  if (*p != ']') {
+    for (;;) {
+      char *text;
+      element = out->n + 1;
+      if (*p != '"') {
+        what = "not a string";
+        break;
+      }
+      if (!(text = json_string(&p, &what))) {
+        if (!what) return out_of_memory(err);
+        break;
+      }
+      if (!pathlist_add(out, text)) {
+        sqlite3_free(text);
+        return out_of_memory(err);
+      }
+      sqlite3_free(text);
+      element = 0;
+      p = json_skip_space(p);
+      if (*p == ']') break;
+      if (*p != ',') {
+        what = "expected ',' or ']'";
+        break;
+      }
+      p = json_skip_space(p + 1);
+    }
+  }
+  if (!what) {
+    p = json_skip_space(p + 1);
+    if (*p) what = "text after the closing ']'";
+  }
+  if (!what) return SQLITE_OK;
+  *err = element ? sqlite3_mprintf("the source is not a valid JSON array of paths: byte offset %d: element %d: %s",
+                                   (int)(p - source), element, what)
+                 : sqlite3_mprintf("the source is not a valid JSON array of paths: byte offset %d: %s",
+                                   (int)(p - source), what);
+  return SQLITE_ERROR;
+}
+
+int ls_source_expand(const char *source, const ls_format *fmt, int nocase, ls_pathlist *out, char **err) {
+  int rc = SQLITE_OK;
+  out->paths = NULL;
+  out->n = 0;
+  if (looks_like_json_array(source)) {
+    ls_pathlist elements = {NULL, 0};
+    int i;
+    rc = json_paths(source, &elements, err);
+    if (rc == SQLITE_ERROR && (is_regular_file(source) || is_directory(source))) {
+      /* a file or folder whose name only looks like an array */
+      sqlite3_free(*err);
+      *err = NULL;
+      rc = expand_one(source, fmt, nocase, out, err);
+    } else {
+      for (i = 0; rc == SQLITE_OK && i < elements.n; i++) rc = expand_one(elements.paths[i], fmt, nocase, out, err);
+    }
+    ls_pathlist_free(&elements);
+  } else {
+    rc = expand_one(source, fmt, nocase, out, err);
+  }
+  if (rc != SQLITE_OK) {
+    ls_pathlist_free(out);
+    return rc;
+  }
+  pathlist_sort_unique(out);
   return SQLITE_OK;
 }

@@ -1,7 +1,8 @@
 /*
 ** source.h: turning a table's `source` argument into the list of files it
-** names: one file, the files of a directory, or the matches of a glob
-** pattern.  Paths are used as given: no shell expansion beyond the glob.
+** names: one file, the files of a folder, the matches of a glob pattern, or
+** a JSON array of any of these.  Paths are used as given: no shell expansion
+** beyond the glob (no ~, no $VAR).
 */
 #ifndef LEVELSQL_SOURCE_H
 #define LEVELSQL_SOURCE_H
@@ -9,19 +10,32 @@
 #include "engine.h"
 
 typedef struct ls_pathlist {
-  char **paths; /* sqlite3_malloc'd strings, sorted for patterns and directories */
+  char **paths; /* sqlite3_malloc'd strings, sorted for patterns, folders and arrays */
   int n;
 } ls_pathlist;
 
 /* Expands source:
-**  - a pattern (contains *, ? or [): every regular file that glob(3)
-**    matches, sorted; no match is an empty list, as with a shell's nullglob;
-**  - a directory: its regular files (not recursive) whose extension is one of
-**    fmt's (any extension when fmt is NULL), sorted;
+**  - a JSON array of strings (`["a/x.WWD", "b/RETAIL*.WWD"]`): each element
+**    expanded as below, the results merged in byte order without
+**    duplicates; a source that starts like an array ('[' then '"' or ']')
+**    but is not a valid one is an error, unless it names an existing file
+**    or folder;
+**  - a pattern (contains *, ?, [ or a {a,b} group): the regular files it
+**    matches, in byte order of the path, without duplicates.  `**` as a
+**    whole path segment matches zero or more folders; {a,b} groups (nested
+**    too) are alternatives; names match in any (ASCII) case when nocase is
+**    set; `*`, `?` and `[` do not match a leading dot.  A pattern whose
+**    fixed leading folders do not exist is an error naming the missing
+**    folder; no match inside existing folders is an empty list.  A pattern
+**    that is itself the name of an existing file gives that file;
+**  - a folder: its regular files (not recursive, no hidden ones) whose
+**    extension is one of fmt's in any case (any extension when fmt is
+**    NULL), sorted;
 **  - anything else: that one path (whether it opens is found out on load).
-** Returns SQLITE_OK, or an error with *err (a directory that cannot be
-** listed, out of memory). */
-int ls_source_expand(const char *source, const ls_format *fmt, ls_pathlist *out, char **err);
+** Returns SQLITE_OK, or an error with *err (sqlite3_mprintf'd): a missing
+** folder, a folder that cannot be listed, a malformed array, out of
+** memory. */
+int ls_source_expand(const char *source, const ls_format *fmt, int nocase, ls_pathlist *out, char **err);
 
 void ls_pathlist_free(ls_pathlist *list);
 

@@ -19,7 +19,9 @@
 ** x and y are pushed down) never touches the other layers, and a query that
 ** reads no cell field (count(*), x, y) decodes nothing: that is all
 ** ls_scan.cols_used could buy here.  A layer whose data is damaged fails the
-** query at the first cell value read, with the codec's message.
+** query at the first cell value read, with the codec's message; only
+** levelsql_files and scans with on_error=skip decode every layer up front
+** (tw_format_validate), to know whether every table can read the map.
 **
 ** Writing: serialize asks the codec for DF_WRITE_RECOMPRESS, i.e. every blob
 ** re-inflated and re-compressed with zlib level 6, exactly as DDNet's
@@ -132,9 +134,52 @@ static size_t tw_format_footprint(const void *model) {
   return bytes;
 }
 
+/* Decodes now everything a getter of the tw tables decodes on first use:
+** the info strings, image and sound names, envelope points, and the cells
+** of every tilemap and quads layer a scan reaches (tw_layer_load keeps
+** them, and inflated blobs stay inflated, so a second call costs little).
+** A map it accepts is readable by every table: levelsql_files' `ok` and
+** on_error=skip rest on it.  Image pixels and sound data are not decoded:
+** no column reads them. */
+static int tw_format_validate(void *model, codec_error *err) {
+  static const char *const info_columns[] = {"author", "map_version", "credits", "license", "settings"};
+  tw_model *tm = model;
+  tw_map *m = tm->map;
+  size_t i;
+  int f;
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
+    const char *s;
+    size_t n;
+    if (!tw_info_get(m, (tw_info_field)f, &s, &n, err)) {
+      char reason[sizeof err->msg];
+      memcpy(reason, err->msg, sizeof reason);
+      return codec_fail(err, "map info (%s): %s", info_columns[f], reason);
+    }
+  }
+  for (i = 0; i < m->num_images; i++) {
+    tw_image_info im;
+    if (!tw_image_get(m, i, &im, err)) return 0;
+  }
+  for (i = 0; i < m->num_sounds; i++) {
+    tw_sound_info so;
+    if (!tw_sound_get(m, i, &so, err)) return 0;
+  }
+  for (i = 0; i < m->num_envelopes; i++) {
+    tw_env_point *points = NULL;
+    size_t n;
+    int ok = tw_envelope_points(m, i, &points, &n, err);
+    free(points);
+    if (!ok) return 0;
+  }
+  for (i = 0; i < m->num_layers; i++) {
+    if (layer_has_rows(m->layers[i].kind) && layer_addressable(tm, i) && !tw_layer_load(m, i, err)) return 0;
+  }
+  return 1;
+}
+
 const ls_format tw_format = {
   "tw", tw_extensions, tw_map_sniff, tw_format_parse, tw_format_serialize,
-  tw_format_clone, tw_format_free, tw_format_footprint,
+  tw_format_clone, tw_format_free, tw_format_footprint, tw_format_validate,
 };
 
 /* ---- shared helpers -------------------------------------------------------- */

@@ -65,10 +65,14 @@ static int col_options(const ls_table *t) { return t->ncolumns + 2; }
 /* ---- options -------------------------------------------------------------- */
 
 /* Parses "key=value" options separated by commas, semicolons or spaces
-** into *opts.  Returns SQLITE_OK or an error naming the bad option. */
+** into *opts (unset ones get their defaults): encoding, nocase (1: glob
+** names in any case, 0: exact) and on_error (fail or skip).  Returns
+** SQLITE_OK or an error naming the bad option. */
 static int options_parse(const char *text, ls_options *opts, char **err) {
   const char *p = text;
   opts->encoding = TEXT8_CP1252;
+  opts->nocase = 1;
+  opts->skip_errors = 0;
   while (p && *p) {
     const char *end, *eq;
     char *key, *value;
@@ -91,8 +95,20 @@ static int options_parse(const char *text, ls_options *opts, char **err) {
         *err = sqlite3_mprintf("unknown encoding '%s' (known: cp1252, cp1250, cp1251, latin1)", value);
         ok = 0;
       }
+    } else if (sqlite3_stricmp(key, "nocase") == 0) {
+      if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) {
+        *err = sqlite3_mprintf("option nocase takes 1 (names in any case, the default) or 0 (exact case), not '%s'", value);
+        ok = 0;
+      }
+      opts->nocase = value[0] == '1';
+    } else if (sqlite3_stricmp(key, "on_error") == 0) {
+      if (sqlite3_stricmp(value, "fail") != 0 && sqlite3_stricmp(value, "skip") != 0) {
+        *err = sqlite3_mprintf("option on_error takes fail (the default) or skip, not '%s'", value);
+        ok = 0;
+      }
+      opts->skip_errors = sqlite3_stricmp(value, "skip") == 0;
     } else {
-      *err = sqlite3_mprintf("unknown option '%s' (known: encoding)", key);
+      *err = sqlite3_mprintf("unknown option '%s' (known: encoding, nocase, on_error)", key);
       ok = 0;
     }
     sqlite3_free(key);
@@ -371,8 +387,12 @@ static int cursor_error(ls_cursor *c, int rc, char *msg) {
   return rc;
 }
 
-/* Loads paths[ipath] for scanning.  levelsql_files shows an unreadable file
-** as a row with its error; every other table fails with the error. */
+/* Loads paths[ipath] for scanning.  For levelsql_files, and for scans with
+** on_error=skip, the format's validate hook first decodes what the tables
+** decode lazily, so "readable" means readable by every table of the
+** format.  levelsql_files shows an unreadable file as a row with its
+** error; with on_error=skip another table passes over it (no model, so
+** cursor_advance moves on); otherwise the scan fails with the error. */
 static int cursor_enter_file(ls_cursor *c) {
   ls_vtab *v = (ls_vtab *)c->base.pVtab;
   const ls_table *t = v->table;
@@ -387,7 +407,21 @@ static int cursor_enter_file(ls_cursor *c) {
     if (c->file->size >= 0 && (c->file->clean || c->file->error || c->file->working)) c->info.size = c->file->size;
     if ((c->model = ls_file_current(c->file)) != NULL) ls_model_ref(c->model);
   }
+  if (rc == SQLITE_OK && c->model && c->model->fmt->validate && (t->one_row_per_file || c->opts.skip_errors)) {
+    codec_error cerr;
+    cerr.msg[0] = 0;
+    if (!c->model->fmt->validate(c->model->p, &cerr)) {
+      err = sqlite3_mprintf("%s: %s", path, cerr.msg[0] ? cerr.msg : "cannot be read");
+      rc = err ? SQLITE_ERROR : SQLITE_NOMEM;
+    }
+  }
   if (rc == SQLITE_OK) return SQLITE_OK;
+  if (!t->one_row_per_file && c->opts.skip_errors && rc != SQLITE_NOMEM) {
+    sqlite3_free(err);
+    ls_model_unref(c->model);
+    c->model = NULL;
+    return SQLITE_OK;
+  }
   if (!t->one_row_per_file) return cursor_error(c, rc, err);
   /* the message without the leading "<path>: " */
   c->row_error = err;
@@ -552,7 +586,7 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
     if (file_eq && strcmp(file_eq, f->shown) != 0) return SQLITE_OK;
     if (c->source) {
       /* the row must also be one of the source's (SQLite leaves that to us) */
-      rc = ls_source_expand(c->source, t->format, &c->paths, &err);
+      rc = ls_source_expand(c->source, t->format, c->opts.nocase, &c->paths, &err);
       if (rc != SQLITE_OK) return cursor_error(c, rc, err);
       paths_keep_only(&c->paths, f->shown);
       if (c->paths.n == 0) return SQLITE_OK;
@@ -570,7 +604,7 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
     return SQLITE_OK;
   }
   if (c->source) {
-    rc = ls_source_expand(c->source, t->format, &c->paths, &err);
+    rc = ls_source_expand(c->source, t->format, c->opts.nocase, &c->paths, &err);
     if (rc != SQLITE_OK) return cursor_error(c, rc, err);
     if (file_eq) paths_keep_only(&c->paths, file_eq);
   } else if (file_eq) {
@@ -707,14 +741,16 @@ static int column_holds(ls_vtab *v, const ls_row *row, const ls_column *col, sql
 /* Applies the values of an UPDATE or INSERT to the row through the column
 ** setters.  values[0] is `file`, values[1..n] the table's columns.
 **
-** On UPDATE a column changes when SQL gives it a value (not
-** sqlite3_value_nochange) that differs from what the row holds: SQLite 3.40
-** hands an UPDATE ... FROM every column, changed or not, and a read-only
-** column given its own value is no change.  Which columns change is
-** decided for the whole row before any setter runs, because a setter may
-** change other columns (a polygon's vertices set its bounding box).
-** Setting a read-only column is an error.  INSERT ignores read-only columns
-** (they are derived: idx, counts...) and NULLs (the blank row's defaults). */
+** On UPDATE the columns that change are the ones SQL sets: SQLite marks
+** the others sqlite3_value_nochange.  Two exceptions compare the new value
+** with what the row holds: a read-only column given the value it holds is
+** no change; and SQLite 3.40 hands an UPDATE ... FROM every column, set or
+** not, so when no column is marked unchanged, a value equal to the row's
+** is taken as not set (columns outside SET then keep their stored values).
+** Which columns change is decided for the whole row before any setter
+** runs, because a setter may change other columns (a polygon's vertices
+** set its bounding box).  INSERT ignores read-only columns (they are
+** derived: idx, counts...) and NULLs (the blank row's defaults). */
 static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite3_value **values, int insert) {
   const ls_table *t = v->table;
   const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
@@ -723,7 +759,7 @@ static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite
   ls_row row;
   unsigned char *changes;
   char *err = NULL;
-  int i, rc = SQLITE_OK;
+  int i, every_column_given, rc = SQLITE_OK;
   /* the statement's options (the hidden column) override the table's */
   if (options && (rc = options_parse(options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
   memset(&info, 0, sizeof info);
@@ -735,6 +771,9 @@ static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite
   row.opts = &opts;
   row.file = &info;
   if (!(changes = sqlite3_malloc(t->ncolumns + 1))) return SQLITE_NOMEM;
+  for (i = 1; i <= t->ncolumns && !sqlite3_value_nochange(values[i]); i++) {
+  }
+  every_column_given = i > t->ncolumns;
   for (i = 1; rc == SQLITE_OK && i <= t->ncolumns; i++) {
     const ls_column *col = &t->columns[i - 1];
     sqlite3_value *val = values[i];
@@ -745,7 +784,7 @@ static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite
       changes[i] = col->set && sqlite3_value_type(val) != SQLITE_NULL;
       continue;
     }
-    if ((rc = column_holds(v, &row, col, val, &same)) != SQLITE_OK || same) continue;
+    if ((!col->set || every_column_given) && ((rc = column_holds(v, &row, col, val, &same)) != SQLITE_OK || same)) continue;
     if (!col->set) {
       rc = row_error(v, SQLITE_ERROR, f, m->p, pos, sqlite3_mprintf("column %s of %s is read-only", col->name, t->name));
     }
@@ -783,7 +822,13 @@ static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
     *path = sqlite3_mprintf("%s", file);
     return *path ? SQLITE_OK : SQLITE_NOMEM;
   }
-  rc = ls_source_expand(source, t->format, &list, &err);
+  {
+    /* the statement's options (nocase) override the table's, as for reads */
+    const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
+    ls_options opts = v->opts;
+    if (options && (rc = options_parse(options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
+    rc = ls_source_expand(source, t->format, opts.nocase, &list, &err);
+  }
   if (rc != SQLITE_OK) return vtab_error(v, rc, err);
   if (list.n == 1) {
     *path = sqlite3_mprintf("%s", list.paths[0]);

@@ -114,6 +114,7 @@ static size_t wed_format_footprint(const void *model) {
 const ls_format wed_format = {
   "wed", wed_extensions, wed_sniff, wed_format_parse, wed_format_serialize,
   wed_format_clone, wed_format_free, wed_format_footprint,
+  NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
 };
 
 /* ---- shared helpers --------------------------------------------------------- */

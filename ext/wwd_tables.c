@@ -58,6 +58,7 @@ static size_t wwd_format_footprint(const void *model) {
 const ls_format wwd_format = {
   "wwd", wwd_extensions, wwd_sniff, wwd_format_parse, wwd_format_serialize,
   wwd_format_clone, wwd_format_free, wwd_format_footprint,
+  NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
 };
 
 /* ---- shared getters and setters on raw headers ----------------------------- */

@@ -180,6 +180,7 @@ static size_t wz4_format_footprint(const void *model) {
 const ls_format wz4_format = {
   "wz4", wz4_extensions, wz4_sniff, wz4_format_parse, wz4_format_serialize,
   wz4_format_clone, wz4_format_free, wz4_format_footprint,
+  NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
 };
 
 /* ---- shared helpers ----------------------------------------------------------- */

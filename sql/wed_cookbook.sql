@@ -8,8 +8,8 @@
 -- `make samples` writes into build/samples (AR0100.WED, a town, and
 -- AR0200.WED, a tavern); replace that path with your own folder ('override':
 -- its .wed files), file ('override/AR0602.WED') or pattern
--- ('override/AR06*.WED').  The tests run every query as it is, and again on
--- real areas.
+-- ('mods/**/*.wed': any depth, names in any case).  The tests run every
+-- query as it is, and again on real areas.
 .mode box
 
 -- Check a folder: which files do not load, and why?

@@ -47,6 +47,21 @@ static inline sqlite3 *db_open(void) {
   return db;
 }
 
+/* The path of a tool built beside the extension ($LEVELSQL_EXT's folder,
+** else build/): tool_path("gen_tw_samples") is build/tools/gen_tw_samples.
+** Returns one of two static buffers; the caller checks that the tool exists. */
+static inline const char *tool_path(const char *tool) {
+  static char path[2][1024];
+  static int k;
+  const char *ext = getenv("LEVELSQL_EXT");
+  const char *slash;
+  if (!ext) ext = "build/levelsql";
+  slash = strrchr(ext, '/');
+  k = !k;
+  snprintf(path[k], sizeof path[k], "%.*stools/%s", slash ? (int)(slash - ext + 1) : 0, ext, tool);
+  return path[k];
+}
+
 /* Runs SQL that must succeed (one CHECK); returns whether it did. */
 static inline int exec_ok(sqlite3 *db, const char *sql) {
   char *err = NULL;

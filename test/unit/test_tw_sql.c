@@ -504,7 +504,14 @@ static void test_lazy_layer(const tw_env *env) {
   free(b);
   db = db_open();
   if (db && p) {
-    CHECK(query_int(db, fmt("SELECT ok FROM levelsql_files('%s')", p)) == 1, "the damaged map still loads (lazily)");
+    /* levelsql_files decodes everything (ok: every table can read it); the
+    ** tables stay lazy unless on_error=skip asks for the same check */
+    CHECK(query_int(db, fmt("SELECT ok FROM levelsql_files('%s')", p)) == 0, "a damaged layer makes the map not ok");
+    CHECK(strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s')", p)), "layer 8") != NULL,
+          "levelsql_files names the damaged layer: %s", query_text(db, fmt("SELECT error FROM levelsql_files('%s')", p)));
+    CHECK(query_int(db, fmt("SELECT count(*) FROM tw_maps('%s')", p)) == 1, "tw_maps still reads the map");
+    CHECK(query_int(db, fmt("SELECT count(*) FROM tw_maps('%s', 'on_error=skip')", p)) == 0,
+          "on_error=skip passes over the map levelsql_files calls not ok");
     CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s') WHERE layer_index = %d AND id >= 0", p, good)) > 0,
           "cells of another layer read fine");
     CHECK(query_int(db, fmt("SELECT sum(id) IS NOT NULL FROM tw_tiles('%s') WHERE grp = 6 AND layer = 2", p)) == 1,
