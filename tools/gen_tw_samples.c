@@ -61,7 +61,7 @@ typedef struct grid {
   unsigned char *b;
 } grid;
 
-/* A rectangular quad: corners in world units (1/1024 px... as the map
+/* A rectangular quad: corners in fixed point (pixels x 1024, as the map
 ** stores them), a top and a bottom colour, and its envelopes (-1 none). */
 typedef struct quad_spec {
   int32_t x0, y0, x1, y1;
@@ -352,7 +352,9 @@ static unsigned char *build_ddrace(size_t *size, codec_error *err) {
   unsigned char stripes[16 * 16 * 4], *out = NULL;
   int i, ok;
   memset(&game, 0, sizeof game);
-  memset(&front, 0, sizeof front), memset(&tele, 0, sizeof tele), memset(&tiles, 0, sizeof tiles);
+  memset(&front, 0, sizeof front);
+  memset(&tele, 0, sizeof tele);
+  memset(&tiles, 0, sizeof tiles);
   memset(&deco, 0, sizeof deco);
   ok = grid_init(&game, w, h, 4) && grid_init(&front, w, h, 4) && grid_init(&tele, w, h, 2) &&
        grid_init(&tiles, w, h, 4) && grid_init(&deco, w, h, 4);
