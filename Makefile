@@ -24,7 +24,7 @@ UNIT_BIN  := $(UNIT_SRC:test/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
 TOOL_BIN  := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 FUZZ_SRC  := $(sort $(wildcard test/fuzz/fuzz_*.c))
-HEADERS   := $(wildcard codecs/*.h ext/*.h test/unit/*.h)
+HEADERS   := $(wildcard codecs/*.h ext/*.h test/unit/*.h tools/*.h)
 
 FUZZ_SECONDS ?= 60
 
@@ -52,9 +52,10 @@ $(BUILD)/tools/%: tools/%.c $(CODEC_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Icodecs -o $@ $< $(CODEC_OBJ) $(LDLIBS_ALL)
 
-samples: $(BUILD)/tools/gen_samples
+# Sample files of every format, one generator per format (tools/gen_*_samples.c).
+samples: $(filter $(BUILD)/tools/gen_%_samples,$(TOOL_BIN))
 	@rm -rf $(BUILD)/samples
-	$(BUILD)/tools/gen_samples $(BUILD)/samples
+	sh tools/gen_samples.sh $(BUILD) $(BUILD)/samples
 
 test: deps
 	@$(MAKE) --no-print-directory all

@@ -1,7 +1,12 @@
+.load build/levelsql
 -- levelsql cookbook for Teeworlds / DDNet maps (.map).
--- Each query runs as it is (the tests run them all); the pattern
--- 'build/samples/*.map' may match nothing: replace it with your own folder
--- ('maps'), file ('maps/ctf2.map') or pattern ('maps/*.map').
+-- Run from the project root after `make` and `make samples`, as
+--   sqlite3 :memory: < sql/tw_cookbook.sql
+-- (the line above loads the extension from build/), or paste single queries
+-- into the sqlite3 shell after that .load.  The queries read the samples
+-- `make samples` writes into build/samples; replace that path with your own
+-- folder ('maps': its .map files), file ('maps/ctf2.map') or pattern
+-- ('maps/*.map').  The tests run every query as it is.
 .mode box
 
 -- Check a folder: which maps do not load, and why?
@@ -37,13 +42,15 @@ JOIN tw_tiles AS t ON t.file = l.file AND t.layer_index = l.layer_index
 WHERE l.kind = 'game'
 GROUP BY t.id ORDER BY cells DESC LIMIT 10;
 
--- A 40x12 window of each game layer as text (x and y are pushed down):
--- '#' solid, 'x' death, '%' unhookable, 'S' spawn, '.' air, '?' other.
+-- A 40x18 window of each game layer as text (x and y are pushed down):
+-- '#' solid, 'x' death, '%' unhookable, '~' freeze, '|' start or finish
+-- line, 'S' spawn, '.' air, '?' other.
 SELECT t.file, t.y, group_concat(CASE t.id WHEN 0 THEN '.' WHEN 1 THEN '#' WHEN 2 THEN 'x' WHEN 3 THEN '%'
+         WHEN 9 THEN '~' WHEN 33 THEN '|' WHEN 34 THEN '|'
          WHEN 192 THEN 'S' WHEN 193 THEN 'S' WHEN 194 THEN 'S' ELSE '?' END, '') AS row
 FROM tw_layers('build/samples/*.map') AS l
 JOIN tw_tiles AS t ON t.file = l.file AND t.layer_index = l.layer_index
-WHERE l.kind = 'game' AND t.x BETWEEN 0 AND 39 AND t.y BETWEEN 0 AND 11
+WHERE l.kind = 'game' AND t.x BETWEEN 0 AND 39 AND t.y BETWEEN 12 AND 29
 GROUP BY t.file, t.y ORDER BY t.file, t.y;
 
 -- Teleporter numbers with entries (ids 10, 14, 15, 26) but no exit (27):

@@ -1,6 +1,12 @@
+.load build/levelsql
 -- levelsql cookbook for WWD levels (Claw, Gruntz, Get Medieval).
--- Each query runs as it is against build/samples (the tests run them all);
--- replace the path with your own folder, file or pattern.
+-- Run from the project root after `make` and `make samples`, as
+--   sqlite3 :memory: < sql/wwd_cookbook.sql
+-- (the line above loads the extension from build/), or paste single queries
+-- into the sqlite3 shell after that .load.  The queries read the samples
+-- `make samples` writes into build/samples; replace that path with your own
+-- folder ('levels': its .wwd files), file ('levels/RETAIL01.WWD') or pattern
+-- ('levels/RETAIL0[1-4].WWD').  The tests run every query as it is.
 .mode box
 
 -- Check a folder: which files do not load, and why?

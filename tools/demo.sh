@@ -1,13 +1,19 @@
 #!/bin/sh
-# `make demo`: runs sql/demo.sql through the sqlite3 shell on the levels
-# that `make samples` generated into $BUILD/samples, and on a generated
-# Teeworlds map in $BUILD/demo.
+# `make demo`: runs sql/demo.sql exactly as a user would after `make` and
+# `make samples`: `sqlite3 :memory: < sql/demo.sql` in a folder holding
+# build/levelsql.so and build/samples (the file loads the extension
+# itself).  The folder is a scratch copy of that layout (a link to this
+# build's extension, a copy of its samples), so the demo's edits never
+# touch $BUILD/samples and whatever BUILD is, the paths of sql/demo.sql hold.
 set -eu
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-rm -rf "$BUILD"/demo
-mkdir -p "$BUILD"/demo
-# a small Teeworlds/DDNet map written by the project's own map writer
-"$BUILD"/tools/gen_tw_sample "$BUILD"/demo/sample.map >/dev/null
-{ printf '.load %s/levelsql\n' "$BUILD"; cat sql/demo.sql; } | sqlite3 -batch :memory:
+BUILD_ABS=$(cd "$BUILD" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/build"
+ln -s "$BUILD_ABS/levelsql.so" "$work/build/levelsql.so"
+cp -r "$BUILD_ABS/samples" "$work/build/samples"
+cd "$work"
+sqlite3 -batch :memory: <"$ROOT/sql/demo.sql"

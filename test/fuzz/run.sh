@@ -13,9 +13,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
 
-# generated WWD samples, from the normal build's tool
-if [ -x build/tools/gen_samples ] || make --no-print-directory build/tools/gen_samples >/dev/null 2>&1; then
-  build/tools/gen_samples "$work/samples" >/dev/null 2>&1 || true
+# the generated samples of every format, from the normal build's tools
+generators=$(for src in tools/gen_*_samples.c; do echo "build/tools/$(basename "$src" .c)"; done)
+# shellcheck disable=SC2086
+if make --no-print-directory $generators >/dev/null 2>&1; then
+  sh tools/gen_samples.sh build "$work/samples" >/dev/null 2>&1 || true
 fi
 
 for fz in "$BUILD"/fuzz/fuzz_*; do
@@ -24,16 +26,20 @@ for fz in "$BUILD"/fuzz/fuzz_*; do
   seeds="$work/seeds-$name"
   mkdir -p "$seeds" "$work/findings-$name"
   case "$name" in
-    fuzz_wwd*) dirs="wwd" ;;
-    fuzz_datafile*|fuzz_twmap*|fuzz_tw*) dirs="tw" ;;
-    fuzz_wed*) dirs="wed" ;;
-    fuzz_wz4*) dirs="wz4" ;;
-    *) dirs="" ;;
+    fuzz_wwd*) dirs="wwd" ext="wwd" ;;
+    fuzz_datafile*|fuzz_twmap*|fuzz_tw*) dirs="tw" ext="map" ;;
+    fuzz_wed*) dirs="wed" ext="wed" ;;
+    fuzz_wz4*) dirs="wz4" ext="wz4" ;;
+    *) dirs="" ext="" ;;
   esac
   for d in $dirs; do
     [ -d "../shared/corpus/$d" ] && cp ../shared/corpus/"$d"/* "$seeds/" 2>/dev/null
   done
-  [ "$dirs" = wwd ] && [ -d "$work/samples" ] && cp "$work"/samples/* "$seeds/" 2>/dev/null
+  # the samples of the harness's format (extension in any case)
+  for f in "$work"/samples/*; do
+    [ -n "$ext" ] && [ -f "$f" ] || continue
+    case $(basename "$f" | tr '[:upper:]' '[:lower:]') in *."$ext") cp "$f" "$seeds/" ;; esac
+  done
   echo "== $name: $SECONDS_EACH s, $(ls "$seeds" | wc -l) seeds"
   "$fz" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -max_len=131072 -print_final_stats=1 \
     -artifact_prefix="$work/findings-$name/" "$work/findings-$name" "$seeds" >"$work/$name.log" 2>&1

@@ -48,7 +48,7 @@ static inline sqlite3 *db_open(void) {
 }
 
 /* The path of a tool built beside the extension ($LEVELSQL_EXT's folder,
-** else build/): tool_path("gen_tw_sample") is build/tools/gen_tw_sample.
+** else build/): tool_path("gen_tw_samples") is build/tools/gen_tw_samples.
 ** Returns one of two static buffers; the caller checks that the tool exists. */
 static inline const char *tool_path(const char *tool) {
   static char path[2][1024];

@@ -7,8 +7,8 @@
 ** "every table of the format can read the file" (a map with a damaged
 ** layer, a pre-0.4 Teeworlds map, and every corpus map when the corpus is
 ** there).  Levels come from the project's own generators
-** (build/tools/gen_samples, gen_tw_sample); damaged copies are made with
-** the codecs.
+** (build/tools/gen_wwd_samples, gen_tw_samples); damaged copies are made
+** with the codecs.
 */
 #include <errno.h>
 #include <sqlite3.h>
@@ -101,7 +101,7 @@ static void make_dir(const char *rel) {
 **   tw/good.map tw/damaged.map (a layer's data cut) tw/old.map (pre-0.4)
 ** Returns 0 when the generators are missing. */
 static int build_tree(void) {
-  const char *gen = tool_path("gen_samples"), *gen_tw = tool_path("gen_tw_sample");
+  const char *gen = tool_path("gen_wwd_samples"), *gen_tw = tool_path("gen_tw_samples");
   static const struct {
     const char *sample, *path;
   } levels[] = {
@@ -119,8 +119,9 @@ static int build_tree(void) {
     return 0;
   }
   for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) make_dir(dirs[i]);
-  CHECK(system(fmt("'%s' '%s/gen' >/dev/null", gen, root)) == 0, "gen_samples");
-  CHECK(system(fmt("'%s' '%s/tw/good.map' >/dev/null", gen_tw, root)) == 0, "gen_tw_sample");
+  CHECK(system(fmt("'%s' '%s/gen' >/dev/null", gen, root)) == 0, "gen_wwd_samples");
+  CHECK(system(fmt("'%s' '%s/gen' >/dev/null", gen_tw, root)) == 0, "gen_tw_samples");
+  CHECK(copy_to(fmt("%s/gen/dm_sample.map", root), fmt("%s/tw/good.map", root)), "copy tw/good.map");
   for (i = 0; i < sizeof levels / sizeof levels[0]; i++)
     CHECK(copy_to(fmt("%s/gen/%s.WWD", root, levels[i].sample), fmt("%s/%s", root, levels[i].path)), "copy %s",
           levels[i].path);

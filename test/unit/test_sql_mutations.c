@@ -8,12 +8,13 @@
 ** it too).  Each statement may succeed or fail with an error; under `make
 ** asan` any out-of-bounds access aborts the run.  The inputs are private
 ** copies of small corpus files (skipped without the corpus) and the
-** generated WWD samples; the mutations come from a fixed LCG, so a failure
+** generated samples of every format; the mutations come from a fixed LCG, so a failure
 ** repeats.
 */
 #include <dirent.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,6 +39,15 @@ static const family families[] = {
   {"wz4", "wz4", {"wz4_pages", "wz4_operators", "wz4_links", NULL},
    "UPDATE wz4_operators SET name = name WHERE source = '%s'"},
 };
+
+/* The family whose extension (any case) the file name has, or NULL. */
+static const family *family_of(const char *name) {
+  const char *dot = strrchr(name, '.');
+  size_t f;
+  for (f = 0; dot && f < sizeof families / sizeof families[0]; f++)
+    if (strcasecmp(dot + 1, families[f].ext) == 0) return &families[f];
+  return NULL;
+}
 
 #define MAX_INPUT_BYTES 40000 /* small files keep each run short */
 #ifndef MUTATIONS
@@ -115,23 +125,28 @@ int main(void) {
   int runs = 0, inputs = 0;
   CHECK(db != NULL, "the extension loads");
   if (!db || !mkdtemp(tmpdir)) return check_done();
-  /* the generated WWD samples need no corpus */
+  /* the generated samples of every format need no corpus */
   {
     const char *samples = getenv("LEVELSQL_SAMPLES");
     DIR *d = samples ? opendir(samples) : NULL;
     struct dirent *e;
+    unsigned seen = 0; /* bit f: a sample of families[f] was damaged */
     while (d && (e = readdir(d)) != NULL) {
       size_t n = 0;
       unsigned char *data;
-      if (e->d_name[0] == '.') continue;
+      const family *fam = family_of(e->d_name);
+      if (e->d_name[0] == '.' || !fam) continue;
       data = file_read_all(fmt("%s/%s", samples, e->d_name), &n);
       if (data && n <= 200000) {
-        mutate_file(db, &families[0], data, n, tmpdir, &seed, &runs);
+        mutate_file(db, fam, data, n, tmpdir, &seed, &runs);
+        seen |= 1u << (fam - families);
         inputs++;
       }
       free(data);
     }
     if (d) closedir(d);
+    if (!samples) SKIP("damaged samples through SQL: LEVELSQL_SAMPLES is unset");
+    else CHECK(seen == (1u << (sizeof families / sizeof families[0])) - 1, "samples of every format damaged (mask %x) from %s", seen, samples);
   }
   if (!corpus) {
     SKIP("damaged corpus files through SQL: ../shared/corpus is absent");

@@ -1,7 +1,8 @@
 /*
-** gen_samples.c: writes a small set of sample WWD levels, built only with
-** the codec's writer (wwd_level_new, the edit functions, wwd_serialize), for
-** `make demo` and the SQL tests.  Usage: gen_samples OUTDIR
+** gen_wwd_samples.c: writes a small set of sample WWD levels, built only
+** with the codec's writer (wwd_level_new, the edit functions,
+** wwd_serialize), for `make samples` (tools/gen_samples.sh), the demo, the
+** cookbooks and the tests.  Usage: gen_wwd_samples OUTDIR
 **
 ** The levels imitate the shape of real ones (see ../shared/formats/wwd.md):
 ** Claw-like levels with Background / Action / Front planes, Claw's z values
@@ -11,20 +12,22 @@
 ** level with mask tile properties and objects on a non-main plane; a tiny
 ** Get Medieval-like one.  Two of them are compressed.  Object counts and
 ** logic mixes differ per level, so GROUP BY queries have something to show.
+** Some decorations are drawn mirrored, and one level has the editing
+** accidents sql/wwd_cookbook.sql looks for (an object above its plane, an
+** enemy outside its patrol range).
 **
 ** Deterministic: a fixed 64-bit LCG per level, no rand(), no clock.
 */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 
 #include "bytes.h"
-#include "../test/unit/fileutil.h"
+#include "samples.h"
 #include "wwd.h"
+
+#define DRAW_MIRROR 0x2 /* object draw flag "mirror" (wwd_flag_names('draw', 2)) */
 
 /* A fixed linear congruential generator (Knuth's MMIX constants). */
 typedef struct lcg {
@@ -102,14 +105,15 @@ typedef struct sample_spec {
   int front_objects;               /* on the Front plane (non-main) */
   int singles, doubles, masks;     /* tile properties */
   uint64_t seed;
+  int accidents; /* add the editing accidents the cookbook's checks find */
 } sample_spec;
 
 static const sample_spec samples[] = {
-    {"SAMPLE01.WWD", "Claw - Sample 1", 0, 1, 0, 160, 48, 320, 0, 48, 8, 0, 1},
-    {"SAMPLE02.WWD", "Claw - Sample 2", 0, 2, 1, 200, 60, 450, 0, 60, 12, 0, 2},
-    {"SAMPLE03.WWD", "Gruntz - Sample 1", 1, 1, 1, 60, 40, 260, 0, 910, 0, 0, 3},
-    {"SAMPLE04.WWD", "Claw - Sample 3", 0, 3, 0, 120, 40, 180, 12, 40, 10, 2, 4},
-    {"SAMPLE05.WWD", "Get Medieval - Sample 1", 2, 1, 0, 40, 30, 60, 0, 16, 0, 0, 5},
+    {"SAMPLE01.WWD", "Claw - Sample 1", 0, 1, 0, 160, 48, 320, 0, 48, 8, 0, 1, 0},
+    {"SAMPLE02.WWD", "Claw - Sample 2", 0, 2, 1, 200, 60, 450, 0, 60, 12, 0, 2, 1},
+    {"SAMPLE03.WWD", "Gruntz - Sample 1", 1, 1, 1, 60, 40, 260, 0, 910, 0, 0, 3, 0},
+    {"SAMPLE04.WWD", "Claw - Sample 3", 0, 3, 0, 120, 40, 180, 12, 40, 10, 2, 4, 0},
+    {"SAMPLE05.WWD", "Get Medieval - Sample 1", 2, 1, 0, 40, 30, 60, 0, 16, 0, 0, 5, 0},
 };
 
 /* Stores a C string into a fixed-size header field (truncated if needed). */
@@ -157,7 +161,10 @@ static int add_object(wwd_level *lvl, uint32_t plane, lcg *g, const logic_kind *
   o->field[WWD_OBJ_Y] = y;
   o->field[WWD_OBJ_I] = -1;
   switch (k->kind) {
-    case 0: o->field[WWD_OBJ_Z] = lcg_range(g, 0, 3) * 1000; break;
+    case 0:
+      o->field[WWD_OBJ_Z] = lcg_range(g, 0, 3) * 1000;
+      o->field[WWD_OBJ_DRAW_FLAGS] = id % 4 == 0 ? DRAW_MIRROR : 0; /* not from g: the rest stays as it was */
+      break;
     case 1: {
       static const int32_t hp[] = {25, 20, 5, 30, 12};
       o->field[WWD_OBJ_Z] = 4000;
@@ -325,6 +332,17 @@ static wwd_level *build(const sample_spec *s) {
     if (!kind) kind = pick(&g, kinds, nkinds);
     if (!add_object(lvl, main_plane, &g, kind, id++, px_w, px_h)) goto fail;
   }
+  /* Editing accidents real levels have: the last object pushed above the
+  ** plane's top edge, and an Officer standing right of his patrol range. */
+  if (s->accidents) {
+    static const logic_kind stray = {"Officer", "LEVEL_OFFICER", "", 1, 1};
+    wwd_plane *p = &lvl->planes[main_plane];
+    wwd_object *o;
+    if (p->num_objects) p->objects[p->num_objects - 1].field[WWD_OBJ_Y] = -48;
+    if (!add_object(lvl, main_plane, &g, &stray, id++, px_w, px_h)) goto fail;
+    o = &p->objects[p->num_objects - 1];
+    o->field[WWD_OBJ_X] = o->field[WWD_OBJ_MAX_X] + 96;
+  }
   if (s->front_objects && lvl->num_planes > 2) {
     static const logic_kind front = {"FrontCandy", "LEVEL_ARCHESFRONT", "", 1, 0};
     for (k = 0; k < s->front_objects; k++) {
@@ -365,52 +383,31 @@ fail:
   return NULL;
 }
 
-/* Creates the output folder (one level, like mkdir) unless it exists. */
-static int ensure_dir(const char *dir) {
-  struct stat st;
-  if (stat(dir, &st) == 0) return S_ISDIR(st.st_mode);
-  return mkdir(dir, 0777) == 0 || errno == EEXIST;
+/* Reads a written level back with the codec (sample_write's check). */
+static int wwd_reparse(const unsigned char *data, size_t size, codec_error *err) {
+  wwd_level *lvl = NULL;
+  int ok = wwd_parse(data, size, &lvl, err);
+  wwd_free(lvl);
+  return ok;
+}
+
+/* Sample i: samples[i], built and serialized (sample_run's build
+** function). */
+static int wwd_sample(size_t i, sample_file *f, codec_error *err) {
+  const sample_spec *s = &samples[i];
+  wwd_level *lvl = build(s);
+  uint32_t p, objects = 0;
+  int ok;
+  f->name = s->file;
+  if (!lvl) return codec_fail(err, "out of memory");
+  for (p = 0; p < lvl->num_planes; p++) objects += lvl->planes[p].num_objects;
+  ok = wwd_serialize(lvl, &f->data, &f->size, err);
+  snprintf(f->what, sizeof f->what, "%s, %u planes, %u objects, %u tile properties",
+           s->compress ? "compressed" : "uncompressed", lvl->num_planes, objects, lvl->num_tile_properties);
+  wwd_free(lvl);
+  return ok;
 }
 
 int main(int argc, char **argv) {
-  size_t i;
-  if (argc != 2) {
-    fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
-    return 2;
-  }
-  if (!ensure_dir(argv[1])) {
-    fprintf(stderr, "gen_samples: cannot create %s: %s\n", argv[1], strerror(errno));
-    return 1;
-  }
-  for (i = 0; i < sizeof samples / sizeof samples[0]; i++) {
-    const sample_spec *s = &samples[i];
-    wwd_level *lvl = build(s);
-    unsigned char *out = NULL;
-    size_t n = 0;
-    codec_error err;
-    char path[4096];
-    uint32_t p, objects = 0;
-    if (!lvl) {
-      fprintf(stderr, "gen_samples: %s: out of memory\n", s->file);
-      return 1;
-    }
-    for (p = 0; p < lvl->num_planes; p++) objects += lvl->planes[p].num_objects;
-    if (!wwd_serialize(lvl, &out, &n, &err)) {
-      fprintf(stderr, "gen_samples: %s: %s\n", s->file, err.msg);
-      wwd_free(lvl);
-      return 1;
-    }
-    snprintf(path, sizeof path, "%s/%s", argv[1], s->file);
-    if (!file_write_all(path, out, n)) {
-      fprintf(stderr, "gen_samples: cannot write %s\n", path);
-      free(out);
-      wwd_free(lvl);
-      return 1;
-    }
-    printf("wrote %s (%zu bytes, %s, %u planes, %u objects, %u tile properties)\n", path, n,
-           s->compress ? "compressed" : "uncompressed", lvl->num_planes, objects, lvl->num_tile_properties);
-    free(out);
-    wwd_free(lvl);
-  }
-  return 0;
+  return sample_run(argc, argv, "gen_wwd_samples", sizeof samples / sizeof samples[0], wwd_sample, wwd_reparse);
 }
