@@ -103,9 +103,13 @@ demo: deps
 	@$(MAKE) --no-print-directory all samples
 	@sh tools/demo.sh $(BUILD)
 
-# The whole suite again under AddressSanitizer and UBSan.
+# The whole suite again under AddressSanitizer and UBSan (the newer
+# SQLite's pass too: its tests and sqlrun are instrumented, the amalgamation
+# itself is the plain object of build/newsql).
 asan: deps
 	@$(MAKE) --no-print-directory all BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	  SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+	@$(MAKE) --no-print-directory newsql BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LEVELSQL_SANITIZED=1 sh test/run.sh build-asan

@@ -42,7 +42,8 @@ tmp=$(mktemp -d "$DIR/fetch.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # short time-outs: without a way to the registry this fails in seconds
 if ! (cd "$tmp" && npm pack "$PACKAGE@$PACKAGE_VERSION" --loglevel=error \
-        --fetch-retries=1 --fetch-timeout=60000 >/dev/null); then
+        --fetch-retries=1 --fetch-timeout=60000 >/dev/null 2>npm.log); then
+  head -n 4 "$tmp/npm.log" >&2
   note "npm pack $PACKAGE@$PACKAGE_VERSION failed (no way to the npm registry?)"
   exit 1
 fi
