@@ -811,6 +811,25 @@ static int run_dot_command(Runner *r, char *line) {
 
 /* ---------------------------------------------------------------- */
 
+/* Appends text (len bytes) to the SQL buffer *sql, after a line break when
+** newline is set, keeping it NUL-terminated.  0 when out of memory (the
+** buffer is then unchanged). */
+static int append_text(char **sql, size_t *sql_len, size_t *sql_cap, const char *text, size_t len, int newline) {
+  size_t need = *sql_len + len + 2;
+  if (need > *sql_cap) {
+    size_t cap = need > 2 * *sql_cap ? need : 2 * *sql_cap;
+    char *grown = realloc(*sql, cap);
+    if (!grown) return 0;
+    *sql = grown;
+    *sql_cap = cap;
+  }
+  if (newline) (*sql)[(*sql_len)++] = '\n';
+  memcpy(*sql + *sql_len, text, len);
+  *sql_len += len;
+  (*sql)[*sql_len] = 0;
+  return 1;
+}
+
 /* Reads the script from stdin and runs it (see the top of the file).
 ** Returns the number of errors. */
 static int run_script(Runner *r) {
@@ -835,22 +854,10 @@ static int run_script(Runner *r) {
       }
       if (line[0] == '#' || is_blank_sql(line)) continue;
       while (*text == ' ' || (*text >= '\t' && *text <= '\r')) text++;
-      len -= (size_t)(text - line);
       start = lineno;
-      if (len + 2 > sql_cap) {
-        sql_cap = len + 2 > 2 * sql_cap ? len + 2 : 2 * sql_cap;
-        if (!(sql = realloc(sql, sql_cap))) break;
-      }
-      memcpy(sql, text, len + 1);
-      sql_len = len;
-    } else {
-      if (sql_len + len + 2 > sql_cap) {
-        sql_cap = sql_len + len + 2 > 2 * sql_cap ? sql_len + len + 2 : 2 * sql_cap;
-        if (!(sql = realloc(sql, sql_cap))) break;
-      }
-      sql[sql_len++] = '\n';
-      memcpy(sql + sql_len, line, len + 1);
-      sql_len += len;
+      if (!append_text(&sql, &sql_len, &sql_cap, text, len - (size_t)(text - line), 0)) goto oom;
+    } else if (!append_text(&sql, &sql_len, &sql_cap, line, len, 1)) {
+      goto oom;
     }
     if (is_blank_sql(sql)) {
       sql_len = 0;
@@ -861,6 +868,11 @@ static int run_script(Runner *r) {
   }
   /* what is left at the end runs as it is (an unfinished statement fails) */
   if (sql && sql_len > 0 && (errors == 0 || !r->bail) && !is_blank_sql(sql)) errors += run_sql(r, sql, start);
+  goto done;
+oom:
+  fprintf(stderr, "Error: out of memory\n");
+  errors++;
+done:
   free(line);
   free(sql);
   return errors;
