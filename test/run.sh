@@ -9,6 +9,14 @@
 #     ../shared/corpus exists, a private copy of it (corpus/).  Each SELECT
 #     row of a SQL test is "label|1" when the check holds.  A file whose first
 #     line is "-- requires: corpus" is skipped without the corpus.
+#  3. every query of sql/ runs without an error;
+#  4. build/tools/sqlrun (tools/sqlrun.c, linked with the system SQLite)
+#     prints what the sqlite3 shell prints for test/sqlrun/shell_subset.sql,
+#     and the README's table reference is current;
+#  5. when $BUILD/newsql/sqlrun exists (`make newsql`: a newer SQLite, see
+#     tools/newer-sqlite.sh), 1-3 again on that SQLite: the C tests of
+#     $BUILD/tests-newsql/ and the scripts through sqlrun, every line
+#     labelled "[VERSION]"; without it, one skip.
 # Closes with the line "N passed, N failed, N skipped"; exits 1 on failure.
 set -u
 BUILD=${1:-build}
@@ -41,98 +49,136 @@ sh tools/gen_samples.sh "$BUILD" "$work/samples.orig" >/dev/null || { echo "FAIL
 LEVELSQL_SAMPLES="$work/samples.orig"
 export LEVELSQL_SAMPLES
 
-# 1. C unit tests
-for t in "$BUILD"/tests/test_*; do
-  [ -x "$t" ] || continue
-  name=$(basename "$t")
-  "$t" >"$out" 2>&1
-  rc=$?
-  line=$(grep '^RESULT ' "$out" | tail -n 1)
-  if [ -z "$line" ]; then
-    echo "FAIL $name: exited $rc without a RESULT line"
-    tail -n 20 "$out"
-    failed=$((failed + 1))
-    continue
-  fi
-  p=$(echo "$line" | sed 's/.*passed=\([0-9]*\).*/\1/')
-  f=$(echo "$line" | sed 's/.*failed=\([0-9]*\).*/\1/')
-  s=$(echo "$line" | sed 's/.*skipped=\([0-9]*\).*/\1/')
-  grep -E '^(FAIL|SKIP)' "$out" | head -n 40
-  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-    echo "FAIL $name: exited $rc"
-    tail -n 20 "$out"
-    f=1
-  fi
-  echo "$name: $p passed, $f failed, $s skipped"
-  passed=$((passed + p))
-  failed=$((failed + f))
-  skipped=$((skipped + s))
-done
+# Runs every C test in folder $1 (test_*), printing their FAIL and SKIP
+# lines and a count per test, each line prefixed with $2.
+c_tests() {
+  for t in "$1"/test_*; do
+    [ -x "$t" ] || continue
+    name=$(basename "$t")
+    "$t" >"$out" 2>&1
+    rc=$?
+    line=$(grep '^RESULT ' "$out" | tail -n 1)
+    if [ -z "$line" ]; then
+      echo "${2}FAIL $name: exited $rc without a RESULT line"
+      tail -n 20 "$out" | sed "s|^|$2|"
+      failed=$((failed + 1))
+      continue
+    fi
+    p=$(echo "$line" | sed 's/.*passed=\([0-9]*\).*/\1/')
+    f=$(echo "$line" | sed 's/.*failed=\([0-9]*\).*/\1/')
+    s=$(echo "$line" | sed 's/.*skipped=\([0-9]*\).*/\1/')
+    grep -E '^(FAIL|SKIP)' "$out" | head -n 40 | sed "s|^|$2|"
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+      echo "${2}FAIL $name: exited $rc"
+      tail -n 20 "$out" | sed "s|^|$2|"
+      f=1
+    fi
+    echo "${2}$name: $p passed, $f failed, $s skipped"
+    passed=$((passed + p))
+    failed=$((failed + f))
+    skipped=$((skipped + s))
+  done
+}
 
-# 2. SQL tests through the sqlite3 shell
+# Runs every test/sql/*.sql through the command $1 (a shell function that
+# reads a script on stdin), each in a fresh folder holding the samples and
+# a private copy of the corpus; lines prefixed with $2.
+sql_tests() {
+  for sql in test/sql/*.sql; do
+    [ -f "$sql" ] || continue
+    name=$(basename "$sql" .sql)
+    if head -n 1 "$sql" | grep -q 'requires: corpus' && [ -z "${LEVELSQL_CORPUS:-}" ]; then
+      echo "${2}SKIP $name: needs ../shared/corpus"
+      skipped=$((skipped + 1))
+      continue
+    fi
+    dir="$work/$name"
+    mkdir -p "$dir"
+    cp -r "$work/samples.orig" "$dir/samples"
+    if [ -n "${LEVELSQL_CORPUS:-}" ]; then
+      # a private, writable copy of the files themselves (never a link back)
+      mkdir -p "$dir/corpus"
+      cp -RL "$LEVELSQL_CORPUS/." "$dir/corpus/"
+      chmod -R u+w "$dir/corpus"
+    fi
+    ( cd "$dir" && { printf '.load %s\n.mode list\n.headers off\n' "$LEVELSQL_EXT"; cat "$ROOT/$sql"; } | $1 ) >"$out" 2>&1
+    p=$(grep -c '|1$' "$out")
+    bad=$(grep -v '|1$' "$out" | grep -v '^$')
+    if [ -n "$bad" ]; then
+      echo "$bad" | head -n 20 | sed "s|^|${2}FAIL $name: |"
+      f=$(echo "$bad" | wc -l)
+    else
+      f=0
+    fi
+    echo "${2}$name.sql: $p passed, $f failed"
+    passed=$((passed + p))
+    failed=$((failed + f))
+    rm -rf "$dir"
+  done
+}
+
+# Runs every query of sql/ through the command $1 (as in sql_tests) exactly
+# as a user would: `sqlite3 -batch :memory: < sql/x.sql` (no .load added:
+# each file loads build/levelsql itself) in a folder holding
+# build/levelsql.so (a link to this build's extension, the sanitized one
+# under `make asan`) and a fresh copy of the samples in build/samples.  Any
+# output on stderr fails it.  Lines prefixed with $2.
+cookbooks() {
+  for sql in sql/*.sql; do
+    [ -f "$sql" ] || continue
+    name=$(basename "$sql")
+    dir="$work/user"
+    mkdir -p "$dir/build"
+    ln -s "$BUILD_ABS/levelsql.so" "$dir/build/levelsql.so"
+    cp -r "$work/samples.orig" "$dir/build/samples"
+    ( cd "$dir" && $1 <"$ROOT/$sql" ) >"$out" 2>"$work/user.err"
+    rc=$?
+    if [ $rc -ne 0 ] || [ -s "$work/user.err" ]; then
+      echo "${2}FAIL sql/$name (exit $rc):"
+      head -n 5 "$work/user.err" | sed "s|^|$2|"
+      failed=$((failed + 1))
+    else
+      passed=$((passed + 1))
+    fi
+    rm -rf "$dir" "$work/user.err"
+  done
+}
+
+# The two SQL runners: the system's sqlite3 shell, and sqlrun linked with
+# the newer SQLite.
 shell_env=""
 if [ "${LEVELSQL_SANITIZED:-0}" = 1 ]; then
   # the sqlite3 shell is not instrumented: preload the sanitizer runtimes
   shell_env="LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1"
 fi
-for sql in test/sql/*.sql; do
-  [ -f "$sql" ] || continue
-  name=$(basename "$sql" .sql)
-  if head -n 1 "$sql" | grep -q 'requires: corpus' && [ -z "${LEVELSQL_CORPUS:-}" ]; then
-    echo "SKIP $name: needs ../shared/corpus"
-    skipped=$((skipped + 1))
-    continue
-  fi
-  dir="$work/$name"
-  mkdir -p "$dir"
-  cp -r "$work/samples.orig" "$dir/samples"
-  if [ -n "${LEVELSQL_CORPUS:-}" ]; then
-    # a private, writable copy of the files themselves (never a link back)
-    mkdir -p "$dir/corpus"
-    cp -RL "$LEVELSQL_CORPUS/." "$dir/corpus/"
-    chmod -R u+w "$dir/corpus"
-  fi
-  ( cd "$dir" && { printf '.load %s\n.mode list\n.headers off\n' "$LEVELSQL_EXT"; cat "$ROOT/$sql"; } |
-      env $shell_env sqlite3 -batch :memory: ) >"$out" 2>&1
-  p=$(grep -c '|1$' "$out")
-  bad=$(grep -v '|1$' "$out" | grep -v '^$')
-  if [ -n "$bad" ]; then
-    echo "$bad" | head -n 20 | sed "s/^/FAIL $name: /"
-    f=$(echo "$bad" | wc -l)
-  else
-    f=0
-  fi
-  echo "$name.sql: $p passed, $f failed"
-  passed=$((passed + p))
-  failed=$((failed + f))
-  rm -rf "$dir"
-done
+system_shell() { env $shell_env sqlite3 -batch :memory:; }
+newsql_shell() { "$BUILD_ABS/newsql/sqlrun" -batch :memory:; }
 
-# 3. The demo and cookbook queries of sql/, run exactly as a user would:
-#    `sqlite3 -batch :memory: < sql/x.sql` (no .load added: each file loads
-#    build/levelsql itself) in a folder holding build/levelsql.so (a link to
-#    this build's extension, the sanitized one under `make asan`) and a fresh
-#    copy of the samples in build/samples.  Any output on stderr fails it.
-for sql in sql/*.sql; do
-  [ -f "$sql" ] || continue
-  name=$(basename "$sql")
-  dir="$work/user"
-  mkdir -p "$dir/build"
-  ln -s "$BUILD_ABS/levelsql.so" "$dir/build/levelsql.so"
-  cp -r "$work/samples.orig" "$dir/build/samples"
-  ( cd "$dir" && env $shell_env sqlite3 -batch :memory: <"$ROOT/$sql" ) >"$out" 2>"$work/user.err"
-  rc=$?
-  if [ $rc -ne 0 ] || [ -s "$work/user.err" ]; then
-    echo "FAIL sql/$name (exit $rc):"
-    head -n 5 "$work/user.err"
-    failed=$((failed + 1))
-  else
-    passed=$((passed + 1))
-  fi
-  rm -rf "$dir" "$work/user.err"
-done
+# 1-3. On the system SQLite: C unit tests, SQL tests, cookbooks.
+c_tests "$BUILD/tests" ""
+sql_tests system_shell ""
+cookbooks system_shell ""
 
-# 4. The README lists exactly the tables and columns the extension has.
+# 4. sqlrun does what the sqlite3 shell does with the suite's scripts
+# (both on the system SQLite, in empty folders of their own).
+for who in shell sqlrun; do
+  mkdir -p "$work/subset-$who"
+  if [ "$who" = shell ]; then
+    (cd "$work/subset-$who" && sqlite3 -batch :memory: <"$ROOT/test/sqlrun/shell_subset.sql" >../subset-$who.out 2>../subset-$who.err)
+  else
+    (cd "$work/subset-$who" && "$BUILD_ABS/tools/sqlrun" -batch :memory: <"$ROOT/test/sqlrun/shell_subset.sql" >../subset-$who.out 2>../subset-$who.err)
+  fi
+  echo "exit code $?" >>"$work/subset-$who.out"
+done
+if cmp -s "$work/subset-shell.out" "$work/subset-sqlrun.out" && cmp -s "$work/subset-shell.err" "$work/subset-sqlrun.err"; then
+  passed=$((passed + 1))
+else
+  echo "FAIL sqlrun differs from the sqlite3 shell on test/sqlrun/shell_subset.sql (< shell, > sqlrun):"
+  { diff "$work/subset-shell.out" "$work/subset-sqlrun.out"; diff "$work/subset-shell.err" "$work/subset-sqlrun.err"; } | head -n 20
+  failed=$((failed + 1))
+fi
+
+# ... and the README lists exactly the tables and columns the extension has.
 fresh=$(env $shell_env sh tools/readme_tables.sh "$LEVELSQL_EXT" 2>&1)
 documented=$(sed -n '/<!-- tables:begin -->/,/<!-- tables:end -->/p' README.md | sed '1d;$d')
 if [ -n "$fresh" ] && [ "$fresh" = "$documented" ]; then
@@ -142,7 +188,37 @@ else
   failed=$((failed + 1))
 fi
 
-# 5. ../shared/corpus is exactly as it was.
+# 5. The same on the newer SQLite, when `make newsql` could build it.
+if [ -x "$BUILD/newsql/sqlrun" ]; then
+  version=$(echo 'SELECT sqlite_version();' | newsql_shell 2>&1)
+  system_version=$(echo 'SELECT sqlite_version();' | "$BUILD/tools/sqlrun" 2>&1)
+  label="[$version] "
+  echo "== the suite again on SQLite $version (the system's is $system_version)"
+  # the second builds really use it: a newer version, compiled in, and no
+  # libsqlite3.so among the libraries they load
+  wrong=""
+  [ "$version" != "$system_version" ] || wrong="sqlrun reports the system's SQLite version"
+  for t in "$BUILD/newsql/sqlrun" "$BUILD"/tests-newsql/test_*; do
+    [ -x "$t" ] || continue
+    if ! grep -qF "$version" "$t" || readelf -d "$t" 2>/dev/null | grep -q 'NEEDED.*libsqlite3'; then
+      wrong="$wrong $(basename "$t") is not linked with SQLite $version alone;"
+    fi
+  done
+  if [ -z "$wrong" ]; then
+    passed=$((passed + 1))
+  else
+    echo "${label}FAIL $wrong"
+    failed=$((failed + 1))
+  fi
+  c_tests "$BUILD/tests-newsql" "$label"
+  sql_tests newsql_shell "$label"
+  cookbooks newsql_shell "$label"
+else
+  echo "SKIP the newer SQLite: $BUILD/newsql/sqlrun is absent (\`make newsql\` fetches it with npm; see tools/newer-sqlite.sh)"
+  skipped=$((skipped + 1))
+fi
+
+# 6. ../shared/corpus is exactly as it was.
 if [ "$(corpus_sum)" = "$corpus_before" ]; then
   passed=$((passed + 1))
 else

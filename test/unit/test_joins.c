@@ -250,7 +250,12 @@ static void test_corpus_wed(sqlite3 *db) {
   sql = keep(sql_buf, sizeof sql_buf,
              fmt("SELECT p.file, count(*) FROM wed_polygons('%1$s') AS p JOIN wed_overlays('%1$s') AS o"
                  " ON o.file = p.file AND o.overlay = 0 GROUP BY p.file", dir));
-  CHECK(scans_before(plan_of(db, sql), "o", "p"), "the overlays outside the polygons:\n%s", plan_of(db, sql));
+  /* Two plans are good: the overlays outside (SQLite 3.40), or the
+  ** polygons outside in file order, so that GROUP BY needs no sort (3.53);
+  ** either way the inner table is looked up one file at a time. */
+  CHECK(scans_before(plan_of(db, sql), "o", "p") ||
+            (scans_before(plan_of(db, sql), "p", "o") && !strstr(plan_of(db, sql), "B-TREE FOR GROUP BY")),
+        "the overlays outside the polygons, or the polygons outside in file order:\n%s", plan_of(db, sql));
   exp0 = stat_of(db, "expansions");
   stats0 = stat_of(db, "stats");
   CHECK(count_rows(db, sql) > 50, "polygons per area");
@@ -289,6 +294,8 @@ int main(void) {
     test_join_order(db, dir);
     test_missing_source(db, dir);
     test_corpus_wed(db);
+  } else if (db && samples) {
+    CHECK(0, "copy the samples of %s", samples);
   }
   if (db) sqlite3_close(db);
   if (check_failed == 0) {
