@@ -121,7 +121,7 @@ static int columns_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
     name = t->columns[c->column].name;
     type = t->columns[c->column].type;
     doc = t->columns[c->column].doc;
-    writable = t->columns[c->column].set != NULL;
+    writable = ls_column_writable(&t->columns[c->column]);
     pushed_down = (t->columns[c->column].flags & LS_COL_RANGE) != 0;
   }
   switch (i) {

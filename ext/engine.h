@@ -80,24 +80,47 @@ typedef struct ls_file_info {
   const char *error;        /* NULL when the file parsed */
 } ls_file_info;
 
-/* The row a getter or setter works on. */
+/* Bytes or elements a record borrows from the model (after load) or from
+** the row's arena (after a setter): text and blobs count bytes; JSON
+** integer arrays count int64_t elements; JSON text arrays count ls_span
+** elements (each a string of bytes). */
+typedef struct ls_span {
+  const void *p;
+  size_t n;
+} ls_span;
+
+/* Memory that lives as long as one row is being read or written: what a
+** load() decodes for a record, what a setter stages.  Freed by the engine
+** (when the cursor moves, and after a write's store()). */
+typedef struct ls_arena ls_arena;
+/* NULL when out of memory. */
+void *ls_arena_alloc(ls_arena *arena, size_t bytes);
+
+/* The row a column, load() or store() works on. */
 typedef struct ls_row {
-  void *model;              /* setters get the transaction's working copy */
+  void *model;              /* writes get the transaction's working copy */
   ls_pos pos;
   const ls_options *opts;
   const ls_file_info *file;
+  void *rec;                /* the row's record (table record_size bytes), or NULL when the table has none */
+  ls_arena *arena;
 } ls_row;
 
 struct ls_column;
 
 /* Sets the result of column `col` for the row (sqlite3_result_*). */
 typedef void (*ls_getter)(const ls_row *row, sqlite3_context *ctx, const struct ls_column *col);
-/* Stores value v into the row.  Returns SQLITE_OK, or an error code with
-** *err set by sqlite3_mprintf naming the column and the limit. */
+/* Stores value v into the row: into row->rec (tables with records: the
+** table's store() writes it to the model) or into the model.  Returns
+** SQLITE_OK, or an error code with *err set by sqlite3_mprintf naming the
+** column and the limit. */
 typedef int (*ls_setter)(ls_row *row, sqlite3_value *v, const struct ls_column *col, char **err);
 
 enum ls_column_flags {
-  LS_COL_RANGE = 1 /* integer =, <, <=, >, >= constraints are passed to the iterator */
+  LS_COL_RANGE = 1,   /* integer =, <, <=, >, >= constraints are passed to the iterator */
+  LS_COL_RO = 2,      /* typed columns: read-only */
+  LS_COL_NULL = 4,    /* typed columns: the field's .null_value reads as NULL, and NULL writes it */
+  LS_COL_FULL = 8     /* LS_CHARS text may fill the whole array (no terminating NUL needed) */
 };
 
 /* Flag of a LS_COL_RANGE column, for the planner: the column takes about
@@ -108,16 +131,76 @@ enum ls_column_flags {
 #define LS_COL_VALUES_OF(flags) ((flags) >> 8)
 #define LS_PLAN_VALUES_PER_FILE 10
 
+/* What a column is.  LS_CUSTOM columns are computed by their get/set
+** callbacks; every other kind is a field of the row's record, read,
+** checked and written by the engine (columns.c). */
+typedef enum ls_kind {
+  LS_CUSTOM = 0,
+  LS_POS,       /* the row's position: .offset 0, 1, 2 for pos.a, pos.b, pos.c; read-only */
+  LS_INT,       /* an integer field within [.min, .max] */
+  LS_BIT,       /* 0 or 1: the bits .max of an unsigned integer field */
+  LS_ENUM,      /* an integer field shown by name: .aux is a NULL-terminated list indexed from .min */
+  LS_FLOAT,     /* a float field */
+  LS_TEXT8,     /* 8-bit text in the format's code page: LS_CHARS (.size bytes) or LS_SPAN (.max bytes) */
+  LS_UTF8,      /* UTF-8 text without NUL characters, .min to .max bytes (LS_CHARS or LS_SPAN) */
+  LS_BLOB,      /* bytes (LS_SPAN), at most .max */
+  LS_JSON_INTS, /* JSON array of integers or of integer tuples (LS_SPAN of int64_t; .aux: ls_json_shape) */
+  LS_JSON_TEXTS /* JSON array of 8-bit strings in the code page (LS_SPAN of ls_span; .aux: ls_json_shape) */
+} ls_kind;
+
+/* How a field is stored in the record. */
+typedef enum ls_store {
+  LS_I32 = 0, LS_U32, LS_I8, LS_U8, LS_I16, LS_U16, LS_I64,
+  LS_LE16, LS_LE32, LS_LE32S, /* little-endian bytes (raw headers); LE32S signed */
+  LS_F32, LS_F64,
+  LS_CHARS,                   /* char[.size], NUL-padded */
+  LS_SPAN                     /* ls_span */
+} ls_store;
+
+/* The shape of a JSON array column: `tuple` integers per element (1: a
+** flat array, 2: [x,y] pairs...), min_items..max_items elements, and an
+** example of a valid value for error messages. */
+typedef struct ls_json_shape {
+  int tuple;
+  size_t min_items, max_items;
+  const char *example;
+} ls_json_shape;
+
 typedef struct ls_column {
   const char *name;
   const char *type;         /* declared SQL type */
-  ls_getter get;
-  ls_setter set;            /* NULL: read-only */
-  int arg;                  /* free for the getter/setter: a field index, an offset... */
-  int arg2;                 /* a second one: a field size, a flag bit... */
+  ls_getter get;            /* LS_CUSTOM */
+  ls_setter set;            /* LS_CUSTOM; NULL: read-only */
+  int arg;                  /* LS_CUSTOM: free for the getter/setter */
+  int arg2;
   unsigned flags;           /* enum ls_column_flags, LS_COL_VALUES */
   const char *doc;
+  /* typed columns */
+  ls_kind kind;
+  ls_store store;
+  size_t offset;            /* offsetof the field in the record */
+  size_t size;              /* LS_CHARS: bytes of the array */
+  int64_t min, max;         /* value limits; text and blobs: bytes; LS_BIT: the bit mask */
+  int64_t null_value;       /* LS_COL_NULL: the stored value that means "none" */
+  uint32_t applies;         /* bit k: rows of kind k (table row_kind) have it; 0: every row */
+  const void *aux;          /* LS_ENUM names, JSON shape */
 } ls_column;
+
+/* Declarations of typed columns, one line each.  S is the record's type,
+** field the member (an array element is fine: header[WWD_HDR_NAME]).  An
+** LS_INT column with min == max == 0 takes its store's whole range. */
+#define LS_TYPED(nm, sqltype, k, st, S, field, lo, hi, fl, doc_) \
+  {.name = nm, .type = sqltype, .kind = k, .store = st, .offset = offsetof(S, field), \
+   .min = lo, .max = hi, .flags = fl, .doc = doc_}
+#define LS_COL_INT(nm, st, S, field, fl, doc_) LS_TYPED(nm, "INTEGER", LS_INT, st, S, field, 0, 0, fl, doc_)
+#define LS_COL_INT_IN(nm, st, S, field, lo, hi, fl, doc_) LS_TYPED(nm, "INTEGER", LS_INT, st, S, field, lo, hi, fl, doc_)
+#define LS_COL_BIT(nm, st, S, field, bit, doc_) LS_TYPED(nm, "INTEGER", LS_BIT, st, S, field, 0, bit, 0, doc_)
+#define LS_COL_CHARS(nm, S, field, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_TEXT8, .store = LS_CHARS, .offset = offsetof(S, field), \
+   .size = sizeof(((S *)0)->field), .doc = doc_}
+#define LS_COL_POS(nm, which, fl, doc_) {.name = nm, .type = "INTEGER", .kind = LS_POS, .offset = which, .flags = fl, .doc = doc_}
+#define LS_COL_CUSTOM(nm, sqltype, getter, setter, doc_) \
+  {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = getter, .set = setter, .doc = doc_}
 
 /* Integer bounds pushed down on a LS_COL_RANGE column (inclusive). */
 typedef struct ls_range {
@@ -137,7 +220,7 @@ typedef struct ls_scan {
   char **error;
 } ls_scan;
 
-/* Iterator helpers shared by the tables (ranges.c). */
+/* Iterator helpers shared by the tables (shapes.c). */
 
 /* The first index i with from <= i < count that lies in r; returns 1 and
 ** sets *out, or 0 when there is none. */
@@ -149,17 +232,37 @@ int ls_range_first(const ls_range *r, int64_t from, int64_t count, int64_t *out)
 ** Returns 1 on a cell, 0 when the grid has none left. */
 int ls_grid_step(const ls_range *rx, const ls_range *ry, int64_t width, int64_t height, int64_t *x, int64_t *y);
 
-/* Tables whose rows are an array of n elements, in order: the position's
-** `a` and the key are the index, and the table's column 0 is that index
-** (its pushed-down range is honoured). */
+/* Tables whose rows are an array of n elements, in order, with their own
+** next/seek: the position's `a` and the key are the index, and the table's
+** column 0 is that index (its pushed-down range is honoured). */
 int ls_index_next(int64_t n, const ls_scan *scan, ls_pos *pos, int first);
 int ls_index_seek(int64_t n, int64_t key, ls_pos *pos);
 int64_t ls_key_pos_a(const void *model, const ls_pos *pos);
 
-/* Getters of the position itself (an index, a y, an x). */
+/* Getters of the position itself (an index, a y, an x), for LS_CUSTOM
+** columns that show it; typed tables declare LS_COL_POS columns. */
 void ls_get_pos_a(const struct ls_row *row, sqlite3_context *ctx, const struct ls_column *col);
 void ls_get_pos_b(const struct ls_row *row, sqlite3_context *ctx, const struct ls_column *col);
 void ls_get_pos_c(const struct ls_row *row, sqlite3_context *ctx, const struct ls_column *col);
+
+/* How a table's rows sit in a model, for the iterators the engine
+** provides (a table may give its own next/key/seek instead):
+**  - LS_SHAPE_ONE: one row per file (pos 0, key 0);
+**  - LS_SHAPE_ARRAY: count(model) rows; pos.a and the key are the index;
+**  - LS_SHAPE_NESTED: count(model) outer elements, each with
+**    inner(model, a) rows at pos (a, b); the key counts the rows before;
+**  - LS_SHAPE_GRID: count(model) grids, grid a being inner(model, a) cells
+**    wide and height(model, a) high, at pos (a, y = b, x = c), row by row;
+**    the key counts the cells before.
+** The pushed-down ranges of the LS_COL_POS columns bound a, b and c. */
+typedef enum ls_shape_kind { LS_SHAPE_CUSTOM = 0, LS_SHAPE_ONE, LS_SHAPE_ARRAY, LS_SHAPE_NESTED, LS_SHAPE_GRID } ls_shape_kind;
+
+typedef struct ls_shape {
+  ls_shape_kind kind;
+  int64_t (*count)(const void *model);
+  int64_t (*inner)(const void *model, int64_t a);
+  int64_t (*height)(const void *model, int64_t a);
+} ls_shape;
 
 typedef struct ls_table {
   const char *name;
@@ -169,11 +272,12 @@ typedef struct ls_table {
   int ncolumns;
   /* Positions *pos on the first row (first != 0) or the next row after
   ** *pos, skipping rows outside scan->range where that is cheap (the engine
-  ** does not rely on it: SQLite re-checks).  Returns 1 on a row, 0 at end. */
+  ** does not rely on it: SQLite re-checks).  Returns 1 on a row, 0 at end.
+  ** NULL: from the shape. */
   int (*next)(const void *model, const ls_scan *scan, ls_pos *pos, int first);
-  /* The stable key of the row at pos, 0 .. LS_KEY_MAX. */
+  /* The stable key of the row at pos, 0 .. LS_KEY_MAX.  NULL: from the shape. */
   int64_t (*key)(const void *model, const ls_pos *pos);
-  /* Finds the row with that key; returns 1 and sets *pos, or 0. */
+  /* Finds the row with that key; returns 1 and sets *pos, or 0.  NULL: from the shape. */
   int (*seek)(const void *model, int64_t key, ls_pos *pos);
   /* INSERT: adds a blank row placed by the values (indexed like columns;
   ** e.g. `plane`), sets *pos to it.  The engine then applies the setters of
@@ -181,13 +285,13 @@ typedef struct ls_table {
   int (*insert)(void *model, sqlite3_value *const *values, ls_pos *pos, char **err);
   /* DELETE of the row at pos.  NULL: the table takes no DELETE. */
   int (*remove)(void *model, const ls_pos *pos, char **err);
-  /* Optional: checks a row after UPDATE/INSERT set its columns (values that
-  ** only make sense together, such as a mask and its width*height). */
+  /* Optional, tables without records: checks a row after UPDATE/INSERT
+  ** set its columns (values that only make sense together). */
   int (*check)(const ls_row *row, char **err);
   /* levelsql_files: one row per matched file, unreadable files included. */
   int one_row_per_file;
   /* Optional: names the row in error messages ("object 17 of plane 1"),
-  ** sqlite3_malloc'd. */
+  ** sqlite3_malloc'd.  NULL: from row_name. */
   char *(*describe)(const void *model, const ls_pos *pos);
   /* Optional: the columns (comma-separated names) whose ascending order the
   ** rows of one file come in, e.g. "plane,y,x".  Files are visited in
@@ -198,7 +302,44 @@ typedef struct ls_table {
   ** so the planner puts the table with fewer rows per file outside a join
   ** on `file`.  0: LS_PLAN_ROWS_PER_FILE. */
   double rows_per_file;
+  /* ---- declared as data ---- */
+  ls_shape shape;
+  /* The row's name in error messages: a template where %a, %b and %c are
+  ** the position ("object %b of plane %a"). */
+  const char *row_name;
+  /* Records: the typed columns are fields of a record of record_size
+  ** bytes that load() fills for the row at row->pos (row->rec; borrowed
+  ** spans stay valid until the model changes; decoded data goes to the
+  ** row's arena).  A write loads the record, applies the new values of the
+  ** changed columns to it (changed[i] for column i), then store() checks
+  ** the row as a whole and writes it to the model; `old` is the record as
+  ** loaded.  store() copies what it keeps: spans point to memory the
+  ** engine frees afterwards.  Both return SQLITE_OK or an error with *err. */
+  size_t record_size;
+  int (*load)(const ls_row *row, char **err);
+  int (*store)(ls_row *row, const void *old, const unsigned char *changed, char **err);
+  /* Optional: the kind of the row in row->rec (a column with `applies`
+  ** reads NULL on rows of other kinds, and refuses writes there), and the
+  ** kinds' names for messages, indexed by kind, NULL-terminated. */
+  int (*row_kind)(const ls_row *row);
+  const char *const *kind_names;
 } ls_table;
+
+/* The engine's iterators and row names for a table (shape or the table's
+** own), shapes.c. */
+int ls_table_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int first);
+int64_t ls_table_key(const ls_table *t, const void *model, const ls_pos *pos);
+int ls_table_seek(const ls_table *t, const void *model, int64_t key, ls_pos *pos);
+char *ls_table_describe(const ls_table *t, const void *model, const ls_pos *pos);
+
+/* Typed columns (columns.c). */
+/* Whether a column takes writes. */
+int ls_column_writable(const ls_column *col);
+/* Sets the column's value for the row (its record loaded) as the result. */
+void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, const ls_column *col);
+/* Checks v for the column and writes it into the row's record (or through
+** a custom setter).  Returns SQLITE_OK, or an error with *err. */
+int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_column *col, char **err);
 
 #define LS_PLAN_ROWS_PER_FILE 1000.0
 
@@ -230,6 +371,12 @@ int ls_value_int(sqlite3_value *v, const ls_column *col, int64_t min, int64_t ma
 ** the limit for NULL, blobs, unrepresentable characters or too long text. */
 int ls_value_text8(sqlite3_value *v, const ls_column *col, const ls_options *opts, size_t max_len,
                    unsigned char **out, size_t *out_len, char **err);
+
+/* Reads a text value for col: UTF-8 without NUL characters, min_len to
+** max_len bytes.  *s points into the value (valid until it changes).
+** NULL and blobs are refused; callers that take NULL check for it first. */
+int ls_value_utf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
+                  char **err);
 
 /* Sets a text result decoded from 8-bit bytes with the options' code page. */
 void ls_result_text8(sqlite3_context *ctx, const ls_options *opts, const unsigned char *s, size_t n);

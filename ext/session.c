@@ -409,6 +409,7 @@ static int innermost_level(const ls_session *s) {
 }
 
 ls_model *ls_session_writable(ls_session *s, ls_file *f, const char *path, char **err) {
+  s->generation++;
   int level = innermost_level(s);
   if (!f->working) {
     if (!f->clean) {

@@ -81,6 +81,7 @@ struct ls_session {
   int64_t writes;             /* files written back */
   int64_t expansions;         /* sources listed by scans (ls_filter) */
   int64_t stats;              /* files looked up on disk (realpath, stat) to check the cache */
+  uint64_t generation;        /* bumped by every write: a cursor's loaded record is stale once it moves */
 };
 
 /* Finds or loads the file at `path` (as matched) for reading with format fmt

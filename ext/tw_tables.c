@@ -40,6 +40,7 @@
 
 #include "../codecs/twmap.h"
 #include "engine.h"
+#include "json.h"
 #include "tw_tables.h"
 
 /* ---- the model ------------------------------------------------------------- */
@@ -204,69 +205,6 @@ static int layer_in_ranges(const tw_map *m, size_t l, const ls_range *grp, const
   return (!grp || in_range(grp, L->group)) && (!layer || in_range(layer, L->index_in_group));
 }
 
-/* Returns 1 when s[0..n) is well-formed UTF-8 (no overlongs, surrogates or
-** code points above U+10FFFF). */
-static int utf8_valid(const unsigned char *s, size_t n) {
-  size_t i = 0;
-  while (i < n) {
-    unsigned c = s[i], need, k;
-    uint32_t cp;
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    if (c >= 0xC2 && c <= 0xDF) need = 1, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) need = 2, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) need = 3, cp = c & 0x07;
-    else return 0;
-    if (n - i <= need) return 0;
-    for (k = 1; k <= need; k++) {
-      if ((s[i + k] & 0xC0) != 0x80) return 0;
-      cp = (cp << 6) | (s[i + k] & 0x3F);
-    }
-    if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-      return 0;
-    i += need + 1;
-  }
-  return 1;
-}
-
-/* Reads a text value for col: UTF-8 without NUL characters, min_len to
-** max_len bytes.  *s points into the value (valid until it changes).
-** NULL is refused; callers that take NULL check for it first. */
-static int value_utf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s,
-                      size_t *n, char **err) {
-  int type = sqlite3_value_type(v);
-  if (type == SQLITE_NULL || type == SQLITE_BLOB) {
-    *err = sqlite3_mprintf("column %s: %s; it takes UTF-8 text of %s%lld bytes", col->name,
-                           type == SQLITE_NULL ? "NULL" : "a blob", min_len ? "1 to " : "at most ",
-                           (long long)max_len);
-    return SQLITE_CONSTRAINT;
-  }
-  *s = (const char *)sqlite3_value_text(v);
-  *n = (size_t)sqlite3_value_bytes(v);
-  if (!*s) return SQLITE_NOMEM;
-  if (!utf8_valid((const unsigned char *)*s, *n)) {
-    *err = sqlite3_mprintf("column %s: the text is not valid UTF-8", col->name);
-    return SQLITE_CONSTRAINT;
-  }
-  if (memchr(*s, 0, *n)) {
-    *err = sqlite3_mprintf("column %s: the text contains a NUL character", col->name);
-    return SQLITE_CONSTRAINT;
-  }
-  if (*n > max_len) {
-    *err = sqlite3_mprintf("column %s: text of %lld bytes is longer than the %lld bytes the field holds", col->name,
-                           (long long)*n, (long long)max_len);
-    return SQLITE_CONSTRAINT;
-  }
-  if (*n < min_len) {
-    *err = sqlite3_mprintf("column %s: empty text; it takes UTF-8 text of 1 to %lld bytes", col->name,
-                           (long long)max_len);
-    return SQLITE_CONSTRAINT;
-  }
-  return SQLITE_OK;
-}
-
 /* Reads an index into a list of `count` things (images, envelopes), or
 ** NULL / -1 for none (*out = -1).  A value equal to `current` always
 ** passes, so maps with odd indices can still be edited elsewhere. */
@@ -311,38 +249,12 @@ static int setter_codec_error(const ls_column *col, const codec_error *e, char *
   return SQLITE_CONSTRAINT;
 }
 
-/* Appends s[0..n) as a JSON string. */
-static void json_append_string(sqlite3_str *out, const char *s, size_t n) {
-  size_t i;
-  sqlite3_str_appendchar(out, 1, '"');
-  for (i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\') sqlite3_str_appendf(out, "\\%c", c);
-    else if (c < 0x20) sqlite3_str_appendf(out, "\\u%04x", c);
-    else sqlite3_str_appendchar(out, 1, (char)c);
-  }
-  sqlite3_str_appendchar(out, 1, '"');
-}
-
 /* Appends a JSON array of n ints. */
 static void json_append_ints(sqlite3_str *out, const int *v, int n) {
   int i;
   sqlite3_str_appendchar(out, 1, '[');
   for (i = 0; i < n; i++) sqlite3_str_appendf(out, "%s%d", i ? "," : "", v[i]);
   sqlite3_str_appendchar(out, 1, ']');
-}
-
-/* Sets a JSON text result from a finished builder (subtype 'J', so
-** SQLite's JSON functions take it as JSON, not as a string). */
-static void result_json(sqlite3_context *ctx, sqlite3_str *s) {
-  int n = sqlite3_str_length(s);
-  char *text = sqlite3_str_finish(s);
-  if (!text) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_text(ctx, text, n, sqlite3_free);
-  sqlite3_result_subtype(ctx, 'J');
 }
 
 /* ---- JSON input ------------------------------------------------------------ */
@@ -700,7 +612,7 @@ static int set_info_text(ls_row *row, sqlite3_value *v, const ls_column *col, ch
   size_t n = 0, cur_n;
   codec_error e;
   if (sqlite3_value_type(v) != SQLITE_NULL) {
-    int rc = value_utf8(v, col, 0, (size_t)col->arg2, &s, &n, err);
+    int rc = ls_value_utf8(v, col, 0, (size_t)col->arg2, &s, &n, err);
     if (rc != SQLITE_OK) return rc;
   }
   if (tw_info_get(m, (tw_info_field)col->arg, &cur, &cur_n, &e) && (cur ? cur_n : 0) == n &&
@@ -729,11 +641,11 @@ static void get_settings(const ls_row *row, sqlite3_context *ctx, const ls_colum
     const char *z = memchr(s + i, 0, n - i);
     size_t len = z ? (size_t)(z - (s + i)) : n - i;
     if (i) sqlite3_str_appendchar(out, 1, ',');
-    json_append_string(out, s + i, len);
+    ls_json_append_string(out, s + i, len);
     i += len + 1;
   }
   sqlite3_str_appendchar(out, 1, ']');
-  result_json(ctx, out);
+  ls_json_result(ctx, out);
 }
 
 /* Sets the settings from a JSON array of strings; [] removes them. */
@@ -763,7 +675,7 @@ static int set_settings(ls_row *row, sqlite3_value *v, const ls_column *col, cha
       const char *s;
       size_t n;
       char *msg = NULL;
-      rc = value_utf8(sqlite3_column_value(st, 0), col, 0, TW_SETTING_MAX, &s, &n, &msg);
+      rc = ls_value_utf8(sqlite3_column_value(st, 0), col, 0, TW_SETTING_MAX, &s, &n, &msg);
       if (rc == SQLITE_OK) {
         sqlite3_str_append(buf, s, (int)n);
         sqlite3_str_appendchar(buf, 1, 0);
@@ -855,7 +767,7 @@ static int set_group_name(ls_row *row, sqlite3_value *v, const ls_column *col, c
   codec_error e;
   const char *s;
   size_t n;
-  int rc = value_utf8(v, col, 0, sizeof g.name - 1, &s, &n, err);
+  int rc = ls_value_utf8(v, col, 0, sizeof g.name - 1, &s, &n, err);
   if (rc != SQLITE_OK) return rc;
   if (!tw_group_get(ROW_MAP(row), (size_t)row->pos.a, &g, &e)) return setter_codec_error(col, &e, err);
   if (strlen(g.name) == n && memcmp(g.name, s, n) == 0) return SQLITE_OK;
@@ -988,7 +900,7 @@ static int set_layer_field(ls_row *row, sqlite3_value *v, const ls_column *col, 
     case LF_NAME: {
       const char *s;
       size_t n;
-      rc = value_utf8(v, col, 0, sizeof li.name - 1, &s, &n, err);
+      rc = ls_value_utf8(v, col, 0, sizeof li.name - 1, &s, &n, err);
       if (rc == SQLITE_OK) {
         memset(li.name, 0, sizeof li.name);
         memcpy(li.name, s, n);
@@ -1290,7 +1202,7 @@ static void get_quad_field(const ls_row *row, sqlite3_context *ctx, const ls_col
         else json_append_ints(out, q.tex[i], 2);
       }
       sqlite3_str_appendchar(out, 1, ']');
-      result_json(ctx, out);
+      ls_json_result(ctx, out);
       break;
     case QF_POS_ENV: result_index(ctx, q.pos_env); break;
     case QF_POS_ENV_OFF: sqlite3_result_int(ctx, q.pos_env_offset); break;
@@ -1402,7 +1314,7 @@ static int set_image_name(ls_row *row, sqlite3_value *v, const ls_column *col, c
   codec_error e;
   const char *s;
   size_t n;
-  int rc = value_utf8(v, col, 1, TW_IMAGE_NAME_MAX, &s, &n, err);
+  int rc = ls_value_utf8(v, col, 1, TW_IMAGE_NAME_MAX, &s, &n, err);
   if (rc != SQLITE_OK) return rc;
   if (tw_image_get(ROW_MAP(row), (size_t)row->pos.a, &im, &e) && im.name && im.name_len == n &&
       memcmp(im.name, s, n) == 0)
@@ -1485,7 +1397,7 @@ static void get_envelope_field(const ls_row *row, sqlite3_context *ctx, const ls
       }
       sqlite3_str_appendchar(out, 1, ']');
       free(p);
-      result_json(ctx, out);
+      ls_json_result(ctx, out);
       break;
     }
   }
@@ -1592,7 +1504,7 @@ static int set_envelope_field(ls_row *row, sqlite3_value *v, const ls_column *co
   if (col->arg == EF_NAME) {
     const char *s;
     size_t n;
-    if ((rc = value_utf8(v, col, 0, sizeof en.name - 1, &s, &n, err)) != SQLITE_OK) return rc;
+    if ((rc = ls_value_utf8(v, col, 0, sizeof en.name - 1, &s, &n, err)) != SQLITE_OK) return rc;
     memset(en.name, 0, sizeof en.name);
     memcpy(en.name, s, n);
   } else {

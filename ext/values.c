@@ -79,6 +79,69 @@ int ls_value_text8(sqlite3_value *v, const ls_column *col, const ls_options *opt
   return SQLITE_OK;
 }
 
+/* Returns 1 when s[0..n) is well-formed UTF-8 (no overlongs, surrogates or
+** code points above U+10FFFF). */
+static int utf8_valid(const unsigned char *s, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    unsigned c = s[i], need, k;
+    uint32_t cp;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    if (c >= 0xC2 && c <= 0xDF) need = 1, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF) need = 2, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4) need = 3, cp = c & 0x07;
+    else return 0;
+    if (n - i <= need) return 0;
+    for (k = 1; k <= need; k++) {
+      if ((s[i + k] & 0xC0) != 0x80) return 0;
+      cp = (cp << 6) | (s[i + k] & 0x3F);
+    }
+    if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+      return 0;
+    i += need + 1;
+  }
+  return 1;
+}
+
+/* Reads a text value for col: UTF-8 without NUL characters, min_len to
+** max_len bytes.  *s points into the value (valid until it changes).
+** NULL is refused; callers that take NULL check for it first. */
+int ls_value_utf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s,
+                      size_t *n, char **err) {
+  int type = sqlite3_value_type(v);
+  if (type == SQLITE_NULL || type == SQLITE_BLOB) {
+    *err = sqlite3_mprintf("column %s: %s; it takes UTF-8 text of %s%lld bytes", col->name,
+                           type == SQLITE_NULL ? "NULL" : "a blob", min_len ? "1 to " : "at most ",
+                           (long long)max_len);
+    return SQLITE_CONSTRAINT;
+  }
+  *s = (const char *)sqlite3_value_text(v);
+  *n = (size_t)sqlite3_value_bytes(v);
+  if (!*s) return SQLITE_NOMEM;
+  if (!utf8_valid((const unsigned char *)*s, *n)) {
+    *err = sqlite3_mprintf("column %s: the text is not valid UTF-8", col->name);
+    return SQLITE_CONSTRAINT;
+  }
+  if (memchr(*s, 0, *n)) {
+    *err = sqlite3_mprintf("column %s: the text contains a NUL character", col->name);
+    return SQLITE_CONSTRAINT;
+  }
+  if (*n > max_len) {
+    *err = sqlite3_mprintf("column %s: text of %lld bytes is longer than the %lld bytes the field holds", col->name,
+                           (long long)*n, (long long)max_len);
+    return SQLITE_CONSTRAINT;
+  }
+  if (*n < min_len) {
+    *err = sqlite3_mprintf("column %s: empty text; it takes UTF-8 text of 1 to %lld bytes", col->name,
+                           (long long)max_len);
+    return SQLITE_CONSTRAINT;
+  }
+  return SQLITE_OK;
+}
+
 void ls_result_text8(sqlite3_context *ctx, const ls_options *opts, const unsigned char *s, size_t n) {
   size_t len = 0;
   char *utf8 = text8_decode(s, n, opts->encoding, &len);

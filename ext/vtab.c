@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "record.h"
 #include "session.h"
 #include "source.h"
 
@@ -80,6 +81,13 @@ typedef struct ls_cursor {
   char *row_error;     /* levelsql_files: the current file's error message */
   char *scan_error;    /* set by a table's next() that could not go on */
   ls_memo memo;
+  void *rec;           /* the current row's record (tables with records) */
+  ls_arena *arena;     /* what loading it decoded */
+  int rec_loaded;      /* rec holds the row at rec_pos of rec_model, loaded at generation rec_gen */
+  uint64_t rec_gen;
+  ls_pos rec_pos;
+  const ls_model *rec_model;
+  char *rec_error;     /* why it could not be loaded */
 } ls_cursor;
 
 /* SQL column numbers: 0 is `file`, then the table's columns, then hidden. */
@@ -474,7 +482,14 @@ static int ls_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
   if (!c) return SQLITE_NOMEM;
   memset(c, 0, sizeof *c);
   c->range = sqlite3_malloc64(sizeof *c->range * (sqlite3_uint64)(v->table->ncolumns + 1));
-  if (!c->range) {
+  if (v->table->record_size) {
+    c->rec = sqlite3_malloc64(v->table->record_size);
+    c->arena = ls_arena_new();
+  }
+  if (!c->range || (v->table->record_size && (!c->rec || !c->arena))) {
+    sqlite3_free(c->range);
+    sqlite3_free(c->rec);
+    ls_arena_free(c->arena);
     sqlite3_free(c);
     return SQLITE_NOMEM;
   }
@@ -626,6 +641,9 @@ static int ls_close(sqlite3_vtab_cursor *cur) {
   memo_free(&c->memo);
   sqlite3_free(c->scan_error);
   sqlite3_free(c->range);
+  sqlite3_free(c->rec);
+  sqlite3_free(c->rec_error);
+  ls_arena_free(c->arena);
   sqlite3_free(c);
   return SQLITE_OK;
 }
@@ -691,7 +709,7 @@ static int cursor_advance(ls_cursor *c, int first_in_file) {
     if (c->entered) {
       if (t->one_row_per_file) {
         if (first_in_file) return SQLITE_OK;
-      } else if (c->model && t->next(c->model->p, &c->scan, &c->pos, first_in_file)) {
+      } else if (c->model && ls_table_next(t, c->model->p, &c->scan, &c->pos, first_in_file)) {
         return SQLITE_OK;
       }
       if (c->scan_error) {
@@ -851,7 +869,7 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
     c->eof = 0;
     if ((rc = cursor_enter_file(c)) != SQLITE_OK) return rc;
     if (!c->model || c->file != f || t->one_row_per_file ||
-        !t->seek(c->model->p, c->rowid_key & LS_KEY_MAX, &c->pos)) {
+        !ls_table_seek(t, c->model->p, c->rowid_key & LS_KEY_MAX, &c->pos)) {
       c->eof = 1;
     }
     return SQLITE_OK;
@@ -870,6 +888,30 @@ static int ls_eof(sqlite3_vtab_cursor *cur) {
   return ((ls_cursor *)cur)->eof;
 }
 
+/* Loads the record of the cursor's row, once per row (and again after any
+** write, which may have changed it).  Returns 1, or 0 with c->rec_error. */
+static int cursor_record(ls_cursor *c, ls_row *row) {
+  ls_vtab *v = (ls_vtab *)c->base.pVtab;
+  const ls_table *t = v->table;
+  if (c->rec_loaded && c->rec_gen == v->sess->generation && c->rec_model == c->model &&
+      memcmp(&c->rec_pos, &c->pos, sizeof c->pos) == 0) {
+    return !c->rec_error;
+  }
+  ls_arena_reset(c->arena);
+  sqlite3_free(c->rec_error);
+  c->rec_error = NULL;
+  memset(c->rec, 0, t->record_size);
+  c->rec_loaded = 1;
+  c->rec_gen = v->sess->generation;
+  c->rec_model = c->model;
+  c->rec_pos = c->pos;
+  if (t->load(row, &c->rec_error) != SQLITE_OK) {
+    if (!c->rec_error) c->rec_error = sqlite3_mprintf("out of memory");
+    return 0;
+  }
+  return 1;
+}
+
 static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
   ls_cursor *c = (ls_cursor *)cur;
   const ls_table *t = ((ls_vtab *)cur->pVtab)->table;
@@ -883,12 +925,21 @@ static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i
   } else if (i == col_options(t)) {
     if (c->options_text) sqlite3_result_text(ctx, c->options_text, -1, SQLITE_TRANSIENT);
   } else if (i >= 1 && i <= t->ncolumns) {
+    const ls_column *col = &t->columns[i - 1];
     ls_row row;
     row.model = c->model ? c->model->p : NULL;
     row.pos = c->pos;
     row.opts = &c->opts;
     row.file = &c->info;
-    t->columns[i - 1].get(&row, ctx, &t->columns[i - 1]);
+    row.rec = c->rec;
+    row.arena = c->arena;
+    if (t->record_size && col->kind != LS_POS && row.model && !cursor_record(c, &row)) {
+      char *msg = sqlite3_mprintf("%s: %s", c->info.path, c->rec_error);
+      sqlite3_result_error(ctx, msg ? msg : c->rec_error, -1);
+      sqlite3_free(msg);
+      return SQLITE_OK;
+    }
+    ls_column_get(t, &row, ctx, col);
   }
   return SQLITE_OK;
 }
@@ -899,7 +950,7 @@ static int ls_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out) {
   if (t->one_row_per_file || !c->model || !c->file) {
     *out = c->ipath + 1;
   } else {
-    *out = (c->file->id << LS_KEY_BITS) | (t->key(c->model->p, &c->pos) & LS_KEY_MAX);
+    *out = (c->file->id << LS_KEY_BITS) | (ls_table_key(t, c->model->p, &c->pos) & LS_KEY_MAX);
   }
   return SQLITE_OK;
 }
@@ -919,7 +970,7 @@ static int locate_for_write(ls_vtab *v, sqlite3_int64 rowid, ls_file **f, ls_mod
   *f = ls_session_file_by_id(v->sess, rowid >> LS_KEY_BITS);
   if (!*f || !(*f)->shown) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("no level file has rowid %lld", (long long)rowid));
   if (!(*m = ls_session_writable(v->sess, *f, (*f)->shown, &err))) return vtab_error(v, SQLITE_ERROR, err);
-  if (!v->table->seek((*m)->p, rowid & LS_KEY_MAX, pos)) {
+  if (!ls_table_seek(v->table, (*m)->p, rowid & LS_KEY_MAX, pos)) {
     return vtab_error(v, SQLITE_ERROR,
                       sqlite3_mprintf("%s: %s row %lld no longer exists", (*f)->shown, v->table->name,
                                       (long long)(rowid & LS_KEY_MAX)));
@@ -930,7 +981,7 @@ static int locate_for_write(ls_vtab *v, sqlite3_int64 rowid, ls_file **f, ls_mod
 /* Sets the vtab error "<file>: <row>: <message>" for a failed edit of the
 ** row at pos (the row part when the table can name it); takes msg. */
 static int row_error(ls_vtab *v, int rc, ls_file *f, const void *model, const ls_pos *pos, char *msg) {
-  char *row = v->table->describe ? v->table->describe(model, pos) : NULL;
+  char *row = ls_table_describe(v->table, model, pos);
   char *full = row ? sqlite3_mprintf("%s: %s: %s", f->shown, row, msg ? msg : "invalid value")
                    : sqlite3_mprintf("%s: %s", f->shown, msg ? msg : "invalid value");
   sqlite3_free(row);
@@ -941,6 +992,7 @@ static int row_error(ls_vtab *v, int rc, ls_file *f, const void *model, const ls
 /* What levelsql_column_value() reads: one column of one row.  It travels
 ** as a pointer value (sqlite3_bind_pointer), which SQL cannot forge. */
 typedef struct ls_column_ref {
+  const ls_table *table;
   const ls_column *col;
   const ls_row *row;
 } ls_column_ref;
@@ -954,7 +1006,7 @@ typedef struct ls_column_ref {
 static void column_value_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const ls_column_ref *ref = sqlite3_value_pointer(argv[0], LS_COLUMN_REF);
   (void)argc;
-  if (ref) ref->col->get(ref->row, ctx, ref->col);
+  if (ref) ls_column_get(ref->table, ref->row, ctx, ref->col);
 }
 
 int ls_register_engine_functions(sqlite3 *db) {
@@ -971,6 +1023,7 @@ static int column_holds(ls_vtab *v, const ls_row *row, const ls_column *col, sql
       (rc = sqlite3_prepare_v2(v->db, "SELECT levelsql_column_value(?1) IS ?2", -1, &v->same_value, NULL)) != SQLITE_OK) {
     return vtab_error(v, rc, sqlite3_mprintf("%s", sqlite3_errmsg(v->db)));
   }
+  ref.table = v->table;
   ref.col = col;
   ref.row = row;
   sqlite3_bind_pointer(v->same_value, 1, &ref, LS_COLUMN_REF, NULL);
@@ -983,8 +1036,8 @@ static int column_holds(ls_vtab *v, const ls_row *row, const ls_column *col, sql
   return SQLITE_OK;
 }
 
-/* Applies the values of an UPDATE or INSERT to the row through the column
-** setters.  values[0] is `file`, values[1..n] the table's columns.
+/* Applies the values of an UPDATE or INSERT to the row.  values[0] is
+** `file`, values[1..n] the table's columns.
 **
 ** On UPDATE the columns that change are the ones SQL sets: SQLite marks
 ** the others sqlite3_value_nochange.  Two exceptions compare the new value
@@ -992,17 +1045,23 @@ static int column_holds(ls_vtab *v, const ls_row *row, const ls_column *col, sql
 ** no change; and SQLite 3.40 hands an UPDATE ... FROM every column, set or
 ** not, so when no column is marked unchanged, a value equal to the row's
 ** is taken as not set (columns outside SET then keep their stored values).
-** Which columns change is decided for the whole row before any setter
-** runs, because a setter may change other columns (a polygon's vertices
-** set its bounding box).  INSERT ignores read-only columns (they are
-** derived: idx, counts...) and NULLs (the blank row's defaults). */
+** Which columns change is decided for the whole row before any value is
+** written.  INSERT ignores read-only columns (they are derived: idx,
+** counts...) and NULLs (the blank row's defaults).
+**
+** Tables with records: the row's record is loaded, the new values are
+** written into it column by column (in column order, so a kind set in the
+** same UPDATE decides what later columns may hold), and the table's
+** store() checks the row as a whole and writes it to the model.  Tables
+** without: each setter writes the model, then check() looks at the row. */
 static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite3_value **values, int insert) {
   const ls_table *t = v->table;
   const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
   ls_options opts = v->opts;
   ls_file_info info;
   ls_row row;
-  unsigned char *changes;
+  unsigned char *changes = NULL;
+  void *old = NULL;
   char *err = NULL;
   int i, every_column_given, rc = SQLITE_OK;
   /* the statement's options (the hidden column) override the table's */
@@ -1011,36 +1070,54 @@ static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite
   info.path = f->shown;
   info.format = f->fmt ? f->fmt->name : NULL;
   info.size = f->size;
+  memset(&row, 0, sizeof row);
   row.model = m->p;
   row.pos = *pos;
   row.opts = &opts;
   row.file = &info;
-  if (!(changes = sqlite3_malloc(t->ncolumns + 1))) return SQLITE_NOMEM;
+  if (t->record_size) {
+    row.rec = sqlite3_malloc64(t->record_size);
+    old = sqlite3_malloc64(t->record_size);
+    row.arena = ls_arena_new();
+    if (!row.rec || !old || !row.arena) rc = SQLITE_NOMEM;
+    if (rc == SQLITE_OK) {
+      memset(row.rec, 0, t->record_size);
+      if ((rc = t->load(&row, &err)) != SQLITE_OK) rc = row_error(v, rc, f, m->p, pos, err);
+      else memcpy(old, row.rec, t->record_size);
+    }
+  }
+  if (rc == SQLITE_OK && !(changes = sqlite3_malloc(t->ncolumns + 1))) rc = SQLITE_NOMEM;
   for (i = 1; i <= t->ncolumns && !sqlite3_value_nochange(values[i]); i++) {
   }
   every_column_given = i > t->ncolumns;
   for (i = 1; rc == SQLITE_OK && i <= t->ncolumns; i++) {
     const ls_column *col = &t->columns[i - 1];
     sqlite3_value *val = values[i];
-    int same = 0;
+    int same = 0, writable = ls_column_writable(col);
     changes[i] = 0;
     if (sqlite3_value_nochange(val)) continue;
     if (insert) {
-      changes[i] = col->set && sqlite3_value_type(val) != SQLITE_NULL;
+      changes[i] = writable && sqlite3_value_type(val) != SQLITE_NULL;
       continue;
     }
-    if ((!col->set || every_column_given) && ((rc = column_holds(v, &row, col, val, &same)) != SQLITE_OK || same)) continue;
-    if (!col->set) {
+    if ((!writable || every_column_given) && ((rc = column_holds(v, &row, col, val, &same)) != SQLITE_OK || same)) continue;
+    if (!writable) {
       rc = row_error(v, SQLITE_ERROR, f, m->p, pos, sqlite3_mprintf("column %s of %s is read-only", col->name, t->name));
     }
     changes[i] = 1;
   }
   for (i = 1; rc == SQLITE_OK && i <= t->ncolumns; i++) {
     const ls_column *col = &t->columns[i - 1];
-    if (changes[i] && (rc = col->set(&row, values[i], col, &err)) != SQLITE_OK) rc = row_error(v, rc, f, m->p, pos, err);
+    if (changes[i] && (rc = ls_column_set(t, &row, values[i], col, &err)) != SQLITE_OK) rc = row_error(v, rc, f, m->p, pos, err);
   }
+  if (rc == SQLITE_OK && t->store && (rc = t->store(&row, old, changes + 1, &err)) != SQLITE_OK) {
+    rc = row_error(v, rc, f, m->p, pos, err);
+  }
+  if (rc == SQLITE_OK && t->check && (rc = t->check(&row, &err)) != SQLITE_OK) rc = row_error(v, rc, f, m->p, pos, err);
   sqlite3_free(changes);
-  if (rc == SQLITE_OK && t->check && (rc = t->check(&row, &err)) != SQLITE_OK) return row_error(v, rc, f, m->p, pos, err);
+  sqlite3_free(row.rec);
+  sqlite3_free(old);
+  ls_arena_free(row.arena);
   return rc;
 }
 
@@ -1122,7 +1199,7 @@ static int write_row(ls_vtab *v, int argc, sqlite3_value **argv, sqlite3_int64 *
       return vtab_error(v, rc, msg);
     }
     if ((rc = apply_values(v, f, m, &pos, argv + 2, 1)) != SQLITE_OK) return rc;
-    *rowid_out = (f->id << LS_KEY_BITS) | t->key(m->p, &pos);
+    *rowid_out = (f->id << LS_KEY_BITS) | ls_table_key(t, m->p, &pos);
     return SQLITE_OK;
   }
   /* UPDATE */

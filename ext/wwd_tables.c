@@ -61,116 +61,94 @@ const ls_format wwd_format = {
   NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
 };
 
-/* ---- shared getters and setters on raw headers ----------------------------- */
+/* ---- records ----------------------------------------------------------------- */
 
 #define LEVEL(row) ((wwd_level *)(row)->model)
 
-/* The raw header of the row: the file header (pos.a == -1) or a plane's. */
-static unsigned char *row_header(const ls_row *row) {
-  wwd_level *lvl = LEVEL(row);
-  return row->pos.a < 0 ? lvl->header : lvl->planes[row->pos.a].header;
-}
+/* wwd_levels: the raw file header (known fields sit at WWD_HDR_* offsets). */
+typedef struct level_rec {
+  unsigned char h[WWD_HEADER_SIZE];
+} level_rec;
 
-/* col->arg: byte offset; the field is an int32. */
-static void get_header_i32(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  sqlite3_result_int64(ctx, u32_as_i32(le32_load(row_header(row) + col->arg)));
-}
+/* wwd_planes: the raw plane header, the image set names and the count. */
+typedef struct plane_rec {
+  unsigned char h[WWD_PLANE_HEADER_SIZE];
+  ls_span image_sets; /* of ls_span */
+  uint32_t num_objects;
+} plane_rec;
 
-static int set_header_i32(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  int64_t x;
-  int rc = ls_value_int(v, col, INT32_MIN, INT32_MAX, &x, err);
-  if (rc == SQLITE_OK) le32_store(row_header(row) + col->arg, (uint32_t)(int32_t)x);
-  return rc;
-}
+/* wwd_objects: the int32 fields and the four strings. */
+typedef struct object_rec {
+  int32_t f[WWD_OBJECT_NFIELDS];
+  ls_span str[WWD_OBJECT_NSTRINGS];
+} object_rec;
 
-/* col->arg: byte offset; the field is a uint32 (flags). */
-static void get_header_u32(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  sqlite3_result_int64(ctx, le32_load(row_header(row) + col->arg));
-}
+/* wwd_tiles: the cell's value (a tile id or a special value). */
+typedef struct tile_rec {
+  uint32_t cell;
+} tile_rec;
 
-static int set_header_u32(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  int64_t x;
-  int rc = ls_value_int(v, col, 0, UINT32_MAX, &x, err);
-  if (rc == SQLITE_OK) le32_store(row_header(row) + col->arg, (uint32_t)x);
-  return rc;
-}
+/* wwd_tile_properties: the property as the codec holds it, the mask as a span. */
+typedef struct property_rec {
+  uint32_t type, width, height;
+  int32_t attribute, inside_attribute, rect[4];
+  ls_span mask;
+} property_rec;
 
-/* col->arg: offset of a uint32 flags field, col->arg2: the bit; 0 or 1. */
-static void get_header_bit(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  sqlite3_result_int(ctx, (le32_load(row_header(row) + col->arg) & (uint32_t)col->arg2) != 0);
-}
-
-static int set_header_bit(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  int64_t x;
-  int rc = ls_value_int(v, col, 0, 1, &x, err);
-  if (rc == SQLITE_OK) {
-    unsigned char *p = row_header(row) + col->arg;
-    uint32_t flags = le32_load(p);
-    le32_store(p, x ? flags | (uint32_t)col->arg2 : flags & ~(uint32_t)col->arg2);
-  }
-  return rc;
-}
-
-/* col->arg: offset, col->arg2: size of a NUL-terminated fixed-size string. */
-static void get_header_string(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const unsigned char *s;
-  size_t n = wwd_fixed_string(row_header(row) + col->arg, (size_t)col->arg2, &s);
-  ls_result_text8(ctx, row->opts, s, n);
-}
-
-static int set_header_string(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  unsigned char *bytes = NULL;
-  size_t n = 0;
-  /* one byte of the field is the terminating NUL */
-  int rc = ls_value_text8(v, col, row->opts, (size_t)col->arg2 - 1, &bytes, &n, err);
-  if (rc == SQLITE_OK) wwd_fixed_string_set(row_header(row) + col->arg, (size_t)col->arg2, bytes, n);
-  free(bytes);
-  return rc;
-}
+/* Raw header fields: name, offset inside the header, and for text its size. */
+#define HSTR(R, nm, off, sz, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_TEXT8, .store = LS_CHARS, .offset = offsetof(R, h) + (off), .size = sz, .doc = doc_}
+#define HINT(R, nm, st, off, fl, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(R, h) + (off), .flags = fl, .doc = doc_}
+#define HBIT(R, nm, off, bit, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_BIT, .store = LS_LE32, .offset = offsetof(R, h) + (off), .max = bit, .doc = doc_}
 
 /* ---- wwd_levels ------------------------------------------------------------ */
 
-/* One row per file; its position is the file header (a = -1). */
-static int level_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  (void)model;
-  (void)scan;
-  pos->a = -1;
-  pos->b = pos->c = 0;
-  return first;
+static int level_load(const ls_row *row, char **err) {
+  (void)err;
+  memcpy(((level_rec *)row->rec)->h, LEVEL(row)->header, WWD_HEADER_SIZE);
+  return SQLITE_OK;
 }
 
-static int64_t level_key(const void *model, const ls_pos *pos) {
-  (void)model;
-  (void)pos;
-  return 0;
+static int level_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  (void)old, (void)changed, (void)err;
+  memcpy(LEVEL(row)->header, ((const level_rec *)row->rec)->h, WWD_HEADER_SIZE);
+  return SQLITE_OK;
 }
 
-static int level_seek(const void *model, int64_t key, ls_pos *pos) {
-  (void)model;
-  pos->a = -1;
-  pos->b = pos->c = 0;
-  return key == 0;
+static void get_level_num_planes(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  (void)col;
+  sqlite3_result_int64(ctx, LEVEL(row)->num_planes);
 }
 
-static void get_level_count(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+static void get_level_num_objects(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
   const wwd_level *lvl = LEVEL(row);
   int64_t n = 0;
   uint32_t i;
-  switch (col->arg) {
-    case 0: n = lvl->num_planes; break;
-    case 1: for (i = 0; i < lvl->num_planes; i++) n += lvl->planes[i].num_objects; break;
-    case 2: n = lvl->num_tile_properties; break;
-  }
+  (void)col;
+  for (i = 0; i < lvl->num_planes; i++) n += lvl->planes[i].num_objects;
   sqlite3_result_int64(ctx, n);
 }
 
+static void get_level_num_tile_properties(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  (void)col;
+  sqlite3_result_int64(ctx, LEVEL(row)->num_tile_properties);
+}
+
 static void get_level_checksum(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const wwd_level *lvl = LEVEL(row);
-  switch (col->arg) {
-    case 0: sqlite3_result_int64(ctx, lvl->checksum_stored); break;
-    case 1: sqlite3_result_int64(ctx, lvl->checksum_computed); break;
-    default: sqlite3_result_text(ctx, wwd_checksum_kind_name(lvl->checksum_kind), -1, SQLITE_STATIC); break;
-  }
+  (void)col;
+  sqlite3_result_int64(ctx, LEVEL(row)->checksum_stored);
+}
+
+static void get_level_checksum_computed(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  (void)col;
+  sqlite3_result_int64(ctx, LEVEL(row)->checksum_computed);
+}
+
+static void get_level_checksum_kind(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  (void)col;
+  sqlite3_result_text(ctx, wwd_checksum_kind_name(LEVEL(row)->checksum_kind), -1, SQLITE_STATIC);
 }
 
 static void get_level_game(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
@@ -184,234 +162,135 @@ static void get_level_file_size(const ls_row *row, sqlite3_context *ctx, const l
   sqlite3_result_int64(ctx, (sqlite3_int64)LEVEL(row)->file_size);
 }
 
-/* Row names for error messages. */
-static char *describe_header(const void *model, const ls_pos *pos) {
-  (void)model;
-  return pos->a < 0 ? sqlite3_mprintf("header") : sqlite3_mprintf("plane %lld", (long long)pos->a);
-}
-
-static char *describe_object(const void *model, const ls_pos *pos) {
-  (void)model;
-  return sqlite3_mprintf("object %lld of plane %lld", (long long)pos->b, (long long)pos->a);
-}
-
-static char *describe_tile(const void *model, const ls_pos *pos) {
-  (void)model;
-  return sqlite3_mprintf("tile x %lld, y %lld of plane %lld", (long long)pos->c, (long long)pos->b, (long long)pos->a);
-}
-
-static char *describe_property(const void *model, const ls_pos *pos) {
-  (void)model;
-  return sqlite3_mprintf("tile property %lld", (long long)pos->a);
-}
-
-#define HSTR(name, off, size, doc) {name, "TEXT", get_header_string, set_header_string, off, size, 0, doc}
-
 static const ls_column level_columns[] = {
-  HSTR("name", WWD_HDR_NAME, 64, "level name (63 bytes at most)"),
-  HSTR("author", WWD_HDR_AUTHOR, 64, "author (63 bytes)"),
-  HSTR("birth", WWD_HDR_BIRTH, 64, "creation date as the editor wrote it (63 bytes)"),
-  HSTR("rez_file", WWD_HDR_REZ_FILE, 256, "REZ archive path (255 bytes)"),
-  HSTR("image_dir", WWD_HDR_IMAGE_DIR, 128, "image directory inside the REZ (127 bytes)"),
-  HSTR("pal_rez", WWD_HDR_PAL_REZ, 128, "palette path (127 bytes)"),
-  HSTR("launch_app", WWD_HDR_LAUNCH_APP, 128, "game executable (127 bytes)"),
-  HSTR("image_set1", WWD_HDR_IMAGE_SET1, 128, "image set 1 path (127 bytes)"),
-  HSTR("image_set2", WWD_HDR_IMAGE_SET2, 128, "image set 2 path"),
-  HSTR("image_set3", WWD_HDR_IMAGE_SET3, 128, "image set 3 path"),
-  HSTR("image_set4", WWD_HDR_IMAGE_SET4, 128, "image set 4 path"),
-  HSTR("prefix1", WWD_HDR_PREFIX1, 32, "image set 1 prefix (31 bytes)"),
-  HSTR("prefix2", WWD_HDR_PREFIX2, 32, "image set 2 prefix"),
-  HSTR("prefix3", WWD_HDR_PREFIX3, 32, "image set 3 prefix"),
-  HSTR("prefix4", WWD_HDR_PREFIX4, 32, "image set 4 prefix"),
-  {"start_x", "INTEGER", get_header_i32, set_header_i32, WWD_HDR_START_X, 0, 0, "player start x (pixels)"},
-  {"start_y", "INTEGER", get_header_i32, set_header_i32, WWD_HDR_START_Y, 0, 0, "player start y (pixels)"},
-  {"flags", "INTEGER", get_header_u32, set_header_u32, WWD_HDR_FLAGS, 0, 0, "header flags: wwd_flag_names('level', flags)"},
-  {"use_z_coords", "INTEGER", get_header_bit, set_header_bit, WWD_HDR_FLAGS, WWD_FLAG_USE_Z_COORDS, 0, "flag 0x1"},
-  {"compressed", "INTEGER", get_header_bit, set_header_bit, WWD_HDR_FLAGS, WWD_FLAG_COMPRESS, 0, "flag 0x2: the main block is zlib-compressed; set to 0 or 1 to change how the file is saved"},
-  {"num_planes", "INTEGER", get_level_count, NULL, 0, 0, 0, "number of planes"},
-  {"num_objects", "INTEGER", get_level_count, NULL, 1, 0, 0, "objects on all planes"},
-  {"num_tile_properties", "INTEGER", get_level_count, NULL, 2, 0, 0, "number of tile properties"},
-  {"checksum", "INTEGER", get_level_checksum, NULL, 0, 0, 0, "checksum stored in the header (as read)"},
-  {"checksum_computed", "INTEGER", get_level_checksum, NULL, 1, 0, 0, "checksum S computed over the main block as stored"},
-  {"checksum_kind", "TEXT", get_level_checksum, NULL, 2, 0, 0, "'exact', 'engine', 'wapmap', 'unset' or 'mismatch' (levelsql writes 'exact')"},
-  {"game", "TEXT", get_level_game, NULL, 0, 0, 0, "'claw', 'gruntz', 'getmedieval' or NULL"},
-  {"file_size", "INTEGER", get_level_file_size, NULL, 0, 0, 0, "size of the file as read, in bytes"},
+  HSTR(level_rec, "name", WWD_HDR_NAME, 64, "level name (63 bytes at most)"),
+  HSTR(level_rec, "author", WWD_HDR_AUTHOR, 64, "author (63 bytes)"),
+  HSTR(level_rec, "birth", WWD_HDR_BIRTH, 64, "creation date as the editor wrote it (63 bytes)"),
+  HSTR(level_rec, "rez_file", WWD_HDR_REZ_FILE, 256, "REZ archive path (255 bytes)"),
+  HSTR(level_rec, "image_dir", WWD_HDR_IMAGE_DIR, 128, "image directory inside the REZ (127 bytes)"),
+  HSTR(level_rec, "pal_rez", WWD_HDR_PAL_REZ, 128, "palette path (127 bytes)"),
+  HSTR(level_rec, "launch_app", WWD_HDR_LAUNCH_APP, 128, "game executable (127 bytes)"),
+  HSTR(level_rec, "image_set1", WWD_HDR_IMAGE_SET1, 128, "image set 1 path (127 bytes)"),
+  HSTR(level_rec, "image_set2", WWD_HDR_IMAGE_SET2, 128, "image set 2 path"),
+  HSTR(level_rec, "image_set3", WWD_HDR_IMAGE_SET3, 128, "image set 3 path"),
+  HSTR(level_rec, "image_set4", WWD_HDR_IMAGE_SET4, 128, "image set 4 path"),
+  HSTR(level_rec, "prefix1", WWD_HDR_PREFIX1, 32, "image set 1 prefix (31 bytes)"),
+  HSTR(level_rec, "prefix2", WWD_HDR_PREFIX2, 32, "image set 2 prefix"),
+  HSTR(level_rec, "prefix3", WWD_HDR_PREFIX3, 32, "image set 3 prefix"),
+  HSTR(level_rec, "prefix4", WWD_HDR_PREFIX4, 32, "image set 4 prefix"),
+  HINT(level_rec, "start_x", LS_LE32S, WWD_HDR_START_X, 0, "player start x (pixels)"),
+  HINT(level_rec, "start_y", LS_LE32S, WWD_HDR_START_Y, 0, "player start y (pixels)"),
+  HINT(level_rec, "flags", LS_LE32, WWD_HDR_FLAGS, 0, "header flags: wwd_flag_names('level', flags)"),
+  HBIT(level_rec, "use_z_coords", WWD_HDR_FLAGS, WWD_FLAG_USE_Z_COORDS, "flag 0x1"),
+  HBIT(level_rec, "compressed", WWD_HDR_FLAGS, WWD_FLAG_COMPRESS, "flag 0x2: the main block is zlib-compressed; set to 0 or 1 to change how the file is saved"),
+  LS_COL_CUSTOM("num_planes", "INTEGER", get_level_num_planes, NULL, "number of planes"),
+  LS_COL_CUSTOM("num_objects", "INTEGER", get_level_num_objects, NULL, "objects on all planes"),
+  LS_COL_CUSTOM("num_tile_properties", "INTEGER", get_level_num_tile_properties, NULL, "number of tile properties"),
+  LS_COL_CUSTOM("checksum", "INTEGER", get_level_checksum, NULL, "checksum stored in the header (as read)"),
+  LS_COL_CUSTOM("checksum_computed", "INTEGER", get_level_checksum_computed, NULL, "checksum S computed over the main block as stored"),
+  LS_COL_CUSTOM("checksum_kind", "TEXT", get_level_checksum_kind, NULL, "'exact', 'engine', 'wapmap', 'unset' or 'mismatch' (levelsql writes 'exact')"),
+  LS_COL_CUSTOM("game", "TEXT", get_level_game, NULL, "'claw', 'gruntz', 'getmedieval' or NULL"),
+  LS_COL_CUSTOM("file_size", "INTEGER", get_level_file_size, NULL, "size of the file as read, in bytes"),
 };
 
 static const ls_table wwd_levels = {
-  "wwd_levels", &wwd_format, "one row per WWD file: the header",
-  level_columns, (int)(sizeof level_columns / sizeof level_columns[0]),
-  level_next, level_key, level_seek, NULL, NULL, NULL, 0, describe_header, "",
-  1, /* rows_per_file, the corpus average */
+  .name = "wwd_levels", .format = &wwd_format, .doc = "one row per WWD file: the header",
+  .columns = level_columns, .ncolumns = (int)(sizeof level_columns / sizeof level_columns[0]),
+  .shape = {LS_SHAPE_ONE, NULL, NULL, NULL}, .row_name = "header", .natural_order = "",
+  .rows_per_file = 1, /* the corpus average */
+  .record_size = sizeof(level_rec), .load = level_load, .store = level_store,
 };
 
 /* ---- wwd_planes ------------------------------------------------------------ */
 
-/* First plane within the pushed-down range of column 0 (plane) at or after
-** `from`; returns 0 when there is none. */
-static int plane_in_range(const wwd_level *lvl, const ls_range *r, int64_t from, int64_t *out) {
-  return ls_range_first(r, from, lvl->num_planes, out);
+static int64_t plane_count(const void *model) {
+  return ((const wwd_level *)model)->num_planes;
 }
 
-static int plane_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return ls_index_next(((const wwd_level *)model)->num_planes, scan, pos, first);
-}
-
-static int plane_seek(const void *model, int64_t key, ls_pos *pos) {
-  return ls_index_seek(((const wwd_level *)model)->num_planes, key, pos);
-}
-
-static void get_plane_num_objects(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, LEVEL(row)->planes[row->pos.a].num_objects);
-}
-
-/* Image sets as a JSON array of strings. */
-static void get_plane_image_sets(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+static int plane_load(const ls_row *row, char **err) {
   const wwd_plane *p = &LEVEL(row)->planes[row->pos.a];
-  sqlite3_str *s = sqlite3_str_new(NULL);
+  plane_rec *r = row->rec;
+  ls_span *sets = ls_arena_alloc(row->arena, sizeof *sets * (p->num_image_sets + 1));
   uint32_t i;
-  (void)col;
-  sqlite3_str_appendchar(s, 1, '[');
+  (void)err;
+  if (!sets) return SQLITE_NOMEM;
   for (i = 0; i < p->num_image_sets; i++) {
-    size_t len = 0;
-    char *utf8 = text8_decode(p->image_sets[i].data, p->image_sets[i].len, row->opts->encoding, &len);
-    const char *c;
-    if (!utf8) break;
-    sqlite3_str_appendf(s, "%s\"", i ? "," : "");
-    for (c = utf8; *c; c++) {
-      if (*c == '"' || *c == '\\') sqlite3_str_appendf(s, "\\%c", *c);
-      else if ((unsigned char)*c < 0x20) sqlite3_str_appendf(s, "\\u%04x", (unsigned char)*c);
-      else sqlite3_str_appendchar(s, 1, *c);
-    }
-    sqlite3_str_appendchar(s, 1, '"');
-    free(utf8);
+    sets[i].p = p->image_sets[i].data;
+    sets[i].n = p->image_sets[i].len;
   }
-  sqlite3_str_appendchar(s, 1, ']');
-  sqlite3_result_text(ctx, sqlite3_str_value(s), sqlite3_str_length(s), SQLITE_TRANSIENT);
-  sqlite3_free(sqlite3_str_finish(s));
-  sqlite3_result_subtype(ctx, 'J');
-}
-
-/* Sets image sets from a JSON array of strings, parsed with SQLite's own
-** json_each so escapes are handled exactly as SQL users expect. */
-static int set_plane_image_sets(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  wwd_plane *p = &LEVEL(row)->planes[row->pos.a];
-  sqlite3 *db = NULL;
-  sqlite3_stmt *st = NULL;
-  wwd_bytes *sets = NULL;
-  uint32_t n = 0, i;
-  int rc;
-  if (sqlite3_value_type(v) != SQLITE_TEXT) {
-    *err = sqlite3_mprintf("column %s: takes a JSON array of strings, e.g. '[\"ACTION\"]'", col->name);
-    return SQLITE_CONSTRAINT;
-  }
-  /* A private in-memory connection: setters have no handle on the user's. */
-  rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, NULL);
-  if (rc == SQLITE_OK) rc = sqlite3_prepare_v2(db, "SELECT type, value FROM json_each(?1)", -1, &st, NULL);
-  if (rc == SQLITE_OK) sqlite3_bind_value(st, 1, v);
-  while (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
-    const char *type = (const char *)sqlite3_column_text(st, 0);
-    unsigned char *bytes = NULL;
-    size_t len = 0;
-    wwd_bytes *grown;
-    if (!type || strcmp(type, "text") != 0) {
-      *err = sqlite3_mprintf("column %s: element %u is not a string", col->name, (unsigned)n);
-      rc = SQLITE_CONSTRAINT;
-      break;
-    }
-    rc = ls_value_text8(sqlite3_column_value(st, 1), col, row->opts, 1024, &bytes, &len, err);
-    if (rc != SQLITE_OK) break;
-    if (memchr(bytes, 0, len)) {
-      free(bytes);
-      *err = sqlite3_mprintf("column %s: element %u contains a NUL character", col->name, (unsigned)n);
-      rc = SQLITE_CONSTRAINT;
-      break;
-    }
-    grown = realloc(sets, sizeof *sets * (n + 1));
-    if (!grown) {
-      free(bytes);
-      rc = SQLITE_NOMEM;
-      break;
-    }
-    sets = grown;
-    sets[n].data = bytes;
-    sets[n].len = (uint32_t)len;
-    n++;
-  }
-  if (rc == SQLITE_OK && st && sqlite3_errcode(db) != SQLITE_OK && sqlite3_errcode(db) != SQLITE_DONE &&
-      sqlite3_errcode(db) != SQLITE_ROW) {
-    *err = sqlite3_mprintf("column %s: not a JSON array: %s", col->name, sqlite3_errmsg(db));
-    rc = SQLITE_CONSTRAINT;
-  }
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  if (rc != SQLITE_OK) {
-    for (i = 0; i < n; i++) free(sets[i].data);
-    free(sets);
-    return rc;
-  }
-  for (i = 0; i < p->num_image_sets; i++) free(p->image_sets[i].data);
-  free(p->image_sets);
-  p->image_sets = sets;
-  p->num_image_sets = n;
+  memcpy(r->h, p->header, WWD_PLANE_HEADER_SIZE);
+  r->image_sets.p = sets;
+  r->image_sets.n = p->num_image_sets;
+  r->num_objects = p->num_objects;
   return SQLITE_OK;
 }
 
-#define PLANE_INT(name, off, doc) {name, "INTEGER", get_header_i32, NULL, off, 0, 0, doc}
-#define PLANE_BIT(name, bit, doc) {name, "INTEGER", get_header_bit, set_header_bit, WWD_PLANE_FLAGS, bit, 0, doc}
+/* The header as it is; new image sets are copied in. */
+static int plane_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  wwd_plane *p = &LEVEL(row)->planes[row->pos.a];
+  const plane_rec *r = row->rec;
+  (void)changed, (void)err;
+  if (r->image_sets.p != ((const plane_rec *)old)->image_sets.p) {
+    const ls_span *items = r->image_sets.p;
+    wwd_bytes *sets = calloc(r->image_sets.n + 1, sizeof *sets);
+    size_t i;
+    if (!sets) return SQLITE_NOMEM;
+    for (i = 0; i < r->image_sets.n; i++) {
+      if (!wwd_bytes_set(&sets[i], items[i].p, items[i].n)) {
+        while (i--) free(sets[i].data);
+        free(sets);
+        return SQLITE_NOMEM;
+      }
+    }
+    for (i = 0; i < p->num_image_sets; i++) free(p->image_sets[i].data);
+    free(p->image_sets);
+    p->image_sets = sets;
+    p->num_image_sets = (uint32_t)r->image_sets.n;
+  }
+  memcpy(p->header, r->h, WWD_PLANE_HEADER_SIZE);
+  return SQLITE_OK;
+}
+
+static const ls_json_shape image_sets_shape = {1, 0, 1u << 16, "[\"ACTION\"]"};
 
 static const ls_column plane_columns[] = {
-  {"plane", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order"},
-  {"name", "TEXT", get_header_string, set_header_string, WWD_PLANE_NAME, 64, 0, "plane name (63 bytes)"},
-  {"flags", "INTEGER", get_header_u32, set_header_u32, WWD_PLANE_FLAGS, 0, 0, "plane flags: wwd_flag_names('plane', flags)"},
-  PLANE_BIT("is_main", WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
-  PLANE_BIT("no_draw", WWD_PLANE_NO_DRAW, "flag 0x02"),
-  PLANE_BIT("wrap_x", WWD_PLANE_WRAP_X, "flag 0x04: repeats horizontally"),
-  PLANE_BIT("wrap_y", WWD_PLANE_WRAP_Y, "flag 0x08: repeats vertically"),
-  PLANE_BIT("auto_tile_size", WWD_PLANE_AUTO_TILE_SIZE, "flag 0x10"),
-  PLANE_INT("width_px", WWD_PLANE_WIDTH_PX, "width in pixels"),
-  PLANE_INT("height_px", WWD_PLANE_HEIGHT_PX, "height in pixels"),
-  PLANE_INT("tile_width", WWD_PLANE_TILE_WIDTH, "tile width in pixels"),
-  PLANE_INT("tile_height", WWD_PLANE_TILE_HEIGHT, "tile height in pixels"),
-  PLANE_INT("tiles_wide", WWD_PLANE_TILES_WIDE, "width in tiles"),
-  PLANE_INT("tiles_high", WWD_PLANE_TILES_HIGH, "height in tiles"),
-  {"movement_x_percent", "INTEGER", get_header_i32, set_header_i32, WWD_PLANE_MOVEMENT_X, 0, 0, "parallax: horizontal scroll speed in percent"},
-  {"movement_y_percent", "INTEGER", get_header_i32, set_header_i32, WWD_PLANE_MOVEMENT_Y, 0, 0, "parallax: vertical scroll speed in percent"},
-  {"fill_color", "INTEGER", get_header_i32, set_header_i32, WWD_PLANE_FILL_COLOR, 0, 0, "palette index of 'filled' tiles"},
-  {"z", "INTEGER", get_header_i32, set_header_i32, WWD_PLANE_Z, 0, 0, "drawing order (negative: behind)"},
-  {"image_sets", "TEXT", get_plane_image_sets, set_plane_image_sets, 0, 0, 0, "JSON array of the plane's image set names"},
-  {"num_objects", "INTEGER", get_plane_num_objects, NULL, 0, 0, 0, "objects on this plane"},
+  LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order"),
+  HSTR(plane_rec, "name", WWD_PLANE_NAME, 64, "plane name (63 bytes)"),
+  HINT(plane_rec, "flags", LS_LE32, WWD_PLANE_FLAGS, 0, "plane flags: wwd_flag_names('plane', flags)"),
+  HBIT(plane_rec, "is_main", WWD_PLANE_FLAGS, WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
+  HBIT(plane_rec, "no_draw", WWD_PLANE_FLAGS, WWD_PLANE_NO_DRAW, "flag 0x02"),
+  HBIT(plane_rec, "wrap_x", WWD_PLANE_FLAGS, WWD_PLANE_WRAP_X, "flag 0x04: repeats horizontally"),
+  HBIT(plane_rec, "wrap_y", WWD_PLANE_FLAGS, WWD_PLANE_WRAP_Y, "flag 0x08: repeats vertically"),
+  HBIT(plane_rec, "auto_tile_size", WWD_PLANE_FLAGS, WWD_PLANE_AUTO_TILE_SIZE, "flag 0x10"),
+  HINT(plane_rec, "width_px", LS_LE32S, WWD_PLANE_WIDTH_PX, LS_COL_RO, "width in pixels"),
+  HINT(plane_rec, "height_px", LS_LE32S, WWD_PLANE_HEIGHT_PX, LS_COL_RO, "height in pixels"),
+  HINT(plane_rec, "tile_width", LS_LE32S, WWD_PLANE_TILE_WIDTH, LS_COL_RO, "tile width in pixels"),
+  HINT(plane_rec, "tile_height", LS_LE32S, WWD_PLANE_TILE_HEIGHT, LS_COL_RO, "tile height in pixels"),
+  HINT(plane_rec, "tiles_wide", LS_LE32S, WWD_PLANE_TILES_WIDE, LS_COL_RO, "width in tiles"),
+  HINT(plane_rec, "tiles_high", LS_LE32S, WWD_PLANE_TILES_HIGH, LS_COL_RO, "height in tiles"),
+  HINT(plane_rec, "movement_x_percent", LS_LE32S, WWD_PLANE_MOVEMENT_X, 0, "parallax: horizontal scroll speed in percent"),
+  HINT(plane_rec, "movement_y_percent", LS_LE32S, WWD_PLANE_MOVEMENT_Y, 0, "parallax: vertical scroll speed in percent"),
+  HINT(plane_rec, "fill_color", LS_LE32S, WWD_PLANE_FILL_COLOR, 0, "palette index of 'filled' tiles"),
+  HINT(plane_rec, "z", LS_LE32S, WWD_PLANE_Z, 0, "drawing order (negative: behind)"),
+  {.name = "image_sets", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_SPAN, .offset = offsetof(plane_rec, image_sets),
+   .max = 1024, .aux = &image_sets_shape, .doc = "JSON array of the plane's image set names"},
+  LS_COL_INT("num_objects", LS_U32, plane_rec, num_objects, LS_COL_RO, "objects on this plane"),
 };
 
 static const ls_table wwd_planes = {
-  "wwd_planes", &wwd_format, "one row per plane of each WWD file",
-  plane_columns, (int)(sizeof plane_columns / sizeof plane_columns[0]),
-  plane_next, ls_key_pos_a, plane_seek, NULL, NULL, NULL, 0, describe_header, "plane",
-  3, /* rows_per_file, the corpus average */
+  .name = "wwd_planes", .format = &wwd_format, .doc = "one row per plane of each WWD file",
+  .columns = plane_columns, .ncolumns = (int)(sizeof plane_columns / sizeof plane_columns[0]),
+  .shape = {LS_SHAPE_ARRAY, plane_count, NULL, NULL}, .row_name = "plane %a", .natural_order = "plane",
+  .rows_per_file = 3, /* the corpus average */
+  .record_size = sizeof(plane_rec), .load = plane_load, .store = plane_store,
 };
 
 /* ---- wwd_objects ----------------------------------------------------------- */
 
 #define OBJECT(row) (&LEVEL(row)->planes[(row)->pos.a].objects[(row)->pos.b])
 
-/* Objects plane by plane (planes limited by the plane range), in list order. */
-static int object_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  const wwd_level *lvl = model;
-  int64_t p = first ? 0 : pos->a, i = first ? 0 : pos->b + 1;
-  for (;;) {
-    if (!plane_in_range(lvl, &scan->range[0], p, &p)) return 0;
-    if (p != (first ? 0 : pos->a)) i = 0;
-    if (i < (int64_t)lvl->planes[p].num_objects) {
-      pos->a = p;
-      pos->b = i;
-      return 1;
-    }
-    p++;
-    i = 0;
-    first = 0;
-    pos->a = p;
-  }
+static int64_t plane_objects(const void *model, int64_t plane) {
+  return ((const wwd_level *)model)->planes[plane].num_objects;
 }
 
 /* The uid: objects keep it across inserts and deletes of others. */
@@ -462,7 +341,7 @@ static int object_insert(void *model, sqlite3_value *const *values, ls_pos *pos,
       return SQLITE_CONSTRAINT;
     }
   } else {
-    static const ls_column plane_col = {"plane", "INTEGER", NULL, NULL, 0, 0, 0, NULL};
+    static const ls_column plane_col = {.name = "plane"};
     int rc = ls_value_int(plane_value, &plane_col, 0, (int64_t)lvl->num_planes - 1, &plane, err);
     if (rc != SQLITE_OK) return rc;
   }
@@ -480,47 +359,46 @@ static int object_remove(void *model, const ls_pos *pos, char **err) {
   return wwd_object_remove(model, (uint32_t)pos->a, (uint32_t)pos->b) ? SQLITE_OK : SQLITE_INTERNAL;
 }
 
-/* col->arg: field index (enum wwd_object_field); col->arg2: 1 when the
-** field is unsigned (flags), shown as 0 .. 4294967295. */
-static void get_object_field(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  int32_t v = OBJECT(row)->field[col->arg];
-  sqlite3_result_int64(ctx, col->arg2 ? (int64_t)(uint32_t)v : (int64_t)v);
+static int object_load(const ls_row *row, char **err) {
+  const wwd_object *o = OBJECT(row);
+  object_rec *r = row->rec;
+  int s;
+  (void)err;
+  memcpy(r->f, o->field, sizeof r->f);
+  for (s = 0; s < WWD_OBJECT_NSTRINGS; s++) {
+    r->str[s].p = o->str[s].data;
+    r->str[s].n = o->str[s].len;
+  }
+  return SQLITE_OK;
 }
 
-static int set_object_field(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  int64_t x;
-  int rc = col->arg2 ? ls_value_int(v, col, 0, UINT32_MAX, &x, err) : ls_value_int(v, col, INT32_MIN, INT32_MAX, &x, err);
-  if (rc == SQLITE_OK) OBJECT(row)->field[col->arg] = col->arg2 ? u32_as_i32((uint32_t)x) : (int32_t)x;
-  return rc;
-}
-
-/* col->arg: string index (enum wwd_object_string). */
-static void get_object_string(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const wwd_bytes *b = &OBJECT(row)->str[col->arg];
-  ls_result_text8(ctx, row->opts, b->data, b->len);
+/* The fields as they are; strings that changed are copied in. */
+static int object_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  wwd_object *o = OBJECT(row);
+  const object_rec *r = row->rec, *was = old;
+  int s;
+  (void)changed, (void)err;
+  for (s = 0; s < WWD_OBJECT_NSTRINGS; s++) {
+    if (r->str[s].p != was->str[s].p && !wwd_bytes_set(&o->str[s], r->str[s].p, r->str[s].n)) return SQLITE_NOMEM;
+  }
+  memcpy(o->field, r->f, sizeof r->f);
+  return SQLITE_OK;
 }
 
 #define WWD_OBJECT_STRING_MAX 4096 /* the editors use a few dozen bytes */
 
-static int set_object_string(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  unsigned char *bytes = NULL;
-  size_t n = 0;
-  int rc = ls_value_text8(v, col, row->opts, WWD_OBJECT_STRING_MAX, &bytes, &n, err);
-  if (rc == SQLITE_OK && !wwd_bytes_set(&OBJECT(row)->str[col->arg], bytes, n)) rc = SQLITE_NOMEM;
-  free(bytes);
-  return rc;
-}
-
-#define OSTR(name, idx, doc) {name, "TEXT", get_object_string, set_object_string, idx, 0, 0, doc}
-#define OINT(name, field, doc) {name, "INTEGER", get_object_field, set_object_field, field, 0, 0, doc}
-#define OFLAGS(name, field, doc) {name, "INTEGER", get_object_field, set_object_field, field, 1, 0, doc}
-#define ORECT(prefix, first, doc)                                                   \
-  OINT(prefix "_left", first, doc " left"), OINT(prefix "_top", first + 1, doc " top"), \
-  OINT(prefix "_right", first + 2, doc " right"), OINT(prefix "_bottom", first + 3, doc " bottom")
+#define OSTR(nm, k, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_TEXT8, .store = LS_SPAN, .offset = offsetof(object_rec, str[k]), \
+   .max = WWD_OBJECT_STRING_MAX, .doc = doc_}
+#define OINT(nm, k, doc_) LS_COL_INT(nm, LS_I32, object_rec, f[k], 0, doc_)
+#define OFLAGS(nm, k, doc_) LS_COL_INT(nm, LS_U32, object_rec, f[k], 0, doc_) /* shown unsigned */
+#define ORECT(prefix, first, doc_)                                                          \
+  OINT(prefix "_left", first, doc_ " left"), OINT(prefix "_top", first + 1, doc_ " top"), \
+  OINT(prefix "_right", first + 2, doc_ " right"), OINT(prefix "_bottom", first + 3, doc_ " bottom")
 
 static const ls_column object_columns[] = {
-  {"plane", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(1), "plane number; on INSERT, the plane to add to (default: the main plane)"},
-  {"idx", "INTEGER", ls_get_pos_b, NULL, 0, 0, 0, "position in the plane's object list (ids are not unique)"},
+  LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(1), "plane number; on INSERT, the plane to add to (default: the main plane)"),
+  LS_COL_POS("idx", 1, 0, "position in the plane's object list (ids are not unique)"),
   OINT("id", WWD_OBJ_ID, "object id"),
   OSTR("name", WWD_STR_NAME, "name"),
   OSTR("logic", WWD_STR_LOGIC, "logic (behaviour), e.g. Officer"),
@@ -577,60 +455,22 @@ static const ls_column object_columns[] = {
 };
 
 static const ls_table wwd_objects = {
-  "wwd_objects", &wwd_format, "one row per object of each plane of each WWD file",
-  object_columns, (int)(sizeof object_columns / sizeof object_columns[0]),
-  object_next, object_key, object_seek, object_insert, object_remove, NULL, 0, describe_object, "plane,idx",
-  1400, /* rows_per_file, the corpus average */
+  .name = "wwd_objects", .format = &wwd_format, .doc = "one row per object of each plane of each WWD file",
+  .columns = object_columns, .ncolumns = (int)(sizeof object_columns / sizeof object_columns[0]),
+  .shape = {LS_SHAPE_NESTED, plane_count, plane_objects, NULL}, .key = object_key, .seek = object_seek,
+  .insert = object_insert, .remove = object_remove, .row_name = "object %b of plane %a", .natural_order = "plane,idx",
+  .rows_per_file = 1400, /* the corpus average */
+  .record_size = sizeof(object_rec), .load = object_load, .store = object_store,
 };
 
 /* ---- wwd_tiles -------------------------------------------------------------- */
 
-/* Column numbers of the pushed-down ranges. */
-enum { TILE_COL_PLANE, TILE_COL_X, TILE_COL_Y };
-
-/* The next cell (plane a, row b, column c) inside the ranges, scanning row
-** by row; skips whole planes and rows outside them. */
-static int tile_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  const wwd_level *lvl = model;
-  int64_t p = first ? 0 : pos->a, y = first ? INT64_MIN : pos->b, x = first ? INT64_MIN : pos->c + 1;
-  for (;;) {
-    const wwd_plane *pl;
-    if (!plane_in_range(lvl, &scan->range[TILE_COL_PLANE], p, &p)) return 0;
-    pl = &lvl->planes[p];
-    if (ls_grid_step(&scan->range[TILE_COL_X], &scan->range[TILE_COL_Y], pl->tiles_wide, pl->tiles_high, &x, &y)) {
-      pos->a = p;
-      pos->b = y;
-      pos->c = x;
-      return 1;
-    }
-    p++;
-    y = INT64_MIN;
-    x = INT64_MIN;
-  }
+static int64_t plane_tiles_wide(const void *model, int64_t plane) {
+  return ((const wwd_level *)model)->planes[plane].tiles_wide;
 }
 
-/* Key: the cell's number counting all cells of the planes before it. */
-static int64_t tile_key(const void *model, const ls_pos *pos) {
-  const wwd_level *lvl = model;
-  int64_t key = 0, i;
-  for (i = 0; i < pos->a; i++) key += (int64_t)lvl->planes[i].tiles_wide * lvl->planes[i].tiles_high;
-  return key + pos->b * (int64_t)lvl->planes[pos->a].tiles_wide + pos->c;
-}
-
-static int tile_seek(const void *model, int64_t key, ls_pos *pos) {
-  const wwd_level *lvl = model;
-  uint32_t i;
-  for (i = 0; i < lvl->num_planes && key >= 0; i++) {
-    int64_t cells = (int64_t)lvl->planes[i].tiles_wide * lvl->planes[i].tiles_high;
-    if (key < cells) {
-      pos->a = i;
-      pos->b = key / lvl->planes[i].tiles_wide;
-      pos->c = key % lvl->planes[i].tiles_wide;
-      return 1;
-    }
-    key -= cells;
-  }
-  return 0;
+static int64_t plane_tiles_high(const void *model, int64_t plane) {
+  return ((const wwd_level *)model)->planes[plane].tiles_high;
 }
 
 static uint32_t *tile_cell(const ls_row *row) {
@@ -638,13 +478,23 @@ static uint32_t *tile_cell(const ls_row *row) {
   return &pl->tiles[row->pos.b * (int64_t)pl->tiles_wide + row->pos.c];
 }
 
-static void get_tile_x(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, row->pos.c);
+static int tile_load(const ls_row *row, char **err) {
+  (void)err;
+  ((tile_rec *)row->rec)->cell = *tile_cell(row);
+  return SQLITE_OK;
 }
 
+static int tile_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  (void)old, (void)changed, (void)err;
+  *tile_cell(row) = ((const tile_rec *)row->rec)->cell;
+  return SQLITE_OK;
+}
+
+#define CELL(row) (((tile_rec *)(row)->rec)->cell)
+
+/* The tile id: NULL for the special values (invisible, filled). */
 static void get_tile_id(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  uint32_t t = *tile_cell(row);
+  uint32_t t = CELL(row);
   (void)col;
   if (t != WWD_TILE_INVISIBLE && t != WWD_TILE_FILLED) sqlite3_result_int64(ctx, t);
 }
@@ -654,7 +504,7 @@ static int set_tile_id(ls_row *row, sqlite3_value *v, const ls_column *col, char
   int64_t x;
   int rc;
   if (sqlite3_value_type(v) == SQLITE_NULL) {
-    *tile_cell(row) = WWD_TILE_INVISIBLE;
+    CELL(row) = WWD_TILE_INVISIBLE;
     return SQLITE_OK;
   }
   rc = ls_value_int(v, col, 0, UINT32_MAX, &x, err);
@@ -663,12 +513,12 @@ static int set_tile_id(ls_row *row, sqlite3_value *v, const ls_column *col, char
     *err = sqlite3_mprintf("column tile: %lld is a special value; set kind = 'invisible' or 'filled' instead", (long long)x);
     return SQLITE_CONSTRAINT;
   }
-  *tile_cell(row) = (uint32_t)x;
+  CELL(row) = (uint32_t)x;
   return SQLITE_OK;
 }
 
 static void get_tile_kind(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  uint32_t t = *tile_cell(row);
+  uint32_t t = CELL(row);
   (void)col;
   sqlite3_result_text(ctx, t == WWD_TILE_INVISIBLE ? "invisible" : t == WWD_TILE_FILLED ? "filled" : "tile", -1,
                       SQLITE_STATIC);
@@ -676,13 +526,12 @@ static void get_tile_kind(const ls_row *row, sqlite3_context *ctx, const ls_colu
 
 static int set_tile_kind(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   const char *kind = (const char *)sqlite3_value_text(v);
-  uint32_t *cell = tile_cell(row);
   if (kind && strcmp(kind, "invisible") == 0) {
-    *cell = WWD_TILE_INVISIBLE;
+    CELL(row) = WWD_TILE_INVISIBLE;
   } else if (kind && strcmp(kind, "filled") == 0) {
-    *cell = WWD_TILE_FILLED;
+    CELL(row) = WWD_TILE_FILLED;
   } else if (kind && strcmp(kind, "tile") == 0) {
-    if (*cell == WWD_TILE_INVISIBLE || *cell == WWD_TILE_FILLED) {
+    if (CELL(row) == WWD_TILE_INVISIBLE || CELL(row) == WWD_TILE_FILLED) {
       *err = sqlite3_mprintf("column kind: 'tile' needs a tile id; set the tile column instead");
       return SQLITE_CONSTRAINT;
     }
@@ -695,146 +544,102 @@ static int set_tile_kind(ls_row *row, sqlite3_value *v, const ls_column *col, ch
 }
 
 static const ls_column tile_columns[] = {
-  {"plane", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number"},
-  {"x", "INTEGER", get_tile_x, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(490), "column, 0-based"},
-  {"y", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(155), "row, 0-based"},
-  {"tile", "INTEGER", get_tile_id, set_tile_id, 0, 0, 0, "tile id; NULL for invisible and filled cells (setting NULL makes the cell invisible)"},
-  {"kind", "TEXT", get_tile_kind, set_tile_kind, 0, 0, 0, "'tile', 'invisible' or 'filled'"},
+  LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number"),
+  LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(490), "column, 0-based"),
+  LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(155), "row, 0-based"),
+  LS_COL_CUSTOM("tile", "INTEGER", get_tile_id, set_tile_id, "tile id; NULL for invisible and filled cells (setting NULL makes the cell invisible)"),
+  LS_COL_CUSTOM("kind", "TEXT", get_tile_kind, set_tile_kind, "'tile', 'invisible' or 'filled'"),
 };
 
 static const ls_table wwd_tiles = {
-  "wwd_tiles", &wwd_format, "one row per tile cell of each plane",
-  tile_columns, (int)(sizeof tile_columns / sizeof tile_columns[0]),
-  tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0, describe_tile, "plane,y,x",
-  100000, /* rows_per_file, the corpus average */
+  .name = "wwd_tiles", .format = &wwd_format, .doc = "one row per tile cell of each plane",
+  .columns = tile_columns, .ncolumns = (int)(sizeof tile_columns / sizeof tile_columns[0]),
+  .shape = {LS_SHAPE_GRID, plane_count, plane_tiles_wide, plane_tiles_high}, .row_name = "tile x %c, y %b of plane %a",
+  .natural_order = "plane,y,x", .rows_per_file = 100000, /* the corpus average */
+  .record_size = sizeof(tile_rec), .load = tile_load, .store = tile_store,
 };
 
 /* ---- wwd_tile_properties ---------------------------------------------------- */
 
 #define PROPERTY(row) (&LEVEL(row)->tile_properties[(row)->pos.a])
 
-static int property_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return ls_index_next(((const wwd_level *)model)->num_tile_properties, scan, pos, first);
+static int64_t property_count(const void *model) {
+  return ((const wwd_level *)model)->num_tile_properties;
 }
 
-static int property_seek(const void *model, int64_t key, ls_pos *pos) {
-  return ls_index_seek(((const wwd_level *)model)->num_tile_properties, key, pos);
-}
-
-static const char *const property_type_names[] = {NULL, "single", "double", "mask"};
-
-static void get_property_type(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  uint32_t t = PROPERTY(row)->type;
-  (void)col;
-  if (t >= 1 && t <= 3) sqlite3_result_text(ctx, property_type_names[t], -1, SQLITE_STATIC);
-  else sqlite3_result_int64(ctx, t);
-}
-
-static int set_property_type(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  const char *name = (const char *)sqlite3_value_text(v);
-  uint32_t t;
-  for (t = 1; t <= 3; t++) {
-    if (name && strcmp(name, property_type_names[t]) == 0) break;
-  }
-  if (t > 3) {
-    *err = sqlite3_mprintf("column %s: '%s' is not a tile type; it takes 'single', 'double' or 'mask'", col->name, name ? name : "NULL");
-    return SQLITE_CONSTRAINT;
-  }
-  if (PROPERTY(row)->type == t) return SQLITE_OK;
-  return wwd_tile_property_set_type(PROPERTY(row), t) ? SQLITE_OK : SQLITE_NOMEM;
-}
-
-/* The numeric fields; col->arg picks it, col->arg2 is the bit mask of the
-** types (1 << type) the field applies to: NULL for the others. */
-enum { TP_WIDTH, TP_HEIGHT, TP_ATTRIBUTE, TP_INSIDE, TP_RECT_LEFT, TP_RECT_TOP, TP_RECT_RIGHT, TP_RECT_BOTTOM };
-#define ALL_TYPES ((1 << WWD_TILE_SINGLE) | (1 << WWD_TILE_DOUBLE) | (1 << WWD_TILE_MASK))
-#define SINGLE_DOUBLE ((1 << WWD_TILE_SINGLE) | (1 << WWD_TILE_DOUBLE))
-#define DOUBLE_ONLY (1 << WWD_TILE_DOUBLE)
-
-static void get_property_int(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+static int property_load(const ls_row *row, char **err) {
   const wwd_tile_property *tp = PROPERTY(row);
-  if (tp->type > 3 || !(col->arg2 & (1 << tp->type))) return;
-  switch (col->arg) {
-    case TP_WIDTH: sqlite3_result_int64(ctx, tp->width); break;
-    case TP_HEIGHT: sqlite3_result_int64(ctx, tp->height); break;
-    case TP_ATTRIBUTE: sqlite3_result_int64(ctx, tp->attribute); break;
-    case TP_INSIDE: sqlite3_result_int64(ctx, tp->inside_attribute); break;
-    default: sqlite3_result_int64(ctx, tp->rect[col->arg - TP_RECT_LEFT]); break;
-  }
-}
-
-static int set_property_int(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  wwd_tile_property *tp = PROPERTY(row);
-  int unsigned_field = col->arg == TP_WIDTH || col->arg == TP_HEIGHT;
-  int64_t x;
-  int rc;
-  if (tp->type > 3 || !(col->arg2 & (1 << tp->type))) {
-    *err = sqlite3_mprintf("column %s: tile property %lld is '%s'; the column applies to %s tiles (set type first, in the same UPDATE if you like)",
-                           col->name, (long long)row->pos.a, tp->type <= 3 && tp->type ? property_type_names[tp->type] : "unknown",
-                           col->arg2 == DOUBLE_ONLY ? "double" : "single and double");
-    return SQLITE_CONSTRAINT;
-  }
-  rc = unsigned_field ? ls_value_int(v, col, 0, 4096, &x, err) : ls_value_int(v, col, INT32_MIN, INT32_MAX, &x, err);
-  if (rc != SQLITE_OK) return rc;
-  switch (col->arg) {
-    case TP_WIDTH: tp->width = (uint32_t)x; break;
-    case TP_HEIGHT: tp->height = (uint32_t)x; break;
-    case TP_ATTRIBUTE: tp->attribute = (int32_t)x; break;
-    case TP_INSIDE: tp->inside_attribute = (int32_t)x; break;
-    default: tp->rect[col->arg - TP_RECT_LEFT] = (int32_t)x; break;
-  }
+  property_rec *r = row->rec;
+  (void)err;
+  r->type = tp->type;
+  r->width = tp->width;
+  r->height = tp->height;
+  r->attribute = tp->attribute;
+  r->inside_attribute = tp->inside_attribute;
+  memcpy(r->rect, tp->rect, sizeof r->rect);
+  r->mask.p = tp->mask;
+  r->mask.n = tp->mask_len;
   return SQLITE_OK;
 }
 
-static void get_property_mask(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const wwd_tile_property *tp = PROPERTY(row);
-  (void)col;
-  if (tp->type == WWD_TILE_MASK) sqlite3_result_blob64(ctx, tp->mask, tp->mask_len, SQLITE_TRANSIENT);
-}
-
-static int set_property_mask(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+/* A new type first (a new mask tile gets a zeroed mask of the old
+** width*height, as setting the type alone always did), then the fields,
+** then a new mask; a mask must then still be width*height bytes. */
+static int property_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   wwd_tile_property *tp = PROPERTY(row);
-  if (tp->type != WWD_TILE_MASK) {
-    *err = sqlite3_mprintf("column %s: tile property %lld is not a mask tile (set type = 'mask' first)", col->name, (long long)row->pos.a);
-    return SQLITE_CONSTRAINT;
-  }
-  if (sqlite3_value_type(v) != SQLITE_BLOB) {
-    *err = sqlite3_mprintf("column %s: takes a blob of width*height bytes", col->name);
-    return SQLITE_CONSTRAINT;
-  }
-  return wwd_tile_property_set_mask(tp, sqlite3_value_blob(v), (size_t)sqlite3_value_bytes(v)) ? SQLITE_OK : SQLITE_NOMEM;
-}
-
-/* After an UPDATE: a mask must still be width*height bytes. */
-static int property_check(const ls_row *row, char **err) {
+  const property_rec *r = row->rec, *was = old;
   codec_error cerr;
+  (void)changed;
+  if (r->type != was->type && !wwd_tile_property_set_type(tp, r->type)) return SQLITE_NOMEM;
+  tp->width = r->width;
+  tp->height = r->height;
+  tp->attribute = r->attribute;
+  tp->inside_attribute = r->inside_attribute;
+  memcpy(tp->rect, r->rect, sizeof tp->rect);
+  if (r->mask.p != was->mask.p && !wwd_tile_property_set_mask(tp, r->mask.p, r->mask.n)) return SQLITE_NOMEM;
   cerr.msg[0] = 0;
-  if (wwd_tile_property_check(PROPERTY(row), (uint32_t)row->pos.a, &cerr)) return SQLITE_OK;
+  if (wwd_tile_property_check(tp, (uint32_t)row->pos.a, &cerr)) return SQLITE_OK;
   *err = sqlite3_mprintf("%s", cerr.msg);
   return SQLITE_CONSTRAINT;
 }
 
-#define PINT(name, which, types, doc) {name, "INTEGER", get_property_int, set_property_int, which, types, 0, doc}
+static int property_kind(const ls_row *row) {
+  return (int)((const property_rec *)row->rec)->type;
+}
+
+static const char *const property_type_names[] = {"single", "double", "mask", NULL};
+static const char *const property_kind_names[] = {"unknown", "single", "double", "mask", NULL};
+
+#define ALL_TYPES ((1 << WWD_TILE_SINGLE) | (1 << WWD_TILE_DOUBLE) | (1 << WWD_TILE_MASK))
+#define SINGLE_DOUBLE ((1 << WWD_TILE_SINGLE) | (1 << WWD_TILE_DOUBLE))
+#define DOUBLE_ONLY (1 << WWD_TILE_DOUBLE)
+#define PINT(nm, st, field, lo, hi, types, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(property_rec, field), \
+   .min = lo, .max = hi, .applies = types, .doc = doc_}
 
 static const ls_column property_columns[] = {
-  {"tile", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index)"},
-  {"type", "TEXT", get_property_type, set_property_type, 0, 0, 0, "'single', 'double' or 'mask'"},
-  PINT("width", TP_WIDTH, ALL_TYPES, "tile width in pixels"),
-  PINT("height", TP_HEIGHT, ALL_TYPES, "tile height in pixels"),
-  PINT("attribute", TP_ATTRIBUTE, SINGLE_DOUBLE, "single: the attribute; double: the outside attribute (wwd_flag_names('attribute', n))"),
-  PINT("inside_attribute", TP_INSIDE, DOUBLE_ONLY, "double: attribute inside the rectangle"),
-  PINT("rect_left", TP_RECT_LEFT, DOUBLE_ONLY, "double: rectangle left"),
-  PINT("rect_top", TP_RECT_TOP, DOUBLE_ONLY, "double: rectangle top"),
-  PINT("rect_right", TP_RECT_RIGHT, DOUBLE_ONLY, "double: rectangle right"),
-  PINT("rect_bottom", TP_RECT_BOTTOM, DOUBLE_ONLY, "double: rectangle bottom"),
-  {"mask", "BLOB", get_property_mask, set_property_mask, 0, 0, 0, "mask: one attribute byte per pixel, width*height bytes"},
+  LS_COL_POS("tile", 0, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index)"),
+  {.name = "type", .type = "TEXT", .kind = LS_ENUM, .store = LS_U32, .offset = offsetof(property_rec, type), .min = 1,
+   .aux = property_type_names, .doc = "'single', 'double' or 'mask'"},
+  PINT("width", LS_U32, width, 0, 4096, ALL_TYPES, "tile width in pixels"),
+  PINT("height", LS_U32, height, 0, 4096, ALL_TYPES, "tile height in pixels"),
+  PINT("attribute", LS_I32, attribute, INT32_MIN, INT32_MAX, SINGLE_DOUBLE, "single: the attribute; double: the outside attribute (wwd_flag_names('attribute', n))"),
+  PINT("inside_attribute", LS_I32, inside_attribute, INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: attribute inside the rectangle"),
+  PINT("rect_left", LS_I32, rect[0], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle left"),
+  PINT("rect_top", LS_I32, rect[1], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle top"),
+  PINT("rect_right", LS_I32, rect[2], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle right"),
+  PINT("rect_bottom", LS_I32, rect[3], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle bottom"),
+  {.name = "mask", .type = "BLOB", .kind = LS_BLOB, .store = LS_SPAN, .offset = offsetof(property_rec, mask),
+   .applies = 1 << WWD_TILE_MASK, .doc = "mask: one attribute byte per pixel, width*height bytes"},
 };
 
 static const ls_table wwd_tile_properties = {
-  "wwd_tile_properties", &wwd_format, "one row per tile property of each WWD file",
-  property_columns, (int)(sizeof property_columns / sizeof property_columns[0]),
-  property_next, ls_key_pos_a, property_seek, NULL, NULL, property_check, 0, describe_property, "tile",
-  900, /* rows_per_file, the corpus average */
+  .name = "wwd_tile_properties", .format = &wwd_format, .doc = "one row per tile property of each WWD file",
+  .columns = property_columns, .ncolumns = (int)(sizeof property_columns / sizeof property_columns[0]),
+  .shape = {LS_SHAPE_ARRAY, property_count, NULL, NULL}, .row_name = "tile property %a", .natural_order = "tile",
+  .rows_per_file = 900, /* the corpus average */
+  .record_size = sizeof(property_rec), .load = property_load, .store = property_store,
+  .row_kind = property_kind, .kind_names = property_kind_names,
 };
 
 /* ---- registration --------------------------------------------------------- */

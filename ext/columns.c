@@ -1,0 +1,627 @@
+/*
+** columns.c: get and set for every kind of typed column, once.
+**
+** A typed column is a field of the row's record (ls_table.record_size
+** bytes, filled by the table's load()): its kind says what SQL sees (an
+** integer, a flag bit, a name, text in the format's code page, a JSON
+** array...), its store how the bytes sit in the record, and its limits
+** what a write may put there.  Reading turns the field into a result;
+** writing checks the value against the limits and writes the field of the
+** record, never the model: the table's store() does that for the row as a
+** whole.  Every error names the column and the limit, in the same words for
+** every table.
+**
+** Two rules hold for every kind:
+**  - a value equal to the one the row holds always passes the checks, so
+**    a file with an odd value can still be edited elsewhere;
+**  - a column whose `applies` does not include the row's kind reads NULL
+**    and refuses writes, saying which rows it applies to.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "../codecs/bytes.h"
+#include "json.h"
+#include "record.h"
+
+/* ---- the arena ---------------------------------------------------------- */
+
+typedef struct arena_block {
+  struct arena_block *next;
+  /* the allocation follows, aligned for any type */
+  union {
+    long double ld;
+    void *p;
+    int64_t i;
+  } data[1];
+} arena_block;
+
+struct ls_arena {
+  arena_block *head;
+};
+
+void *ls_arena_alloc(ls_arena *arena, size_t bytes) {
+  arena_block *b;
+  if (bytes > SIZE_MAX - sizeof *b) return NULL;
+  if (!(b = malloc(sizeof *b + bytes))) return NULL;
+  b->next = arena->head;
+  arena->head = b;
+  return b->data;
+}
+
+ls_arena *ls_arena_new(void) {
+  return calloc(1, sizeof(ls_arena));
+}
+
+void ls_arena_reset(ls_arena *arena) {
+  while (arena && arena->head) {
+    arena_block *next = arena->head->next;
+    free(arena->head);
+    arena->head = next;
+  }
+}
+
+void ls_arena_free(ls_arena *arena) {
+  ls_arena_reset(arena);
+  free(arena);
+}
+
+/* ---- fields --------------------------------------------------------------- */
+
+static unsigned char *field_of(const ls_row *row, const ls_column *col) {
+  return (unsigned char *)row->rec + col->offset;
+}
+
+/* The integer the field holds. */
+static int64_t field_int(const unsigned char *f, ls_store st) {
+  switch (st) {
+    case LS_I8: return *(const int8_t *)f;
+    case LS_U8: return *f;
+    case LS_I16: { int16_t v; memcpy(&v, f, 2); return v; }
+    case LS_U16: { uint16_t v; memcpy(&v, f, 2); return v; }
+    case LS_I32: { int32_t v; memcpy(&v, f, 4); return v; }
+    case LS_U32: { uint32_t v; memcpy(&v, f, 4); return v; }
+    case LS_I64: { int64_t v; memcpy(&v, f, 8); return v; }
+    case LS_LE16: return le16_load(f);
+    case LS_LE32: return le32_load(f);
+    case LS_LE32S: return u32_as_i32(le32_load(f));
+    default: return 0;
+  }
+}
+
+/* Writes x (already checked to fit) into the field. */
+static void field_set_int(unsigned char *f, ls_store st, int64_t x) {
+  switch (st) {
+    case LS_I8: *(int8_t *)f = (int8_t)x; break;
+    case LS_U8: *f = (uint8_t)x; break;
+    case LS_I16: { int16_t v = (int16_t)x; memcpy(f, &v, 2); break; }
+    case LS_U16: { uint16_t v = (uint16_t)x; memcpy(f, &v, 2); break; }
+    case LS_I32: { int32_t v = (int32_t)x; memcpy(f, &v, 4); break; }
+    case LS_U32: { uint32_t v = (uint32_t)x; memcpy(f, &v, 4); break; }
+    case LS_I64: memcpy(f, &x, 8); break;
+    case LS_LE16: le16_store(f, (uint16_t)x); break;
+    case LS_LE32:
+    case LS_LE32S: le32_store(f, (uint32_t)x); break;
+    default: break;
+  }
+}
+
+static double field_float(const unsigned char *f, ls_store st) {
+  if (st == LS_F32) {
+    float v;
+    memcpy(&v, f, 4);
+    return v;
+  }
+  if (st == LS_F64) {
+    double v;
+    memcpy(&v, f, 8);
+    return v;
+  }
+  return (double)field_int(f, st);
+}
+
+/* The bytes of a text field: a NUL-padded array or a span. */
+static ls_span field_bytes(const unsigned char *f, const ls_column *col) {
+  ls_span s;
+  if (col->store == LS_CHARS) {
+    const unsigned char *nul = memchr(f, 0, col->size);
+    s.p = f;
+    s.n = nul ? (size_t)(nul - f) : col->size;
+  } else {
+    memcpy(&s, f, sizeof s);
+  }
+  return s;
+}
+
+/* ---- row kinds -------------------------------------------------------------- */
+
+/* Whether the column applies to the row (its `applies` holds the kind). */
+static int column_applies(const ls_table *t, const ls_row *row, const ls_column *col) {
+  int k;
+  if (!col->applies || !t->row_kind) return 1;
+  k = t->row_kind(row);
+  return k >= 0 && k < 32 && (col->applies & (1u << k));
+}
+
+/* The name of row kind k (kind_names is NULL-terminated), or "?". */
+static const char *kind_name(const ls_table *t, int k) {
+  int i;
+  for (i = 0; t->kind_names && t->kind_names[i]; i++) {
+    if (i == k) return t->kind_names[i];
+  }
+  return "?";
+}
+
+/* "'double'" or "'single' and 'double'": the kinds a column applies to,
+** for messages. */
+static char *applies_text(const ls_table *t, const ls_column *col) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  int k, seen = 0, total = 0;
+  for (k = 0; k < 32; k++) total += (col->applies >> k) & 1;
+  for (k = 0; k < 32; k++) {
+    if (!(col->applies & (1u << k))) continue;
+    seen++;
+    sqlite3_str_appendf(s, "%s'%s'", seen == 1 ? "" : seen == total ? " and " : ", ", kind_name(t, k));
+  }
+  return sqlite3_str_finish(s);
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+/* A JSON array of the span's int64_t elements, `tuple` per element. */
+static void result_json_ints(sqlite3_context *ctx, ls_span s, int tuple) {
+  sqlite3_str *out = sqlite3_str_new(NULL);
+  const int64_t *v = s.p;
+  size_t i;
+  if (tuple < 1) tuple = 1;
+  sqlite3_str_appendchar(out, 1, '[');
+  for (i = 0; i < s.n; i++) {
+    if (tuple > 1 && i % (size_t)tuple == 0) sqlite3_str_appendf(out, "%s[", i ? "," : "");
+    else if (i) sqlite3_str_appendchar(out, 1, ',');
+    sqlite3_str_appendf(out, "%lld", (long long)v[i]);
+    if (tuple > 1 && i % (size_t)tuple == (size_t)tuple - 1) sqlite3_str_appendchar(out, 1, ']');
+  }
+  sqlite3_str_appendchar(out, 1, ']');
+  ls_json_result(ctx, out);
+}
+
+/* A JSON array of 8-bit strings decoded from the code page. */
+static void result_json_texts(sqlite3_context *ctx, const ls_row *row, ls_span s) {
+  sqlite3_str *out = sqlite3_str_new(NULL);
+  const ls_span *items = s.p;
+  size_t i;
+  sqlite3_str_appendchar(out, 1, '[');
+  for (i = 0; i < s.n; i++) {
+    size_t len = 0;
+    char *utf8 = text8_decode(items[i].p, items[i].n, row->opts->encoding, &len);
+    if (!utf8) {
+      sqlite3_free(sqlite3_str_finish(out));
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    if (i) sqlite3_str_appendchar(out, 1, ',');
+    ls_json_append_string(out, utf8, len);
+    free(utf8);
+  }
+  sqlite3_str_appendchar(out, 1, ']');
+  ls_json_result(ctx, out);
+}
+
+void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  const unsigned char *f;
+  ls_span s;
+  int64_t x;
+  if (col->kind == LS_CUSTOM) {
+    col->get(row, ctx, col);
+    return;
+  }
+  if (col->kind == LS_POS) {
+    sqlite3_result_int64(ctx, col->offset == 0 ? row->pos.a : col->offset == 1 ? row->pos.b : row->pos.c);
+    return;
+  }
+  if (!row->rec || !column_applies(t, row, col)) return;
+  f = field_of(row, col);
+  switch (col->kind) {
+    case LS_INT:
+      x = field_int(f, col->store);
+      if (!((col->flags & LS_COL_NULL) && x == col->null_value)) sqlite3_result_int64(ctx, x);
+      break;
+    case LS_BIT:
+      sqlite3_result_int(ctx, (field_int(f, col->store) & col->max) != 0);
+      break;
+    case LS_ENUM: {
+      const char *const *names = col->aux;
+      int64_t i = 0;
+      x = field_int(f, col->store);
+      while (x >= col->min && names[i] && i < x - col->min) i++;
+      if (x >= col->min && names[i] && i == x - col->min) sqlite3_result_text(ctx, names[i], -1, SQLITE_STATIC);
+      else sqlite3_result_int64(ctx, x);
+      break;
+    }
+    case LS_FLOAT:
+      sqlite3_result_double(ctx, field_float(f, col->store));
+      break;
+    case LS_TEXT8:
+    case LS_UTF8:
+    case LS_BLOB:
+      s = field_bytes(f, col);
+      if (!s.p) break; /* NULL: absent */
+      if (col->kind == LS_TEXT8) ls_result_text8(ctx, row->opts, s.p, s.n);
+      else if (col->kind == LS_UTF8) sqlite3_result_text64(ctx, s.p, s.n, SQLITE_TRANSIENT, SQLITE_UTF8);
+      else sqlite3_result_blob64(ctx, s.p, s.n, SQLITE_TRANSIENT);
+      break;
+    case LS_JSON_INTS:
+      memcpy(&s, f, sizeof s);
+      result_json_ints(ctx, s, col->aux ? ((const ls_json_shape *)col->aux)->tuple : 1);
+      break;
+    case LS_JSON_TEXTS:
+      memcpy(&s, f, sizeof s);
+      result_json_texts(ctx, row, s);
+      break;
+    default:
+      break;
+  }
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+int ls_column_writable(const ls_column *col) {
+  if (col->kind == LS_CUSTOM) return col->set != NULL;
+  return col->kind != LS_POS && !(col->flags & LS_COL_RO);
+}
+
+/* The limits of an integer field's store, for columns declared without. */
+static void store_limits(ls_store st, int64_t *lo, int64_t *hi) {
+  switch (st) {
+    case LS_I8: *lo = INT8_MIN; *hi = INT8_MAX; break;
+    case LS_U8: *lo = 0; *hi = UINT8_MAX; break;
+    case LS_I16: *lo = INT16_MIN; *hi = INT16_MAX; break;
+    case LS_U16:
+    case LS_LE16: *lo = 0; *hi = UINT16_MAX; break;
+    case LS_I32:
+    case LS_LE32S: *lo = INT32_MIN; *hi = INT32_MAX; break;
+    case LS_U32:
+    case LS_LE32: *lo = 0; *hi = UINT32_MAX; break;
+    default: *lo = INT64_MIN; *hi = INT64_MAX; break;
+  }
+}
+
+/* Whether v is the integer x (an integer or an integral real). */
+static int value_is_int(sqlite3_value *v, int64_t x) {
+  int type = sqlite3_value_numeric_type(v);
+  if (type == SQLITE_INTEGER) return sqlite3_value_int64(v) == x;
+  return type == SQLITE_FLOAT && sqlite3_value_double(v) == (double)x;
+}
+
+static int set_int(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  unsigned char *f = field_of(row, col);
+  int64_t cur = field_int(f, col->store), x, lo = col->min, hi = col->max;
+  int rc;
+  if (lo == 0 && hi == 0) store_limits(col->store, &lo, &hi);
+  if (sqlite3_value_type(v) == SQLITE_NULL && (col->flags & LS_COL_NULL)) {
+    field_set_int(f, col->store, col->null_value);
+    return SQLITE_OK;
+  }
+  if (value_is_int(v, cur)) return SQLITE_OK;
+  if ((rc = ls_value_int(v, col, lo, hi, &x, err)) != SQLITE_OK) return rc;
+  field_set_int(f, col->store, x);
+  return SQLITE_OK;
+}
+
+static int set_bit(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  unsigned char *f = field_of(row, col);
+  int64_t x, flags = field_int(f, col->store);
+  int rc = ls_value_int(v, col, 0, 1, &x, err);
+  if (rc == SQLITE_OK) field_set_int(f, col->store, x ? flags | col->max : flags & ~col->max);
+  return rc;
+}
+
+/* An enum takes one of its names (or the number it holds). */
+static int set_enum(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  const char *const *names = col->aux;
+  unsigned char *f = field_of(row, col);
+  const char *text = sqlite3_value_type(v) == SQLITE_TEXT ? (const char *)sqlite3_value_text(v) : NULL;
+  sqlite3_str *list;
+  int64_t i;
+  if (value_is_int(v, field_int(f, col->store))) return SQLITE_OK;
+  for (i = 0; text && names[i]; i++) {
+    if (strcmp(names[i], text) == 0) {
+      field_set_int(f, col->store, col->min + i);
+      return SQLITE_OK;
+    }
+  }
+  list = sqlite3_str_new(NULL);
+  for (i = 0; names[i]; i++) {
+    sqlite3_str_appendf(list, "%s'%s'", i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
+  }
+  {
+    char *known = sqlite3_str_finish(list);
+    char *what = text ? sqlite3_mprintf("'%s'", text) : sqlite3_mprintf("%s", sqlite3_value_type(v) == SQLITE_NULL ? "NULL" : (const char *)sqlite3_value_text(v));
+    *err = sqlite3_mprintf("column %s: %s is not one of its values; it takes %s", col->name, what ? what : "?", known ? known : "");
+    sqlite3_free(known);
+    sqlite3_free(what);
+  }
+  return SQLITE_CONSTRAINT;
+}
+
+static int set_float(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  unsigned char *f = field_of(row, col);
+  int type = sqlite3_value_numeric_type(v);
+  double d;
+  if (type != SQLITE_INTEGER && type != SQLITE_FLOAT) {
+    *err = sqlite3_mprintf("column %s: takes a number", col->name);
+    return SQLITE_CONSTRAINT;
+  }
+  d = sqlite3_value_double(v);
+  if (col->store == LS_F32) {
+    float x = (float)d;
+    memcpy(f, &x, 4);
+  } else {
+    memcpy(f, &d, 8);
+  }
+  return SQLITE_OK;
+}
+
+/* Copies n bytes into the row's arena (a NUL follows them). */
+static const void *arena_copy(const ls_row *row, const void *p, size_t n) {
+  unsigned char *copy = ls_arena_alloc(row->arena, n + 1);
+  if (copy) {
+    if (n) memcpy(copy, p, n);
+    copy[n] = 0;
+  }
+  return copy;
+}
+
+/* Stores text bytes into the field: a NUL-padded array is left alone when
+** it already holds them (bytes after the NUL survive), a span points to a
+** copy in the arena. */
+static int set_text_bytes(const ls_row *row, const ls_column *col, const unsigned char *s, size_t n, char **err) {
+  unsigned char *f = field_of(row, col);
+  if (col->store == LS_CHARS) {
+    ls_span cur = field_bytes(f, col);
+    if (n && memchr(s, 0, n)) {
+      *err = sqlite3_mprintf("column %s: the text contains a NUL character", col->name);
+      return SQLITE_CONSTRAINT;
+    }
+    if (cur.n == n && (n == 0 || memcmp(cur.p, s, n) == 0)) return SQLITE_OK;
+    if (n) memmove(f, s, n);
+    memset(f + n, 0, col->size - n);
+  } else {
+    ls_span span;
+    span.p = arena_copy(row, s, n);
+    span.n = n;
+    if (!span.p) return SQLITE_NOMEM;
+    memcpy(f, &span, sizeof span);
+  }
+  return SQLITE_OK;
+}
+
+/* The most bytes a text column holds. */
+static size_t text_max(const ls_column *col) {
+  if (col->store == LS_CHARS) return (col->flags & LS_COL_FULL) ? col->size : col->size - 1;
+  return (size_t)col->max;
+}
+
+static int set_null_span(const ls_row *row, const ls_column *col) {
+  ls_span none = {NULL, 0};
+  memcpy(field_of(row, col), &none, sizeof none);
+  return SQLITE_OK;
+}
+
+static int set_text8(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  unsigned char *bytes = NULL;
+  size_t n = 0;
+  int rc;
+  if (sqlite3_value_type(v) == SQLITE_NULL && (col->flags & LS_COL_NULL) && col->store == LS_SPAN) return set_null_span(row, col);
+  rc = ls_value_text8(v, col, row->opts, text_max(col), &bytes, &n, err);
+  if (rc == SQLITE_OK) rc = set_text_bytes(row, col, bytes, n, err);
+  free(bytes);
+  return rc;
+}
+
+static int set_utf8(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  const char *s;
+  size_t n;
+  int rc;
+  if (sqlite3_value_type(v) == SQLITE_NULL && (col->flags & LS_COL_NULL) && col->store == LS_SPAN) return set_null_span(row, col);
+  rc = ls_value_utf8(v, col, (size_t)col->min, text_max(col), &s, &n, err);
+  return rc == SQLITE_OK ? set_text_bytes(row, col, (const unsigned char *)s, n, err) : rc;
+}
+
+static int set_blob(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  ls_span span;
+  if (sqlite3_value_type(v) == SQLITE_NULL && (col->flags & LS_COL_NULL)) return set_null_span(row, col);
+  if (sqlite3_value_type(v) != SQLITE_BLOB) {
+    *err = sqlite3_mprintf("column %s: takes a blob", col->name);
+    return SQLITE_CONSTRAINT;
+  }
+  span.n = (size_t)sqlite3_value_bytes(v);
+  if (col->max && span.n > (size_t)col->max) {
+    *err = sqlite3_mprintf("column %s: a blob of %lld bytes is longer than the %lld bytes it takes", col->name,
+                           (long long)span.n, (long long)col->max);
+    return SQLITE_CONSTRAINT;
+  }
+  span.p = arena_copy(row, sqlite3_value_blob(v), span.n);
+  if (!span.p) return SQLITE_NOMEM;
+  memcpy(field_of(row, col), &span, sizeof span);
+  return SQLITE_OK;
+}
+
+/* Parses a JSON column's value; NULL and non-text are refused. */
+static int json_value(sqlite3_value *v, const ls_column *col, const char *example, ls_json **out, char **err) {
+  char *why = NULL;
+  int rc;
+  if (sqlite3_value_type(v) != SQLITE_TEXT) {
+    *err = sqlite3_mprintf("column %s: %s; it takes JSON text, e.g. '%s'", col->name,
+                           sqlite3_value_type(v) == SQLITE_NULL ? "NULL" : "not text", example);
+    return SQLITE_CONSTRAINT;
+  }
+  rc = ls_json_parse((const char *)sqlite3_value_text(v), (size_t)sqlite3_value_bytes(v), out, &why);
+  if (rc == SQLITE_CONSTRAINT) {
+    *err = sqlite3_mprintf("column %s: not valid JSON (%s); it takes JSON like '%s'", col->name, why ? why : "?", example);
+  }
+  sqlite3_free(why);
+  return rc;
+}
+
+int ls_json_check_array(const ls_json *node, const ls_column *col, const char *what, size_t min, size_t max,
+                        const char *example, char **err) {
+  if (!node || node->type != LS_JSON_ARRAY) {
+    *err = sqlite3_mprintf("column %s: %s is %s, not an array; e.g. '%s'", col->name, what, ls_json_type_name(node), example);
+    return SQLITE_CONSTRAINT;
+  }
+  if (node->count < min || node->count > max) {
+    if (min == max) {
+      *err = sqlite3_mprintf("column %s: %s has %lld elements; it takes exactly %lld, e.g. '%s'", col->name, what,
+                             (long long)node->count, (long long)min, example);
+    } else {
+      *err = sqlite3_mprintf("column %s: %s has %lld elements; it takes %lld to %lld", col->name, what,
+                             (long long)node->count, (long long)min, (long long)max);
+    }
+    return SQLITE_CONSTRAINT;
+  }
+  return SQLITE_OK;
+}
+
+int ls_json_check_int(const ls_json *node, const ls_column *col, const char *what, int64_t min, int64_t max,
+                      const int64_t *keep, int64_t *out, char **err) {
+  if (!node || node->type != LS_JSON_INT) {
+    *err = sqlite3_mprintf("column %s: %s is %s; it takes an integer from %lld to %lld", col->name, what,
+                           ls_json_type_name(node), (long long)min, (long long)max);
+    return SQLITE_CONSTRAINT;
+  }
+  if ((node->i < min || node->i > max) && !(keep && node->i == *keep)) {
+    *err = sqlite3_mprintf("column %s: %s = %lld is out of range; it takes an integer from %lld to %lld", col->name, what,
+                           (long long)node->i, (long long)min, (long long)max);
+    return SQLITE_CONSTRAINT;
+  }
+  *out = node->i;
+  return SQLITE_OK;
+}
+
+/* A JSON array of integers (tuple 1) or of tuples of integers. */
+static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  const ls_json_shape *shape = col->aux;
+  int tuple = shape->tuple < 1 ? 1 : shape->tuple;
+  ls_span cur, span;
+  ls_json *root = NULL;
+  const ls_json *item;
+  int64_t *out, lo = col->min, hi = col->max;
+  size_t i = 0;
+  int rc;
+  if (lo == 0 && hi == 0) store_limits(LS_I64, &lo, &hi);
+  memcpy(&cur, field_of(row, col), sizeof cur);
+  if ((rc = json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
+  rc = ls_json_check_array(root, col, "the value", shape->min_items, shape->max_items, shape->example, err);
+  out = rc == SQLITE_OK ? ls_arena_alloc(row->arena, sizeof *out * (root->count * (size_t)tuple + 1)) : NULL;
+  if (rc == SQLITE_OK && !out) rc = SQLITE_NOMEM;
+  for (item = root ? root->child : NULL; rc == SQLITE_OK && item; item = item->next, i++) {
+    char what[48];
+    int k;
+    if (tuple == 1) {
+      const int64_t *keep = i < cur.n ? (const int64_t *)cur.p + i : NULL;
+      snprintf(what, sizeof what, "element [%lld]", (long long)i);
+      rc = ls_json_check_int(item, col, what, lo, hi, keep, &out[i], err);
+      continue;
+    }
+    snprintf(what, sizeof what, "element [%lld]", (long long)i);
+    rc = ls_json_check_array(item, col, what, (size_t)tuple, (size_t)tuple, shape->example, err);
+    for (k = 0; rc == SQLITE_OK && k < tuple; k++) {
+      size_t at = i * (size_t)tuple + (size_t)k;
+      const int64_t *keep = at < cur.n ? (const int64_t *)cur.p + at : NULL;
+      snprintf(what, sizeof what, "element [%lld][%d]", (long long)i, k);
+      rc = ls_json_check_int(ls_json_at(item, (size_t)k), col, what, lo, hi, keep, &out[at], err);
+    }
+  }
+  if (rc == SQLITE_OK) {
+    span.p = out;
+    span.n = root->count * (size_t)tuple;
+    memcpy(field_of(row, col), &span, sizeof span);
+  }
+  ls_json_free(root);
+  return rc;
+}
+
+/* A JSON array of strings, each encoded into the code page (at most .max
+** bytes, no NUL). */
+static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  const ls_json_shape *shape = col->aux;
+  ls_json *root = NULL;
+  const ls_json *item;
+  ls_span *out = NULL, span;
+  size_t i = 0;
+  int rc;
+  if ((rc = json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
+  rc = ls_json_check_array(root, col, "the value", shape->min_items, shape->max_items, shape->example, err);
+  if (rc == SQLITE_OK && !(out = ls_arena_alloc(row->arena, sizeof *out * (root->count + 1)))) rc = SQLITE_NOMEM;
+  for (item = root ? root->child : NULL; rc == SQLITE_OK && item; item = item->next, i++) {
+    unsigned char *bytes = NULL;
+    size_t n = 0;
+    uint32_t bad = 0;
+    if (item->type != LS_JSON_STRING) {
+      *err = sqlite3_mprintf("column %s: element %lld is not a string", col->name, (long long)i);
+      rc = SQLITE_CONSTRAINT;
+      break;
+    }
+    if (!text8_encode(item->s, item->n, row->opts->encoding, &bytes, &n, &bad)) {
+      if (!bytes && bad == 0) {
+        rc = SQLITE_NOMEM;
+      } else {
+        *err = bad == 0xFFFFFFFFu ? sqlite3_mprintf("column %s: element %lld is not valid UTF-8", col->name, (long long)i)
+                                  : sqlite3_mprintf("column %s: character U+%04X cannot be written in %s (set the table option encoding=...)",
+                                                    col->name, (unsigned)bad, text8_codepage_name(row->opts->encoding));
+        rc = SQLITE_CONSTRAINT;
+      }
+      free(bytes);
+      break;
+    }
+    if (memchr(bytes, 0, n)) {
+      *err = sqlite3_mprintf("column %s: element %lld contains a NUL character", col->name, (long long)i);
+      rc = SQLITE_CONSTRAINT;
+    } else if (col->max && n > (size_t)col->max) {
+      *err = sqlite3_mprintf("column %s: element %lld has %lld bytes; it takes at most %lld", col->name, (long long)i,
+                             (long long)n, (long long)col->max);
+      rc = SQLITE_CONSTRAINT;
+    } else if (!(out[i].p = arena_copy(row, bytes, n))) {
+      rc = SQLITE_NOMEM;
+    }
+    out[i].n = n;
+    free(bytes);
+  }
+  if (rc == SQLITE_OK) {
+    span.p = out;
+    span.n = root->count;
+    memcpy(field_of(row, col), &span, sizeof span);
+  }
+  ls_json_free(root);
+  return rc;
+}
+
+int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  if (col->kind == LS_CUSTOM) return col->set(row, v, col, err);
+  if (!column_applies(t, row, col)) {
+    char *which = applies_text(t, col);
+    char *desc = ls_table_describe(t, row->model, &row->pos);
+    int k = t->row_kind(row);
+    *err = sqlite3_mprintf("column %s: %s is '%s'; the column applies to %s rows (set the kind first, in the same UPDATE if you like)",
+                           col->name, desc ? desc : "the row", kind_name(t, k),
+                           which ? which : "other");
+    sqlite3_free(which);
+    sqlite3_free(desc);
+    return SQLITE_CONSTRAINT;
+  }
+  switch (col->kind) {
+    case LS_INT: return set_int(row, v, col, err);
+    case LS_BIT: return set_bit(row, v, col, err);
+    case LS_ENUM: return set_enum(row, v, col, err);
+    case LS_FLOAT: return set_float(row, v, col, err);
+    case LS_TEXT8: return set_text8(row, v, col, err);
+    case LS_UTF8: return set_utf8(row, v, col, err);
+    case LS_BLOB: return set_blob(row, v, col, err);
+    case LS_JSON_INTS: return set_json_ints(row, v, col, err);
+    case LS_JSON_TEXTS: return set_json_texts(row, v, col, err);
+    default:
+      *err = sqlite3_mprintf("column %s is read-only", col->name);
+      return SQLITE_CONSTRAINT;
+  }
+}

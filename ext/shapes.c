@@ -1,0 +1,213 @@
+/*
+** shapes.c: how the engine steps through a table's rows: the iterators of
+** the declared shapes (one row per file, an array, an array nested in an
+** array, grids), within the integer ranges pushed down on the position
+** columns (ls_scan.range); their keys and seeks; row names from the
+** table's template; and the pieces tables with their own iterators share.
+*/
+#include <string.h>
+
+#include "engine.h"
+
+int ls_range_first(const ls_range *r, int64_t from, int64_t count, int64_t *out) {
+  int64_t i = from < r->lo ? r->lo : from;
+  if (i < 0) i = 0;
+  if (i >= count || i > r->hi) return 0;
+  *out = i;
+  return 1;
+}
+
+int ls_grid_step(const ls_range *rx, const ls_range *ry, int64_t width, int64_t height, int64_t *x, int64_t *y) {
+  int64_t xlo = rx->lo < 0 ? 0 : rx->lo;
+  int64_t xhi = rx->hi >= width ? width - 1 : rx->hi;
+  int64_t ylo = ry->lo < 0 ? 0 : ry->lo;
+  int64_t yhi = ry->hi >= height ? height - 1 : ry->hi;
+  if (xlo > xhi) return 0;
+  if (*y < ylo) {
+    *y = ylo;
+    *x = xlo;
+  }
+  if (*x < xlo) *x = xlo;
+  if (*x > xhi) {
+    (*y)++;
+    *x = xlo;
+  }
+  return *y <= yhi;
+}
+
+int ls_index_next(int64_t n, const ls_scan *scan, ls_pos *pos, int first) {
+  int64_t i;
+  if (!ls_range_first(&scan->range[0], first ? 0 : pos->a + 1, n, &i)) return 0;
+  pos->a = i;
+  pos->b = pos->c = 0;
+  return 1;
+}
+
+int ls_index_seek(int64_t n, int64_t key, ls_pos *pos) {
+  if (key < 0 || key >= n) return 0;
+  pos->a = key;
+  pos->b = pos->c = 0;
+  return 1;
+}
+
+int64_t ls_key_pos_a(const void *model, const ls_pos *pos) {
+  (void)model;
+  return pos->a;
+}
+
+void ls_get_pos_a(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  (void)col;
+  sqlite3_result_int64(ctx, row->pos.a);
+}
+
+void ls_get_pos_b(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  (void)col;
+  sqlite3_result_int64(ctx, row->pos.b);
+}
+
+void ls_get_pos_c(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  (void)col;
+  sqlite3_result_int64(ctx, row->pos.c);
+}
+
+/* ---- declared shapes ------------------------------------------------------ */
+
+static const ls_range ls_range_all = {INT64_MIN, INT64_MAX};
+
+/* The pushed-down range of the position column for pos.a (which 0), pos.b
+** (1) or pos.c (2); everything when the table shows no such column. */
+static const ls_range *pos_range(const ls_table *t, const ls_scan *scan, size_t which) {
+  int i;
+  for (i = 0; i < t->ncolumns; i++) {
+    if (t->columns[i].kind == LS_POS && t->columns[i].offset == which) return &scan->range[i];
+  }
+  return &ls_range_all;
+}
+
+static void pos_set(ls_pos *pos, int64_t a, int64_t b, int64_t c) {
+  pos->a = a;
+  pos->b = b;
+  pos->c = c;
+}
+
+/* NESTED: the next (a, b) in the ranges, at or after (a, b). */
+static int nested_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int64_t a, int64_t b) {
+  const ls_range *ra = pos_range(t, scan, 0), *rb = pos_range(t, scan, 1);
+  int64_t outer = t->shape.count(model);
+  while (ls_range_first(ra, a, outer, &a)) {
+    if (ls_range_first(rb, b, t->shape.inner(model, a), &b)) {
+      pos_set(pos, a, b, 0);
+      return 1;
+    }
+    a++;
+    b = 0;
+  }
+  return 0;
+}
+
+/* GRID: the next cell (a, y, x) in the ranges, at or after it, row by row. */
+static int grid_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int64_t a, int64_t y,
+                     int64_t x) {
+  const ls_range *ra = pos_range(t, scan, 0), *ry = pos_range(t, scan, 1), *rx = pos_range(t, scan, 2);
+  int64_t grids = t->shape.count(model);
+  while (ls_range_first(ra, a, grids, &a)) {
+    if (ls_grid_step(rx, ry, t->shape.inner(model, a), t->shape.height(model, a), &x, &y)) {
+      pos_set(pos, a, y, x);
+      return 1;
+    }
+    a++;
+    y = x = INT64_MIN;
+  }
+  return 0;
+}
+
+/* Rows of element a: its inner count (NESTED) or its cells (GRID). */
+static int64_t rows_of(const ls_table *t, const void *model, int64_t a) {
+  int64_t n = t->shape.inner(model, a);
+  return t->shape.kind == LS_SHAPE_GRID ? n * t->shape.height(model, a) : n;
+}
+
+int ls_table_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int first) {
+  int64_t i;
+  if (t->next) return t->next(model, scan, pos, first);
+  switch (t->shape.kind) {
+    case LS_SHAPE_ONE:
+      pos_set(pos, 0, 0, 0);
+      return first;
+    case LS_SHAPE_ARRAY:
+      if (!ls_range_first(pos_range(t, scan, 0), first ? 0 : pos->a + 1, t->shape.count(model), &i)) return 0;
+      pos_set(pos, i, 0, 0);
+      return 1;
+    case LS_SHAPE_NESTED:
+      return first ? nested_next(t, model, scan, pos, 0, 0) : nested_next(t, model, scan, pos, pos->a, pos->b + 1);
+    case LS_SHAPE_GRID:
+      return first ? grid_next(t, model, scan, pos, 0, INT64_MIN, INT64_MIN)
+                   : grid_next(t, model, scan, pos, pos->a, pos->b, pos->c + 1);
+    default:
+      return 0;
+  }
+}
+
+int64_t ls_table_key(const ls_table *t, const void *model, const ls_pos *pos) {
+  int64_t key = 0, i;
+  if (t->key) return t->key(model, pos);
+  switch (t->shape.kind) {
+    case LS_SHAPE_ARRAY: return pos->a;
+    case LS_SHAPE_NESTED:
+    case LS_SHAPE_GRID:
+      for (i = 0; i < pos->a; i++) key += rows_of(t, model, i);
+      return t->shape.kind == LS_SHAPE_GRID ? key + pos->b * t->shape.inner(model, pos->a) + pos->c : key + pos->b;
+    default: return 0;
+  }
+}
+
+int ls_table_seek(const ls_table *t, const void *model, int64_t key, ls_pos *pos) {
+  int64_t i, n;
+  if (t->seek) return t->seek(model, key, pos);
+  if (key < 0) return 0;
+  switch (t->shape.kind) {
+    case LS_SHAPE_ONE:
+      pos_set(pos, 0, 0, 0);
+      return key == 0;
+    case LS_SHAPE_ARRAY:
+      if (key >= t->shape.count(model)) return 0;
+      pos_set(pos, key, 0, 0);
+      return 1;
+    case LS_SHAPE_NESTED:
+    case LS_SHAPE_GRID:
+      n = t->shape.count(model);
+      for (i = 0; i < n; i++) {
+        int64_t rows = rows_of(t, model, i);
+        if (key < rows) {
+          if (t->shape.kind == LS_SHAPE_NESTED) {
+            pos_set(pos, i, key, 0);
+          } else {
+            int64_t w = t->shape.inner(model, i);
+            pos_set(pos, i, key / w, key % w);
+          }
+          return 1;
+        }
+        key -= rows;
+      }
+      return 0;
+    default:
+      return 0;
+  }
+}
+
+char *ls_table_describe(const ls_table *t, const void *model, const ls_pos *pos) {
+  sqlite3_str *s;
+  const char *p;
+  if (t->describe) return t->describe(model, pos);
+  if (!t->row_name) return NULL;
+  s = sqlite3_str_new(NULL);
+  for (p = t->row_name; *p; p++) {
+    if (p[0] == '%' && (p[1] == 'a' || p[1] == 'b' || p[1] == 'c')) {
+      p++;
+      sqlite3_str_appendf(s, "%lld", (long long)(*p == 'a' ? pos->a : *p == 'b' ? pos->b : pos->c));
+    } else {
+      sqlite3_str_appendchar(s, 1, *p);
+    }
+  }
+  return sqlite3_str_finish(s);
+}
