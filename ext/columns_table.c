@@ -116,7 +116,7 @@ static int columns_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
   } else if (c->column == t->ncolumns + 1) {
     name = "options";
     type = "HIDDEN";
-    doc = "argument 2: key=value options: encoding=cp1250, nocase=0, on_error=skip";
+    doc = NULL; /* from the options the format declares, below */
   } else {
     name = t->columns[c->column].name;
     type = t->columns[c->column].type;
@@ -130,7 +130,16 @@ static int columns_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
     case COL_TYPE: sqlite3_result_text(ctx, type, -1, SQLITE_STATIC); break;
     case COL_WRITABLE: sqlite3_result_int(ctx, writable); break;
     case COL_PUSHED_DOWN: sqlite3_result_int(ctx, pushed_down); break;
-    case COL_DOC: sqlite3_result_text(ctx, doc, -1, SQLITE_STATIC); break;
+    case COL_DOC:
+      if (doc) {
+        sqlite3_result_text(ctx, doc, -1, SQLITE_STATIC);
+      } else {
+        char *examples = ls_options_examples(t->format);
+        if (examples) sqlite3_result_text(ctx, sqlite3_mprintf("argument 2: key=value options: %s", examples), -1, sqlite3_free);
+        else sqlite3_result_error_nomem(ctx);
+        sqlite3_free(examples);
+      }
+      break;
     case COL_TABLE_DOC: sqlite3_result_text(ctx, t->doc, -1, SQLITE_STATIC); break;
   }
   return SQLITE_OK;

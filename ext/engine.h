@@ -55,17 +55,47 @@ typedef struct ls_format {
   ** same model (what it decoded stays decoded).  NULL: a parsed model is
   ** always readable. */
   int (*validate)(void *model, codec_error *err);
+  /* The table options the format takes beside the engine's own (nocase,
+  ** on_error), NULL-terminated; NULL: none. */
+  const struct ls_option *const *options;
 } ls_format;
 
 /* ---- rows and columns ------------------------------------------------- */
 
 /* Table options given as `key=value` arguments (named tables) or as the
 ** hidden `options` column ('encoding=cp1250'). */
+#define LS_FORMAT_OPTIONS 4
+
 typedef struct ls_options {
-  text8_codepage encoding;
+  text8_codepage encoding; /* the code page of 8-bit text columns (ls_option_encoding) */
   int nocase;      /* nocase=1 (default): glob patterns match names in any case */
   int skip_errors; /* on_error=skip: scans pass over files they cannot read (default fail) */
+  int64_t format[LS_FORMAT_OPTIONS]; /* free for the options a format declares */
 } ls_options;
+
+/* A table option a format declares (ls_format.options): `name=value` in
+** the options argument.  parse() stores the value into *opts, or returns
+** 0 with *err saying what it takes (sqlite3_mprintf'd).  default_value is
+** parsed before the given options; NULL: none. */
+typedef struct ls_option {
+  const char *name;
+  const char *example;      /* "encoding=cp1250", for levelsql_columns */
+  const char *default_value;
+  int (*parse)(const char *value, ls_options *opts, char **err);
+} ls_option;
+
+/* encoding=cp1252 (default), cp1250, cp1251, latin1: for formats with
+** 8-bit text columns (LS_TEXT8). */
+extern const ls_option ls_option_encoding;
+
+/* Parses "key=value" options separated by commas, semicolons or spaces
+** into *opts (unset ones get their defaults): the engine's nocase and
+** on_error, and the options of the format (NULL: the engine's alone).
+** Returns SQLITE_OK or SQLITE_ERROR with *err naming the bad option. */
+int ls_options_parse(const ls_format *fmt, const char *text, ls_options *opts, char **err);
+/* "encoding=cp1250, nocase=0, on_error=skip": the options a table of the
+** format takes, sqlite3_mprintf'd. */
+char *ls_options_examples(const ls_format *fmt);
 
 /* A table-defined position of a row inside one model (plane/index, ...). */
 typedef struct ls_pos {

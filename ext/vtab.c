@@ -97,61 +97,6 @@ static int col_options(const ls_table *t) { return t->ncolumns + 2; }
 
 /* ---- options -------------------------------------------------------------- */
 
-/* Parses "key=value" options separated by commas, semicolons or spaces
-** into *opts (unset ones get their defaults): encoding, nocase (1: glob
-** names in any case, 0: exact) and on_error (fail or skip).  Returns
-** SQLITE_OK or an error naming the bad option. */
-static int options_parse(const char *text, ls_options *opts, char **err) {
-  const char *p = text;
-  opts->encoding = TEXT8_CP1252;
-  opts->nocase = 1;
-  opts->skip_errors = 0;
-  while (p && *p) {
-    const char *end, *eq;
-    char *key, *value;
-    int ok = 1;
-    while (*p == ',' || *p == ';' || *p == ' ' || *p == '\t') p++;
-    if (!*p) break;
-    end = p + strcspn(p, ",; \t");
-    eq = memchr(p, '=', (size_t)(end - p));
-    if (!eq) {
-      *err = sqlite3_mprintf("option '%.*s' is not of the form key=value", (int)(end - p), p);
-      return SQLITE_ERROR;
-    }
-    key = sqlite3_mprintf("%.*s", (int)(eq - p), p);
-    value = sqlite3_mprintf("%.*s", (int)(end - eq - 1), eq + 1);
-    if (!key || !value) {
-      *err = sqlite3_mprintf("out of memory");
-      ok = 0;
-    } else if (sqlite3_stricmp(key, "encoding") == 0) {
-      if (!text8_codepage_from_name(value, &opts->encoding)) {
-        *err = sqlite3_mprintf("unknown encoding '%s' (known: cp1252, cp1250, cp1251, latin1)", value);
-        ok = 0;
-      }
-    } else if (sqlite3_stricmp(key, "nocase") == 0) {
-      if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) {
-        *err = sqlite3_mprintf("option nocase takes 1 (names in any case, the default) or 0 (exact case), not '%s'", value);
-        ok = 0;
-      }
-      opts->nocase = value[0] == '1';
-    } else if (sqlite3_stricmp(key, "on_error") == 0) {
-      if (sqlite3_stricmp(value, "fail") != 0 && sqlite3_stricmp(value, "skip") != 0) {
-        *err = sqlite3_mprintf("option on_error takes fail (the default) or skip, not '%s'", value);
-        ok = 0;
-      }
-      opts->skip_errors = sqlite3_stricmp(value, "skip") == 0;
-    } else {
-      *err = sqlite3_mprintf("unknown option '%s' (known: encoding, nocase, on_error)", key);
-      ok = 0;
-    }
-    sqlite3_free(key);
-    sqlite3_free(value);
-    if (!ok) return SQLITE_ERROR;
-    p = end;
-  }
-  return SQLITE_OK;
-}
-
 /* Removes SQL quotes from a CREATE VIRTUAL TABLE argument ('x', "x", [x]). */
 static char *dequote(const char *arg) {
   size_t n = strlen(arg);
@@ -209,7 +154,7 @@ static int ls_connect(sqlite3 *db, void *aux_, int argc, const char *const *argv
       }
     }
   }
-  if ((rc = options_parse(v->options_text, &v->opts, err)) != SQLITE_OK) goto fail;
+  if ((rc = ls_options_parse(v->table->format, v->options_text, &v->opts, err)) != SQLITE_OK) goto fail;
 
   sql = sqlite3_str_new(db);
   sqlite3_str_appendf(sql, "CREATE TABLE x(file TEXT");
@@ -851,7 +796,7 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
     p++;
   }
   if (!c->options_text && v->options_text) c->options_text = sqlite3_mprintf("%s", v->options_text);
-  if (c->options_text && (rc = options_parse(c->options_text, &c->opts, &err)) != SQLITE_OK) {
+  if (c->options_text && (rc = ls_options_parse(t->format, c->options_text, &c->opts, &err)) != SQLITE_OK) {
     return cursor_error(c, rc, err);
   }
   if (!c->source && v->source && !empty) c->source = sqlite3_mprintf("%s", v->source);
@@ -1065,7 +1010,7 @@ static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite
   char *err = NULL;
   int i, every_column_given, rc = SQLITE_OK;
   /* the statement's options (the hidden column) override the table's */
-  if (options && (rc = options_parse(options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
+  if (options && (rc = ls_options_parse(t->format, options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
   memset(&info, 0, sizeof info);
   info.path = f->shown;
   info.format = f->fmt ? f->fmt->name : NULL;
@@ -1148,7 +1093,7 @@ static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
     /* the statement's options (nocase) override the table's, as for reads */
     const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
     ls_options opts = v->opts;
-    if (options && (rc = options_parse(options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
+    if (options && (rc = ls_options_parse(t->format, options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
     rc = ls_source_expand(source, t->format, opts.nocase, &list, &err);
   }
   if (rc != SQLITE_OK) return vtab_error(v, rc, err);

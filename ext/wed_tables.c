@@ -111,10 +111,14 @@ static size_t wed_format_footprint(const void *model) {
   return bytes;
 }
 
+/* Text in WED files is 8-bit, in the code page the option names. */
+static const ls_option *const wed_options[] = {&ls_option_encoding, NULL};
+
 const ls_format wed_format = {
   "wed", wed_extensions, wed_sniff, wed_format_parse, wed_format_serialize,
   wed_format_clone, wed_format_free, wed_format_footprint,
   NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
+  wed_options,
 };
 
 /* ---- shared helpers --------------------------------------------------------- */

@@ -55,10 +55,14 @@ static size_t wwd_format_footprint(const void *model) {
   return bytes;
 }
 
+/* Text in WWD files is 8-bit, in the code page the option names. */
+static const ls_option *const wwd_options[] = {&ls_option_encoding, NULL};
+
 const ls_format wwd_format = {
   "wwd", wwd_extensions, wwd_sniff, wwd_format_parse, wwd_format_serialize,
   wwd_format_clone, wwd_format_free, wwd_format_footprint,
   NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
+  wwd_options,
 };
 
 /* ---- records ----------------------------------------------------------------- */
