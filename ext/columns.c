@@ -447,71 +447,19 @@ static int set_blob(const ls_row *row, sqlite3_value *v, const ls_column *col, c
   return SQLITE_OK;
 }
 
-/* Parses a JSON column's value; NULL and non-text are refused. */
-static int json_value(sqlite3_value *v, const ls_column *col, const char *example, ls_json **out, char **err) {
-  char *why = NULL;
-  int rc;
-  if (sqlite3_value_type(v) != SQLITE_TEXT) {
-    *err = sqlite3_mprintf("column %s: %s; it takes JSON text, e.g. '%s'", col->name,
-                           sqlite3_value_type(v) == SQLITE_NULL ? "NULL" : "not text", example);
-    return SQLITE_CONSTRAINT;
-  }
-  rc = ls_json_parse((const char *)sqlite3_value_text(v), (size_t)sqlite3_value_bytes(v), out, &why);
-  if (rc == SQLITE_CONSTRAINT) {
-    *err = sqlite3_mprintf("column %s: not valid JSON (%s); it takes JSON like '%s'", col->name, why ? why : "?", example);
-  }
-  sqlite3_free(why);
-  return rc;
-}
-
-int ls_json_check_array(const ls_json *node, const ls_column *col, const char *what, size_t min, size_t max,
-                        const char *example, char **err) {
-  if (!node || node->type != LS_JSON_ARRAY) {
-    *err = sqlite3_mprintf("column %s: %s is %s, not an array; e.g. '%s'", col->name, what, ls_json_type_name(node), example);
-    return SQLITE_CONSTRAINT;
-  }
-  if (node->count < min || node->count > max) {
-    if (min == max) {
-      *err = sqlite3_mprintf("column %s: %s has %lld elements; it takes exactly %lld, e.g. '%s'", col->name, what,
-                             (long long)node->count, (long long)min, example);
-    } else {
-      *err = sqlite3_mprintf("column %s: %s has %lld elements; it takes %lld to %lld", col->name, what,
-                             (long long)node->count, (long long)min, (long long)max);
-    }
-    return SQLITE_CONSTRAINT;
-  }
-  return SQLITE_OK;
-}
-
-int ls_json_check_int(const ls_json *node, const ls_column *col, const char *what, int64_t min, int64_t max,
-                      const int64_t *keep, int64_t *out, char **err) {
-  if (!node || node->type != LS_JSON_INT) {
-    *err = sqlite3_mprintf("column %s: %s is %s; it takes an integer from %lld to %lld", col->name, what,
-                           ls_json_type_name(node), (long long)min, (long long)max);
-    return SQLITE_CONSTRAINT;
-  }
-  if ((node->i < min || node->i > max) && !(keep && node->i == *keep)) {
-    *err = sqlite3_mprintf("column %s: %s = %lld is out of range; it takes an integer from %lld to %lld", col->name, what,
-                           (long long)node->i, (long long)min, (long long)max);
-    return SQLITE_CONSTRAINT;
-  }
-  *out = node->i;
-  return SQLITE_OK;
-}
-
 /* A JSON array of integers (tuple 1) or of tuples of integers. */
 static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   const ls_json_shape *shape = col->aux;
   int tuple = shape->tuple < 1 ? 1 : shape->tuple;
   ls_span cur, span;
-  ls_json *root = NULL;
-  const ls_json *item;
+  json_node *root = NULL;
+  const json_node *item;
   int64_t *out, lo = col->min, hi = col->max;
   size_t i = 0;
   int rc;
   if (lo == 0 && hi == 0) store_limits(LS_I64, &lo, &hi);
   memcpy(&cur, field_of(row, col), sizeof cur);
-  if ((rc = json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
+  if ((rc = ls_json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
   rc = ls_json_check_array(root, col, "the value", shape->min_items, shape->max_items, shape->example, err);
   out = rc == SQLITE_OK ? ls_arena_alloc(row->arena, sizeof *out * (root->count * (size_t)tuple + 1)) : NULL;
   if (rc == SQLITE_OK && !out) rc = SQLITE_NOMEM;
@@ -530,7 +478,7 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
       size_t at = i * (size_t)tuple + (size_t)k;
       const int64_t *keep = at < cur.n ? (const int64_t *)cur.p + at : NULL;
       snprintf(what, sizeof what, "element [%lld][%d]", (long long)i, k);
-      rc = ls_json_check_int(ls_json_at(item, (size_t)k), col, what, lo, hi, keep, &out[at], err);
+      rc = ls_json_check_int(json_at(item, (size_t)k), col, what, lo, hi, keep, &out[at], err);
     }
   }
   if (rc == SQLITE_OK) {
@@ -538,7 +486,7 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
     span.n = root->count * (size_t)tuple;
     memcpy(field_of(row, col), &span, sizeof span);
   }
-  ls_json_free(root);
+  json_free(root);
   return rc;
 }
 
@@ -546,19 +494,19 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
 ** bytes, no NUL). */
 static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   const ls_json_shape *shape = col->aux;
-  ls_json *root = NULL;
-  const ls_json *item;
+  json_node *root = NULL;
+  const json_node *item;
   ls_span *out = NULL, span;
   size_t i = 0;
   int rc;
-  if ((rc = json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
+  if ((rc = ls_json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
   rc = ls_json_check_array(root, col, "the value", shape->min_items, shape->max_items, shape->example, err);
   if (rc == SQLITE_OK && !(out = ls_arena_alloc(row->arena, sizeof *out * (root->count + 1)))) rc = SQLITE_NOMEM;
   for (item = root ? root->child : NULL; rc == SQLITE_OK && item; item = item->next, i++) {
     unsigned char *bytes = NULL;
     size_t n = 0;
     uint32_t bad = 0;
-    if (item->type != LS_JSON_STRING) {
+    if (item->type != JSON_STRING) {
       *err = sqlite3_mprintf("column %s: element %lld is not a string", col->name, (long long)i);
       rc = SQLITE_CONSTRAINT;
       break;
@@ -593,7 +541,7 @@ static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *
     span.n = root->count;
     memcpy(field_of(row, col), &span, sizeof span);
   }
-  ls_json_free(root);
+  json_free(root);
   return rc;
 }
 

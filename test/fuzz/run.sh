@@ -32,6 +32,13 @@ for fz in "$BUILD"/fuzz/fuzz_*; do
     fuzz_wz4*) dirs="wz4" ext="wz4" ;;
     *) dirs="" ext="" ;;
   esac
+  if [ "$name" = fuzz_json ]; then
+    # values of the JSON columns, as users write them
+    printf '[[0,0],[64,0],[64,64]]' >"$seeds/vertices"
+    printf '[{"time":0,"curve":1,"values":[0,0,0]},{"time":500,"curve":5,"values":[1024,0,0],"in_dx":[1,2,3,4]}]' >"$seeds/points"
+    printf '["ACTION","a\\u00e9\\ud800\\n"]' >"$seeds/strings"
+    printf '[-9223372036854775808, 1.5e3, true, false, null, {}]' >"$seeds/misc"
+  fi
   for d in $dirs; do
     [ -d "../shared/corpus/$d" ] && cp ../shared/corpus/"$d"/* "$seeds/" 2>/dev/null
   done
