@@ -28,7 +28,7 @@ HEADERS   := $(wildcard codecs/*.h ext/*.h test/unit/*.h tools/*.h)
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test demo asan fuzz fuzz-build bench clean samples readme newsql newsql-build
+.PHONY: all deps test demo asan coverage fuzz fuzz-build bench clean samples readme newsql newsql-build
 
 all: $(BUILD)/levelsql.so $(UNIT_BIN) $(TOOL_BIN)
 
@@ -115,6 +115,18 @@ asan: deps
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LEVELSQL_SANITIZED=1 sh test/run.sh build-asan
 
+# Line coverage (README, "Tests"): the extension, the C tests and the sample
+# generators built with gcc --coverage in build-cov, the suite run on them
+# (on the system SQLite only), then per file of ext/ and codecs/ the lines
+# run, by plain gcov (tools/coverage.sh).  Counts start from zero each time.
+# Exits non-zero when a test failed, after printing the table.
+coverage: deps
+	@LEVELSQL_NEED_GCC=1 sh tools/ensure-deps.sh
+	@$(MAKE) --no-print-directory all CC=gcc BUILD=build-cov OPT="-O0 -g" SANITIZE=--coverage
+	@find build-cov -name '*.gcda' -exec rm -f {} +
+	@sh test/run.sh build-cov; rc=$$?; echo "== line coverage of ext/ and codecs/"; \
+	  GCOV=gcov sh tools/coverage.sh build-cov && exit $$rc
+
 # libFuzzer harnesses, one per codec (clang only), built with every codec
 # under ASan and UBSan.
 FUZZ_BIN  := $(FUZZ_SRC:test/fuzz/%.c=build-fuzz/fuzz/%)
@@ -139,4 +151,4 @@ readme: $(BUILD)/levelsql.so
 	sh tools/readme_tables.sh --update README.md $(BUILD)/levelsql
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-cov build-fuzz

@@ -4,6 +4,8 @@
 # What is missing is installed with apt-get (as root, or through sudo), and
 # the user is told what is being installed.  Used by `make test`, `make demo`.
 # LEVELSQL_NEED_CLANG=1 adds clang and libFuzzer (`make fuzz`);
+# LEVELSQL_NEED_GCC=1 adds gcc, whose gcov `make coverage` reads the counts
+# with (when cc is another compiler);
 # LEVELSQL_NEED_NPM=1 adds npm (tools/newer-sqlite.sh fetches the newer
 # SQLite of the suite's second pass with it).
 set -eu
@@ -19,6 +21,10 @@ if [ "${LEVELSQL_NEED_CLANG:-0}" = 1 ]; then
   command -v clang >/dev/null 2>&1 || missing="$missing clang"
   # libFuzzer and the sanitizer runtimes
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || missing="$missing libclang-rt-dev"
+fi
+
+if [ "${LEVELSQL_NEED_GCC:-0}" = 1 ]; then
+  { command -v gcc && command -v gcov; } >/dev/null 2>&1 || missing="$missing gcc"
 fi
 
 if [ "${LEVELSQL_NEED_NPM:-0}" = 1 ]; then

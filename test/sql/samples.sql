@@ -5,11 +5,11 @@
 -- Every row is 'label|1' when the check holds.
 
 -- All four formats, every file readable by every table of its format.
-SELECT 'every sample reads', count(*) = 12 AND min(ok) = 1 FROM levelsql_files('samples');
-SELECT 'samples per format', group_concat(format || ':' || n, ' ') = 'tw:3 wed:2 wwd:5 wz4:2'
+SELECT 'every sample reads', count(*) = 15 AND min(ok) = 1 FROM levelsql_files('samples');
+SELECT 'samples per format', group_concat(format || ':' || n, ' ') = 'tw:6 wed:2 wwd:5 wz4:2'
   FROM (SELECT format, count(*) AS n FROM levelsql_files('samples') GROUP BY format ORDER BY format);
 SELECT 'a folder source reads its own format only',
-  (SELECT count(*) FROM wwd_levels('samples')) = 5 AND (SELECT count(*) FROM tw_maps('samples')) = 3 AND
+  (SELECT count(*) FROM wwd_levels('samples')) = 5 AND (SELECT count(*) FROM tw_maps('samples')) = 6 AND
   (SELECT count(DISTINCT file) FROM wed_overlays('samples')) = 2 AND (SELECT count(DISTINCT file) FROM wz4_pages('samples')) = 2;
 
 -- WWD (sql/wwd_cookbook.sql): the editing accidents, mirrored objects.
@@ -23,7 +23,7 @@ SELECT 'wwd: rats and treasure for the bulk edits', (SELECT count(*) FROM wwd_ob
   AND (SELECT count(*) FROM wwd_objects('samples') WHERE logic = 'Treasure') > 0;
 
 -- Teeworlds / DDNet (sql/tw_cookbook.sql).
-SELECT 'tw: DDNet and 0.6 maps', group_concat(style, ',') = '0.6,ddnet'
+SELECT 'tw: DDNet, 0.6 and 0.7 maps', group_concat(style, ',') = '0.6,0.7,ddnet'
   FROM (SELECT DISTINCT style FROM tw_maps('samples') ORDER BY style);
 SELECT 'tw: unhookable tiles in two maps', count(DISTINCT t.file) = 2
   FROM tw_layers('samples') AS l JOIN tw_tiles AS t ON t.file = l.file AND t.layer_index = l.layer_index
@@ -43,8 +43,8 @@ SELECT 'tw: layers still called Layer', count(*) >= 1 FROM tw_layers('samples') 
 SELECT 'tw: group 2 has tiles and quads', count(DISTINCT kind) = 2 FROM tw_layers('samples') WHERE grp = 2 AND kind IN ('tiles', 'quads');
 SELECT 'tw: Background groups', count(*) = 2 FROM tw_groups('samples') WHERE name = 'Background';
 SELECT 'tw: death tiles in game layers', count(*) > 0 FROM tw_tiles('samples') WHERE kind = 'game' AND id = 2;
-SELECT 'tw: settings and envelope points', (SELECT count(*) FROM tw_maps('samples') AS m, json_each(m.settings)) = 3
-  AND (SELECT sum(num_points) FROM tw_envelopes('samples')) = 7;
+SELECT 'tw: settings and envelope points', (SELECT count(*) FROM tw_maps('samples') AS m, json_each(m.settings)) = 5
+  AND (SELECT sum(num_points) FROM tw_envelopes('samples')) = 26;
 
 -- WED (sql/wed_cookbook.sql).
 SELECT 'wed: AR0100 polygons 0 and 1 are walls', count(*) = 2 FROM wed_polygons('samples/AR0100.WED') WHERE polygon IN (0, 1) AND kind = 'wall';

@@ -578,7 +578,8 @@ static void test_corrupt(const tw_env *env) {
 ** rewritten, and with the tools its no-op rewrite equals map_resave's and
 ** the edit reads there. */
 static void test_generated(const tw_env *env) {
-  static const char *const maps[] = {"dm_sample.map", "ddrace_sample.map", "unfinished.map"};
+  static const char *const maps[] = {"dm_sample.map",      "ddrace_sample.map", "unfinished.map",
+                                     "ddnet_features.map", "v07_sample.map",    "legacy.map"};
   const char *samples = getenv("LEVELSQL_SAMPLES");
   char *p;
   size_t i;
