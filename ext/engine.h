@@ -3,12 +3,27 @@
 **
 ** A table family is declared once, as data: an ls_format (how to recognise,
 ** parse, serialize, clone and free one file's model: a thin wrapper over a
-** codec in codecs/) and, per table, an ls_table (a list of ls_column plus a
-** row iterator over one model).  The engine does the rest for every table
-** alike: the hidden `source` and `options` arguments, the visible `file`
-** column, constraint push-down (file, rowid, and integer ranges on columns
-** flagged LS_COL_RANGE), the per-connection cache of parsed files, staged
-** writes with savepoints, and the atomic write-back at COMMIT.
+** codec in codecs/, plus the table options the format takes) and, per
+** table, an ls_table:
+**  - its columns: typed descriptors (ls_column: a kind, the field's offset
+**    in the row's record, limits, a NULL sentinel, the row kinds it applies
+**    to, a doc string); hand-written get/set only for computed columns;
+**  - its shape (one row per file, an array, an array nested in an array,
+**    grids), from which the engine steps, keys and seeks rows (shapes.c),
+**    or its own next/key/seek where rows are found otherwise;
+**  - its record: load() copies one row out of the model into a struct the
+**    columns describe; store() checks a changed row as a whole and writes
+**    it back (row-level writes: the engine applies the changed columns to
+**    the record, in column order, then calls store());
+**  - optional insert/remove, a row name template for errors, the natural
+**    order of its rows and its typical rows per file (for the planner).
+** The engine does the rest for every table alike (vtab.c, columns.c,
+** options.c, session.c, source.c): the hidden `source` and `options`
+** arguments, the visible `file` column, constraint push-down (file, rowid,
+** and integer ranges on columns flagged LS_COL_RANGE), get/set/range
+** checks and error messages for every column kind, the JSON layer
+** (json.c), the per-connection cache of parsed files, staged writes with
+** savepoints and statement-level undo, and the atomic write-back at COMMIT.
 **
 ** Row identity: a rowid is (file id << LS_KEY_BITS) | key, where the file id
 ** is handed out per connection and the key is the table's stable row key
