@@ -69,9 +69,13 @@ const ls_format wwd_format = {
 
 #define LEVEL(row) ((wwd_level *)(row)->model)
 
-/* wwd_levels: the raw file header (known fields sit at WWD_HDR_* offsets). */
+/* wwd_levels: the raw file header (known fields sit at WWD_HDR_* offsets)
+** and what the file shows as a whole. */
 typedef struct level_rec {
   unsigned char h[WWD_HEADER_SIZE];
+  int64_t num_planes, num_objects, num_tile_properties;
+  int64_t checksum, checksum_computed, checksum_kind, file_size;
+  ls_span game; /* a static name, or NULL */
 } level_rec;
 
 /* wwd_planes: the raw plane header, the image set names and the count. */
@@ -110,8 +114,21 @@ typedef struct property_rec {
 /* ---- wwd_levels ------------------------------------------------------------ */
 
 static int level_load(const ls_row *row, char **err) {
+  const wwd_level *lvl = LEVEL(row);
+  level_rec *r = row->rec;
+  const char *game = wwd_game(lvl);
+  uint32_t i;
   (void)err;
-  memcpy(((level_rec *)row->rec)->h, LEVEL(row)->header, WWD_HEADER_SIZE);
+  memcpy(r->h, lvl->header, WWD_HEADER_SIZE);
+  r->num_planes = lvl->num_planes;
+  for (i = 0; i < lvl->num_planes; i++) r->num_objects += lvl->planes[i].num_objects;
+  r->num_tile_properties = lvl->num_tile_properties;
+  r->checksum = lvl->checksum_stored;
+  r->checksum_computed = lvl->checksum_computed;
+  r->checksum_kind = lvl->checksum_kind;
+  r->file_size = (int64_t)lvl->file_size;
+  r->game.p = game;
+  r->game.n = game ? strlen(game) : 0;
   return SQLITE_OK;
 }
 
@@ -121,50 +138,10 @@ static int level_store(ls_row *row, const void *old, const unsigned char *change
   return SQLITE_OK;
 }
 
-static void get_level_num_planes(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, LEVEL(row)->num_planes);
-}
+/* enum wwd_checksum_kind, by name */
+static const char *const checksum_kind_names[] = {"exact", "engine", "wapmap", "unset", "mismatch", NULL};
 
-static void get_level_num_objects(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const wwd_level *lvl = LEVEL(row);
-  int64_t n = 0;
-  uint32_t i;
-  (void)col;
-  for (i = 0; i < lvl->num_planes; i++) n += lvl->planes[i].num_objects;
-  sqlite3_result_int64(ctx, n);
-}
-
-static void get_level_num_tile_properties(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, LEVEL(row)->num_tile_properties);
-}
-
-static void get_level_checksum(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, LEVEL(row)->checksum_stored);
-}
-
-static void get_level_checksum_computed(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, LEVEL(row)->checksum_computed);
-}
-
-static void get_level_checksum_kind(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_text(ctx, wwd_checksum_kind_name(LEVEL(row)->checksum_kind), -1, SQLITE_STATIC);
-}
-
-static void get_level_game(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const char *game = wwd_game(LEVEL(row));
-  (void)col;
-  if (game) sqlite3_result_text(ctx, game, -1, SQLITE_STATIC);
-}
-
-static void get_level_file_size(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, (sqlite3_int64)LEVEL(row)->file_size);
-}
+#define LEVEL_RO(nm, field, doc_) LS_COL_INT(nm, LS_I64, level_rec, field, LS_COL_RO, doc_)
 
 static const ls_column level_columns[] = {
   HSTR(level_rec, "name", WWD_HDR_NAME, 64, "level name (63 bytes at most)"),
@@ -187,14 +164,16 @@ static const ls_column level_columns[] = {
   HINT(level_rec, "flags", LS_LE32, WWD_HDR_FLAGS, 0, "header flags: wwd_flag_names('level', flags)"),
   HBIT(level_rec, "use_z_coords", WWD_HDR_FLAGS, WWD_FLAG_USE_Z_COORDS, "flag 0x1"),
   HBIT(level_rec, "compressed", WWD_HDR_FLAGS, WWD_FLAG_COMPRESS, "flag 0x2: the main block is zlib-compressed; set to 0 or 1 to change how the file is saved"),
-  LS_COL_CUSTOM("num_planes", "INTEGER", get_level_num_planes, NULL, "number of planes"),
-  LS_COL_CUSTOM("num_objects", "INTEGER", get_level_num_objects, NULL, "objects on all planes"),
-  LS_COL_CUSTOM("num_tile_properties", "INTEGER", get_level_num_tile_properties, NULL, "number of tile properties"),
-  LS_COL_CUSTOM("checksum", "INTEGER", get_level_checksum, NULL, "checksum stored in the header (as read)"),
-  LS_COL_CUSTOM("checksum_computed", "INTEGER", get_level_checksum_computed, NULL, "checksum S computed over the main block as stored"),
-  LS_COL_CUSTOM("checksum_kind", "TEXT", get_level_checksum_kind, NULL, "'exact', 'engine', 'wapmap', 'unset' or 'mismatch' (levelsql writes 'exact')"),
-  LS_COL_CUSTOM("game", "TEXT", get_level_game, NULL, "'claw', 'gruntz', 'getmedieval' or NULL"),
-  LS_COL_CUSTOM("file_size", "INTEGER", get_level_file_size, NULL, "size of the file as read, in bytes"),
+  LEVEL_RO("num_planes", num_planes, "number of planes"),
+  LEVEL_RO("num_objects", num_objects, "objects on all planes"),
+  LEVEL_RO("num_tile_properties", num_tile_properties, "number of tile properties"),
+  LEVEL_RO("checksum", checksum, "checksum stored in the header (as read)"),
+  LEVEL_RO("checksum_computed", checksum_computed, "checksum S computed over the main block as stored"),
+  {.name = "checksum_kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I64, .offset = offsetof(level_rec, checksum_kind),
+   .flags = LS_COL_RO, .aux = checksum_kind_names, .doc = "'exact', 'engine', 'wapmap', 'unset' or 'mismatch' (levelsql writes 'exact')"},
+  {.name = "game", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(level_rec, game), .flags = LS_COL_RO,
+   .doc = "'claw', 'gruntz', 'getmedieval' or NULL"},
+  LEVEL_RO("file_size", file_size, "size of the file as read, in bytes"),
 };
 
 static const ls_table wwd_levels = {
