@@ -27,17 +27,18 @@ static void get_error(const ls_row *row, sqlite3_context *ctx, const ls_column *
 }
 
 static const ls_column file_columns[] = {
-  {"format", "TEXT", get_format, NULL, 0, 0, 0, "'wwd', ... or NULL when no format recognises the file"},
-  {"size", "INTEGER", get_size, NULL, 0, 0, 0, "bytes on disk"},
-  {"ok", "INTEGER", get_ok, NULL, 0, 0, 0, "1 when every table of its format can read the file"},
-  {"error", "TEXT", get_error, NULL, 0, 0, 0, "why it does not (section, index, byte offset)"},
+  LS_COL_CUSTOM("format", "TEXT", get_format, NULL, "'wwd', ... or NULL when no format recognises the file"),
+  LS_COL_CUSTOM("size", "INTEGER", get_size, NULL, "bytes on disk"),
+  LS_COL_CUSTOM("ok", "INTEGER", get_ok, NULL, "1 when every table of its format can read the file"),
+  LS_COL_CUSTOM("error", "TEXT", get_error, NULL, "why it does not (section, index, byte offset)"),
 };
 
+/* Its rows come from the files the source matches, not from a model (the
+** engine steps through the files itself for a one_row_per_file table). */
 static const ls_table levelsql_files = {
-  "levelsql_files", NULL, "one row per file matched by the source, with its format and any error",
-  file_columns, (int)(sizeof file_columns / sizeof file_columns[0]),
-  NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL, NULL,
-  1, /* rows_per_file */
+  .name = "levelsql_files", .doc = "one row per file matched by the source, with its format and any error",
+  .columns = file_columns, .ncolumns = (int)(sizeof file_columns / sizeof file_columns[0]),
+  .one_row_per_file = 1, .rows_per_file = 1,
 };
 
 int files_table_register(sqlite3 *db, ls_session *sess) {
