@@ -602,6 +602,10 @@ static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *
 
 int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   if (col->kind == LS_CUSTOM) return col->set(row, v, col, err);
+  if (!column_applies(t, row, col) && t->wrong_kind) {
+    *err = sqlite3_mprintf("column %s: %s", col->name, t->wrong_kind);
+    return SQLITE_CONSTRAINT;
+  }
   if (!column_applies(t, row, col)) {
     char *which = applies_text(t, col);
     char *desc = ls_table_describe(t, row->model, &row->pos);

@@ -337,6 +337,12 @@ typedef struct ls_table {
   ** kinds' names for messages, indexed by kind, NULL-terminated. */
   int (*row_kind)(const ls_row *row);
   const char *const *kind_names;
+  /* Optional, for tables whose row kind no column sets: what refusing a
+  ** write to a column that does not apply to the row says after "column
+  ** <name>: " (e.g. "a tree op has no grid position, size or flags").
+  ** NULL: it names the row's kind and the kinds the column applies to,
+  ** and suggests setting the kind first. */
+  const char *wrong_kind;
 } ls_table;
 
 /* The engine's iterators and row names for a table (shape or the table's
