@@ -1613,3 +1613,103 @@ done:
   free(names);
   return r;
 }
+
+/* ======================================================================== */
+/* edits of the graph, and a memo of it                                     */
+/* ======================================================================== */
+
+int wz4_node_place(wz4_node *node, const wz4_node *to) {
+  int moved = node->pos_x != to->pos_x || node->pos_y != to->pos_y || node->width != to->width ||
+              node->height != to->height || node->hide != to->hide;
+  node->pos_x = to->pos_x;
+  node->pos_y = to->pos_y;
+  node->width = to->width;
+  node->height = to->height;
+  node->bypass = to->bypass;
+  node->hide = to->hide;
+  return moved;
+}
+
+/* The edges of one page as wz4_page_links computed them. */
+typedef struct graph_page {
+  wz4_edge *edges;
+  size_t n;
+  int valid;
+} graph_page;
+
+struct wz4_graph {
+  graph_page *pages; /* npages entries, allocated on first use */
+  uint32_t npages;
+};
+
+wz4_graph *wz4_graph_new(void) {
+  return (wz4_graph *)calloc(1, sizeof(wz4_graph));
+}
+
+void wz4_graph_forget(wz4_graph *g, int64_t page) {
+  int64_t p;
+  for (p = page < 0 ? 0 : page; p < (int64_t)g->npages && (page < 0 || p == page); p++) {
+    free(g->pages[p].edges);
+    g->pages[p].edges = NULL;
+    g->pages[p].n = 0;
+    g->pages[p].valid = 0;
+  }
+}
+
+void wz4_graph_free(wz4_graph *g) {
+  if (!g) return;
+  wz4_graph_forget(g, WZ4_GRAPH_ALL);
+  free(g->pages);
+  free(g);
+}
+
+int wz4_graph_page(wz4_graph *g, const wz4_doc *doc, uint32_t page, const wz4_edge **edges, size_t *n,
+                   codec_error *err) {
+  graph_page *gp;
+  *edges = NULL;
+  *n = 0;
+  if (page >= doc->num_pages) return codec_fail(err, "links: no page %u", page);
+  if (g->npages != doc->num_pages) {
+    graph_page *pages = (graph_page *)calloc(doc->num_pages, sizeof *pages);
+    if (!pages) return codec_fail(err, "links: out of memory");
+    wz4_graph_forget(g, WZ4_GRAPH_ALL);
+    free(g->pages);
+    g->pages = pages;
+    g->npages = doc->num_pages;
+  }
+  gp = &g->pages[page];
+  if (!gp->valid) {
+    if (!wz4_page_links(doc, page, &gp->edges, &gp->n, err)) return 0;
+    gp->valid = 1;
+  }
+  *edges = gp->edges;
+  *n = gp->n;
+  return 1;
+}
+
+/* Heap bytes of one op, nested link defaults included (their depth is
+** bounded by the parser: WZ4_MAX_NESTING). */
+static size_t op_footprint(const wz4_op *op) {
+  size_t bytes = op->name.len + op->class_name.len + op->type_name.len + op->script.len;
+  uint32_t i;
+  bytes += (size_t)op->num_params * 4 + (size_t)op->array_words * op->array_count * 4 + (size_t)op->num_anims * 4;
+  for (i = 0; i < op->num_strings; i++) bytes += sizeof(wz4_str) + op->strings[i].len;
+  for (i = 0; op->links && i < op->num_links; i++) {
+    bytes += sizeof(wz4_link) + op->links[i].name.len;
+    if (op->links[i].def) bytes += sizeof(wz4_op) + op_footprint(op->links[i].def);
+  }
+  for (i = 0; op->script_paras && i < op->num_script_paras; i++)
+    bytes += sizeof(wz4_script_para) + op->script_paras[i].str.len;
+  return bytes;
+}
+
+size_t wz4_footprint(const wz4_doc *doc) {
+  size_t bytes = sizeof(wz4_doc) + (size_t)doc->num_pages * sizeof(wz4_page);
+  uint32_t p, i;
+  for (p = 0; p < doc->num_pages; p++) {
+    const wz4_page *pg = &doc->pages[p];
+    bytes += pg->name.len;
+    for (i = 0; pg->nodes && i < pg->num_nodes; i++) bytes += sizeof(wz4_node) + op_footprint(&pg->nodes[i].op);
+  }
+  return bytes;
+}

@@ -302,4 +302,44 @@ typedef struct wz4_edge {
 ** when the page does not exist or memory runs out. */
 int wz4_page_links(const wz4_doc *doc, uint32_t page, wz4_edge **out, size_t *n_out, codec_error *err);
 
+
+/* ---- edits of the graph, and a memo of it --------------------------------- */
+
+/* Places a stacked node as `to` says: its grid position, size and bypass
+** and hide flags (the op itself is left alone).  Returns 1 when that may
+** change the page's stack links (a move, a resize, hide), else 0. */
+int wz4_node_place(wz4_node *node, const wz4_node *to);
+
+/* The graphs of a document's pages as wz4_page_links gives them, each
+** computed when it is first asked for and kept until the caller says an
+** edit made it stale: for readers that want the edges of the same page
+** many times.  A memo serves one document; it follows its page count.
+** Not thread-safe: the caller serializes access. */
+typedef struct wz4_graph wz4_graph;
+
+#define WZ4_GRAPH_ALL (-1)
+
+/* An empty memo, or NULL when memory runs out. */
+wz4_graph *wz4_graph_new(void);
+
+/* Frees the memo and every edge list in it; NULL is fine. */
+void wz4_graph_free(wz4_graph *g);
+
+/* The edges of page `page` of doc, from the memo or computed now.  Returns
+** 1 with *edges (borrowed from the memo until it forgets the page; NULL
+** when *n is 0) and *n, or 0 with err when the page does not exist or
+** memory runs out. */
+int wz4_graph_page(wz4_graph *g, const wz4_doc *doc, uint32_t page, const wz4_edge **edges, size_t *n,
+                   codec_error *err);
+
+/* Forgets what an edit made stale: the edges of `page` after an op on it
+** was placed (wz4_node_place returned 1; stack links never cross pages),
+** or of every page (WZ4_GRAPH_ALL) after a rename, since name links reach
+** across pages.  Parameter edits change no edges. */
+void wz4_graph_forget(wz4_graph *g, int64_t page);
+
+/* Approximate heap bytes a document holds, for caches: strings, arrays
+** and ops, nested link defaults included (the options chunk is small). */
+size_t wz4_footprint(const wz4_doc *doc);
+
 #endif

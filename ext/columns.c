@@ -243,11 +243,12 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
       break;
     case LS_TEXT8:
     case LS_UTF8:
+    case LS_WTF8:
     case LS_BLOB:
       s = field_bytes(f, col);
       if (!s.p) break; /* NULL: absent */
       if (col->kind == LS_TEXT8) ls_result_text8(ctx, row->opts, s.p, s.n);
-      else if (col->kind == LS_UTF8) sqlite3_result_text64(ctx, s.p, s.n, SQLITE_TRANSIENT, SQLITE_UTF8);
+      else if (col->kind != LS_BLOB) sqlite3_result_text64(ctx, s.p, s.n, SQLITE_TRANSIENT, SQLITE_UTF8);
       else sqlite3_result_blob64(ctx, s.p, s.n, SQLITE_TRANSIENT);
       break;
     case LS_JSON_INTS:
@@ -419,12 +420,14 @@ static int set_text8(const ls_row *row, sqlite3_value *v, const ls_column *col, 
   return rc;
 }
 
+/* UTF-8 text, or WTF-8 for LS_WTF8. */
 static int set_utf8(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   const char *s;
   size_t n;
   int rc;
   if (sqlite3_value_type(v) == SQLITE_NULL && (col->flags & LS_COL_NULL) && col->store == LS_SPAN) return set_null_span(row, col);
-  rc = ls_value_utf8(v, col, (size_t)col->min, text_max(col), &s, &n, err);
+  rc = col->kind == LS_WTF8 ? ls_value_wtf8(v, col, (size_t)col->min, text_max(col), &s, &n, err)
+                            : ls_value_utf8(v, col, (size_t)col->min, text_max(col), &s, &n, err);
   return rc == SQLITE_OK ? set_text_bytes(row, col, (const unsigned char *)s, n, err) : rc;
 }
 
@@ -547,6 +550,10 @@ static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *
 
 int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   if (col->kind == LS_CUSTOM) return col->set(row, v, col, err);
+  if (!column_applies(t, row, col) && t->wrong_kind) {
+    *err = sqlite3_mprintf("column %s: %s", col->name, t->wrong_kind);
+    return SQLITE_CONSTRAINT;
+  }
   if (!column_applies(t, row, col)) {
     char *which = applies_text(t, col);
     char *desc = ls_table_describe(t, row->model, &row->pos);
@@ -564,7 +571,8 @@ int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_col
     case LS_ENUM: return set_enum(row, v, col, err);
     case LS_FLOAT: return set_float(row, v, col, err);
     case LS_TEXT8: return set_text8(row, v, col, err);
-    case LS_UTF8: return set_utf8(row, v, col, err);
+    case LS_UTF8:
+    case LS_WTF8: return set_utf8(row, v, col, err);
     case LS_BLOB: return set_blob(row, v, col, err);
     case LS_JSON_INTS: return set_json_ints(row, v, col, err);
     case LS_JSON_TEXTS: return set_json_texts(row, v, col, err);

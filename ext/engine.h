@@ -190,7 +190,18 @@ typedef enum ls_kind {
   LS_UTF8,      /* UTF-8 text without NUL characters, .min to .max bytes (LS_CHARS or LS_SPAN) */
   LS_BLOB,      /* bytes (LS_SPAN), at most .max */
   LS_JSON_INTS, /* JSON array of integers or of integer tuples (LS_SPAN of int64_t; .aux: ls_json_shape) */
-  LS_JSON_TEXTS /* JSON array of 8-bit strings in the code page (LS_SPAN of ls_span; .aux: ls_json_shape) */
+  LS_JSON_TEXTS, /* JSON array of 8-bit strings in the code page (LS_SPAN of ls_span; .aux: ls_json_shape) */
+  /* Text that is UTF-16 in the file, held in the record as WTF-8
+  ** (codecs/utf16.h: UTF-8, except that an unpaired surrogate is its own
+  ** 3-byte sequence ED A0..BF xx), .min to .max bytes, NUL characters
+  ** allowed (LS_SPAN; LS_CHARS refuses them).  load() converts the
+  ** codec's UTF-16 (utf16le_to_wtf8, into the arena) unless the codec
+  ** keeps WTF-8 already; store() converts back (wtf8_to_utf16le).  Reads
+  ** give the WTF-8 bytes as they are: SQLite keeps a lone surrogate's
+  ** bytes and hands them back unchanged, so writing a value back is
+  ** lossless.  Writes take text or a blob of WTF-8 bytes (numbers and
+  ** NULL are refused, unless LS_COL_NULL on a span) and check them. */
+  LS_WTF8
 } ls_kind;
 
 /* How a field is stored in the record. */
@@ -243,6 +254,9 @@ typedef struct ls_column {
 #define LS_COL_CHARS(nm, S, field, doc_) \
   {.name = nm, .type = "TEXT", .kind = LS_TEXT8, .store = LS_CHARS, .offset = offsetof(S, field), \
    .size = sizeof(((S *)0)->field), .doc = doc_}
+#define LS_COL_WTF8(nm, S, field, maxbytes, fl, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_WTF8, .store = LS_SPAN, .offset = offsetof(S, field), .max = maxbytes, \
+   .flags = fl, .doc = doc_}
 #define LS_COL_POS(nm, which, fl, doc_) {.name = nm, .type = "INTEGER", .kind = LS_POS, .offset = which, .flags = fl, .doc = doc_}
 #define LS_COL_CUSTOM(nm, sqltype, getter, setter, doc_) \
   {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = getter, .set = setter, .doc = doc_}
@@ -368,6 +382,12 @@ typedef struct ls_table {
   ** kinds' names for messages, indexed by kind, NULL-terminated. */
   int (*row_kind)(const ls_row *row);
   const char *const *kind_names;
+  /* Optional, for tables whose row kind no column sets: what refusing a
+  ** write to a column that does not apply to the row says after "column
+  ** <name>: " (e.g. "a tree op has no grid position, size or flags").
+  ** NULL: it names the row's kind and the kinds the column applies to,
+  ** and suggests setting the kind first. */
+  const char *wrong_kind;
 } ls_table;
 
 /* The engine's iterators and row names for a table (shape or the table's
@@ -421,6 +441,13 @@ int ls_value_text8(sqlite3_value *v, const ls_column *col, const ls_options *opt
 ** max_len bytes.  *s points into the value (valid until it changes).
 ** NULL and blobs are refused; callers that take NULL check for it first. */
 int ls_value_utf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
+                  char **err);
+
+/* Reads a text value (or a blob of bytes) for col: WTF-8 (utf16.h), NUL
+** characters allowed, min_len to max_len bytes.  *s points into the value
+** (valid until it changes).  NULL and numbers are refused; callers that
+** take NULL check for it first. */
+int ls_value_wtf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
                   char **err);
 
 /* Sets a text result decoded from 8-bit bytes with the options' code page. */

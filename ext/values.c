@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../codecs/utf16.h"
 #include "engine.h"
 
 /* A short description of a value for error messages ("text 'abc'"). */
@@ -106,6 +107,21 @@ static int utf8_valid(const unsigned char *s, size_t n) {
   return 1;
 }
 
+/* Checks that text of n bytes is min_len to max_len bytes long. */
+static int text_length(const ls_column *col, size_t n, size_t min_len, size_t max_len, char **err) {
+  if (n > max_len) {
+    *err = sqlite3_mprintf("column %s: text of %lld bytes is longer than the %lld bytes the field holds", col->name,
+                           (long long)n, (long long)max_len);
+    return SQLITE_CONSTRAINT;
+  }
+  if (n < min_len) {
+    *err = sqlite3_mprintf("column %s: empty text; it takes UTF-8 text of 1 to %lld bytes", col->name,
+                           (long long)max_len);
+    return SQLITE_CONSTRAINT;
+  }
+  return SQLITE_OK;
+}
+
 /* Reads a text value for col: UTF-8 without NUL characters, min_len to
 ** max_len bytes.  *s points into the value (valid until it changes).
 ** NULL is refused; callers that take NULL check for it first. */
@@ -129,17 +145,28 @@ int ls_value_utf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t
     *err = sqlite3_mprintf("column %s: the text contains a NUL character", col->name);
     return SQLITE_CONSTRAINT;
   }
-  if (*n > max_len) {
-    *err = sqlite3_mprintf("column %s: text of %lld bytes is longer than the %lld bytes the field holds", col->name,
-                           (long long)*n, (long long)max_len);
+  return text_length(col, *n, min_len, max_len, err);
+}
+
+int ls_value_wtf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
+                  char **err) {
+  int type = sqlite3_value_type(v);
+  size_t units, bad = 0;
+  if (type != SQLITE_TEXT && type != SQLITE_BLOB) {
+    *err = sqlite3_mprintf("column %s: %s; it takes UTF-8 text (or WTF-8 for lone surrogates)", col->name,
+                           type == SQLITE_NULL ? "NULL" : "a number");
     return SQLITE_CONSTRAINT;
   }
-  if (*n < min_len) {
-    *err = sqlite3_mprintf("column %s: empty text; it takes UTF-8 text of 1 to %lld bytes", col->name,
-                           (long long)max_len);
+  *s = type == SQLITE_TEXT ? (const char *)sqlite3_value_text(v) : (const char *)sqlite3_value_blob(v);
+  *n = (size_t)sqlite3_value_bytes(v);
+  if (!*s && (type == SQLITE_TEXT || *n)) return SQLITE_NOMEM;
+  if (!*s) *s = ""; /* an empty blob */
+  if (!wtf8_validate(*s, *n, &units, &bad)) {
+    *err = sqlite3_mprintf("column %s: not UTF-8 (or WTF-8) at byte %lld; it takes UTF-8 text (or WTF-8 for lone surrogates)",
+                           col->name, (long long)bad);
     return SQLITE_CONSTRAINT;
   }
-  return SQLITE_OK;
+  return text_length(col, *n, min_len, max_len, err);
 }
 
 void ls_result_text8(sqlite3_context *ctx, const ls_options *opts, const unsigned char *s, size_t n) {

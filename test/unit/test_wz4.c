@@ -554,6 +554,54 @@ static void test_links_constructed(void) {
   }
 }
 
+/* The graph memo and the edits that make it stale: wz4_node_place,
+** wz4_graph_forget; and the footprint following an edit. */
+static void test_graph_memo(void) {
+  static const op_spec ops[] = {
+      {0, 0, 3, 1, 0, "Flat", "", NULL},   /* 0 */
+      {0, 1, 3, 1, 0, "Add", "sum", NULL}, /* 1: input 0 */
+      {0, 2, 3, 1, 0, "Load", "", "sum"},  /* 2: input 1, name -> 1 */
+  };
+  byte_writer w = {0};
+  wz4_doc *doc;
+  wz4_graph *g = wz4_graph_new();
+  const wz4_edge *ed = NULL, *again = NULL;
+  wz4_node to;
+  size_t n = 0, n2 = 0, bytes;
+  codec_error e = {{0}};
+  tb_page_doc(&w, ops, 3);
+  doc = parse_roundtrip(w.data, w.size, "graph memo page");
+  CHECK(g != NULL, "a new memo");
+  if (!doc || !g) {
+    wz4_graph_free(g);
+    wz4_free(doc);
+    byte_writer_free(&w);
+    return;
+  }
+  CHECK(wz4_graph_page(g, doc, 0, &ed, &n, &e) && n == 3, "memo: 3 edges (got %zu): %s", n, e.msg);
+  CHECK(wz4_graph_page(g, doc, 0, &again, &n2, &e) && again == ed && n2 == n, "memo: the same list when asked again");
+  CHECK(!wz4_graph_page(g, doc, 1, &again, &n2, &e) && again == NULL && n2 == 0, "memo: a missing page is an error");
+  to = doc->pages[0].nodes[0];
+  to.bypass = 1;
+  CHECK(wz4_node_place(&doc->pages[0].nodes[0], &to) == 0 && doc->pages[0].nodes[0].bypass == 1,
+        "bypass changes no stack link");
+  to.pos_x = 10;
+  CHECK(wz4_node_place(&doc->pages[0].nodes[0], &to) == 1 && doc->pages[0].nodes[0].pos_x == 10, "a move may");
+  wz4_graph_forget(g, 0);
+  CHECK(wz4_graph_page(g, doc, 0, &ed, &n, &e) && n == 2 && has_edge(ed, n, WZ4_LINK_STACK, 0, 1) == 0,
+        "after forgetting the page, the moved op feeds nothing (%zu edges)", n);
+  bytes = wz4_footprint(doc);
+  CHECK(wz4_str_set(&doc->pages[0].nodes[1].op.name, "renamed", 7, &e), "rename: %s", e.msg);
+  CHECK(wz4_footprint(doc) == bytes + 4, "the footprint follows the longer name");
+  wz4_graph_forget(g, WZ4_GRAPH_ALL);
+  CHECK(wz4_graph_page(g, doc, 0, &ed, &n, &e) && has_edge(ed, n, WZ4_LINK_NAME, -1, 2) == 1,
+        "after forgetting every page, the renamed target's link dangles");
+  wz4_graph_free(g);
+  wz4_graph_free(NULL);
+  wz4_free(doc);
+  byte_writer_free(&w);
+}
+
 /* ------------------------------------------------------------------------ */
 /* malformed constructed input                                               */
 /* ------------------------------------------------------------------------ */
@@ -925,6 +973,7 @@ int main(void) {
   test_version_sweep();
   test_surrogates();
   test_links_constructed();
+  test_graph_memo();
   test_malformed();
   test_corpus();
   return check_done();
