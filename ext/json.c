@@ -1,8 +1,9 @@
 /*
 ** json.c: the one JSON layer of levelsql, for every JSON column in and out.
 **
-** Out: JSON text built with sqlite3_str (strings escaped as SQLite's own
-** json() writes them) and returned with subtype 'J', so SQLite's JSON
+** Out: JSON text built with sqlite3_str (in strings, '"' and '\\' are
+** escaped and every control character is written as \u00XX, which any
+** JSON reader takes) and returned with subtype 'J', so SQLite's JSON
 ** functions take a column as JSON rather than as a string.
 **
 ** In: codecs/json.c parses the value (no private database connection);
