@@ -6,9 +6,10 @@
 #     (the generated samples are in $LEVELSQL_SAMPLES for them);
 #  2. every SQL test in test/sql/*.sql through the sqlite3 shell with
 #     test/sqltest.sh (the file format is described there), in a fresh
-#     temporary folder holding the generated samples (samples/) and, for a
-#     file whose first line is "-- requires: corpus", a private copy of
-#     ../shared/corpus (corpus/; without it that file's cases are skipped);
+#     temporary folder holding the generated samples (samples/), the test
+#     fixtures of $BUILD/tests/fixtures (fixtures/) and, for a file whose
+#     first line is "-- requires: corpus", a private copy of ../shared/corpus
+#     (corpus/; without it that file's cases are skipped);
 #  3. every query of sql/ runs without an error;
 #  4. build/tools/sqlrun (tools/sqlrun.c, linked with the system SQLite)
 #     prints what the sqlite3 shell prints for test/sqlrun/shell_subset.sql,
@@ -48,6 +49,8 @@ trap 'rm -f "$out"; rm -rf "$work"' EXIT
 sh tools/gen_samples.sh "$BUILD" "$work/samples.orig" >/dev/null || { echo "FAIL tools/gen_samples.sh"; failed=$((failed + 1)); }
 LEVELSQL_SAMPLES="$work/samples.orig"
 export LEVELSQL_SAMPLES
+"$BUILD/tests/fixtures" "$work/samples.orig" "$work/fixtures.orig" ${LEVELSQL_CORPUS:+"$LEVELSQL_CORPUS"} >/dev/null ||
+  { echo "FAIL $BUILD/tests/fixtures"; failed=$((failed + 1)); }
 
 # Runs every C test in folder $1 (test_*), printing their FAIL and SKIP
 # lines and a count per test, each line prefixed with $2.
@@ -89,8 +92,8 @@ tally() {
 
 # Runs every test/sql/*.sql with test/sqltest.sh through the shell command
 # given after $1 (its words), each in a fresh folder holding copies of the
-# samples and, when the file needs it and ../shared/corpus exists, of the
-# corpus (never a link back); lines prefixed with $1.
+# samples, of the fixtures and, when the file needs it and ../shared/corpus
+# exists, of the corpus (never a link back); lines prefixed with $1.
 sql_tests() {
   prefix=$1
   shift
@@ -99,6 +102,7 @@ sql_tests() {
     dir="$work/sql-$(basename "$sql" .sql)"
     mkdir -p "$dir"
     cp -r "$work/samples.orig" "$dir/samples"
+    cp -r "$work/fixtures.orig" "$dir/fixtures"
     if [ -n "${LEVELSQL_CORPUS:-}" ] && head -n 1 "$sql" | grep -q '^-- *requires: *corpus'; then
       mkdir -p "$dir/corpus"
       cp -RL "$LEVELSQL_CORPUS/." "$dir/corpus/"
@@ -111,12 +115,11 @@ sql_tests() {
 }
 
 # Runs every query of sql/ through the command $1 (a shell function that
-# reads a script on stdin) exactly
-# as a user would: `sqlite3 -batch :memory: < sql/x.sql` (no .load added:
-# each file loads build/levelsql itself) in a folder holding
-# build/levelsql.so (a link to this build's extension, the sanitized one
-# under `make asan`) and a fresh copy of the samples in build/samples.  Any
-# output on stderr fails it.  Lines prefixed with $2.
+# reads a script on stdin) exactly as a user would: `sqlite3 -batch :memory:
+# < sql/x.sql` (no .load added: each file loads build/levelsql itself) in a
+# folder holding build/levelsql.so (a link to this build's extension, the
+# sanitized one under `make asan`) and a fresh copy of the samples in
+# build/samples.  Any output on stderr fails it.  Lines prefixed with $2.
 cookbooks() {
   for sql in sql/*.sql; do
     [ -f "$sql" ] || continue
