@@ -420,6 +420,9 @@ static void test_files_and_errors(sqlite3 *db) {
   CHECK(strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s/missing.wwd')", dir)), "No such file") != NULL, "a missing file");
   exec_err(db, fmt("SELECT count(*) FROM wwd_objects('%s')", dir), "short.wwd", "byte offset");
   exec_err(db, fmt("SELECT count(*) FROM wwd_objects('%s/missing.wwd')", dir), "missing.wwd", "No such file or directory");
+  /* a missing folder named by an absolute path (the rest of the source
+  ** argument: test/sql/sources.sql) */
+  exec_err(db, fmt("SELECT * FROM wwd_levels('%s/nowhere/*.wwd')", tmpdir), fmt("%s/nowhere: no such folder", tmpdir), NULL);
   CHECK(query_int(db, fmt("SELECT count(*) FROM wwd_objects('%s/*.nothing')", dir)) == 0, "a pattern without matches is empty");
   exec_err(db, fmt("UPDATE levelsql_files SET size = 1 WHERE source = '%s'", dir), "read-only", NULL);
 }
