@@ -62,7 +62,16 @@ case $file in
   /*) path=$file ;;
   *) path=$(pwd)/$file ;;
 esac
-ext=${LEVELSQL_EXT:-$(pwd)/build/levelsql}
+ext=${LEVELSQL_EXT:-build/levelsql}
+# the extension and a shell named by a relative path, from here
+case $ext in
+  /*) ;;
+  *) ext=$(pwd)/$ext ;;
+esac
+case $1 in
+  /*) ;;
+  */*) shell=$(pwd)/$1 && shift && set -- "$shell" "$@" ;;
+esac
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
