@@ -11,7 +11,7 @@
 ** optional) gives the fixtures derived from corpus files.  It writes:
 **   OUT/engine/    WWD levels of wwd_fixture.h (test/sql/engine.sql)
 **   OUT/sources/   a folder tree for the source argument (sources.sql)
-**   OUT/wed/       the constructed area of wed_sample.h, three times
+**   OUT/wed/       the constructed area of wed_sample.h
 **   OUT/wz4/       the constructed project of wz4_sample.h
 **   OUT/corpus/    with CORPUS: v06_dm1.map with a damaged layer
 ** Exits 1 (saying what) when a file cannot be written.
@@ -179,13 +179,10 @@ static void sources(const char *samples) {
   need(write_pre04_map(at("sources/tw/old.map")), "sources/tw/old.map");
 }
 
-/* wed/ and wz4/: the constructed files, one copy per SQL test that edits
-** one. */
+/* wed/ and wz4/: the constructed files. */
 static void constructed(void) {
   make_dir("wed");
   need(wed_write_constructed(at("wed/AR9999.WED")), "wed/AR9999.WED");
-  need(wed_write_constructed(at("wed/BBOX.WED")), "wed/BBOX.WED");
-  need(wed_write_constructed(at("wed/KEYS.WED")), "wed/KEYS.WED");
   make_dir("wz4");
   need(wz4_write_project(at("wz4/built.wz4")), "wz4/built.wz4");
 }
