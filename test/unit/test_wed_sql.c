@@ -73,26 +73,24 @@ static sqlite3 *db_open(void) {
   return db;
 }
 
-/* Runs SQL that must succeed; frees the SQL text. */
+/* Runs SQL that must succeed (a REQUIRE, check.h); frees the SQL text. */
 static int exec_ok(sqlite3 *db, char *sql) {
   char *err = NULL;
   int rc = sql ? sqlite3_exec(db, sql, NULL, NULL, &err) : SQLITE_NOMEM;
-  CHECK(rc == SQLITE_OK, "%s -> %s", sql ? sql : "(no memory)", err ? err : "?");
+  REQUIRE(rc == SQLITE_OK, "%s -> %s", sql ? sql : "(no memory)", err ? err : "?");
   sqlite3_free(err);
   free(sql);
   return rc == SQLITE_OK;
 }
 
 /* Runs SQL that must fail with a message holding both parts (part2 may be
-** NULL); frees the SQL text. */
+** NULL; one CHECK); frees the SQL text. */
 static void exec_err(sqlite3 *db, char *sql, const char *part1, const char *part2) {
   char *err = NULL;
   int rc = sql ? sqlite3_exec(db, sql, NULL, NULL, &err) : SQLITE_NOMEM;
-  CHECK(rc != SQLITE_OK, "expected an error from: %s", sql ? sql : "");
-  if (rc != SQLITE_OK) {
-    CHECK(err && strstr(err, part1), "error of [%s] lacks '%s': %s", sql, part1, err ? err : "(none)");
-    if (part2) CHECK(err && strstr(err, part2), "error of [%s] lacks '%s': %s", sql, part2, err ? err : "(none)");
-  }
+  CHECK(sql && rc != SQLITE_OK && err && strstr(err, part1) && (!part2 || strstr(err, part2)),
+        "[%s] must fail with '%s'%s%s%s: %s", sql ? sql : "(no memory)", part1, part2 ? " and '" : "", part2 ? part2 : "", part2 ? "'" : "",
+        rc == SQLITE_OK ? "it succeeded" : err ? err : "(no message)");
   sqlite3_free(err);
   free(sql);
 }
