@@ -60,7 +60,7 @@ c_tests() {
     # (a test whose source is gone may linger in an old build folder)
     [ -x "$t" ] && [ -f "test/unit/$name.c" ] || continue
     "$t" >"$out" 2>&1
-    tally "$name" $? "$2" '^(FAIL|SKIP)'
+    tally "$name" $? "$2" '^(FAIL|SKIP|INFO)'
   done
 }
 

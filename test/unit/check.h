@@ -36,7 +36,7 @@ static check_loop *check_loop_current;
 ** printed, in a loop only its first 5. */
 static inline int check_count(int ok, int counts_pass) {
   if (check_loop_current) {
-    if (ok) check_loop_current->passed++;
+    if (ok) check_loop_current->passed += counts_pass;
     else check_loop_current->failed++;
     return ok || check_loop_current->failed > 5;
   }

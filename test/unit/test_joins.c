@@ -82,7 +82,7 @@ static void test_fresh_per_statement(sqlite3 *db, const char *dir) {
   }
   CHECK(sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == before, "prepared: same count");
   sqlite3_reset(st);
-  CHECK(run(fmt("cp '%1$s/SAMPLE01.WWD' '%1$s/ADDED.WWD'", dir)), "copy a level into the folder");
+  REQUIRE(run(fmt("cp '%1$s/SAMPLE01.WWD' '%1$s/ADDED.WWD'", dir)), "copy a level into the folder");
   CHECK(sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == before + objects_one,
         "the same statement run again sees the added file");
   sqlite3_reset(st);
@@ -92,7 +92,7 @@ static void test_fresh_per_statement(sqlite3 *db, const char *dir) {
   exec_ok(db, fmt("DELETE FROM wwd_objects WHERE source = '%s/ADDED.WWD'", dir));
   CHECK(sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == before, "a changed file is read again");
   sqlite3_finalize(st);
-  CHECK(unlink(fmt("%s/ADDED.WWD", dir)) == 0, "remove the copy");
+  REQUIRE(unlink(fmt("%s/ADDED.WWD", dir)) == 0, "remove the copy");
   CHECK(query_int(db, join) == before, "and a removed one is gone");
 }
 
@@ -171,11 +171,11 @@ int main(void) {
   }
   snprintf(dir, sizeof dir, "%s/levels", tmpdir);
   db = db_open();
-  CHECK(db != NULL, "the extension loads");
-  CHECK(samples != NULL, "LEVELSQL_SAMPLES names the generated samples (test/run.sh sets it)");
+  REQUIRE(db != NULL, "the extension loads");
+  REQUIRE(samples != NULL, "LEVELSQL_SAMPLES names the generated samples (test/run.sh sets it)");
   if (db && samples && run(fmt("mkdir -p '%1$s' && cp '%2$s'/*.WWD '%1$s'/", dir, samples))) {
     nfiles = (int)query_int(db, fmt("SELECT count(*) FROM wwd_levels('%s')", dir));
-    CHECK(nfiles >= 3, "the samples are there: %d", nfiles);
+    REQUIRE(nfiles >= 3, "the samples are there: %d", nfiles);
     test_fresh_per_statement(db, dir);
     test_join_order(db, dir);
     test_corpus_wed(db);

@@ -99,7 +99,7 @@ static int have_map(const tw_env *env, const char *name) {
 /* Fresh private copy of a corpus map (undoing earlier tests' edits). */
 static char *fresh_copy(const tw_env *env, const char *name) {
   char *dst = map_path(env, name);
-  CHECK(copy_file(fmt("%s/%s", env->corpus, name), dst), "copy %s", name);
+  REQUIRE(copy_file(fmt("%s/%s", env->corpus, name), dst), "copy %s", name);
   return dst;
 }
 
@@ -109,14 +109,18 @@ static char *fresh_copy(const tw_env *env, const char *name) {
 static void test_load(const tw_env *env) {
   sqlite3 *db = db_open();
   size_t i;
+  check_loop maps = {0, 0, 0};
   if (!db) return;
   CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s/maps') WHERE ok = 1 AND format = 'tw'", env->dir)) ==
             (sqlite3_int64)env->n, "every corpus map loads as 'tw'");
+  check_loop_enter(&maps);
   for (i = 0; i < env->n; i++) {
     const char *p = map_path(env, env->names[i]);
     size_t n = 0;
     unsigned char *b = file_read_all(p, &n), digest[32];
     char hex[65];
+    maps.inputs++;
+    CHECK(b != NULL, "read %s", p);
     if (!b) continue;
     sha256(b, n, digest);
     sha256_hex(digest, hex);
@@ -127,6 +131,7 @@ static void test_load(const tw_env *env) {
           env->names[i]);
     free(b);
   }
+  check_loop_done(&maps, "every corpus map: tw_maps' sha256, crc32 and file_size are those of its bytes");
   sqlite3_close(db);
 }
 
@@ -134,16 +139,19 @@ static void test_load(const tw_env *env) {
 static void test_noop_resave(const tw_env *env) {
   sqlite3 *db;
   size_t i;
+  check_loop maps = {0, 0, 0};
   if (!env->tools) {
     SKIP("map_resave not installed: no-op rewrites against map_resave");
     return;
   }
   db = db_open();
   if (!db) return;
+  check_loop_enter(&maps);
   for (i = 0; i < env->n; i++) {
     const char *name = env->names[i];
     char *copy = strdup(map_path(env, name)), *ref = strdup(fmt("%s/tools/ref_%s", env->dir, name));
     if (!copy || !ref) break;
+    maps.inputs++;
     /* map_resave writes through DDNet's storage: a path relative to tools/ */
     CHECK(ddnet_run(env->tools_dir, "map_resave", fmt("%s/%s", env->corpus, name), fmt("ref_%s", name), NULL) == 0, "map_resave %s",
           name);
@@ -153,6 +161,7 @@ static void test_noop_resave(const tw_env *env) {
     free(copy);
     free(ref);
   }
+  check_loop_done(&maps, "a no-op UPDATE of every corpus map writes what map_resave writes");
   sqlite3_close(db);
 }
 
@@ -414,7 +423,7 @@ static void test_generated(const tw_env *env) {
   }
   for (i = 0; i < sizeof maps / sizeof maps[0]; i++) {
     char *copy = strdup(fmt("%s/bad/%s", env->dir, maps[i])); /* not in maps/: that holds the corpus */
-    CHECK(copy && copy_file(fmt("%s/%s", samples, maps[i]), copy), "sample map %s/%s", samples, maps[i]);
+    REQUIRE(copy && copy_file(fmt("%s/%s", samples, maps[i]), copy), "sample map %s/%s", samples, maps[i]);
     if (copy && env->tools) {
       char ref[64];
       snprintf(ref, sizeof ref, "ref_%s", maps[i]);
@@ -478,8 +487,8 @@ static int env_setup(tw_env *env) {
   }
   env->n = (size_t)found;
   for (i = 0; i < env->n; i++)
-    CHECK(copy_file(fmt("%s/%s", env->corpus, env->names[i]), map_path(env, env->names[i])), "copy");
-  CHECK(env->n > 0, "corpus maps found in %s", env->corpus);
+    REQUIRE(copy_file(fmt("%s/%s", env->corpus, env->names[i]), map_path(env, env->names[i])), "copy");
+  REQUIRE(env->n > 0, "corpus maps found in %s", env->corpus);
   return env->n > 0;
 }
 

@@ -374,9 +374,11 @@ static char **list_dir(const char *dir, int *n) {
 /* Loads, no-op rewrites and independent counts over every corpus file. */
 static void test_corpus_files(sqlite3 *db, const char *orig_dir, const char *dir, char **names, int n) {
   int i, identical = 0;
+  check_loop files = {0, 0, 0};
   CHECK(query_int(db, strf("SELECT count(*) FROM levelsql_files('%s') WHERE ok AND format = 'wed'", dir)) == n,
         "every corpus file loads as wed (%d files)", n);
   CHECK(query_int(db, strf("SELECT count(DISTINCT file) FROM wed_overlays('%s')", dir)) == n, "wed_overlays reads the folder");
+  check_loop_enter(&files);
   for (i = 0; i < n; i++) {
     char *orig = strf("%s/%s", orig_dir, names[i]), *copy = strf("%s/%s", dir, names[i]);
     size_t size = 0;
@@ -384,6 +386,7 @@ static void test_corpus_files(sqlite3 *db, const char *orig_dir, const char *dir
     uint32_t npoly = 0;
     uint64_t vsum = 0, vlen = 0;
     sqlite3_int64 w0;
+    files.inputs++;
     if (!d || !orig || !copy) {
       CHECK(0, "%s: cannot read", names[i]);
       free(d);
@@ -414,7 +417,8 @@ static void test_corpus_files(sqlite3 *db, const char *orig_dir, const char *dir
     free(orig);
     free(copy);
   }
-  CHECK(identical == n, "%d of %d corpus files rewritten byte-identically", identical, n);
+  check_loop_done(&files, "each corpus area: the counts of its raw header, a no-op UPDATE rewriting it byte for byte "
+                  "(%d of %d identical)", identical, n);
 }
 
 /* The edit scenario on one real area (a private copy): move wall 0, insert
@@ -558,6 +562,7 @@ static void test_corpus(sqlite3 *db, const test_env *env) {
   char *orig_dir, *dir;
   char **names;
   int n = 0, i, edited = 0;
+  check_loop edits = {0, 0, 0};
   if (!corpus) {
     SKIP("real WED corpus: ../shared/corpus is absent");
     return;
@@ -576,23 +581,25 @@ static void test_corpus(sqlite3 *db, const test_env *env) {
   dir = strf("%s/corpus/wed", env->tmp);
   for (i = 0; i < n; i++) {
     char *from = strf("%s/%s", orig_dir, names[i]), *to = strf("%s/%s", dir, names[i]);
-    CHECK(copy_file(from, to), "copy %s", names[i]);
+    REQUIRE(copy_file(from, to), "copy %s", names[i]);
     free(from);
     free(to);
   }
   CHECK(n == 98, "98 corpus areas: %d", n);
   test_corpus_files(db, orig_dir, dir, names, n);
+  check_loop_enter(&edits);
   for (i = 0; i < n; i++) {
     char *from = strf("%s/%s", orig_dir, names[i]), *to = strf("%s/edit/%s", env->tmp, names[i]);
     if (copy_file(from, to) && query_int(db, strf("SELECT count(*) FROM wed_polygons('%s') WHERE kind = 'wall'", to)) >= 3) {
       edit_corpus_file(db, names[i], to);
+      edits.inputs++;
       edited++;
     }
     free(from);
     free(to);
   }
+  check_loop_done(&edits, "the edit scenario on every corpus area with 3 walls or more, re-read and checked");
   CHECK(edited >= 80, "edit scenario on %d real areas", edited);
-  printf("edit scenario ran on %d of %d corpus areas\n", edited, n);
   test_cookbook(env, env->tmp);
   for (i = 0; i < n; i++) free(names[i]);
   free(names);
@@ -610,10 +617,10 @@ int main(void) {
     return 1;
   }
   db = db_open();
-  CHECK(db != NULL, "the extension loads");
+  REQUIRE(db != NULL, "the extension loads");
   if (db) {
     f = strf("%s/AR9999.WED", env.tmp);
-    CHECK(wed_write_constructed(f), "write the constructed area");
+    REQUIRE(wed_write_constructed(f), "write the constructed area");
     check_file_invariants("constructed", f);
     test_constructed_edits(db, f);
     free(f);
