@@ -32,8 +32,8 @@
 # A statement without an annotation must not fail (if it does, that is a
 # failed case), and each row it prints is a case in the older style: a row
 # ending in '|1' (SELECT 'label', <condition>) passes, any other row fails.
-# A line `.open :memory:` starts a new connection: the runner loads the
-# extension into it.  A file whose first line is `-- requires: corpus` is
+# A line `.open :memory:` (any .open) starts a new connection: the runner
+# loads the extension into it.  A file whose first line is `-- requires: corpus` is
 # skipped (its cases counted as skipped) when DIR has no corpus/ folder.
 #
 # How: an awk pass turns the file into a script that prints a marker line
@@ -76,8 +76,9 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
 # Pass 1: the script for the shell ($tmp/script) and the cases ($tmp/cases:
-# one record a line, fields separated by \034: C id line script_line kind
-# count, S id statement, E id expected text).
+# one record a line, fields separated by \034: "C id line script_line
+# kind" (kind sql or dot), "S id statement", "E id expectation text" and "B
+# line why" for a comment that is no expectation this runner knows).
 awk -v ext="$ext" -v script="$tmp/script" -v cases="$tmp/cases" '
 function emit(text) {
   print text > script
@@ -116,7 +117,7 @@ function record(kind,   i, text) {
   }
   gsub(/[ \t]+/, " ", text)
   sub(/^ /, "", text)
-  printf "C\034%d\034%d\034%d\034%s\0340\n", id, start, script_line, kind > cases
+  printf "C\034%d\034%d\034%d\034%s\n", id, start, script_line, kind > cases
   printf "S\034%d\034%s\n", id, text > cases
   nbuf = 0
 }
