@@ -21,6 +21,8 @@ CODEC_OBJ := $(CODEC_SRC:%.c=$(BUILD)/obj/%.o)
 EXT_OBJ   := $(EXT_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC  := $(sort $(wildcard test/unit/test_*.c))
 UNIT_BIN  := $(UNIT_SRC:test/unit/%.c=$(BUILD)/tests/%)
+# the files the SQL tests read beside the samples (test/unit/fixtures.c)
+FIXTURES  := $(BUILD)/tests/fixtures
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
 TOOL_BIN  := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 FUZZ_SRC  := $(sort $(wildcard test/fuzz/fuzz_*.c))
@@ -30,7 +32,7 @@ FUZZ_SECONDS ?= 60
 
 .PHONY: all deps test demo asan coverage fuzz fuzz-build bench clean samples readme newsql newsql-build
 
-all: $(BUILD)/levelsql.so $(UNIT_BIN) $(TOOL_BIN)
+all: $(BUILD)/levelsql.so $(UNIT_BIN) $(FIXTURES) $(TOOL_BIN)
 
 deps:
 	@sh tools/ensure-deps.sh

@@ -4,11 +4,12 @@
 #     the loaded extension), each ending with "RESULT passed=N failed=N
 #     skipped=N";
 #     (the generated samples are in $LEVELSQL_SAMPLES for them);
-#  2. every SQL test in test/sql/*.sql through the sqlite3 shell, in a fresh
-#     temporary folder holding generated samples (samples/) and, when
-#     ../shared/corpus exists, a private copy of it (corpus/).  Each SELECT
-#     row of a SQL test is "label|1" when the check holds.  A file whose first
-#     line is "-- requires: corpus" is skipped without the corpus.
+#  2. every SQL test in test/sql/*.sql through the sqlite3 shell with
+#     test/sqltest.sh (the file format is described there), in a fresh
+#     temporary folder holding the generated samples (samples/), the test
+#     fixtures of $BUILD/tests/fixtures (fixtures/) and, for a file whose
+#     first line is "-- requires: corpus", a private copy of ../shared/corpus
+#     (corpus/; without it that file's cases are skipped);
 #  3. every query of sql/ runs without an error;
 #  4. build/tools/sqlrun (tools/sqlrun.c, linked with the system SQLite)
 #     prints what the sqlite3 shell prints for test/sqlrun/shell_subset.sql,
@@ -48,81 +49,78 @@ trap 'rm -f "$out"; rm -rf "$work"' EXIT
 sh tools/gen_samples.sh "$BUILD" "$work/samples.orig" >/dev/null || { echo "FAIL tools/gen_samples.sh"; failed=$((failed + 1)); }
 LEVELSQL_SAMPLES="$work/samples.orig"
 export LEVELSQL_SAMPLES
+"$BUILD/tests/fixtures" "$work/samples.orig" "$work/fixtures.orig" ${LEVELSQL_CORPUS:+"$LEVELSQL_CORPUS"} >/dev/null ||
+  { echo "FAIL $BUILD/tests/fixtures"; failed=$((failed + 1)); }
 
 # Runs every C test in folder $1 (test_*), printing their FAIL and SKIP
 # lines and a count per test, each line prefixed with $2.
 c_tests() {
   for t in "$1"/test_*; do
-    [ -x "$t" ] || continue
     name=$(basename "$t")
+    # (a test whose source is gone may linger in an old build folder)
+    [ -x "$t" ] && [ -f "test/unit/$name.c" ] || continue
     "$t" >"$out" 2>&1
-    rc=$?
-    line=$(grep '^RESULT ' "$out" | tail -n 1)
-    if [ -z "$line" ]; then
-      echo "${2}FAIL $name: exited $rc without a RESULT line"
-      tail -n 20 "$out" | sed "s|^|$2|"
-      failed=$((failed + 1))
-      continue
-    fi
-    p=$(echo "$line" | sed 's/.*passed=\([0-9]*\).*/\1/')
-    f=$(echo "$line" | sed 's/.*failed=\([0-9]*\).*/\1/')
-    s=$(echo "$line" | sed 's/.*skipped=\([0-9]*\).*/\1/')
-    grep -E '^(FAIL|SKIP)' "$out" | head -n 40 | sed "s|^|$2|"
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-      echo "${2}FAIL $name: exited $rc"
-      tail -n 20 "$out" | sed "s|^|$2|"
-      f=1
-    fi
-    echo "${2}$name: $p passed, $f failed, $s skipped"
-    passed=$((passed + p))
-    failed=$((failed + f))
-    skipped=$((skipped + s))
+    tally "$name" $? "$2" '^(FAIL|SKIP|INFO)'
   done
 }
 
-# Runs every test/sql/*.sql through the command $1 (a shell function that
-# reads a script on stdin), each in a fresh folder holding the samples and
-# a private copy of the corpus; lines prefixed with $2.
+# Adds up the "RESULT passed=N failed=N skipped=N" line of $out, the output
+# of test $1, which exited with status $2; prints its lines that match the
+# extended regular expression $4 (at most 40) and its counts, each line
+# prefixed with $3.
+tally() {
+  line=$(grep '^RESULT ' "$out" | tail -n 1)
+  if [ -z "$line" ]; then
+    echo "${3}FAIL $1: exited $2 without a RESULT line"
+    tail -n 20 "$out" | sed "s|^|$3|"
+    failed=$((failed + 1))
+    return
+  fi
+  p=$(echo "$line" | sed 's/.*passed=\([0-9]*\).*/\1/')
+  f=$(echo "$line" | sed 's/.*failed=\([0-9]*\).*/\1/')
+  s=$(echo "$line" | sed 's/.*skipped=\([0-9]*\).*/\1/')
+  grep -E "$4" "$out" | head -n 40 | sed "s|^|$3|"
+  if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
+    echo "${3}FAIL $1: exited $2"
+    tail -n 20 "$out" | sed "s|^|$3|"
+    f=1
+  fi
+  echo "${3}$1: $p passed, $f failed, $s skipped"
+  passed=$((passed + p))
+  failed=$((failed + f))
+  skipped=$((skipped + s))
+}
+
+# Runs every test/sql/*.sql with test/sqltest.sh through the shell command
+# given after $1 (its words), each in a fresh folder holding copies of the
+# samples, of the fixtures and, when the file needs it and ../shared/corpus
+# exists, of the corpus (never a link back); lines prefixed with $1.
 sql_tests() {
+  prefix=$1
+  shift
   for sql in test/sql/*.sql; do
     [ -f "$sql" ] || continue
-    name=$(basename "$sql" .sql)
-    if head -n 1 "$sql" | grep -q 'requires: corpus' && [ -z "${LEVELSQL_CORPUS:-}" ]; then
-      echo "${2}SKIP $name: needs ../shared/corpus"
-      skipped=$((skipped + 1))
-      continue
-    fi
-    dir="$work/$name"
+    dir="$work/sql-$(basename "$sql" .sql)"
     mkdir -p "$dir"
     cp -r "$work/samples.orig" "$dir/samples"
-    if [ -n "${LEVELSQL_CORPUS:-}" ]; then
-      # a private, writable copy of the files themselves (never a link back)
+    cp -r "$work/fixtures.orig" "$dir/fixtures"
+    if [ -n "${LEVELSQL_CORPUS:-}" ] && head -n 1 "$sql" | grep -q '^-- *requires: *corpus'; then
       mkdir -p "$dir/corpus"
       cp -RL "$LEVELSQL_CORPUS/." "$dir/corpus/"
       chmod -R u+w "$dir/corpus"
     fi
-    ( cd "$dir" && { printf '.load %s\n.mode list\n.headers off\n' "$LEVELSQL_EXT"; cat "$ROOT/$sql"; } | $1 ) >"$out" 2>&1
-    p=$(grep -c '|1$' "$out")
-    bad=$(grep -v '|1$' "$out" | grep -v '^$')
-    if [ -n "$bad" ]; then
-      echo "$bad" | head -n 20 | sed "s|^|${2}FAIL $name: |"
-      f=$(echo "$bad" | wc -l)
-    else
-      f=0
-    fi
-    echo "${2}$name.sql: $p passed, $f failed"
-    passed=$((passed + p))
-    failed=$((failed + f))
+    sh test/sqltest.sh -C "$dir" "$sql" "$@" >"$out" 2>&1
+    tally "$sql" $? "$prefix" '^(FAIL|SKIP|  )'
     rm -rf "$dir"
   done
 }
 
-# Runs every query of sql/ through the command $1 (as in sql_tests) exactly
-# as a user would: `sqlite3 -batch :memory: < sql/x.sql` (no .load added:
-# each file loads build/levelsql itself) in a folder holding
-# build/levelsql.so (a link to this build's extension, the sanitized one
-# under `make asan`) and a fresh copy of the samples in build/samples.  Any
-# output on stderr fails it.  Lines prefixed with $2.
+# Runs every query of sql/ through the command $1 (a shell function that
+# reads a script on stdin) exactly as a user would: `sqlite3 -batch :memory:
+# < sql/x.sql` (no .load added: each file loads build/levelsql itself) in a
+# folder holding build/levelsql.so (a link to this build's extension, the
+# sanitized one under `make asan`) and a fresh copy of the samples in
+# build/samples.  Any output on stderr fails it.  Lines prefixed with $2.
 cookbooks() {
   for sql in sql/*.sql; do
     [ -f "$sql" ] || continue
@@ -156,7 +154,7 @@ newsql_shell() { "$BUILD_ABS/newsql/sqlrun" -batch :memory:; }
 
 # 1-3. On the system SQLite: C unit tests, SQL tests, cookbooks.
 c_tests "$BUILD/tests" ""
-sql_tests system_shell ""
+sql_tests "" env $shell_env sqlite3 -batch :memory:
 cookbooks system_shell ""
 
 # 4. sqlrun does what the sqlite3 shell does with the suite's scripts
@@ -211,7 +209,7 @@ if [ -x "$BUILD/newsql/sqlrun" ]; then
     failed=$((failed + 1))
   fi
   c_tests "$BUILD/tests-newsql" "$label"
-  sql_tests newsql_shell "$label"
+  sql_tests "$label" "$BUILD_ABS/newsql/sqlrun" -batch :memory:
   cookbooks newsql_shell "$label"
 else
   echo "SKIP the newer SQLite: $BUILD/newsql/sqlrun is absent (\`make newsql\` fetches it with npm; see tools/newer-sqlite.sh)"

@@ -20,7 +20,8 @@
 ** on.  The exit code is 1 when anything failed.
 **
 ** Dot-commands: .bail on|off, .exit, .quit, .headers on|off, .load FILE
-** ?ENTRY?, .mode list|box, .nullvalue TEXT, .print TEXT..., .shell CMD...
+** ?ENTRY?, .mode list|box, .nullvalue TEXT, .open ?FILE? (a new
+** connection), .print TEXT..., .shell CMD...
 ** (.system), .timer on|off.  SQL functions of the shell's fileio
 ** extension that the tests use: readfile(PATH) and the table-valued
 ** fsdir(PATH [, DIR]).
@@ -705,6 +706,24 @@ static int split_args(char *line, char **args, int max) {
   return n;
 }
 
+/* A connection to path with extension loading on and readfile/fsdir
+** registered; NULL (printed) when it cannot be opened. */
+static sqlite3 *open_database(const char *path) {
+  sqlite3 *db = NULL;
+  if (sqlite3_open(path, &db) != SQLITE_OK) {
+    fprintf(stderr, "Error: unable to open database \"%s\": %s\n", path, db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    return NULL;
+  }
+  sqlite3_enable_load_extension(db, 1);
+  if (register_file_functions(db) != SQLITE_OK) {
+    fprintf(stderr, "Error: cannot register readfile/fsdir: %s\n", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    return NULL;
+  }
+  return db;
+}
+
 /* A boolean argument as the shell reads it: a number (non-zero is true),
 ** on/yes, off/no; anything else is reported and taken as no. */
 static int boolean_arg(const char *z) {
@@ -778,6 +797,18 @@ static int run_dot_command(Runner *r, char *line) {
     if (!value) return 1;
     sqlite3_free(r->null_value);
     r->null_value = value;
+    return 0;
+  }
+  if (is_command(cmd, "open", 2)) {
+    /* a new connection (the shell's .open options are not supported) */
+    sqlite3 *db;
+    if (n > 2 || (n == 2 && args[1][0] == '-')) {
+      fprintf(stderr, "Error: sqlrun knows .open ?FILE? only\n");
+      return 1;
+    }
+    if (!(db = open_database(n > 1 ? args[1] : ":memory:"))) return 1;
+    sqlite3_close(r->db);
+    r->db = db;
     return 0;
   }
   if (is_command(cmd, "print", 2)) {
@@ -892,16 +923,7 @@ int main(int argc, char **argv) {
     } else path = argv[i];
   }
   r.null_value = sqlite3_mprintf("%s", "");
-  if (!r.null_value || sqlite3_open(path, &r.db) != SQLITE_OK) {
-    fprintf(stderr, "Error: unable to open database \"%s\": %s\n", path, r.db ? sqlite3_errmsg(r.db) : "out of memory");
-    sqlite3_close(r.db);
-    sqlite3_free(r.null_value);
-    return 1;
-  }
-  sqlite3_enable_load_extension(r.db, 1);
-  if (register_file_functions(r.db) != SQLITE_OK) {
-    fprintf(stderr, "Error: cannot register readfile/fsdir: %s\n", sqlite3_errmsg(r.db));
-    sqlite3_close(r.db);
+  if (!r.null_value || !(r.db = open_database(path))) {
     sqlite3_free(r.null_value);
     return 1;
   }

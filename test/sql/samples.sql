@@ -81,3 +81,14 @@ SELECT 'wz4: string parameters naming files', count(*) = 2
   FROM wz4_operators('samples') AS o, json_each(o.strings) AS s WHERE s.value GLOB '*.[a-zA-Z][a-zA-Z][a-zA-Z]';
 SELECT 'wz4: page 0 op 0 feeds a stack (the cookbook moves it)', count(*) = 2
   FROM wz4_links('samples') WHERE kind = 'stack' AND page = 0 AND from_op = 0;
+
+-- The generated DDNet map dm_sample.map (test_tw_sql.c checks that it is
+-- what map_resave writes, and edits it).
+SELECT style || ',' || num_groups || ',' || num_layers || ',' || author || ',' || settings FROM tw_maps('samples/dm_sample.map');
+-- expect: ddnet,2,3,levelsql sample,["sv_team 0"]
+-- two spawns
+SELECT count(*) FROM tw_tiles('samples/dm_sample.map') WHERE kind = 'game' AND id = 192;
+-- expect: 2
+-- a 60x30 game layer
+SELECT count(*) FROM tw_tiles('samples/dm_sample.map') WHERE grp = 1 AND layer = 0;
+-- expect: 1800

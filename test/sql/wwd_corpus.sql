@@ -22,3 +22,19 @@ SELECT 'mask tiles of LePortdeCoolness', count(*) > 0 AND min(length(mask)) = 40
 SELECT 'games', count(DISTINCT game) >= 2 FROM wwd_levels('corpus/wwd/*[!g].*');
 SELECT 'checksum classes seen', count(DISTINCT checksum_kind) >= 2 FROM wwd_levels('corpus/wwd/*[!g].*');
 SELECT 'ids are not unique in BombzAway', count(*) - count(DISTINCT id) = 35 FROM wwd_objects('corpus/wwd/wap32rs__BombzAway.wwd');
+
+-- The bad-signature level fails in every table with the offset.
+SELECT * FROM wwd_levels('corpus/wwd/libwap32__RETAIL01_badsig.WWD');
+-- expect error: signature
+-- expect error: byte offset 0
+-- A no-op rewrite (test_engine.c checks its bytes) keeps RETAIL01's
+-- reference values.
+UPDATE wwd_levels SET name = name WHERE source = 'corpus/wwd/libwap32__RETAIL01.WWD';
+SELECT group_concat(name || ':' || z || ':' || wrap_x || wrap_y || is_main, ',') FROM wwd_planes('corpus/wwd/libwap32__RETAIL01.WWD');
+-- expect: Background:-999:110,Action:0:001,Front:9000:100
+SELECT logic || image_set || x || ',' || y || ',' || min_x || ',' || max_x FROM wwd_objects('corpus/wwd/libwap32__RETAIL01.WWD') WHERE id = 179;
+-- expect: RatLEVEL_RAT5377,4374,5357,5488
+SELECT logic || image_set || x || ',' || y FROM wwd_objects('corpus/wwd/libwap32__RETAIL01.WWD') WHERE id = 1303;
+-- expect: TogglePeg2LEVEL_PEG963,2507
+SELECT type || width || 'x' || height FROM wwd_tile_properties('corpus/wwd/libwap32__RETAIL01.WWD') WHERE tile = 13;
+-- expect: single64x64

@@ -61,6 +61,12 @@ select name, data from fsdir('sub', 'd') order by name;
 select hex(readfile('d/f1')), readfile('d/nonexistent') is null;
 select count(*) from fsdir('nonexistent');
 select abs(-9223372036854775808);
+create table before_open(a);
+.open :memory:
+select count(*) from sqlite_master;
+create table before_open(a);
+.open
+select count(*) from sqlite_master;
 .timer off
 .bail off
 .mode

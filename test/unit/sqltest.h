@@ -4,8 +4,9 @@
 **
 ** SQL text is built with fmt() into rotating static buffers; results of
 ** query_text() also live in rotating static buffers: both stay valid for a
-** few calls, which is all a CHECK needs.  Every helper counts one CHECK
-** (check.h) where it asserts something.
+** few calls, which is all a CHECK needs.  exec_err counts one CHECK
+** (check.h); exec_ok is a REQUIRE (its failure counts, its success does
+** not).
 */
 #ifndef LEVELSQL_SQLTEST_H
 #define LEVELSQL_SQLTEST_H
@@ -62,25 +63,24 @@ static inline const char *tool_path(const char *tool) {
   return path[k];
 }
 
-/* Runs SQL that must succeed (one CHECK); returns whether it did. */
+/* Runs SQL that must succeed (a REQUIRE: a step, not a case of its own);
+** returns whether it did. */
 static inline int exec_ok(sqlite3 *db, const char *sql) {
   char *err = NULL;
   int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
-  CHECK(rc == SQLITE_OK, "%s -> %s", sql, err ? err : "?");
+  REQUIRE(rc == SQLITE_OK, "%s -> %s", sql, err ? err : "?");
   sqlite3_free(err);
   return rc == SQLITE_OK;
 }
 
 /* Runs SQL that must fail with a message containing part1 and, unless
-** NULL, part2. */
+** NULL, part2 (one CHECK). */
 static inline void exec_err(sqlite3 *db, const char *sql, const char *part1, const char *part2) {
   char *err = NULL;
   int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
-  CHECK(rc != SQLITE_OK, "expected an error from: %s", sql);
-  if (rc != SQLITE_OK) {
-    CHECK(err && strstr(err, part1), "error of [%s] lacks '%s': %s", sql, part1, err ? err : "(none)");
-    if (part2) CHECK(err && strstr(err, part2), "error of [%s] lacks '%s': %s", sql, part2, err ? err : "(none)");
-  }
+  CHECK(rc != SQLITE_OK && err && strstr(err, part1) && (!part2 || strstr(err, part2)),
+        "[%s] must fail with '%s'%s%s%s: %s", sql, part1, part2 ? " and '" : "", part2 ? part2 : "", part2 ? "'" : "",
+        rc == SQLITE_OK ? "it succeeded" : err ? err : "(no message)");
   sqlite3_free(err);
 }
 

@@ -357,6 +357,7 @@ static void test_corpus(void) {
   char *names[256];
   size_t nn = 0, i;
   int have_resave = access(DDNET_TOOLS "/map_resave", X_OK) == 0;
+  check_loop maps = {0, 0, 0}, damage = {0, 0, 0};
   if (!corpus) {
     SKIP("LEVELSQL_CORPUS unset: corpus tests");
     return;
@@ -382,6 +383,8 @@ static void test_corpus(void) {
     codec_error e;
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     buf = file_read_all(path, &n);
+    check_loop_enter(&maps);
+    maps.inputs++;
     CHECK(buf != NULL, "read %s", path);
     if (!buf) continue;
     CHECK(df_parse(buf, n, &df, &e), "%s: %s", names[i], e.msg);
@@ -398,13 +401,19 @@ static void test_corpus(void) {
       CHECK(ref && o && on == rn && memcmp(o, ref, rn) == 0, "%s: kept-blob output identical to map_resave", names[i]);
       unlink(out);
     }
+    check_loop_enter(&damage);
+    damage.inputs++;
     corrupt_one(names[i], buf, n);
+    check_loop_leave();
     free(o);
     free(ref);
     df_free(df);
     free(buf);
     free(names[i]);
   }
+  check_loop_leave();
+  check_loop_done(&maps, "every corpus map parses%s", have_resave ? " and is written as map_resave writes it" : "");
+  check_loop_done(&damage, "truncations and flipped bytes of every corpus map");
   if (have_resave) ddnet_workspace_close(tmpdir);
 }
 

@@ -123,7 +123,7 @@ int main(void) {
   uint32_t seed = seed_env ? (uint32_t)strtoul(seed_env, NULL, 10) : 20261122u;
   size_t f;
   int runs = 0, inputs = 0;
-  CHECK(db != NULL, "the extension loads");
+  REQUIRE(db != NULL, "the extension loads");
   if (!db || !mkdtemp(tmpdir)) return check_done();
   /* the generated samples of every format need no corpus */
   {

@@ -15,9 +15,9 @@
 **    context (autocommit, BEGIN ... COMMIT, a SAVEPOINT that opens the
 **    transaction, nested savepoints, ROLLBACK TO then RELEASE) says which
 **    bytes the file must end with: OLD (the original) or NEW (what G alone
-**    writes in autocommit on a separate copy).  One CHECK per cell: every
-**    other step succeeds, F fails with its expected message, and the whole
-**    file equals OLD or NEW (memcmp).
+**    writes in autocommit on a separate copy).  In each cell every other
+**    step succeeds, F fails with its expected message, and the whole file
+**    equals OLD or NEW (memcmp); each format's matrix is one case.
 ** 2. DB Browser for SQLite 3.12's exact statements for a grid edit followed
 **    by "Revert Changes" (the file stays byte-identical) or "Write Changes"
 **    (the edit is written), and the issue's own SAVEPOINT example.
@@ -548,17 +548,21 @@ static void run_shape(level_format *lf, const shape *s, tally *t) {
   sqlite3_free(good);
 }
 
-/* The matrix of one format; prints its dimensions and failures. */
+/* The matrix of one format: one case (check.h's loop), whose inputs are
+** its cells; prints its dimensions and failures. */
 static void run_matrix(level_format *lf) {
   tally t = {0, 0};
   size_t i, positions = 0;
+  check_loop cells = {0, 0, 0};
+  check_loop_enter(&cells);
   for (i = 0; i < lf->nshapes; i++) {
     size_t f;
     for (f = 0; f < 3 && lf->shapes[i].fail[f].where; f++) positions++;
     run_shape(lf, &lf->shapes[i], &t);
   }
-  printf("matrix %s: %zu shapes, %zu shape x failure pairs, %zu contexts: %d cells, %d failed\n", lf->name, lf->nshapes,
-         positions, (size_t)NCONTEXTS, t.cells, t.failed);
+  cells.inputs = t.cells;
+  check_loop_done(&cells, "the statement matrix of %s: %zu shapes, %zu shape x failure pairs, %zu contexts (%d cells, %d failed)",
+                  lf->name, lf->nshapes, positions, (size_t)NCONTEXTS, t.cells, t.failed);
 }
 
 /* ---- the levels ---------------------------------------------------------------------- */
@@ -877,12 +881,12 @@ static void test_python(const test_env *env, const level_format *wwd) {
   snprintf(script, sizeof script, "%s", PYTHON_SCRIPT);
   if (access(script, R_OK) != 0) snprintf(script, sizeof script, "%s/../../" PYTHON_SCRIPT, tool_path(""));
   ok = access(script, R_OK) == 0;
-  CHECK(ok, "the script %s is there", PYTHON_SCRIPT);
+  REQUIRE(ok, "the script %s is there", PYTHON_SCRIPT);
   if (!ok) return;
   /* the script copies this pristine level for each of its cases */
   snprintf(level, sizeof level, "%s/level.WWD", make_subdir(env, "python"));
   ok = file_write_all(level, wwd->old.data, wwd->old.size);
-  CHECK(ok, "write %s", level);
+  REQUIRE(ok, "write %s", level);
   p = popen(fmt("%s" SYSTEM_PYTHON " '%s' '%s' '%s' '%s' 2>&1", sanitizer_env(), script, ext ? ext : "build/levelsql", level,
                 make_subdir(env, "python")),
             "r");
@@ -1290,7 +1294,7 @@ int main(void) {
   /* kept open to the end: it keeps the extension mapped, so the thousand
   ** connections of the matrix do not load and relocate it each time */
   sqlite3 *probe = db_open();
-  CHECK(probe != NULL, "the extension loads");
+  REQUIRE(probe != NULL, "the extension loads");
   if (!probe || !make_temp_dir(env.dir, sizeof env.dir)) {
     sqlite3_close(probe);
     return check_done();

@@ -1,7 +1,7 @@
 /*
-** test_tw_sql.c: the Teeworlds/DDNet tables (tw_maps, tw_groups, tw_layers,
-** tw_tiles, tw_quads, tw_images, tw_envelopes, tw_sounds) end to end,
-** through the loaded extension, on private copies of the real corpus
+** test_tw_sql.c: what of the Teeworlds/DDNet tables (tw_maps, tw_groups,
+** tw_layers, tw_tiles, tw_quads, tw_images, tw_envelopes, tw_sounds) needs
+** C, through the loaded extension, on private copies of the real corpus
 ** ($LEVELSQL_CORPUS/tw, copied into a mkdtemp folder; skipped when unset).
 **
 ** - every map loads through levelsql_files (format 'tw'), tw_maps' identity
@@ -12,18 +12,14 @@
 **   reports exactly the edited cells of exactly the edited layers, and
 **   map_resave reads the result;
 ** - edits of groups, layers, quads, envelopes (points count changing),
-**   images and settings read back in a new connection, and nothing else
-**   changes;
-** - bad values fail with the column and the limit, and write nothing;
-** - transactions: ROLLBACK, ROLLBACK TO a savepoint (clones with edited
-**   layers);
-** - lazy decoding through SQL: a map with one damaged layer answers
-**   queries pushed down to other layers, and fails with the codec's message
-**   only when the damaged layer's cells are read;
+**   images and settings read back in a new connection, nothing else
+**   changes, and map_resave reads the result;
 ** - corrupt maps (truncated, flipped bytes) give errors, never a crash;
 ** - without the corpus too: the maps `make samples` writes
-**   ($LEVELSQL_SAMPLES) are exactly what map_resave writes, and read and
-**   edit as expected.
+**   ($LEVELSQL_SAMPLES) are exactly what map_resave writes, and edits of
+**   dm_sample.map read back and are read by map_resave.
+** Bad values, transactions and a map with a damaged layer are SQL:
+** test/sql/tw_corpus.sql; what dm_sample.map holds: test/sql/samples.sql.
 */
 #include <dirent.h>
 #include <sqlite3.h>
@@ -103,7 +99,7 @@ static int have_map(const tw_env *env, const char *name) {
 /* Fresh private copy of a corpus map (undoing earlier tests' edits). */
 static char *fresh_copy(const tw_env *env, const char *name) {
   char *dst = map_path(env, name);
-  CHECK(copy_file(fmt("%s/%s", env->corpus, name), dst), "copy %s", name);
+  REQUIRE(copy_file(fmt("%s/%s", env->corpus, name), dst), "copy %s", name);
   return dst;
 }
 
@@ -113,14 +109,18 @@ static char *fresh_copy(const tw_env *env, const char *name) {
 static void test_load(const tw_env *env) {
   sqlite3 *db = db_open();
   size_t i;
+  check_loop maps = {0, 0, 0};
   if (!db) return;
   CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s/maps') WHERE ok = 1 AND format = 'tw'", env->dir)) ==
             (sqlite3_int64)env->n, "every corpus map loads as 'tw'");
+  check_loop_enter(&maps);
   for (i = 0; i < env->n; i++) {
     const char *p = map_path(env, env->names[i]);
     size_t n = 0;
     unsigned char *b = file_read_all(p, &n), digest[32];
     char hex[65];
+    maps.inputs++;
+    CHECK(b != NULL, "read %s", p);
     if (!b) continue;
     sha256(b, n, digest);
     sha256_hex(digest, hex);
@@ -131,6 +131,7 @@ static void test_load(const tw_env *env) {
           env->names[i]);
     free(b);
   }
+  check_loop_done(&maps, "every corpus map: tw_maps' sha256, crc32 and file_size are those of its bytes");
   sqlite3_close(db);
 }
 
@@ -138,16 +139,19 @@ static void test_load(const tw_env *env) {
 static void test_noop_resave(const tw_env *env) {
   sqlite3 *db;
   size_t i;
+  check_loop maps = {0, 0, 0};
   if (!env->tools) {
     SKIP("map_resave not installed: no-op rewrites against map_resave");
     return;
   }
   db = db_open();
   if (!db) return;
+  check_loop_enter(&maps);
   for (i = 0; i < env->n; i++) {
     const char *name = env->names[i];
     char *copy = strdup(map_path(env, name)), *ref = strdup(fmt("%s/tools/ref_%s", env->dir, name));
     if (!copy || !ref) break;
+    maps.inputs++;
     /* map_resave writes through DDNet's storage: a path relative to tools/ */
     CHECK(ddnet_run(env->tools_dir, "map_resave", fmt("%s/%s", env->corpus, name), fmt("ref_%s", name), NULL) == 0, "map_resave %s",
           name);
@@ -157,6 +161,7 @@ static void test_noop_resave(const tw_env *env) {
     free(copy);
     free(ref);
   }
+  check_loop_done(&maps, "a no-op UPDATE of every corpus map writes what map_resave writes");
   sqlite3_close(db);
 }
 
@@ -354,177 +359,6 @@ static void test_edits(const tw_env *env) {
   free(p);
 }
 
-/* Bad values: the message names the column and the limit; nothing is
-** written. */
-static void test_bad_values(const tw_env *env) {
-  const char *name = "ddnet_coverage.map";
-  sqlite3 *db;
-  char *p, *q;
-  if (!have_map(env, name)) return;
-  p = strdup(fresh_copy(env, name));
-  db = db_open();
-  if (!db || !p) {
-    free(p);
-    return;
-  }
-#define W(tbl, set, where) fmt("UPDATE %s SET %s WHERE source = '%s' AND %s", tbl, set, p, where)
-  exec_err(db, W("tw_layers", "color_r = 300", "layer_index = 6"), "column color_r", "0 to 255");
-  exec_err(db, W("tw_layers", "image = 7", "layer_index = 6"), "column image", "from 0 to 1");
-  exec_err(db, W("tw_layers", "color_env = 0", "layer_index = 6"), "column color_env", "no envelopes");
-  exec_err(db, W("tw_layers", "name = 'much too long name'", "layer_index = 6"), "column name", "11 bytes");
-  exec_err(db, W("tw_layers", "name = CAST(x'ff41' AS TEXT)", "layer_index = 6"), "column name", "UTF-8");
-  exec_err(db, W("tw_layers", "color_r = 1", "layer_index = 0"), "column color_r", "quads layer has no");
-  exec_err(db, W("tw_layers", "detail = 2", "layer_index = 6"), "column detail", "0 to 1");
-  exec_err(db, W("tw_layers", "width = 2", "layer_index = 6"), "width", "read-only");
-  exec_err(db, W("tw_groups", "name = 'twelve bytes'", "grp = 0"), "column name", "11 bytes");
-  exec_err(db, W("tw_groups", "clipping = 5", "grp = 0"), "column clipping", "0 to 1");
-  exec_err(db, W("tw_groups", "offset_x = 'left'", "grp = 0"), "column offset_x", "not an integer");
-  exec_err(db, W("tw_tiles", "id = 256", "layer_index = 1 AND x = 0 AND y = 0"), "column id", "0 to 255");
-  exec_err(db, W("tw_tiles", "angle = 40000", "kind = 'speedup' AND x = 0 AND y = 0"), "column angle", "32767");
-  exec_err(db, W("tw_tiles", "force = 1", "kind = 'game' AND x = 0 AND y = 0"), "column force", "game layer has no");
-  exec_err(db, W("tw_tiles", "id = 300", "kind = 'game' AND x = 0 AND y = 0"), "tile x 0, y 0 of group 1 layer 0", NULL);
-  exec_err(db, W("tw_quads", "points = 'not json'", "quad = 0"), "column points", "not valid JSON");
-  exec_err(db, W("tw_quads", "points = '[[0,0],[1,1]]'", "quad = 0"), "column points", "exactly 5");
-  exec_err(db, W("tw_quads", "points = '[[0,0],[1,1],[2,2],[3,3],[4,\"x\"]]'", "quad = 0"), "element [4][1]",
-           "integer");
-  exec_err(db, W("tw_quads", "colors = '[[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,256]]'", "quad = 0"), "column colors",
-           "0 to 255");
-  exec_err(db, W("tw_quads", "pos_env = 3", "quad = 0"), "column pos_env", "no envelopes");
-  exec_err(db, W("tw_images", "name = ''", "image = 0"), "column name", "1 to 127");
-  exec_err(db, W("tw_images", "name = printf('%.200c', 'x')", "image = 0"), "column name", "127 bytes");
-  exec_err(db, W("tw_maps", "author = printf('%.40c', 'a')", "1"), "column author", "31 bytes");
-  exec_err(db, W("tw_maps", "settings = '{\"a\":1}'", "1"), "column settings", "not an array");
-  exec_err(db, W("tw_maps", "settings = '[\"ok\", 5]'", "1"), "column settings", "element 1");
-  exec_err(db, W("tw_maps", "settings = 'sv_x 1'", "1"), "column settings", "not valid JSON");
-  exec_err(db, W("tw_maps", "crc32 = 5", "1"), "crc32", "read-only");
-  exec_err(db, fmt("DELETE FROM tw_tiles WHERE source = '%s' AND layer_index = 1", p), "cannot be deleted", NULL);
-  exec_err(db, fmt("INSERT INTO tw_layers(file, name) VALUES ('%s', 'x')", p), "cannot be inserted", NULL);
-#undef W
-  if (have_map(env, "ddnet_Sunny_Side_Up.map"))
-    exec_err(db, fmt("UPDATE tw_sounds SET name = 'x' WHERE source = '%s'", map_path(env, "ddnet_Sunny_Side_Up.map")),
-             "name", "read-only");
-  q = strdup(fmt("%s/%s", env->corpus, name));
-  CHECK(q && same_bytes(p, q), "failed statements wrote nothing");
-  free(q);
-  sqlite3_close(db);
-  free(p);
-  /* envelopes: a map that has some */
-  name = "v06_dm1.map";
-  if (!have_map(env, name)) return;
-  p = strdup(fresh_copy(env, name));
-  db = db_open();
-  if (!db || !p) {
-    free(p);
-    return;
-  }
-#define E(set) fmt("UPDATE tw_envelopes SET %s WHERE source = '%s' AND env = 0", set, p)
-  exec_err(db, E("points = '[{\"time\":0,\"curve\":9,\"values\":[0]}]'"), "point 0 curve", "0 to 5");
-  exec_err(db, E("points = '[{\"time\":0,\"curve\":1}]'"), "point 0 values", "missing");
-  exec_err(db, E("points = '[{\"time\":5,\"curve\":1,\"values\":[0]},{\"time\":4,\"curve\":1,\"values\":[0]}]'"),
-           "point 1 time", "must not decrease");
-  exec_err(db, E("points = '[{\"time\":0,\"curve\":1,\"values\":[0],\"speed\":2}]'"), "unknown key 'speed'", NULL);
-  exec_err(db, E("points = '[{\"time\":0,\"curve\":1,\"values\":[0,0,0,0,0]}]'"), "point 0 values", "1 to 4");
-  exec_err(db, E("points = '[{\"time\":0,\"curve\":5,\"values\":[0],\"in_dx\":[1]}]'"), "bezier", NULL);
-  exec_err(db, E("points = 5"), "column points", "JSON text");
-  exec_err(db, E("name = printf('%.32c', 'e')"), "column name", "31 bytes");
-#undef E
-  q = strdup(fmt("%s/%s", env->corpus, name));
-  CHECK(q && same_bytes(p, q), "failed envelope statements wrote nothing");
-  free(q);
-  sqlite3_close(db);
-  free(p);
-}
-
-/* ROLLBACK and ROLLBACK TO: the clone of a map with an edited layer. */
-static void test_transactions(const tw_env *env) {
-  const char *name = "v06_dm2.map";
-  sqlite3 *db;
-  char *p, *orig;
-  if (!have_map(env, name)) return;
-  p = strdup(fresh_copy(env, name));
-  orig = strdup(fmt("%s/%s", env->corpus, name));
-  db = db_open();
-  if (db && p && orig) {
-    const char *game = "kind = 'game' AND x = 3 AND y = 3";
-    exec_ok(db, "BEGIN");
-    exec_ok(db, fmt("UPDATE tw_tiles SET id = 2 WHERE source = '%s' AND %s", p, game));
-    CHECK(query_int(db, fmt("SELECT id FROM tw_tiles('%s') WHERE %s", p, game)) == 2, "edit visible in the transaction");
-    exec_ok(db, "ROLLBACK");
-    CHECK(same_bytes(p, orig), "ROLLBACK wrote nothing");
-    exec_ok(db, "BEGIN");
-    exec_ok(db, fmt("UPDATE tw_tiles SET id = 2 WHERE source = '%s' AND %s", p, game));
-    exec_ok(db, "SAVEPOINT s1");
-    exec_ok(db, fmt("UPDATE tw_tiles SET id = 4 WHERE source = '%s' AND kind = 'game' AND x = 4 AND y = 3", p));
-    exec_ok(db, fmt("UPDATE tw_layers SET name = 'Gone' WHERE source = '%s' AND kind = 'game'", p));
-    exec_ok(db, "ROLLBACK TO s1");
-    exec_ok(db, "COMMIT");
-    sqlite3_close(db);
-    db = db_open();
-    if (db) {
-      CHECK(query_int(db, fmt("SELECT id FROM tw_tiles('%s') WHERE %s", p, game)) == 2, "edit before the savepoint kept");
-      CHECK(query_int(db, fmt("SELECT id FROM tw_tiles('%s') WHERE kind = 'game' AND x = 4 AND y = 3", p)) ==
-                query_int(db, fmt("SELECT id FROM tw_tiles('%s') WHERE kind = 'game' AND x = 4 AND y = 3", orig)),
-            "edit after the savepoint rolled back");
-      CHECK(strcmp(query_text(db, fmt("SELECT name FROM tw_layers('%s') WHERE kind = 'game'", p)), "Gone") != 0,
-            "layer rename rolled back");
-    }
-  }
-  if (db) sqlite3_close(db);
-  free(p);
-  free(orig);
-}
-
-/* A map whose tiles layer `bad` has a blob of the wrong size (made with the
-** codec): queries pushed down to other layers work, reading its cells
-** fails with the codec's message, count(*) reads no cell at all. */
-static void test_lazy_layer(const tw_env *env) {
-  const char *name = "v06_dm1.map";
-  size_t n = 0, on = 0;
-  unsigned char *b, *o = NULL;
-  tw_map *m = NULL;
-  codec_error e;
-  long di;
-  sqlite3 *db;
-  char *p;
-  const int bad = 8, good = 10;
-  if (!have_map(env, name)) return;
-  b = file_read_all(fmt("%s/%s", env->corpus, name), &n);
-  if (!b || !tw_map_parse(b, n, &m, &e)) {
-    CHECK(0, "parse %s", name);
-    free(b);
-    return;
-  }
-  di = tw_layer_data_index(m, bad);
-  CHECK(di >= 0 && df_data_set(m->df, (size_t)di, (const unsigned char *)"short", 5) &&
-            tw_map_serialize(m, 0, &o, &on, &e), "damaged copy made");
-  p = strdup(fmt("%s/bad/damaged_layer.map", env->dir));
-  if (o && p) file_write_all(p, o, on);
-  free(o);
-  tw_map_free(m);
-  free(b);
-  db = db_open();
-  if (db && p) {
-    /* levelsql_files decodes everything (ok: every table can read it); the
-    ** tables stay lazy unless on_error=skip asks for the same check */
-    CHECK(query_int(db, fmt("SELECT ok FROM levelsql_files('%s')", p)) == 0, "a damaged layer makes the map not ok");
-    CHECK(strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s')", p)), "layer 8") != NULL,
-          "levelsql_files names the damaged layer: %s", query_text(db, fmt("SELECT error FROM levelsql_files('%s')", p)));
-    CHECK(query_int(db, fmt("SELECT count(*) FROM tw_maps('%s')", p)) == 1, "tw_maps still reads the map");
-    CHECK(query_int(db, fmt("SELECT count(*) FROM tw_maps('%s', 'on_error=skip')", p)) == 0,
-          "on_error=skip passes over the map levelsql_files calls not ok");
-    CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s') WHERE layer_index = %d AND id >= 0", p, good)) > 0,
-          "cells of another layer read fine");
-    CHECK(query_int(db, fmt("SELECT sum(id) IS NOT NULL FROM tw_tiles('%s') WHERE grp = 6 AND layer = 2", p)) == 1,
-          "grp/layer push-down avoids the damaged layer");
-    exec_err(db, fmt("SELECT sum(id) FROM tw_tiles('%s')", p), "layer 8", "holds 5 bytes");
-    CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s')", p)) > 0, "count(*) decodes no cell");
-    exec_err(db, fmt("UPDATE tw_tiles SET id = 1 WHERE source = '%s' AND layer_index = %d AND x = 0 AND y = 0", p, bad),
-             "column id", "holds 5 bytes");
-  }
-  if (db) sqlite3_close(db);
-  free(p);
-}
-
 /* Truncated and byte-flipped maps: errors, never a crash. */
 static void test_corrupt(const tw_env *env) {
   const char *names[] = {"v06_dm1.map", "ddnet_coverage.map", "v07_lms1.map"};
@@ -590,7 +424,7 @@ static void test_generated(const tw_env *env) {
   }
   for (i = 0; i < sizeof maps / sizeof maps[0]; i++) {
     char *copy = strdup(fmt("%s/bad/%s", env->dir, maps[i])); /* not in maps/: that holds the corpus */
-    CHECK(copy && copy_file(fmt("%s/%s", samples, maps[i]), copy), "sample map %s/%s", samples, maps[i]);
+    REQUIRE(copy && copy_file(fmt("%s/%s", samples, maps[i]), copy), "sample map %s/%s", samples, maps[i]);
     if (copy && env->tools) {
       char ref[64];
       snprintf(ref, sizeof ref, "ref_%s", maps[i]);
@@ -603,15 +437,7 @@ static void test_generated(const tw_env *env) {
   p = strdup(fmt("%s/bad/dm_sample.map", env->dir));
   db = db_open();
   if (db && p) {
-    CHECK(strcmp(query_text(db, fmt("SELECT style || ',' || num_groups || ',' || num_layers || ',' || author || ',' || "
-                                    "settings FROM tw_maps('%s')", p)),
-                 "ddnet,2,3,levelsql sample,[\"sv_team 0\"]") == 0, "generated map: %s",
-          query_text(db, fmt("SELECT style || ',' || num_groups || ',' || num_layers || ',' || author || ',' || settings "
-                             "FROM tw_maps('%s')", p)));
-    CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s') WHERE kind = 'game' AND id = 192", p)) == 2,
-          "generated map: two spawns");
-    CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s') WHERE grp = 1 AND layer = 0", p)) == 60 * 30,
-          "generated map: 60x30 game layer");
+    /* (what the map holds: test/sql/samples.sql) */
     if (env->tools) {
       exec_ok(db, fmt("UPDATE tw_maps SET author = author WHERE source = '%s'", p));
       CHECK(same_bytes(p, fmt("%s/tools/ref_dm_sample.map", env->dir)), "generated map: no-op rewrite = map_resave");
@@ -662,8 +488,8 @@ static int env_setup(tw_env *env) {
   }
   env->n = (size_t)found;
   for (i = 0; i < env->n; i++)
-    CHECK(copy_file(fmt("%s/%s", env->corpus, env->names[i]), map_path(env, env->names[i])), "copy");
-  CHECK(env->n > 0, "corpus maps found in %s", env->corpus);
+    REQUIRE(copy_file(fmt("%s/%s", env->corpus, env->names[i]), map_path(env, env->names[i])), "copy");
+  REQUIRE(env->n > 0, "corpus maps found in %s", env->corpus);
   return env->n > 0;
 }
 
@@ -678,9 +504,6 @@ int main(void) {
     test_noop_resave(&env);
     test_tile_diff(&env);
     test_edits(&env);
-    test_bad_values(&env);
-    test_transactions(&env);
-    test_lazy_layer(&env);
     test_corrupt(&env);
   }
   if (env.dir[0]) {

@@ -222,21 +222,16 @@ static unsigned char *build_wed(uint32_t walls, int second_order, size_t *size) 
   return b;
 }
 
-/* Serializes and re-parses; returns the re-parsed area (NULL + CHECK fail). */
+/* Serializes and re-parses (one CHECK); returns the re-parsed area, NULL
+** when either step failed. */
 static wed_area *roundtrip(const char *name, const wed_area *a, unsigned char **bytes, size_t *size) {
   codec_error err = {{0}};
   wed_area *b = NULL;
+  int ok;
   *bytes = NULL;
-  if (!wed_serialize(a, bytes, size, &err)) {
-    CHECK(0, "%s: serialize: %s", name, err.msg);
-    return NULL;
-  }
-  if (!wed_parse(*bytes, *size, &b, &err)) {
-    CHECK(0, "%s: re-parse: %s", name, err.msg);
-    return NULL;
-  }
-  CHECK(1, "roundtrip");
-  return b;
+  ok = wed_serialize(a, bytes, size, &err) && wed_parse(*bytes, *size, &b, &err);
+  CHECK(ok, "%s: serialize and re-parse: %s", name, err.msg);
+  return ok ? b : NULL;
 }
 
 /* Checks the offsets of a re-laid-out file follow the common order. */
@@ -695,13 +690,15 @@ static void compare_groups(const wed_area *a, corpus_facts *f) {
 }
 
 /* Truncations and bit flips of a real file: errors, never crashes; whatever
-** parses must serialize and re-parse. */
-static void corrupt_file(const char *name, const unsigned char *d, size_t n, uint32_t *rng) {
+** parses must serialize and re-parse.  Counted into `damage`, one case for
+** the corpus. */
+static void corrupt_file(const char *name, const unsigned char *d, size_t n, uint32_t *rng, check_loop *damage) {
   unsigned char *m = (unsigned char *)malloc(n ? n : 1);
   size_t cut;
-  int i, truncated_ok = 1, survived = 0, rejected = 0;
+  int i, truncated_ok = 1;
   codec_error err;
   if (!m) return;
+  check_loop_enter(damage);
   for (cut = 0; cut < n; cut += 1 + n / 97) {
     wed_area *a = NULL;
     err.msg[0] = 0;
@@ -712,6 +709,7 @@ static void corrupt_file(const char *name, const unsigned char *d, size_t n, uin
       truncated_ok = 0;
     }
   }
+  damage->inputs++;
   CHECK(truncated_ok, "%s: a truncated copy parsed (or gave no message)", name);
   for (i = 0; i < 60; i++) {
     wed_area *a = NULL;
@@ -724,11 +722,11 @@ static void corrupt_file(const char *name, const unsigned char *d, size_t n, uin
       m[pos] ^= (unsigned char)(1u << ((*rng >> 4) & 7));
     }
     err.msg[0] = 0;
+    damage->inputs++;
     if (wed_parse(m, n, &a, &err)) {
       unsigned char *out = NULL, *out2 = NULL;
       size_t os = 0, os2 = 0;
       wed_area *b = NULL;
-      survived++;
       if (wed_serialize(a, &out, &os, &err)) {
         if (!wed_parse(out, os, &b, &err)) CHECK(0, "%s: flipped copy re-parse: %s", name, err.msg);
         if (!a->overlap) CHECK(os == n && memcmp(out, m, n) == 0, "%s: flipped copy not rewritten identically", name);
@@ -741,11 +739,10 @@ static void corrupt_file(const char *name, const unsigned char *d, size_t n, uin
       (void)os2;
       wed_free(a);
     } else {
-      rejected++;
       CHECK(err.msg[0] != 0, "%s: rejection without a message", name);
     }
   }
-  CHECK(survived + rejected == 60, "%s: flips", name);
+  check_loop_leave();
   free(m);
 }
 
@@ -764,6 +761,7 @@ static void test_corpus(void) {
   size_t nnames = 0, cap = 0, i;
   corpus_facts f;
   uint32_t rng = 12345;
+  check_loop reads = {0, 0, 0}, edits = {0, 0, 0}, damage = {0, 0, 0};
   memset(&f, 0, sizeof f);
   if (!root) {
     SKIP("LEVELSQL_CORPUS not set: WED corpus tests");
@@ -794,27 +792,27 @@ static void test_corpus(void) {
     wed_area *a = NULL;
     codec_error err = {{0}};
     uint32_t np, j;
+    int ok;
     uint64_t vsum, vlen, msum = 0;
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     d = file_read_all(path, &n);
     f.files++;
+    check_loop_enter(&reads);
+    reads.inputs++;
     if (!d) {
       CHECK(0, "%s: unreadable", names[i]);
       continue;
     }
-    if (!wed_parse(d, n, &a, &err)) {
-      CHECK(0, "%s: %s", names[i], err.msg);
+    ok = wed_parse(d, n, &a, &err);
+    CHECK(ok, "%s: %s", names[i], err.msg);
+    if (!ok) {
       free(d);
       continue;
     }
-    CHECK(1, "parse");
     f.parsed++;
-    if (wed_serialize(a, &out, &os, &err) && os == n && memcmp(out, d, n) == 0) {
-      CHECK(1, "identical");
-      f.identical++;
-    } else {
-      CHECK(0, "%s: no-op rewrite differs (%s)", names[i], err.msg);
-    }
+    ok = wed_serialize(a, &out, &os, &err) && os == n && memcmp(out, d, n) == 0;
+    CHECK(ok, "%s: no-op rewrite differs (%s)", names[i], err.msg);
+    f.identical += ok;
     free(out);
     wed_raw_counts(d, n, &np, &vsum, &vlen);
     for (j = 0; j < a->num_polygons; j++) msum += a->polygons[j].vertex_count;
@@ -834,13 +832,19 @@ static void test_corpus(void) {
       if (a->poly_lookup[j] >= a->num_polygons) f.lookup_out_of_range++;
     f.overlapping += a->overlap;
     f.second_order += a->offsets.vertices < a->offsets.wallgroups;
+    check_loop_enter(&edits);
+    edits.inputs++;
     edit_scenario(names[i], a);
-    corrupt_file(names[i], d, n, &rng);
+    check_loop_leave();
+    corrupt_file(names[i], d, n, &rng, &damage);
     wed_free(a);
     free(d);
   }
-  CHECK(f.files > 0 && f.parsed == f.files && f.identical == f.files, "corpus: %d files, %d parsed, %d identical",
-        f.files, f.parsed, f.identical);
+  check_loop_leave();
+  check_loop_done(&reads, "every corpus area parses, re-saves byte for byte, has the counts of its raw header and keeps the "
+                  "invariants");
+  check_loop_done(&edits, "the edit scenario on every corpus area");
+  check_loop_done(&damage, "truncations and bit flips of every corpus area (errors with a message, or identical rewrites)");
   printf("wed corpus: %d files, %d parsed, %d byte-identical, %d in the second section order, %d overlapping\n",
          f.files, f.parsed, f.identical, f.second_order, f.overlapping);
   printf("wed corpus: %llu polygons (%llu walls, %llu door), %llu empty, %llu vertices, %llu doors, "

@@ -87,21 +87,22 @@ static wwd_level *parse_ok(const unsigned char *d, size_t n, const char *what) {
   return lvl;
 }
 
-/* Serialize + parse again; returns the new level (NULL on failure). */
+/* Serialize + parse again (one CHECK); returns the new level (NULL on
+** failure). */
 static wwd_level *reparse(const wwd_level *lvl, const char *what) {
   unsigned char *buf = NULL;
   size_t n = 0;
   codec_error err;
   wwd_level *back = NULL;
   err.msg[0] = 0;
-  CHECK(wwd_serialize(lvl, &buf, &n, &err), "%s: serialize failed: %s", what, err.msg);
-  if (!buf) return NULL;
-  back = parse_ok(buf, n, what);
+  CHECK(wwd_serialize(lvl, &buf, &n, &err) && wwd_parse(buf, n, &back, &err), "%s: serialize and parse again: %s", what,
+        err.msg);
   free(buf);
   return back;
 }
 
-/* Expects a parse failure whose message contains every given fragment. */
+/* Expects a parse failure whose message contains every given fragment
+** (one CHECK). */
 static void expect_fail(const unsigned char *d, size_t n, const char *what, const char *frag1,
                         const char *frag2) {
   wwd_level *lvl = NULL;
@@ -109,13 +110,10 @@ static void expect_fail(const unsigned char *d, size_t n, const char *what, cons
   int ok;
   memset(err.msg, 0, sizeof err.msg);
   ok = wwd_parse(d, n, &lvl, &err);
-  CHECK(!ok && lvl == NULL, "%s: parse should fail", what);
-  if (ok) {
-    wwd_free(lvl);
-    return;
-  }
-  CHECK(strstr(err.msg, frag1) != NULL, "%s: message '%s' lacks '%s'", what, err.msg, frag1);
-  if (frag2) CHECK(strstr(err.msg, frag2) != NULL, "%s: message '%s' lacks '%s'", what, err.msg, frag2);
+  CHECK(!ok && lvl == NULL && strstr(err.msg, frag1) && (!frag2 || strstr(err.msg, frag2)),
+        "%s: parse must fail with '%s'%s%s: %s", what, frag1, frag2 ? " and " : "", frag2 ? frag2 : "",
+        ok ? "it parsed" : err.msg);
+  wwd_free(lvl);
 }
 
 /* Finds the object with the given id in a plane; NULL if none. */
@@ -139,13 +137,13 @@ static int fixed_is(const unsigned char *field, size_t size, const char *s) {
   return n == strlen(s) && memcmp(p, s, n) == 0;
 }
 
-/* Sets an object's four strings from C strings. */
+/* Sets an object's four strings from C strings (a setup step: REQUIRE). */
 static void set_strings(wwd_object *o, const char *name, const char *logic, const char *set,
                         const char *anim) {
-  CHECK(wwd_bytes_set(&o->str[WWD_STR_NAME], (const unsigned char *)name, strlen(name)), "set name");
-  CHECK(wwd_bytes_set(&o->str[WWD_STR_LOGIC], (const unsigned char *)logic, strlen(logic)), "set logic");
-  CHECK(wwd_bytes_set(&o->str[WWD_STR_IMAGE_SET], (const unsigned char *)set, strlen(set)), "set image set");
-  CHECK(wwd_bytes_set(&o->str[WWD_STR_ANIMATION], (const unsigned char *)anim, strlen(anim)), "set anim");
+  REQUIRE(wwd_bytes_set(&o->str[WWD_STR_NAME], (const unsigned char *)name, strlen(name)), "set name");
+  REQUIRE(wwd_bytes_set(&o->str[WWD_STR_LOGIC], (const unsigned char *)logic, strlen(logic)), "set logic");
+  REQUIRE(wwd_bytes_set(&o->str[WWD_STR_IMAGE_SET], (const unsigned char *)set, strlen(set)), "set image set");
+  REQUIRE(wwd_bytes_set(&o->str[WWD_STR_ANIMATION], (const unsigned char *)anim, strlen(anim)), "set anim");
 }
 
 /* ---- corpus ------------------------------------------------------------- */
@@ -156,6 +154,7 @@ static void set_strings(wwd_object *o, const char *name, const char *logic, cons
 ** decompresses to the same bytes. */
 static void test_corpus_roundtrip(void) {
   size_t f;
+  check_loop files = {0, 0, 0};
   if (!check_corpus_dir()) {
     SKIP("corpus round trip: LEVELSQL_CORPUS unset");
     return;
@@ -166,10 +165,13 @@ static void test_corpus_roundtrip(void) {
     wwd_level *lvl, *back;
     codec_error err;
     int compressed;
+    check_loop_leave();
     if (!d) {
       SKIP("%s: not readable", corpus_files[f]);
       continue;
     }
+    check_loop_enter(&files);
+    files.inputs++;
     lvl = parse_ok(d, n, corpus_files[f]);
     if (!lvl) {
       free(d);
@@ -181,7 +183,7 @@ static void test_corpus_roundtrip(void) {
       if (!compressed) {
         CHECK(m == n && memcmp(out, d, n) == 0, "%s: not byte-identical (%zu vs %zu bytes)",
               corpus_files[f], m, n);
-        printf("INFO %-36s uncompressed checksum=%-8s game=%-6s planes=%u tileprops=%u byte-identical=%s\n",
+        printf("corpus: %-36s uncompressed checksum=%-8s game=%-6s planes=%u tileprops=%u byte-identical=%s\n",
                corpus_files[f], wwd_checksum_kind_name(lvl->checksum_kind),
                wwd_game(lvl) ? wwd_game(lvl) : "?", lvl->num_planes, lvl->num_tile_properties,
                (m == n && memcmp(out, d, n) == 0) ? "yes" : "NO");
@@ -198,7 +200,7 @@ static void test_corpus_roundtrip(void) {
               "%s: header differs outside the checksum", corpus_files[f]);
         CHECK(le32_load(out + WWD_HDR_CHECKSUM) == wwd_checksum(out + WWD_HEADER_SIZE, m - WWD_HEADER_SIZE),
               "%s: written checksum is not exact", corpus_files[f]);
-        printf("INFO %-36s compressed   checksum=%-8s game=%-6s planes=%u tileprops=%u decompressed-identical=%s "
+        printf("corpus: %-36s compressed   checksum=%-8s game=%-6s planes=%u tileprops=%u decompressed-identical=%s "
                "same-zlib-stream=%s\n",
                corpus_files[f], wwd_checksum_kind_name(lvl->checksum_kind),
                wwd_game(lvl) ? wwd_game(lvl) : "?", lvl->num_planes, lvl->num_tile_properties,
@@ -233,6 +235,8 @@ static void test_corpus_roundtrip(void) {
     wwd_free(lvl);
     free(d);
   }
+  check_loop_done(&files, "every corpus level round-trips (bytes, or the decompressed block and the header), its clone and "
+                  "uids too");
 }
 
 /* The reference values of wwd.md for RETAIL01.WWD, and the checksum class
@@ -421,6 +425,7 @@ static void test_text8(void) {
   unsigned char *b = NULL;
   size_t blen = 0;
   uint32_t bad = 0;
+  check_loop bytes = {0, 0, 0};
   for (i = 0; i < 256; i++) all[i] = (unsigned char)i;
   for (c = 0; c < 4; c++) {
     size_t ulen = 0;
@@ -432,17 +437,21 @@ static void test_text8(void) {
     CHECK(text8_encode(u, ulen, cps[c], &b, &blen, &bad) && blen == 256 && memcmp(b, all, 256) == 0,
           "%s: 256 bytes round trip", text8_codepage_name(cps[c]));
     free(b);
+    check_loop_enter(&bytes);
     for (i = 0; i < 256; i++) {
       size_t l1 = 0;
       char *one = text8_decode(&all[i], 1, cps[c], &l1);
       b = NULL;
+      bytes.inputs++;
       CHECK(one && text8_encode(one, l1, cps[c], &b, &blen, &bad) && blen == 1 && b[0] == i,
             "%s: byte 0x%02zX", text8_codepage_name(cps[c]), i);
       free(one);
       free(b);
     }
+    check_loop_leave();
     free(u);
   }
+  check_loop_done(&bytes, "each byte alone round-trips in the 4 code pages");
   /* specific characters */
   {
     size_t l = 0;
@@ -783,7 +792,7 @@ static void test_truncation(void) {
   for (compress = 0; compress < 2; compress++) {
     size_t n = 0, cut, bad_msgs = 0, parsed = 0;
     unsigned char *buf = make_bytes(compress, &n);
-    CHECK(buf != NULL, "make_bytes");
+    REQUIRE(buf != NULL, "make_bytes");
     if (!buf) continue;
     for (cut = 0; cut < n; cut++) {
       unsigned char *t = malloc(cut ? cut : 1);
@@ -1092,14 +1101,18 @@ static void test_corruption(void) {
 /* Deterministic mutations of the generated files (a fixed LCG): random
 ** 32-bit values at random offsets, mostly in the header and plane headers
 ** where counts and offsets live.  Each mutant must either fail with a
-** message or parse and round-trip to an equal model. */
+** message or parse and round-trip to an equal model.  One case per file
+** (uncompressed, compressed), whatever the number of mutants. */
 static void test_mutations(void) {
   int compress;
   uint64_t st = 0x1234567ull;
   for (compress = 0; compress < 2; compress++) {
     size_t n = 0, i, parsed = 0, failed = 0, bad = 0;
     unsigned char *buf = make_bytes(compress, &n);
+    check_loop mutants = {0, 0, 0};
+    REQUIRE(buf != NULL, "make_bytes");
     if (!buf) continue;
+    check_loop_enter(&mutants);
     for (i = 0; i < 3000; i++) {
       unsigned char *c = malloc(n);
       wwd_level *lvl = NULL;
@@ -1120,6 +1133,7 @@ static void test_mutations(void) {
         if (off + 4 <= n) le32_store(c + off, v);
       }
       err.msg[0] = 0;
+      mutants.inputs++;
       if (wwd_parse(c, n, &lvl, &err)) {
         wwd_level *back = reparse(lvl, "mutant");
         char why[200] = "";
@@ -1136,7 +1150,8 @@ static void test_mutations(void) {
       free(c);
     }
     CHECK(bad == 0, "compress=%d: %zu bad mutants", compress, bad);
-    printf("INFO mutations compress=%d: %zu parsed, %zu refused\n", compress, parsed, failed);
+    check_loop_done(&mutants, "mutations compress=%d (%zu parsed and round-tripped, %zu refused with an offset)", compress,
+                    parsed, failed);
     free(buf);
   }
 }
