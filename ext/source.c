@@ -571,6 +571,11 @@ int ls_source_expand(const char *source, const ls_format *fmt, int nocase, ls_pa
   int rc = SQLITE_OK;
   out->paths = NULL;
   out->n = 0;
+  if (!*source) {
+    /* '' is a slip (an unset variable in a script), not a file called "" */
+    *err = sqlite3_mprintf("the source is empty: give a file, a folder, a pattern or a JSON array of them");
+    return SQLITE_ERROR;
+  }
   if (looks_like_json_array(source)) {
     ls_pathlist elements = {NULL, 0};
     int i;

@@ -142,6 +142,11 @@ SELECT * FROM levelsql_files('["a\qb"]');
 SELECT * FROM levelsql_files('[""]');
 -- expect error: not a valid JSON array
 -- expect error: empty string
+-- An empty source is a slip, not a file called "": every table says so.
+SELECT count(*) FROM wwd_levels('');
+-- expect error: the source is empty
+SELECT count(*) FROM levelsql_files('');
+-- expect error: the source is empty
 SELECT * FROM levelsql_files('["mapz/*.wwd"]');
 -- expect error: mapz: no such folder
 
