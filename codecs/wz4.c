@@ -184,8 +184,9 @@ static int pfail(parser *p, size_t at, const char *fmt, ...) {
 /* Reads one 32-bit word, failing with "truncated" naming the field. */
 static int rd_u32(parser *p, uint32_t *v, const char *what) {
   size_t at = p->r.pos;
-  if (!byte_reader_u32(&p->r, v))
-    return pfail(p, at, "truncated: need 4 bytes for %s, %zu left", what, byte_reader_left(&p->r));
+  if (!br_need(&p->r, 4))
+    return pfail(p, at, "truncated: need 4 bytes for %s, %zu left", what, br_left(&p->r));
+  *v = br_u32le(&p->r);
   return 1;
 }
 
@@ -203,9 +204,9 @@ static int rd_i32(parser *p, int32_t *v, const char *what) {
 static int rd_count(parser *p, uint32_t *count, size_t min_each, const char *what) {
   size_t at = p->r.pos, need;
   if (!rd_u32(p, count, what)) return 0;
-  if (!size_mul(*count, min_each, &need) || need > byte_reader_left(&p->r))
+  if (!size_mul(*count, min_each, &need) || !br_need(&p->r, need))
     return pfail(p, at, "%s %u needs at least %zu bytes per item, only %zu bytes left", what, *count,
-                 min_each, byte_reader_left(&p->r));
+                 min_each, br_left(&p->r));
   return 1;
 }
 
@@ -218,10 +219,10 @@ static int rd_str(parser *p, wz4_str *out, const char *what) {
   char *s;
   if (!rd_u32(p, &n, what)) return 0;
   if (!size_mul(n, 2, &bytes) || !size_add(bytes, bytes & 2u, &padded) ||
-      padded > byte_reader_left(&p->r))
+      !br_need(&p->r, padded))
     return pfail(p, at, "%s: length %u (UTF-16 units) exceeds the %zu bytes left", what, n,
-                 byte_reader_left(&p->r));
-  byte_reader_span(&p->r, padded, &units);
+                 br_left(&p->r));
+  units = br_bytes(&p->r, padded);
   if (padded != bytes && (units[bytes] | units[bytes + 1]) != 0)
     return pfail(p, at + 4 + bytes, "%s: nonzero string padding", what);
   s = utf16le_to_wtf8(units, n, &len);
@@ -332,9 +333,9 @@ static int rd_op(parser *p, wz4_op *op) {
     if (!rd_u32(p, &op->array_words, "array words per entry") ||
         !rd_u32(p, &op->array_count, "array entry count"))
       return 0;
-    if (!size_mul(op->array_words, op->array_count, &words) || words > byte_reader_left(&p->r) / 4)
+    if (!size_mul(op->array_words, op->array_count, &words) || !br_need_n(&p->r, words, 4))
       return pfail(p, at, "array of %u entries x %u words exceeds the %zu bytes left", op->array_count,
-                   op->array_words, byte_reader_left(&p->r));
+                   op->array_words, br_left(&p->r));
     if (!rd_words(p, &op->array, words, "array parameters")) return 0;
   }
   if (op->version == 6) {
@@ -436,9 +437,9 @@ static int rd_page(parser *p, wz4_page *pg, uint32_t num_tree) {
   /* each stacked op takes >= 36 bytes, each tree op >= 20 */
   if (!size_mul(pg->num_stack, 36, &need) || !size_mul(num_tree, 20, &need_tree) ||
       !size_add(need, need_tree, &need) ||
-      need > byte_reader_left(&p->r) || pg->num_stack > UINT32_MAX - num_tree)
+      !br_need(&p->r, need) || pg->num_stack > UINT32_MAX - num_tree)
     return pfail(p, p->r.pos, "%u stacked and %u tree ops do not fit in the %zu bytes left", pg->num_stack,
-                 num_tree, byte_reader_left(&p->r));
+                 num_tree, br_left(&p->r));
   total = pg->num_stack + num_tree;
   pg->nodes = (wz4_node *)calloc_n(total, sizeof *pg->nodes, &ok);
   if (!ok) return pfail(p, p->r.pos, "ops: out of memory");
@@ -513,9 +514,9 @@ static int rd_doc(parser *p, wz4_doc *doc) {
   }
   p->page = -1;
   p->section = "imports";
-  if (doc->num_imports > byte_reader_left(&p->r) / 12) {
+  if (!br_need_n(&p->r, doc->num_imports, 12)) {
     pfail(p, p->r.pos, "%u imports do not fit in the %zu bytes left", doc->num_imports,
-          byte_reader_left(&p->r));
+          br_left(&p->r));
     goto done;
   }
   doc->imports = (wz4_import *)calloc_n(doc->num_imports, sizeof *doc->imports, &ok);
@@ -534,7 +535,7 @@ static int rd_doc(parser *p, wz4_doc *doc) {
   if (!rd_str_list(p, &doc->includes, &doc->num_includes, "include count")) goto done;
   p->section = "page names";
   if (!rd_str_list(p, &doc->page_names, &doc->num_page_names, "page name count")) goto done;
-  doc->trailer_len = byte_reader_left(&p->r);
+  doc->trailer_len = br_left(&p->r);
   if (doc->trailer_len) {
     doc->trailer = (unsigned char *)malloc(doc->trailer_len);
     if (!doc->trailer) {
@@ -542,7 +543,7 @@ static int rd_doc(parser *p, wz4_doc *doc) {
       pfail(p, p->r.pos, "trailer: out of memory");
       goto done;
     }
-    memcpy(doc->trailer, p->r.data + p->r.pos, doc->trailer_len);
+    memcpy(doc->trailer, br_bytes(&p->r, doc->trailer_len), doc->trailer_len);
   }
   r = 1;
 done:
@@ -552,10 +553,11 @@ done:
 
 /* Returns 1 for a buffer that starts with a v11/v12 document header. */
 int wz4_sniff(const unsigned char *data, size_t size) {
-  uint32_t v = 0;
-  if (!data || size < 12) return 0;
-  if (le32_load(data) != WZ4_TAG_OPEN || le32_load(data + 4) != WZ4_ID_DOC) return 0;
-  v = le32_load(data + 8);
+  byte_reader r = br_at(data, size, 0);
+  uint32_t v;
+  if (!data || !br_need(&r, 12)) return 0;
+  if (br_u32le(&r) != WZ4_TAG_OPEN || br_u32le(&r) != WZ4_ID_DOC) return 0;
+  v = br_u32le(&r);
   return v >= WZ4_DOC_VERSION_MIN && v <= WZ4_DOC_VERSION_MAX;
 }
 
@@ -567,7 +569,7 @@ int wz4_parse(const unsigned char *data, size_t size, wz4_doc **out, codec_error
   if (!data && size) return codec_fail(err, "document: byte offset 0: no data");
   doc = (wz4_doc *)calloc(1, sizeof *doc);
   if (!doc) return codec_fail(err, "document: byte offset 0: out of memory");
-  p.r = byte_reader_at(data, size, 0);
+  p.r = br_at(data, size, 0);
   p.err = err;
   p.section = "document";
   p.page = -1;
