@@ -130,11 +130,6 @@ datafile *df_clone(const datafile *src) {
 
 /* ---- parsing ------------------------------------------------------------- */
 
-/* Reads the i32 at byte `off` of buf (caller checked the range). */
-static int32_t rd_i32(const unsigned char *buf, size_t off) {
-  return u32_as_i32(le32_load(buf + off));
-}
-
 /* df_parse: validates the whole container strictly (like DDNet >= 19): the
 ** counts must describe exactly the file size, the type table must be a
 ** partition of the items in order, item headers must agree with the offset
@@ -147,6 +142,10 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
   size_t off_types, off_item_offsets, off_data_offsets, off_data_sizes, off_items, off_data;
   size_t t, total, tmp, n_sizes, i;
   size_t expected_items = 0;
+  /* r reads the header and the tables in order; at, a second cursor, looks
+  ** things up by offset.  Once the counts are known to describe exactly the
+  ** file size, every read below is in range. */
+  byte_reader r = br_at(buf, size, 4), at = br_at(buf, size, 0);
 
   *out = NULL;
   if (size < DF_FIXED_HEADER)
@@ -155,16 +154,16 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
   if (!df_sniff(buf, size))
     return codec_fail(err, "header: byte offset 0: bad magic %02x%02x%02x%02x (want \"DATA\" or \"ATAD\")", buf[0],
                       buf[1], buf[2], buf[3]);
-  version = rd_i32(buf, 4);
+  version = br_i32le(&r);
   if (version != 3 && version != 4)
     return codec_fail(err, "header: byte offset 4: unsupported datafile version %d (want 3 or 4)", (int)version);
-  hsize = rd_i32(buf, 8);
-  hswaplen = rd_i32(buf, 12);
-  ntypes = rd_i32(buf, 16);
-  nitems = rd_i32(buf, 20);
-  ndata = rd_i32(buf, 24);
-  item_size = rd_i32(buf, 28);
-  data_size = rd_i32(buf, 32);
+  hsize = br_i32le(&r);
+  hswaplen = br_i32le(&r);
+  ntypes = br_i32le(&r);
+  nitems = br_i32le(&r);
+  ndata = br_i32le(&r);
+  item_size = br_i32le(&r);
+  data_size = br_i32le(&r);
   if (ntypes < 0 || nitems < 0 || ndata < 0 || item_size < 0 || data_size < 0)
     return codec_fail(err, "header: byte offset 16: negative count (types %d, items %d, data %d, item_size %d, "
                            "data_size %d)", (int)ntypes, (int)nitems, (int)ndata, (int)item_size, (int)data_size);
@@ -214,7 +213,11 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
   /* Item types: (type, start, num), starts are the running sum. */
   for (t = 0; t < (size_t)ntypes; t++) {
     size_t o = off_types + t * 12, k;
-    int32_t type = rd_i32(buf, o), start = rd_i32(buf, o + 4), num = rd_i32(buf, o + 8);
+    int32_t type, start, num;
+    br_seek(&r, o);
+    type = br_i32le(&r);
+    start = br_i32le(&r);
+    num = br_i32le(&r);
     if (type < 0 || type > 0xFFFF) {
       codec_fail(err, "item type table entry %zu: byte offset %zu: type id %d out of range 0..65535", t, o, (int)type);
       goto fail;
@@ -226,29 +229,32 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
       goto fail;
     }
     for (k = 0; k < t; k++) {
-      if (rd_i32(buf, off_types + k * 12) == type) {
+      br_seek(&at, off_types + k * 12);
+      if (br_i32le(&at) == type) {
         codec_fail(err, "item type table entry %zu: byte offset %zu: type %d listed twice", t, o, (int)type);
         goto fail;
       }
     }
     /* The items of this block. */
     for (k = 0; k < (size_t)num; k++) {
-      size_t idx = (size_t)start + k;
-      size_t ioff = (size_t)(uint32_t)rd_i32(buf, off_item_offsets + idx * 4);
-      size_t iend = idx + 1 < (size_t)nitems ? (size_t)(uint32_t)rd_i32(buf, off_item_offsets + (idx + 1) * 4)
-                                             : (size_t)item_size;
-      size_t abs = off_items + ioff, payload, j;
+      size_t idx = (size_t)start + k, ioff, iend, abs, payload, j;
+      int32_t ioff_raw, isz;
       uint32_t type_and_id;
-      int32_t isz;
       df_item *it;
-      if (rd_i32(buf, off_item_offsets + idx * 4) < 0 || (idx == 0 && ioff != 0) || ioff % 4 != 0 ||
+      br_seek(&at, off_item_offsets + idx * 4);
+      ioff_raw = br_i32le(&at);
+      ioff = (size_t)(uint32_t)ioff_raw;
+      iend = idx + 1 < (size_t)nitems ? (size_t)br_u32le(&at) : (size_t)item_size;
+      abs = off_items + ioff;
+      if (ioff_raw < 0 || (idx == 0 && ioff != 0) || ioff % 4 != 0 ||
           iend > (size_t)item_size || iend < ioff || iend - ioff < 8) {
         codec_fail(err, "item %zu (type %d): byte offset %zu: item offset %zu / next %zu invalid in an item area of "
                         "%d bytes", idx, (int)type, off_item_offsets + idx * 4, ioff, iend, (int)item_size);
         goto fail;
       }
-      type_and_id = le32_load(buf + abs);
-      isz = rd_i32(buf, abs + 4);
+      br_seek(&at, abs);
+      type_and_id = br_u32le(&at);
+      isz = br_i32le(&at);
       payload = iend - ioff - 8;
       if ((type_and_id >> 16) != (uint32_t)type) {
         codec_fail(err, "item %zu (type %d): byte offset %zu: item header says type %u", idx, (int)type, abs,
@@ -271,7 +277,7 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
           codec_fail(err, "item type %d id %u: out of memory", (int)type, (unsigned)it->id);
           goto fail;
         }
-        for (j = 0; j < it->num_ints; j++) it->ints[j] = rd_i32(buf, abs + 8 + j * 4);
+        for (j = 0; j < it->num_ints; j++) it->ints[j] = br_i32le(&at);
       }
       df->num_items++;
     }
@@ -285,9 +291,11 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
 
   /* Data blobs. */
   for (i = 0; i < (size_t)ndata; i++) {
-    int32_t doff = rd_i32(buf, off_data_offsets + i * 4);
-    int32_t dnext = i + 1 < (size_t)ndata ? rd_i32(buf, off_data_offsets + (i + 1) * 4) : data_size;
+    int32_t doff, dnext;
     df_data *d = &df->data[df->num_data];
+    br_seek(&at, off_data_offsets + i * 4);
+    doff = br_i32le(&at);
+    dnext = i + 1 < (size_t)ndata ? br_i32le(&at) : data_size;
     if (doff < 0 || dnext < doff || dnext > data_size || (i == 0 && doff != 0)) {
       codec_fail(err, "data %zu: byte offset %zu: data offset %d / next %d invalid in a data area of %d bytes", i,
                  off_data_offsets + i * 4, (int)doff, (int)dnext, (int)data_size);
@@ -296,7 +304,9 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
     memset(d, 0, sizeof *d);
     d->stored_size = (size_t)(dnext - doff);
     if (version == 4) {
-      int32_t ds = rd_i32(buf, off_data_sizes + i * 4);
+      int32_t ds;
+      br_seek(&at, off_data_sizes + i * 4);
+      ds = br_i32le(&at);
       if (ds < 0) {
         codec_fail(err, "data %zu: byte offset %zu: negative uncompressed size %d", i, off_data_sizes + i * 4,
                    (int)ds);
@@ -307,7 +317,8 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
       d->declared_size = (uint32_t)d->stored_size;
       d->stored_is_raw = 1;
     }
-    d->stored = dup_bytes(buf + off_data + (size_t)doff, d->stored_size);
+    br_seek(&at, off_data + (size_t)doff);
+    d->stored = dup_bytes(br_bytes(&at, d->stored_size), d->stored_size);
     if (!d->stored) {
       codec_fail(err, "data %zu: out of memory", i);
       goto fail;

@@ -456,18 +456,23 @@ int tw_layer_load(tw_map *m, size_t l, codec_error *err) {
   L->cells_size = L->skip_compressed ? need : n;
   if (!L->cells) return codec_fail(err, "item type 5 id %u (layer %zu): out of memory", it->id, l);
   if (L->skip_compressed) {
-    size_t i = 0, s = 0;
+    /* 4-byte tiles (id, flags, skip, reserved); each stands for itself and
+    ** the next `skip` cells */
+    byte_reader r = br_at(d, n, 0);
+    size_t i = 0;
     while (i < L->count) {
+      size_t s = r.pos;
+      const unsigned char *t = br_bytes(&r, 4);
       unsigned skip, c;
-      if (s + 4 > n) {
+      if (!t) {
         free(L->cells);
         L->cells = NULL;
         return codec_fail(err, "item type 5 id %u (layer %zu): data %d: byte offset %zu: skip-compressed tiles end "
                                "after %zu of %zu cells", it->id, l, (int)idx, s, i, L->count);
       }
-      skip = d[s + 2];
+      skip = t[2];
       for (c = 0; c <= skip && i < L->count; c++, i++) {
-        memcpy(L->cells + i * 4, d + s, 4);
+        memcpy(L->cells + i * 4, t, 4);
         L->cells[i * 4 + 2] = 0;
       }
       if (c <= skip) {
@@ -476,13 +481,12 @@ int tw_layer_load(tw_map *m, size_t l, codec_error *err) {
         return codec_fail(err, "item type 5 id %u (layer %zu): data %d: byte offset %zu: skip run overflows the %zu "
                                "cells", it->id, l, (int)idx, s, L->count);
       }
-      s += 4;
     }
-    if (s != n) {
+    if (br_left(&r)) {
       free(L->cells);
       L->cells = NULL;
       return codec_fail(err, "item type 5 id %u (layer %zu): data %d: byte offset %zu: %zu bytes after the last "
-                             "skip-compressed tile", it->id, l, (int)idx, s, n - s);
+                             "skip-compressed tile", it->id, l, (int)idx, r.pos, br_left(&r));
     }
   } else {
     int tilemap = L->kind <= TW_KIND_TUNE;
