@@ -37,14 +37,12 @@ static void *zalloc(size_t n, size_t elem) {
   return calloc(n ? n : 1, elem);
 }
 
-/* Checks that a table of `count` records of `rec` bytes at `off` lies inside
-** the file; sets *bytes to its length.  Zero-length tables may point
-** anywhere (real files point unused ones at the next free position). */
-static int table_in_file(size_t size, uint32_t off, uint64_t count, size_t rec, size_t *bytes) {
-  size_t n;
-  if (count > SIZE_MAX || !size_mul((size_t)count, rec, &n)) return 0;
-  *bytes = n;
-  return n == 0 || range_ok(size, off, n);
+/* Sets *r to read a table of `count` records of `rec` bytes at `off` and
+** returns 1 when the table lies inside the file.  Zero-length tables may
+** point anywhere (real files point unused ones at the next free position). */
+static int table_at(const unsigned char *d, size_t size, uint32_t off, uint64_t count, size_t rec, byte_reader *r) {
+  *r = br_at(d, size, off);
+  return count <= SIZE_MAX && br_need_n(r, (size_t)count, rec);
 }
 
 /* Renders 4 version bytes printable for an error message ("V1.4", or \xNN
@@ -214,9 +212,9 @@ static int detect_overlap(wed_area *a) {
 /* Reads the overlay records, their tilemaps and tile lookup tables.  The
 ** lookup length is derived as max(start+count) over the overlay's cells. */
 static int parse_overlays(wed_area *a, const unsigned char *d, size_t size, uint32_t n_ov, codec_error *err) {
-  size_t bytes;
+  byte_reader r, t;
   uint32_t i, k;
-  if (!table_in_file(size, a->offsets.overlays, n_ov, WED_OVERLAY_SIZE, &bytes))
+  if (!table_at(d, size, a->offsets.overlays, n_ov, WED_OVERLAY_SIZE, &r))
     return codec_fail(err, "overlays: byte offset %u: %u records of 24 bytes run past the end of the %zu-byte file",
                       a->offsets.overlays, n_ov, size);
   a->overlays = (wed_overlay *)zalloc(n_ov, sizeof(wed_overlay));
@@ -224,19 +222,18 @@ static int parse_overlays(wed_area *a, const unsigned char *d, size_t size, uint
   a->num_overlays = n_ov;
   for (i = 0; i < n_ov; i++) {
     wed_overlay *o = &a->overlays[i];
-    size_t at = (size_t)a->offsets.overlays + (size_t)i * WED_OVERLAY_SIZE;
-    const unsigned char *p = d + at;
+    size_t at = r.pos;
     uint64_t cells;
     uint32_t nlook = 0;
-    o->width = le16_load(p);
-    o->height = le16_load(p + 2);
-    memcpy(o->tileset, p + 4, 8);
-    o->unique_tiles = le16_load(p + 12);
-    o->movement_type = le16_load(p + 14);
-    o->tilemap_offset = le32_load(p + 16);
-    o->lookup_offset = le32_load(p + 20);
+    o->width = br_u16le(&r);
+    o->height = br_u16le(&r);
+    memcpy(o->tileset, br_bytes(&r, 8), 8);
+    o->unique_tiles = br_u16le(&r);
+    o->movement_type = br_u16le(&r);
+    o->tilemap_offset = br_u32le(&r);
+    o->lookup_offset = br_u32le(&r);
     cells = (uint64_t)o->width * o->height;
-    if (!table_in_file(size, o->tilemap_offset, cells, WED_TILECELL_SIZE, &bytes))
+    if (!table_at(d, size, o->tilemap_offset, cells, WED_TILECELL_SIZE, &t))
       return codec_fail(err,
                         "overlay %u tilemap: byte offset %u: %ux%u cells of 10 bytes run past the end of the "
                         "%zu-byte file (overlay record at byte offset %zu)",
@@ -247,17 +244,16 @@ static int parse_overlays(wed_area *a, const unsigned char *d, size_t size, uint
       if (!o->cells) return codec_fail(err, "overlay %u tilemap: out of memory", i);
     }
     for (k = 0; k < o->num_cells; k++) {
-      const unsigned char *q = d + o->tilemap_offset + (size_t)k * WED_TILECELL_SIZE;
       wed_tilecell *c = &o->cells[k];
-      c->tile_start = le16_load(q);
-      c->tile_count = le16_load(q + 2);
-      c->secondary_tile = le16_load(q + 4);
-      c->overlay_mask = q[6];
-      c->anim_speed = q[7];
-      c->unknown = le16_load(q + 8);
+      c->tile_start = br_u16le(&t);
+      c->tile_count = br_u16le(&t);
+      c->secondary_tile = br_u16le(&t);
+      c->overlay_mask = br_u8(&t);
+      c->anim_speed = br_u8(&t);
+      c->unknown = br_u16le(&t);
       if ((uint32_t)c->tile_start + c->tile_count > nlook) nlook = (uint32_t)c->tile_start + c->tile_count;
     }
-    if (!table_in_file(size, o->lookup_offset, nlook, 2, &bytes))
+    if (!table_at(d, size, o->lookup_offset, nlook, 2, &t))
       return codec_fail(err,
                         "overlay %u tile lookup: byte offset %u: %u entries (the largest start+count of its "
                         "cells) run past the end of the %zu-byte file",
@@ -266,7 +262,7 @@ static int parse_overlays(wed_area *a, const unsigned char *d, size_t size, uint
     if (nlook) {
       o->lookup = (uint16_t *)zalloc(nlook, sizeof(uint16_t));
       if (!o->lookup) return codec_fail(err, "overlay %u tile lookup: out of memory", i);
-      for (k = 0; k < nlook; k++) o->lookup[k] = le16_load(d + o->lookup_offset + 2 * (size_t)k);
+      for (k = 0; k < nlook; k++) o->lookup[k] = br_u16le(&t);
     }
     o->orig_num_cells = o->num_cells;
     o->orig_num_lookup = o->num_lookup;
@@ -307,10 +303,10 @@ static int door_state(wed_area *a, uint32_t door, const char *state, size_t fiel
 /* Reads the door records, the door cell table, the polygon records and the
 ** vertex table, deriving the counts that are not stored. */
 static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size, uint32_t n_door, codec_error *err) {
-  size_t bytes;
+  byte_reader r;
   uint32_t i, ncells = 0;
   uint64_t npoly = a->num_walls, nvert = 0;
-  if (!table_in_file(size, a->offsets.doors, n_door, WED_DOOR_SIZE, &bytes))
+  if (!table_at(d, size, a->offsets.doors, n_door, WED_DOOR_SIZE, &r))
     return codec_fail(err, "doors: byte offset %u: %u records of 26 bytes run past the end of the %zu-byte file",
                       a->offsets.doors, n_door, size);
   if (n_door) {
@@ -319,24 +315,26 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
   }
   a->num_doors = n_door;
   for (i = 0; i < n_door; i++) {
-    size_t at = (size_t)a->offsets.doors + (size_t)i * WED_DOOR_SIZE;
-    const unsigned char *p = d + at;
+    size_t at = r.pos;
     wed_door *dr = &a->doors[i];
-    memcpy(dr->name, p, 8);
-    dr->closed = le16_load(p + 8);
-    dr->first_cell = le16_load(p + 10);
-    dr->cell_count = le16_load(p + 12);
-    dr->open_count = le16_load(p + 14);
-    dr->closed_count = le16_load(p + 16);
+    uint32_t open_off, closed_off;
+    memcpy(dr->name, br_bytes(&r, 8), 8);
+    dr->closed = br_u16le(&r);
+    dr->first_cell = br_u16le(&r);
+    dr->cell_count = br_u16le(&r);
+    dr->open_count = br_u16le(&r);
+    dr->closed_count = br_u16le(&r);
+    open_off = br_u32le(&r);
+    closed_off = br_u32le(&r);
     if ((uint32_t)dr->first_cell + dr->cell_count > ncells) ncells = (uint32_t)dr->first_cell + dr->cell_count;
-    if (!door_state(a, i, "open", at + 18, le32_load(p + 18), dr->open_count, &dr->open_first, &dr->open_offset_raw,
+    if (!door_state(a, i, "open", at + 18, open_off, dr->open_count, &dr->open_first, &dr->open_offset_raw,
                     &dr->open_raw, &npoly, err))
       return 0;
-    if (!door_state(a, i, "closed", at + 22, le32_load(p + 22), dr->closed_count, &dr->closed_first,
+    if (!door_state(a, i, "closed", at + 22, closed_off, dr->closed_count, &dr->closed_first,
                     &dr->closed_offset_raw, &dr->closed_raw, &npoly, err))
       return 0;
   }
-  if (!table_in_file(size, a->offsets.door_cells, ncells, 2, &bytes))
+  if (!table_at(d, size, a->offsets.door_cells, ncells, 2, &r))
     return codec_fail(err,
                       "door cells: byte offset %u: %u entries (the largest first+count of the doors) run past the "
                       "end of the %zu-byte file",
@@ -345,10 +343,10 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
   if (ncells) {
     a->door_cells = (uint16_t *)zalloc(ncells, sizeof(uint16_t));
     if (!a->door_cells) return codec_fail(err, "door cells: out of memory");
-    for (i = 0; i < ncells; i++) a->door_cells[i] = le16_load(d + a->offsets.door_cells + 2 * (size_t)i);
+    for (i = 0; i < ncells; i++) a->door_cells[i] = br_u16le(&r);
   }
 
-  if (!table_in_file(size, a->offsets.polygons, npoly, WED_POLYGON_SIZE, &bytes))
+  if (!table_at(d, size, a->offsets.polygons, npoly, WED_POLYGON_SIZE, &r))
     return codec_fail(err,
                       "polygons: byte offset %u: %llu records (%u walls, then door polygons) of 18 bytes run past "
                       "the end of the %zu-byte file",
@@ -359,20 +357,20 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
     if (!a->polygons) return codec_fail(err, "polygons: out of memory");
   }
   for (i = 0; i < a->num_polygons; i++) {
-    const unsigned char *p = d + a->offsets.polygons + (size_t)i * WED_POLYGON_SIZE;
     wed_polygon *pg = &a->polygons[i];
+    byte_reader v;
     pg->uid = i;
-    pg->first_vertex = le32_load(p);
-    pg->vertex_count = le32_load(p + 4);
-    pg->flags = p[8];
-    pg->height = p[9];
-    pg->min_x = le16_load(p + 10);
-    pg->max_x = le16_load(p + 12);
-    pg->min_y = le16_load(p + 14);
-    pg->max_y = le16_load(p + 16);
+    pg->first_vertex = br_u32le(&r);
+    pg->vertex_count = br_u32le(&r);
+    pg->flags = br_u8(&r);
+    pg->height = br_u8(&r);
+    pg->min_x = br_u16le(&r);
+    pg->max_x = br_u16le(&r);
+    pg->min_y = br_u16le(&r);
+    pg->max_y = br_u16le(&r);
     if ((uint64_t)pg->first_vertex + pg->vertex_count > nvert) {
       nvert = (uint64_t)pg->first_vertex + pg->vertex_count;
-      if (!table_in_file(size, a->offsets.vertices, nvert, WED_VERTEX_SIZE, &bytes))
+      if (!table_at(d, size, a->offsets.vertices, nvert, WED_VERTEX_SIZE, &v))
         return codec_fail(err,
                           "%s polygon %u: byte offset %zu: vertex range %u+%u runs past the end of the vertex "
                           "table at %u (%zu-byte file)",
@@ -386,10 +384,10 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
   if (nvert) {
     a->vertices = (wed_point *)zalloc((size_t)nvert, sizeof(wed_point));
     if (!a->vertices) return codec_fail(err, "vertices: out of memory");
+    r = br_at(d, size, a->offsets.vertices); /* checked with the largest range above */
     for (i = 0; i < a->num_vertices; i++) {
-      const unsigned char *p = d + a->offsets.vertices + (size_t)i * WED_VERTEX_SIZE;
-      a->vertices[i].x = le16_load(p);
-      a->vertices[i].y = le16_load(p + 2);
+      a->vertices[i].x = br_u16le(&r);
+      a->vertices[i].y = br_u16le(&r);
     }
   }
   return 1;
@@ -401,10 +399,10 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
 static int parse_wallgroups(wed_area *a, const unsigned char *d, size_t size, codec_error *err) {
   uint32_t gx, gy, i, nl = 0;
   uint64_t ng;
-  size_t bytes;
+  byte_reader r;
   wed_wallgroup_grid(a, &gx, &gy);
   ng = (uint64_t)gx * gy;
-  if (!table_in_file(size, a->offsets.wallgroups, ng, WED_WALLGROUP_SIZE, &bytes))
+  if (!table_at(d, size, a->offsets.wallgroups, ng, WED_WALLGROUP_SIZE, &r))
     return codec_fail(err,
                       "wall groups: byte offset %u: %llu groups (%ux%u grid of the base overlay) run past the end "
                       "of the %zu-byte file",
@@ -415,13 +413,12 @@ static int parse_wallgroups(wed_area *a, const unsigned char *d, size_t size, co
     if (!a->wallgroups) return codec_fail(err, "wall groups: out of memory");
   }
   for (i = 0; i < a->num_wallgroups; i++) {
-    const unsigned char *p = d + a->offsets.wallgroups + (size_t)i * WED_WALLGROUP_SIZE;
-    a->wallgroups[i].start = le16_load(p);
-    a->wallgroups[i].count = le16_load(p + 2);
+    a->wallgroups[i].start = br_u16le(&r);
+    a->wallgroups[i].count = br_u16le(&r);
     if ((uint32_t)a->wallgroups[i].start + a->wallgroups[i].count > nl)
       nl = (uint32_t)a->wallgroups[i].start + a->wallgroups[i].count;
   }
-  if (!table_in_file(size, a->offsets.poly_lookup, nl, 2, &bytes))
+  if (!table_at(d, size, a->offsets.poly_lookup, nl, 2, &r))
     return codec_fail(err,
                       "polygon lookup: byte offset %u: %u entries (the largest start+count of the wall groups) "
                       "run past the end of the %zu-byte file",
@@ -430,7 +427,7 @@ static int parse_wallgroups(wed_area *a, const unsigned char *d, size_t size, co
   if (nl) {
     a->poly_lookup = (uint16_t *)zalloc(nl, sizeof(uint16_t));
     if (!a->poly_lookup) return codec_fail(err, "polygon lookup: out of memory");
-    for (i = 0; i < nl; i++) a->poly_lookup[i] = le16_load(d + a->offsets.poly_lookup + 2 * (size_t)i);
+    for (i = 0; i < nl; i++) a->poly_lookup[i] = br_u16le(&r);
   }
   return 1;
 }
@@ -441,7 +438,7 @@ static int parse_wallgroups(wed_area *a, const unsigned char *d, size_t size, co
 int wed_parse(const unsigned char *data, size_t size, wed_area **out, codec_error *err) {
   wed_area *a;
   uint32_t n_ov, n_door;
-  const unsigned char *s;
+  byte_reader r;
   *out = NULL;
   if (!data || size < 8)
     return codec_fail(err, "header: byte offset 0: truncated, need %u bytes, %zu left", WED_HEADER_SIZE,
@@ -457,23 +454,24 @@ int wed_parse(const unsigned char *data, size_t size, wed_area **out, codec_erro
     return codec_fail(err, "header: byte offset 0: truncated, need %u bytes, %zu left", WED_HEADER_SIZE, size);
   a = (wed_area *)calloc(1, sizeof *a);
   if (!a) return codec_fail(err, "header: out of memory");
-  n_ov = le32_load(data + 8);
-  n_door = le32_load(data + 12);
-  a->offsets.overlays = le32_load(data + 16);
-  a->offsets.sechdr = le32_load(data + 20);
-  a->offsets.doors = le32_load(data + 24);
-  a->offsets.door_cells = le32_load(data + 28);
-  if (!range_ok(size, a->offsets.sechdr, WED_SECHDR_SIZE)) {
+  r = br_at(data, size, 8);
+  n_ov = br_u32le(&r);
+  n_door = br_u32le(&r);
+  a->offsets.overlays = br_u32le(&r);
+  a->offsets.sechdr = br_u32le(&r);
+  a->offsets.doors = br_u32le(&r);
+  a->offsets.door_cells = br_u32le(&r);
+  r = br_at(data, size, a->offsets.sechdr);
+  if (!br_need(&r, WED_SECHDR_SIZE)) {
     codec_fail(err, "secondary header: byte offset %u: truncated, need 20 bytes, the file has %zu", a->offsets.sechdr,
                size);
     goto fail;
   }
-  s = data + a->offsets.sechdr;
-  a->num_walls = le32_load(s);
-  a->offsets.polygons = le32_load(s + 4);
-  a->offsets.vertices = le32_load(s + 8);
-  a->offsets.wallgroups = le32_load(s + 12);
-  a->offsets.poly_lookup = le32_load(s + 16);
+  a->num_walls = br_u32le(&r);
+  a->offsets.polygons = br_u32le(&r);
+  a->offsets.vertices = br_u32le(&r);
+  a->offsets.wallgroups = br_u32le(&r);
+  a->offsets.poly_lookup = br_u32le(&r);
   if (!parse_overlays(a, data, size, n_ov, err)) goto fail;
   if (!parse_doors_polygons(a, data, size, n_door, err)) goto fail;
   if (!parse_wallgroups(a, data, size, err)) goto fail;
