@@ -44,10 +44,6 @@ static inline int size_mul(size_t a, size_t b, size_t *out) {
   return 1;
 }
 
-/* Returns 1 when [off, off+len) lies inside a buffer of `size` bytes. */
-static inline int range_ok(size_t size, size_t off, size_t len) {
-  return off <= size && len <= size - off;
-}
 
 /* ---- little-endian loads and stores on raw memory ----------------------- */
 
@@ -88,9 +84,9 @@ typedef struct byte_reader {
   int failed; /* set by the first read, skip or seek that did not fit */
 } byte_reader;
 
-/* A reader over data[0..size) starting at pos.  data may be NULL when size
-** is 0 (it is replaced by an empty buffer, so no pointer arithmetic ever
-** touches NULL). */
+/* A reader over data[0..size) starting at pos.  data may be NULL only when
+** size is 0 (it is replaced by an empty buffer, so no pointer arithmetic
+** ever touches NULL). */
 static inline byte_reader br_at(const unsigned char *data, size_t size, size_t pos) {
   byte_reader r;
   r.data = data ? data : (const unsigned char *)"";
