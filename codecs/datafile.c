@@ -200,14 +200,14 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
       return codec_fail(err, "header: byte offset 8: size %d / swaplen %d do not match the counts (want %zu / %zu)",
                         (int)hsize, (int)hswaplen, want_size, want_swap);
     df = df_new();
-    if (!df) return codec_fail(err, "header: out of memory");
+    if (!df) return codec_fail_oom(err, "header: out of memory");
     df->header_kind = kind;
   }
   df->version = (int)version;
   df->magic_swapped = memcmp(buf, "ATAD", 4) == 0;
   if ((nitems && !items_reserve(df, (size_t)nitems)) || (ndata && !data_reserve(df, (size_t)ndata))) {
     df_free(df);
-    return codec_fail(err, "header: out of memory for %d items / %d data", (int)nitems, (int)ndata);
+    return codec_fail_oom(err, "header: out of memory for %d items / %d data", (int)nitems, (int)ndata);
   }
 
   /* Item types: (type, start, num), starts are the running sum. */
@@ -274,7 +274,7 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
       if (payload) {
         it->ints = (int32_t *)malloc(payload);
         if (!it->ints) {
-          codec_fail(err, "item type %d id %u: out of memory", (int)type, (unsigned)it->id);
+          codec_fail_oom(err, "item type %d id %u: out of memory", (int)type, (unsigned)it->id);
           goto fail;
         }
         for (j = 0; j < it->num_ints; j++) it->ints[j] = br_i32le(&at);
@@ -320,7 +320,7 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
     br_seek(&at, off_data + (size_t)doff);
     d->stored = dup_bytes(br_bytes(&at, d->stored_size), d->stored_size);
     if (!d->stored) {
-      codec_fail(err, "data %zu: out of memory", i);
+      codec_fail_oom(err, "data %zu: out of memory", i);
       goto fail;
     }
     df->num_data++;
@@ -463,7 +463,7 @@ int df_data_get(datafile *df, size_t i, const unsigned char **data, size_t *size
     return codec_fail(err, "data %zu: unavailable (could not be inflated)", i);
   if (d->stored_is_raw) {
     d->raw = dup_bytes(d->stored, d->stored_size);
-    if (!d->raw) return codec_fail(err, "data %zu: out of memory", i);
+    if (!d->raw) return codec_fail_oom(err, "data %zu: out of memory", i);
     d->raw_size = d->stored_size;
   } else {
     uLongf dest_len;
@@ -474,7 +474,7 @@ int df_data_get(datafile *df, size_t i, const unsigned char **data, size_t *size
       return codec_fail(err, "data %zu: declared uncompressed size is 0 (unavailable)", i);
     }
     if (d->declared_size > DF_MAX_DATA_SIZE)
-      return codec_fail(err, "data %zu: declared uncompressed size %u exceeds the limit of %u bytes", i,
+      return codec_fail_limit(err, "data %zu: declared uncompressed size %u exceeds the limit of %u bytes", i,
                         (unsigned)d->declared_size, (unsigned)DF_MAX_DATA_SIZE);
     if (!size_mul(d->stored_size, DF_MAX_ZLIB_RATIO, &ratio_cap) || !size_add(ratio_cap, 64, &ratio_cap))
       ratio_cap = SIZE_MAX;
@@ -482,12 +482,14 @@ int df_data_get(datafile *df, size_t i, const unsigned char **data, size_t *size
       return codec_fail(err, "data %zu: declared uncompressed size %u impossible for %zu compressed bytes", i,
                         (unsigned)d->declared_size, d->stored_size);
     d->raw = (unsigned char *)xmalloc(d->declared_size);
-    if (!d->raw) return codec_fail(err, "data %zu: out of memory for %u bytes", i, (unsigned)d->declared_size);
+    if (!d->raw) return codec_fail_oom(err, "data %zu: out of memory for %u bytes", i, (unsigned)d->declared_size);
     dest_len = (uLongf)d->declared_size;
     zr = uncompress(d->raw, &dest_len, d->stored, (uLong)d->stored_size);
     if (zr != Z_OK || dest_len != (uLongf)d->declared_size) {
       free(d->raw);
       d->raw = NULL;
+      if (zr == Z_MEM_ERROR) /* zlib's own allocation: the blob may inflate later */
+        return codec_fail_oom(err, "data %zu: out of memory inflating %zu bytes", i, d->stored_size);
       d->state = DF_DATA_UNAVAILABLE;
       return codec_fail(err, "data %zu: zlib stream of %zu bytes does not inflate to the declared %u bytes (%s)", i,
                         d->stored_size, (unsigned)d->declared_size, zr == Z_OK ? "size mismatch" : zError(zr));
@@ -579,21 +581,23 @@ static int prepare_blob(datafile *df, size_t i, int flags, out_blob *ob, codec_e
         ob->raw_size = d->declared_size;
         return 1;
       }
-      return codec_fail(err, "%s", e2.msg);
+      if (err) *err = e2;
+      return 0;
     }
   } else {
     raw = d->raw;
     raw_size = d->raw_size;
   }
-  if (raw_size > 0x7FFFFFFFu) return codec_fail(err, "data %zu: %zu bytes is too large for a datafile", i, raw_size);
+  if (raw_size > 0x7FFFFFFFu) return codec_fail_limit(err, "data %zu: %zu bytes is too large for a datafile", i, raw_size);
   clen = compressBound((uLong)raw_size);
   ob->owned = (unsigned char *)xmalloc((size_t)clen);
-  if (!ob->owned) return codec_fail(err, "data %zu: out of memory compressing %zu bytes", i, raw_size);
+  if (!ob->owned) return codec_fail_oom(err, "data %zu: out of memory compressing %zu bytes", i, raw_size);
   zr = compress2(ob->owned, &clen, raw ? raw : (const unsigned char *)"", (uLong)raw_size, 6);
   if (zr != Z_OK) {
     free(ob->owned);
     ob->owned = NULL;
-    return codec_fail(err, "data %zu: zlib compress2 failed (%s)", i, zError(zr));
+    return codec_fail_code(err, zr == Z_MEM_ERROR ? CODEC_E_MEMORY : CODEC_E_LIMIT, "data %zu: zlib compress2 failed (%s)",
+                           i, zError(zr));
   }
   ob->bytes = ob->owned;
   ob->size = (size_t)clen;
@@ -630,7 +634,7 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
   oi = (out_item *)calloc(df->num_items * 2 + 1, sizeof *oi);
   ob = (out_blob *)calloc(df->num_data + 1, sizeof *ob);
   if (!oi || !ob) {
-    codec_fail(err, "write: out of memory");
+    codec_fail_oom(err, "write: out of memory");
     goto done;
   }
   for (i = 0; i < df->num_items; i++) {
@@ -650,12 +654,12 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
       if (k == n_uuids) {
         uint32_t t = n_uuids ? uuid_types[n_uuids - 1] - 1 : 0xFFFEu;
         if (n_uuids == 256) {
-          codec_fail(err, "write: more than 256 UUID item types");
+          codec_fail_limit(err, "write: more than 256 UUID item types");
           goto done;
         }
         while (t >= DF_UUID_TYPE_MIN && type_taken_raw(df, t)) t--;
         if (t < DF_UUID_TYPE_MIN) {
-          codec_fail(err, "write: no free internal type for UUID item type");
+          codec_fail_limit(err, "write: no free internal type for UUID item type");
           goto done;
         }
         memcpy(uuids[k], u, 16);
@@ -683,7 +687,7 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
   for (i = 0; i < n_out; i++) {
     size_t payload = oi[i].type == DF_ITEMTYPE_EX && oi[i].src >= SIZE_MAX - 256 ? 16 : df->items[oi[i].src].num_ints * 4;
     if (!size_add(item_area, 8 + payload, &item_area)) {
-      codec_fail(err, "write: item area too large");
+      codec_fail_limit(err, "write: item area too large");
       goto done;
     }
     if (i == 0 || oi[i].type != oi[i - 1].type) n_types++;
@@ -691,13 +695,13 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
   for (i = 0; i < df->num_data; i++) {
     if (!prepare_blob(df, i, flags, &ob[i], err)) goto done;
     if (!size_add(data_area, ob[i].size, &data_area)) {
-      codec_fail(err, "write: data area too large");
+      codec_fail_limit(err, "write: data area too large");
       goto done;
     }
   }
   total = DF_FIXED_HEADER + 12 * n_types + 4 * n_out + 8 * df->num_data + item_area + data_area;
   if (item_area > 0x7FFFFFFFu || data_area > 0x7FFFFFFFu || total > 0x7FFFFFFFu) {
-    codec_fail(err, "write: file would be %zu bytes, too large for a datafile", total);
+    codec_fail_limit(err, "write: file would be %zu bytes, too large for a datafile", total);
     goto done;
   }
   byte_writer_reserve(&w, total);
@@ -744,7 +748,7 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
   }
   for (i = 0; i < df->num_data; i++) byte_writer_bytes(&w, ob[i].bytes, ob[i].size);
   if (w.failed) {
-    codec_fail(err, "write: out of memory for %zu bytes", total);
+    codec_fail_oom(err, "write: out of memory for %zu bytes", total);
     goto done;
   }
   *out = byte_writer_take(&w, out_size);

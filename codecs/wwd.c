@@ -228,17 +228,17 @@ static int tile_property_size(const wwd_tile_property *tp, uint32_t index, size_
     case WWD_TILE_DOUBLE: *size = WWD_TP_DOUBLE_SIZE; return 1;
     case WWD_TILE_MASK:
       if (!size_mul(tp->width, tp->height, &area) || area > UINT32_MAX)
-        return codec_fail(err, "tile property %u: mask size %u x %u overflows", index,
+        return codec_fail_limit(err, "tile property %u: mask size %u x %u overflows", index,
                           tp->width, tp->height);
       if (area != tp->mask_len)
-        return codec_fail(err, "tile property %u: mask has %u bytes, width %u x height %u needs %zu",
+        return codec_fail_arg(err, "tile property %u: mask has %u bytes, width %u x height %u needs %zu",
                           index, tp->mask_len, tp->width, tp->height, area);
       if (area && !tp->mask)
-        return codec_fail(err, "tile property %u: mask bytes missing", index);
+        return codec_fail_arg(err, "tile property %u: mask bytes missing", index);
       *size = WWD_TP_HEAD_SIZE + area;
       return 1;
     default:
-      return codec_fail(err, "tile property %u: unknown type %u (expected 1 single, 2 double, 3 mask)",
+      return codec_fail_arg(err, "tile property %u: unknown type %u (expected 1 single, 2 double, 3 mask)",
                         index, tp->type);
   }
 }
@@ -575,7 +575,7 @@ static int inflate_main(const unsigned char *data, size_t size, unsigned char **
   z_stream zs;
   int ret;
   if (claimed > WWD_MAX_MAIN_BLOCK)
-    return codec_fail(err,
+    return codec_fail_limit(err,
                       "main block (zlib): byte offset %u: claimed decompressed size %u exceeds the "
                       "limit of %u bytes",
                       (unsigned)WWD_HDR_DECOMPRESSED_SIZE, claimed, (unsigned)WWD_MAX_MAIN_BLOCK);
@@ -589,16 +589,16 @@ static int inflate_main(const unsigned char *data, size_t size, unsigned char **
                       (unsigned)WWD_HDR_DECOMPRESSED_SIZE, claimed, clen,
                       (unsigned)WWD_MAX_INFLATE_RATIO);
   if (clen > UINT_MAX)
-    return codec_fail(err, "main block (zlib): byte offset %u: compressed block too large (%zu bytes)",
+    return codec_fail_limit(err, "main block (zlib): byte offset %u: compressed block too large (%zu bytes)",
                       (unsigned)WWD_HEADER_SIZE, clen);
   total = (size_t)WWD_HEADER_SIZE + claimed;
   buf = (unsigned char *)malloc(total);
-  if (!buf) return codec_fail(err, "main block (zlib): out of memory for %zu bytes", total);
+  if (!buf) return codec_fail_oom(err, "main block (zlib): out of memory for %zu bytes", total);
   memcpy(buf, data, WWD_HEADER_SIZE);
   memset(&zs, 0, sizeof zs);
   if (inflateInit(&zs) != Z_OK) {
     free(buf);
-    return codec_fail(err, "main block (zlib): cannot initialise zlib");
+    return codec_fail_oom(err, "main block (zlib): cannot initialise zlib");
   }
   zs.next_in = (Bytef *)(data + WWD_HEADER_SIZE);
   zs.avail_in = (uInt)clen;
@@ -634,7 +634,7 @@ static int inflate_main(const unsigned char *data, size_t size, unsigned char **
                         "main block (zlib): file byte offset %zu: corrupt zlib stream (asks for a preset "
                         "dictionary)",
                         at);
-    if (ret == Z_MEM_ERROR) return codec_fail(err, "main block (zlib): out of memory");
+    if (ret == Z_MEM_ERROR) return codec_fail_oom(err, "main block (zlib): out of memory");
     return codec_fail(err,
                       "main block (zlib): file byte offset %zu: zlib stream truncated after %zu of "
                       "the %u decompressed bytes claimed",
@@ -709,7 +709,7 @@ static int parse_tiles(wwd_src *src, wwd_plane *p, uint32_t pi, size_t hdr_off,
   snprintf(section, sizeof section, "tiles of plane %u", pi);
   if (!budget_take(src, bytes, section, off, err)) return 0;
   p->tiles = (uint32_t *)malloc(bytes);
-  if (!p->tiles) return codec_fail(err, "tiles of plane %u: out of memory", pi);
+  if (!p->tiles) return codec_fail_oom(err, "tiles of plane %u: out of memory", pi);
   for (i = 0; i < n; i++) p->tiles[i] = br_u32le(&r); /* section_ok: all there */
   return 1;
 }
@@ -731,12 +731,12 @@ static int parse_image_sets(wwd_src *src, wwd_plane *p, uint32_t pi, codec_error
                       "main block (%zu bytes with the header)",
                       pi, off, src->note, count, src->size);
   if (count > WWD_MAX_IMAGE_SETS_TOTAL - src->sets)
-    return codec_fail(err, "image sets of plane %u: byte offset %u%s: more than %u image-set names in the level",
+    return codec_fail_limit(err, "image sets of plane %u: byte offset %u%s: more than %u image-set names in the level",
                       pi, off, src->note, (unsigned)WWD_MAX_IMAGE_SETS_TOTAL);
   src->sets += count;
   if (!budget_take(src, count, section, off, err)) return 0;
   p->image_sets = (wwd_bytes *)calloc(count, sizeof(wwd_bytes));
-  if (!p->image_sets) return codec_fail(err, "image sets of plane %u: out of memory", pi);
+  if (!p->image_sets) return codec_fail_oom(err, "image sets of plane %u: out of memory", pi);
   p->num_image_sets = count;
   for (i = 0; i < count; i++) {
     size_t pos = r.pos, len;
@@ -747,7 +747,7 @@ static int parse_image_sets(wwd_src *src, wwd_plane *p, uint32_t pi, codec_error
                         pi, pos, src->note, i);
     len = (size_t)(nul - s);
     if (!bytes_dup(&p->image_sets[i], br_bytes(&r, len + 1), len))
-      return codec_fail(err, "image sets of plane %u: out of memory", pi);
+      return codec_fail_oom(err, "image sets of plane %u: out of memory", pi);
     if (len && !budget_take(src, len, section, pos, err)) return 0;
     if (i + 1 < count && !br_left(&r))
       return codec_fail(err, "image sets of plane %u: byte offset %zu%s: truncated after %zu of %u names",
@@ -777,7 +777,7 @@ static int parse_objects(wwd_src *src, wwd_level *lvl, wwd_plane *p, uint32_t pi
   snprintf(section, sizeof section, "plane %u", pi);
   if (!budget_take(src, min_bytes, section, hdr_off + WWD_PLANE_NUM_OBJECTS, err)) return 0;
   p->objects = (wwd_object *)calloc(count, sizeof(wwd_object));
-  if (!p->objects) return codec_fail(err, "plane %u: out of memory for %u objects", pi, count);
+  if (!p->objects) return codec_fail_oom(err, "plane %u: out of memory for %u objects", pi, count);
   p->objects_cap = count;
   for (i = 0; i < count; i++) {
     wwd_object *o = &p->objects[i];
@@ -805,7 +805,7 @@ static int parse_objects(wwd_src *src, wwd_level *lvl, wwd_plane *p, uint32_t pi
     if (!budget_take(src, total, section, pos, err)) return 0;
     for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) {
       if (!bytes_dup(&o->str[k], br_bytes(&r, lens[k]), lens[k]))
-        return codec_fail(err, "object %zu of plane %u: out of memory", i, pi);
+        return codec_fail_oom(err, "object %zu of plane %u: out of memory", i, pi);
     }
   }
   return 1;
@@ -846,12 +846,12 @@ static int parse_tile_props(wwd_src *src, wwd_level *lvl, codec_error *err) {
                       "the %zu bytes left",
                       off + 8, src->note, count, br_left(&r));
   if (count > WWD_MAX_TILE_PROPERTIES)
-    return codec_fail(err, "tile properties header: byte offset %u%s: %u tile properties, more than the %u allowed",
+    return codec_fail_limit(err, "tile properties header: byte offset %u%s: %u tile properties, more than the %u allowed",
                       off + 8, src->note, count, (unsigned)WWD_MAX_TILE_PROPERTIES);
   if (!budget_take(src, min_bytes, "tile properties header", off + 8, err)) return 0;
   lvl->tile_properties = (wwd_tile_property *)calloc(count, sizeof(wwd_tile_property));
   if (!lvl->tile_properties)
-    return codec_fail(err, "tile properties header: out of memory for %u properties", count);
+    return codec_fail_oom(err, "tile properties header: out of memory for %u properties", count);
   for (i = 0; i < count; i++) {
     wwd_tile_property *tp = &lvl->tile_properties[i];
     size_t area, pos = r.pos;
@@ -889,7 +889,7 @@ static int parse_tile_props(wwd_src *src, wwd_level *lvl, codec_error *err) {
                             i, pos, src->note, tp->width, tp->height, br_left(&r));
         if (area) {
           tp->mask = (unsigned char *)malloc(area);
-          if (!tp->mask) return codec_fail(err, "tile property %zu: out of memory", i);
+          if (!tp->mask) return codec_fail_oom(err, "tile property %zu: out of memory", i);
           memcpy(tp->mask, m, area);
           tp->mask_len = (uint32_t)area;
         }
@@ -945,7 +945,7 @@ int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_err
   lvl = (wwd_level *)calloc(1, sizeof *lvl);
   if (!lvl) {
     free(owned);
-    return codec_fail(err, "header: out of memory");
+    return codec_fail_oom(err, "header: out of memory");
   }
   memcpy(lvl->header, data, WWD_HEADER_SIZE);
   lvl->file_size = size;
@@ -966,7 +966,7 @@ int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_err
   if (np) {
     lvl->planes = (wwd_plane *)calloc(np, sizeof(wwd_plane));
     if (!lvl->planes) {
-      codec_fail(err, "header: out of memory for %u planes", np);
+      codec_fail_oom(err, "header: out of memory for %u planes", np);
       goto fail;
     }
     lvl->num_planes = np;
@@ -1009,76 +1009,76 @@ int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, c
   int compressed, k;
   *out = NULL;
   *out_size = 0;
-  if (!lvl) return codec_fail(err, "header: no level");
-  if (lvl->num_planes && !lvl->planes) return codec_fail(err, "header: planes missing");
+  if (!lvl) return codec_fail_arg(err, "header: no level");
+  if (lvl->num_planes && !lvl->planes) return codec_fail_arg(err, "header: planes missing");
   if (lvl->num_tile_properties && !lvl->tile_properties)
-    return codec_fail(err, "tile properties header: properties missing");
+    return codec_fail_arg(err, "tile properties header: properties missing");
   memcpy(hdr, lvl->header, sizeof hdr);
   compressed = (le32_load(hdr + WWD_HDR_FLAGS) & WWD_FLAG_COMPRESS) != 0;
 
   /* Layout pass: validate and compute the total size. */
   pos = WWD_HEADER_SIZE;
   if (!size_mul(lvl->num_planes, WWD_PLANE_HEADER_SIZE, &total) || !layout_add(&pos, total))
-    return codec_fail(err, "header: %u planes do not fit in a WWD file", lvl->num_planes);
+    return codec_fail_limit(err, "header: %u planes do not fit in a WWD file", lvl->num_planes);
   for (pi = 0; pi < lvl->num_planes; pi++) {
     const wwd_plane *p = &lvl->planes[pi];
     size_t n, bytes;
     if (le32_load(p->header + WWD_PLANE_TILES_WIDE) != p->tiles_wide ||
         le32_load(p->header + WWD_PLANE_TILES_HIGH) != p->tiles_high)
-      return codec_fail(err,
+      return codec_fail_arg(err,
                         "plane %u: the header says %u x %u tiles but the tile array is %u x %u", pi,
                         le32_load(p->header + WWD_PLANE_TILES_WIDE),
                         le32_load(p->header + WWD_PLANE_TILES_HIGH), p->tiles_wide, p->tiles_high);
     if (!size_mul(p->tiles_wide, p->tiles_high, &n) || !size_mul(n, 4, &bytes) || !layout_add(&pos, bytes))
-      return codec_fail(err, "tiles of plane %u: %u x %u tiles do not fit in a WWD file", pi,
+      return codec_fail_limit(err, "tiles of plane %u: %u x %u tiles do not fit in a WWD file", pi,
                         p->tiles_wide, p->tiles_high);
-    if (n && !p->tiles) return codec_fail(err, "tiles of plane %u: tile array missing", pi);
+    if (n && !p->tiles) return codec_fail_arg(err, "tiles of plane %u: tile array missing", pi);
   }
   for (pi = 0; pi < lvl->num_planes; pi++) {
     const wwd_plane *p = &lvl->planes[pi];
     if (p->num_image_sets && !p->image_sets)
-      return codec_fail(err, "image sets of plane %u: names missing", pi);
+      return codec_fail_arg(err, "image sets of plane %u: names missing", pi);
     for (i = 0; i < p->num_image_sets; i++) {
       const wwd_bytes *b = &p->image_sets[i];
       if (b->len && (!b->data || memchr(b->data, 0, b->len)))
-        return codec_fail(err, "image sets of plane %u: name %u contains a NUL byte", pi, i);
+        return codec_fail_arg(err, "image sets of plane %u: name %u contains a NUL byte", pi, i);
       if (!layout_add(&pos, (size_t)b->len + 1))
-        return codec_fail(err, "image sets of plane %u: names do not fit in a WWD file", pi);
+        return codec_fail_limit(err, "image sets of plane %u: names do not fit in a WWD file", pi);
     }
   }
   for (pi = 0; pi < lvl->num_planes; pi++) {
     const wwd_plane *p = &lvl->planes[pi];
-    if (p->num_objects && !p->objects) return codec_fail(err, "plane %u: objects missing", pi);
+    if (p->num_objects && !p->objects) return codec_fail_arg(err, "plane %u: objects missing", pi);
     for (i = 0; i < p->num_objects; i++) {
       const wwd_object *o = &p->objects[i];
       if (!layout_add(&pos, WWD_OBJECT_FIXED_SIZE))
-        return codec_fail(err, "object %u of plane %u: does not fit in a WWD file", i, pi);
+        return codec_fail_limit(err, "object %u of plane %u: does not fit in a WWD file", i, pi);
       for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) {
         if (o->str[k].len && !o->str[k].data)
-          return codec_fail(err, "object %u of plane %u: string %d missing", i, pi, k);
+          return codec_fail_arg(err, "object %u of plane %u: string %d missing", i, pi, k);
         if (!layout_add(&pos, o->str[k].len))
-          return codec_fail(err, "object %u of plane %u: does not fit in a WWD file", i, pi);
+          return codec_fail_limit(err, "object %u of plane %u: does not fit in a WWD file", i, pi);
       }
     }
   }
-  if (pos > UINT32_MAX) return codec_fail(err, "tile properties header: offset beyond 4 GiB");
+  if (pos > UINT32_MAX) return codec_fail_limit(err, "tile properties header: offset beyond 4 GiB");
   off_tp = (uint32_t)pos;
   if (!layout_add(&pos, WWD_TILE_PROPS_HEADER_SIZE))
-    return codec_fail(err, "tile properties header: does not fit in a WWD file");
+    return codec_fail_limit(err, "tile properties header: does not fit in a WWD file");
   for (i = 0; i < lvl->num_tile_properties; i++) {
     size_t sz;
     if (!tile_property_size(&lvl->tile_properties[i], i, &sz, err)) return 0;
-    if (!layout_add(&pos, sz)) return codec_fail(err, "tile property %u: does not fit in a WWD file", i);
+    if (!layout_add(&pos, sz)) return codec_fail_limit(err, "tile property %u: does not fit in a WWD file", i);
   }
   total = pos;
   main_len = total - WWD_HEADER_SIZE;
   if (compressed && main_len > WWD_MAX_MAIN_BLOCK)
-    return codec_fail(err, "main block (zlib): %zu bytes exceed the limit of %u for a compressed level",
+    return codec_fail_limit(err, "main block (zlib): %zu bytes exceed the limit of %u for a compressed level",
                       main_len, (unsigned)WWD_MAX_MAIN_BLOCK);
 
   /* Write pass. */
   memset(&w, 0, sizeof w);
-  if (!byte_writer_reserve(&w, total)) return codec_fail(err, "header: out of memory for %zu bytes", total);
+  if (!byte_writer_reserve(&w, total)) return codec_fail_oom(err, "header: out of memory for %zu bytes", total);
   le32_store(hdr + WWD_HDR_NUM_PLANES, lvl->num_planes);
   le32_store(hdr + WWD_HDR_OFFSET_PLANES, WWD_HEADER_SIZE);
   le32_store(hdr + WWD_HDR_OFFSET_TILE_PROPS, off_tp);
@@ -1156,7 +1156,7 @@ int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, c
   }
   if (w.failed || w.size != total) {
     byte_writer_free(&w);
-    return codec_fail(err, "header: out of memory while writing %zu bytes", total);
+    return codec_fail_oom(err, "header: out of memory while writing %zu bytes", total);
   }
 
   if (compressed) {
@@ -1165,14 +1165,15 @@ int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, c
     int zret;
     if (!c) {
       byte_writer_free(&w);
-      return codec_fail(err, "main block (zlib): out of memory");
+      return codec_fail_oom(err, "main block (zlib): out of memory");
     }
     zret = compress2(c + WWD_HEADER_SIZE, &clen, w.data + WWD_HEADER_SIZE, (uLong)main_len,
                      WWD_ZLIB_LEVEL);
     if (zret != Z_OK) {
       free(c);
       byte_writer_free(&w);
-      return codec_fail(err, "main block (zlib): compression failed (zlib error %d)", zret);
+      return codec_fail_code(err, zret == Z_MEM_ERROR ? CODEC_E_MEMORY : CODEC_E_LIMIT,
+                           "main block (zlib): compression failed (zlib error %d)", zret);
     }
     memcpy(c, w.data, WWD_HEADER_SIZE);
     byte_writer_free(&w);
