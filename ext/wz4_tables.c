@@ -122,7 +122,7 @@ static void *wz4_format_parse(const unsigned char *data, size_t size, codec_erro
   wz4_model *m;
   if (!wz4_parse(data, size, &doc, err)) return NULL;
   m = model_new(doc);
-  if (!m) codec_fail(err, "out of memory");
+  if (!m) codec_fail_oom(err, "out of memory");
   return m;
 }
 
@@ -437,7 +437,7 @@ static int set_op_json(ls_row *row, sqlite3_value *v, const ls_column *col, char
   ok = params ? wz4_op_set_params_json(op, json, len, &cerr) : wz4_op_set_strings_json(op, json, len, &cerr);
   if (!ok) {
     *err = sqlite3_mprintf("column %s: %s (it takes %s)", col->name, codec_reason(&cerr, params ? "params" : "strings"), usage);
-    return strstr(cerr.msg, "out of memory") ? SQLITE_NOMEM : SQLITE_CONSTRAINT;
+    return cerr.code == CODEC_E_MEMORY ? SQLITE_NOMEM : SQLITE_CONSTRAINT;
   }
   return SQLITE_OK; /* parameters do not change the graph: the memo stays */
 }
