@@ -475,7 +475,7 @@ int df_data_get(datafile *df, size_t i, const unsigned char **data, size_t *size
     }
     if (d->declared_size > DF_MAX_DATA_SIZE)
       return codec_fail_limit(err, "data %zu: declared uncompressed size %u exceeds the limit of %u bytes", i,
-                        (unsigned)d->declared_size, (unsigned)DF_MAX_DATA_SIZE);
+                              (unsigned)d->declared_size, (unsigned)DF_MAX_DATA_SIZE);
     if (!size_mul(d->stored_size, DF_MAX_ZLIB_RATIO, &ratio_cap) || !size_add(ratio_cap, 64, &ratio_cap))
       ratio_cap = SIZE_MAX;
     if (d->declared_size > ratio_cap)
@@ -588,7 +588,8 @@ static int prepare_blob(datafile *df, size_t i, int flags, out_blob *ob, codec_e
     raw = d->raw;
     raw_size = d->raw_size;
   }
-  if (raw_size > 0x7FFFFFFFu) return codec_fail_limit(err, "data %zu: %zu bytes is too large for a datafile", i, raw_size);
+  if (raw_size > 0x7FFFFFFFu)
+    return codec_fail_limit(err, "data %zu: %zu bytes is too large for a datafile", i, raw_size);
   clen = compressBound((uLong)raw_size);
   ob->owned = (unsigned char *)xmalloc((size_t)clen);
   if (!ob->owned) return codec_fail_oom(err, "data %zu: out of memory compressing %zu bytes", i, raw_size);
@@ -596,8 +597,8 @@ static int prepare_blob(datafile *df, size_t i, int flags, out_blob *ob, codec_e
   if (zr != Z_OK) {
     free(ob->owned);
     ob->owned = NULL;
-    return codec_fail_code(err, zr == Z_MEM_ERROR ? CODEC_E_MEMORY : CODEC_E_LIMIT, "data %zu: zlib compress2 failed (%s)",
-                           i, zError(zr));
+    return codec_fail_code(err, zr == Z_MEM_ERROR ? CODEC_E_MEMORY : CODEC_E_LIMIT,
+                           "data %zu: zlib compress2 failed (%s)", i, zError(zr));
   }
   ob->bytes = ob->owned;
   ob->size = (size_t)clen;

@@ -86,8 +86,8 @@ static int i32str_encode(tw_map *m, size_t pos, size_t k, size_t n, const char *
   size_t len = strlen(s), i, idx = 0;
   const df_item *it = &m->df->items[pos];
   if (len > 4 * n - 1)
-    return codec_fail_arg(err, "item type %u id %u: name \"%s\" is %zu bytes, at most %zu fit", it->type, it->id, s, len,
-                      4 * n - 1);
+    return codec_fail_arg(err, "item type %u id %u: name \"%s\" is %zu bytes, at most %zu fit", it->type, it->id, s,
+                          len, 4 * n - 1);
   for (i = 0; i < n; i++) {
     unsigned char buf[4] = {0, 0, 0, 0};
     uint32_t v;
@@ -435,7 +435,7 @@ int tw_layer_load(tw_map *m, size_t l, codec_error *err) {
   idx = layer_data_index(m, L);
   if (!size_mul(L->count, L->cell_size, &need) || need > TW_MAX_LAYER_BYTES)
     return codec_fail_limit(err, "item type 5 id %u (layer %zu): %zu elements of %zu bytes is too large", it->id, l,
-                      L->count, L->cell_size);
+                            L->count, L->cell_size);
   if (L->count == 0 && (L->kind == TW_KIND_QUADS || L->kind == TW_KIND_SOUNDS || L->kind == TW_KIND_SOUNDS_DEPRECATED)) {
     L->loaded = 1; /* nothing to decode; the blob (maybe a dummy) is kept */
     return 1;
@@ -548,7 +548,8 @@ static int tile_cell(tw_map *m, size_t l, int x, int y, unsigned char **cell, co
   tw_layer *L;
   if (l >= m->num_layers) return codec_fail_arg(err, "layer %zu: out of range", l);
   L = &m->layers[l];
-  if (L->kind > TW_KIND_TUNE) return codec_fail_arg(err, "layer %zu: a %s layer has no tiles", l, tw_kind_name(L->kind));
+  if (L->kind > TW_KIND_TUNE)
+    return codec_fail_arg(err, "layer %zu: a %s layer has no tiles", l, tw_kind_name(L->kind));
   if (x < 0 || y < 0 || x >= L->width || y >= L->height)
     return codec_fail_arg(err, "layer %zu: cell (%d, %d) outside %d x %d", l, x, y, L->width, L->height);
   if (!tw_layer_load(m, l, err)) return 0;
@@ -598,7 +599,7 @@ int tw_tile_set(tw_map *m, size_t l, int x, int y, const tw_tile *in, codec_erro
   if (!byte_ok(in->id) || !byte_ok(in->flags) || !byte_ok(in->number) || !byte_ok(in->force) ||
       !byte_ok(in->max_speed) || !byte_ok(in->delay) || in->angle < -32768 || in->angle > 32767)
     return codec_fail_arg(err, "layer %zu: cell (%d, %d): value out of range (bytes 0..255, angle -32768..32767)", l, x,
-                      y);
+                          y);
   switch (k) {
     case TW_KIND_TELE:
     case TW_KIND_TUNE:
@@ -633,7 +634,8 @@ static int quad_at(tw_map *m, size_t l, size_t q, unsigned char **p, codec_error
   tw_layer *L;
   if (l >= m->num_layers) return codec_fail_arg(err, "layer %zu: out of range", l);
   L = &m->layers[l];
-  if (L->kind != TW_KIND_QUADS) return codec_fail_arg(err, "layer %zu: a %s layer has no quads", l, tw_kind_name(L->kind));
+  if (L->kind != TW_KIND_QUADS)
+    return codec_fail_arg(err, "layer %zu: a %s layer has no quads", l, tw_kind_name(L->kind));
   if (q >= L->count) return codec_fail_arg(err, "layer %zu: quad %zu out of range (%zu quads)", l, q, L->count);
   if (!tw_layer_load(m, l, err)) return 0;
   *p = L->cells + q * 152;
@@ -665,7 +667,7 @@ int tw_quad_set(tw_map *m, size_t l, size_t q, const tw_quad *in, codec_error *e
     tw_quad_get(m, l, q, &cur, err);
     if (in->pos_env != cur.pos_env || in->color_env != cur.color_env)
       return codec_fail_arg(err, "layer %zu quad %zu: envelope %d / %d does not exist (map has %zu envelopes)", l, q,
-                        in->pos_env, in->color_env, m->num_envelopes);
+                            in->pos_env, in->color_env, m->num_envelopes);
   }
   for (i = 0; i < 5; i++) { v[i * 2] = in->points[i][0]; v[i * 2 + 1] = in->points[i][1]; }
   for (i = 0; i < 16; i++) v[10 + i] = in->colors[i / 4][i % 4];
@@ -844,11 +846,11 @@ int tw_layer_set(tw_map *m, size_t l, const tw_layer_info *in, codec_error *err)
   ** pass, so odd maps can still be edited elsewhere). */
   if (in->image != cur.image && (in->image < -1 || (in->image >= 0 && (size_t)in->image >= m->num_images)))
     return codec_fail_arg(err, "layer %zu: image %d does not exist (map has %zu images, -1 = none)", l, in->image,
-                      m->num_images);
+                          m->num_images);
   if (in->color_env != cur.color_env &&
       (in->color_env < -1 || (in->color_env >= 0 && (size_t)in->color_env >= m->num_envelopes)))
     return codec_fail_arg(err, "layer %zu: envelope %d does not exist (map has %zu envelopes, -1 = none)", l,
-                      in->color_env, m->num_envelopes);
+                          in->color_env, m->num_envelopes);
   {
     int c;
     for (c = 0; c < 4; c++)
@@ -882,8 +884,8 @@ int tw_layer_set(tw_map *m, size_t l, const tw_layer_info *in, codec_error *err)
       /* A v2 tilemap (no name field) with DDNet indices at 15..19 would be
       ** shifted by a name; refuse rather than corrupt it. */
       if (ival(it, TL_VERSION, 0) < 3 && it->num_ints > TL_NAME)
-        return codec_fail_arg(err, "item type 5 id %u (layer %zu): version-2 tilemap with DDNet fields has no room for a "
-                               "name", it->id, l);
+        return codec_fail_arg(err, "item type 5 id %u (layer %zu): version-2 tilemap with DDNet fields has no room "
+                                   "for a name", it->id, l);
       nk = TL_NAME;
       if (!i32str_encode(m, pos, nk, 3, nm, err) || !bump_version(m, pos, TL_VERSION, 3, err)) return 0;
     } else if (k == TW_KIND_QUADS) {

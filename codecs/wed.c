@@ -513,25 +513,25 @@ int wed_check(const wed_area *a, codec_error *err) {
     uint32_t want = (uint32_t)o->width * o->height;
     if (o->num_cells != want)
       return codec_fail_arg(err, "overlay %u tilemap: %u cells for a %ux%u overlay", i, o->num_cells, o->width,
-                        o->height);
+                            o->height);
     for (k = 0; k < o->num_cells; k++)
       if ((uint32_t)o->cells[k].tile_start + o->cells[k].tile_count > o->num_lookup)
         return codec_fail_arg(err, "overlay %u cell %u: tile range %u+%u exceeds the %u lookup entries", i, k,
-                          o->cells[k].tile_start, o->cells[k].tile_count, o->num_lookup);
+                              o->cells[k].tile_start, o->cells[k].tile_count, o->num_lookup);
   }
   for (i = 0; i < a->num_doors; i++) {
     const wed_door *dr = &a->doors[i];
     if ((uint32_t)dr->first_cell + dr->cell_count > a->num_door_cells)
       return codec_fail_arg(err, "door %u: cell range %u+%u exceeds the %u door cells", i, dr->first_cell,
-                        dr->cell_count, a->num_door_cells);
+                            dr->cell_count, a->num_door_cells);
     if (dr->open_count &&
         (dr->open_first < a->num_walls || (uint64_t)dr->open_first + dr->open_count > a->num_polygons))
       return codec_fail_arg(err, "door %u: open polygons %u+%u are not door polygons (%u walls, %u polygons)", i,
-                        dr->open_first, dr->open_count, a->num_walls, a->num_polygons);
+                            dr->open_first, dr->open_count, a->num_walls, a->num_polygons);
     if (dr->closed_count &&
         (dr->closed_first < a->num_walls || (uint64_t)dr->closed_first + dr->closed_count > a->num_polygons))
       return codec_fail_arg(err, "door %u: closed polygons %u+%u are not door polygons (%u walls, %u polygons)", i,
-                        dr->closed_first, dr->closed_count, a->num_walls, a->num_polygons);
+                            dr->closed_first, dr->closed_count, a->num_walls, a->num_polygons);
   }
   if (a->num_walls > a->num_polygons)
     return codec_fail_arg(err, "polygons: %u walls but only %u polygons", a->num_walls, a->num_polygons);
@@ -539,7 +539,7 @@ int wed_check(const wed_area *a, codec_error *err) {
     const wed_polygon *p = &a->polygons[i];
     if ((uint64_t)p->first_vertex + p->vertex_count > a->num_vertices)
       return codec_fail_arg(err, "%s polygon %u: vertex range %u+%u exceeds the %u vertices",
-                        i < a->num_walls ? "wall" : "door", i, p->first_vertex, p->vertex_count, a->num_vertices);
+                            i < a->num_walls ? "wall" : "door", i, p->first_vertex, p->vertex_count, a->num_vertices);
   }
   wed_wallgroup_grid(a, &gx, &gy);
   if ((uint64_t)gx * gy != a->num_wallgroups)
@@ -547,7 +547,7 @@ int wed_check(const wed_area *a, codec_error *err) {
   for (i = 0; i < a->num_wallgroups; i++)
     if ((uint32_t)a->wallgroups[i].start + a->wallgroups[i].count > a->num_poly_lookup)
       return codec_fail_arg(err, "wall group %u: polygon range %u+%u exceeds the %u lookup entries", i,
-                        a->wallgroups[i].start, a->wallgroups[i].count, a->num_poly_lookup);
+                            a->wallgroups[i].start, a->wallgroups[i].count, a->num_poly_lookup);
   return 1;
 }
 
@@ -891,8 +891,8 @@ int wed_flag_parse(const char *text, unsigned *flags, codec_error *err) {
           break;
       if (b == 8)
         return codec_fail_arg(err, "polygon flags: unknown flag name '%.*s' (known: shade_wall, semi_transparent, "
-                               "hovering, cover_animations, bit4, bit5, bit6, door)",
-                          (int)(end - start > 64 ? 64 : end - start), start);
+                                   "hovering, cover_animations, bit4, bit5, bit6, door)",
+                              (int)(end - start > 64 ? 64 : end - start), start);
       v |= 1u << b;
     } else if (*p == '|') {
       return codec_fail_arg(err, "polygon flags: empty name in '%.64s'", text);
@@ -925,7 +925,8 @@ static int replace_run(uint16_t **table, uint32_t *table_len, unsigned char *ite
   ct = *FLD(which, count_off);
   for (i = 0; i < nitems; i++) {
     uint32_t s = *FLD(i, start_off), c = *FLD(i, count_off);
-    if (s + c > *table_len) return codec_fail_arg(err, "%s: inconsistent model, run %u+%u exceeds %u", what, s, c, *table_len);
+    if (s + c > *table_len)
+      return codec_fail_arg(err, "%s: inconsistent model, run %u+%u exceeds %u", what, s, c, *table_len);
     if (i != which && c && ct && s < (uint32_t)st + ct && (uint32_t)st < s + c) shared = 1;
   }
   if (n == ct && !shared) {
@@ -1025,7 +1026,8 @@ static int build_groups(const wed_area *a, const wed_polygon *polys, uint32_t np
   wed_wallgroup_grid(a, &gx, &gy);
   ng = gx * gy;
   if (ng != a->num_wallgroups)
-    return codec_fail_arg(err, "wall groups: inconsistent model, %u groups for a %ux%u grid", a->num_wallgroups, gx, gy);
+    return codec_fail_arg(err, "wall groups: inconsistent model, %u groups for a %ux%u grid", a->num_wallgroups, gx,
+                          gy);
   cnt = (uint32_t *)zalloc(ng, sizeof(uint32_t));
   if (!cnt) return codec_fail_oom(err, "wall groups: out of memory");
   for (i = 0; i < npolys; i++) {
@@ -1067,7 +1069,8 @@ static int build_groups(const wed_area *a, const wed_polygon *polys, uint32_t np
       free(cnt);
       free(g);
       free(lk);
-      return codec_fail_limit(err, "wall group %u: start %llu or count %u beyond 65535", i, (unsigned long long)total, c);
+      return codec_fail_limit(err, "wall group %u: start %llu or count %u beyond 65535", i, (unsigned long long)total,
+                              c);
     }
     g[i].start = (uint16_t)total;
     g[i].count = 0;
@@ -1146,7 +1149,7 @@ static int rebuild_vertices(const wed_area *a, wed_polygon *polys, uint32_t npol
     } else {
       if ((uint64_t)polys[i].first_vertex + polys[i].vertex_count > a->num_vertices)
         return codec_fail_arg(err, "polygon %u: inconsistent model, vertex range %u+%u exceeds %u", i,
-                          polys[i].first_vertex, polys[i].vertex_count, a->num_vertices);
+                              polys[i].first_vertex, polys[i].vertex_count, a->num_vertices);
       total += polys[i].vertex_count;
     }
     if (total > WED_MAX_VERTICES) return codec_fail_limit(err, "vertices: more than %u vertices", WED_MAX_VERTICES);
@@ -1259,7 +1262,8 @@ int wed_polygon_insert_wall(wed_area *a, uint8_t flags, uint8_t height, const we
   wed_wallgroup *g;
   uint16_t *lk;
   if (a->num_polygons >= U16_MAX_V)
-    return codec_fail_limit(err, "polygons: %u polygons already, the 16-bit lookup holds at most 65535", a->num_polygons);
+    return codec_fail_limit(err, "polygons: %u polygons already, the 16-bit lookup holds at most 65535",
+                            a->num_polygons);
   if (n > WED_MAX_VERTICES) return codec_fail_limit(err, "polygons: too many vertices");
   if (!wed_check(a, err)) return 0;
   np = (wed_polygon *)zalloc(np_n, sizeof(wed_polygon));
@@ -1297,7 +1301,7 @@ int wed_polygon_delete_wall(wed_area *a, uint32_t poly, codec_error *err) {
   uint16_t *lk;
   if (poly >= a->num_walls)
     return codec_fail_arg(err, "polygon %u: not a wall polygon (%u walls); door polygons belong to their door", poly,
-                      a->num_walls);
+                          a->num_walls);
   if (!wed_check(a, err)) return 0;
   np_n = a->num_polygons - 1;
   np = (wed_polygon *)zalloc(np_n, sizeof(wed_polygon));

@@ -229,17 +229,17 @@ static int tile_property_size(const wwd_tile_property *tp, uint32_t index, size_
     case WWD_TILE_MASK:
       if (!size_mul(tp->width, tp->height, &area) || area > UINT32_MAX)
         return codec_fail_limit(err, "tile property %u: mask size %u x %u overflows", index,
-                          tp->width, tp->height);
+                                tp->width, tp->height);
       if (area != tp->mask_len)
         return codec_fail_arg(err, "tile property %u: mask has %u bytes, width %u x height %u needs %zu",
-                          index, tp->mask_len, tp->width, tp->height, area);
+                              index, tp->mask_len, tp->width, tp->height, area);
       if (area && !tp->mask)
         return codec_fail_arg(err, "tile property %u: mask bytes missing", index);
       *size = WWD_TP_HEAD_SIZE + area;
       return 1;
     default:
       return codec_fail_arg(err, "tile property %u: unknown type %u (expected 1 single, 2 double, 3 mask)",
-                        index, tp->type);
+                            index, tp->type);
   }
 }
 
@@ -576,9 +576,9 @@ static int inflate_main(const unsigned char *data, size_t size, unsigned char **
   int ret;
   if (claimed > WWD_MAX_MAIN_BLOCK)
     return codec_fail_limit(err,
-                      "main block (zlib): byte offset %u: claimed decompressed size %u exceeds the "
-                      "limit of %u bytes",
-                      (unsigned)WWD_HDR_DECOMPRESSED_SIZE, claimed, (unsigned)WWD_MAX_MAIN_BLOCK);
+                            "main block (zlib): byte offset %u: claimed decompressed size %u exceeds the "
+                            "limit of %u bytes",
+                            (unsigned)WWD_HDR_DECOMPRESSED_SIZE, claimed, (unsigned)WWD_MAX_MAIN_BLOCK);
   if (!size_mul(clen, WWD_MAX_INFLATE_RATIO, &plausible) ||
       !size_add(plausible, WWD_INFLATE_SLACK, &plausible))
     plausible = SIZE_MAX;
@@ -590,7 +590,7 @@ static int inflate_main(const unsigned char *data, size_t size, unsigned char **
                       (unsigned)WWD_MAX_INFLATE_RATIO);
   if (clen > UINT_MAX)
     return codec_fail_limit(err, "main block (zlib): byte offset %u: compressed block too large (%zu bytes)",
-                      (unsigned)WWD_HEADER_SIZE, clen);
+                            (unsigned)WWD_HEADER_SIZE, clen);
   total = (size_t)WWD_HEADER_SIZE + claimed;
   buf = (unsigned char *)malloc(total);
   if (!buf) return codec_fail_oom(err, "main block (zlib): out of memory for %zu bytes", total);
@@ -732,7 +732,7 @@ static int parse_image_sets(wwd_src *src, wwd_plane *p, uint32_t pi, codec_error
                       pi, off, src->note, count, src->size);
   if (count > WWD_MAX_IMAGE_SETS_TOTAL - src->sets)
     return codec_fail_limit(err, "image sets of plane %u: byte offset %u%s: more than %u image-set names in the level",
-                      pi, off, src->note, (unsigned)WWD_MAX_IMAGE_SETS_TOTAL);
+                            pi, off, src->note, (unsigned)WWD_MAX_IMAGE_SETS_TOTAL);
   src->sets += count;
   if (!budget_take(src, count, section, off, err)) return 0;
   p->image_sets = (wwd_bytes *)calloc(count, sizeof(wwd_bytes));
@@ -846,8 +846,9 @@ static int parse_tile_props(wwd_src *src, wwd_level *lvl, codec_error *err) {
                       "the %zu bytes left",
                       off + 8, src->note, count, br_left(&r));
   if (count > WWD_MAX_TILE_PROPERTIES)
-    return codec_fail_limit(err, "tile properties header: byte offset %u%s: %u tile properties, more than the %u allowed",
-                      off + 8, src->note, count, (unsigned)WWD_MAX_TILE_PROPERTIES);
+    return codec_fail_limit(err,
+                            "tile properties header: byte offset %u%s: %u tile properties, more than the %u allowed",
+                            off + 8, src->note, count, (unsigned)WWD_MAX_TILE_PROPERTIES);
   if (!budget_take(src, min_bytes, "tile properties header", off + 8, err)) return 0;
   lvl->tile_properties = (wwd_tile_property *)calloc(count, sizeof(wwd_tile_property));
   if (!lvl->tile_properties)
@@ -1026,12 +1027,12 @@ int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, c
     if (le32_load(p->header + WWD_PLANE_TILES_WIDE) != p->tiles_wide ||
         le32_load(p->header + WWD_PLANE_TILES_HIGH) != p->tiles_high)
       return codec_fail_arg(err,
-                        "plane %u: the header says %u x %u tiles but the tile array is %u x %u", pi,
-                        le32_load(p->header + WWD_PLANE_TILES_WIDE),
-                        le32_load(p->header + WWD_PLANE_TILES_HIGH), p->tiles_wide, p->tiles_high);
+                            "plane %u: the header says %u x %u tiles but the tile array is %u x %u", pi,
+                            le32_load(p->header + WWD_PLANE_TILES_WIDE),
+                            le32_load(p->header + WWD_PLANE_TILES_HIGH), p->tiles_wide, p->tiles_high);
     if (!size_mul(p->tiles_wide, p->tiles_high, &n) || !size_mul(n, 4, &bytes) || !layout_add(&pos, bytes))
       return codec_fail_limit(err, "tiles of plane %u: %u x %u tiles do not fit in a WWD file", pi,
-                        p->tiles_wide, p->tiles_high);
+                              p->tiles_wide, p->tiles_high);
     if (n && !p->tiles) return codec_fail_arg(err, "tiles of plane %u: tile array missing", pi);
   }
   for (pi = 0; pi < lvl->num_planes; pi++) {
@@ -1074,7 +1075,7 @@ int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, c
   main_len = total - WWD_HEADER_SIZE;
   if (compressed && main_len > WWD_MAX_MAIN_BLOCK)
     return codec_fail_limit(err, "main block (zlib): %zu bytes exceed the limit of %u for a compressed level",
-                      main_len, (unsigned)WWD_MAX_MAIN_BLOCK);
+                            main_len, (unsigned)WWD_MAX_MAIN_BLOCK);
 
   /* Write pass. */
   memset(&w, 0, sizeof w);
