@@ -1,7 +1,7 @@
 /*
 ** datafile.c: reading and writing the Teeworlds / DDNet datafile container.
-** See datafile.h for the model and ../shared/formats/teeworlds-datafile.md
-** for the byte layout.
+** See datafile.h for the model, NOTES-tw.md for the quirks handled here
+** (and ../shared/formats/teeworlds-datafile.md for the byte layout).
 */
 #include "datafile.h"
 

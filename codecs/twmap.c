@@ -1,5 +1,6 @@
 /*
-** twmap.c: the Teeworlds / DDNet map model.  See twmap.h.
+** twmap.c: the Teeworlds / DDNet map model.  See twmap.h, and NOTES-tw.md
+** for the quirks handled here.
 */
 #include "twmap.h"
 

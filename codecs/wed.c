@@ -1,6 +1,7 @@
 /*
-** wed.c: the WED V1.3 codec.  See wed.h for the model and ownership, and
-** ../shared/formats/wed.md for the byte layout and the corpus facts.
+** wed.c: the WED V1.3 codec.  See wed.h for the model and ownership,
+** NOTES-wed.md for the quirks handled here and why (and
+** ../shared/formats/wed.md for the byte layout and the corpus facts).
 */
 #include "wed.h"
 

@@ -1,5 +1,6 @@
 /*
-** wwd.c: the WWD level codec (see wwd.h for the model and the contract, and
+** wwd.c: the WWD level codec (see wwd.h for the model and the contract,
+** NOTES-wwd.md for the quirks handled here and why, and
 ** ../shared/formats/wwd.md for what real files do).
 **
 ** Reading: the header is checked, a compressed main block is inflated into

@@ -14,7 +14,8 @@
 **     tree ops: level, flags, op chunk
 **   imports (2 strings + enable each), include count + names,
 **   page-name count + names.
-** The document chunk has no footer.  See ../shared/formats/wz4.md.
+** The document chunk has no footer.  NOTES-wz4.md says what this file
+** handles and why (and ../shared/formats/wz4.md more of the format).
 */
 #include "wz4.h"
 
