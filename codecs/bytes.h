@@ -44,7 +44,6 @@ static inline int size_mul(size_t a, size_t b, size_t *out) {
   return 1;
 }
 
-
 /* ---- little-endian loads and stores on raw memory ----------------------- */
 
 static inline uint32_t le32_load(const unsigned char *p) {
@@ -110,10 +109,10 @@ static inline int br_need_n(const byte_reader *r, size_t count, size_t each) {
   return size_mul(count, each, &n) && br_need(r, n);
 }
 /* Points at the next n bytes (no copy) and moves past them; NULL when
-** fewer are left.  n == 0 always succeeds. */
+** fewer are left.  n == 0 succeeds unless pos lies beyond the end. */
 static inline const unsigned char *br_bytes(byte_reader *r, size_t n) {
   const unsigned char *p;
-  if (!br_need(r, n)) {
+  if (!br_need(r, n) || r->pos > r->size) {
     r->failed = 1;
     return NULL;
   }

@@ -68,6 +68,8 @@ static void test_reader_reads(void) {
   r = br_at(d, sizeof d, 1000);
   CHECK(br_left(&r) == 0 && br_need(&r, 0) && !br_need(&r, 1), "pos beyond the end: nothing left");
   CHECK(br_u8(&r) == 0 && r.failed && r.pos == 1000, "pos beyond the end: reads fail");
+  r.failed = 0;
+  CHECK(br_bytes(&r, 0) == NULL && r.failed, "pos beyond the end: even 0 bytes are not there");
   r = br_at(d, sizeof d, SIZE_MAX);
   CHECK(!br_need(&r, 1) && br_bytes(&r, 1) == NULL, "pos SIZE_MAX: no overflow in the check");
 
