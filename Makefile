@@ -50,6 +50,10 @@ $(BUILD)/tests/%: test/unit/%.c $(CODEC_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Icodecs -o $@ $< $(CODEC_OBJ) $(LDLIBS_ALL)
 
+# test_codec_errors makes chosen allocations of the codecs fail: ld's --wrap
+# sends their malloc/calloc/realloc calls to the test's own wrappers.
+$(BUILD)/tests/test_codec_errors: LDLIBS_ALL += -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
+
 $(BUILD)/tools/%: tools/%.c $(CODEC_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Icodecs -o $@ $< $(CODEC_OBJ) $(LDLIBS_ALL)

@@ -1,15 +1,24 @@
 /*
-** bytes.h: bounds-checked little-endian reading and a growable output buffer,
-** shared by every codec in codecs/.
+** bytes.h: the one way the codecs in codecs/ read and write bytes:
+**
+** - size_add / size_mul: size arithmetic that reports overflow;
+** - le16/le32 load and store, u32_as_i32: plain little-endian access to
+**   memory whose size the caller already knows (a fixed header array, a
+**   record inside a checked table, an output buffer);
+** - byte_reader (br_*): bounds-checked reading of untrusted bytes;
+** - byte_writer: a growable output buffer.
+**
+** Header only, no globals, nothing allocated behind the caller's back.
 **
 ** Ownership: a byte_reader only borrows the buffer it reads; a byte_writer
 ** owns its buffer (byte_writer_free releases it, byte_writer_take hands it to
 ** the caller, who frees it with free()).
 **
-** Errors: readers never read out of bounds.  Every read checks the bytes
-** left first; on failure it returns 0 and leaves the output untouched, so a
-** codec can say where it was (section, index, offset) in its own message.
-** Writers report allocation failure by returning 0 and setting `failed`.
+** Errors: a reader never reads out of bounds.  A read that does not fit
+** returns 0 (NULL for br_bytes), does not move, and sets the reader's sticky
+** `failed` flag; the codec then says where it was (section, index, offset)
+** in its own message.  Writers report allocation failure by returning 0 and
+** setting `failed`.
 */
 #ifndef LEVELSQL_BYTES_H
 #define LEVELSQL_BYTES_H
@@ -33,11 +42,6 @@ static inline int size_mul(size_t a, size_t b, size_t *out) {
   if (a != 0 && b > SIZE_MAX / a) return 0;
   *out = a * b;
   return 1;
-}
-
-/* Returns 1 when [off, off+len) lies inside a buffer of `size` bytes. */
-static inline int range_ok(size_t size, size_t off, size_t len) {
-  return off <= size && len <= size - off;
 }
 
 /* ---- little-endian loads and stores on raw memory ----------------------- */
@@ -66,51 +70,90 @@ static inline int32_t u32_as_i32(uint32_t v) {
 
 /* ---- reader -------------------------------------------------------------- */
 
+/* A cursor over borrowed bytes.  Every read checks the bytes left first;
+** a read that does not fit returns 0 (NULL for br_bytes), leaves pos where
+** it was and sets `failed`, which stays set: a codec can read a whole
+** record and test `failed` once, or ask br_need() first and then read
+** without testing.  pos may lie beyond size (a table offset read from a
+** file): nothing is left then, and every read of 1 byte or more fails. */
 typedef struct byte_reader {
   const unsigned char *data; /* borrowed */
   size_t size;
   size_t pos;
+  int failed; /* set by the first read, skip or seek that did not fit */
 } byte_reader;
 
-static inline byte_reader byte_reader_at(const unsigned char *data, size_t size, size_t pos) {
+/* A reader over data[0..size) starting at pos.  data may be NULL only when
+** size is 0 (it is replaced by an empty buffer, so no pointer arithmetic
+** ever touches NULL). */
+static inline byte_reader br_at(const unsigned char *data, size_t size, size_t pos) {
   byte_reader r;
-  r.data = data;
+  r.data = data ? data : (const unsigned char *)"";
   r.size = size;
   r.pos = pos;
+  r.failed = 0;
   return r;
 }
-static inline size_t byte_reader_left(const byte_reader *r) {
+/* Bytes left after pos (0 when pos is at or beyond the end). */
+static inline size_t br_left(const byte_reader *r) {
   return r->pos <= r->size ? r->size - r->pos : 0;
 }
-static inline int byte_reader_u32(byte_reader *r, uint32_t *out) {
-  if (byte_reader_left(r) < 4) return 0;
-  *out = le32_load(r->data + r->pos);
-  r->pos += 4;
-  return 1;
+/* 1 when n more bytes are there (no arithmetic on pos, so no overflow). */
+static inline int br_need(const byte_reader *r, size_t n) {
+  return n <= br_left(r);
 }
-static inline int byte_reader_i32(byte_reader *r, int32_t *out) {
-  uint32_t v;
-  if (!byte_reader_u32(r, &v)) return 0;
-  *out = u32_as_i32(v);
-  return 1;
+/* 1 when count records of each bytes are there; 0 when they are not or
+** count * each overflows. */
+static inline int br_need_n(const byte_reader *r, size_t count, size_t each) {
+  size_t n;
+  return size_mul(count, each, &n) && br_need(r, n);
 }
-static inline int byte_reader_u16(byte_reader *r, uint16_t *out) {
-  if (byte_reader_left(r) < 2) return 0;
-  *out = le16_load(r->data + r->pos);
-  r->pos += 2;
-  return 1;
-}
-/* Points *out at the next n bytes (no copy) and advances past them. */
-static inline int byte_reader_span(byte_reader *r, size_t n, const unsigned char **out) {
-  if (byte_reader_left(r) < n) return 0;
-  *out = r->data + r->pos;
+/* Points at the next n bytes (no copy) and moves past them; NULL when
+** fewer are left.  n == 0 succeeds unless pos lies beyond the end. */
+static inline const unsigned char *br_bytes(byte_reader *r, size_t n) {
+  const unsigned char *p;
+  if (!br_need(r, n) || r->pos > r->size) {
+    r->failed = 1;
+    return NULL;
+  }
+  p = r->data + r->pos;
   r->pos += n;
+  return p;
+}
+static inline int br_skip(byte_reader *r, size_t n) {
+  return br_bytes(r, n) != NULL;
+}
+/* Moves to absolute position pos (pos == size is the end, allowed). */
+static inline int br_seek(byte_reader *r, size_t pos) {
+  if (pos > r->size) {
+    r->failed = 1;
+    return 0;
+  }
+  r->pos = pos;
   return 1;
 }
-static inline int byte_reader_skip(byte_reader *r, size_t n) {
-  if (byte_reader_left(r) < n) return 0;
-  r->pos += n;
-  return 1;
+static inline uint8_t br_u8(byte_reader *r) {
+  const unsigned char *p = br_bytes(r, 1);
+  return p ? p[0] : 0;
+}
+static inline uint16_t br_u16le(byte_reader *r) {
+  const unsigned char *p = br_bytes(r, 2);
+  return p ? le16_load(p) : 0;
+}
+static inline uint32_t br_u32le(byte_reader *r) {
+  const unsigned char *p = br_bytes(r, 4);
+  return p ? le32_load(p) : 0;
+}
+static inline int32_t br_i32le(byte_reader *r) {
+  return u32_as_i32(br_u32le(r));
+}
+/* An IEEE-754 single stored little-endian (bit pattern copied, so NaN
+** payloads survive). */
+static inline float br_f32le(byte_reader *r) {
+  uint32_t v = br_u32le(r);
+  float f;
+  memcpy(&f, &v, sizeof f);
+  return f;
 }
 
 /* ---- writer -------------------------------------------------------------- */

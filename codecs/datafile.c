@@ -1,7 +1,7 @@
 /*
 ** datafile.c: reading and writing the Teeworlds / DDNet datafile container.
-** See datafile.h for the model and ../shared/formats/teeworlds-datafile.md
-** for the byte layout.
+** See datafile.h for the model, NOTES-tw.md for the quirks handled here
+** (and ../shared/formats/teeworlds-datafile.md for the byte layout).
 */
 #include "datafile.h"
 
@@ -130,11 +130,6 @@ datafile *df_clone(const datafile *src) {
 
 /* ---- parsing ------------------------------------------------------------- */
 
-/* Reads the i32 at byte `off` of buf (caller checked the range). */
-static int32_t rd_i32(const unsigned char *buf, size_t off) {
-  return u32_as_i32(le32_load(buf + off));
-}
-
 /* df_parse: validates the whole container strictly (like DDNet >= 19): the
 ** counts must describe exactly the file size, the type table must be a
 ** partition of the items in order, item headers must agree with the offset
@@ -147,6 +142,10 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
   size_t off_types, off_item_offsets, off_data_offsets, off_data_sizes, off_items, off_data;
   size_t t, total, tmp, n_sizes, i;
   size_t expected_items = 0;
+  /* r reads the header and the tables in order; at, a second cursor, looks
+  ** things up by offset.  Once the counts are known to describe exactly the
+  ** file size, every read below is in range. */
+  byte_reader r = br_at(buf, size, 4), at = br_at(buf, size, 0);
 
   *out = NULL;
   if (size < DF_FIXED_HEADER)
@@ -155,16 +154,16 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
   if (!df_sniff(buf, size))
     return codec_fail(err, "header: byte offset 0: bad magic %02x%02x%02x%02x (want \"DATA\" or \"ATAD\")", buf[0],
                       buf[1], buf[2], buf[3]);
-  version = rd_i32(buf, 4);
+  version = br_i32le(&r);
   if (version != 3 && version != 4)
     return codec_fail(err, "header: byte offset 4: unsupported datafile version %d (want 3 or 4)", (int)version);
-  hsize = rd_i32(buf, 8);
-  hswaplen = rd_i32(buf, 12);
-  ntypes = rd_i32(buf, 16);
-  nitems = rd_i32(buf, 20);
-  ndata = rd_i32(buf, 24);
-  item_size = rd_i32(buf, 28);
-  data_size = rd_i32(buf, 32);
+  hsize = br_i32le(&r);
+  hswaplen = br_i32le(&r);
+  ntypes = br_i32le(&r);
+  nitems = br_i32le(&r);
+  ndata = br_i32le(&r);
+  item_size = br_i32le(&r);
+  data_size = br_i32le(&r);
   if (ntypes < 0 || nitems < 0 || ndata < 0 || item_size < 0 || data_size < 0)
     return codec_fail(err, "header: byte offset 16: negative count (types %d, items %d, data %d, item_size %d, "
                            "data_size %d)", (int)ntypes, (int)nitems, (int)ndata, (int)item_size, (int)data_size);
@@ -201,20 +200,24 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
       return codec_fail(err, "header: byte offset 8: size %d / swaplen %d do not match the counts (want %zu / %zu)",
                         (int)hsize, (int)hswaplen, want_size, want_swap);
     df = df_new();
-    if (!df) return codec_fail(err, "header: out of memory");
+    if (!df) return codec_fail_oom(err, "header: out of memory");
     df->header_kind = kind;
   }
   df->version = (int)version;
   df->magic_swapped = memcmp(buf, "ATAD", 4) == 0;
   if ((nitems && !items_reserve(df, (size_t)nitems)) || (ndata && !data_reserve(df, (size_t)ndata))) {
     df_free(df);
-    return codec_fail(err, "header: out of memory for %d items / %d data", (int)nitems, (int)ndata);
+    return codec_fail_oom(err, "header: out of memory for %d items / %d data", (int)nitems, (int)ndata);
   }
 
   /* Item types: (type, start, num), starts are the running sum. */
   for (t = 0; t < (size_t)ntypes; t++) {
     size_t o = off_types + t * 12, k;
-    int32_t type = rd_i32(buf, o), start = rd_i32(buf, o + 4), num = rd_i32(buf, o + 8);
+    int32_t type, start, num;
+    br_seek(&r, o);
+    type = br_i32le(&r);
+    start = br_i32le(&r);
+    num = br_i32le(&r);
     if (type < 0 || type > 0xFFFF) {
       codec_fail(err, "item type table entry %zu: byte offset %zu: type id %d out of range 0..65535", t, o, (int)type);
       goto fail;
@@ -226,29 +229,32 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
       goto fail;
     }
     for (k = 0; k < t; k++) {
-      if (rd_i32(buf, off_types + k * 12) == type) {
+      br_seek(&at, off_types + k * 12);
+      if (br_i32le(&at) == type) {
         codec_fail(err, "item type table entry %zu: byte offset %zu: type %d listed twice", t, o, (int)type);
         goto fail;
       }
     }
     /* The items of this block. */
     for (k = 0; k < (size_t)num; k++) {
-      size_t idx = (size_t)start + k;
-      size_t ioff = (size_t)(uint32_t)rd_i32(buf, off_item_offsets + idx * 4);
-      size_t iend = idx + 1 < (size_t)nitems ? (size_t)(uint32_t)rd_i32(buf, off_item_offsets + (idx + 1) * 4)
-                                             : (size_t)item_size;
-      size_t abs = off_items + ioff, payload, j;
+      size_t idx = (size_t)start + k, ioff, iend, abs, payload, j;
+      int32_t ioff_raw, isz;
       uint32_t type_and_id;
-      int32_t isz;
       df_item *it;
-      if (rd_i32(buf, off_item_offsets + idx * 4) < 0 || (idx == 0 && ioff != 0) || ioff % 4 != 0 ||
+      br_seek(&at, off_item_offsets + idx * 4);
+      ioff_raw = br_i32le(&at);
+      ioff = (size_t)(uint32_t)ioff_raw;
+      iend = idx + 1 < (size_t)nitems ? (size_t)br_u32le(&at) : (size_t)item_size;
+      abs = off_items + ioff;
+      if (ioff_raw < 0 || (idx == 0 && ioff != 0) || ioff % 4 != 0 ||
           iend > (size_t)item_size || iend < ioff || iend - ioff < 8) {
         codec_fail(err, "item %zu (type %d): byte offset %zu: item offset %zu / next %zu invalid in an item area of "
                         "%d bytes", idx, (int)type, off_item_offsets + idx * 4, ioff, iend, (int)item_size);
         goto fail;
       }
-      type_and_id = le32_load(buf + abs);
-      isz = rd_i32(buf, abs + 4);
+      br_seek(&at, abs);
+      type_and_id = br_u32le(&at);
+      isz = br_i32le(&at);
       payload = iend - ioff - 8;
       if ((type_and_id >> 16) != (uint32_t)type) {
         codec_fail(err, "item %zu (type %d): byte offset %zu: item header says type %u", idx, (int)type, abs,
@@ -268,10 +274,10 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
       if (payload) {
         it->ints = (int32_t *)malloc(payload);
         if (!it->ints) {
-          codec_fail(err, "item type %d id %u: out of memory", (int)type, (unsigned)it->id);
+          codec_fail_oom(err, "item type %d id %u: out of memory", (int)type, (unsigned)it->id);
           goto fail;
         }
-        for (j = 0; j < it->num_ints; j++) it->ints[j] = rd_i32(buf, abs + 8 + j * 4);
+        for (j = 0; j < it->num_ints; j++) it->ints[j] = br_i32le(&at);
       }
       df->num_items++;
     }
@@ -285,9 +291,11 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
 
   /* Data blobs. */
   for (i = 0; i < (size_t)ndata; i++) {
-    int32_t doff = rd_i32(buf, off_data_offsets + i * 4);
-    int32_t dnext = i + 1 < (size_t)ndata ? rd_i32(buf, off_data_offsets + (i + 1) * 4) : data_size;
+    int32_t doff, dnext;
     df_data *d = &df->data[df->num_data];
+    br_seek(&at, off_data_offsets + i * 4);
+    doff = br_i32le(&at);
+    dnext = i + 1 < (size_t)ndata ? br_i32le(&at) : data_size;
     if (doff < 0 || dnext < doff || dnext > data_size || (i == 0 && doff != 0)) {
       codec_fail(err, "data %zu: byte offset %zu: data offset %d / next %d invalid in a data area of %d bytes", i,
                  off_data_offsets + i * 4, (int)doff, (int)dnext, (int)data_size);
@@ -296,7 +304,9 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
     memset(d, 0, sizeof *d);
     d->stored_size = (size_t)(dnext - doff);
     if (version == 4) {
-      int32_t ds = rd_i32(buf, off_data_sizes + i * 4);
+      int32_t ds;
+      br_seek(&at, off_data_sizes + i * 4);
+      ds = br_i32le(&at);
       if (ds < 0) {
         codec_fail(err, "data %zu: byte offset %zu: negative uncompressed size %d", i, off_data_sizes + i * 4,
                    (int)ds);
@@ -307,9 +317,10 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
       d->declared_size = (uint32_t)d->stored_size;
       d->stored_is_raw = 1;
     }
-    d->stored = dup_bytes(buf + off_data + (size_t)doff, d->stored_size);
+    br_seek(&at, off_data + (size_t)doff);
+    d->stored = dup_bytes(br_bytes(&at, d->stored_size), d->stored_size);
     if (!d->stored) {
-      codec_fail(err, "data %zu: out of memory", i);
+      codec_fail_oom(err, "data %zu: out of memory", i);
       goto fail;
     }
     df->num_data++;
@@ -452,7 +463,7 @@ int df_data_get(datafile *df, size_t i, const unsigned char **data, size_t *size
     return codec_fail(err, "data %zu: unavailable (could not be inflated)", i);
   if (d->stored_is_raw) {
     d->raw = dup_bytes(d->stored, d->stored_size);
-    if (!d->raw) return codec_fail(err, "data %zu: out of memory", i);
+    if (!d->raw) return codec_fail_oom(err, "data %zu: out of memory", i);
     d->raw_size = d->stored_size;
   } else {
     uLongf dest_len;
@@ -463,20 +474,22 @@ int df_data_get(datafile *df, size_t i, const unsigned char **data, size_t *size
       return codec_fail(err, "data %zu: declared uncompressed size is 0 (unavailable)", i);
     }
     if (d->declared_size > DF_MAX_DATA_SIZE)
-      return codec_fail(err, "data %zu: declared uncompressed size %u exceeds the limit of %u bytes", i,
-                        (unsigned)d->declared_size, (unsigned)DF_MAX_DATA_SIZE);
+      return codec_fail_limit(err, "data %zu: declared uncompressed size %u exceeds the limit of %u bytes", i,
+                              (unsigned)d->declared_size, (unsigned)DF_MAX_DATA_SIZE);
     if (!size_mul(d->stored_size, DF_MAX_ZLIB_RATIO, &ratio_cap) || !size_add(ratio_cap, 64, &ratio_cap))
       ratio_cap = SIZE_MAX;
     if (d->declared_size > ratio_cap)
       return codec_fail(err, "data %zu: declared uncompressed size %u impossible for %zu compressed bytes", i,
                         (unsigned)d->declared_size, d->stored_size);
     d->raw = (unsigned char *)xmalloc(d->declared_size);
-    if (!d->raw) return codec_fail(err, "data %zu: out of memory for %u bytes", i, (unsigned)d->declared_size);
+    if (!d->raw) return codec_fail_oom(err, "data %zu: out of memory for %u bytes", i, (unsigned)d->declared_size);
     dest_len = (uLongf)d->declared_size;
     zr = uncompress(d->raw, &dest_len, d->stored, (uLong)d->stored_size);
     if (zr != Z_OK || dest_len != (uLongf)d->declared_size) {
       free(d->raw);
       d->raw = NULL;
+      if (zr == Z_MEM_ERROR) /* zlib's own allocation: the blob may inflate later */
+        return codec_fail_oom(err, "data %zu: out of memory inflating %zu bytes", i, d->stored_size);
       d->state = DF_DATA_UNAVAILABLE;
       return codec_fail(err, "data %zu: zlib stream of %zu bytes does not inflate to the declared %u bytes (%s)", i,
                         d->stored_size, (unsigned)d->declared_size, zr == Z_OK ? "size mismatch" : zError(zr));
@@ -568,21 +581,24 @@ static int prepare_blob(datafile *df, size_t i, int flags, out_blob *ob, codec_e
         ob->raw_size = d->declared_size;
         return 1;
       }
-      return codec_fail(err, "%s", e2.msg);
+      if (err) *err = e2;
+      return 0;
     }
   } else {
     raw = d->raw;
     raw_size = d->raw_size;
   }
-  if (raw_size > 0x7FFFFFFFu) return codec_fail(err, "data %zu: %zu bytes is too large for a datafile", i, raw_size);
+  if (raw_size > 0x7FFFFFFFu)
+    return codec_fail_limit(err, "data %zu: %zu bytes is too large for a datafile", i, raw_size);
   clen = compressBound((uLong)raw_size);
   ob->owned = (unsigned char *)xmalloc((size_t)clen);
-  if (!ob->owned) return codec_fail(err, "data %zu: out of memory compressing %zu bytes", i, raw_size);
+  if (!ob->owned) return codec_fail_oom(err, "data %zu: out of memory compressing %zu bytes", i, raw_size);
   zr = compress2(ob->owned, &clen, raw ? raw : (const unsigned char *)"", (uLong)raw_size, 6);
   if (zr != Z_OK) {
     free(ob->owned);
     ob->owned = NULL;
-    return codec_fail(err, "data %zu: zlib compress2 failed (%s)", i, zError(zr));
+    return codec_fail_code(err, zr == Z_MEM_ERROR ? CODEC_E_MEMORY : CODEC_E_LIMIT,
+                           "data %zu: zlib compress2 failed (%s)", i, zError(zr));
   }
   ob->bytes = ob->owned;
   ob->size = (size_t)clen;
@@ -619,7 +635,7 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
   oi = (out_item *)calloc(df->num_items * 2 + 1, sizeof *oi);
   ob = (out_blob *)calloc(df->num_data + 1, sizeof *ob);
   if (!oi || !ob) {
-    codec_fail(err, "write: out of memory");
+    codec_fail_oom(err, "write: out of memory");
     goto done;
   }
   for (i = 0; i < df->num_items; i++) {
@@ -639,12 +655,12 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
       if (k == n_uuids) {
         uint32_t t = n_uuids ? uuid_types[n_uuids - 1] - 1 : 0xFFFEu;
         if (n_uuids == 256) {
-          codec_fail(err, "write: more than 256 UUID item types");
+          codec_fail_limit(err, "write: more than 256 UUID item types");
           goto done;
         }
         while (t >= DF_UUID_TYPE_MIN && type_taken_raw(df, t)) t--;
         if (t < DF_UUID_TYPE_MIN) {
-          codec_fail(err, "write: no free internal type for UUID item type");
+          codec_fail_limit(err, "write: no free internal type for UUID item type");
           goto done;
         }
         memcpy(uuids[k], u, 16);
@@ -672,7 +688,7 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
   for (i = 0; i < n_out; i++) {
     size_t payload = oi[i].type == DF_ITEMTYPE_EX && oi[i].src >= SIZE_MAX - 256 ? 16 : df->items[oi[i].src].num_ints * 4;
     if (!size_add(item_area, 8 + payload, &item_area)) {
-      codec_fail(err, "write: item area too large");
+      codec_fail_limit(err, "write: item area too large");
       goto done;
     }
     if (i == 0 || oi[i].type != oi[i - 1].type) n_types++;
@@ -680,13 +696,13 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
   for (i = 0; i < df->num_data; i++) {
     if (!prepare_blob(df, i, flags, &ob[i], err)) goto done;
     if (!size_add(data_area, ob[i].size, &data_area)) {
-      codec_fail(err, "write: data area too large");
+      codec_fail_limit(err, "write: data area too large");
       goto done;
     }
   }
   total = DF_FIXED_HEADER + 12 * n_types + 4 * n_out + 8 * df->num_data + item_area + data_area;
   if (item_area > 0x7FFFFFFFu || data_area > 0x7FFFFFFFu || total > 0x7FFFFFFFu) {
-    codec_fail(err, "write: file would be %zu bytes, too large for a datafile", total);
+    codec_fail_limit(err, "write: file would be %zu bytes, too large for a datafile", total);
     goto done;
   }
   byte_writer_reserve(&w, total);
@@ -733,7 +749,7 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
   }
   for (i = 0; i < df->num_data; i++) byte_writer_bytes(&w, ob[i].bytes, ob[i].size);
   if (w.failed) {
-    codec_fail(err, "write: out of memory for %zu bytes", total);
+    codec_fail_oom(err, "write: out of memory for %zu bytes", total);
     goto done;
   }
   *out = byte_writer_take(&w, out_size);

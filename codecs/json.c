@@ -304,7 +304,7 @@ int json_parse(const char *text, size_t n, json_node **out, codec_error *err) {
   }
   if (ps.oom) {
     json_free(root);
-    codec_fail(err, "out of memory");
+    codec_fail_oom(err, "out of memory");
     return -1;
   }
   if (!root) return 0;

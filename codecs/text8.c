@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "utf16.h"
 
 /* Windows-1252 (Western European), bytes 0x80..0xFF.  Unassigned bytes (0x81, 0x8D, 0x8F, 0x90, 0x9D) map to the C1
 ** control with the same number. */
@@ -167,30 +168,14 @@ char *text8_decode(const unsigned char *bytes, size_t n, text8_codepage cp, size
   return out;
 }
 
-/* Reads one UTF-8 sequence at s[*pos] (n bytes in all), strictly: no
-** overlong forms, no surrogates, nothing above U+10FFFF, no truncated
-** sequence.  Returns 1 and the code point, advancing *pos, or 0. */
+/* Reads one UTF-8 sequence at s[*pos] (n bytes in all), strictly: the
+** WTF-8 decoder of utf16.c (no overlong forms, nothing above U+10FFFF, no
+** truncated sequence) minus the surrogates WTF-8 allows.  Returns 1 and the
+** code point, advancing *pos, or 0. */
 static int text8_utf8_next(const unsigned char *s, size_t n, size_t *pos, uint32_t *cp) {
-  size_t i = *pos, len, k;
-  uint32_t c = s[i], min;
-  if (c < 0x80) {
-    *cp = c;
-    *pos = i + 1;
-    return 1;
-  }
-  if (c >= 0xC2 && c <= 0xDF) { len = 2; c &= 0x1F; min = 0x80; }
-  else if (c >= 0xE0 && c <= 0xEF) { len = 3; c &= 0x0F; min = 0x800; }
-  else if (c >= 0xF0 && c <= 0xF4) { len = 4; c &= 0x07; min = 0x10000; }
-  else return 0;
-  if (n - i < len) return 0;
-  for (k = 1; k < len; k++) {
-    unsigned char b = s[i + k];
-    if ((b & 0xC0) != 0x80) return 0;
-    c = (c << 6) | (b & 0x3F);
-  }
-  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
-  *cp = c;
-  *pos = i + len;
+  size_t len = wtf8_decode_one((const char *)s, n, *pos, cp);
+  if (len == 0 || (*cp >= 0xD800 && *cp <= 0xDFFF)) return 0;
+  *pos += len;
   return 1;
 }
 

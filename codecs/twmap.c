@@ -1,5 +1,6 @@
 /*
-** twmap.c: the Teeworlds / DDNet map model.  See twmap.h.
+** twmap.c: the Teeworlds / DDNet map model.  See twmap.h, and NOTES-tw.md
+** for the quirks handled here.
 */
 #include "twmap.h"
 
@@ -50,9 +51,9 @@ static int set_ival(tw_map *m, size_t pos, size_t k, int32_t v, codec_error *err
   {
     size_t n = k + 1, bytes;
     int32_t *p;
-    if (!size_mul(n, 4, &bytes)) return codec_fail(err, "item type %u id %u: too large", it->type, it->id);
+    if (!size_mul(n, 4, &bytes)) return codec_fail_limit(err, "item type %u id %u: too large", it->type, it->id);
     p = (int32_t *)calloc(n, 4);
-    if (!p) return codec_fail(err, "item type %u id %u: out of memory", it->type, it->id);
+    if (!p) return codec_fail_oom(err, "item type %u id %u: out of memory", it->type, it->id);
     if (it->num_ints) memcpy(p, it->ints, it->num_ints * 4);
     p[k] = v;
     free(it->ints);
@@ -86,8 +87,8 @@ static int i32str_encode(tw_map *m, size_t pos, size_t k, size_t n, const char *
   size_t len = strlen(s), i, idx = 0;
   const df_item *it = &m->df->items[pos];
   if (len > 4 * n - 1)
-    return codec_fail(err, "item type %u id %u: name \"%s\" is %zu bytes, at most %zu fit", it->type, it->id, s, len,
-                      4 * n - 1);
+    return codec_fail_arg(err, "item type %u id %u: name \"%s\" is %zu bytes, at most %zu fit", it->type, it->id, s,
+                          len, 4 * n - 1);
   for (i = 0; i < n; i++) {
     unsigned char buf[4] = {0, 0, 0, 0};
     uint32_t v;
@@ -327,7 +328,7 @@ int tw_map_parse(const unsigned char *data, size_t size, tw_map **out, codec_err
   size_t i, nl, *layer_items = NULL;
   *out = NULL;
   m = (tw_map *)calloc(1, sizeof *m);
-  if (!m) return codec_fail(err, "map: out of memory");
+  if (!m) return codec_fail_oom(err, "map: out of memory");
   m->info_item = m->envpoints_item = m->bezier_item = -1;
   if (!df_parse(data, size, &m->df, err)) {
     free(m);
@@ -360,7 +361,7 @@ int tw_map_parse(const unsigned char *data, size_t size, tw_map **out, codec_err
       !collect(m->df, TW_ITEM_SOUND, &m->sound_items, &m->num_sounds) ||
       !collect(m->df, TW_ITEM_LAYER, &layer_items, &nl)) {
     tw_map_free(m);
-    return codec_fail(err, "map: out of memory");
+    return codec_fail_oom(err, "map: out of memory");
   }
   m->info_item = df_type_nth(m->df, TW_ITEM_INFO, 0);
   m->envpoints_item = df_type_nth(m->df, TW_ITEM_ENVPOINTS, 0);
@@ -372,7 +373,7 @@ int tw_map_parse(const unsigned char *data, size_t size, tw_map **out, codec_err
   if (!m->layers) {
     free(layer_items);
     tw_map_free(m);
-    return codec_fail(err, "map: out of memory");
+    return codec_fail_oom(err, "map: out of memory");
   }
   m->num_layers = nl;
   for (i = 0; i < nl; i++) {
@@ -425,7 +426,7 @@ int tw_layer_load(tw_map *m, size_t l, codec_error *err) {
   const unsigned char *d;
   size_t n, need;
   int32_t idx;
-  if (l >= m->num_layers) return codec_fail(err, "layer %zu: out of range (map has %zu layers)", l, m->num_layers);
+  if (l >= m->num_layers) return codec_fail_arg(err, "layer %zu: out of range (map has %zu layers)", l, m->num_layers);
   L = &m->layers[l];
   if (L->loaded) return 1;
   it = &m->df->items[L->item];
@@ -434,8 +435,8 @@ int tw_layer_load(tw_map *m, size_t l, codec_error *err) {
                       l, (int)ival(it, TL_TYPE, -1));
   idx = layer_data_index(m, L);
   if (!size_mul(L->count, L->cell_size, &need) || need > TW_MAX_LAYER_BYTES)
-    return codec_fail(err, "item type 5 id %u (layer %zu): %zu elements of %zu bytes is too large", it->id, l,
-                      L->count, L->cell_size);
+    return codec_fail_limit(err, "item type 5 id %u (layer %zu): %zu elements of %zu bytes is too large", it->id, l,
+                            L->count, L->cell_size);
   if (L->count == 0 && (L->kind == TW_KIND_QUADS || L->kind == TW_KIND_SOUNDS || L->kind == TW_KIND_SOUNDS_DEPRECATED)) {
     L->loaded = 1; /* nothing to decode; the blob (maybe a dummy) is kept */
     return 1;
@@ -443,31 +444,32 @@ int tw_layer_load(tw_map *m, size_t l, codec_error *err) {
   if (idx < 0)
     return codec_fail(err, "item type 5 id %u (layer %zu, %s): no data index for this layer", it->id, l,
                       tw_kind_name(L->kind));
-  if (!df_data_get(m->df, (size_t)idx, &d, &n, err)) {
-    char tmp[sizeof err->msg];
-    if (!err) return 0;
-    memcpy(tmp, err->msg, sizeof tmp);
-    return codec_fail(err, "item type 5 id %u (layer %zu, %s): %s", it->id, l, tw_kind_name(L->kind), tmp);
-  }
+  if (!df_data_get(m->df, (size_t)idx, &d, &n, err))
+    return codec_prefix(err, "item type 5 id %u (layer %zu, %s): ", it->id, l, tw_kind_name(L->kind));
   if (L->skip_compressed && L->count / 256 > n / 4) /* each stored tile covers at most 256 cells */
     return codec_fail(err, "item type 5 id %u (layer %zu): data %d: %zu bytes of skip-compressed tiles cannot cover "
                            "%zu cells", it->id, l, (int)idx, n, L->count);
   L->cells = (unsigned char *)malloc((L->skip_compressed ? need : n) ? (L->skip_compressed ? need : n) : 1);
   L->cells_size = L->skip_compressed ? need : n;
-  if (!L->cells) return codec_fail(err, "item type 5 id %u (layer %zu): out of memory", it->id, l);
+  if (!L->cells) return codec_fail_oom(err, "item type 5 id %u (layer %zu): out of memory", it->id, l);
   if (L->skip_compressed) {
-    size_t i = 0, s = 0;
+    /* 4-byte tiles (id, flags, skip, reserved); each stands for itself and
+    ** the next `skip` cells */
+    byte_reader r = br_at(d, n, 0);
+    size_t i = 0;
     while (i < L->count) {
+      size_t s = r.pos;
+      const unsigned char *t = br_bytes(&r, 4);
       unsigned skip, c;
-      if (s + 4 > n) {
+      if (!t) {
         free(L->cells);
         L->cells = NULL;
         return codec_fail(err, "item type 5 id %u (layer %zu): data %d: byte offset %zu: skip-compressed tiles end "
                                "after %zu of %zu cells", it->id, l, (int)idx, s, i, L->count);
       }
-      skip = d[s + 2];
+      skip = t[2];
       for (c = 0; c <= skip && i < L->count; c++, i++) {
-        memcpy(L->cells + i * 4, d + s, 4);
+        memcpy(L->cells + i * 4, t, 4);
         L->cells[i * 4 + 2] = 0;
       }
       if (c <= skip) {
@@ -476,13 +478,12 @@ int tw_layer_load(tw_map *m, size_t l, codec_error *err) {
         return codec_fail(err, "item type 5 id %u (layer %zu): data %d: byte offset %zu: skip run overflows the %zu "
                                "cells", it->id, l, (int)idx, s, L->count);
       }
-      s += 4;
     }
-    if (s != n) {
+    if (br_left(&r)) {
       free(L->cells);
       L->cells = NULL;
       return codec_fail(err, "item type 5 id %u (layer %zu): data %d: byte offset %zu: %zu bytes after the last "
-                             "skip-compressed tile", it->id, l, (int)idx, s, n - s);
+                             "skip-compressed tile", it->id, l, (int)idx, r.pos, br_left(&r));
     }
   } else {
     int tilemap = L->kind <= TW_KIND_TUNE;
@@ -513,7 +514,7 @@ static int flush_layer(tw_map *m, size_t l, codec_error *err) {
     unsigned char *buf = (unsigned char *)malloc(bytes ? bytes : 1);
     size_t i, o = 0;
     int ok;
-    if (!buf) return codec_fail(err, "layer %zu: out of memory", l);
+    if (!buf) return codec_fail_oom(err, "layer %zu: out of memory", l);
     for (i = 0; i < L->count; i++) {
       const unsigned char *t = L->cells + i * 4;
       if (o > 0 && buf[o - 2] < 255 && buf[o - 4] == t[0] && buf[o - 3] == t[1]) {
@@ -526,9 +527,9 @@ static int flush_layer(tw_map *m, size_t l, codec_error *err) {
     }
     ok = df_data_set(m->df, (size_t)idx, buf, o);
     free(buf);
-    if (!ok) return codec_fail(err, "layer %zu: out of memory", l);
+    if (!ok) return codec_fail_oom(err, "layer %zu: out of memory", l);
   } else if (!df_data_set(m->df, (size_t)idx, L->cells, bytes)) {
-    return codec_fail(err, "layer %zu: out of memory", l);
+    return codec_fail_oom(err, "layer %zu: out of memory", l);
   }
   L->dirty = 0;
   return 1;
@@ -546,11 +547,12 @@ int tw_map_serialize(tw_map *m, int df_flags, unsigned char **out, size_t *out_s
 /* Common checks for tile access: a tilemap layer, in-range cell, loaded. */
 static int tile_cell(tw_map *m, size_t l, int x, int y, unsigned char **cell, codec_error *err) {
   tw_layer *L;
-  if (l >= m->num_layers) return codec_fail(err, "layer %zu: out of range", l);
+  if (l >= m->num_layers) return codec_fail_arg(err, "layer %zu: out of range", l);
   L = &m->layers[l];
-  if (L->kind > TW_KIND_TUNE) return codec_fail(err, "layer %zu: a %s layer has no tiles", l, tw_kind_name(L->kind));
+  if (L->kind > TW_KIND_TUNE)
+    return codec_fail_arg(err, "layer %zu: a %s layer has no tiles", l, tw_kind_name(L->kind));
   if (x < 0 || y < 0 || x >= L->width || y >= L->height)
-    return codec_fail(err, "layer %zu: cell (%d, %d) outside %d x %d", l, x, y, L->width, L->height);
+    return codec_fail_arg(err, "layer %zu: cell (%d, %d) outside %d x %d", l, x, y, L->width, L->height);
   if (!tw_layer_load(m, l, err)) return 0;
   *cell = L->cells + ((size_t)y * (size_t)L->width + (size_t)x) * L->cell_size;
   return 1;
@@ -597,8 +599,8 @@ int tw_tile_set(tw_map *m, size_t l, int x, int y, const tw_tile *in, codec_erro
   k = m->layers[l].kind;
   if (!byte_ok(in->id) || !byte_ok(in->flags) || !byte_ok(in->number) || !byte_ok(in->force) ||
       !byte_ok(in->max_speed) || !byte_ok(in->delay) || in->angle < -32768 || in->angle > 32767)
-    return codec_fail(err, "layer %zu: cell (%d, %d): value out of range (bytes 0..255, angle -32768..32767)", l, x,
-                      y);
+    return codec_fail_arg(err, "layer %zu: cell (%d, %d): value out of range (bytes 0..255, angle -32768..32767)", l, x,
+                          y);
   switch (k) {
     case TW_KIND_TELE:
     case TW_KIND_TUNE:
@@ -631,10 +633,11 @@ int tw_tile_set(tw_map *m, size_t l, int x, int y, const tw_tile *in, codec_erro
 /* Locates quad q of quads layer l (loading the layer). */
 static int quad_at(tw_map *m, size_t l, size_t q, unsigned char **p, codec_error *err) {
   tw_layer *L;
-  if (l >= m->num_layers) return codec_fail(err, "layer %zu: out of range", l);
+  if (l >= m->num_layers) return codec_fail_arg(err, "layer %zu: out of range", l);
   L = &m->layers[l];
-  if (L->kind != TW_KIND_QUADS) return codec_fail(err, "layer %zu: a %s layer has no quads", l, tw_kind_name(L->kind));
-  if (q >= L->count) return codec_fail(err, "layer %zu: quad %zu out of range (%zu quads)", l, q, L->count);
+  if (L->kind != TW_KIND_QUADS)
+    return codec_fail_arg(err, "layer %zu: a %s layer has no quads", l, tw_kind_name(L->kind));
+  if (q >= L->count) return codec_fail_arg(err, "layer %zu: quad %zu out of range (%zu quads)", l, q, L->count);
   if (!tw_layer_load(m, l, err)) return 0;
   *p = L->cells + q * 152;
   return 1;
@@ -664,8 +667,8 @@ int tw_quad_set(tw_map *m, size_t l, size_t q, const tw_quad *in, codec_error *e
     tw_quad cur;
     tw_quad_get(m, l, q, &cur, err);
     if (in->pos_env != cur.pos_env || in->color_env != cur.color_env)
-      return codec_fail(err, "layer %zu quad %zu: envelope %d / %d does not exist (map has %zu envelopes)", l, q,
-                        in->pos_env, in->color_env, m->num_envelopes);
+      return codec_fail_arg(err, "layer %zu quad %zu: envelope %d / %d does not exist (map has %zu envelopes)", l, q,
+                            in->pos_env, in->color_env, m->num_envelopes);
   }
   for (i = 0; i < 5; i++) { v[i * 2] = in->points[i][0]; v[i * 2 + 1] = in->points[i][1]; }
   for (i = 0; i < 16; i++) v[10 + i] = in->colors[i / 4][i % 4];
@@ -705,13 +708,13 @@ int tw_info_get(tw_map *m, tw_info_field f, const char **s, size_t *len, codec_e
 int tw_info_set(tw_map *m, tw_info_field f, const char *s, size_t len, codec_error *err) {
   int32_t idx;
   unsigned char *buf;
-  if ((unsigned)f > TW_INFO_SETTINGS) return codec_fail(err, "info: unknown field %d", (int)f);
+  if ((unsigned)f > TW_INFO_SETTINGS) return codec_fail_arg(err, "info: unknown field %d", (int)f);
   if (m->info_item < 0) {
     int32_t ints[6] = {1, -1, -1, -1, -1, -1};
     long pos;
     if (!s || !len) return 1;
     pos = df_item_add(m->df, TW_ITEM_INFO, 0, ints, f == TW_INFO_SETTINGS ? 6 : 5);
-    if (pos < 0) return codec_fail(err, "info: out of memory");
+    if (pos < 0) return codec_fail_oom(err, "info: out of memory");
     m->info_item = pos;
   }
   if (!s || !len) {
@@ -719,10 +722,10 @@ int tw_info_set(tw_map *m, tw_info_field f, const char *s, size_t len, codec_err
     return set_ival(m, (size_t)m->info_item, 1 + (size_t)f, -1, err);
   }
   if (f == TW_INFO_SETTINGS && s[len - 1] != 0)
-    return codec_fail(err, "info: settings must end with a NUL terminator");
-  if (len > 0x7FFFFFF0u) return codec_fail(err, "info: string too long");
+    return codec_fail_arg(err, "info: settings must end with a NUL terminator");
+  if (len > 0x7FFFFFF0u) return codec_fail_limit(err, "info: string too long");
   buf = (unsigned char *)malloc(len + 1);
-  if (!buf) return codec_fail(err, "info: out of memory");
+  if (!buf) return codec_fail_oom(err, "info: out of memory");
   memcpy(buf, s, len);
   buf[len] = 0;
   if (f == TW_INFO_SETTINGS) len--; /* already terminated */
@@ -730,12 +733,12 @@ int tw_info_set(tw_map *m, tw_info_field f, const char *s, size_t len, codec_err
   if (idx >= 0 && (size_t)idx < m->df->num_data) {
     int ok = df_data_set(m->df, (size_t)idx, buf, len + 1);
     free(buf);
-    if (!ok) return codec_fail(err, "info: out of memory");
+    if (!ok) return codec_fail_oom(err, "info: out of memory");
     return 1;
   } else {
     long ni = df_data_add(m->df, buf, len + 1);
     free(buf);
-    if (ni < 0) return codec_fail(err, "info: out of memory");
+    if (ni < 0) return codec_fail_oom(err, "info: out of memory");
     return set_ival(m, (size_t)m->info_item, 1 + (size_t)f, (int32_t)ni, err);
   }
 }
@@ -744,7 +747,7 @@ int tw_info_set(tw_map *m, tw_info_field f, const char *s, size_t len, codec_err
 
 int tw_group_get(const tw_map *m, size_t g, tw_group_info *o, codec_error *err) {
   const df_item *it;
-  if (g >= m->num_groups) return codec_fail(err, "group %zu: out of range (map has %zu groups)", g, m->num_groups);
+  if (g >= m->num_groups) return codec_fail_arg(err, "group %zu: out of range (map has %zu groups)", g, m->num_groups);
   it = &m->df->items[m->group_items[g]];
   o->version = ival(it, GR_VERSION, 0);
   o->offset_x = ival(it, GR_OFFX, 0);
@@ -788,7 +791,7 @@ int tw_group_set(tw_map *m, size_t g, const tw_group_info *in, codec_error *err)
     char nm[sizeof in->name + 1];
     memcpy(nm, in->name, sizeof in->name);
     nm[sizeof in->name] = 0;
-    if (strlen(nm) > 11) return codec_fail(err, "group %zu: name is longer than 11 bytes", g);
+    if (strlen(nm) > 11) return codec_fail_arg(err, "group %zu: name is longer than 11 bytes", g);
     if (!set_ival(m, pos, GR_CLIPH, ival(&m->df->items[pos], GR_CLIPH, 0), err) ||
         !i32str_encode(m, pos, GR_NAME, 3, nm, err) || !bump_version(m, pos, GR_VERSION, 3, err))
       return 0;
@@ -801,7 +804,7 @@ int tw_group_set(tw_map *m, size_t g, const tw_group_info *in, codec_error *err)
 int tw_layer_get(const tw_map *m, size_t l, tw_layer_info *o, codec_error *err) {
   const tw_layer *L;
   const df_item *it;
-  if (l >= m->num_layers) return codec_fail(err, "layer %zu: out of range (map has %zu layers)", l, m->num_layers);
+  if (l >= m->num_layers) return codec_fail_arg(err, "layer %zu: out of range (map has %zu layers)", l, m->num_layers);
   L = &m->layers[l];
   it = &m->df->items[L->item];
   memset(o, 0, sizeof *o);
@@ -843,17 +846,17 @@ int tw_layer_set(tw_map *m, size_t l, const tw_layer_info *in, codec_error *err)
   /* Refuse values the game would index out of range with (unchanged values
   ** pass, so odd maps can still be edited elsewhere). */
   if (in->image != cur.image && (in->image < -1 || (in->image >= 0 && (size_t)in->image >= m->num_images)))
-    return codec_fail(err, "layer %zu: image %d does not exist (map has %zu images, -1 = none)", l, in->image,
-                      m->num_images);
+    return codec_fail_arg(err, "layer %zu: image %d does not exist (map has %zu images, -1 = none)", l, in->image,
+                          m->num_images);
   if (in->color_env != cur.color_env &&
       (in->color_env < -1 || (in->color_env >= 0 && (size_t)in->color_env >= m->num_envelopes)))
-    return codec_fail(err, "layer %zu: envelope %d does not exist (map has %zu envelopes, -1 = none)", l,
-                      in->color_env, m->num_envelopes);
+    return codec_fail_arg(err, "layer %zu: envelope %d does not exist (map has %zu envelopes, -1 = none)", l,
+                          in->color_env, m->num_envelopes);
   {
     int c;
     for (c = 0; c < 4; c++)
       if (in->color[c] != cur.color[c] && (in->color[c] < 0 || in->color[c] > 255))
-        return codec_fail(err, "layer %zu: color component %d out of range 0..255", l, in->color[c]);
+        return codec_fail_arg(err, "layer %zu: color component %d out of range 0..255", l, in->color[c]);
   }
   if (in->detail != cur.detail) {
     int32_t fl = ival(&m->df->items[pos], TL_FLAGS, 0);
@@ -876,14 +879,14 @@ int tw_layer_set(tw_map *m, size_t l, const tw_layer_info *in, codec_error *err)
     size_t nk;
     memcpy(nm, in->name, sizeof in->name);
     nm[sizeof in->name] = 0;
-    if (strlen(nm) > 11) return codec_fail(err, "layer %zu: name is longer than 11 bytes", l);
+    if (strlen(nm) > 11) return codec_fail_arg(err, "layer %zu: name is longer than 11 bytes", l);
     if (k <= TW_KIND_TUNE) {
       const df_item *it = &m->df->items[pos];
       /* A v2 tilemap (no name field) with DDNet indices at 15..19 would be
       ** shifted by a name; refuse rather than corrupt it. */
       if (ival(it, TL_VERSION, 0) < 3 && it->num_ints > TL_NAME)
-        return codec_fail(err, "item type 5 id %u (layer %zu): version-2 tilemap with DDNet fields has no room for a "
-                               "name", it->id, l);
+        return codec_fail_arg(err, "item type 5 id %u (layer %zu): version-2 tilemap with DDNet fields has no room "
+                                   "for a name", it->id, l);
       nk = TL_NAME;
       if (!i32str_encode(m, pos, nk, 3, nm, err) || !bump_version(m, pos, TL_VERSION, 3, err)) return 0;
     } else if (k == TW_KIND_QUADS) {
@@ -891,7 +894,7 @@ int tw_layer_set(tw_map *m, size_t l, const tw_layer_info *in, codec_error *err)
     } else if (k == TW_KIND_SOUNDS || k == TW_KIND_SOUNDS_DEPRECATED) {
       if (!i32str_encode(m, pos, QL_NAME, 3, nm, err)) return 0;
     } else {
-      return codec_fail(err, "layer %zu: unknown layer kind has no name", l);
+      return codec_fail_arg(err, "layer %zu: unknown layer kind has no name", l);
     }
   }
   return 1;
@@ -902,7 +905,7 @@ int tw_layer_set(tw_map *m, size_t l, const tw_layer_info *in, codec_error *err)
 int tw_image_get(tw_map *m, size_t i, tw_image_info *o, codec_error *err) {
   const df_item *it;
   int32_t d;
-  if (i >= m->num_images) return codec_fail(err, "image %zu: out of range (map has %zu images)", i, m->num_images);
+  if (i >= m->num_images) return codec_fail_arg(err, "image %zu: out of range (map has %zu images)", i, m->num_images);
   it = &m->df->items[m->image_items[i]];
   memset(o, 0, sizeof *o);
   o->version = ival(it, 0, 0);
@@ -913,12 +916,8 @@ int tw_image_get(tw_map *m, size_t i, tw_image_info *o, codec_error *err) {
   d = ival(it, 5, -1);
   o->data_index = d >= 0 && (size_t)d < m->df->num_data ? d : -1;
   o->data_size = o->data_index >= 0 ? df_data_size(m->df, (size_t)o->data_index) : 0;
-  if (!blob_string(m, ival(it, 4, -1), &o->name, &o->name_len, err)) {
-    char tmp[sizeof err->msg];
-    if (!err) return 0;
-    memcpy(tmp, err->msg, sizeof tmp);
-    return codec_fail(err, "item type 2 id %u (image %zu): name: %s", it->id, i, tmp);
-  }
+  if (!blob_string(m, ival(it, 4, -1), &o->name, &o->name_len, err))
+    return codec_prefix(err, "item type 2 id %u (image %zu): name: ", it->id, i);
   return 1;
 }
 
@@ -927,22 +926,22 @@ int tw_image_set_name(tw_map *m, size_t i, const char *name, size_t len, codec_e
   int32_t idx;
   unsigned char *buf;
   int ok;
-  if (i >= m->num_images) return codec_fail(err, "image %zu: out of range", i);
-  if (memchr(name, 0, len)) return codec_fail(err, "image %zu: name contains a NUL byte", i);
+  if (i >= m->num_images) return codec_fail_arg(err, "image %zu: out of range", i);
+  if (memchr(name, 0, len)) return codec_fail_arg(err, "image %zu: name contains a NUL byte", i);
   pos = m->image_items[i];
   idx = ival(&m->df->items[pos], 4, -1);
   buf = (unsigned char *)malloc(len + 1);
-  if (!buf) return codec_fail(err, "image %zu: out of memory", i);
+  if (!buf) return codec_fail_oom(err, "image %zu: out of memory", i);
   memcpy(buf, name, len);
   buf[len] = 0;
   if (idx >= 0 && (size_t)idx < m->df->num_data) {
     ok = df_data_set(m->df, (size_t)idx, buf, len + 1);
     free(buf);
-    return ok ? 1 : codec_fail(err, "image %zu: out of memory", i);
+    return ok ? 1 : codec_fail_oom(err, "image %zu: out of memory", i);
   } else {
     long ni = df_data_add(m->df, buf, len + 1);
     free(buf);
-    if (ni < 0) return codec_fail(err, "image %zu: out of memory", i);
+    if (ni < 0) return codec_fail_oom(err, "image %zu: out of memory", i);
     return set_ival(m, pos, 4, (int32_t)ni, err);
   }
 }
@@ -952,7 +951,7 @@ int tw_image_set_name(tw_map *m, size_t i, const char *name, size_t len, codec_e
 int tw_sound_get(tw_map *m, size_t s, tw_sound_info *o, codec_error *err) {
   const df_item *it;
   int32_t d;
-  if (s >= m->num_sounds) return codec_fail(err, "sound %zu: out of range (map has %zu sounds)", s, m->num_sounds);
+  if (s >= m->num_sounds) return codec_fail_arg(err, "sound %zu: out of range (map has %zu sounds)", s, m->num_sounds);
   it = &m->df->items[m->sound_items[s]];
   memset(o, 0, sizeof *o);
   o->version = ival(it, 0, 0);
@@ -960,12 +959,8 @@ int tw_sound_get(tw_map *m, size_t s, tw_sound_info *o, codec_error *err) {
   d = ival(it, 3, -1);
   o->data_index = d >= 0 && (size_t)d < m->df->num_data ? d : -1;
   o->data_size = o->data_index >= 0 ? df_data_size(m->df, (size_t)o->data_index) : 0;
-  if (!blob_string(m, ival(it, 2, -1), &o->name, &o->name_len, err)) {
-    char tmp[sizeof err->msg];
-    if (!err) return 0;
-    memcpy(tmp, err->msg, sizeof tmp);
-    return codec_fail(err, "item type 7 id %u (sound %zu): name: %s", it->id, s, tmp);
-  }
+  if (!blob_string(m, ival(it, 2, -1), &o->name, &o->name_len, err))
+    return codec_prefix(err, "item type 7 id %u (sound %zu): name: ", it->id, s);
   return 1;
 }
 
@@ -974,7 +969,7 @@ int tw_sound_get(tw_map *m, size_t s, tw_sound_info *o, codec_error *err) {
 int tw_envelope_get(const tw_map *m, size_t e, tw_envelope_info *o, codec_error *err) {
   const df_item *it;
   if (e >= m->num_envelopes)
-    return codec_fail(err, "envelope %zu: out of range (map has %zu envelopes)", e, m->num_envelopes);
+    return codec_fail_arg(err, "envelope %zu: out of range (map has %zu envelopes)", e, m->num_envelopes);
   it = &m->df->items[m->env_items[e]];
   memset(o, 0, sizeof *o);
   o->version = ival(it, EN_VERSION, 0);
@@ -996,7 +991,7 @@ int tw_envelope_set(tw_map *m, size_t e, const tw_envelope_info *in, codec_error
     char nm[sizeof in->name + 1];
     memcpy(nm, in->name, sizeof in->name);
     nm[sizeof in->name] = 0;
-    if (strlen(nm) > 31) return codec_fail(err, "envelope %zu: name is longer than 31 bytes", e);
+    if (strlen(nm) > 31) return codec_fail_arg(err, "envelope %zu: name is longer than 31 bytes", e);
     if (!i32str_encode(m, pos, EN_NAME, 8, nm, err)) return 0;
   }
   if (in->synchronized != cur.synchronized) {
@@ -1025,7 +1020,7 @@ int tw_envelope_points(const tw_map *m, size_t e, tw_env_point **pts, size_t *n,
   const df_item *pi, *bz = NULL;
   *pts = NULL;
   *n = 0;
-  if (e >= m->num_envelopes) return codec_fail(err, "envelope %zu: out of range", e);
+  if (e >= m->num_envelopes) return codec_fail_arg(err, "envelope %zu: out of range", e);
   if (!env_range(m, e, &start, &cnt, err)) return 0;
   if (!cnt) return 1;
   pi = &m->df->items[m->envpoints_item];
@@ -1034,7 +1029,7 @@ int tw_envelope_points(const tw_map *m, size_t e, tw_env_point **pts, size_t *n,
     if (bz->num_ints != (pi->num_ints / 6) * 16) bz = NULL;
   }
   *pts = (tw_env_point *)calloc(cnt, sizeof **pts);
-  if (!*pts) return codec_fail(err, "envelope %zu: out of memory", e);
+  if (!*pts) return codec_fail_oom(err, "envelope %zu: out of memory", e);
   for (i = 0; i < cnt; i++) {
     const int32_t *p = pi->ints + (start + i) * (size_t)m->point_ints;
     tw_env_point *o = &(*pts)[i];
@@ -1060,12 +1055,12 @@ int tw_envelope_set_points(tw_map *m, size_t e, const tw_env_point *pts, size_t 
   const df_item *pi;
   const df_item *bz = NULL;
   int pn = m->point_ints;
-  if (e >= m->num_envelopes) return codec_fail(err, "envelope %zu: out of range", e);
+  if (e >= m->num_envelopes) return codec_fail_arg(err, "envelope %zu: out of range", e);
   if (!env_range(m, e, &start, &cnt, err)) return 0;
-  if (n > 0x100000) return codec_fail(err, "envelope %zu: too many points (%zu)", e, n);
+  if (n > 0x100000) return codec_fail_limit(err, "envelope %zu: too many points (%zu)", e, n);
   if (m->envpoints_item < 0) {
     long pos = df_item_add(m->df, TW_ITEM_ENVPOINTS, 0, NULL, 0);
-    if (pos < 0) return codec_fail(err, "envelope %zu: out of memory", e);
+    if (pos < 0) return codec_fail_oom(err, "envelope %zu: out of memory", e);
     m->envpoints_item = pos;
   }
   pi = &m->df->items[m->envpoints_item];
@@ -1076,13 +1071,13 @@ int tw_envelope_set_points(tw_map *m, size_t e, const tw_env_point *pts, size_t 
     if (bz->num_ints != total * 16) bz = NULL;
   }
   newtotal = total - cnt + n;
-  if (!size_mul(newtotal, (size_t)pn * 4, &bytes)) return codec_fail(err, "envelope %zu: too many points", e);
+  if (!size_mul(newtotal, (size_t)pn * 4, &bytes)) return codec_fail_limit(err, "envelope %zu: too many points", e);
   np = (int32_t *)calloc(newtotal ? newtotal * (size_t)pn : 1, 4);
   if (bz) nb = (int32_t *)calloc(newtotal ? newtotal * 16 : 1, 4);
   if (!np || (bz && !nb)) {
     free(np);
     free(nb);
-    return codec_fail(err, "envelope %zu: out of memory", e);
+    return codec_fail_oom(err, "envelope %zu: out of memory", e);
   }
   /* before, new, after */
   memcpy(np, pi->ints, start * (size_t)pn * 4);
@@ -1105,7 +1100,7 @@ int tw_envelope_set_points(tw_map *m, size_t e, const tw_env_point *pts, size_t 
       (bz && !df_item_set(m->df, (size_t)m->bezier_item, nb, newtotal * 16))) {
     free(np);
     free(nb);
-    return codec_fail(err, "envelope %zu: out of memory", e);
+    return codec_fail_oom(err, "envelope %zu: out of memory", e);
   }
   free(np);
   free(nb);

@@ -41,39 +41,37 @@ static size_t wtf8_put(char *p, uint32_t cp) {
   return 4;
 }
 
-/* Reads the code point starting at units[i] (pairing a high surrogate with
-** a following low one) and returns how many units it used (1 or 2). */
-static size_t utf16_next(const unsigned char *units, size_t n, size_t i, uint32_t *cp) {
-  uint32_t u = le16_load(units + 2 * i);
-  if (u >= 0xD800 && u <= 0xDBFF && i + 1 < n) {
-    uint32_t v = le16_load(units + 2 * (i + 1));
+/* Reads the next code point (pairing a high surrogate with a following low
+** one); the reader holds whole units. */
+static uint32_t utf16_next(byte_reader *r) {
+  uint32_t u = br_u16le(r);
+  if (u >= 0xD800 && u <= 0xDBFF && br_need(r, 2)) {
+    byte_reader peek = *r;
+    uint32_t v = br_u16le(&peek);
     if (v >= 0xDC00 && v <= 0xDFFF) {
-      *cp = 0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00);
-      return 2;
+      *r = peek;
+      return 0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00);
     }
   }
-  *cp = u;
-  return 1;
+  return u;
 }
 
 /* UTF-16LE -> WTF-8: one pass to size the result, one to fill it, so the
 ** allocation is exact and no intermediate buffer is needed. */
 char *utf16le_to_wtf8(const unsigned char *units, size_t n, size_t *out_len) {
-  size_t i, total = 0, pos = 0, alloc;
-  uint32_t cp;
+  size_t bytes, total = 0, pos = 0, alloc;
+  byte_reader r;
   char *out;
-  for (i = 0; i < n;) {
-    i += utf16_next(units, n, i, &cp);
-    total += wtf8_len_of(cp); /* at most 3 bytes per unit: cannot overflow
-                                 for any n that fits in memory as units */
-  }
+  if (!size_mul(n, 2, &bytes)) return NULL;
+  r = br_at(units, bytes, 0);
+  while (br_left(&r)) /* at most 3 bytes per unit: cannot overflow for any n
+                         that fits in memory as units */
+    total += wtf8_len_of(utf16_next(&r));
   if (!size_add(total, 1, &alloc)) return NULL;
   out = (char *)malloc(alloc);
   if (!out) return NULL;
-  for (i = 0; i < n;) {
-    i += utf16_next(units, n, i, &cp);
-    pos += wtf8_put(out + pos, cp);
-  }
+  r = br_at(units, bytes, 0);
+  while (br_left(&r)) pos += wtf8_put(out + pos, utf16_next(&r));
   out[pos] = '\0';
   if (out_len) *out_len = pos;
   return out;

@@ -1,6 +1,7 @@
 /*
-** wed.c: the WED V1.3 codec.  See wed.h for the model and ownership, and
-** ../shared/formats/wed.md for the byte layout and the corpus facts.
+** wed.c: the WED V1.3 codec.  See wed.h for the model and ownership,
+** NOTES-wed.md for the quirks handled here and why (and
+** ../shared/formats/wed.md for the byte layout and the corpus facts).
 */
 #include "wed.h"
 
@@ -37,14 +38,12 @@ static void *zalloc(size_t n, size_t elem) {
   return calloc(n ? n : 1, elem);
 }
 
-/* Checks that a table of `count` records of `rec` bytes at `off` lies inside
-** the file; sets *bytes to its length.  Zero-length tables may point
-** anywhere (real files point unused ones at the next free position). */
-static int table_in_file(size_t size, uint32_t off, uint64_t count, size_t rec, size_t *bytes) {
-  size_t n;
-  if (count > SIZE_MAX || !size_mul((size_t)count, rec, &n)) return 0;
-  *bytes = n;
-  return n == 0 || range_ok(size, off, n);
+/* Sets *r to read a table of `count` records of `rec` bytes at `off` and
+** returns 1 when the table lies inside the file.  Zero-length tables may
+** point anywhere (real files point unused ones at the next free position). */
+static int table_at(const unsigned char *d, size_t size, uint32_t off, uint64_t count, size_t rec, byte_reader *r) {
+  *r = br_at(d, size, off);
+  return count <= SIZE_MAX && br_need_n(r, (size_t)count, rec);
 }
 
 /* Renders 4 version bytes printable for an error message ("V1.4", or \xNN
@@ -214,29 +213,28 @@ static int detect_overlap(wed_area *a) {
 /* Reads the overlay records, their tilemaps and tile lookup tables.  The
 ** lookup length is derived as max(start+count) over the overlay's cells. */
 static int parse_overlays(wed_area *a, const unsigned char *d, size_t size, uint32_t n_ov, codec_error *err) {
-  size_t bytes;
+  byte_reader r, t;
   uint32_t i, k;
-  if (!table_in_file(size, a->offsets.overlays, n_ov, WED_OVERLAY_SIZE, &bytes))
+  if (!table_at(d, size, a->offsets.overlays, n_ov, WED_OVERLAY_SIZE, &r))
     return codec_fail(err, "overlays: byte offset %u: %u records of 24 bytes run past the end of the %zu-byte file",
                       a->offsets.overlays, n_ov, size);
   a->overlays = (wed_overlay *)zalloc(n_ov, sizeof(wed_overlay));
-  if (!a->overlays) return codec_fail(err, "overlays: out of memory");
+  if (!a->overlays) return codec_fail_oom(err, "overlays: out of memory");
   a->num_overlays = n_ov;
   for (i = 0; i < n_ov; i++) {
     wed_overlay *o = &a->overlays[i];
-    size_t at = (size_t)a->offsets.overlays + (size_t)i * WED_OVERLAY_SIZE;
-    const unsigned char *p = d + at;
+    size_t at = r.pos;
     uint64_t cells;
     uint32_t nlook = 0;
-    o->width = le16_load(p);
-    o->height = le16_load(p + 2);
-    memcpy(o->tileset, p + 4, 8);
-    o->unique_tiles = le16_load(p + 12);
-    o->movement_type = le16_load(p + 14);
-    o->tilemap_offset = le32_load(p + 16);
-    o->lookup_offset = le32_load(p + 20);
+    o->width = br_u16le(&r);
+    o->height = br_u16le(&r);
+    memcpy(o->tileset, br_bytes(&r, 8), 8);
+    o->unique_tiles = br_u16le(&r);
+    o->movement_type = br_u16le(&r);
+    o->tilemap_offset = br_u32le(&r);
+    o->lookup_offset = br_u32le(&r);
     cells = (uint64_t)o->width * o->height;
-    if (!table_in_file(size, o->tilemap_offset, cells, WED_TILECELL_SIZE, &bytes))
+    if (!table_at(d, size, o->tilemap_offset, cells, WED_TILECELL_SIZE, &t))
       return codec_fail(err,
                         "overlay %u tilemap: byte offset %u: %ux%u cells of 10 bytes run past the end of the "
                         "%zu-byte file (overlay record at byte offset %zu)",
@@ -244,20 +242,19 @@ static int parse_overlays(wed_area *a, const unsigned char *d, size_t size, uint
     o->num_cells = (uint32_t)cells;
     if (cells) {
       o->cells = (wed_tilecell *)zalloc((size_t)cells, sizeof(wed_tilecell));
-      if (!o->cells) return codec_fail(err, "overlay %u tilemap: out of memory", i);
+      if (!o->cells) return codec_fail_oom(err, "overlay %u tilemap: out of memory", i);
     }
     for (k = 0; k < o->num_cells; k++) {
-      const unsigned char *q = d + o->tilemap_offset + (size_t)k * WED_TILECELL_SIZE;
       wed_tilecell *c = &o->cells[k];
-      c->tile_start = le16_load(q);
-      c->tile_count = le16_load(q + 2);
-      c->secondary_tile = le16_load(q + 4);
-      c->overlay_mask = q[6];
-      c->anim_speed = q[7];
-      c->unknown = le16_load(q + 8);
+      c->tile_start = br_u16le(&t);
+      c->tile_count = br_u16le(&t);
+      c->secondary_tile = br_u16le(&t);
+      c->overlay_mask = br_u8(&t);
+      c->anim_speed = br_u8(&t);
+      c->unknown = br_u16le(&t);
       if ((uint32_t)c->tile_start + c->tile_count > nlook) nlook = (uint32_t)c->tile_start + c->tile_count;
     }
-    if (!table_in_file(size, o->lookup_offset, nlook, 2, &bytes))
+    if (!table_at(d, size, o->lookup_offset, nlook, 2, &t))
       return codec_fail(err,
                         "overlay %u tile lookup: byte offset %u: %u entries (the largest start+count of its "
                         "cells) run past the end of the %zu-byte file",
@@ -265,8 +262,8 @@ static int parse_overlays(wed_area *a, const unsigned char *d, size_t size, uint
     o->num_lookup = nlook;
     if (nlook) {
       o->lookup = (uint16_t *)zalloc(nlook, sizeof(uint16_t));
-      if (!o->lookup) return codec_fail(err, "overlay %u tile lookup: out of memory", i);
-      for (k = 0; k < nlook; k++) o->lookup[k] = le16_load(d + o->lookup_offset + 2 * (size_t)k);
+      if (!o->lookup) return codec_fail_oom(err, "overlay %u tile lookup: out of memory", i);
+      for (k = 0; k < nlook; k++) o->lookup[k] = br_u16le(&t);
     }
     o->orig_num_cells = o->num_cells;
     o->orig_num_lookup = o->num_lookup;
@@ -307,36 +304,38 @@ static int door_state(wed_area *a, uint32_t door, const char *state, size_t fiel
 /* Reads the door records, the door cell table, the polygon records and the
 ** vertex table, deriving the counts that are not stored. */
 static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size, uint32_t n_door, codec_error *err) {
-  size_t bytes;
+  byte_reader r;
   uint32_t i, ncells = 0;
   uint64_t npoly = a->num_walls, nvert = 0;
-  if (!table_in_file(size, a->offsets.doors, n_door, WED_DOOR_SIZE, &bytes))
+  if (!table_at(d, size, a->offsets.doors, n_door, WED_DOOR_SIZE, &r))
     return codec_fail(err, "doors: byte offset %u: %u records of 26 bytes run past the end of the %zu-byte file",
                       a->offsets.doors, n_door, size);
   if (n_door) {
     a->doors = (wed_door *)zalloc(n_door, sizeof(wed_door));
-    if (!a->doors) return codec_fail(err, "doors: out of memory");
+    if (!a->doors) return codec_fail_oom(err, "doors: out of memory");
   }
   a->num_doors = n_door;
   for (i = 0; i < n_door; i++) {
-    size_t at = (size_t)a->offsets.doors + (size_t)i * WED_DOOR_SIZE;
-    const unsigned char *p = d + at;
+    size_t at = r.pos;
     wed_door *dr = &a->doors[i];
-    memcpy(dr->name, p, 8);
-    dr->closed = le16_load(p + 8);
-    dr->first_cell = le16_load(p + 10);
-    dr->cell_count = le16_load(p + 12);
-    dr->open_count = le16_load(p + 14);
-    dr->closed_count = le16_load(p + 16);
+    uint32_t open_off, closed_off;
+    memcpy(dr->name, br_bytes(&r, 8), 8);
+    dr->closed = br_u16le(&r);
+    dr->first_cell = br_u16le(&r);
+    dr->cell_count = br_u16le(&r);
+    dr->open_count = br_u16le(&r);
+    dr->closed_count = br_u16le(&r);
+    open_off = br_u32le(&r);
+    closed_off = br_u32le(&r);
     if ((uint32_t)dr->first_cell + dr->cell_count > ncells) ncells = (uint32_t)dr->first_cell + dr->cell_count;
-    if (!door_state(a, i, "open", at + 18, le32_load(p + 18), dr->open_count, &dr->open_first, &dr->open_offset_raw,
+    if (!door_state(a, i, "open", at + 18, open_off, dr->open_count, &dr->open_first, &dr->open_offset_raw,
                     &dr->open_raw, &npoly, err))
       return 0;
-    if (!door_state(a, i, "closed", at + 22, le32_load(p + 22), dr->closed_count, &dr->closed_first,
+    if (!door_state(a, i, "closed", at + 22, closed_off, dr->closed_count, &dr->closed_first,
                     &dr->closed_offset_raw, &dr->closed_raw, &npoly, err))
       return 0;
   }
-  if (!table_in_file(size, a->offsets.door_cells, ncells, 2, &bytes))
+  if (!table_at(d, size, a->offsets.door_cells, ncells, 2, &r))
     return codec_fail(err,
                       "door cells: byte offset %u: %u entries (the largest first+count of the doors) run past the "
                       "end of the %zu-byte file",
@@ -344,11 +343,11 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
   a->num_door_cells = ncells;
   if (ncells) {
     a->door_cells = (uint16_t *)zalloc(ncells, sizeof(uint16_t));
-    if (!a->door_cells) return codec_fail(err, "door cells: out of memory");
-    for (i = 0; i < ncells; i++) a->door_cells[i] = le16_load(d + a->offsets.door_cells + 2 * (size_t)i);
+    if (!a->door_cells) return codec_fail_oom(err, "door cells: out of memory");
+    for (i = 0; i < ncells; i++) a->door_cells[i] = br_u16le(&r);
   }
 
-  if (!table_in_file(size, a->offsets.polygons, npoly, WED_POLYGON_SIZE, &bytes))
+  if (!table_at(d, size, a->offsets.polygons, npoly, WED_POLYGON_SIZE, &r))
     return codec_fail(err,
                       "polygons: byte offset %u: %llu records (%u walls, then door polygons) of 18 bytes run past "
                       "the end of the %zu-byte file",
@@ -356,23 +355,23 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
   a->num_polygons = (uint32_t)npoly;
   if (npoly) {
     a->polygons = (wed_polygon *)zalloc((size_t)npoly, sizeof(wed_polygon));
-    if (!a->polygons) return codec_fail(err, "polygons: out of memory");
+    if (!a->polygons) return codec_fail_oom(err, "polygons: out of memory");
   }
   for (i = 0; i < a->num_polygons; i++) {
-    const unsigned char *p = d + a->offsets.polygons + (size_t)i * WED_POLYGON_SIZE;
     wed_polygon *pg = &a->polygons[i];
+    byte_reader v;
     pg->uid = i;
-    pg->first_vertex = le32_load(p);
-    pg->vertex_count = le32_load(p + 4);
-    pg->flags = p[8];
-    pg->height = p[9];
-    pg->min_x = le16_load(p + 10);
-    pg->max_x = le16_load(p + 12);
-    pg->min_y = le16_load(p + 14);
-    pg->max_y = le16_load(p + 16);
+    pg->first_vertex = br_u32le(&r);
+    pg->vertex_count = br_u32le(&r);
+    pg->flags = br_u8(&r);
+    pg->height = br_u8(&r);
+    pg->min_x = br_u16le(&r);
+    pg->max_x = br_u16le(&r);
+    pg->min_y = br_u16le(&r);
+    pg->max_y = br_u16le(&r);
     if ((uint64_t)pg->first_vertex + pg->vertex_count > nvert) {
       nvert = (uint64_t)pg->first_vertex + pg->vertex_count;
-      if (!table_in_file(size, a->offsets.vertices, nvert, WED_VERTEX_SIZE, &bytes))
+      if (!table_at(d, size, a->offsets.vertices, nvert, WED_VERTEX_SIZE, &v))
         return codec_fail(err,
                           "%s polygon %u: byte offset %zu: vertex range %u+%u runs past the end of the vertex "
                           "table at %u (%zu-byte file)",
@@ -385,11 +384,11 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
   a->num_vertices = (uint32_t)nvert;
   if (nvert) {
     a->vertices = (wed_point *)zalloc((size_t)nvert, sizeof(wed_point));
-    if (!a->vertices) return codec_fail(err, "vertices: out of memory");
+    if (!a->vertices) return codec_fail_oom(err, "vertices: out of memory");
+    r = br_at(d, size, a->offsets.vertices); /* checked with the largest range above */
     for (i = 0; i < a->num_vertices; i++) {
-      const unsigned char *p = d + a->offsets.vertices + (size_t)i * WED_VERTEX_SIZE;
-      a->vertices[i].x = le16_load(p);
-      a->vertices[i].y = le16_load(p + 2);
+      a->vertices[i].x = br_u16le(&r);
+      a->vertices[i].y = br_u16le(&r);
     }
   }
   return 1;
@@ -401,10 +400,10 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
 static int parse_wallgroups(wed_area *a, const unsigned char *d, size_t size, codec_error *err) {
   uint32_t gx, gy, i, nl = 0;
   uint64_t ng;
-  size_t bytes;
+  byte_reader r;
   wed_wallgroup_grid(a, &gx, &gy);
   ng = (uint64_t)gx * gy;
-  if (!table_in_file(size, a->offsets.wallgroups, ng, WED_WALLGROUP_SIZE, &bytes))
+  if (!table_at(d, size, a->offsets.wallgroups, ng, WED_WALLGROUP_SIZE, &r))
     return codec_fail(err,
                       "wall groups: byte offset %u: %llu groups (%ux%u grid of the base overlay) run past the end "
                       "of the %zu-byte file",
@@ -412,16 +411,15 @@ static int parse_wallgroups(wed_area *a, const unsigned char *d, size_t size, co
   a->num_wallgroups = (uint32_t)ng;
   if (ng) {
     a->wallgroups = (wed_wallgroup *)zalloc((size_t)ng, sizeof(wed_wallgroup));
-    if (!a->wallgroups) return codec_fail(err, "wall groups: out of memory");
+    if (!a->wallgroups) return codec_fail_oom(err, "wall groups: out of memory");
   }
   for (i = 0; i < a->num_wallgroups; i++) {
-    const unsigned char *p = d + a->offsets.wallgroups + (size_t)i * WED_WALLGROUP_SIZE;
-    a->wallgroups[i].start = le16_load(p);
-    a->wallgroups[i].count = le16_load(p + 2);
+    a->wallgroups[i].start = br_u16le(&r);
+    a->wallgroups[i].count = br_u16le(&r);
     if ((uint32_t)a->wallgroups[i].start + a->wallgroups[i].count > nl)
       nl = (uint32_t)a->wallgroups[i].start + a->wallgroups[i].count;
   }
-  if (!table_in_file(size, a->offsets.poly_lookup, nl, 2, &bytes))
+  if (!table_at(d, size, a->offsets.poly_lookup, nl, 2, &r))
     return codec_fail(err,
                       "polygon lookup: byte offset %u: %u entries (the largest start+count of the wall groups) "
                       "run past the end of the %zu-byte file",
@@ -429,8 +427,8 @@ static int parse_wallgroups(wed_area *a, const unsigned char *d, size_t size, co
   a->num_poly_lookup = nl;
   if (nl) {
     a->poly_lookup = (uint16_t *)zalloc(nl, sizeof(uint16_t));
-    if (!a->poly_lookup) return codec_fail(err, "polygon lookup: out of memory");
-    for (i = 0; i < nl; i++) a->poly_lookup[i] = le16_load(d + a->offsets.poly_lookup + 2 * (size_t)i);
+    if (!a->poly_lookup) return codec_fail_oom(err, "polygon lookup: out of memory");
+    for (i = 0; i < nl; i++) a->poly_lookup[i] = br_u16le(&r);
   }
   return 1;
 }
@@ -441,7 +439,7 @@ static int parse_wallgroups(wed_area *a, const unsigned char *d, size_t size, co
 int wed_parse(const unsigned char *data, size_t size, wed_area **out, codec_error *err) {
   wed_area *a;
   uint32_t n_ov, n_door;
-  const unsigned char *s;
+  byte_reader r;
   *out = NULL;
   if (!data || size < 8)
     return codec_fail(err, "header: byte offset 0: truncated, need %u bytes, %zu left", WED_HEADER_SIZE,
@@ -456,34 +454,35 @@ int wed_parse(const unsigned char *data, size_t size, wed_area **out, codec_erro
   if (size < WED_HEADER_SIZE)
     return codec_fail(err, "header: byte offset 0: truncated, need %u bytes, %zu left", WED_HEADER_SIZE, size);
   a = (wed_area *)calloc(1, sizeof *a);
-  if (!a) return codec_fail(err, "header: out of memory");
-  n_ov = le32_load(data + 8);
-  n_door = le32_load(data + 12);
-  a->offsets.overlays = le32_load(data + 16);
-  a->offsets.sechdr = le32_load(data + 20);
-  a->offsets.doors = le32_load(data + 24);
-  a->offsets.door_cells = le32_load(data + 28);
-  if (!range_ok(size, a->offsets.sechdr, WED_SECHDR_SIZE)) {
+  if (!a) return codec_fail_oom(err, "header: out of memory");
+  r = br_at(data, size, 8);
+  n_ov = br_u32le(&r);
+  n_door = br_u32le(&r);
+  a->offsets.overlays = br_u32le(&r);
+  a->offsets.sechdr = br_u32le(&r);
+  a->offsets.doors = br_u32le(&r);
+  a->offsets.door_cells = br_u32le(&r);
+  r = br_at(data, size, a->offsets.sechdr);
+  if (!br_need(&r, WED_SECHDR_SIZE)) {
     codec_fail(err, "secondary header: byte offset %u: truncated, need 20 bytes, the file has %zu", a->offsets.sechdr,
                size);
     goto fail;
   }
-  s = data + a->offsets.sechdr;
-  a->num_walls = le32_load(s);
-  a->offsets.polygons = le32_load(s + 4);
-  a->offsets.vertices = le32_load(s + 8);
-  a->offsets.wallgroups = le32_load(s + 12);
-  a->offsets.poly_lookup = le32_load(s + 16);
+  a->num_walls = br_u32le(&r);
+  a->offsets.polygons = br_u32le(&r);
+  a->offsets.vertices = br_u32le(&r);
+  a->offsets.wallgroups = br_u32le(&r);
+  a->offsets.poly_lookup = br_u32le(&r);
   if (!parse_overlays(a, data, size, n_ov, err)) goto fail;
   if (!parse_doors_polygons(a, data, size, n_door, err)) goto fail;
   if (!parse_wallgroups(a, data, size, err)) goto fail;
   if (!detect_overlap(a)) {
-    codec_fail(err, "header: out of memory");
+    codec_fail_oom(err, "header: out of memory");
     goto fail;
   }
   a->orig = (unsigned char *)malloc(size);
   if (!a->orig) {
-    codec_fail(err, "header: out of memory");
+    codec_fail_oom(err, "header: out of memory");
     goto fail;
   }
   memcpy(a->orig, data, size);
@@ -509,47 +508,47 @@ fail:
 ** not read back.  Returns 1 if consistent. */
 int wed_check(const wed_area *a, codec_error *err) {
   uint32_t i, k, gx, gy;
-  if (a->num_overlays && !a->overlays) return codec_fail(err, "overlays: missing array");
+  if (a->num_overlays && !a->overlays) return codec_fail_arg(err, "overlays: missing array");
   for (i = 0; i < a->num_overlays; i++) {
     const wed_overlay *o = &a->overlays[i];
     uint32_t want = (uint32_t)o->width * o->height;
     if (o->num_cells != want)
-      return codec_fail(err, "overlay %u tilemap: %u cells for a %ux%u overlay", i, o->num_cells, o->width,
-                        o->height);
+      return codec_fail_arg(err, "overlay %u tilemap: %u cells for a %ux%u overlay", i, o->num_cells, o->width,
+                            o->height);
     for (k = 0; k < o->num_cells; k++)
       if ((uint32_t)o->cells[k].tile_start + o->cells[k].tile_count > o->num_lookup)
-        return codec_fail(err, "overlay %u cell %u: tile range %u+%u exceeds the %u lookup entries", i, k,
-                          o->cells[k].tile_start, o->cells[k].tile_count, o->num_lookup);
+        return codec_fail_arg(err, "overlay %u cell %u: tile range %u+%u exceeds the %u lookup entries", i, k,
+                              o->cells[k].tile_start, o->cells[k].tile_count, o->num_lookup);
   }
   for (i = 0; i < a->num_doors; i++) {
     const wed_door *dr = &a->doors[i];
     if ((uint32_t)dr->first_cell + dr->cell_count > a->num_door_cells)
-      return codec_fail(err, "door %u: cell range %u+%u exceeds the %u door cells", i, dr->first_cell,
-                        dr->cell_count, a->num_door_cells);
+      return codec_fail_arg(err, "door %u: cell range %u+%u exceeds the %u door cells", i, dr->first_cell,
+                            dr->cell_count, a->num_door_cells);
     if (dr->open_count &&
         (dr->open_first < a->num_walls || (uint64_t)dr->open_first + dr->open_count > a->num_polygons))
-      return codec_fail(err, "door %u: open polygons %u+%u are not door polygons (%u walls, %u polygons)", i,
-                        dr->open_first, dr->open_count, a->num_walls, a->num_polygons);
+      return codec_fail_arg(err, "door %u: open polygons %u+%u are not door polygons (%u walls, %u polygons)", i,
+                            dr->open_first, dr->open_count, a->num_walls, a->num_polygons);
     if (dr->closed_count &&
         (dr->closed_first < a->num_walls || (uint64_t)dr->closed_first + dr->closed_count > a->num_polygons))
-      return codec_fail(err, "door %u: closed polygons %u+%u are not door polygons (%u walls, %u polygons)", i,
-                        dr->closed_first, dr->closed_count, a->num_walls, a->num_polygons);
+      return codec_fail_arg(err, "door %u: closed polygons %u+%u are not door polygons (%u walls, %u polygons)", i,
+                            dr->closed_first, dr->closed_count, a->num_walls, a->num_polygons);
   }
   if (a->num_walls > a->num_polygons)
-    return codec_fail(err, "polygons: %u walls but only %u polygons", a->num_walls, a->num_polygons);
+    return codec_fail_arg(err, "polygons: %u walls but only %u polygons", a->num_walls, a->num_polygons);
   for (i = 0; i < a->num_polygons; i++) {
     const wed_polygon *p = &a->polygons[i];
     if ((uint64_t)p->first_vertex + p->vertex_count > a->num_vertices)
-      return codec_fail(err, "%s polygon %u: vertex range %u+%u exceeds the %u vertices",
-                        i < a->num_walls ? "wall" : "door", i, p->first_vertex, p->vertex_count, a->num_vertices);
+      return codec_fail_arg(err, "%s polygon %u: vertex range %u+%u exceeds the %u vertices",
+                            i < a->num_walls ? "wall" : "door", i, p->first_vertex, p->vertex_count, a->num_vertices);
   }
   wed_wallgroup_grid(a, &gx, &gy);
   if ((uint64_t)gx * gy != a->num_wallgroups)
-    return codec_fail(err, "wall groups: %u groups for a %ux%u grid", a->num_wallgroups, gx, gy);
+    return codec_fail_arg(err, "wall groups: %u groups for a %ux%u grid", a->num_wallgroups, gx, gy);
   for (i = 0; i < a->num_wallgroups; i++)
     if ((uint32_t)a->wallgroups[i].start + a->wallgroups[i].count > a->num_poly_lookup)
-      return codec_fail(err, "wall group %u: polygon range %u+%u exceeds the %u lookup entries", i,
-                        a->wallgroups[i].start, a->wallgroups[i].count, a->num_poly_lookup);
+      return codec_fail_arg(err, "wall group %u: polygon range %u+%u exceeds the %u lookup entries", i,
+                            a->wallgroups[i].start, a->wallgroups[i].count, a->num_poly_lookup);
   return 1;
 }
 
@@ -690,7 +689,7 @@ int wed_serialize(const wed_area *a, unsigned char **out, size_t *out_size, code
   pl.tilemap = (uint32_t *)zalloc(a->num_overlays, sizeof(uint32_t));
   pl.lookup = (uint32_t *)zalloc(a->num_overlays, sizeof(uint32_t));
   if (!pl.tilemap || !pl.lookup) {
-    ok = codec_fail(err, "serialize: out of memory");
+    ok = codec_fail_oom(err, "serialize: out of memory");
     goto done;
   }
   if (fits_in_place(a)) {
@@ -702,7 +701,7 @@ int wed_serialize(const wed_area *a, unsigned char **out, size_t *out_size, code
     total = a->orig_size;
     buf = (unsigned char *)malloc(total ? total : 1);
     if (!buf) {
-      ok = codec_fail(err, "serialize: out of memory");
+      ok = codec_fail_oom(err, "serialize: out of memory");
       goto done;
     }
     memcpy(buf, a->orig, total);
@@ -719,13 +718,13 @@ int wed_serialize(const wed_area *a, unsigned char **out, size_t *out_size, code
          place(&cur, a->num_poly_lookup, 2, &pl.o.poly_lookup) &&
          place(&cur, a->num_vertices, WED_VERTEX_SIZE, &pl.o.vertices);
     if (!ok) {
-      codec_fail(err, "serialize: the area needs more than 4 GiB, beyond 32-bit offsets");
+      codec_fail_limit(err, "serialize: the area needs more than 4 GiB, beyond 32-bit offsets");
       goto done;
     }
     total = cur;
     buf = (unsigned char *)calloc(total, 1);
     if (!buf) {
-      ok = codec_fail(err, "serialize: out of memory");
+      ok = codec_fail_oom(err, "serialize: out of memory");
       goto done;
     }
   }
@@ -892,12 +891,12 @@ int wed_flag_parse(const char *text, unsigned *flags, codec_error *err) {
         if (strlen(flag_name[b]) == (size_t)(end - start) && memcmp(flag_name[b], start, (size_t)(end - start)) == 0)
           break;
       if (b == 8)
-        return codec_fail(err, "polygon flags: unknown flag name '%.*s' (known: shade_wall, semi_transparent, "
-                               "hovering, cover_animations, bit4, bit5, bit6, door)",
-                          (int)(end - start > 64 ? 64 : end - start), start);
+        return codec_fail_arg(err, "polygon flags: unknown flag name '%.*s' (known: shade_wall, semi_transparent, "
+                                   "hovering, cover_animations, bit4, bit5, bit6, door)",
+                              (int)(end - start > 64 ? 64 : end - start), start);
       v |= 1u << b;
     } else if (*p == '|') {
-      return codec_fail(err, "polygon flags: empty name in '%.64s'", text);
+      return codec_fail_arg(err, "polygon flags: empty name in '%.64s'", text);
     }
     if (!*p) break;
     p++;
@@ -927,7 +926,8 @@ static int replace_run(uint16_t **table, uint32_t *table_len, unsigned char *ite
   ct = *FLD(which, count_off);
   for (i = 0; i < nitems; i++) {
     uint32_t s = *FLD(i, start_off), c = *FLD(i, count_off);
-    if (s + c > *table_len) return codec_fail(err, "%s: inconsistent model, run %u+%u exceeds %u", what, s, c, *table_len);
+    if (s + c > *table_len)
+      return codec_fail_arg(err, "%s: inconsistent model, run %u+%u exceeds %u", what, s, c, *table_len);
     if (i != which && c && ct && s < (uint32_t)st + ct && (uint32_t)st < s + c) shared = 1;
   }
   if (n == ct && !shared) {
@@ -936,11 +936,11 @@ static int replace_run(uint16_t **table, uint32_t *table_len, unsigned char *ite
   }
   for (i = 0; i < nitems; i++) {
     if (total > U16_MAX_V)
-      return codec_fail(err, "%s: the rebuilt table would need start index %zu, beyond 65535", what, total);
+      return codec_fail_limit(err, "%s: the rebuilt table would need start index %zu, beyond 65535", what, total);
     total += i == which ? n : *FLD(i, count_off);
   }
   nt = (uint16_t *)zalloc(total, sizeof(uint16_t));
-  if (!nt) return codec_fail(err, "%s: out of memory", what);
+  if (!nt) return codec_fail_oom(err, "%s: out of memory", what);
   for (i = 0; i < nitems; i++) {
     uint16_t *ps = FLD(i, start_off), *pc = FLD(i, count_off);
     if (i == which) {
@@ -966,9 +966,9 @@ int wed_cell_set_tiles(wed_area *a, uint32_t overlay, uint32_t cell, const uint1
   wed_overlay *o;
   char what[64];
   if (overlay >= a->num_overlays || cell >= a->overlays[overlay].num_cells)
-    return codec_fail(err, "overlay %u cell %u: no such tilemap cell", overlay, cell);
+    return codec_fail_arg(err, "overlay %u cell %u: no such tilemap cell", overlay, cell);
   if (n < 1 || n > U16_MAX_V)
-    return codec_fail(err, "overlay %u cell %u: a cell needs 1 to 65535 tiles, got %zu", overlay, cell, n);
+    return codec_fail_arg(err, "overlay %u cell %u: a cell needs 1 to 65535 tiles, got %zu", overlay, cell, n);
   o = &a->overlays[overlay];
   snprintf(what, sizeof what, "overlay %u tile lookup", overlay);
   return replace_run(&o->lookup, &o->num_lookup, (unsigned char *)o->cells, o->num_cells, sizeof(wed_tilecell),
@@ -982,11 +982,11 @@ int wed_cell_set_tiles(wed_area *a, uint32_t overlay, uint32_t cell, const uint1
 int wed_door_set_cells(wed_area *a, uint32_t door, const uint16_t *cells, size_t n, codec_error *err) {
   uint32_t base = a->num_overlays ? a->overlays[0].num_cells : 0;
   size_t i;
-  if (door >= a->num_doors) return codec_fail(err, "door %u: no such door", door);
-  if (n > U16_MAX_V) return codec_fail(err, "door %u: %zu cells, at most 65535", door, n);
+  if (door >= a->num_doors) return codec_fail_arg(err, "door %u: no such door", door);
+  if (n > U16_MAX_V) return codec_fail_limit(err, "door %u: %zu cells, at most 65535", door, n);
   for (i = 0; i < n; i++)
     if (cells[i] >= base)
-      return codec_fail(err, "door %u: cell %u is not a cell of the %u-cell base overlay", door, cells[i], base);
+      return codec_fail_arg(err, "door %u: cell %u is not a cell of the %u-cell base overlay", door, cells[i], base);
   return replace_run(&a->door_cells, &a->num_door_cells, (unsigned char *)a->doors, a->num_doors, sizeof(wed_door),
                      offsetof(wed_door, first_cell), offsetof(wed_door, cell_count), door, cells, n, "door cells",
                      err);
@@ -1027,9 +1027,10 @@ static int build_groups(const wed_area *a, const wed_polygon *polys, uint32_t np
   wed_wallgroup_grid(a, &gx, &gy);
   ng = gx * gy;
   if (ng != a->num_wallgroups)
-    return codec_fail(err, "wall groups: inconsistent model, %u groups for a %ux%u grid", a->num_wallgroups, gx, gy);
+    return codec_fail_arg(err, "wall groups: inconsistent model, %u groups for a %ux%u grid", a->num_wallgroups, gx,
+                          gy);
   cnt = (uint32_t *)zalloc(ng, sizeof(uint32_t));
-  if (!cnt) return codec_fail(err, "wall groups: out of memory");
+  if (!cnt) return codec_fail_oom(err, "wall groups: out of memory");
   for (i = 0; i < npolys; i++) {
     const wed_polygon *p = &polys[i];
     uint32_t x0, x1, y0, y1;
@@ -1043,14 +1044,14 @@ static int build_groups(const wed_area *a, const wed_polygon *polys, uint32_t np
     if (y1 >= gy) y1 = gy - 1;
     if (i > U16_MAX_V) {
       free(cnt);
-      return codec_fail(err, "polygon %u: index does not fit the 16-bit polygon lookup", i);
+      return codec_fail_limit(err, "polygon %u: index does not fit the 16-bit polygon lookup", i);
     }
     for (cy = y0; cy <= y1; cy++)
       for (cx = x0; cx <= x1; cx++) {
         cnt[cy * gx + cx]++;
         if (++total > 2u * U16_MAX_V) {
           free(cnt);
-          return codec_fail(err, "wall groups: more than 131070 polygon references, beyond the 16-bit fields");
+          return codec_fail_limit(err, "wall groups: more than 131070 polygon references, beyond the 16-bit fields");
         }
       }
   }
@@ -1060,7 +1061,7 @@ static int build_groups(const wed_area *a, const wed_polygon *polys, uint32_t np
     free(cnt);
     free(g);
     free(lk);
-    return codec_fail(err, "wall groups: out of memory");
+    return codec_fail_oom(err, "wall groups: out of memory");
   }
   total = 0;
   for (i = 0; i < ng; i++) {
@@ -1069,7 +1070,8 @@ static int build_groups(const wed_area *a, const wed_polygon *polys, uint32_t np
       free(cnt);
       free(g);
       free(lk);
-      return codec_fail(err, "wall group %u: start %llu or count %u beyond 65535", i, (unsigned long long)total, c);
+      return codec_fail_limit(err, "wall group %u: start %llu or count %u beyond 65535", i, (unsigned long long)total,
+                              c);
     }
     g[i].start = (uint16_t)total;
     g[i].count = 0;
@@ -1147,14 +1149,14 @@ static int rebuild_vertices(const wed_area *a, wed_polygon *polys, uint32_t npol
       total += n;
     } else {
       if ((uint64_t)polys[i].first_vertex + polys[i].vertex_count > a->num_vertices)
-        return codec_fail(err, "polygon %u: inconsistent model, vertex range %u+%u exceeds %u", i,
-                          polys[i].first_vertex, polys[i].vertex_count, a->num_vertices);
+        return codec_fail_arg(err, "polygon %u: inconsistent model, vertex range %u+%u exceeds %u", i,
+                              polys[i].first_vertex, polys[i].vertex_count, a->num_vertices);
       total += polys[i].vertex_count;
     }
-    if (total > WED_MAX_VERTICES) return codec_fail(err, "vertices: more than %u vertices", WED_MAX_VERTICES);
+    if (total > WED_MAX_VERTICES) return codec_fail_limit(err, "vertices: more than %u vertices", WED_MAX_VERTICES);
   }
   v = (wed_point *)zalloc((size_t)total, sizeof(wed_point));
-  if (!v) return codec_fail(err, "vertices: out of memory");
+  if (!v) return codec_fail_oom(err, "vertices: out of memory");
   for (i = 0; i < npolys; i++) {
     if (i == special) {
       if (n) memcpy(v + pos, pts, n * sizeof(wed_point));
@@ -1182,8 +1184,8 @@ int wed_polygon_set_vertices(wed_area *a, uint32_t poly, const wed_point *pts, s
   uint16_t *lk;
   int shared = 0;
   const wed_polygon *p;
-  if (poly >= a->num_polygons) return codec_fail(err, "polygon %u: no such polygon", poly);
-  if (n > WED_MAX_VERTICES) return codec_fail(err, "polygon %u: too many vertices", poly);
+  if (poly >= a->num_polygons) return codec_fail_arg(err, "polygon %u: no such polygon", poly);
+  if (n > WED_MAX_VERTICES) return codec_fail_limit(err, "polygon %u: too many vertices", poly);
   if (!wed_check(a, err)) return 0;
   p = &a->polygons[poly];
   for (i = 0; i < a->num_polygons; i++) {
@@ -1193,11 +1195,11 @@ int wed_polygon_set_vertices(wed_area *a, uint32_t poly, const wed_point *pts, s
       shared = 1;
   }
   if (!dup_mem((void **)&np, a->polygons, a->num_polygons, sizeof(wed_polygon)))
-    return codec_fail(err, "polygon %u: out of memory", poly);
+    return codec_fail_oom(err, "polygon %u: out of memory", poly);
   if (n == p->vertex_count && !shared) {
     if (!dup_mem((void **)&nv, a->vertices, a->num_vertices, sizeof(wed_point))) {
       free(np);
-      return codec_fail(err, "polygon %u: out of memory", poly);
+      return codec_fail_oom(err, "polygon %u: out of memory", poly);
     }
     if (n) memcpy(nv + p->first_vertex, pts, n * sizeof(wed_point));
     nnv = a->num_vertices;
@@ -1223,9 +1225,9 @@ int wed_polygon_set_bbox(wed_area *a, uint32_t poly, uint16_t min_x, uint16_t ma
   wed_wallgroup *g;
   uint16_t *lk;
   uint32_t nl;
-  if (poly >= a->num_polygons) return codec_fail(err, "polygon %u: no such polygon", poly);
+  if (poly >= a->num_polygons) return codec_fail_arg(err, "polygon %u: no such polygon", poly);
   if (!dup_mem((void **)&np, a->polygons, a->num_polygons, sizeof(wed_polygon)))
-    return codec_fail(err, "polygon %u: out of memory", poly);
+    return codec_fail_oom(err, "polygon %u: out of memory", poly);
   np[poly].min_x = min_x;
   np[poly].max_x = max_x;
   np[poly].min_y = min_y;
@@ -1261,11 +1263,12 @@ int wed_polygon_insert_wall(wed_area *a, uint8_t flags, uint8_t height, const we
   wed_wallgroup *g;
   uint16_t *lk;
   if (a->num_polygons >= U16_MAX_V)
-    return codec_fail(err, "polygons: %u polygons already, the 16-bit lookup holds at most 65535", a->num_polygons);
-  if (n > WED_MAX_VERTICES) return codec_fail(err, "polygons: too many vertices");
+    return codec_fail_limit(err, "polygons: %u polygons already, the 16-bit lookup holds at most 65535",
+                            a->num_polygons);
+  if (n > WED_MAX_VERTICES) return codec_fail_limit(err, "polygons: too many vertices");
   if (!wed_check(a, err)) return 0;
   np = (wed_polygon *)zalloc(np_n, sizeof(wed_polygon));
-  if (!np) return codec_fail(err, "polygons: out of memory");
+  if (!np) return codec_fail_oom(err, "polygons: out of memory");
   if (at) memcpy(np, a->polygons, at * sizeof(wed_polygon));
   if (a->num_polygons > at) memcpy(np + at + 1, a->polygons + at, (a->num_polygons - at) * sizeof(wed_polygon));
   np[at].uid = a->next_uid;
@@ -1298,12 +1301,12 @@ int wed_polygon_delete_wall(wed_area *a, uint32_t poly, codec_error *err) {
   wed_wallgroup *g;
   uint16_t *lk;
   if (poly >= a->num_walls)
-    return codec_fail(err, "polygon %u: not a wall polygon (%u walls); door polygons belong to their door", poly,
-                      a->num_walls);
+    return codec_fail_arg(err, "polygon %u: not a wall polygon (%u walls); door polygons belong to their door", poly,
+                          a->num_walls);
   if (!wed_check(a, err)) return 0;
   np_n = a->num_polygons - 1;
   np = (wed_polygon *)zalloc(np_n, sizeof(wed_polygon));
-  if (!np) return codec_fail(err, "polygons: out of memory");
+  if (!np) return codec_fail_oom(err, "polygons: out of memory");
   if (poly) memcpy(np, a->polygons, poly * sizeof(wed_polygon));
   if (np_n > poly) memcpy(np + poly, a->polygons + poly + 1, (np_n - poly) * sizeof(wed_polygon));
   if (!rebuild_vertices(a, np, np_n, UINT32_MAX, NULL, 0, &nv, &nnv, err)) {

@@ -1,5 +1,6 @@
 /*
-** wwd.c: the WWD level codec (see wwd.h for the model and the contract, and
+** wwd.c: the WWD level codec (see wwd.h for the model and the contract,
+** NOTES-wwd.md for the quirks handled here and why, and
 ** ../shared/formats/wwd.md for what real files do).
 **
 ** Reading: the header is checked, a compressed main block is inflated into
@@ -58,16 +59,6 @@ typedef struct wwd_src {
   size_t used;      /* bytes of main-block sections read so far */
   size_t sets;      /* image-set names read so far, all planes */
 } wwd_src;
-
-/* Reads a uint32 field of a raw header. */
-static uint32_t hdr_get(const unsigned char *h, size_t off) {
-  return le32_load(h + off);
-}
-
-/* Writes a uint32 field of a raw header. */
-static void hdr_put(unsigned char *h, size_t off, uint32_t v) {
-  le32_store(h + off, v);
-}
 
 /* Frees the strings of one object (the object itself lives in an array). */
 static void object_clear(wwd_object *o) {
@@ -238,18 +229,18 @@ static int tile_property_size(const wwd_tile_property *tp, uint32_t index, size_
     case WWD_TILE_DOUBLE: *size = WWD_TP_DOUBLE_SIZE; return 1;
     case WWD_TILE_MASK:
       if (!size_mul(tp->width, tp->height, &area) || area > UINT32_MAX)
-        return codec_fail(err, "tile property %u: mask size %u x %u overflows", index,
-                          tp->width, tp->height);
+        return codec_fail_limit(err, "tile property %u: mask size %u x %u overflows", index,
+                                tp->width, tp->height);
       if (area != tp->mask_len)
-        return codec_fail(err, "tile property %u: mask has %u bytes, width %u x height %u needs %zu",
-                          index, tp->mask_len, tp->width, tp->height, area);
+        return codec_fail_arg(err, "tile property %u: mask has %u bytes, width %u x height %u needs %zu",
+                              index, tp->mask_len, tp->width, tp->height, area);
       if (area && !tp->mask)
-        return codec_fail(err, "tile property %u: mask bytes missing", index);
+        return codec_fail_arg(err, "tile property %u: mask bytes missing", index);
       *size = WWD_TP_HEAD_SIZE + area;
       return 1;
     default:
-      return codec_fail(err, "tile property %u: unknown type %u (expected 1 single, 2 double, 3 mask)",
-                        index, tp->type);
+      return codec_fail_arg(err, "tile property %u: unknown type %u (expected 1 single, 2 double, 3 mask)",
+                            index, tp->type);
   }
 }
 
@@ -484,15 +475,15 @@ static int plane_init(wwd_plane *p, uint32_t tiles_wide, uint32_t tiles_high, ui
   }
   p->tiles_wide = tiles_wide;
   p->tiles_high = tiles_high;
-  hdr_put(p->header, 0, WWD_PLANE_HEADER_SIZE);
-  hdr_put(p->header, WWD_PLANE_WIDTH_PX, (uint32_t)px_w);
-  hdr_put(p->header, WWD_PLANE_HEIGHT_PX, (uint32_t)px_h);
-  hdr_put(p->header, WWD_PLANE_TILE_WIDTH, tile_width);
-  hdr_put(p->header, WWD_PLANE_TILE_HEIGHT, tile_height);
-  hdr_put(p->header, WWD_PLANE_TILES_WIDE, tiles_wide);
-  hdr_put(p->header, WWD_PLANE_TILES_HIGH, tiles_high);
-  hdr_put(p->header, WWD_PLANE_MOVEMENT_X, 100);
-  hdr_put(p->header, WWD_PLANE_MOVEMENT_Y, 100);
+  le32_store(p->header, WWD_PLANE_HEADER_SIZE);
+  le32_store(p->header + WWD_PLANE_WIDTH_PX, (uint32_t)px_w);
+  le32_store(p->header + WWD_PLANE_HEIGHT_PX, (uint32_t)px_h);
+  le32_store(p->header + WWD_PLANE_TILE_WIDTH, tile_width);
+  le32_store(p->header + WWD_PLANE_TILE_HEIGHT, tile_height);
+  le32_store(p->header + WWD_PLANE_TILES_WIDE, tiles_wide);
+  le32_store(p->header + WWD_PLANE_TILES_HIGH, tiles_high);
+  le32_store(p->header + WWD_PLANE_MOVEMENT_X, 100);
+  le32_store(p->header + WWD_PLANE_MOVEMENT_Y, 100);
   return 1;
 }
 
@@ -510,12 +501,12 @@ wwd_level *wwd_level_new(uint32_t tiles_wide, uint32_t tiles_high, uint32_t tile
     return NULL;
   }
   lvl->num_planes = 1;
-  hdr_put(lvl->planes[0].header, WWD_PLANE_FLAGS, WWD_PLANE_MAIN);
+  le32_store(lvl->planes[0].header + WWD_PLANE_FLAGS, WWD_PLANE_MAIN);
   memcpy(lvl->planes[0].header + WWD_PLANE_NAME, "Action", 6);
-  hdr_put(lvl->header, WWD_HDR_SIGNATURE, WWD_SIGNATURE);
-  hdr_put(lvl->header, WWD_HDR_FLAGS, WWD_FLAG_USE_Z_COORDS);
-  hdr_put(lvl->header, WWD_HDR_OFFSET_PLANES, WWD_HEADER_SIZE);
-  hdr_put(lvl->tile_props_header, 0, WWD_TILE_PROPS_HEADER_SIZE);
+  le32_store(lvl->header + WWD_HDR_SIGNATURE, WWD_SIGNATURE);
+  le32_store(lvl->header + WWD_HDR_FLAGS, WWD_FLAG_USE_Z_COORDS);
+  le32_store(lvl->header + WWD_HDR_OFFSET_PLANES, WWD_HEADER_SIZE);
+  le32_store(lvl->tile_props_header, WWD_TILE_PROPS_HEADER_SIZE);
   lvl->checksum_kind = WWD_CHECKSUM_UNSET;
   return lvl;
 }
@@ -568,7 +559,8 @@ long wwd_tile_property_append(wwd_level *lvl, uint32_t type, uint32_t width, uin
 
 /* Returns 1 if the buffer starts with the WWD signature. */
 int wwd_sniff(const unsigned char *data, size_t size) {
-  return data && size >= 4 && le32_load(data) == WWD_SIGNATURE;
+  byte_reader r = br_at(data, size, 0);
+  return data && br_need(&r, 4) && br_u32le(&r) == WWD_SIGNATURE;
 }
 
 /* Inflates the compressed main block into a new buffer holding the header
@@ -579,15 +571,15 @@ int wwd_sniff(const unsigned char *data, size_t size) {
 static int inflate_main(const unsigned char *data, size_t size, unsigned char **full,
                         size_t *full_size, codec_error *err) {
   size_t clen = size - WWD_HEADER_SIZE, total, plausible, produced;
-  uint32_t claimed = hdr_get(data, WWD_HDR_DECOMPRESSED_SIZE);
+  uint32_t claimed = le32_load(data + WWD_HDR_DECOMPRESSED_SIZE);
   unsigned char *buf;
   z_stream zs;
   int ret;
   if (claimed > WWD_MAX_MAIN_BLOCK)
-    return codec_fail(err,
-                      "main block (zlib): byte offset %u: claimed decompressed size %u exceeds the "
-                      "limit of %u bytes",
-                      (unsigned)WWD_HDR_DECOMPRESSED_SIZE, claimed, (unsigned)WWD_MAX_MAIN_BLOCK);
+    return codec_fail_limit(err,
+                            "main block (zlib): byte offset %u: claimed decompressed size %u exceeds the "
+                            "limit of %u bytes",
+                            (unsigned)WWD_HDR_DECOMPRESSED_SIZE, claimed, (unsigned)WWD_MAX_MAIN_BLOCK);
   if (!size_mul(clen, WWD_MAX_INFLATE_RATIO, &plausible) ||
       !size_add(plausible, WWD_INFLATE_SLACK, &plausible))
     plausible = SIZE_MAX;
@@ -598,16 +590,16 @@ static int inflate_main(const unsigned char *data, size_t size, unsigned char **
                       (unsigned)WWD_HDR_DECOMPRESSED_SIZE, claimed, clen,
                       (unsigned)WWD_MAX_INFLATE_RATIO);
   if (clen > UINT_MAX)
-    return codec_fail(err, "main block (zlib): byte offset %u: compressed block too large (%zu bytes)",
-                      (unsigned)WWD_HEADER_SIZE, clen);
+    return codec_fail_limit(err, "main block (zlib): byte offset %u: compressed block too large (%zu bytes)",
+                            (unsigned)WWD_HEADER_SIZE, clen);
   total = (size_t)WWD_HEADER_SIZE + claimed;
   buf = (unsigned char *)malloc(total);
-  if (!buf) return codec_fail(err, "main block (zlib): out of memory for %zu bytes", total);
+  if (!buf) return codec_fail_oom(err, "main block (zlib): out of memory for %zu bytes", total);
   memcpy(buf, data, WWD_HEADER_SIZE);
   memset(&zs, 0, sizeof zs);
   if (inflateInit(&zs) != Z_OK) {
     free(buf);
-    return codec_fail(err, "main block (zlib): cannot initialise zlib");
+    return codec_fail_oom(err, "main block (zlib): cannot initialise zlib");
   }
   zs.next_in = (Bytef *)(data + WWD_HEADER_SIZE);
   zs.avail_in = (uInt)clen;
@@ -643,7 +635,7 @@ static int inflate_main(const unsigned char *data, size_t size, unsigned char **
                         "main block (zlib): file byte offset %zu: corrupt zlib stream (asks for a preset "
                         "dictionary)",
                         at);
-    if (ret == Z_MEM_ERROR) return codec_fail(err, "main block (zlib): out of memory");
+    if (ret == Z_MEM_ERROR) return codec_fail_oom(err, "main block (zlib): out of memory");
     return codec_fail(err,
                       "main block (zlib): file byte offset %zu: zlib stream truncated after %zu of "
                       "the %u decompressed bytes claimed",
@@ -674,8 +666,9 @@ static int inflate_main(const unsigned char *data, size_t size, unsigned char **
 /* Checks that [off, off+len) lies in the main block (after the header);
 ** len 0 is always fine. */
 static int section_ok(const wwd_src *src, size_t off, size_t len) {
+  byte_reader r = br_at(src->data, src->size, off);
   if (len == 0) return 1;
-  return off >= WWD_HEADER_SIZE && range_ok(src->size, off, len);
+  return off >= WWD_HEADER_SIZE && br_need(&r, len);
 }
 
 /* Counts n more bytes of sections as read.  Sections of a well-formed file
@@ -700,11 +693,11 @@ static int budget_take(wwd_src *src, size_t n, const char *section, size_t off, 
 static int parse_tiles(wwd_src *src, wwd_plane *p, uint32_t pi, size_t hdr_off,
                        codec_error *err) {
   size_t n, bytes, i;
-  uint32_t off = hdr_get(p->header, WWD_PLANE_OFFSET_TILES);
-  const unsigned char *q;
+  uint32_t off = le32_load(p->header + WWD_PLANE_OFFSET_TILES);
+  byte_reader r = br_at(src->data, src->size, off);
   char section[64];
-  p->tiles_wide = hdr_get(p->header, WWD_PLANE_TILES_WIDE);
-  p->tiles_high = hdr_get(p->header, WWD_PLANE_TILES_HIGH);
+  p->tiles_wide = le32_load(p->header + WWD_PLANE_TILES_WIDE);
+  p->tiles_high = le32_load(p->header + WWD_PLANE_TILES_HIGH);
   if (!size_mul(p->tiles_wide, p->tiles_high, &n) || !size_mul(n, 4, &bytes) || bytes > UINT32_MAX)
     return codec_fail(err, "tiles of plane %u: byte offset %zu%s: tiles_wide %u x tiles_high %u overflows",
                       pi, hdr_off + WWD_PLANE_TILES_WIDE, src->note, p->tiles_wide, p->tiles_high);
@@ -717,9 +710,8 @@ static int parse_tiles(wwd_src *src, wwd_plane *p, uint32_t pi, size_t hdr_off,
   snprintf(section, sizeof section, "tiles of plane %u", pi);
   if (!budget_take(src, bytes, section, off, err)) return 0;
   p->tiles = (uint32_t *)malloc(bytes);
-  if (!p->tiles) return codec_fail(err, "tiles of plane %u: out of memory", pi);
-  q = src->data + off;
-  for (i = 0; i < n; i++) p->tiles[i] = le32_load(q + 4 * i);
+  if (!p->tiles) return codec_fail_oom(err, "tiles of plane %u: out of memory", pi);
+  for (i = 0; i < n; i++) p->tiles[i] = br_u32le(&r); /* section_ok: all there */
   return 1;
 }
 
@@ -727,9 +719,10 @@ static int parse_tiles(wwd_src *src, wwd_plane *p, uint32_t pi, size_t hdr_off,
 ** strings at offset_image_sets.  Each string takes at least one byte, so
 ** the count is checked against the bytes left before allocating. */
 static int parse_image_sets(wwd_src *src, wwd_plane *p, uint32_t pi, codec_error *err) {
-  uint32_t count = hdr_get(p->header, WWD_PLANE_NUM_IMAGE_SETS);
-  uint32_t off = hdr_get(p->header, WWD_PLANE_OFFSET_IMAGE_SETS);
-  size_t pos = off, i;
+  uint32_t count = le32_load(p->header + WWD_PLANE_NUM_IMAGE_SETS);
+  uint32_t off = le32_load(p->header + WWD_PLANE_OFFSET_IMAGE_SETS);
+  byte_reader r = br_at(src->data, src->size, off);
+  size_t i;
   char section[64];
   if (count == 0) return 1;
   snprintf(section, sizeof section, "image sets of plane %u", pi);
@@ -739,28 +732,27 @@ static int parse_image_sets(wwd_src *src, wwd_plane *p, uint32_t pi, codec_error
                       "main block (%zu bytes with the header)",
                       pi, off, src->note, count, src->size);
   if (count > WWD_MAX_IMAGE_SETS_TOTAL - src->sets)
-    return codec_fail(err, "image sets of plane %u: byte offset %u%s: more than %u image-set names in the level",
-                      pi, off, src->note, (unsigned)WWD_MAX_IMAGE_SETS_TOTAL);
+    return codec_fail_limit(err, "image sets of plane %u: byte offset %u%s: more than %u image-set names in the level",
+                            pi, off, src->note, (unsigned)WWD_MAX_IMAGE_SETS_TOTAL);
   src->sets += count;
   if (!budget_take(src, count, section, off, err)) return 0;
   p->image_sets = (wwd_bytes *)calloc(count, sizeof(wwd_bytes));
-  if (!p->image_sets) return codec_fail(err, "image sets of plane %u: out of memory", pi);
+  if (!p->image_sets) return codec_fail_oom(err, "image sets of plane %u: out of memory", pi);
   p->num_image_sets = count;
   for (i = 0; i < count; i++) {
-    const unsigned char *s = src->data + pos;
-    const unsigned char *nul = (const unsigned char *)memchr(s, 0, src->size - pos);
-    size_t len;
+    size_t pos = r.pos, len;
+    const unsigned char *s = r.data + pos;
+    const unsigned char *nul = (const unsigned char *)memchr(s, 0, br_left(&r));
     if (!nul)
       return codec_fail(err, "image sets of plane %u: byte offset %zu%s: name %zu has no NUL before the end",
                         pi, pos, src->note, i);
     len = (size_t)(nul - s);
-    if (!bytes_dup(&p->image_sets[i], s, len))
-      return codec_fail(err, "image sets of plane %u: out of memory", pi);
+    if (!bytes_dup(&p->image_sets[i], br_bytes(&r, len + 1), len))
+      return codec_fail_oom(err, "image sets of plane %u: out of memory", pi);
     if (len && !budget_take(src, len, section, pos, err)) return 0;
-    pos += len + 1;
-    if (i + 1 < count && pos >= src->size)
+    if (i + 1 < count && !br_left(&r))
       return codec_fail(err, "image sets of plane %u: byte offset %zu%s: truncated after %zu of %u names",
-                        pi, pos, src->note, i + 1, count);
+                        pi, r.pos, src->note, i + 1, count);
   }
   return 1;
 }
@@ -772,9 +764,10 @@ static int parse_image_sets(wwd_src *src, wwd_plane *p, uint32_t pi, codec_error
 ** from lvl->next_uid in list order. */
 static int parse_objects(wwd_src *src, wwd_level *lvl, wwd_plane *p, uint32_t pi,
                          size_t hdr_off, codec_error *err) {
-  uint32_t count = hdr_get(p->header, WWD_PLANE_NUM_OBJECTS);
-  uint32_t off = hdr_get(p->header, WWD_PLANE_OFFSET_OBJECTS);
-  size_t pos = off, min_bytes, i;
+  uint32_t count = le32_load(p->header + WWD_PLANE_NUM_OBJECTS);
+  uint32_t off = le32_load(p->header + WWD_PLANE_OFFSET_OBJECTS);
+  byte_reader r = br_at(src->data, src->size, off);
+  size_t min_bytes, i;
   char section[64];
   if (count == 0) return 1;
   if (!size_mul(count, WWD_OBJECT_FIXED_SIZE, &min_bytes) || !section_ok(src, off, min_bytes))
@@ -785,41 +778,36 @@ static int parse_objects(wwd_src *src, wwd_level *lvl, wwd_plane *p, uint32_t pi
   snprintf(section, sizeof section, "plane %u", pi);
   if (!budget_take(src, min_bytes, section, hdr_off + WWD_PLANE_NUM_OBJECTS, err)) return 0;
   p->objects = (wwd_object *)calloc(count, sizeof(wwd_object));
-  if (!p->objects) return codec_fail(err, "plane %u: out of memory for %u objects", pi, count);
+  if (!p->objects) return codec_fail_oom(err, "plane %u: out of memory for %u objects", pi, count);
   p->objects_cap = count;
   for (i = 0; i < count; i++) {
     wwd_object *o = &p->objects[i];
-    const unsigned char *q;
     uint32_t lens[WWD_OBJECT_NSTRINGS];
-    size_t total = 0, spos;
+    size_t total = 0, pos = r.pos;
     int k;
-    if (!range_ok(src->size, pos, WWD_OBJECT_FIXED_SIZE))
+    if (!br_need(&r, WWD_OBJECT_FIXED_SIZE))
       return codec_fail(err, "object %zu of plane %u: byte offset %zu%s: truncated: needs %u bytes, %zu left",
-                        i, pi, pos, src->note, (unsigned)WWD_OBJECT_FIXED_SIZE,
-                        pos < src->size ? src->size - pos : 0);
-    q = src->data + pos;
+                        i, pi, pos, src->note, (unsigned)WWD_OBJECT_FIXED_SIZE, br_left(&r));
     p->num_objects = (uint32_t)i + 1;
     o->uid = lvl->next_uid++;
-    o->field[0] = u32_as_i32(le32_load(q));
-    for (k = 1; k < WWD_OBJECT_NFIELDS; k++) o->field[k] = u32_as_i32(le32_load(q + 20 + 4 * (k - 1)));
+    /* 284 fixed bytes: field 0, the four string lengths, fields 1..66 */
+    o->field[0] = br_i32le(&r);
     for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) {
-      lens[k] = le32_load(q + 4 + 4 * k);
+      lens[k] = br_u32le(&r);
       if (!size_add(total, lens[k], &total)) total = SIZE_MAX;
     }
-    spos = pos + WWD_OBJECT_FIXED_SIZE;
-    if (!range_ok(src->size, spos, total))
+    for (k = 1; k < WWD_OBJECT_NFIELDS; k++) o->field[k] = br_i32le(&r);
+    if (!br_need(&r, total))
       return codec_fail(err,
                         "object %zu of plane %u: byte offset %zu%s: string lengths exceed the main "
                         "block (name %u, logic %u, image set %u, animation %u; %zu bytes left)",
-                        i, pi, pos, src->note, lens[0], lens[1], lens[2], lens[3], src->size - spos);
+                        i, pi, pos, src->note, lens[0], lens[1], lens[2], lens[3], br_left(&r));
     snprintf(section, sizeof section, "object %zu of plane %u", i, pi);
     if (!budget_take(src, total, section, pos, err)) return 0;
     for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) {
-      if (!bytes_dup(&o->str[k], src->data + spos, lens[k]))
-        return codec_fail(err, "object %zu of plane %u: out of memory", i, pi);
-      spos += lens[k];
+      if (!bytes_dup(&o->str[k], br_bytes(&r, lens[k]), lens[k]))
+        return codec_fail_oom(err, "object %zu of plane %u: out of memory", i, pi);
     }
-    pos = spos;
   }
   return 1;
 }
@@ -840,49 +828,54 @@ static int parse_plane(wwd_src *src, wwd_level *lvl, uint32_t pi, size_t hdr_off
 ** Every property takes at least 16 bytes, which bounds the count before
 ** allocating; a mask's width*height is overflow-checked. */
 static int parse_tile_props(wwd_src *src, wwd_level *lvl, codec_error *err) {
-  uint32_t off = hdr_get(lvl->header, WWD_HDR_OFFSET_TILE_PROPS);
+  uint32_t off = le32_load(lvl->header + WWD_HDR_OFFSET_TILE_PROPS);
   uint32_t count;
-  size_t pos, min_bytes, i;
+  byte_reader r = br_at(src->data, src->size, off);
+  size_t min_bytes, i;
   if (!section_ok(src, off, WWD_TILE_PROPS_HEADER_SIZE))
     return codec_fail(err,
                       "tile properties header: byte offset %u%s: the 32-byte header does not fit in "
                       "the main block (%zu bytes with the header)",
                       off, src->note, src->size);
   if (!budget_take(src, WWD_TILE_PROPS_HEADER_SIZE, "tile properties header", off, err)) return 0;
-  memcpy(lvl->tile_props_header, src->data + off, WWD_TILE_PROPS_HEADER_SIZE);
-  count = hdr_get(lvl->tile_props_header, 8);
-  pos = (size_t)off + WWD_TILE_PROPS_HEADER_SIZE;
+  memcpy(lvl->tile_props_header, br_bytes(&r, WWD_TILE_PROPS_HEADER_SIZE), WWD_TILE_PROPS_HEADER_SIZE);
+  count = le32_load(lvl->tile_props_header + 8);
   if (count == 0) return 1;
-  if (!size_mul(count, WWD_TP_HEAD_SIZE, &min_bytes) || !range_ok(src->size, pos, min_bytes))
+  if (!size_mul(count, WWD_TP_HEAD_SIZE, &min_bytes) || !br_need(&r, min_bytes))
     return codec_fail(err,
                       "tile properties header: byte offset %u%s: %u tile properties do not fit in "
                       "the %zu bytes left",
-                      off + 8, src->note, count, src->size - pos);
+                      off + 8, src->note, count, br_left(&r));
   if (count > WWD_MAX_TILE_PROPERTIES)
-    return codec_fail(err, "tile properties header: byte offset %u%s: %u tile properties, more than the %u allowed",
-                      off + 8, src->note, count, (unsigned)WWD_MAX_TILE_PROPERTIES);
+    return codec_fail_limit(err,
+                            "tile properties header: byte offset %u%s: %u tile properties, more than the %u allowed",
+                            off + 8, src->note, count, (unsigned)WWD_MAX_TILE_PROPERTIES);
   if (!budget_take(src, min_bytes, "tile properties header", off + 8, err)) return 0;
   lvl->tile_properties = (wwd_tile_property *)calloc(count, sizeof(wwd_tile_property));
   if (!lvl->tile_properties)
-    return codec_fail(err, "tile properties header: out of memory for %u properties", count);
+    return codec_fail_oom(err, "tile properties header: out of memory for %u properties", count);
   for (i = 0; i < count; i++) {
     wwd_tile_property *tp = &lvl->tile_properties[i];
-    byte_reader r = byte_reader_at(src->data, src->size, pos);
-    size_t area;
+    size_t area, pos = r.pos;
+    int k;
     lvl->num_tile_properties = (uint32_t)i + 1;
-    if (!byte_reader_u32(&r, &tp->type) || !byte_reader_u32(&r, &tp->unknown) ||
-        !byte_reader_u32(&r, &tp->width) || !byte_reader_u32(&r, &tp->height))
-      return codec_fail(err, "tile property %zu: byte offset %zu%s: truncated head", i, pos, src->note);
+    tp->type = br_u32le(&r);
+    tp->unknown = br_u32le(&r);
+    tp->width = br_u32le(&r);
+    tp->height = br_u32le(&r);
+    if (r.failed) return codec_fail(err, "tile property %zu: byte offset %zu%s: truncated head", i, pos, src->note);
     switch (tp->type) {
       case WWD_TILE_SINGLE:
-        if (!byte_reader_i32(&r, &tp->attribute))
+        tp->attribute = br_i32le(&r);
+        if (r.failed)
           return codec_fail(err, "tile property %zu: byte offset %zu%s: truncated single property", i,
                             pos, src->note);
         break;
       case WWD_TILE_DOUBLE:
-        if (!byte_reader_i32(&r, &tp->attribute) || !byte_reader_i32(&r, &tp->inside_attribute) ||
-            !byte_reader_i32(&r, &tp->rect[0]) || !byte_reader_i32(&r, &tp->rect[1]) ||
-            !byte_reader_i32(&r, &tp->rect[2]) || !byte_reader_i32(&r, &tp->rect[3]))
+        tp->attribute = br_i32le(&r);
+        tp->inside_attribute = br_i32le(&r);
+        for (k = 0; k < 4; k++) tp->rect[k] = br_i32le(&r);
+        if (r.failed)
           return codec_fail(err, "tile property %zu: byte offset %zu%s: truncated double property", i,
                             pos, src->note);
         break;
@@ -891,14 +884,14 @@ static int parse_tile_props(wwd_src *src, wwd_level *lvl, codec_error *err) {
         if (!size_mul(tp->width, tp->height, &area) || area > UINT32_MAX)
           return codec_fail(err, "tile property %zu: byte offset %zu%s: mask size %u x %u overflows", i,
                             pos, src->note, tp->width, tp->height);
-        if (!byte_reader_span(&r, area, &m))
+        if (!(m = br_bytes(&r, area)))
           return codec_fail(err,
                             "tile property %zu: byte offset %zu%s: mask of %u x %u bytes exceeds the "
                             "main block (%zu bytes left)",
-                            i, pos, src->note, tp->width, tp->height, byte_reader_left(&r));
+                            i, pos, src->note, tp->width, tp->height, br_left(&r));
         if (area) {
           tp->mask = (unsigned char *)malloc(area);
-          if (!tp->mask) return codec_fail(err, "tile property %zu: out of memory", i);
+          if (!tp->mask) return codec_fail_oom(err, "tile property %zu: out of memory", i);
           memcpy(tp->mask, m, area);
           tp->mask_len = (uint32_t)area;
         }
@@ -915,7 +908,6 @@ static int parse_tile_props(wwd_src *src, wwd_level *lvl, codec_error *err) {
       snprintf(section, sizeof section, "tile property %zu", i);
       if (!budget_take(src, r.pos - pos - WWD_TP_HEAD_SIZE, section, pos, err)) return 0;
     }
-    pos = r.pos;
   }
   return 1;
 }
@@ -940,7 +932,7 @@ int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_err
   if (size < WWD_HEADER_SIZE)
     return codec_fail(err, "header: byte offset %zu: truncated: the file has %zu bytes, a WWD header needs %u",
                       size, size, (unsigned)WWD_HEADER_SIZE);
-  flags = hdr_get(data, WWD_HDR_FLAGS);
+  flags = le32_load(data + WWD_HDR_FLAGS);
   compressed = (flags & WWD_FLAG_COMPRESS) != 0;
   src.data = data;
   src.size = size;
@@ -955,15 +947,15 @@ int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_err
   lvl = (wwd_level *)calloc(1, sizeof *lvl);
   if (!lvl) {
     free(owned);
-    return codec_fail(err, "header: out of memory");
+    return codec_fail_oom(err, "header: out of memory");
   }
   memcpy(lvl->header, data, WWD_HEADER_SIZE);
   lvl->file_size = size;
-  lvl->checksum_stored = hdr_get(data, WWD_HDR_CHECKSUM);
+  lvl->checksum_stored = le32_load(data + WWD_HDR_CHECKSUM);
   lvl->checksum_computed = wwd_checksum(data + WWD_HEADER_SIZE, size - WWD_HEADER_SIZE);
   lvl->checksum_kind = checksum_classify(lvl->checksum_stored, lvl->checksum_computed, compressed);
-  np = hdr_get(data, WWD_HDR_NUM_PLANES);
-  off_planes = hdr_get(data, WWD_HDR_OFFSET_PLANES);
+  np = le32_load(data + WWD_HDR_NUM_PLANES);
+  off_planes = le32_load(data + WWD_HDR_OFFSET_PLANES);
   if (!size_mul(np, WWD_PLANE_HEADER_SIZE, &plane_bytes) || !section_ok(&src, off_planes, plane_bytes)) {
     codec_fail(err,
                "header: byte offset %u: %u plane headers of %u bytes at offset %u do not fit in the "
@@ -976,7 +968,7 @@ int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_err
   if (np) {
     lvl->planes = (wwd_plane *)calloc(np, sizeof(wwd_plane));
     if (!lvl->planes) {
-      codec_fail(err, "header: out of memory for %u planes", np);
+      codec_fail_oom(err, "header: out of memory for %u planes", np);
       goto fail;
     }
     lvl->num_planes = np;
@@ -1019,81 +1011,81 @@ int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, c
   int compressed, k;
   *out = NULL;
   *out_size = 0;
-  if (!lvl) return codec_fail(err, "header: no level");
-  if (lvl->num_planes && !lvl->planes) return codec_fail(err, "header: planes missing");
+  if (!lvl) return codec_fail_arg(err, "header: no level");
+  if (lvl->num_planes && !lvl->planes) return codec_fail_arg(err, "header: planes missing");
   if (lvl->num_tile_properties && !lvl->tile_properties)
-    return codec_fail(err, "tile properties header: properties missing");
+    return codec_fail_arg(err, "tile properties header: properties missing");
   memcpy(hdr, lvl->header, sizeof hdr);
-  compressed = (hdr_get(hdr, WWD_HDR_FLAGS) & WWD_FLAG_COMPRESS) != 0;
+  compressed = (le32_load(hdr + WWD_HDR_FLAGS) & WWD_FLAG_COMPRESS) != 0;
 
   /* Layout pass: validate and compute the total size. */
   pos = WWD_HEADER_SIZE;
   if (!size_mul(lvl->num_planes, WWD_PLANE_HEADER_SIZE, &total) || !layout_add(&pos, total))
-    return codec_fail(err, "header: %u planes do not fit in a WWD file", lvl->num_planes);
+    return codec_fail_limit(err, "header: %u planes do not fit in a WWD file", lvl->num_planes);
   for (pi = 0; pi < lvl->num_planes; pi++) {
     const wwd_plane *p = &lvl->planes[pi];
     size_t n, bytes;
-    if (hdr_get(p->header, WWD_PLANE_TILES_WIDE) != p->tiles_wide ||
-        hdr_get(p->header, WWD_PLANE_TILES_HIGH) != p->tiles_high)
-      return codec_fail(err,
-                        "plane %u: the header says %u x %u tiles but the tile array is %u x %u", pi,
-                        hdr_get(p->header, WWD_PLANE_TILES_WIDE),
-                        hdr_get(p->header, WWD_PLANE_TILES_HIGH), p->tiles_wide, p->tiles_high);
+    if (le32_load(p->header + WWD_PLANE_TILES_WIDE) != p->tiles_wide ||
+        le32_load(p->header + WWD_PLANE_TILES_HIGH) != p->tiles_high)
+      return codec_fail_arg(err,
+                            "plane %u: the header says %u x %u tiles but the tile array is %u x %u", pi,
+                            le32_load(p->header + WWD_PLANE_TILES_WIDE),
+                            le32_load(p->header + WWD_PLANE_TILES_HIGH), p->tiles_wide, p->tiles_high);
     if (!size_mul(p->tiles_wide, p->tiles_high, &n) || !size_mul(n, 4, &bytes) || !layout_add(&pos, bytes))
-      return codec_fail(err, "tiles of plane %u: %u x %u tiles do not fit in a WWD file", pi,
-                        p->tiles_wide, p->tiles_high);
-    if (n && !p->tiles) return codec_fail(err, "tiles of plane %u: tile array missing", pi);
+      return codec_fail_limit(err, "tiles of plane %u: %u x %u tiles do not fit in a WWD file", pi,
+                              p->tiles_wide, p->tiles_high);
+    if (n && !p->tiles) return codec_fail_arg(err, "tiles of plane %u: tile array missing", pi);
   }
   for (pi = 0; pi < lvl->num_planes; pi++) {
     const wwd_plane *p = &lvl->planes[pi];
     if (p->num_image_sets && !p->image_sets)
-      return codec_fail(err, "image sets of plane %u: names missing", pi);
+      return codec_fail_arg(err, "image sets of plane %u: names missing", pi);
     for (i = 0; i < p->num_image_sets; i++) {
       const wwd_bytes *b = &p->image_sets[i];
       if (b->len && (!b->data || memchr(b->data, 0, b->len)))
-        return codec_fail(err, "image sets of plane %u: name %u contains a NUL byte", pi, i);
+        return codec_fail_arg(err, "image sets of plane %u: name %u contains a NUL byte", pi, i);
       if (!layout_add(&pos, (size_t)b->len + 1))
-        return codec_fail(err, "image sets of plane %u: names do not fit in a WWD file", pi);
+        return codec_fail_limit(err, "image sets of plane %u: names do not fit in a WWD file", pi);
     }
   }
   for (pi = 0; pi < lvl->num_planes; pi++) {
     const wwd_plane *p = &lvl->planes[pi];
-    if (p->num_objects && !p->objects) return codec_fail(err, "plane %u: objects missing", pi);
+    if (p->num_objects && !p->objects) return codec_fail_arg(err, "plane %u: objects missing", pi);
     for (i = 0; i < p->num_objects; i++) {
       const wwd_object *o = &p->objects[i];
       if (!layout_add(&pos, WWD_OBJECT_FIXED_SIZE))
-        return codec_fail(err, "object %u of plane %u: does not fit in a WWD file", i, pi);
+        return codec_fail_limit(err, "object %u of plane %u: does not fit in a WWD file", i, pi);
       for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) {
         if (o->str[k].len && !o->str[k].data)
-          return codec_fail(err, "object %u of plane %u: string %d missing", i, pi, k);
+          return codec_fail_arg(err, "object %u of plane %u: string %d missing", i, pi, k);
         if (!layout_add(&pos, o->str[k].len))
-          return codec_fail(err, "object %u of plane %u: does not fit in a WWD file", i, pi);
+          return codec_fail_limit(err, "object %u of plane %u: does not fit in a WWD file", i, pi);
       }
     }
   }
-  if (pos > UINT32_MAX) return codec_fail(err, "tile properties header: offset beyond 4 GiB");
+  if (pos > UINT32_MAX) return codec_fail_limit(err, "tile properties header: offset beyond 4 GiB");
   off_tp = (uint32_t)pos;
   if (!layout_add(&pos, WWD_TILE_PROPS_HEADER_SIZE))
-    return codec_fail(err, "tile properties header: does not fit in a WWD file");
+    return codec_fail_limit(err, "tile properties header: does not fit in a WWD file");
   for (i = 0; i < lvl->num_tile_properties; i++) {
     size_t sz;
     if (!tile_property_size(&lvl->tile_properties[i], i, &sz, err)) return 0;
-    if (!layout_add(&pos, sz)) return codec_fail(err, "tile property %u: does not fit in a WWD file", i);
+    if (!layout_add(&pos, sz)) return codec_fail_limit(err, "tile property %u: does not fit in a WWD file", i);
   }
   total = pos;
   main_len = total - WWD_HEADER_SIZE;
   if (compressed && main_len > WWD_MAX_MAIN_BLOCK)
-    return codec_fail(err, "main block (zlib): %zu bytes exceed the limit of %u for a compressed level",
-                      main_len, (unsigned)WWD_MAX_MAIN_BLOCK);
+    return codec_fail_limit(err, "main block (zlib): %zu bytes exceed the limit of %u for a compressed level",
+                            main_len, (unsigned)WWD_MAX_MAIN_BLOCK);
 
   /* Write pass. */
   memset(&w, 0, sizeof w);
-  if (!byte_writer_reserve(&w, total)) return codec_fail(err, "header: out of memory for %zu bytes", total);
-  hdr_put(hdr, WWD_HDR_NUM_PLANES, lvl->num_planes);
-  hdr_put(hdr, WWD_HDR_OFFSET_PLANES, WWD_HEADER_SIZE);
-  hdr_put(hdr, WWD_HDR_OFFSET_TILE_PROPS, off_tp);
-  hdr_put(hdr, WWD_HDR_DECOMPRESSED_SIZE, compressed ? (uint32_t)main_len : 0);
-  hdr_put(hdr, WWD_HDR_CHECKSUM, 0); /* filled in at the end */
+  if (!byte_writer_reserve(&w, total)) return codec_fail_oom(err, "header: out of memory for %zu bytes", total);
+  le32_store(hdr + WWD_HDR_NUM_PLANES, lvl->num_planes);
+  le32_store(hdr + WWD_HDR_OFFSET_PLANES, WWD_HEADER_SIZE);
+  le32_store(hdr + WWD_HDR_OFFSET_TILE_PROPS, off_tp);
+  le32_store(hdr + WWD_HDR_DECOMPRESSED_SIZE, compressed ? (uint32_t)main_len : 0);
+  le32_store(hdr + WWD_HDR_CHECKSUM, 0); /* filled in at the end */
   byte_writer_bytes(&w, hdr, sizeof hdr);
   {
     /* Plane headers with their counts and offsets recomputed. */
@@ -1109,11 +1101,11 @@ int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, c
       const wwd_plane *p = &lvl->planes[pi];
       unsigned char ph[WWD_PLANE_HEADER_SIZE];
       memcpy(ph, p->header, sizeof ph);
-      hdr_put(ph, WWD_PLANE_NUM_IMAGE_SETS, p->num_image_sets);
-      hdr_put(ph, WWD_PLANE_NUM_OBJECTS, p->num_objects);
-      hdr_put(ph, WWD_PLANE_OFFSET_TILES, (uint32_t)tiles_pos);
-      hdr_put(ph, WWD_PLANE_OFFSET_IMAGE_SETS, (uint32_t)sets_pos);
-      hdr_put(ph, WWD_PLANE_OFFSET_OBJECTS, p->num_objects ? (uint32_t)obj_pos : 0);
+      le32_store(ph + WWD_PLANE_NUM_IMAGE_SETS, p->num_image_sets);
+      le32_store(ph + WWD_PLANE_NUM_OBJECTS, p->num_objects);
+      le32_store(ph + WWD_PLANE_OFFSET_TILES, (uint32_t)tiles_pos);
+      le32_store(ph + WWD_PLANE_OFFSET_IMAGE_SETS, (uint32_t)sets_pos);
+      le32_store(ph + WWD_PLANE_OFFSET_OBJECTS, p->num_objects ? (uint32_t)obj_pos : 0);
       byte_writer_bytes(&w, ph, sizeof ph);
       tiles_pos += (size_t)p->tiles_wide * p->tiles_high * 4;
       for (i = 0; i < p->num_image_sets; i++) sets_pos += (size_t)p->image_sets[i].len + 1;
@@ -1146,7 +1138,7 @@ int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, c
     }
   }
   memcpy(tph, lvl->tile_props_header, sizeof tph);
-  hdr_put(tph, 8, lvl->num_tile_properties);
+  le32_store(tph + 8, lvl->num_tile_properties);
   byte_writer_bytes(&w, tph, sizeof tph);
   for (i = 0; i < lvl->num_tile_properties; i++) {
     const wwd_tile_property *tp = &lvl->tile_properties[i];
@@ -1166,7 +1158,7 @@ int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, c
   }
   if (w.failed || w.size != total) {
     byte_writer_free(&w);
-    return codec_fail(err, "header: out of memory while writing %zu bytes", total);
+    return codec_fail_oom(err, "header: out of memory while writing %zu bytes", total);
   }
 
   if (compressed) {
@@ -1175,23 +1167,24 @@ int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, c
     int zret;
     if (!c) {
       byte_writer_free(&w);
-      return codec_fail(err, "main block (zlib): out of memory");
+      return codec_fail_oom(err, "main block (zlib): out of memory");
     }
     zret = compress2(c + WWD_HEADER_SIZE, &clen, w.data + WWD_HEADER_SIZE, (uLong)main_len,
                      WWD_ZLIB_LEVEL);
     if (zret != Z_OK) {
       free(c);
       byte_writer_free(&w);
-      return codec_fail(err, "main block (zlib): compression failed (zlib error %d)", zret);
+      return codec_fail_code(err, zret == Z_MEM_ERROR ? CODEC_E_MEMORY : CODEC_E_LIMIT,
+                           "main block (zlib): compression failed (zlib error %d)", zret);
     }
     memcpy(c, w.data, WWD_HEADER_SIZE);
     byte_writer_free(&w);
-    hdr_put(c, WWD_HDR_CHECKSUM, wwd_checksum(c + WWD_HEADER_SIZE, clen));
+    le32_store(c + WWD_HDR_CHECKSUM, wwd_checksum(c + WWD_HEADER_SIZE, clen));
     *out = c;
     *out_size = (size_t)WWD_HEADER_SIZE + clen;
     return 1;
   }
-  hdr_put(w.data, WWD_HDR_CHECKSUM, wwd_checksum(w.data + WWD_HEADER_SIZE, main_len));
+  le32_store(w.data + WWD_HDR_CHECKSUM, wwd_checksum(w.data + WWD_HEADER_SIZE, main_len));
   *out = byte_writer_take(&w, out_size);
   return 1;
 }

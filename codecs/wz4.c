@@ -14,7 +14,8 @@
 **     tree ops: level, flags, op chunk
 **   imports (2 strings + enable each), include count + names,
 **   page-name count + names.
-** The document chunk has no footer.  See ../shared/formats/wz4.md.
+** The document chunk has no footer.  NOTES-wz4.md says what this file
+** handles and why (and ../shared/formats/wz4.md more of the format).
 */
 #include "wz4.h"
 
@@ -158,12 +159,13 @@ typedef struct parser {
   int depth;           /* link-default nesting of the current op */
 } parser;
 
-/* Reports an error at byte offset `at`, prefixed with where the parser is
-** ("page 3 op 17 (nested default depth 1)") so a misparse can be located. */
+/* Reports an error (codec_error.h's code) at byte offset `at`, prefixed
+** with where the parser is ("page 3 op 17 (nested default depth 1)") so a
+** misparse can be located.  pfail: damaged input; pfail_oom, pfail_limit. */
 #if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
+__attribute__((format(printf, 4, 5)))
 #endif
-static int pfail(parser *p, size_t at, const char *fmt, ...) {
+static int pfail_code(parser *p, int code, size_t at, const char *fmt, ...) {
   char what[320], where[96];
   int n;
   va_list ap;
@@ -178,14 +180,18 @@ static int pfail(parser *p, size_t at, const char *fmt, ...) {
     n = snprintf(where, sizeof where, "%s", p->section);
   if (p->depth > 0 && n > 0 && (size_t)n < sizeof where)
     snprintf(where + n, sizeof where - (size_t)n, " (nested default depth %d)", p->depth);
-  return codec_fail(p->err, "%s: byte offset %zu: %s", where, at, what);
+  return codec_fail_code(p->err, code, "%s: byte offset %zu: %s", where, at, what);
 }
+#define pfail(p, ...) pfail_code((p), CODEC_E_FORMAT, __VA_ARGS__)
+#define pfail_oom(p, ...) pfail_code((p), CODEC_E_MEMORY, __VA_ARGS__)
+#define pfail_limit(p, ...) pfail_code((p), CODEC_E_LIMIT, __VA_ARGS__)
 
 /* Reads one 32-bit word, failing with "truncated" naming the field. */
 static int rd_u32(parser *p, uint32_t *v, const char *what) {
   size_t at = p->r.pos;
-  if (!byte_reader_u32(&p->r, v))
-    return pfail(p, at, "truncated: need 4 bytes for %s, %zu left", what, byte_reader_left(&p->r));
+  if (!br_need(&p->r, 4))
+    return pfail(p, at, "truncated: need 4 bytes for %s, %zu left", what, br_left(&p->r));
+  *v = br_u32le(&p->r);
   return 1;
 }
 
@@ -203,9 +209,9 @@ static int rd_i32(parser *p, int32_t *v, const char *what) {
 static int rd_count(parser *p, uint32_t *count, size_t min_each, const char *what) {
   size_t at = p->r.pos, need;
   if (!rd_u32(p, count, what)) return 0;
-  if (!size_mul(*count, min_each, &need) || need > byte_reader_left(&p->r))
+  if (!size_mul(*count, min_each, &need) || !br_need(&p->r, need))
     return pfail(p, at, "%s %u needs at least %zu bytes per item, only %zu bytes left", what, *count,
-                 min_each, byte_reader_left(&p->r));
+                 min_each, br_left(&p->r));
   return 1;
 }
 
@@ -218,14 +224,14 @@ static int rd_str(parser *p, wz4_str *out, const char *what) {
   char *s;
   if (!rd_u32(p, &n, what)) return 0;
   if (!size_mul(n, 2, &bytes) || !size_add(bytes, bytes & 2u, &padded) ||
-      padded > byte_reader_left(&p->r))
+      !br_need(&p->r, padded))
     return pfail(p, at, "%s: length %u (UTF-16 units) exceeds the %zu bytes left", what, n,
-                 byte_reader_left(&p->r));
-  byte_reader_span(&p->r, padded, &units);
+                 br_left(&p->r));
+  units = br_bytes(&p->r, padded);
   if (padded != bytes && (units[bytes] | units[bytes + 1]) != 0)
     return pfail(p, at + 4 + bytes, "%s: nonzero string padding", what);
   s = utf16le_to_wtf8(units, n, &len);
-  if (!s) return pfail(p, at, "%s: out of memory", what);
+  if (!s) return pfail_oom(p, at, "%s: out of memory", what);
   str_clear(out);
   out->s = s;
   out->len = len;
@@ -264,7 +270,7 @@ static int rd_words(parser *p, uint32_t **out, size_t n, const char *what) {
   size_t i;
   int ok = 1;
   uint32_t *a = (uint32_t *)calloc_n(n, sizeof *a, &ok);
-  if (!ok) return pfail(p, p->r.pos, "%s: out of memory", what);
+  if (!ok) return pfail_oom(p, p->r.pos, "%s: out of memory", what);
   *out = a;
   for (i = 0; i < n; i++)
     if (!rd_u32(p, &a[i], what)) return 0;
@@ -281,7 +287,7 @@ static int rd_links(parser *p, wz4_op *op) {
   size_t min_each = op->version >= 4 ? 12 : 8;
   if (!rd_count(p, &n, min_each, "link count")) return 0;
   op->links = (wz4_link *)calloc_n(n, sizeof *op->links, &ok);
-  if (!ok) return pfail(p, p->r.pos, "links: out of memory");
+  if (!ok) return pfail_oom(p, p->r.pos, "links: out of memory");
   op->num_links = n;
   for (i = 0; i < n; i++) {
     wz4_link *l = &op->links[i];
@@ -291,9 +297,9 @@ static int rd_links(parser *p, wz4_op *op) {
       if (l->has_default) {
         int r;
         if (p->depth + 1 > WZ4_MAX_NESTING)
-          return pfail(p, p->r.pos, "link default ops nested deeper than %d", WZ4_MAX_NESTING);
+          return pfail_limit(p, p->r.pos, "link default ops nested deeper than %d", WZ4_MAX_NESTING);
         l->def = (wz4_op *)calloc(1, sizeof *l->def);
-        if (!l->def) return pfail(p, p->r.pos, "link default: out of memory");
+        if (!l->def) return pfail_oom(p, p->r.pos, "link default: out of memory");
         p->depth++;
         r = rd_op(p, l->def);
         p->depth--;
@@ -322,7 +328,7 @@ static int rd_op(parser *p, wz4_op *op) {
     return 0;
   if (!rd_count(p, &n, 4, "string parameter count")) return 0;
   op->strings = (wz4_str *)calloc_n(n, sizeof *op->strings, &ok);
-  if (!ok) return pfail(p, p->r.pos, "strings: out of memory");
+  if (!ok) return pfail_oom(p, p->r.pos, "strings: out of memory");
   op->num_strings = n;
   for (i = 0; i < n; i++)
     if (!rd_str(p, &op->strings[i], "string parameter")) return 0;
@@ -332,9 +338,9 @@ static int rd_op(parser *p, wz4_op *op) {
     if (!rd_u32(p, &op->array_words, "array words per entry") ||
         !rd_u32(p, &op->array_count, "array entry count"))
       return 0;
-    if (!size_mul(op->array_words, op->array_count, &words) || words > byte_reader_left(&p->r) / 4)
+    if (!size_mul(op->array_words, op->array_count, &words) || !br_need_n(&p->r, words, 4))
       return pfail(p, at, "array of %u entries x %u words exceeds the %zu bytes left", op->array_count,
-                   op->array_words, byte_reader_left(&p->r));
+                   op->array_words, br_left(&p->r));
     if (!rd_words(p, &op->array, words, "array parameters")) return 0;
   }
   if (op->version == 6) {
@@ -349,7 +355,7 @@ static int rd_op(parser *p, wz4_op *op) {
   if (op->version >= 9) {
     if (!rd_count(p, &n, op->version >= 10 ? 20 : 16, "script parameter count")) return 0;
     op->script_paras = (wz4_script_para *)calloc_n(n, sizeof *op->script_paras, &ok);
-    if (!ok) return pfail(p, p->r.pos, "script parameters: out of memory");
+    if (!ok) return pfail_oom(p, p->r.pos, "script parameters: out of memory");
     op->num_script_paras = n;
     for (i = 0; i < n; i++) {
       uint32_t k;
@@ -398,7 +404,7 @@ static int rd_options(parser *p, wz4_options *o) {
         !rd_count(p, &o->num_bpm, 8, "bpm segment count"))
       return 0;
     o->bpm = (wz4_bpm_segment *)calloc_n(o->num_bpm, sizeof *o->bpm, &ok);
-    if (!ok) return pfail(p, p->r.pos, "bpm segments: out of memory");
+    if (!ok) return pfail_oom(p, p->r.pos, "bpm segments: out of memory");
     for (i = 0; i < o->num_bpm; i++)
       if (!rd_u32(p, &o->bpm[i].beats, "bpm segment beats") || !rd_u32(p, &o->bpm[i].bpm, "bpm segment bpm"))
         return 0;
@@ -408,7 +414,7 @@ static int rd_options(parser *p, wz4_options *o) {
     uint32_t n;
     if (!rd_count(p, &n, v >= 16 ? 24 : 20, "hidden part count")) return 0;
     o->hidden = (wz4_hidden_part *)calloc_n(n, sizeof *o->hidden, &ok);
-    if (!ok) return pfail(p, p->r.pos, "hidden parts: out of memory");
+    if (!ok) return pfail_oom(p, p->r.pos, "hidden parts: out of memory");
     o->num_hidden = n;
     for (i = 0; i < n; i++) {
       wz4_hidden_part *h = &o->hidden[i];
@@ -436,12 +442,12 @@ static int rd_page(parser *p, wz4_page *pg, uint32_t num_tree) {
   /* each stacked op takes >= 36 bytes, each tree op >= 20 */
   if (!size_mul(pg->num_stack, 36, &need) || !size_mul(num_tree, 20, &need_tree) ||
       !size_add(need, need_tree, &need) ||
-      need > byte_reader_left(&p->r) || pg->num_stack > UINT32_MAX - num_tree)
+      !br_need(&p->r, need) || pg->num_stack > UINT32_MAX - num_tree)
     return pfail(p, p->r.pos, "%u stacked and %u tree ops do not fit in the %zu bytes left", pg->num_stack,
-                 num_tree, byte_reader_left(&p->r));
+                 num_tree, br_left(&p->r));
   total = pg->num_stack + num_tree;
   pg->nodes = (wz4_node *)calloc_n(total, sizeof *pg->nodes, &ok);
-  if (!ok) return pfail(p, p->r.pos, "ops: out of memory");
+  if (!ok) return pfail_oom(p, p->r.pos, "ops: out of memory");
   pg->num_nodes = total;
   for (i = 0; i < total; i++) {
     wz4_node *nd = &pg->nodes[i];
@@ -466,7 +472,7 @@ static int rd_str_list(parser *p, wz4_str **out, uint32_t *count, const char *wh
   int ok = 1;
   if (!rd_count(p, &n, 4, what)) return 0;
   *out = (wz4_str *)calloc_n(n, sizeof **out, &ok);
-  if (!ok) return pfail(p, p->r.pos, "%s: out of memory", what);
+  if (!ok) return pfail_oom(p, p->r.pos, "%s: out of memory", what);
   *count = n;
   for (i = 0; i < n; i++)
     if (!rd_str(p, &(*out)[i], what)) return 0;
@@ -490,7 +496,7 @@ static int rd_doc(parser *p, wz4_doc *doc) {
   num_tree = (uint32_t *)calloc_n(n, sizeof *num_tree, &ok);
   if (!ok) {
     free(num_tree);
-    return pfail(p, p->r.pos, "pages: out of memory");
+    return pfail_oom(p, p->r.pos, "pages: out of memory");
   }
   doc->num_pages = n;
   p->section = "page table entry";
@@ -513,15 +519,15 @@ static int rd_doc(parser *p, wz4_doc *doc) {
   }
   p->page = -1;
   p->section = "imports";
-  if (doc->num_imports > byte_reader_left(&p->r) / 12) {
+  if (!br_need_n(&p->r, doc->num_imports, 12)) {
     pfail(p, p->r.pos, "%u imports do not fit in the %zu bytes left", doc->num_imports,
-          byte_reader_left(&p->r));
+          br_left(&p->r));
     goto done;
   }
   doc->imports = (wz4_import *)calloc_n(doc->num_imports, sizeof *doc->imports, &ok);
   if (!ok) {
     doc->num_imports = 0;
-    pfail(p, p->r.pos, "imports: out of memory");
+    pfail_oom(p, p->r.pos, "imports: out of memory");
     goto done;
   }
   for (i = 0; i < doc->num_imports; i++) {
@@ -534,15 +540,15 @@ static int rd_doc(parser *p, wz4_doc *doc) {
   if (!rd_str_list(p, &doc->includes, &doc->num_includes, "include count")) goto done;
   p->section = "page names";
   if (!rd_str_list(p, &doc->page_names, &doc->num_page_names, "page name count")) goto done;
-  doc->trailer_len = byte_reader_left(&p->r);
+  doc->trailer_len = br_left(&p->r);
   if (doc->trailer_len) {
     doc->trailer = (unsigned char *)malloc(doc->trailer_len);
     if (!doc->trailer) {
       doc->trailer_len = 0;
-      pfail(p, p->r.pos, "trailer: out of memory");
+      pfail_oom(p, p->r.pos, "trailer: out of memory");
       goto done;
     }
-    memcpy(doc->trailer, p->r.data + p->r.pos, doc->trailer_len);
+    memcpy(doc->trailer, br_bytes(&p->r, doc->trailer_len), doc->trailer_len);
   }
   r = 1;
 done:
@@ -552,10 +558,11 @@ done:
 
 /* Returns 1 for a buffer that starts with a v11/v12 document header. */
 int wz4_sniff(const unsigned char *data, size_t size) {
-  uint32_t v = 0;
-  if (!data || size < 12) return 0;
-  if (le32_load(data) != WZ4_TAG_OPEN || le32_load(data + 4) != WZ4_ID_DOC) return 0;
-  v = le32_load(data + 8);
+  byte_reader r = br_at(data, size, 0);
+  uint32_t v;
+  if (!data || !br_need(&r, 12)) return 0;
+  if (br_u32le(&r) != WZ4_TAG_OPEN || br_u32le(&r) != WZ4_ID_DOC) return 0;
+  v = br_u32le(&r);
   return v >= WZ4_DOC_VERSION_MIN && v <= WZ4_DOC_VERSION_MAX;
 }
 
@@ -564,10 +571,10 @@ int wz4_parse(const unsigned char *data, size_t size, wz4_doc **out, codec_error
   parser p;
   wz4_doc *doc;
   *out = NULL;
-  if (!data && size) return codec_fail(err, "document: byte offset 0: no data");
+  if (!data && size) return codec_fail_arg(err, "document: byte offset 0: no data");
   doc = (wz4_doc *)calloc(1, sizeof *doc);
-  if (!doc) return codec_fail(err, "document: byte offset 0: out of memory");
-  p.r = byte_reader_at(data, size, 0);
+  if (!doc) return codec_fail_oom(err, "document: byte offset 0: out of memory");
+  p.r = br_at(data, size, 0);
   p.err = err;
   p.section = "document";
   p.page = -1;
@@ -591,20 +598,24 @@ typedef struct writer {
   long page, op; /* for error messages; -1 outside */
 } writer;
 
-/* Reports a serialization error with the page/op it concerns. */
+/* Reports a serialization error with the page/op it concerns.  wfail: the
+** model handed in is inconsistent (CODEC_E_ARG); wfail_limit: something
+** does not fit the file's fields. */
 #if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
+__attribute__((format(printf, 3, 4)))
 #endif
-static int wfail(writer *w, const char *fmt, ...) {
+static int wfail_code(writer *w, int code, const char *fmt, ...) {
   char what[320];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  if (w->op >= 0) return codec_fail(w->err, "page %ld op %ld: %s", w->page, w->op, what);
-  if (w->page >= 0) return codec_fail(w->err, "page %ld: %s", w->page, what);
-  return codec_fail(w->err, "document: %s", what);
+  if (w->op >= 0) return codec_fail_code(w->err, code, "page %ld op %ld: %s", w->page, w->op, what);
+  if (w->page >= 0) return codec_fail_code(w->err, code, "page %ld: %s", w->page, what);
+  return codec_fail_code(w->err, code, "document: %s", what);
 }
+#define wfail(w, ...) wfail_code((w), CODEC_E_ARG, __VA_ARGS__)
+#define wfail_limit(w, ...) wfail_code((w), CODEC_E_LIMIT, __VA_ARGS__)
 
 /* Appends a word; allocation failure is reported once at the end. */
 static void wr_u32(writer *w, uint32_t v) { byte_writer_u32(&w->w, v); }
@@ -624,7 +635,7 @@ static int wr_str(writer *w, const wz4_str *s, const char *what) {
   size_t len = s->s ? s->len : 0;
   if (!wtf8_validate(text, len, &units, &bad))
     return wfail(w, "%s: not WTF-8 at byte %zu", what, bad);
-  if (units > UINT32_MAX / 2) return wfail(w, "%s: too long", what);
+  if (units > UINT32_MAX / 2) return wfail_limit(w, "%s: too long", what);
   wr_u32(w, (uint32_t)units);
   bytes = units * 2;
   if (!byte_writer_reserve(&w->w, bytes + 2)) return 1; /* reported at the end */
@@ -659,7 +670,7 @@ static int wr_links(writer *w, const wz4_op *op, int depth) {
 static int wr_op(writer *w, const wz4_op *op, int depth) {
   uint32_t i, k;
   size_t words;
-  if (depth > WZ4_MAX_NESTING) return wfail(w, "link default ops nested deeper than %d", WZ4_MAX_NESTING);
+  if (depth > WZ4_MAX_NESTING) return wfail_limit(w, "link default ops nested deeper than %d", WZ4_MAX_NESTING);
   if (op->version < 0 || op->version > WZ4_OP_VERSION_MAX)
     return wfail(w, "unsupported op version %ld", (long)op->version);
   wr_u32(w, WZ4_TAG_OPEN);
@@ -680,7 +691,7 @@ static int wr_op(writer *w, const wz4_op *op, int depth) {
   if (op->version >= 5) {
     wr_u32(w, op->array_words);
     wr_u32(w, op->array_count);
-    if (!size_mul(op->array_words, op->array_count, &words)) return wfail(w, "array size overflows");
+    if (!size_mul(op->array_words, op->array_count, &words)) return wfail_limit(w, "array size overflows");
     if (!wr_words(w, op->array, words, "array parameters")) return 0;
   }
   if (op->version == 6) {
@@ -842,7 +853,7 @@ int wz4_serialize(const wz4_doc *doc, unsigned char **out, size_t *out_size, cod
   writer w;
   *out = NULL;
   *out_size = 0;
-  if (!doc) return codec_fail(err, "document: no document");
+  if (!doc) return codec_fail_arg(err, "document: no document");
   memset(&w, 0, sizeof w);
   w.err = err;
   w.page = -1;
@@ -853,11 +864,11 @@ int wz4_serialize(const wz4_doc *doc, unsigned char **out, size_t *out_size, cod
   }
   if (w.w.failed) {
     byte_writer_free(&w.w);
-    return codec_fail(err, "document: out of memory");
+    return codec_fail_oom(err, "document: out of memory");
   }
   *out = byte_writer_take(&w.w, out_size);
   if (!*out) { /* an empty buffer cannot happen: the header is 12 bytes */
-    return codec_fail(err, "document: out of memory");
+    return codec_fail_oom(err, "document: out of memory");
   }
   return 1;
 }
@@ -1073,13 +1084,13 @@ wz4_node *wz4_node_at(const wz4_doc *doc, uint32_t page, uint32_t op) {
 int wz4_str_set(wz4_str *dst, const char *s, size_t len, codec_error *err) {
   size_t units, bad = 0;
   char *copy;
-  if (!s && len) return codec_fail(err, "string: no data");
+  if (!s && len) return codec_fail_arg(err, "string: no data");
   if (!s) s = "";
   if (!wtf8_validate(s, len, &units, &bad))
-    return codec_fail(err, "string: not UTF-8 (or WTF-8) at byte %zu", bad);
-  if (units > UINT32_MAX / 2) return codec_fail(err, "string: too long");
+    return codec_fail_arg(err, "string: not UTF-8 (or WTF-8) at byte %zu", bad);
+  if (units > UINT32_MAX / 2) return codec_fail_limit(err, "string: too long");
   copy = (char *)malloc(len + 1);
-  if (!copy) return codec_fail(err, "string: out of memory");
+  if (!copy) return codec_fail_oom(err, "string: out of memory");
   memcpy(copy, s, len);
   copy[len] = '\0';
   free(dst->s);
@@ -1091,10 +1102,10 @@ int wz4_str_set(wz4_str *dst, const char *s, size_t len, codec_error *err) {
 /* Swaps in a copy of the parameter words. */
 int wz4_op_set_params(wz4_op *op, const uint32_t *words, uint32_t n, codec_error *err) {
   uint32_t *copy = NULL;
-  if (n && !words) return codec_fail(err, "params: no data");
+  if (n && !words) return codec_fail_arg(err, "params: no data");
   if (n) {
     copy = (uint32_t *)malloc((size_t)n * sizeof *copy);
-    if (!copy) return codec_fail(err, "params: out of memory");
+    if (!copy) return codec_fail_oom(err, "params: out of memory");
     memcpy(copy, words, (size_t)n * sizeof *copy);
   }
   free(op->params);
@@ -1110,14 +1121,13 @@ int wz4_op_set_strings(wz4_op *op, const char *const *strs, const size_t *lens, 
   wz4_str *a = NULL;
   uint32_t i;
   int ok = 1;
-  if (n && (!strs || !lens)) return codec_fail(err, "strings: no data");
+  if (n && (!strs || !lens)) return codec_fail_arg(err, "strings: no data");
   a = (wz4_str *)calloc_n(n, sizeof *a, &ok);
-  if (!ok) return codec_fail(err, "strings: out of memory");
+  if (!ok) return codec_fail_oom(err, "strings: out of memory");
   for (i = 0; i < n; i++) {
-    codec_error e2;
-    if (!wz4_str_set(&a[i], strs[i], lens[i], &e2)) {
+    if (!wz4_str_set(&a[i], strs[i], lens[i], err)) {
       str_array_free(a, n);
-      return codec_fail(err, "strings[%u]: %s", i, e2.msg);
+      return codec_prefix(err, "strings[%u]: ", i);
     }
   }
   str_array_free(op->strings, op->num_strings);
@@ -1276,8 +1286,8 @@ static int jr_hex4(json_in *j, uint32_t *v) {
 
 /* Reads a JSON string literal into a malloc'd WTF-8 string (a \uD8xx
 ** \uDCxx pair becomes one character, a lone surrogate escape a lone
-** surrogate).  The result is validated as WTF-8.  Returns 0 on bad input
-** or out of memory. */
+** surrogate).  The result is validated as WTF-8.  Returns 1, 0 on bad
+** input, -1 when memory runs out. */
 static int jr_str(json_in *j, wz4_str *out) {
   byte_writer w = {0};
   size_t n, units;
@@ -1321,7 +1331,11 @@ static int jr_str(json_in *j, wz4_str *out) {
     }
   }
   byte_writer_bytes(&w, "", 1);
-  if (w.failed || !wtf8_validate((const char *)w.data, w.size - 1, &units, NULL) || units > UINT32_MAX / 2)
+  if (w.failed) {
+    byte_writer_free(&w);
+    return -1;
+  }
+  if (!wtf8_validate((const char *)w.data, w.size - 1, &units, NULL) || units > UINT32_MAX / 2)
     goto bad;
   out->s = (char *)byte_writer_take(&w, &n);
   out->len = n - 1;
@@ -1365,27 +1379,27 @@ int wz4_op_set_params_json(wz4_op *op, const char *json, size_t len, codec_error
   j.s = json ? json : "";
   j.len = json ? len : 0;
   j.pos = 0;
-  if (!jr_char(&j, '[')) return codec_fail(err, "params: expected a JSON array of integers");
-  if (j.len > UINT32_MAX) return codec_fail(err, "params: too long");
+  if (!jr_char(&j, '[')) return codec_fail_arg(err, "params: expected a JSON array of integers");
+  if (j.len > UINT32_MAX) return codec_fail_limit(err, "params: too long");
   words = (uint32_t *)malloc((j.len / 2 + 1) * sizeof *words);
-  if (!words) return codec_fail(err, "params: out of memory");
+  if (!words) return codec_fail_oom(err, "params: out of memory");
   if (!jr_char(&j, ']')) {
     do {
       if (!jr_word(&j, &words[n])) {
         free(words);
-        return codec_fail(err, "params: element %u is not an integer in -2147483648..4294967295", n);
+        return codec_fail_arg(err, "params: element %u is not an integer in -2147483648..4294967295", n);
       }
       n++;
     } while (jr_char(&j, ','));
     if (!jr_char(&j, ']')) {
       free(words);
-      return codec_fail(err, "params: expected ',' or ']' after element %u", n - 1);
+      return codec_fail_arg(err, "params: expected ',' or ']' after element %u", n - 1);
     }
   }
   jr_ws(&j);
   if (j.pos != j.len) {
     free(words);
-    return codec_fail(err, "params: text after the array");
+    return codec_fail_arg(err, "params: text after the array");
   }
   free(op->params);
   op->params = n ? words : NULL;
@@ -1402,27 +1416,29 @@ int wz4_op_set_strings_json(wz4_op *op, const char *json, size_t len, codec_erro
   j.s = json ? json : "";
   j.len = json ? len : 0;
   j.pos = 0;
-  if (!jr_char(&j, '[')) return codec_fail(err, "strings: expected a JSON array of strings");
-  if (j.len > UINT32_MAX) return codec_fail(err, "strings: too long");
+  if (!jr_char(&j, '[')) return codec_fail_arg(err, "strings: expected a JSON array of strings");
+  if (j.len > UINT32_MAX) return codec_fail_limit(err, "strings: too long");
   a = (wz4_str *)calloc(j.len / 2 + 1, sizeof *a); /* each element takes >= 2 bytes ("") */
-  if (!a) return codec_fail(err, "strings: out of memory");
+  if (!a) return codec_fail_oom(err, "strings: out of memory");
   if (!jr_char(&j, ']')) {
     do {
-      if (!jr_str(&j, &a[n])) {
+      int got = jr_str(&j, &a[n]);
+      if (got <= 0) {
         str_array_free(a, n);
-        return codec_fail(err, "strings: element %u is not a valid JSON string (or not UTF-8)", n);
+        if (got < 0) return codec_fail_oom(err, "strings: out of memory");
+        return codec_fail_arg(err, "strings: element %u is not a valid JSON string (or not UTF-8)", n);
       }
       n++;
     } while (jr_char(&j, ','));
     if (!jr_char(&j, ']')) {
       str_array_free(a, n);
-      return codec_fail(err, "strings: expected ',' or ']' after element %u", n - 1);
+      return codec_fail_arg(err, "strings: expected ',' or ']' after element %u", n - 1);
     }
   }
   jr_ws(&j);
   if (j.pos != j.len) {
     str_array_free(a, n);
-    return codec_fail(err, "strings: text after the array");
+    return codec_fail_arg(err, "strings: text after the array");
   }
   str_array_free(op->strings, op->num_strings);
   if (!n) {
@@ -1513,9 +1529,9 @@ int wz4_page_links(const wz4_doc *doc, uint32_t page, wz4_edge **out, size_t *n_
   int r = 0;
   *out = NULL;
   *n_out = 0;
-  if (!doc || page >= doc->num_pages || !doc->pages) return codec_fail(err, "links: no page %u", page);
+  if (!doc || page >= doc->num_pages || !doc->pages) return codec_fail_arg(err, "links: no page %u", page);
   pg = &doc->pages[page];
-  if (pg->num_nodes && !pg->nodes) return codec_fail(err, "links: page %u has no op array", page);
+  if (pg->num_nodes && !pg->nodes) return codec_fail_arg(err, "links: page %u has no op array", page);
   if (pg->num_stack) {
     keys = (stack_key *)malloc((size_t)pg->num_stack * sizeof *keys);
     if (!keys) goto oom;
@@ -1606,7 +1622,7 @@ int wz4_page_links(const wz4_doc *doc, uint32_t page, wz4_edge **out, size_t *n_
   r = 1;
   goto done;
 oom:
-  codec_fail(err, "links: out of memory");
+  codec_fail_oom(err, "links: out of memory");
 done:
   free(el.a);
   free(keys);

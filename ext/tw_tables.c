@@ -94,7 +94,7 @@ static void *tw_format_parse(const unsigned char *data, size_t size, codec_error
   tw_model *tm;
   if (!tw_map_parse(data, size, &m, err)) return NULL;
   tm = model_wrap(m);
-  if (!tm) codec_fail(err, "map: out of memory");
+  if (!tm) codec_fail_oom(err, "map: out of memory");
   return tm;
 }
 

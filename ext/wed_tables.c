@@ -63,7 +63,7 @@ static void *wed_format_parse(const unsigned char *data, size_t size, codec_erro
   m = calloc(1, sizeof *m);
   if (!m) {
     wed_free(a);
-    codec_fail(err, "out of memory");
+    codec_fail_oom(err, "out of memory");
     return NULL;
   }
   m->area = a;
@@ -126,7 +126,7 @@ const ls_format wed_format = {
 /* Turns a codec error into the setter's message, prefixed with the column;
 ** out-of-memory keeps its own result code. */
 static int codec_result(const codec_error *cerr, const ls_column *col, char **err) {
-  if (strstr(cerr->msg, "out of memory")) return SQLITE_NOMEM;
+  if (cerr->code == CODEC_E_MEMORY) return SQLITE_NOMEM;
   *err = sqlite3_mprintf("column %s: %s", col->name, cerr->msg[0] ? cerr->msg : "the edit failed");
   return SQLITE_CONSTRAINT;
 }
@@ -697,7 +697,7 @@ static int polygon_check(const ls_row *row, char **err) {
   if (box[0] == p->min_x && box[1] == p->max_x && box[2] == p->min_y && box[3] == p->max_y) return SQLITE_OK;
   cerr.msg[0] = 0;
   if (!wed_polygon_set_bbox(AREA(row), (uint32_t)row->pos.a, box[0], box[1], box[2], box[3], &cerr)) {
-    if (strstr(cerr.msg, "out of memory")) return SQLITE_NOMEM;
+    if (cerr.code == CODEC_E_MEMORY) return SQLITE_NOMEM;
     *err = sqlite3_mprintf("bounding box: %s", cerr.msg);
     return SQLITE_CONSTRAINT;
   }
@@ -723,7 +723,7 @@ static int polygon_insert(void *model, sqlite3_value *const *values, ls_pos *pos
   }
   cerr.msg[0] = 0;
   if (!wed_polygon_insert_wall(m->area, WED_NEW_WALL_FLAGS, WED_NEW_WALL_HEIGHT, NULL, 0, &poly, &cerr)) {
-    if (strstr(cerr.msg, "out of memory")) return SQLITE_NOMEM;
+    if (cerr.code == CODEC_E_MEMORY) return SQLITE_NOMEM;
     *err = sqlite3_mprintf("cannot insert a wall polygon: %s", cerr.msg);
     return SQLITE_CONSTRAINT;
   }
@@ -754,7 +754,7 @@ static int polygon_remove(void *model, const ls_pos *pos, char **err) {
   }
   cerr.msg[0] = 0;
   if (!wed_polygon_delete_wall(a, poly, &cerr)) {
-    if (strstr(cerr.msg, "out of memory")) return SQLITE_NOMEM;
+    if (cerr.code == CODEC_E_MEMORY) return SQLITE_NOMEM;
     *err = sqlite3_mprintf("cannot delete: %s", cerr.msg);
     return SQLITE_CONSTRAINT;
   }

@@ -49,7 +49,7 @@ static void *model_new(wz4_doc *doc) {
 static void *wz4_format_parse(const unsigned char *data, size_t size, codec_error *err) {
   wz4_doc *doc = NULL;
   void *m = wz4_parse(data, size, &doc, err) ? model_new(doc) : NULL;
-  if (doc && !m) codec_fail(err, "out of memory");
+  if (doc && !m) codec_fail_oom(err, "out of memory");
   return m;
 }
 

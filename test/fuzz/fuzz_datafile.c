@@ -1,7 +1,8 @@
 /*
 ** fuzz_datafile.c: libFuzzer harness for the datafile container.
 **
-** For every input: df_parse; when that succeeds, inflate every blob (errors
+** For every input: df_parse; a refusal must carry CODEC_E_FORMAT, _LIMIT or
+** _MEMORY (never _ARG: bytes are not an argument).  When it succeeds, inflate every blob (errors
 ** allowed), write (must succeed), parse the output (must succeed, same item
 ** and blob counts apart from regenerated UUID-index items), and, when the
 ** file has at most one UUID type (DDNet renumbers several on every save),
@@ -27,7 +28,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   unsigned char *o1 = NULL, *o2 = NULL;
   size_t n1, n2, i, sz;
   const unsigned char *d;
-  if (!df_parse(data, size, &df, &e)) return 0;
+  codec_error_clear(&e);
+  if (!df_parse(data, size, &df, &e)) {
+    /* bytes are refused as damaged or beyond a cap, never as an argument */
+    if (e.code != CODEC_E_FORMAT && e.code != CODEC_E_LIMIT && e.code != CODEC_E_MEMORY)
+      fuzz_fail("parse failed with the wrong code", e.msg);
+    return 0;
+  }
   for (i = 0; i < df->num_data; i++) df_data_get(df, i, &d, &sz, &e);
   if (!df_write(df, size & 1 ? DF_WRITE_RECOMPRESS : 0, &o1, &n1, &e)) fuzz_fail("write failed", e.msg);
   if (!df_parse(o1, n1, &df2, &e)) fuzz_fail("re-parse failed", e.msg);

@@ -1,7 +1,8 @@
 /*
 ** fuzz_twmap.c: libFuzzer harness for the map model.
 **
-** For every input: tw_map_parse; when that succeeds, decode everything the
+** For every input: tw_map_parse; a refusal must carry CODEC_E_FORMAT,
+** _LIMIT or _MEMORY.  When that succeeds, decode everything the
 ** SQL tables show (every tile of every tilemap layer, which forces the lazy
 ** decoding, quads, images, envelopes and their points, sounds, info),
 ** edit one tile of each layer that loaded, serialize (must succeed) and
@@ -77,7 +78,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   codec_error e;
   unsigned char *o = NULL;
   size_t n, i;
-  if (!tw_map_parse(data, size, &m, &e)) return 0;
+  codec_error_clear(&e);
+  if (!tw_map_parse(data, size, &m, &e)) {
+    /* bytes are refused as damaged or beyond a cap, never as an argument */
+    if (e.code != CODEC_E_FORMAT && e.code != CODEC_E_LIMIT && e.code != CODEC_E_MEMORY)
+      fuzz_fail("parse failed with the wrong code", e.msg);
+    return 0;
+  }
   touch(m);
   if (!tw_map_serialize(m, 0, &o, &n, &e)) fuzz_fail("serialize failed", e.msg);
   if (!tw_map_parse(o, n, &m2, &e)) fuzz_fail("re-parse failed", e.msg);

@@ -1,7 +1,8 @@
 /*
 ** fuzz_wed.c: libFuzzer harness for the WED codec (codecs/wed.[ch]).
 **
-** Parse; a rejection must carry a message.  An accepted area must pass
+** Parse; a rejection must carry a message and CODEC_E_FORMAT, _LIMIT or
+** _MEMORY.  An accepted area must pass
 ** wed_check, rewrite byte-identically (unless its sections overlapped, in
 ** which case it is laid out again), and re-parse.  Then a few edits chosen
 ** by the input's last bytes (move / add / delete a wall polygon, change a
@@ -96,9 +97,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t os = 0, os2 = 0, os3 = 0;
   uint32_t sel = 0;
   int regen;
-  err.msg[0] = 0;
+  codec_error_clear(&err);
   if (!wed_parse(data, size, &a, &err)) {
     if (!err.msg[0] || a) die("reject", "rejected without a message");
+    /* bytes are refused as damaged or beyond a cap, never as an argument */
+    if (err.code != CODEC_E_FORMAT && err.code != CODEC_E_LIMIT && err.code != CODEC_E_MEMORY)
+      die("reject", "rejected with the wrong code");
     return 0;
   }
   if (!wed_check(a, &err)) die("check after parse", err.msg);

@@ -6,7 +6,8 @@
 ** - text8: decoding the bytes in each code page and encoding the result
 **   must give the bytes back; when the input happens to be valid UTF-8 that
 **   a code page can represent, encoding then decoding must give it back.
-** - wwd: parse; when that succeeds, serialize (must succeed), parse the
+** - wwd: parse; a refusal must carry a message and CODEC_E_FORMAT, _LIMIT
+**   or _MEMORY; when it succeeds, serialize (must succeed), parse the
 **   output (must succeed), the two models must be equal (wwd_equal), and
 **   serializing the re-parsed model must reproduce the same bytes (the
 **   writer's output is a fixed point).
@@ -62,10 +63,13 @@ static void fuzz_wwd(const uint8_t *data, size_t size) {
   size_t out_size = 0, out2_size = 0;
   codec_error err;
   char why[256];
-  err.msg[0] = 0;
+  codec_error_clear(&err);
   if (!wwd_parse(data, size, &lvl, &err)) {
     if (lvl) fuzz_fail("parse failed but returned a level", err.msg);
     if (!err.msg[0]) fuzz_fail("parse failed without a message", NULL);
+    /* bytes are refused as damaged or beyond a cap, never as an argument */
+    if (err.code != CODEC_E_FORMAT && err.code != CODEC_E_LIMIT && err.code != CODEC_E_MEMORY)
+      fuzz_fail("parse failed with the wrong code", err.msg);
     return;
   }
   (void)wwd_game(lvl);

@@ -1,7 +1,8 @@
 /*
 ** fuzz_wz4.c: libFuzzer harness for the werkkzeug4 codec.
 **
-** For every input: parse.  When it parses, the model must serialize to the
+** For every input: parse (a refusal must carry CODEC_E_FORMAT, _LIMIT or
+** _MEMORY).  When it parses, the model must serialize to the
 ** very same bytes, a deep clone must too, the serialized bytes must parse
 ** again, and the link graph of every page must only name existing ops.
 ** Any inconsistency calls abort() so libFuzzer records the input.
@@ -112,8 +113,11 @@ static void check_edit(wz4_doc *doc, const uint8_t *data, size_t size) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wz4_doc *doc = NULL, *cl, *re = NULL;
   codec_error e;
+  codec_error_clear(&e);
   if (!wz4_parse(data, size, &doc, &e)) {
     if (doc) abort(); /* no partial results */
+    /* bytes are refused as damaged or beyond a cap, never as an argument */
+    if (e.code != CODEC_E_FORMAT && e.code != CODEC_E_LIMIT && e.code != CODEC_E_MEMORY) abort();
     return 0;
   }
   if (!wz4_sniff(data, size)) abort(); /* everything parsable sniffs */

@@ -225,7 +225,7 @@ static unsigned char *build_wed(uint32_t walls, int second_order, size_t *size) 
 /* Serializes and re-parses (one CHECK); returns the re-parsed area, NULL
 ** when either step failed. */
 static wed_area *roundtrip(const char *name, const wed_area *a, unsigned char **bytes, size_t *size) {
-  codec_error err = {{0}};
+  codec_error err = {0};
   wed_area *b = NULL;
   int ok;
   *bytes = NULL;
@@ -251,7 +251,7 @@ static void check_common_order(const char *name, const wed_area *a) {
 ** wall polygon 0, add a wall, delete wall 1 (if any), change door 0's cells
 ** and a tile's frames; serialize, re-parse and check invariants and values. */
 static void edit_scenario(const char *name, const wed_area *orig) {
-  codec_error err = {{0}};
+  codec_error err = {0};
   wed_area *a = wed_clone(orig), *b;
   unsigned char *bytes = NULL, *bytes2 = NULL;
   size_t size = 0, size2 = 0;
@@ -348,7 +348,7 @@ static void edit_scenario(const char *name, const wed_area *orig) {
 
 /* Parses a buffer that must be rejected; checks the message mentions `want`. */
 static void expect_error(const char *what, const unsigned char *d, size_t n, const char *want) {
-  codec_error err = {{0}};
+  codec_error err = {0};
   wed_area *a = NULL;
   int ok = wed_parse(d, n, &a, &err);
   CHECK(!ok && a == NULL, "%s: accepted", what);
@@ -358,7 +358,7 @@ static void expect_error(const char *what, const unsigned char *d, size_t n, con
 
 /* Tests on constructed areas: they run without the corpus. */
 static void test_constructed(void) {
-  codec_error err = {{0}};
+  codec_error err = {0};
   size_t size = 0, out_size = 0;
   unsigned char *b = build_wed(4, 0, &size), *out = NULL, *bad;
   wed_area *a = NULL;
@@ -662,7 +662,7 @@ typedef struct corpus_facts {
 
 /* Compares the stored wall groups with the regenerated ones. */
 static void compare_groups(const wed_area *a, corpus_facts *f) {
-  codec_error err = {{0}};
+  codec_error err = {0};
   wed_area *c = wed_clone(a);
   uint32_t g, i, j;
   if (!c || !wed_wallgroups_regenerate(c, &err)) {
@@ -790,7 +790,7 @@ static void test_corpus(void) {
     size_t n = 0, os = 0;
     unsigned char *d, *out = NULL;
     wed_area *a = NULL;
-    codec_error err = {{0}};
+    codec_error err = {0};
     uint32_t np, j;
     int ok;
     uint64_t vsum, vlen, msum = 0;

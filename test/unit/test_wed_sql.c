@@ -177,7 +177,7 @@ static int check_file_invariants(const char *name, const char *path) {
   size_t size = 0, end;
   unsigned char *d = file_read_all(path, &size);
   wed_area *a = NULL;
-  codec_error err = {{0}};
+  codec_error err = {0};
   uint32_t gx, gy, i, k, cx, cy;
   int bad = 0;
   if (!d || !wed_parse(d, size, &a, &err)) {

@@ -186,7 +186,7 @@ static void tb_doc(byte_writer *w, uint32_t docv, uint32_t optv, uint32_t opv, i
 ** document (caller frees) or NULL, counting one CHECK. */
 static wz4_doc *parse_roundtrip(const unsigned char *d, size_t n, const char *label) {
   wz4_doc *doc = NULL;
-  codec_error e = {{0}};
+  codec_error e = {0};
   unsigned char *out = NULL;
   size_t on = 0;
   int ok = wz4_parse(d, n, &doc, &e);
@@ -307,7 +307,7 @@ static void test_version_sweep(void) {
       for (opv = 0; opv <= 12; opv++) {
         byte_writer w = {0};
         wz4_doc *doc = NULL, *cl;
-        codec_error e = {{0}};
+        codec_error e = {0};
         unsigned char *out = NULL;
         size_t on = 0;
         total++;
@@ -357,7 +357,7 @@ static void test_surrogates(void) {
   static const uint16_t s1[] = {0xD83D, 0xDE00, 0xDBFF};
   byte_writer w = {0};
   wz4_doc *doc;
-  codec_error e = {{0}};
+  codec_error e = {0};
   unsigned char *out = NULL;
   size_t on = 0;
   wz4_op *op;
@@ -504,7 +504,7 @@ static void test_links_constructed(void) {
   wz4_doc *doc;
   wz4_edge *ed = NULL;
   size_t n = 0;
-  codec_error e = {{0}};
+  codec_error e = {0};
   tb_page_doc(&w, ops, 10);
   doc = parse_roundtrip(w.data, w.size, "links page");
   if (!doc) {
@@ -609,7 +609,7 @@ static void test_graph_memo(void) {
 static void test_malformed(void) {
   byte_writer w = {0};
   wz4_doc *doc = NULL;
-  codec_error e = {{0}};
+  codec_error e = {0};
   size_t pos;
   int i;
 
@@ -709,7 +709,7 @@ static void test_edits(const wz4_doc *orig, const char *label) {
   wz4_doc *doc = wz4_clone(orig), *re = NULL;
   wz4_edge edge;
   wz4_node *a, *b;
-  codec_error e = {{0}};
+  codec_error e = {0};
   unsigned char *out = NULL;
   size_t on = 0;
   uint32_t page;
@@ -782,7 +782,7 @@ static void test_damage(const unsigned char *d, size_t n, const char *label) {
   if (!buf) return;
   for (cut = 0; cut < n; cut += (cut < 1024 ? 1 : step)) {
     wz4_doc *doc = NULL;
-    codec_error e = {{0}};
+    codec_error e = {0};
     if (wz4_parse(d, cut, &doc, &e)) {
       trunc_ok++;
       wz4_free(doc);
@@ -794,7 +794,7 @@ static void test_damage(const unsigned char *d, size_t n, const char *label) {
   CHECK(no_msg == 0, "%s: %zu errors without a byte offset", label, no_msg);
   for (i = 0; i < 2000; i++) {
     wz4_doc *doc = NULL;
-    codec_error e = {{0}};
+    codec_error e = {0};
     size_t at;
     rng = rng * 1103515245u + 12345u;
     at = (i < 1024 && i / 8 < n) ? i / 8 : (size_t)(rng >> 8) % n; /* every bit of the first 128 bytes */
@@ -822,7 +822,7 @@ static void test_json_corpus(const wz4_doc *orig, const unsigned char *d, size_t
   uint32_t p, i, bad = 0, ops = 0;
   unsigned char *out = NULL;
   size_t on = 0;
-  codec_error e = {{0}};
+  codec_error e = {0};
   if (!doc) return;
   for (p = 0; p < doc->num_pages; p++)
     for (i = 0; i < doc->pages[p].num_nodes; i++) {
@@ -866,7 +866,7 @@ static void test_corpus(void) {
     size_t n = 0, len = strlen(de->d_name), on = 0;
     unsigned char *d, *out = NULL;
     wz4_doc *doc, *cl;
-    codec_error e = {{0}};
+    codec_error e = {0};
     if (len < 5 || strcmp(de->d_name + len - 4, ".wz4") != 0) continue;
     snprintf(path, sizeof path, "%s/wz4/%s", dir, de->d_name);
     d = file_read_all(path, &n);
@@ -915,7 +915,7 @@ static void str_array_free_test(wz4_op *op) {
 
 static void test_json(void) {
   wz4_op op;
-  codec_error e = {{0}};
+  codec_error e = {0};
   char *j;
   size_t n = 0;
   static const char in_str[] =
