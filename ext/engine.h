@@ -218,6 +218,11 @@ typedef struct ls_scan {
   ** *error to a sqlite3_mprintf'd message and returns 0; the engine fails
   ** the query with it, prefixed by the file. */
   char **error;
+  /* The ranges of the LS_COL_POS columns of pos.a, pos.b and pos.c (an
+  ** unbounded range for a position the table shows no column of), bound
+  ** once per scan by ls_scan_bind_positions, so an iterator needs no
+  ** lookup per row. */
+  const ls_range *pos[3];
 } ls_scan;
 
 /* Iterator helpers shared by the tables (shapes.c). */
@@ -331,6 +336,9 @@ int ls_table_next(const ls_table *t, const void *model, const ls_scan *scan, ls_
 int64_t ls_table_key(const ls_table *t, const void *model, const ls_pos *pos);
 int ls_table_seek(const ls_table *t, const void *model, int64_t key, ls_pos *pos);
 char *ls_table_describe(const ls_table *t, const void *model, const ls_pos *pos);
+/* Points scan->pos at the ranges of the table's LS_COL_POS columns in
+** scan->range (the engine calls it when a scan starts). */
+void ls_scan_bind_positions(const ls_table *t, ls_scan *scan);
 
 /* Typed columns (columns.c). */
 /* Whether a column takes writes. */

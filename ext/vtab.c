@@ -815,6 +815,7 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
   c->scan.range = c->range;
   c->scan.cols_used = ~(uint64_t)0;
   c->scan.error = &c->scan_error;
+  ls_scan_bind_positions(t, &c->scan);
   c->opts = v->opts;
   while (*p) {
     sqlite3_value *val = a < argc ? argv[a] : NULL;
