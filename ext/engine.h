@@ -120,7 +120,10 @@ enum ls_column_flags {
   LS_COL_RANGE = 1,   /* integer =, <, <=, >, >= constraints are passed to the iterator */
   LS_COL_RO = 2,      /* typed columns: read-only */
   LS_COL_NULL = 4,    /* typed columns: the field's .null_value reads as NULL, and NULL writes it */
-  LS_COL_FULL = 8     /* LS_CHARS text may fill the whole array (no terminating NUL needed) */
+  LS_COL_FULL = 8,    /* LS_CHARS text may fill the whole array (no terminating NUL needed) */
+  LS_COL_NOREC = 16   /* LS_CUSTOM: the getter reads only the model and the position, so reading
+                      ** the column loads no record (it stays cheap where load() decodes data,
+                      ** and readable where that data is damaged) */
 };
 
 /* Flag of a LS_COL_RANGE column, for the planner: the column takes about

@@ -934,7 +934,7 @@ static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i
     row.file = &c->info;
     row.rec = c->rec;
     row.arena = c->arena;
-    if (t->record_size && col->kind != LS_POS && row.model && !cursor_record(c, &row)) {
+    if (t->record_size && col->kind != LS_POS && !(col->flags & LS_COL_NOREC) && row.model && !cursor_record(c, &row)) {
       char *msg = sqlite3_mprintf("%s: %s", c->info.path, c->rec_error);
       sqlite3_result_error(ctx, msg ? msg : c->rec_error, -1);
       sqlite3_free(msg);
