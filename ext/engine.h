@@ -331,6 +331,12 @@ typedef struct ls_table {
   ** kinds' names for messages, indexed by kind, NULL-terminated. */
   int (*row_kind)(const ls_row *row);
   const char *const *kind_names;
+  /* Optional, with row_kind: answers a write of v to a typed column that
+  ** does not apply to the row's kind: SQLITE_OK takes it as no change
+  ** (e.g. for NULL, which is what the column reads there), else an error
+  ** with *err.  NULL: every such write fails, naming the kinds the column
+  ** applies to. */
+  int (*other_kind)(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err);
 } ls_table;
 
 /* The engine's iterators and row names for a table (shape or the table's
