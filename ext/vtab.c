@@ -1037,6 +1037,22 @@ static int column_holds(ls_vtab *v, const ls_row *row, const ls_column *col, sql
   return SQLITE_OK;
 }
 
+/* Why a write cannot load its row (takes msg): "column x: <msg>", naming
+** the first writable column the statement gives, as a setter's error
+** would (the row's data, e.g. a damaged layer, is what the write needs). */
+static char *unloadable(const ls_table *t, sqlite3_value **values, char *msg) {
+  char *full;
+  int i;
+  for (i = 1; i <= t->ncolumns; i++) {
+    if (!sqlite3_value_nochange(values[i]) && ls_column_writable(&t->columns[i - 1])) break;
+  }
+  if (i > t->ncolumns || !msg) return msg;
+  full = sqlite3_mprintf("column %s: %s", t->columns[i - 1].name, msg);
+  if (!full) return msg;
+  sqlite3_free(msg);
+  return full;
+}
+
 /* Applies the values of an UPDATE or INSERT to the row.  values[0] is
 ** `file`, values[1..n] the table's columns.
 **
@@ -1083,7 +1099,7 @@ static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite
     if (!row.rec || !old || !row.arena) rc = SQLITE_NOMEM;
     if (rc == SQLITE_OK) {
       memset(row.rec, 0, t->record_size);
-      if ((rc = t->load(&row, &err)) != SQLITE_OK) rc = row_error(v, rc, f, m->p, pos, err);
+      if ((rc = t->load(&row, &err)) != SQLITE_OK) rc = row_error(v, rc, f, m->p, pos, unloadable(t, values, err));
       else memcpy(old, row.rec, t->record_size);
     }
   }
