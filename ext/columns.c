@@ -447,8 +447,7 @@ static int set_blob(const ls_row *row, sqlite3_value *v, const ls_column *col, c
   return SQLITE_OK;
 }
 
-/* Parses a JSON column's value; NULL and non-text are refused. */
-static int json_value(sqlite3_value *v, const ls_column *col, const char *example, ls_json **out, char **err) {
+int ls_json_value(sqlite3_value *v, const ls_column *col, const char *example, ls_json **out, char **err) {
   char *why = NULL;
   int rc;
   if (sqlite3_value_type(v) != SQLITE_TEXT) {
@@ -499,6 +498,25 @@ int ls_json_check_int(const ls_json *node, const ls_column *col, const char *wha
   return SQLITE_OK;
 }
 
+int ls_json_check_object(const ls_json *node, const ls_column *col, const char *what, const char *const *keys,
+                         const char *example, char **err) {
+  const ls_json *m;
+  if (!node || node->type != LS_JSON_OBJECT) {
+    *err = sqlite3_mprintf("column %s: %s is %s, not an object; e.g. '%s'", col->name, what, ls_json_type_name(node), example);
+    return SQLITE_CONSTRAINT;
+  }
+  for (m = node->child; m; m = m->next) {
+    const char *const *k;
+    for (k = keys; *k && !(strlen(*k) == m->key_n && memcmp(*k, m->key, m->key_n) == 0); k++) {
+    }
+    if (!*k) {
+      *err = sqlite3_mprintf("column %s: %s has an unknown key '%s'", col->name, what, m->key);
+      return SQLITE_CONSTRAINT;
+    }
+  }
+  return SQLITE_OK;
+}
+
 /* A JSON array of integers (tuple 1) or of tuples of integers. */
 static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   const ls_json_shape *shape = col->aux;
@@ -511,7 +529,7 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
   int rc;
   if (lo == 0 && hi == 0) store_limits(LS_I64, &lo, &hi);
   memcpy(&cur, field_of(row, col), sizeof cur);
-  if ((rc = json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
+  if ((rc = ls_json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
   rc = ls_json_check_array(root, col, "the value", shape->min_items, shape->max_items, shape->example, err);
   out = rc == SQLITE_OK ? ls_arena_alloc(row->arena, sizeof *out * (root->count * (size_t)tuple + 1)) : NULL;
   if (rc == SQLITE_OK && !out) rc = SQLITE_NOMEM;
@@ -551,7 +569,7 @@ static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *
   ls_span *out = NULL, span;
   size_t i = 0;
   int rc;
-  if ((rc = json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
+  if ((rc = ls_json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
   rc = ls_json_check_array(root, col, "the value", shape->min_items, shape->max_items, shape->example, err);
   if (rc == SQLITE_OK && !(out = ls_arena_alloc(row->arena, sizeof *out * (root->count + 1)))) rc = SQLITE_NOMEM;
   for (item = root ? root->child : NULL; rc == SQLITE_OK && item; item = item->next, i++) {

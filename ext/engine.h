@@ -395,6 +395,10 @@ int ls_value_text8(sqlite3_value *v, const ls_column *col, const ls_options *opt
 int ls_value_utf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
                   char **err);
 
+/* The checks of ls_value_utf8 on bytes s[0..n) (a string from JSON, say):
+** UTF-8 without NUL characters, min_len to max_len bytes. */
+int ls_text_utf8(const char *s, size_t n, const ls_column *col, size_t min_len, size_t max_len, char **err);
+
 /* Sets a text result decoded from 8-bit bytes with the options' code page. */
 void ls_result_text8(sqlite3_context *ctx, const ls_options *opts, const unsigned char *s, size_t n);
 

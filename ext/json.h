@@ -39,6 +39,12 @@ const ls_json *ls_json_at(const ls_json *array, size_t i);
 /* The member of an object with that key, or NULL. */
 const ls_json *ls_json_member(const ls_json *object, const char *key);
 
+/* Parses a JSON column's value v; NULL, non-text and invalid JSON are
+** refused naming the column, with `example`, a valid value.  Returns
+** SQLITE_OK with *out (free with ls_json_free), SQLITE_NOMEM or
+** SQLITE_CONSTRAINT with *err. */
+int ls_json_value(sqlite3_value *v, const ls_column *col, const char *example, ls_json **out, char **err);
+
 /* Checks for JSON columns, with the messages every table gives: `node`
 ** is an array of min..max elements; an integer within min..max (or equal
 ** to *keep, the value the row holds); `what` names the place ("element
@@ -47,6 +53,9 @@ int ls_json_check_array(const ls_json *node, const ls_column *col, const char *w
                         const char *example, char **err);
 int ls_json_check_int(const ls_json *node, const ls_column *col, const char *what, int64_t min, int64_t max,
                       const int64_t *keep, int64_t *out, char **err);
+/* `node` is an object whose keys are all in `keys` (NULL-terminated). */
+int ls_json_check_object(const ls_json *node, const ls_column *col, const char *what, const char *const *keys,
+                         const char *example, char **err);
 
 /* Appends s[0..n) as a JSON string. */
 void ls_json_append_string(sqlite3_str *out, const char *s, size_t n);

@@ -121,20 +121,24 @@ int ls_value_utf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t
   *s = (const char *)sqlite3_value_text(v);
   *n = (size_t)sqlite3_value_bytes(v);
   if (!*s) return SQLITE_NOMEM;
-  if (!utf8_valid((const unsigned char *)*s, *n)) {
+  return ls_text_utf8(*s, *n, col, min_len, max_len, err);
+}
+
+int ls_text_utf8(const char *s, size_t n, const ls_column *col, size_t min_len, size_t max_len, char **err) {
+  if (!utf8_valid((const unsigned char *)s, n)) {
     *err = sqlite3_mprintf("column %s: the text is not valid UTF-8", col->name);
     return SQLITE_CONSTRAINT;
   }
-  if (memchr(*s, 0, *n)) {
+  if (memchr(s, 0, n)) {
     *err = sqlite3_mprintf("column %s: the text contains a NUL character", col->name);
     return SQLITE_CONSTRAINT;
   }
-  if (*n > max_len) {
+  if (n > max_len) {
     *err = sqlite3_mprintf("column %s: text of %lld bytes is longer than the %lld bytes the field holds", col->name,
-                           (long long)*n, (long long)max_len);
+                           (long long)n, (long long)max_len);
     return SQLITE_CONSTRAINT;
   }
-  if (*n < min_len) {
+  if (n < min_len) {
     *err = sqlite3_mprintf("column %s: empty text; it takes UTF-8 text of 1 to %lld bytes", col->name,
                            (long long)max_len);
     return SQLITE_CONSTRAINT;
