@@ -895,7 +895,7 @@ static int cursor_record(ls_cursor *c, ls_row *row) {
   ls_vtab *v = (ls_vtab *)c->base.pVtab;
   const ls_table *t = v->table;
   if (c->rec_loaded && c->rec_gen == v->sess->generation && c->rec_model == c->model &&
-      memcmp(&c->rec_pos, &c->pos, sizeof c->pos) == 0) {
+      c->rec_pos.a == c->pos.a && c->rec_pos.b == c->pos.b && c->rec_pos.c == c->pos.c) {
     return !c->rec_error;
   }
   ls_arena_reset(c->arena);
