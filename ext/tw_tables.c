@@ -43,7 +43,7 @@
 #include "json.h"
 #include "tw_tables.h"
 
-/* ---- the model ------------------------------------------------------------- */
+/* ---- the model and the format ------------------------------------------------ */
 
 typedef struct tw_model {
   tw_map *map;   /* owned */
@@ -52,11 +52,6 @@ typedef struct tw_model {
 
 #define MAP_OF(model) (((const tw_model *)(model))->map)
 #define ROW_MAP(row) MAP_OF((row)->model)
-
-/* Layers with rows in tw_tiles (tilemaps) or tw_quads. */
-static int layer_has_rows(tw_kind k) {
-  return k <= TW_KIND_TUNE || k == TW_KIND_QUADS;
-}
 
 /* Wraps a map (taking it) and computes the key bases; NULL on OOM (the map
 ** is freed). */
@@ -71,7 +66,8 @@ static tw_model *model_wrap(tw_map *m) {
   }
   tm->map = m;
   for (l = 0; l < m->num_layers; l++) {
-    int64_t n = layer_has_rows(m->layers[l].kind) ? (int64_t)m->layers[l].count : 0;
+    tw_kind k = m->layers[l].kind;
+    int64_t n = k <= TW_KIND_TUNE || k == TW_KIND_QUADS ? (int64_t)m->layers[l].count : 0;
     tm->base[l] = sum;
     sum = n > LS_KEY_MAX + 1 - sum ? LS_KEY_MAX + 1 : sum + n; /* saturates */
   }
@@ -83,34 +79,27 @@ static int layer_addressable(const tw_model *tm, size_t l) {
   return tm->base[l] + (int64_t)tm->map->layers[l].count <= LS_KEY_MAX + 1;
 }
 
-/* ---- the format ------------------------------------------------------------ */
-
 static const char *const tw_extensions[] = {".map", NULL};
 
-/* Parses a map (the codec checks the container and the items; layer data
-** waits until it is read) and wraps it with its key bases. */
+/* The codec checks the container and the items; layer data waits. */
 static void *tw_format_parse(const unsigned char *data, size_t size, codec_error *err) {
   tw_map *m = NULL;
   tw_model *tm;
   if (!tw_map_parse(data, size, &m, err)) return NULL;
-  tm = model_wrap(m);
-  if (!tm) codec_fail(err, "map: out of memory");
+  if (!(tm = model_wrap(m))) codec_fail(err, "map: out of memory");
   return tm;
 }
 
-/* Writes the map as map_resave does (see the top of the file). */
 static int tw_format_serialize(const void *model, unsigned char **out, size_t *size, codec_error *err) {
   return tw_map_serialize(MAP_OF(model), DF_WRITE_RECOMPRESS, out, size, err);
 }
 
-/* A deep copy for a transaction's working copy or a savepoint: edited,
-** not yet re-encoded layers are copied too (tw_map_clone). */
+/* Edited, not yet re-encoded layers are copied too (tw_map_clone). */
 static void *tw_format_clone(const void *model) {
   tw_map *m = tw_map_clone(MAP_OF(model));
   return m ? model_wrap(m) : NULL;
 }
 
-/* Frees the map and the wrapper. */
 static void tw_format_free(void *model) {
   tw_model *tm = model;
   if (!tm) return;
@@ -119,61 +108,33 @@ static void tw_format_free(void *model) {
   free(tm);
 }
 
-/* Memory a map holds once fully read: items, stored blobs, their inflated
-** size (an upper bound: blobs inflate lazily) and the decoded layers. */
 static size_t tw_format_footprint(const void *model) {
-  const tw_map *m = MAP_OF(model);
-  size_t bytes = sizeof(tw_model) + sizeof *m + m->num_layers * (sizeof(tw_layer) + sizeof(int64_t)), i;
-  for (i = 0; i < m->df->num_items; i++) bytes += sizeof(df_item) + m->df->items[i].num_ints * 4;
-  for (i = 0; i < m->df->num_data; i++) {
-    const df_data *d = &m->df->data[i];
-    bytes += sizeof *d + d->stored_size + (d->raw ? d->raw_size : d->declared_size);
-  }
-  for (i = 0; i < m->num_layers; i++) {
-    if (layer_has_rows(m->layers[i].kind)) bytes += m->layers[i].count * m->layers[i].cell_size;
-  }
-  return bytes;
+  return sizeof(tw_model) + MAP_OF(model)->num_layers * sizeof(int64_t) + tw_map_footprint(MAP_OF(model));
 }
 
-/* Decodes now everything a getter of the tw tables decodes on first use:
-** the info strings, image and sound names, envelope points, and the cells
-** of every tilemap and quads layer a scan reaches (tw_layer_load keeps
-** them, and inflated blobs stay inflated, so a second call costs little).
-** A map it accepts is readable by every table: levelsql_files' `ok` and
-** on_error=skip rest on it.  Image pixels and sound data are not decoded:
-** no column reads them. */
+/* Decodes now everything the tables decode on first use: info strings,
+** image and sound names, envelope points, and the cells of every tilemap
+** and quads layer a scan reaches (decoded parts stay decoded, so a second
+** call costs little).  A map it accepts is readable by every table:
+** levelsql_files' `ok` and on_error=skip rest on it. */
 static int tw_format_validate(void *model, codec_error *err) {
   static const char *const info_columns[] = {"author", "map_version", "credits", "license", "settings"};
   tw_model *tm = model;
-  tw_map *m = tm->map;
-  size_t i;
+  size_t l;
   int f;
   for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
     const char *s;
     size_t n;
-    if (!tw_info_get(m, (tw_info_field)f, &s, &n, err)) {
+    if (!tw_info_get(tm->map, (tw_info_field)f, &s, &n, err)) {
       char reason[sizeof err->msg];
       memcpy(reason, err->msg, sizeof reason);
       return codec_fail(err, "map info (%s): %s", info_columns[f], reason);
     }
   }
-  for (i = 0; i < m->num_images; i++) {
-    tw_image_info im;
-    if (!tw_image_get(m, i, &im, err)) return 0;
-  }
-  for (i = 0; i < m->num_sounds; i++) {
-    tw_sound_info so;
-    if (!tw_sound_get(m, i, &so, err)) return 0;
-  }
-  for (i = 0; i < m->num_envelopes; i++) {
-    tw_env_point *points = NULL;
-    size_t n;
-    int ok = tw_envelope_points(m, i, &points, &n, err);
-    free(points);
-    if (!ok) return 0;
-  }
-  for (i = 0; i < m->num_layers; i++) {
-    if (layer_has_rows(m->layers[i].kind) && layer_addressable(tm, i) && !tw_layer_load(m, i, err)) return 0;
+  if (!tw_map_decode_items(tm->map, err)) return 0;
+  for (l = 0; l < tm->map->num_layers; l++) {
+    tw_kind k = tm->map->layers[l].kind;
+    if ((k <= TW_KIND_TUNE || k == TW_KIND_QUADS) && layer_addressable(tm, l) && !tw_layer_load(tm->map, l, err)) return 0;
   }
   return 1;
 }
@@ -1403,14 +1364,6 @@ static void get_envelope_field(const ls_row *row, sqlite3_context *ctx, const ls
   }
 }
 
-/* Whether the map can store bezier tangents: 22-int points (0.7) or a
-** DDNet bezier item parallel to the points. */
-static int map_has_bezier(const tw_map *m) {
-  if (m->point_ints == 22) return 1;
-  if (m->bezier_item < 0 || m->envpoints_item < 0) return 0;
-  return m->df->items[m->bezier_item].num_ints == (m->df->items[m->envpoints_item].num_ints / 6) * 16;
-}
-
 #define TW_ENV_POINTS_MAX 65536
 #define TW_CURVE_MAX 5 /* step, linear, slow, fast, smooth, bezier */
 
@@ -1461,7 +1414,7 @@ static int read_env_points(jin *j, const tw_map *m, tw_env_point **pts, int64_t 
       if ((rc = jin_node(j, path, type, &iv, &len)) != SQLITE_OK || !type[0]) continue;
       snprintf(what, sizeof what, "point %lld %s", (long long)i, bz[b]);
       if ((rc = jin_array(j, path, what, 1, 4, &len)) != SQLITE_OK) break;
-      if (!map_has_bezier(m)) {
+      if (!tw_map_has_bezier(m)) {
         *j->err = sqlite3_mprintf("column %s: %s: this map stores no bezier tangents (only 0.7 maps and DDNet maps "
                                   "with bezier points do)", j->col->name, what);
         rc = SQLITE_CONSTRAINT;
