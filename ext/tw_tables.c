@@ -43,6 +43,8 @@
 #include "json.h"
 #include "tw_tables.h"
 
+#define NCOLS(cols) ((int)(sizeof cols / sizeof cols[0]))
+
 /* ---- the model and the format ------------------------------------------------ */
 
 typedef struct tw_model {
@@ -145,6 +147,35 @@ const ls_format tw_format = {
 };
 
 /* ---- shared helpers -------------------------------------------------------- */
+
+/* A codec failure in load(): the engine puts the file in front of it (and,
+** on a write, the column being written). */
+static int load_error(const codec_error *e, char **err) {
+  *err = sqlite3_mprintf("%s", e->msg);
+  return SQLITE_ERROR;
+}
+
+/* A codec failure in store(): "column x: <codec message>". */
+static int store_error(const char *column, const codec_error *e, char **err) {
+  *err = sqlite3_mprintf("column %s: %s", column, e->msg);
+  return SQLITE_CONSTRAINT;
+}
+
+/* The same, for the first column the write changed. */
+static int changed_error(const ls_column *cols, int ncols, const unsigned char *changed, const codec_error *e,
+                         char **err) {
+  int i = 0;
+  while (i < ncols - 1 && !changed[i]) i++;
+  return store_error(cols[i].name, e, err);
+}
+#define STORE_ERROR(cols, changed, e, err) changed_error(cols, NCOLS(cols), changed, e, err)
+
+/* Typed columns of the records: UTF-8 text in a NUL-padded array. */
+#define UTF8_CHARS(nm, S, field, kinds, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_UTF8, .store = LS_CHARS, .offset = offsetof(S, field), \
+   .size = sizeof(((S *)0)->field), .applies = kinds, .doc = doc_}
+/* The element count of the tables that are lists of the map's things. */
+#define COUNT_OF(fn, field) static int64_t fn(const void *model) { return (int64_t)MAP_OF(model)->field; }
 
 static int in_range(const ls_range *r, int64_t v) {
   return v >= r->lo && v <= r->hi;
@@ -397,36 +428,6 @@ static int jin_matrix(jin *j, int rows, int cols, int64_t min, int64_t max, cons
 
 /* ---- row positions and names ------------------------------------------------ */
 
-/* Tables with one row per file (tw_maps). */
-static int one_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  (void)model;
-  (void)scan;
-  pos->a = pos->b = pos->c = 0;
-  return first;
-}
-
-/* The single row of a file has key 0. */
-static int64_t one_key(const void *model, const ls_pos *pos) {
-  (void)model;
-  (void)pos;
-  return 0;
-}
-
-/* Key 0 is the single row. */
-static int one_seek(const void *model, int64_t key, ls_pos *pos) {
-  (void)model;
-  pos->a = pos->b = pos->c = 0;
-  return key == 0;
-}
-
-/* Groups, images, envelopes and sounds: lists indexed by their position
-** (the index the game uses), filtered by the range of column 0. */
-static int group_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return ls_index_next((int64_t)MAP_OF(model)->num_groups, scan, pos, first);
-}
-static int group_seek(const void *model, int64_t key, ls_pos *pos) {
-  return ls_index_seek((int64_t)MAP_OF(model)->num_groups, key, pos);
-}
 static int image_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
   return ls_index_next((int64_t)MAP_OF(model)->num_images, scan, pos, first);
 }
@@ -453,18 +454,6 @@ static char *layer_name(const tw_map *m, int64_t l) {
   return sqlite3_mprintf("group %ld layer %ld (layer_index %lld)", L->group, L->index_in_group, (long long)l);
 }
 
-/* Row names for error messages ("<file>: <row>: column ...").  The map's
-** only row is its info. */
-static char *describe_map(const void *model, const ls_pos *pos) {
-  (void)model;
-  (void)pos;
-  return sqlite3_mprintf("map info");
-}
-/* "group 3". */
-static char *describe_group(const void *model, const ls_pos *pos) {
-  (void)model;
-  return sqlite3_mprintf("group %lld", (long long)pos->a);
-}
 /* "group 1 layer 0 (layer_index 5)". */
 static char *describe_layer(const void *model, const ls_pos *pos) {
   return layer_name(MAP_OF(model), pos->a);
@@ -521,29 +510,38 @@ static void get_layer_kind(const ls_row *row, sqlite3_context *ctx, const ls_col
 
 /* ---- tw_maps ----------------------------------------------------------------- */
 
-enum { MI_DF_VERSION, MI_GROUPS, MI_LAYERS, MI_IMAGES, MI_ENVELOPES, MI_SOUNDS, MI_FILE_SIZE, MI_CRC32 };
+/* The map's counts and identity, and its info strings as stored (author,
+** version, credits, license: NULL when absent; settings: the commands
+** back to back, each with its NUL). */
+typedef struct map_rec {
+  int64_t df_version, groups, layers, images, envelopes, sounds, file_size;
+  uint32_t crc32;
+  int32_t style;
+  ls_span info[TW_INFO_SETTINGS + 1];
+} map_rec;
 
-/* col->arg: which count or identity number of the map (MI_*). */
-static void get_map_int(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const tw_map *m = ROW_MAP(row);
-  int64_t v = 0;
-  switch (col->arg) {
-    case MI_DF_VERSION: v = m->df->version; break;
-    case MI_GROUPS: v = (int64_t)m->num_groups; break;
-    case MI_LAYERS: v = (int64_t)m->num_layers; break;
-    case MI_IMAGES: v = (int64_t)m->num_images; break;
-    case MI_ENVELOPES: v = (int64_t)m->num_envelopes; break;
-    case MI_SOUNDS: v = (int64_t)m->num_sounds; break;
-    case MI_FILE_SIZE: v = (int64_t)m->file_size; break;
-    case MI_CRC32: v = m->crc32; break;
+static int map_load(const ls_row *row, char **err) {
+  tw_map *m = ROW_MAP(row);
+  map_rec *r = row->rec;
+  codec_error e;
+  int f;
+  r->df_version = m->df->version;
+  r->groups = (int64_t)m->num_groups;
+  r->layers = (int64_t)m->num_layers;
+  r->images = (int64_t)m->num_images;
+  r->envelopes = (int64_t)m->num_envelopes;
+  r->sounds = (int64_t)m->num_sounds;
+  r->file_size = (int64_t)m->file_size;
+  r->crc32 = m->crc32;
+  r->style = (int32_t)m->style;
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
+    const char *s;
+    size_t n;
+    if (!tw_info_get(m, (tw_info_field)f, &s, &n, &e)) return load_error(&e, err);
+    r->info[f].p = s;
+    r->info[f].n = n;
   }
-  sqlite3_result_int64(ctx, v);
-}
-
-/* The dialect the codec sees in the items: "0.6", "0.7" or "ddnet". */
-static void get_map_style(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_text(ctx, tw_style_name(ROW_MAP(row)->style), -1, SQLITE_STATIC);
+  return SQLITE_OK;
 }
 
 /* The SHA-256 of the file as read, in lower-case hex (DDNet's map
@@ -556,51 +554,21 @@ static void get_map_sha256(const ls_row *row, sqlite3_context *ctx, const ls_col
   sqlite3_result_text(ctx, hex, 64, SQLITE_TRANSIENT);
 }
 
-/* col->arg: the info field (enum tw_info_field); NULL when absent. */
-static void get_info_text(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const char *s;
-  size_t n;
-  codec_error e;
-  if (!tw_info_get(ROW_MAP(row), (tw_info_field)col->arg, &s, &n, &e)) result_codec_error(row, ctx, &e);
-  else if (s) sqlite3_result_text(ctx, s, (int)n, SQLITE_TRANSIENT);
-}
-
-/* col->arg: the field; col->arg2: the most bytes it holds without its NUL
-** (DDNet's buffers).  NULL or '' removes the string. */
-static int set_info_text(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  tw_map *m = ROW_MAP(row);
-  const char *s = NULL, *cur;
-  size_t n = 0, cur_n;
-  codec_error e;
-  if (sqlite3_value_type(v) != SQLITE_NULL) {
-    int rc = ls_value_utf8(v, col, 0, (size_t)col->arg2, &s, &n, err);
-    if (rc != SQLITE_OK) return rc;
-  }
-  if (tw_info_get(m, (tw_info_field)col->arg, &cur, &cur_n, &e) && (cur ? cur_n : 0) == n &&
-      (n == 0 || memcmp(cur, s, n) == 0))
-    return SQLITE_OK; /* unchanged: leave the blob alone */
-  if (!tw_info_set(m, (tw_info_field)col->arg, n ? s : NULL, n, &e)) return setter_codec_error(col, &e, err);
-  return SQLITE_OK;
-}
-
 #define TW_SETTING_MAX 255 /* DDNet's editor keeps each command in 256 bytes */
+#define TW_SETTINGS_MAX 100000
+static const char settings_example[] = "[\"sv_hit 1\", \"tune gravity 0.5\"]";
 
 /* The settings (server commands) as a JSON array of strings. */
 static void get_settings(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const char *s;
-  size_t n, i = 0;
-  codec_error e;
-  sqlite3_str *out;
+  const ls_span *set = &((const map_rec *)row->rec)->info[TW_INFO_SETTINGS];
+  const char *s = set->p;
+  size_t i = 0;
+  sqlite3_str *out = sqlite3_str_new(NULL);
   (void)col;
-  if (!tw_info_get(ROW_MAP(row), TW_INFO_SETTINGS, &s, &n, &e)) {
-    result_codec_error(row, ctx, &e);
-    return;
-  }
-  out = sqlite3_str_new(NULL);
   sqlite3_str_appendchar(out, 1, '[');
-  while (s && i < n) {
-    const char *z = memchr(s + i, 0, n - i);
-    size_t len = z ? (size_t)(z - (s + i)) : n - i;
+  while (s && i < set->n) {
+    const char *z = memchr(s + i, 0, set->n - i);
+    size_t len = z ? (size_t)(z - (s + i)) : set->n - i;
     if (i) sqlite3_str_appendchar(out, 1, ',');
     ls_json_append_string(out, s + i, len);
     i += len + 1;
@@ -609,162 +577,137 @@ static void get_settings(const ls_row *row, sqlite3_context *ctx, const ls_colum
   ls_json_result(ctx, out);
 }
 
-/* Sets the settings from a JSON array of strings; [] removes them. */
+/* Sets the settings from a JSON array of strings (UTF-8, 255 bytes each);
+** [] removes them. */
 static int set_settings(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  sqlite3_str *buf = sqlite3_str_new(NULL);
-  sqlite3_stmt *st = NULL;
-  jin j;
-  int64_t count = 0, i;
-  int rc = jin_open(&j, v, col, "[\"sv_hit 1\", \"tune gravity 0.5\"]", err);
-  if (rc == SQLITE_OK) rc = jin_array(&j, "$", "the value", 0, 100000, &count);
-  if (rc == SQLITE_OK) rc = sqlite3_prepare_v2(j.db, "SELECT json_extract(?1, ?2), json_type(?1, ?2)", -1, &st, NULL);
-  if (rc == SQLITE_OK) sqlite3_bind_value(st, 1, v);
-  for (i = 0; rc == SQLITE_OK && i < count; i++) {
-    char path[32];
-    const char *type;
-    snprintf(path, sizeof path, "$[%lld]", (long long)i);
-    sqlite3_bind_text(st, 2, path, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-      rc = SQLITE_NOMEM;
-      break;
-    }
-    type = (const char *)sqlite3_column_text(st, 1);
-    if (!type || strcmp(type, "text") != 0) {
-      *err = sqlite3_mprintf("column %s: element %lld is %s, not a string", col->name, (long long)i, type ? type : "?");
+  ls_span *set = &((map_rec *)row->rec)->info[TW_INFO_SETTINGS];
+  ls_json *root = NULL;
+  const ls_json *item;
+  char *buf = NULL;
+  size_t total = 0, i = 0;
+  int rc = ls_json_value(v, col, settings_example, &root, err);
+  if (rc == SQLITE_OK) rc = ls_json_check_array(root, col, "the value", 0, TW_SETTINGS_MAX, settings_example, err);
+  for (item = rc == SQLITE_OK ? root->child : NULL; rc == SQLITE_OK && item; item = item->next, i++) {
+    char *msg = NULL;
+    if (item->type != LS_JSON_STRING) {
+      *err = sqlite3_mprintf("column %s: element %lld is %s, not a string", col->name, (long long)i,
+                             ls_json_type_name(item));
       rc = SQLITE_CONSTRAINT;
-    } else {
-      const char *s;
-      size_t n;
-      char *msg = NULL;
-      rc = ls_value_utf8(sqlite3_column_value(st, 0), col, 0, TW_SETTING_MAX, &s, &n, &msg);
-      if (rc == SQLITE_OK) {
-        sqlite3_str_append(buf, s, (int)n);
-        sqlite3_str_appendchar(buf, 1, 0);
-      } else {
-        *err = sqlite3_mprintf("%s (element %lld)", msg ? msg : "bad setting", (long long)i);
-        sqlite3_free(msg);
-      }
+    } else if ((rc = ls_text_utf8(item->s, item->n, col, 0, TW_SETTING_MAX, &msg)) != SQLITE_OK) {
+      *err = sqlite3_mprintf("%s (element %lld)", msg ? msg : "bad setting", (long long)i);
+      sqlite3_free(msg);
     }
-    sqlite3_reset(st);
+    total += item->n + 1;
   }
-  sqlite3_finalize(st);
-  if (j.db) jin_close(&j);
+  if (rc == SQLITE_OK && !(buf = ls_arena_alloc(row->arena, total + 1))) rc = SQLITE_NOMEM;
   if (rc == SQLITE_OK) {
-    codec_error e;
-    int n = sqlite3_str_length(buf);
-    if (sqlite3_str_errcode(buf)) rc = SQLITE_NOMEM;
-    else if (!tw_info_set(ROW_MAP(row), TW_INFO_SETTINGS, n ? sqlite3_str_value(buf) : NULL, (size_t)n, &e))
-      rc = setter_codec_error(col, &e, err);
+    set->p = buf;
+    set->n = total;
+    for (item = root->child; item; item = item->next) {
+      memcpy(buf, item->s, item->n + 1); /* with its NUL */
+      buf += item->n + 1;
+    }
   }
-  sqlite3_free(sqlite3_str_finish(buf));
+  ls_json_free(root);
   return rc;
 }
 
-#define MINT(name, which, doc) {name, "INTEGER", get_map_int, NULL, which, 0, 0, doc}
-#define MTEXT(name, field, max, doc) {name, "TEXT", get_info_text, set_info_text, field, max, 0, doc}
+static const char *const style_names[] = {"0.6", "0.7", "ddnet", NULL};
+
+#define MINT(nm, st, field, doc_) LS_COL_INT(nm, st, map_rec, field, LS_COL_RO, doc_)
+#define MTEXT(nm, f, max_bytes, doc_)                                                                    \
+  {.name = nm, .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(map_rec, info[f]), \
+   .max = max_bytes, .flags = LS_COL_NULL, .doc = doc_}
 
 static const ls_column map_columns[] = {
-  MINT("datafile_version", MI_DF_VERSION, "datafile container version as read (3 or 4; levelsql writes 4)"),
-  {"style", "TEXT", get_map_style, NULL, 0, 0, 0, "'0.6', '0.7' or 'ddnet': the dialect the items show"},
+  MINT("datafile_version", LS_I64, df_version, "datafile container version as read (3 or 4; levelsql writes 4)"),
+  {.name = "style", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(map_rec, style),
+   .flags = LS_COL_RO, .aux = style_names, .doc = "'0.6', '0.7' or 'ddnet': the dialect the items show"},
   MTEXT("author", TW_INFO_AUTHOR, 31, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
   MTEXT("map_version", TW_INFO_VERSION, 15, "map info: version string (15 bytes)"),
   MTEXT("credits", TW_INFO_CREDITS, 127, "map info: credits (127 bytes)"),
   MTEXT("license", TW_INFO_LICENSE, 31, "map info: license (31 bytes)"),
-  {"settings", "TEXT", get_settings, set_settings, 0, 0, 0, "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"},
-  MINT("num_groups", MI_GROUPS, "number of groups"),
-  MINT("num_layers", MI_LAYERS, "number of layers (all groups)"),
-  MINT("num_images", MI_IMAGES, "number of images"),
-  MINT("num_envelopes", MI_ENVELOPES, "number of envelopes"),
-  MINT("num_sounds", MI_SOUNDS, "number of sounds"),
-  MINT("file_size", MI_FILE_SIZE, "size of the file as last read or written, in bytes"),
-  MINT("crc32", MI_CRC32, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
-  {"sha256", "TEXT", get_map_sha256, NULL, 0, 0, 0, "SHA-256 of the file as last read or written, hex: the map identity DDNet servers use"},
+  LS_COL_CUSTOM("settings", "TEXT", get_settings, set_settings, "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"),
+  MINT("num_groups", LS_I64, groups, "number of groups"),
+  MINT("num_layers", LS_I64, layers, "number of layers (all groups)"),
+  MINT("num_images", LS_I64, images, "number of images"),
+  MINT("num_envelopes", LS_I64, envelopes, "number of envelopes"),
+  MINT("num_sounds", LS_I64, sounds, "number of sounds"),
+  MINT("file_size", LS_I64, file_size, "size of the file as last read or written, in bytes"),
+  MINT("crc32", LS_U32, crc32, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
+  {.name = "sha256", .type = "TEXT", .kind = LS_CUSTOM, .get = get_map_sha256, .flags = LS_COL_NOREC,
+   .doc = "SHA-256 of the file as last read or written, hex: the map identity DDNet servers use"},
 };
 
+/* Writes the info strings that changed ('' or [] removes one); an
+** unchanged one leaves its blob alone. */
+static int map_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  const map_rec *r = row->rec, *was = old;
+  int f, differs[TW_INFO_SETTINGS + 1];
+  codec_error e;
+  /* compare first: a write may move the blobs the old values point into */
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
+    differs[f] = r->info[f].n != was->info[f].n || (r->info[f].n && memcmp(r->info[f].p, was->info[f].p, r->info[f].n));
+  }
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
+    if (differs[f] && !tw_info_set(ROW_MAP(row), (tw_info_field)f, r->info[f].n ? r->info[f].p : NULL, r->info[f].n, &e))
+      return STORE_ERROR(map_columns, changed, &e, err);
+  }
+  return SQLITE_OK;
+}
+
 static const ls_table tw_maps = {
-  "tw_maps", &tw_format, "one row per Teeworlds/DDNet map: info and identity",
-  map_columns, (int)(sizeof map_columns / sizeof map_columns[0]),
-  one_next, one_key, one_seek, NULL, NULL, NULL, 0, describe_map, NULL,
-  1, /* rows_per_file, the corpus average */
+  .name = "tw_maps", .format = &tw_format, .doc = "one row per Teeworlds/DDNet map: info and identity",
+  .columns = map_columns, .ncolumns = NCOLS(map_columns),
+  .shape = {LS_SHAPE_ONE, NULL, NULL, NULL}, .row_name = "map info",
+  .rows_per_file = 1, /* the corpus average */
+  .record_size = sizeof(map_rec), .load = map_load, .store = map_store,
 };
 
 /* ---- tw_groups --------------------------------------------------------------- */
 
-/* col->arg: offset of an int field in tw_group_info. */
-static void get_group_int(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  tw_group_info g;
+COUNT_OF(count_groups, num_groups)
+
+/* The record is the codec's tw_group_info. */
+static int group_load(const ls_row *row, char **err) {
   codec_error e;
-  if (!tw_group_get(ROW_MAP(row), (size_t)row->pos.a, &g, &e)) result_codec_error(row, ctx, &e);
-  else sqlite3_result_int(ctx, *(const int *)((const char *)&g + col->arg));
+  return tw_group_get(ROW_MAP(row), (size_t)row->pos.a, row->rec, &e) ? SQLITE_OK : load_error(&e, err);
 }
 
-/* col->arg2: 1 for a 0/1 flag, else any int32. */
-static int set_group_int(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  tw_group_info g;
-  codec_error e;
-  int64_t x;
-  int rc = ls_value_int(v, col, col->arg2 ? 0 : INT32_MIN, col->arg2 ? 1 : INT32_MAX, &x, err);
-  if (rc != SQLITE_OK) return rc;
-  if (!tw_group_get(ROW_MAP(row), (size_t)row->pos.a, &g, &e)) return setter_codec_error(col, &e, err);
-  if (*(int *)((char *)&g + col->arg) == (int)x) return SQLITE_OK;
-  *(int *)((char *)&g + col->arg) = (int)x;
-  if (!tw_group_set(ROW_MAP(row), (size_t)row->pos.a, &g, &e)) return setter_codec_error(col, &e, err);
-  return SQLITE_OK;
-}
-
-/* The group name (I32String, at most 11 bytes). */
-static void get_group_name(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  tw_group_info g;
-  codec_error e;
-  (void)col;
-  if (!tw_group_get(ROW_MAP(row), (size_t)row->pos.a, &g, &e)) result_codec_error(row, ctx, &e);
-  else sqlite3_result_text(ctx, g.name, -1, SQLITE_TRANSIENT);
-}
-
-/* Renames a group (11 bytes of UTF-8 at most; the codec raises an old
-** group item to version 3 to hold a name). */
-static int set_group_name(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  tw_group_info g;
-  codec_error e;
-  const char *s;
-  size_t n;
-  int rc = ls_value_utf8(v, col, 0, sizeof g.name - 1, &s, &n, err);
-  if (rc != SQLITE_OK) return rc;
-  if (!tw_group_get(ROW_MAP(row), (size_t)row->pos.a, &g, &e)) return setter_codec_error(col, &e, err);
-  if (strlen(g.name) == n && memcmp(g.name, s, n) == 0) return SQLITE_OK;
-  memset(g.name, 0, sizeof g.name);
-  memcpy(g.name, s, n);
-  if (!tw_group_set(ROW_MAP(row), (size_t)row->pos.a, &g, &e)) return setter_codec_error(col, &e, err);
-  return SQLITE_OK;
-}
-
-#define GINT(name, field, doc) {name, "INTEGER", get_group_int, set_group_int, (int)offsetof(tw_group_info, field), 0, 0, doc}
-#define GRO(name, field, doc) {name, "INTEGER", get_group_int, NULL, (int)offsetof(tw_group_info, field), 0, 0, doc}
+#define GINT(nm, field, fl, doc_) LS_COL_INT(nm, LS_I32, tw_group_info, field, fl, doc_)
 
 static const ls_column group_columns[] = {
-  {"grp", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(7), "group index, 0-based, in file order"},
-  {"name", "TEXT", get_group_name, set_group_name, 0, 0, 0, "group name (11 bytes); setting it on an old group item raises its version to 3"},
-  GINT("offset_x", offset_x, "x offset"),
-  GINT("offset_y", offset_y, "y offset"),
-  GINT("parallax_x", parallax_x, "horizontal parallax in percent (100: moves with the world)"),
-  GINT("parallax_y", parallax_y, "vertical parallax in percent"),
-  {"clipping", "INTEGER", get_group_int, set_group_int, (int)offsetof(tw_group_info, clipping), 1, 0, "1 when drawing is clipped to the clip rectangle"},
-  GINT("clip_x", clip_x, "clip rectangle x"),
-  GINT("clip_y", clip_y, "clip rectangle y"),
-  GINT("clip_w", clip_w, "clip rectangle width"),
-  GINT("clip_h", clip_h, "clip rectangle height"),
-  GRO("num_layers", num_layers, "layers in the group"),
-  GRO("start_layer", start_layer, "layer_index of its first layer"),
-  GRO("version", version, "group item version (3 in current maps)"),
+  LS_COL_POS("grp", 0, LS_COL_RANGE | LS_COL_VALUES(7), "group index, 0-based, in file order"),
+  UTF8_CHARS("name", tw_group_info, name, 0, "group name (11 bytes); setting it on an old group item raises its version to 3"),
+  GINT("offset_x", offset_x, 0, "x offset"),
+  GINT("offset_y", offset_y, 0, "y offset"),
+  GINT("parallax_x", parallax_x, 0, "horizontal parallax in percent (100: moves with the world)"),
+  GINT("parallax_y", parallax_y, 0, "vertical parallax in percent"),
+  LS_COL_INT_IN("clipping", LS_I32, tw_group_info, clipping, 0, 1, 0, "1 when drawing is clipped to the clip rectangle"),
+  GINT("clip_x", clip_x, 0, "clip rectangle x"),
+  GINT("clip_y", clip_y, 0, "clip rectangle y"),
+  GINT("clip_w", clip_w, 0, "clip rectangle width"),
+  GINT("clip_h", clip_h, 0, "clip rectangle height"),
+  GINT("num_layers", num_layers, LS_COL_RO, "layers in the group"),
+  GINT("start_layer", start_layer, LS_COL_RO, "layer_index of its first layer"),
+  GINT("version", version, LS_COL_RO, "group item version (3 in current maps)"),
 };
+
+/* The codec raises an old group item's version to hold a name or clipping. */
+static int group_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  codec_error e;
+  if (memcmp(row->rec, old, sizeof(tw_group_info)) == 0 || tw_group_set(ROW_MAP(row), (size_t)row->pos.a, row->rec, &e))
+    return SQLITE_OK;
+  return STORE_ERROR(group_columns, changed, &e, err);
+}
 
 static const ls_table tw_groups = {
-  "tw_groups", &tw_format, "one row per group of each map",
-  group_columns, (int)(sizeof group_columns / sizeof group_columns[0]),
-  group_next, ls_key_pos_a, group_seek, NULL, NULL, NULL, 0, describe_group, NULL,
-  7, /* rows_per_file, the corpus average */
+  .name = "tw_groups", .format = &tw_format, .doc = "one row per group of each map",
+  .columns = group_columns, .ncolumns = NCOLS(group_columns),
+  .shape = {LS_SHAPE_ARRAY, count_groups, NULL, NULL}, .row_name = "group %a",
+  .rows_per_file = 7, /* the corpus average */
+  .record_size = sizeof(tw_group_info), .load = group_load, .store = group_store,
 };
-
 /* ---- tw_layers --------------------------------------------------------------- */
 
 enum { LC_GRP, LC_LAYER, LC_LAYER_INDEX };
