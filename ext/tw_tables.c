@@ -170,62 +170,38 @@ static int changed_error(const ls_column *cols, int ncols, const unsigned char *
 }
 #define STORE_ERROR(cols, changed, e, err) changed_error(cols, NCOLS(cols), changed, e, err)
 
-/* Typed columns of the records: UTF-8 text in a NUL-padded array. */
-#define UTF8_CHARS(nm, S, field, kinds, doc_) \
-  {.name = nm, .type = "TEXT", .kind = LS_UTF8, .store = LS_CHARS, .offset = offsetof(S, field), \
-   .size = sizeof(((S *)0)->field), .applies = kinds, .doc = doc_}
-/* The element count of the tables that are lists of the map's things. */
-#define COUNT_OF(fn, field) static int64_t fn(const void *model) { return (int64_t)MAP_OF(model)->field; }
-
-static int in_range(const ls_range *r, int64_t v) {
-  return v >= r->lo && v <= r->hi;
-}
-
-/* Whether a pushed-down range restricts anything. */
-static int range_constrained(const ls_range *r) {
-  return r->lo != INT64_MIN || r->hi != INT64_MAX;
-}
-
-/* Whether layer l passes the pushed-down ranges on its group, its index in
-** the group and its global index (any of them may be NULL: not a column).
-** A layer no group lists has NULL grp/layer, so any bound on those drops it. */
-static int layer_in_ranges(const tw_map *m, size_t l, const ls_range *grp, const ls_range *layer,
-                           const ls_range *index) {
-  const tw_layer *L = &m->layers[l];
-  if (index && !in_range(index, (int64_t)l)) return 0;
-  if (L->group < 0) return !(grp && range_constrained(grp)) && !(layer && range_constrained(layer));
-  return (!grp || in_range(grp, L->group)) && (!layer || in_range(layer, L->index_in_group));
-}
-
-/* Reads an index into a list of `count` things (images, envelopes), or
-** NULL / -1 for none (*out = -1).  A value equal to `current` always
-** passes, so maps with odd indices can still be edited elsewhere. */
-static int value_index(sqlite3_value *v, const ls_column *col, size_t count, const char *what, int current, int *out,
-                       char **err) {
-  int64_t x;
-  if (sqlite3_value_type(v) == SQLITE_NULL) {
-    *out = -1;
-    return SQLITE_OK;
-  }
-  if (ls_value_int(v, col, INT32_MIN, INT32_MAX, &x, err) != SQLITE_OK) return SQLITE_CONSTRAINT;
-  if (x == current || x == -1 || (x >= 0 && (uint64_t)x < count)) {
-    *out = (int)x;
-    return SQLITE_OK;
-  }
+/* An index into the map's `count` images or envelopes after a write: -1
+** (NULL) or an existing one; the value the row held always passes, so maps
+** with odd indices can still be edited. */
+static int check_index(const char *column, int now, int was, size_t count, const char *what, char **err) {
+  if (now == was || now == -1 || (now >= 0 && (size_t)now < count)) return SQLITE_OK;
   if (count == 0) {
-    *err = sqlite3_mprintf("column %s: %lld is out of range; the map has no %ss (NULL for none)", col->name,
-                           (long long)x, what);
+    *err = sqlite3_mprintf("column %s: %d is out of range; the map has no %ss (NULL for none)", column, now, what);
   } else {
-    *err = sqlite3_mprintf("column %s: %lld is out of range; it takes a %s index from 0 to %lld (the map has %lld), "
-                           "or NULL for none", col->name, (long long)x, what, (long long)count - 1, (long long)count);
+    *err = sqlite3_mprintf("column %s: %d is out of range; it takes a %s index from 0 to %lld (the map has %lld), "
+                           "or NULL for none", column, now, what, (long long)count - 1, (long long)count);
   }
   return SQLITE_CONSTRAINT;
 }
 
-/* An index result: NULL for "none" (negative). */
-static void result_index(sqlite3_context *ctx, int v) {
-  if (v >= 0) sqlite3_result_int(ctx, v);
+/* An index as the columns show it: -1 (NULL) for every "none". */
+static int32_t shown_index(int v) {
+  return v < 0 ? -1 : v;
 }
+
+/* Typed columns of the records: UTF-8 text in a NUL-padded array, an
+** integer of the rows of some kinds (0: every row), an index (-1 is NULL). */
+#define UTF8_CHARS(nm, S, field, kinds, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_UTF8, .store = LS_CHARS, .offset = offsetof(S, field), \
+   .size = sizeof(((S *)0)->field), .applies = kinds, .doc = doc_}
+#define KIND_INT(nm, S, field, lo, hi, fl, kinds, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_I32, .offset = offsetof(S, field), .min = lo, \
+   .max = hi, .flags = fl, .applies = kinds, .doc = doc_}
+#define INDEX_INT(nm, S, field, fl, kinds, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_I32, .offset = offsetof(S, field), \
+   .flags = LS_COL_NULL | (fl), .null_value = -1, .applies = kinds, .doc = doc_}
+/* The element count of the tables that are lists of the map's things. */
+#define COUNT_OF(fn, field) static int64_t fn(const void *model) { return (int64_t)MAP_OF(model)->field; }
 
 /* A codec failure inside a getter becomes the statement's error, with the
 ** file in front as the engine puts it for edits ("<file>: <what>"). */
@@ -239,6 +215,155 @@ static void result_codec_error(const ls_row *row, sqlite3_context *ctx, const co
 static int setter_codec_error(const ls_column *col, const codec_error *e, char **err) {
   *err = sqlite3_mprintf("column %s: %s", col->name, e->msg);
   return SQLITE_CONSTRAINT;
+}
+
+/* ---- rows of layers (tw_layers, tw_tiles, tw_quads) ------------------------------ */
+
+/* The group of the row's layer (pos.a), NULL when no group lists it. */
+static void get_layer_group(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.a];
+  (void)col;
+  if (L->group >= 0) sqlite3_result_int64(ctx, L->group);
+}
+
+/* The index of the row's layer inside its group, NULL when in no group. */
+static void get_layer_in_group(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.a];
+  (void)col;
+  if (L->group >= 0) sqlite3_result_int64(ctx, L->index_in_group);
+}
+
+/* The kind of the row's layer: "tiles", "game", ... (tw_kind_name). */
+static void get_layer_kind(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  (void)col;
+  sqlite3_result_text(ctx, tw_kind_name(ROW_MAP(row)->layers[row->pos.a].kind), -1, SQLITE_STATIC);
+}
+
+#define LAYER_COL(nm, sqltype, getter, fl, doc_) \
+  {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = getter, .flags = (fl) | LS_COL_NOREC, .doc = doc_}
+
+/* The row kind of tw_layers and tw_tiles: the layer's tw_kind. */
+static int layer_row_kind(const ls_row *row) {
+  return (int)ROW_MAP(row)->layers[row->pos.a].kind;
+}
+
+/* A write to a field the layer kind lacks: NULL (what it reads) is no
+** change, anything else fails. */
+static int other_layer_kind(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  if (sqlite3_value_type(v) == SQLITE_NULL) return SQLITE_OK;
+  *err = sqlite3_mprintf("column %s: a %s layer has no %s", col->name, tw_kind_name((tw_kind)layer_row_kind(row)),
+                         col->name);
+  return SQLITE_CONSTRAINT;
+}
+
+#define KIND(k) (1u << (k))
+#define KINDS_TILEMAP ((1u << (TW_KIND_TUNE + 1)) - 1)
+#define KINDS_KNOWN ((1u << TW_KIND_UNKNOWN) - 1)
+
+/* The pushed-down range of the column read by `getter` (grp, layer). */
+static const ls_range *getter_range(const ls_column *cols, int ncols, const ls_scan *scan, ls_getter getter) {
+  static const ls_range everything = {INT64_MIN, INT64_MAX};
+  int i;
+  for (i = 0; i < ncols; i++) {
+    if (cols[i].get == getter) return &scan->range[i];
+  }
+  return &everything;
+}
+
+/* Which layers a table has rows for. */
+enum { ANY_LAYER, TILEMAP_LAYERS, QUADS_LAYERS };
+
+static int in_family(const tw_layer *L, int family) {
+  return family == ANY_LAYER || (family == QUADS_LAYERS ? L->kind == TW_KIND_QUADS : L->kind <= TW_KIND_TUNE);
+}
+
+/* The first layer at or after l of the family (tilemap and quads layers
+** only when their rows have keys) within the ranges on layer_index (pos.a),
+** grp and layer; -1 when none.  A layer no group lists has NULL grp and
+** layer, so any bound on those drops it. */
+static int64_t next_layer(const tw_model *tm, const ls_scan *scan, const ls_column *cols, int ncols, int64_t l,
+                          int family) {
+  const ls_range *grp = getter_range(cols, ncols, scan, get_layer_group);
+  const ls_range *layer = getter_range(cols, ncols, scan, get_layer_in_group);
+  for (; ls_range_first(scan->pos[0], l, (int64_t)tm->map->num_layers, &l); l++) {
+    const tw_layer *L = &tm->map->layers[l];
+    if (!in_family(L, family) || (family != ANY_LAYER && !layer_addressable(tm, (size_t)l))) continue;
+    if (L->group < 0 ? grp->lo == INT64_MIN && grp->hi == INT64_MAX && layer->lo == INT64_MIN && layer->hi == INT64_MAX
+                     : L->group >= grp->lo && L->group <= grp->hi && L->index_in_group >= layer->lo &&
+                           L->index_in_group <= layer->hi)
+      return l;
+  }
+  return -1;
+}
+
+/* Tiles and quads are the cells of their layers: a tilemap is width x
+** height cells, a quads layer one row of count (y 0, x the quad).  A cell's
+** key is base[layer] + y * width + x (see the top). */
+static void layer_grid(const tw_layer *L, int64_t *w, int64_t *h) {
+  *w = L->kind == TW_KIND_QUADS ? (int64_t)L->count : L->width;
+  *h = L->kind == TW_KIND_QUADS ? 1 : L->height;
+}
+
+/* The cells of the family's layers within the ranges: layer by layer
+** (skipping layers out of range without looking at their data), row by
+** row (pos.b = y, pos.c = x). */
+static int cells_next(const tw_model *tm, const ls_scan *scan, const ls_column *cols, int ncols, int family,
+                      ls_pos *pos, int first) {
+  int64_t l = first ? next_layer(tm, scan, cols, ncols, 0, family) : pos->a;
+  int64_t y = first ? INT64_MIN : pos->b, x = first ? INT64_MIN : pos->c + 1, w, h;
+  while (l >= 0) {
+    layer_grid(&tm->map->layers[l], &w, &h);
+    if (ls_grid_step(scan->pos[2], scan->pos[1], w, h, &x, &y)) {
+      pos->a = l;
+      pos->b = y;
+      pos->c = x;
+      return 1;
+    }
+    l = next_layer(tm, scan, cols, ncols, l + 1, family);
+    x = y = INT64_MIN;
+  }
+  return 0;
+}
+
+static int64_t cell_key(const void *model, const ls_pos *pos) {
+  const tw_model *tm = model;
+  int64_t w, h;
+  layer_grid(&tm->map->layers[pos->a], &w, &h);
+  return tm->base[pos->a] + pos->b * w + pos->c;
+}
+
+/* The cell of a key: the layer of the family whose [base, base + count)
+** holds it, then y and x. */
+static int cell_seek(const tw_model *tm, int64_t key, int family, ls_pos *pos) {
+  size_t l;
+  int64_t w, h;
+  for (l = 0; l < tm->map->num_layers; l++) {
+    const tw_layer *L = &tm->map->layers[l];
+    if (!in_family(L, family) || !layer_addressable(tm, l) || key < tm->base[l] || key >= tm->base[l] + (int64_t)L->count)
+      continue;
+    layer_grid(L, &w, &h);
+    pos->a = (int64_t)l;
+    pos->b = (key - tm->base[l]) / w;
+    pos->c = (key - tm->base[l]) % w;
+    return 1;
+  }
+  return 0;
+}
+
+/* "group 1 layer 0 (layer_index 5)": how errors name a layer. */
+static char *layer_name(const tw_map *m, int64_t l) {
+  const tw_layer *L = &m->layers[l];
+  if (L->group < 0) return sqlite3_mprintf("layer_index %lld (in no group)", (long long)l);
+  return sqlite3_mprintf("group %ld layer %ld (layer_index %lld)", L->group, L->index_in_group, (long long)l);
+}
+
+/* "<what> of group 1 layer 0 (layer_index 5)" (takes what). */
+static char *name_in_layer(const tw_map *m, int64_t l, char *what) {
+  char *name = layer_name(m, l);
+  char *s = what && name ? sqlite3_mprintf("%s of %s", what, name) : NULL;
+  sqlite3_free(name);
+  sqlite3_free(what);
+  return s;
 }
 
 /* Appends a JSON array of n ints. */
@@ -407,25 +532,6 @@ static int jin_keys(jin *j, const char *path, const char *what, const char *cons
   return bad ? SQLITE_CONSTRAINT : SQLITE_OK;
 }
 
-/* Reads a rows x cols array of integer arrays into out (row-major); each
-** value within min..max unless it equals the current one (cur). */
-static int jin_matrix(jin *j, int rows, int cols, int64_t min, int64_t max, const int *cur, int *out) {
-  int64_t n;
-  int r, c, rc = jin_array(j, "$", "the value", rows, rows, &n);
-  for (r = 0; rc == SQLITE_OK && r < rows; r++) {
-    char path[32], what[48];
-    snprintf(path, sizeof path, "$[%d]", r);
-    snprintf(what, sizeof what, "element [%d]", r);
-    rc = jin_array(j, path, what, cols, cols, &n);
-    for (c = 0; rc == SQLITE_OK && c < cols; c++) {
-      snprintf(path, sizeof path, "$[%d][%d]", r, c);
-      snprintf(what, sizeof what, "element [%d][%d]", r, c);
-      rc = jin_int(j, path, what, min, max, &cur[r * cols + c], &out[r * cols + c]);
-    }
-  }
-  return rc;
-}
-
 /* ---- row positions and names ------------------------------------------------ */
 
 static int image_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
@@ -447,31 +553,6 @@ static int sound_seek(const void *model, int64_t key, ls_pos *pos) {
   return ls_index_seek((int64_t)MAP_OF(model)->num_sounds, key, pos);
 }
 
-/* "layer 3 (group 1, layer 0)": how errors name a layer. */
-static char *layer_name(const tw_map *m, int64_t l) {
-  const tw_layer *L = &m->layers[l];
-  if (L->group < 0) return sqlite3_mprintf("layer_index %lld (in no group)", (long long)l);
-  return sqlite3_mprintf("group %ld layer %ld (layer_index %lld)", L->group, L->index_in_group, (long long)l);
-}
-
-/* "group 1 layer 0 (layer_index 5)". */
-static char *describe_layer(const void *model, const ls_pos *pos) {
-  return layer_name(MAP_OF(model), pos->a);
-}
-/* "tile x 5, y 7 of group 1 layer 0 (layer_index 5)". */
-static char *describe_tile(const void *model, const ls_pos *pos) {
-  char *l = layer_name(MAP_OF(model), pos->a);
-  char *s = sqlite3_mprintf("tile x %lld, y %lld of %s", (long long)pos->c, (long long)pos->b, l ? l : "?");
-  sqlite3_free(l);
-  return s;
-}
-/* "quad 2 of group 0 layer 0 (layer_index 0)". */
-static char *describe_quad(const void *model, const ls_pos *pos) {
-  char *l = layer_name(MAP_OF(model), pos->a);
-  char *s = sqlite3_mprintf("quad %lld of %s", (long long)pos->b, l ? l : "?");
-  sqlite3_free(l);
-  return s;
-}
 /* "image 1". */
 static char *describe_image(const void *model, const ls_pos *pos) {
   (void)model;
@@ -486,26 +567,6 @@ static char *describe_envelope(const void *model, const ls_pos *pos) {
 static char *describe_sound(const void *model, const ls_pos *pos) {
   (void)model;
   return sqlite3_mprintf("sound %lld", (long long)pos->a);
-}
-
-/* The group of the row's layer (pos.a), NULL when no group lists it. */
-static void get_layer_group(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.a];
-  (void)col;
-  if (L->group >= 0) sqlite3_result_int64(ctx, L->group);
-}
-
-/* The index of the row's layer inside its group, NULL when in no group. */
-static void get_layer_in_group(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.a];
-  (void)col;
-  if (L->group >= 0) sqlite3_result_int64(ctx, L->index_in_group);
-}
-
-/* The kind of the row's layer: "tiles", "game", ... (tw_kind_name). */
-static void get_layer_kind(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_text(ctx, tw_kind_name(ROW_MAP(row)->layers[row->pos.a].kind), -1, SQLITE_STATIC);
 }
 
 /* ---- tw_maps ----------------------------------------------------------------- */
@@ -710,484 +771,266 @@ static const ls_table tw_groups = {
 };
 /* ---- tw_layers --------------------------------------------------------------- */
 
-enum { LC_GRP, LC_LAYER, LC_LAYER_INDEX };
-
-/* Layers in global order, within the ranges on layer_index, grp and layer. */
-static int layer_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  const tw_map *m = MAP_OF(model);
-  int64_t l = first ? 0 : pos->a + 1;
-  while (ls_range_first(&scan->range[LC_LAYER_INDEX], l, (int64_t)m->num_layers, &l)) {
-    if (layer_in_ranges(m, (size_t)l, &scan->range[LC_GRP], &scan->range[LC_LAYER], NULL)) {
-      pos->a = l;
-      pos->b = pos->c = 0;
-      return 1;
-    }
-    l++;
-  }
-  return 0;
-}
-
-/* A layer row's key is its global index. */
-static int layer_seek(const void *model, int64_t key, ls_pos *pos) {
-  return ls_index_seek((int64_t)MAP_OF(model)->num_layers, key, pos);
-}
-
-enum {
-  LF_NAME, LF_DETAIL, LF_WIDTH, LF_HEIGHT, LF_COLOR, LF_COLOR_ENV, LF_COLOR_ENV_OFF, LF_IMAGE, LF_IMAGE_NAME,
-  LF_NUM_QUADS, LF_NUM_SOURCES, LF_SOUND, LF_VERSION
-};
-
-/* Whether layer kind k has field f (NULL otherwise). */
-static int layer_has_field(tw_kind k, int f) {
-  int tilemap = k <= TW_KIND_TUNE, sounds = k == TW_KIND_SOUNDS || k == TW_KIND_SOUNDS_DEPRECATED;
-  switch (f) {
-    case LF_NAME: case LF_DETAIL: case LF_VERSION: return k != TW_KIND_UNKNOWN;
-    case LF_WIDTH: case LF_HEIGHT: case LF_COLOR: case LF_COLOR_ENV: case LF_COLOR_ENV_OFF: return tilemap;
-    case LF_IMAGE: case LF_IMAGE_NAME: return tilemap || k == TW_KIND_QUADS;
-    case LF_NUM_QUADS: return k == TW_KIND_QUADS;
-    case LF_NUM_SOURCES: case LF_SOUND: return sounds;
-  }
-  return 0;
-}
-
-/* col->arg: the field (LF_*), col->arg2: the color component. */
-static void get_layer_field(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  tw_map *m = ROW_MAP(row);
+/* The codec's tw_layer_info, and its indices as the columns show them. */
+typedef struct layer_rec {
   tw_layer_info li;
-  codec_error e;
-  if (!layer_has_field(m->layers[row->pos.a].kind, col->arg)) return;
-  if (!tw_layer_get(m, (size_t)row->pos.a, &li, &e)) {
-    result_codec_error(row, ctx, &e);
-    return;
-  }
-  switch (col->arg) {
-    case LF_NAME: sqlite3_result_text(ctx, li.name, -1, SQLITE_TRANSIENT); break;
-    case LF_DETAIL: sqlite3_result_int(ctx, li.detail); break;
-    case LF_WIDTH: sqlite3_result_int(ctx, li.width); break;
-    case LF_HEIGHT: sqlite3_result_int(ctx, li.height); break;
-    case LF_COLOR: sqlite3_result_int(ctx, li.color[col->arg2]); break;
-    case LF_COLOR_ENV: result_index(ctx, li.color_env); break;
-    case LF_COLOR_ENV_OFF: sqlite3_result_int(ctx, li.color_env_offset); break;
-    case LF_IMAGE: result_index(ctx, li.image); break;
-    case LF_IMAGE_NAME: {
-      tw_image_info im;
-      if (li.image >= 0 && (size_t)li.image < m->num_images) {
-        if (!tw_image_get(m, (size_t)li.image, &im, &e)) result_codec_error(row, ctx, &e);
-        else if (im.name) sqlite3_result_text(ctx, im.name, (int)im.name_len, SQLITE_TRANSIENT);
-      }
-      break;
-    }
-    case LF_NUM_QUADS: sqlite3_result_int(ctx, li.num_quads); break;
-    case LF_NUM_SOURCES: sqlite3_result_int(ctx, li.num_sources); break;
-    case LF_SOUND: result_index(ctx, li.sound); break;
-    case LF_VERSION: sqlite3_result_int(ctx, li.version); break;
-  }
-}
+  int32_t color_env, image, sound; /* -1 for none */
+} layer_rec;
 
-/* Writes one field through tw_layer_set.  Setting NULL on a field the
-** layer kind lacks (what it reads as) is accepted and changes nothing. */
-static int set_layer_field(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  tw_map *m = ROW_MAP(row);
-  tw_kind k = m->layers[row->pos.a].kind;
-  tw_layer_info li, before;
+static int layer_load(const ls_row *row, char **err) {
+  layer_rec *r = row->rec;
   codec_error e;
-  int64_t x;
-  int rc = SQLITE_OK;
-  if (!layer_has_field(k, col->arg)) {
-    if (sqlite3_value_type(v) == SQLITE_NULL) return SQLITE_OK;
-    *err = sqlite3_mprintf("column %s: a %s layer has no %s", col->name, tw_kind_name(k), col->name);
-    return SQLITE_CONSTRAINT;
-  }
-  if (!tw_layer_get(m, (size_t)row->pos.a, &li, &e)) return setter_codec_error(col, &e, err);
-  before = li;
-  switch (col->arg) {
-    case LF_NAME: {
-      const char *s;
-      size_t n;
-      rc = ls_value_utf8(v, col, 0, sizeof li.name - 1, &s, &n, err);
-      if (rc == SQLITE_OK) {
-        memset(li.name, 0, sizeof li.name);
-        memcpy(li.name, s, n);
-      }
-      break;
-    }
-    case LF_DETAIL:
-      if ((rc = ls_value_int(v, col, 0, 1, &x, err)) == SQLITE_OK) li.detail = (int)x;
-      break;
-    case LF_COLOR:
-      if ((rc = ls_value_int(v, col, 0, 255, &x, err)) == SQLITE_OK) li.color[col->arg2] = (int)x;
-      break;
-    case LF_COLOR_ENV:
-      rc = value_index(v, col, m->num_envelopes, "envelope", li.color_env, &li.color_env, err);
-      break;
-    case LF_COLOR_ENV_OFF:
-      if ((rc = ls_value_int(v, col, INT32_MIN, INT32_MAX, &x, err)) == SQLITE_OK) li.color_env_offset = (int)x;
-      break;
-    case LF_IMAGE:
-      rc = value_index(v, col, m->num_images, "image", li.image, &li.image, err);
-      break;
-    default:
-      *err = sqlite3_mprintf("column %s is read-only", col->name);
-      rc = SQLITE_CONSTRAINT;
-      break;
-  }
-  if (rc != SQLITE_OK || memcmp(&li, &before, sizeof li) == 0) return rc;
-  if (!tw_layer_set(m, (size_t)row->pos.a, &li, &e)) return setter_codec_error(col, &e, err);
+  if (!tw_layer_get(ROW_MAP(row), (size_t)row->pos.a, &r->li, &e)) return load_error(&e, err);
+  r->color_env = shown_index(r->li.color_env);
+  r->image = shown_index(r->li.image);
+  r->sound = shown_index(r->li.sound);
   return SQLITE_OK;
 }
 
-#define LFIELD(name, type, field, setter, doc) {name, type, get_layer_field, setter, field, 0, 0, doc}
-#define LCOLOR(name, c, doc) {name, "INTEGER", get_layer_field, set_layer_field, LF_COLOR, c, 0, doc}
+COUNT_OF(count_layers, num_layers)
+
+static char *describe_layer(const void *model, const ls_pos *pos) {
+  return layer_name(MAP_OF(model), pos->a);
+}
+
+/* The name of the layer's image (NULL without one). */
+static void get_layer_image_name(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  tw_map *m = ROW_MAP(row);
+  int image = ((const layer_rec *)row->rec)->li.image;
+  tw_image_info im;
+  codec_error e;
+  (void)col;
+  if (image < 0 || (size_t)image >= m->num_images) return;
+  if (!tw_image_get(m, (size_t)image, &im, &e)) result_codec_error(row, ctx, &e);
+  else if (im.name) sqlite3_result_text(ctx, im.name, (int)im.name_len, SQLITE_TRANSIENT);
+}
+
+#define KINDS_SOUNDS (KIND(TW_KIND_SOUNDS) | KIND(TW_KIND_SOUNDS_DEPRECATED))
+#define LINT(nm, field, lo, hi, fl, kinds, doc_) KIND_INT(nm, layer_rec, li.field, lo, hi, fl, kinds, doc_)
 
 static const ls_column layer_columns[] = {
-  {"grp", "INTEGER", get_layer_group, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(7), "group index (NULL for a layer no group lists)"},
-  {"layer", "INTEGER", get_layer_in_group, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(8), "index of the layer in its group"},
-  {"layer_index", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(20), "index among all layers of the map"},
-  {"kind", "TEXT", get_layer_kind, NULL, 0, 0, 0, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"},
-  LFIELD("name", "TEXT", LF_NAME, set_layer_field, "layer name (11 bytes)"),
-  LFIELD("detail", "INTEGER", LF_DETAIL, set_layer_field, "1: detail layer (hidden with high detail off)"),
-  LFIELD("width", "INTEGER", LF_WIDTH, NULL, "tilemaps: width in tiles"),
-  LFIELD("height", "INTEGER", LF_HEIGHT, NULL, "tilemaps: height in tiles"),
-  LCOLOR("color_r", 0, "tilemaps: color red 0..255"),
-  LCOLOR("color_g", 1, "tilemaps: color green 0..255"),
-  LCOLOR("color_b", 2, "tilemaps: color blue 0..255"),
-  LCOLOR("color_a", 3, "tilemaps: color alpha 0..255"),
-  LFIELD("color_env", "INTEGER", LF_COLOR_ENV, set_layer_field, "tilemaps: color envelope index (NULL: none)"),
-  LFIELD("color_env_offset", "INTEGER", LF_COLOR_ENV_OFF, set_layer_field, "tilemaps: color envelope time offset (ms)"),
-  LFIELD("image", "INTEGER", LF_IMAGE, set_layer_field, "tilemaps and quads: image index (NULL: none)"),
-  LFIELD("image_name", "TEXT", LF_IMAGE_NAME, NULL, "name of that image"),
-  LFIELD("num_quads", "INTEGER", LF_NUM_QUADS, NULL, "quads layers: number of quads"),
-  LFIELD("num_sources", "INTEGER", LF_NUM_SOURCES, NULL, "sounds layers: number of sound sources"),
-  LFIELD("sound", "INTEGER", LF_SOUND, NULL, "sounds layers: sound index (NULL: none)"),
-  LFIELD("version", "INTEGER", LF_VERSION, NULL, "layer item version (tilemap 3 in DDNet, 4 in 0.7)"),
+  LAYER_COL("grp", "INTEGER", get_layer_group, LS_COL_RANGE | LS_COL_VALUES(7), "group index (NULL for a layer no group lists)"),
+  LAYER_COL("layer", "INTEGER", get_layer_in_group, LS_COL_RANGE | LS_COL_VALUES(8), "index of the layer in its group"),
+  LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(20), "index among all layers of the map"),
+  LAYER_COL("kind", "TEXT", get_layer_kind, 0, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"),
+  UTF8_CHARS("name", layer_rec, li.name, KINDS_KNOWN, "layer name (11 bytes)"),
+  LINT("detail", detail, 0, 1, 0, KINDS_KNOWN, "1: detail layer (hidden with high detail off)"),
+  LINT("width", width, 0, 0, LS_COL_RO, KINDS_TILEMAP, "tilemaps: width in tiles"),
+  LINT("height", height, 0, 0, LS_COL_RO, KINDS_TILEMAP, "tilemaps: height in tiles"),
+  LINT("color_r", color[0], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color red 0..255"),
+  LINT("color_g", color[1], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color green 0..255"),
+  LINT("color_b", color[2], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color blue 0..255"),
+  LINT("color_a", color[3], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color alpha 0..255"),
+  INDEX_INT("color_env", layer_rec, color_env, 0, KINDS_TILEMAP, "tilemaps: color envelope index (NULL: none)"),
+  LINT("color_env_offset", color_env_offset, 0, 0, 0, KINDS_TILEMAP, "tilemaps: color envelope time offset (ms)"),
+  INDEX_INT("image", layer_rec, image, 0, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index (NULL: none)"),
+  LS_COL_CUSTOM("image_name", "TEXT", get_layer_image_name, NULL, "name of that image"),
+  LINT("num_quads", num_quads, 0, 0, LS_COL_RO, KIND(TW_KIND_QUADS), "quads layers: number of quads"),
+  LINT("num_sources", num_sources, 0, 0, LS_COL_RO, KINDS_SOUNDS, "sounds layers: number of sound sources"),
+  INDEX_INT("sound", layer_rec, sound, LS_COL_RO, KINDS_SOUNDS, "sounds layers: sound index (NULL: none)"),
+  LINT("version", version, 0, 0, LS_COL_RO, KINDS_KNOWN, "layer item version (tilemap 3 in DDNet, 4 in 0.7)"),
 };
 
+/* Layers in global order, within the ranges on layer_index, grp and layer. */
+static int layer_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
+  int64_t l = next_layer(model, scan, layer_columns, NCOLS(layer_columns), first ? 0 : pos->a + 1, ANY_LAYER);
+  if (l < 0) return 0;
+  pos->a = l;
+  pos->b = pos->c = 0;
+  return 1;
+}
+
+/* The indices must exist (or be kept); the codec writes the fields the
+** layer kind has. */
+static int layer_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  tw_map *m = ROW_MAP(row);
+  layer_rec *r = row->rec;
+  const layer_rec *was = old;
+  codec_error e;
+  int rc;
+  if ((rc = check_index("color_env", r->color_env, was->color_env, m->num_envelopes, "envelope", err)) != SQLITE_OK ||
+      (rc = check_index("image", r->image, was->image, m->num_images, "image", err)) != SQLITE_OK)
+    return rc;
+  if (r->color_env != was->color_env) r->li.color_env = r->color_env;
+  if (r->image != was->image) r->li.image = r->image;
+  if (memcmp(&r->li, &was->li, sizeof r->li) == 0 || tw_layer_set(m, (size_t)row->pos.a, &r->li, &e)) return SQLITE_OK;
+  return STORE_ERROR(layer_columns, changed, &e, err);
+}
+
 static const ls_table tw_layers = {
-  "tw_layers", &tw_format, "one row per layer of each map",
-  layer_columns, (int)(sizeof layer_columns / sizeof layer_columns[0]),
-  layer_next, ls_key_pos_a, layer_seek, NULL, NULL, NULL, 0, describe_layer, NULL,
-  20, /* rows_per_file, the corpus average */
+  .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map",
+  .columns = layer_columns, .ncolumns = NCOLS(layer_columns),
+  .shape = {LS_SHAPE_ARRAY, count_layers, NULL, NULL}, .next = layer_next, .describe = describe_layer,
+  .rows_per_file = 20, /* the corpus average */
+  .record_size = sizeof(layer_rec), .load = layer_load, .store = layer_store,
+  .row_kind = layer_row_kind, .other_kind = other_layer_kind,
 };
 
 /* ---- tw_tiles ---------------------------------------------------------------- */
 
-/* Column numbers (pushed-down ranges and getters). */
-enum {
-  TC_GRP, TC_LAYER, TC_X, TC_Y, TC_ID, TC_FLAGS, TC_NUMBER, TC_FORCE, TC_MAX_SPEED, TC_ANGLE, TC_DELAY,
-  TC_LAYER_INDEX, TC_KIND
+/* The record is the codec's tw_tile: the first read of a layer decodes it
+** (tw_layer_load), failing the query when its data is damaged. */
+static int tile_load(const ls_row *row, char **err) {
+  codec_error e;
+  if (tw_tile_get(ROW_MAP(row), (size_t)row->pos.a, (int)row->pos.c, (int)row->pos.b, row->rec, &e)) return SQLITE_OK;
+  return load_error(&e, err);
+}
+
+/* "tile x 5, y 7 of group 1 layer 0 (layer_index 5)". */
+static char *describe_tile(const void *model, const ls_pos *pos) {
+  return name_in_layer(MAP_OF(model), pos->a, sqlite3_mprintf("tile x %lld, y %lld", (long long)pos->c, (long long)pos->b));
+}
+
+#define TINT(nm, field, lo, hi, kinds, doc_) KIND_INT(nm, tw_tile, field, lo, hi, 0, kinds, doc_)
+
+static const ls_column tile_columns[] = {
+  LAYER_COL("grp", "INTEGER", get_layer_group, LS_COL_RANGE | LS_COL_VALUES(3), "group index"),
+  LAYER_COL("layer", "INTEGER", get_layer_in_group, LS_COL_RANGE | LS_COL_VALUES(7), "index of the layer in its group"),
+  LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(430), "column, 0-based"),
+  LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(160), "row, 0-based"),
+  TINT("id", id, 0, 255, 0, "tile index 0..255 (game layers: 1 solid, 2 death, 3 unhookable, 192-194 spawns...)"),
+  TINT("flags", flags, 0, 255, KIND(TW_KIND_TILES) | KIND(TW_KIND_GAME) | KIND(TW_KIND_FRONT) | KIND(TW_KIND_SWITCH), "tiles, game, front, switch: 1 vflip, 2 hflip, 4 opaque, 8 rotate (NULL elsewhere)"),
+  TINT("number", number, 0, 255, KIND(TW_KIND_TELE) | KIND(TW_KIND_SWITCH) | KIND(TW_KIND_TUNE), "tele, switch, tune: the number linking tiles"),
+  TINT("force", force, 0, 255, KIND(TW_KIND_SPEEDUP), "speedup: force"),
+  TINT("max_speed", max_speed, 0, 255, KIND(TW_KIND_SPEEDUP), "speedup: maximal speed (0: none)"),
+  TINT("angle", angle, -32768, 32767, KIND(TW_KIND_SPEEDUP), "speedup: angle in degrees (-32768..32767)"),
+  TINT("delay", delay, 0, 255, KIND(TW_KIND_SWITCH), "switch: delay in seconds"),
+  LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
+  LAYER_COL("kind", "TEXT", get_layer_kind, 0, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"),
 };
 
-/* Cells of the tilemap layers within the ranges: layer by layer (skipping
-** layers out of range without looking at their data), row by row. */
 static int tile_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  const tw_model *tm = model;
-  const tw_map *m = tm->map;
-  const ls_range *r = scan->range;
-  int64_t l = first ? 0 : pos->a, y = first ? INT64_MIN : pos->b, x = first ? INT64_MIN : pos->c + 1;
-  for (;;) {
-    int64_t next;
-    const tw_layer *L;
-    if (!ls_range_first(&r[TC_LAYER_INDEX], l, (int64_t)m->num_layers, &next)) return 0;
-    if (next != l) {
-      l = next;
-      x = y = INT64_MIN;
-    }
-    L = &m->layers[l];
-    if (L->kind <= TW_KIND_TUNE && layer_addressable(tm, (size_t)l) &&
-        layer_in_ranges(m, (size_t)l, &r[TC_GRP], &r[TC_LAYER], NULL) &&
-        ls_grid_step(&r[TC_X], &r[TC_Y], L->width, L->height, &x, &y)) {
-      pos->a = l;
-      pos->b = y;
-      pos->c = x;
-      return 1;
-    }
-    l++;
-    x = y = INT64_MIN;
-  }
+  return cells_next(model, scan, tile_columns, NCOLS(tile_columns), TILEMAP_LAYERS, pos, first);
 }
 
-/* base[layer] + the cell's number in row-major order (see the top). */
-static int64_t tile_key(const void *model, const ls_pos *pos) {
-  const tw_model *tm = model;
-  return tm->base[pos->a] + pos->b * (int64_t)tm->map->layers[pos->a].width + pos->c;
-}
-
-/* The layer of a key: the one whose [base, base + count) holds it, of the
-** wanted family (tilemaps or quads). */
-static int key_layer(const tw_model *tm, int64_t key, int quads, size_t *out) {
-  size_t l;
-  for (l = 0; l < tm->map->num_layers; l++) {
-    const tw_layer *L = &tm->map->layers[l];
-    if ((quads ? L->kind == TW_KIND_QUADS : L->kind <= TW_KIND_TUNE) && layer_addressable(tm, l) &&
-        key >= tm->base[l] && key < tm->base[l] + (int64_t)L->count) {
-      *out = l;
-      return 1;
-    }
-  }
-  return 0;
-}
-
-/* The cell of a key: its layer, then y and x from the cell number. */
 static int tile_seek(const void *model, int64_t key, ls_pos *pos) {
-  const tw_model *tm = model;
-  size_t l;
-  int64_t cell;
-  if (!key_layer(tm, key, 0, &l)) return 0;
-  cell = key - tm->base[l];
-  pos->a = (int64_t)l;
-  pos->b = cell / tm->map->layers[l].width;
-  pos->c = cell % tm->map->layers[l].width;
-  return 1;
+  return cell_seek(model, key, TILEMAP_LAYERS, pos);
 }
 
-/* Byte offset of a cell field in a layer kind's cell, -1 when the kind has
-** no such field (the layouts of codecs/twmap.h). */
-static int tile_field_offset(tw_kind k, int field) {
-  switch (k) {
-    case TW_KIND_TELE:
-    case TW_KIND_TUNE: return field == TC_NUMBER ? 0 : field == TC_ID ? 1 : -1;
-    case TW_KIND_SPEEDUP:
-      return field == TC_FORCE ? 0 : field == TC_MAX_SPEED ? 1 : field == TC_ID ? 2 : field == TC_ANGLE ? 4 : -1;
-    case TW_KIND_SWITCH:
-      return field == TC_NUMBER ? 0 : field == TC_ID ? 1 : field == TC_FLAGS ? 2 : field == TC_DELAY ? 3 : -1;
-    default: return field == TC_ID ? 0 : field == TC_FLAGS ? 1 : -1;
-  }
-}
-
-/* col->arg: the field (TC_*).  Reads the decoded cell directly; the first
-** read of a layer decodes it (tw_layer_load), failing the query when its
-** data is damaged. */
-static void get_tile_field(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  tw_map *m = ROW_MAP(row);
-  tw_layer *L = &m->layers[row->pos.a];
-  int off = tile_field_offset(L->kind, col->arg);
-  const unsigned char *c;
+/* The codec marks the layer for re-encoding; an unchanged cell leaves it
+** alone. */
+static int tile_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   codec_error e;
-  if (off < 0) return;
-  if (!L->loaded && !tw_layer_load(m, (size_t)row->pos.a, &e)) {
-    result_codec_error(row, ctx, &e);
-    return;
-  }
-  c = L->cells + ((size_t)row->pos.b * (size_t)L->width + (size_t)row->pos.c) * L->cell_size + off;
-  if (col->arg == TC_ANGLE) sqlite3_result_int(ctx, (int16_t)(uint16_t)(c[0] | (c[1] << 8)));
-  else sqlite3_result_int(ctx, c[0]);
+  if (memcmp(row->rec, old, sizeof(tw_tile)) == 0 ||
+      tw_tile_set(ROW_MAP(row), (size_t)row->pos.a, (int)row->pos.c, (int)row->pos.b, row->rec, &e))
+    return SQLITE_OK;
+  return STORE_ERROR(tile_columns, changed, &e, err);
 }
 
-/* Writes one cell field through the codec (which marks the layer for
-** re-encoding); an unchanged value leaves the layer alone. */
-static int set_tile_field(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  tw_map *m = ROW_MAP(row);
-  tw_kind k = m->layers[row->pos.a].kind;
-  tw_tile t, before;
+static const ls_table tw_tiles = {
+  .name = "tw_tiles", .format = &tw_format, .doc = "one row per cell of every tilemap layer of each map",
+  .columns = tile_columns, .ncolumns = NCOLS(tile_columns),
+  .next = tile_next, .key = cell_key, .seek = tile_seek, .describe = describe_tile, .natural_order = "layer_index,y,x",
+  .rows_per_file = 1300000, /* the corpus average */
+  .record_size = sizeof(tw_tile), .load = tile_load, .store = tile_store,
+  .row_kind = layer_row_kind, .other_kind = other_layer_kind,
+};
+/* ---- tw_quads ---------------------------------------------------------------- */
+
+/* The codec's tw_quad, its envelopes as shown, and its three arrays as
+** the JSON columns hold them (int64_t: 10 point, 16 color and 8 texture
+** coordinates). */
+typedef struct quad_rec {
+  tw_quad q;
+  int32_t pos_env, color_env; /* -1 for none */
+  ls_span points, colors, tex;
+} quad_rec;
+
+/* Copies n ints into dst and spans it. */
+static ls_span ints_span(int64_t *dst, const int *src, size_t n) {
+  ls_span s;
+  size_t i;
+  for (i = 0; i < n; i++) dst[i] = src[i];
+  s.p = dst;
+  s.n = n;
+  return s;
+}
+
+/* Copies a span's int64_t (checked to fit) back into ints. */
+static void span_ints(int *dst, ls_span s) {
+  size_t i;
+  for (i = 0; i < s.n; i++) dst[i] = (int)((const int64_t *)s.p)[i];
+}
+
+/* The first read of a quads layer decodes it. */
+static int quad_load(const ls_row *row, char **err) {
+  quad_rec *r = row->rec;
   codec_error e;
-  int64_t x;
-  int *field, rc;
-  if (tile_field_offset(k, col->arg) < 0) {
-    if (sqlite3_value_type(v) == SQLITE_NULL) return SQLITE_OK;
-    *err = sqlite3_mprintf("column %s: a %s layer has no %s", col->name, tw_kind_name(k), col->name);
-    return SQLITE_CONSTRAINT;
-  }
-  rc = col->arg == TC_ANGLE ? ls_value_int(v, col, -32768, 32767, &x, err) : ls_value_int(v, col, 0, 255, &x, err);
-  if (rc != SQLITE_OK) return rc;
-  if (!tw_tile_get(m, (size_t)row->pos.a, (int)row->pos.c, (int)row->pos.b, &t, &e))
-    return setter_codec_error(col, &e, err);
-  before = t;
-  switch (col->arg) {
-    case TC_ID: field = &t.id; break;
-    case TC_FLAGS: field = &t.flags; break;
-    case TC_NUMBER: field = &t.number; break;
-    case TC_FORCE: field = &t.force; break;
-    case TC_MAX_SPEED: field = &t.max_speed; break;
-    case TC_ANGLE: field = &t.angle; break;
-    default: field = &t.delay; break;
-  }
-  *field = (int)x;
-  if (memcmp(&t, &before, sizeof t) == 0) return SQLITE_OK;
-  if (!tw_tile_set(m, (size_t)row->pos.a, (int)row->pos.c, (int)row->pos.b, &t, &e))
-    return setter_codec_error(col, &e, err);
+  int64_t *v;
+  if (!tw_quad_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e)) return load_error(&e, err);
+  if (!(v = ls_arena_alloc(row->arena, sizeof *v * 34))) return SQLITE_NOMEM;
+  r->points = ints_span(v, &r->q.points[0][0], 10);
+  r->colors = ints_span(v + 10, &r->q.colors[0][0], 16);
+  r->tex = ints_span(v + 26, &r->q.tex[0][0], 8);
+  r->pos_env = shown_index(r->q.pos_env);
+  r->color_env = shown_index(r->q.color_env);
   return SQLITE_OK;
 }
 
-#define TFIELD(name, field, doc) {name, "INTEGER", get_tile_field, set_tile_field, field, 0, 0, doc}
+/* "quad 2 of group 0 layer 0 (layer_index 0)". */
+static char *describe_quad(const void *model, const ls_pos *pos) {
+  return name_in_layer(MAP_OF(model), pos->a, sqlite3_mprintf("quad %lld", (long long)pos->c));
+}
 
-static const ls_column tile_columns[] = {
-  {"grp", "INTEGER", get_layer_group, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(3), "group index"},
-  {"layer", "INTEGER", get_layer_in_group, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(7), "index of the layer in its group"},
-  {"x", "INTEGER", ls_get_pos_c, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(430), "column, 0-based"},
-  {"y", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(160), "row, 0-based"},
-  TFIELD("id", TC_ID, "tile index 0..255 (game layers: 1 solid, 2 death, 3 unhookable, 192-194 spawns...)"),
-  TFIELD("flags", TC_FLAGS, "tiles, game, front, switch: 1 vflip, 2 hflip, 4 opaque, 8 rotate (NULL elsewhere)"),
-  TFIELD("number", TC_NUMBER, "tele, switch, tune: the number linking tiles"),
-  TFIELD("force", TC_FORCE, "speedup: force"),
-  TFIELD("max_speed", TC_MAX_SPEED, "speedup: maximal speed (0: none)"),
-  TFIELD("angle", TC_ANGLE, "speedup: angle in degrees (-32768..32767)"),
-  TFIELD("delay", TC_DELAY, "switch: delay in seconds"),
-  {"layer_index", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"},
-  {"kind", "TEXT", get_layer_kind, NULL, 0, 0, 0, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"},
+static const ls_json_shape points_shape = {2, 5, 5, "[[0,0],[32768,0],[0,32768],[32768,32768],[16384,16384]]"};
+static const ls_json_shape colors_shape = {4, 4, 4, "[[255,255,255,255],[255,255,255,255],[255,255,255,255],[255,255,255,255]]"};
+static const ls_json_shape tex_shape = {2, 4, 4, "[[0,0],[1024,0],[0,1024],[1024,1024]]"};
+
+#define QJSON(nm, field, shape, lo, hi, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_JSON_INTS, .store = LS_SPAN, .offset = offsetof(quad_rec, field), \
+   .min = lo, .max = hi, .aux = &shape, .doc = doc_}
+
+static const ls_column quad_columns[] = {
+  LAYER_COL("grp", "INTEGER", get_layer_group, LS_COL_RANGE | LS_COL_VALUES(5), "group index"),
+  LAYER_COL("layer", "INTEGER", get_layer_in_group, LS_COL_RANGE | LS_COL_VALUES(5), "index of the quads layer in its group"),
+  LS_COL_POS("quad", 2, LS_COL_RANGE | LS_COL_VALUES(170), "index of the quad in its layer"),
+  QJSON("points", points, points_shape, INT32_MIN, INT32_MAX, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
+  QJSON("colors", colors, colors_shape, 0, 255, "JSON [[r,g,b,a] x 4 corners], 0..255"),
+  QJSON("tex_coords", tex, tex_shape, INT32_MIN, INT32_MAX, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
+  INDEX_INT("pos_env", quad_rec, pos_env, 0, 0, "position envelope index (NULL: none)"),
+  LS_COL_INT("pos_env_offset", LS_I32, quad_rec, q.pos_env_offset, 0, "position envelope time offset (ms)"),
+  INDEX_INT("color_env", quad_rec, color_env, 0, 0, "color envelope index (NULL: none)"),
+  LS_COL_INT("color_env_offset", LS_I32, quad_rec, q.color_env_offset, 0, "color envelope time offset (ms)"),
+  LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
 };
-
-static const ls_table tw_tiles = {
-  "tw_tiles", &tw_format, "one row per cell of every tilemap layer of each map",
-  tile_columns, (int)(sizeof tile_columns / sizeof tile_columns[0]),
-  tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0, describe_tile, "layer_index,y,x",
-  1300000, /* rows_per_file, the corpus average */
-};
-
-/* ---- tw_quads ---------------------------------------------------------------- */
-
-enum { QC_GRP, QC_LAYER, QC_QUAD, QC_LAYER_INDEX = 10 };
 
 /* Quads of the quads layers within the ranges, layer by layer. */
 static int quad_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  const tw_model *tm = model;
-  const tw_map *m = tm->map;
-  const ls_range *r = scan->range;
-  int64_t l = first ? 0 : pos->a, q = first ? 0 : pos->b + 1;
-  for (;;) {
-    int64_t next;
-    const tw_layer *L;
-    if (!ls_range_first(&r[QC_LAYER_INDEX], l, (int64_t)m->num_layers, &next)) return 0;
-    if (next != l) {
-      l = next;
-      q = 0;
-    }
-    L = &m->layers[l];
-    if (L->kind == TW_KIND_QUADS && layer_addressable(tm, (size_t)l) &&
-        layer_in_ranges(m, (size_t)l, &r[QC_GRP], &r[QC_LAYER], NULL) &&
-        ls_range_first(&r[QC_QUAD], q, (int64_t)L->count, &q)) {
-      pos->a = l;
-      pos->b = q;
-      pos->c = 0;
-      return 1;
-    }
-    l++;
-    q = 0;
-  }
+  return cells_next(model, scan, quad_columns, NCOLS(quad_columns), QUADS_LAYERS, pos, first);
 }
 
-/* base[layer] + the quad's index. */
-static int64_t quad_key(const void *model, const ls_pos *pos) {
-  return ((const tw_model *)model)->base[pos->a] + pos->b;
-}
-
-/* The quad of a key: its layer, then the index. */
 static int quad_seek(const void *model, int64_t key, ls_pos *pos) {
-  const tw_model *tm = model;
-  size_t l;
-  if (!key_layer(tm, key, 1, &l)) return 0;
-  pos->a = (int64_t)l;
-  pos->b = key - tm->base[l];
-  pos->c = 0;
-  return 1;
+  return cell_seek(model, key, QUADS_LAYERS, pos);
 }
 
-enum { QF_POINTS, QF_COLORS, QF_TEX, QF_POS_ENV, QF_POS_ENV_OFF, QF_COLOR_ENV, QF_COLOR_ENV_OFF };
-
-/* col->arg: the field (QF_*); the three arrays come as JSON. */
-static void get_quad_field(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  tw_quad q;
-  codec_error e;
-  sqlite3_str *out;
-  int i;
-  if (!tw_quad_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.b, &q, &e)) {
-    result_codec_error(row, ctx, &e);
-    return;
-  }
-  switch (col->arg) {
-    case QF_POINTS:
-    case QF_COLORS:
-    case QF_TEX:
-      out = sqlite3_str_new(NULL);
-      sqlite3_str_appendchar(out, 1, '[');
-      for (i = 0; i < (col->arg == QF_POINTS ? 5 : 4); i++) {
-        if (i) sqlite3_str_appendchar(out, 1, ',');
-        if (col->arg == QF_POINTS) json_append_ints(out, q.points[i], 2);
-        else if (col->arg == QF_COLORS) json_append_ints(out, q.colors[i], 4);
-        else json_append_ints(out, q.tex[i], 2);
-      }
-      sqlite3_str_appendchar(out, 1, ']');
-      ls_json_result(ctx, out);
-      break;
-    case QF_POS_ENV: result_index(ctx, q.pos_env); break;
-    case QF_POS_ENV_OFF: sqlite3_result_int(ctx, q.pos_env_offset); break;
-    case QF_COLOR_ENV: result_index(ctx, q.color_env); break;
-    default: sqlite3_result_int(ctx, q.color_env_offset); break;
-  }
-}
-
-/* Writes one quad field; JSON arrays must have the exact shape, colors
-** stay in 0..255 (unless unchanged), envelopes must exist.  An unchanged
-** quad leaves the layer alone. */
-static int set_quad_field(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+/* Envelopes must exist (or be kept); an unchanged quad leaves the layer
+** alone. */
+static int quad_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   tw_map *m = ROW_MAP(row);
-  tw_quad q, before;
+  quad_rec *r = row->rec;
+  const quad_rec *was = old;
   codec_error e;
-  jin j;
-  int64_t x;
-  int rc = SQLITE_OK;
-  if (!tw_quad_get(m, (size_t)row->pos.a, (size_t)row->pos.b, &q, &e)) return setter_codec_error(col, &e, err);
-  before = q;
-  switch (col->arg) {
-    case QF_POINTS:
-      rc = jin_open(&j, v, col, "[[0,0],[32768,0],[0,32768],[32768,32768],[16384,16384]]", err);
-      if (rc == SQLITE_OK) {
-        rc = jin_matrix(&j, 5, 2, INT32_MIN, INT32_MAX, &before.points[0][0], &q.points[0][0]);
-        jin_close(&j);
-      }
-      break;
-    case QF_COLORS:
-      rc = jin_open(&j, v, col, "[[255,255,255,255],[255,255,255,255],[255,255,255,255],[255,255,255,255]]", err);
-      if (rc == SQLITE_OK) {
-        rc = jin_matrix(&j, 4, 4, 0, 255, &before.colors[0][0], &q.colors[0][0]);
-        jin_close(&j);
-      }
-      break;
-    case QF_TEX:
-      rc = jin_open(&j, v, col, "[[0,0],[1024,0],[0,1024],[1024,1024]]", err);
-      if (rc == SQLITE_OK) {
-        rc = jin_matrix(&j, 4, 2, INT32_MIN, INT32_MAX, &before.tex[0][0], &q.tex[0][0]);
-        jin_close(&j);
-      }
-      break;
-    case QF_POS_ENV: rc = value_index(v, col, m->num_envelopes, "envelope", before.pos_env, &q.pos_env, err); break;
-    case QF_COLOR_ENV:
-      rc = value_index(v, col, m->num_envelopes, "envelope", before.color_env, &q.color_env, err);
-      break;
-    default:
-      if ((rc = ls_value_int(v, col, INT32_MIN, INT32_MAX, &x, err)) == SQLITE_OK) {
-        if (col->arg == QF_POS_ENV_OFF) q.pos_env_offset = (int)x;
-        else q.color_env_offset = (int)x;
-      }
-      break;
-  }
-  if (rc != SQLITE_OK || memcmp(&q, &before, sizeof q) == 0) return rc;
-  if (!tw_quad_set(m, (size_t)row->pos.a, (size_t)row->pos.b, &q, &e)) return setter_codec_error(col, &e, err);
-  return SQLITE_OK;
+  int rc;
+  if ((rc = check_index("pos_env", r->pos_env, was->pos_env, m->num_envelopes, "envelope", err)) != SQLITE_OK ||
+      (rc = check_index("color_env", r->color_env, was->color_env, m->num_envelopes, "envelope", err)) != SQLITE_OK)
+    return rc;
+  if (r->pos_env != was->pos_env) r->q.pos_env = r->pos_env;
+  if (r->color_env != was->color_env) r->q.color_env = r->color_env;
+  span_ints(&r->q.points[0][0], r->points);
+  span_ints(&r->q.colors[0][0], r->colors);
+  span_ints(&r->q.tex[0][0], r->tex);
+  if (memcmp(&r->q, &was->q, sizeof r->q) == 0 || tw_quad_set(m, (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e))
+    return SQLITE_OK;
+  return STORE_ERROR(quad_columns, changed, &e, err);
 }
-
-#define QFIELD(name, type, field, doc) {name, type, get_quad_field, set_quad_field, field, 0, 0, doc}
-
-static const ls_column quad_columns[] = {
-  {"grp", "INTEGER", get_layer_group, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(5), "group index"},
-  {"layer", "INTEGER", get_layer_in_group, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(5), "index of the quads layer in its group"},
-  {"quad", "INTEGER", ls_get_pos_b, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(170), "index of the quad in its layer"},
-  QFIELD("points", "TEXT", QF_POINTS, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
-  QFIELD("colors", "TEXT", QF_COLORS, "JSON [[r,g,b,a] x 4 corners], 0..255"),
-  QFIELD("tex_coords", "TEXT", QF_TEX, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
-  QFIELD("pos_env", "INTEGER", QF_POS_ENV, "position envelope index (NULL: none)"),
-  QFIELD("pos_env_offset", "INTEGER", QF_POS_ENV_OFF, "position envelope time offset (ms)"),
-  QFIELD("color_env", "INTEGER", QF_COLOR_ENV, "color envelope index (NULL: none)"),
-  QFIELD("color_env_offset", "INTEGER", QF_COLOR_ENV_OFF, "color envelope time offset (ms)"),
-  {"layer_index", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"},
-};
 
 static const ls_table tw_quads = {
-  "tw_quads", &tw_format, "one row per quad of every quads layer of each map",
-  quad_columns, (int)(sizeof quad_columns / sizeof quad_columns[0]),
-  quad_next, quad_key, quad_seek, NULL, NULL, NULL, 0, describe_quad, NULL,
-  260, /* rows_per_file, the corpus average */
+  .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map",
+  .columns = quad_columns, .ncolumns = NCOLS(quad_columns),
+  .next = quad_next, .key = cell_key, .seek = quad_seek, .describe = describe_quad,
+  .rows_per_file = 260, /* the corpus average */
+  .record_size = sizeof(quad_rec), .load = quad_load, .store = quad_store,
 };
-
 /* ---- tw_images --------------------------------------------------------------- */
 
 enum { IF_NAME, IF_WIDTH, IF_HEIGHT, IF_EXTERNAL, IF_FORMAT, IF_DATA_SIZE, IF_VERSION };
