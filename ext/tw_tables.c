@@ -3,36 +3,38 @@
 ** tw_layers, tw_tiles, tw_quads, tw_images, tw_envelopes, tw_sounds)
 ** declared for the generic engine over codecs/twmap.h.
 **
-** The model the engine holds is a small wrapper (tw_model) around the
-** codec's tw_map: the map, plus the row-key base of every layer (the number
-** of tile cells and quads of the layers before it), computed once because
-** layer sizes never change (no table resizes layers or adds quads).  So a
-** tile's key is base[layer] + y * width + x and a quad's base[layer] + quad,
-** unique within each table, O(1) to compute, and stable across edits.  A
-** layer whose rows would not fit under LS_KEY_MAX (never in a real map) is
-** left out of the scans.
+** Each table is a column list over a record: load() fills it from the
+** codec (tw_group_get, tw_tile_get, ...), the engine reads and checks the
+** typed columns, and store() checks the row as a whole (indices must exist
+** in the map) and writes it back through the codec when it changed.  The
+** hand-written columns are the computed ones: the SHA-256, settings and
+** envelope points (JSON of their own shape), a layer's image name, and the
+** layer of a row of a layer (grp, layer, kind).
 **
-** Lazy decoding: the iterators only look at layer geometry (width, height,
-** counts from the items); the getters decode, through the codec, the one
-** layer a row belongs to on first use (tw_layer_load inflates only that
-** layer's blob).  So `WHERE grp = 1 AND layer = 0` (grp, layer, layer_index,
-** x and y are pushed down) never touches the other layers, and a query that
-** reads no cell field (count(*), x, y) decodes nothing: that is all
-** ls_scan.cols_used could buy here.  A layer whose data is damaged fails the
-** query at the first cell value read, with the codec's message; only
-** levelsql_files and scans with on_error=skip decode every layer up front
-** (tw_format_validate), to know whether every table can read the map.
+** The model the engine holds wraps the codec's tw_map with the row-key
+** base of every layer (the tile cells and quads of the layers before it),
+** computed once because no table resizes layers or adds quads: a tile's key
+** is base[layer] + y * width + x and a quad's base[layer] + quad, O(1) and
+** stable across edits.  A layer whose rows would not fit under LS_KEY_MAX
+** (never in a real map) is left out of the scans.
 **
-** Writing: serialize asks the codec for DF_WRITE_RECOMPRESS, i.e. every blob
-** re-inflated and re-compressed with zlib level 6, exactly as DDNet's
-** map_resave and editor do; an unchanged map therefore comes out
-** byte-identical to map_resave's output whatever zlib level wrote the
-** original (keeping the stored blobs would preserve the original bytes of
-** maps written by map_optimize or other tools, which map_resave does not).
+** Lazy decoding: the iterators only look at layer geometry; a tile's or
+** quad's load() decodes the one layer of its row on first use
+** (tw_layer_load inflates only that layer's blob), and grp, layer and kind
+** read no record (LS_COL_NOREC).  So `WHERE grp = 1 AND layer = 0` (grp,
+** layer, layer_index, x and y are pushed down) never touches the other
+** layers, and a query that reads no cell field decodes nothing.  A damaged
+** layer fails the query at the first cell value read, with the codec's
+** message; only levelsql_files and scans with on_error=skip decode every
+** layer up front (tw_format_validate).
 **
-** Text in maps is UTF-8: it is returned as stored and checked to be UTF-8
-** (without NUL characters) on write.  "None" indices (-1: no image, no
-** envelope, no sound) read as NULL, and NULL writes -1.
+** Writing: serialize asks the codec for DF_WRITE_RECOMPRESS (every blob
+** re-compressed with zlib level 6, as DDNet's map_resave and editor do), so
+** an unchanged map comes out byte-identical to map_resave's output.
+**
+** Text in maps is UTF-8: returned as stored, checked to be UTF-8 without
+** NUL characters on write.  "None" indices (-1: no image, no envelope, no
+** sound) read as NULL, and NULL writes -1.
 */
 #include <stddef.h>
 #include <stdlib.h>
@@ -170,6 +172,13 @@ static int changed_error(const ls_column *cols, int ncols, const unsigned char *
 }
 #define STORE_ERROR(cols, changed, e, err) changed_error(cols, NCOLS(cols), changed, e, err)
 
+/* A codec failure inside a getter fails the statement ("<file>: <what>"). */
+static void result_codec_error(const ls_row *row, sqlite3_context *ctx, const codec_error *e) {
+  char *msg = row->file && row->file->path ? sqlite3_mprintf("%s: %s", row->file->path, e->msg) : NULL;
+  sqlite3_result_error(ctx, msg ? msg : e->msg, -1);
+  sqlite3_free(msg);
+}
+
 /* An index into the map's `count` images or envelopes after a write: -1
 ** (NULL) or an existing one; the value the row held always passes, so maps
 ** with odd indices can still be edited. */
@@ -202,20 +211,6 @@ static int32_t shown_index(int v) {
    .flags = LS_COL_NULL | (fl), .null_value = -1, .applies = kinds, .doc = doc_}
 /* The element count of the tables that are lists of the map's things. */
 #define COUNT_OF(fn, field) static int64_t fn(const void *model) { return (int64_t)MAP_OF(model)->field; }
-
-/* A codec failure inside a getter becomes the statement's error, with the
-** file in front as the engine puts it for edits ("<file>: <what>"). */
-static void result_codec_error(const ls_row *row, sqlite3_context *ctx, const codec_error *e) {
-  char *msg = row->file && row->file->path ? sqlite3_mprintf("%s: %s", row->file->path, e->msg) : NULL;
-  sqlite3_result_error(ctx, msg ? msg : e->msg, -1);
-  sqlite3_free(msg);
-}
-
-/* A codec failure inside a setter: "column x: <codec message>". */
-static int setter_codec_error(const ls_column *col, const codec_error *e, char **err) {
-  *err = sqlite3_mprintf("column %s: %s", col->name, e->msg);
-  return SQLITE_CONSTRAINT;
-}
 
 /* ---- rows of layers (tw_layers, tw_tiles, tw_quads) ------------------------------ */
 
@@ -372,201 +367,6 @@ static void json_append_ints(sqlite3_str *out, const int *v, int n) {
   sqlite3_str_appendchar(out, 1, '[');
   for (i = 0; i < n; i++) sqlite3_str_appendf(out, "%s%d", i ? "," : "", v[i]);
   sqlite3_str_appendchar(out, 1, ']');
-}
-
-/* ---- JSON input ------------------------------------------------------------ */
-
-/* A JSON value being read by a setter.  It is parsed by SQLite's own JSON
-** functions on a private in-memory connection (setters have no handle on
-** the user's), so escapes and numbers mean exactly what they mean in SQL;
-** elements are addressed by JSON path ("$[2].values[0]"). */
-typedef struct jin {
-  sqlite3 *db;
-  sqlite3_stmt *node; /* type, value and array length at path ?2 */
-  sqlite3_stmt *keys; /* keys of the object at path ?2 */
-  const ls_column *col;
-  const char *example;
-  char **err;
-} jin;
-
-/* Closes the private connection; safe to call twice. */
-static void jin_close(jin *j) {
-  sqlite3_finalize(j->node);
-  sqlite3_finalize(j->keys);
-  sqlite3_close(j->db);
-  j->node = j->keys = NULL;
-  j->db = NULL;
-}
-
-/* Opens value v for reading; it must be text holding valid JSON.  Errors
-** show `example`, a valid value. */
-static int jin_open(jin *j, sqlite3_value *v, const ls_column *col, const char *example, char **err) {
-  sqlite3_stmt *valid = NULL;
-  int rc, ok = 0;
-  memset(j, 0, sizeof *j);
-  j->col = col;
-  j->example = example;
-  j->err = err;
-  if (sqlite3_value_type(v) != SQLITE_TEXT) {
-    *err = sqlite3_mprintf("column %s: %s; it takes JSON text, e.g. '%s'", col->name,
-                           sqlite3_value_type(v) == SQLITE_NULL ? "NULL" : "not text", example);
-    return SQLITE_CONSTRAINT;
-  }
-  rc = sqlite3_open_v2(":memory:", &j->db, SQLITE_OPEN_READWRITE, NULL);
-  if (rc == SQLITE_OK) rc = sqlite3_prepare_v2(j->db, "SELECT json_valid(?1)", -1, &valid, NULL);
-  if (rc == SQLITE_OK) {
-    sqlite3_bind_value(valid, 1, v);
-    ok = sqlite3_step(valid) == SQLITE_ROW && sqlite3_column_int(valid, 0) != 0;
-  }
-  sqlite3_finalize(valid);
-  if (rc == SQLITE_OK) {
-    rc = sqlite3_prepare_v2(j->db, "SELECT json_type(?1, ?2), json_extract(?1, ?2), json_array_length(?1, ?2)", -1,
-                            &j->node, NULL);
-  }
-  if (rc == SQLITE_OK) rc = sqlite3_prepare_v2(j->db, "SELECT key FROM json_each(?1, ?2)", -1, &j->keys, NULL);
-  if (rc != SQLITE_OK) {
-    jin_close(j);
-    return SQLITE_NOMEM;
-  }
-  if (!ok) {
-    *err = sqlite3_mprintf("column %s: not valid JSON; it takes JSON like '%s'", col->name, example);
-    jin_close(j);
-    return SQLITE_CONSTRAINT;
-  }
-  sqlite3_bind_value(j->node, 1, v);
-  sqlite3_bind_value(j->keys, 1, v);
-  return SQLITE_OK;
-}
-
-/* Looks at path: its JSON type into type[16] ("" when absent), its integer
-** value (integers) and its length (arrays). */
-static int jin_node(jin *j, const char *path, char type[16], int64_t *iv, int64_t *len) {
-  int rc;
-  type[0] = 0;
-  *iv = 0;
-  *len = 0;
-  sqlite3_bind_text(j->node, 2, path, -1, SQLITE_TRANSIENT);
-  rc = sqlite3_step(j->node);
-  if (rc == SQLITE_ROW) {
-    const char *t = (const char *)sqlite3_column_text(j->node, 0);
-    if (t) {
-      strncpy(type, t, 15);
-      type[15] = 0;
-    }
-    *iv = sqlite3_column_int64(j->node, 1);
-    *len = sqlite3_column_int64(j->node, 2);
-    rc = SQLITE_OK;
-  } else {
-    *j->err = sqlite3_mprintf("column %s: cannot read the JSON: %s", j->col->name, sqlite3_errmsg(j->db));
-    rc = SQLITE_CONSTRAINT;
-  }
-  sqlite3_reset(j->node);
-  return rc;
-}
-
-/* The array at path must have nmin..nmax elements; *n gets the count.
-** `what` names it in errors ("the value", "point 3 values"). */
-static int jin_array(jin *j, const char *path, const char *what, int64_t nmin, int64_t nmax, int64_t *n) {
-  char type[16];
-  int64_t iv;
-  int rc = jin_node(j, path, type, &iv, n);
-  if (rc != SQLITE_OK) return rc;
-  if (strcmp(type, "array") != 0) {
-    *j->err = sqlite3_mprintf("column %s: %s is %s, not an array; e.g. '%s'", j->col->name, what,
-                              type[0] ? type : "missing", j->example);
-    return SQLITE_CONSTRAINT;
-  }
-  if (*n < nmin || *n > nmax) {
-    if (nmin == nmax)
-      *j->err = sqlite3_mprintf("column %s: %s has %lld elements; it takes exactly %lld, e.g. '%s'", j->col->name, what,
-                                (long long)*n, (long long)nmin, j->example);
-    else
-      *j->err = sqlite3_mprintf("column %s: %s has %lld elements; it takes %lld to %lld", j->col->name, what,
-                                (long long)*n, (long long)nmin, (long long)nmax);
-    return SQLITE_CONSTRAINT;
-  }
-  return SQLITE_OK;
-}
-
-/* The integer at path, within min..max (a value equal to *keep, when keep
-** is given, always passes).  `what` names it ("points[4][1]"). */
-static int jin_int(jin *j, const char *path, const char *what, int64_t min, int64_t max, const int *keep, int *out) {
-  char type[16];
-  int64_t iv, len;
-  int rc = jin_node(j, path, type, &iv, &len);
-  if (rc != SQLITE_OK) return rc;
-  if (strcmp(type, "integer") != 0) {
-    *j->err = sqlite3_mprintf("column %s: %s is %s; it takes an integer from %lld to %lld", j->col->name, what,
-                              type[0] ? type : "missing", (long long)min, (long long)max);
-    return SQLITE_CONSTRAINT;
-  }
-  if ((iv < min || iv > max) && !(keep && iv == *keep)) {
-    *j->err = sqlite3_mprintf("column %s: %s = %lld is out of range; it takes an integer from %lld to %lld",
-                              j->col->name, what, (long long)iv, (long long)min, (long long)max);
-    return SQLITE_CONSTRAINT;
-  }
-  *out = (int)iv;
-  return SQLITE_OK;
-}
-
-/* The object at path may only have keys from `allowed` (NULL-terminated). */
-static int jin_keys(jin *j, const char *path, const char *what, const char *const *allowed) {
-  int rc, bad = 0;
-  sqlite3_bind_text(j->keys, 2, path, -1, SQLITE_TRANSIENT);
-  while ((rc = sqlite3_step(j->keys)) == SQLITE_ROW) {
-    const char *key = (const char *)sqlite3_column_text(j->keys, 0);
-    const char *const *a;
-    for (a = allowed; key && *a && strcmp(*a, key) != 0; a++) {
-    }
-    if (!key || !*a) {
-      *j->err = sqlite3_mprintf("column %s: %s has an unknown key '%s'", j->col->name, what, key ? key : "?");
-      bad = 1;
-      break;
-    }
-  }
-  sqlite3_reset(j->keys);
-  if (!bad && rc != SQLITE_DONE) {
-    *j->err = sqlite3_mprintf("column %s: cannot read the JSON: %s", j->col->name, sqlite3_errmsg(j->db));
-    bad = 1;
-  }
-  return bad ? SQLITE_CONSTRAINT : SQLITE_OK;
-}
-
-/* ---- row positions and names ------------------------------------------------ */
-
-static int image_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return ls_index_next((int64_t)MAP_OF(model)->num_images, scan, pos, first);
-}
-static int image_seek(const void *model, int64_t key, ls_pos *pos) {
-  return ls_index_seek((int64_t)MAP_OF(model)->num_images, key, pos);
-}
-static int envelope_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return ls_index_next((int64_t)MAP_OF(model)->num_envelopes, scan, pos, first);
-}
-static int envelope_seek(const void *model, int64_t key, ls_pos *pos) {
-  return ls_index_seek((int64_t)MAP_OF(model)->num_envelopes, key, pos);
-}
-static int sound_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return ls_index_next((int64_t)MAP_OF(model)->num_sounds, scan, pos, first);
-}
-static int sound_seek(const void *model, int64_t key, ls_pos *pos) {
-  return ls_index_seek((int64_t)MAP_OF(model)->num_sounds, key, pos);
-}
-
-/* "image 1". */
-static char *describe_image(const void *model, const ls_pos *pos) {
-  (void)model;
-  return sqlite3_mprintf("image %lld", (long long)pos->a);
-}
-/* "envelope 0". */
-static char *describe_envelope(const void *model, const ls_pos *pos) {
-  (void)model;
-  return sqlite3_mprintf("envelope %lld", (long long)pos->a);
-}
-/* "sound 0". */
-static char *describe_sound(const void *model, const ls_pos *pos) {
-  (void)model;
-  return sqlite3_mprintf("sound %lld", (long long)pos->a);
 }
 
 /* ---- tw_maps ----------------------------------------------------------------- */
@@ -1033,66 +833,87 @@ static const ls_table tw_quads = {
 };
 /* ---- tw_images --------------------------------------------------------------- */
 
-enum { IF_NAME, IF_WIDTH, IF_HEIGHT, IF_EXTERNAL, IF_FORMAT, IF_DATA_SIZE, IF_VERSION };
+COUNT_OF(count_images, num_images)
 
-/* col->arg: the field (IF_*). */
-static void get_image_field(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+typedef struct image_rec {
+  int32_t version, width, height, external, rgba; /* external, rgba: 0 or 1 */
+  int64_t data_size;                              /* -1 (NULL) when external */
+  ls_span name;                                   /* NULL when none */
+} image_rec;
+
+static int image_load(const ls_row *row, char **err) {
+  image_rec *r = row->rec;
   tw_image_info im;
   codec_error e;
-  if (!tw_image_get(ROW_MAP(row), (size_t)row->pos.a, &im, &e)) {
-    result_codec_error(row, ctx, &e);
-    return;
-  }
-  switch (col->arg) {
-    case IF_NAME: if (im.name) sqlite3_result_text(ctx, im.name, (int)im.name_len, SQLITE_TRANSIENT); break;
-    case IF_WIDTH: sqlite3_result_int(ctx, im.width); break;
-    case IF_HEIGHT: sqlite3_result_int(ctx, im.height); break;
-    case IF_EXTERNAL: sqlite3_result_int(ctx, im.external != 0); break;
-    case IF_FORMAT: sqlite3_result_text(ctx, im.format == 0 ? "rgb" : "rgba", -1, SQLITE_STATIC); break;
-    case IF_DATA_SIZE: if (im.data_index >= 0) sqlite3_result_int64(ctx, (int64_t)im.data_size); break;
-    default: sqlite3_result_int(ctx, im.version); break;
-  }
-}
-
-#define TW_IMAGE_NAME_MAX 127 /* 128 bytes with the NUL */
-
-static int set_image_name(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  tw_image_info im;
-  codec_error e;
-  const char *s;
-  size_t n;
-  int rc = ls_value_utf8(v, col, 1, TW_IMAGE_NAME_MAX, &s, &n, err);
-  if (rc != SQLITE_OK) return rc;
-  if (tw_image_get(ROW_MAP(row), (size_t)row->pos.a, &im, &e) && im.name && im.name_len == n &&
-      memcmp(im.name, s, n) == 0)
-    return SQLITE_OK;
-  if (!tw_image_set_name(ROW_MAP(row), (size_t)row->pos.a, s, n, &e)) return setter_codec_error(col, &e, err);
+  if (!tw_image_get(ROW_MAP(row), (size_t)row->pos.a, &im, &e)) return load_error(&e, err);
+  r->version = im.version;
+  r->width = im.width;
+  r->height = im.height;
+  r->external = im.external != 0;
+  r->rgba = im.format != 0;
+  r->data_size = im.data_index >= 0 ? (int64_t)im.data_size : -1;
+  r->name.p = im.name;
+  r->name.n = im.name_len;
   return SQLITE_OK;
 }
 
-#define IFIELD(name, type, field, doc) {name, type, get_image_field, NULL, field, 0, 0, doc}
+/* A new name (an equal one leaves the blob alone). */
+static int image_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  const ls_span *now = &((const image_rec *)row->rec)->name, *was = &((const image_rec *)old)->name;
+  codec_error e;
+  (void)changed;
+  if (now->p == was->p || (was->p && now->n == was->n && memcmp(now->p, was->p, now->n) == 0)) return SQLITE_OK;
+  if (tw_image_set_name(ROW_MAP(row), (size_t)row->pos.a, now->p, now->n, &e)) return SQLITE_OK;
+  return store_error("name", &e, err);
+}
+
+#define TW_IMAGE_NAME_MAX 127 /* 128 bytes with the NUL */
+static const char *const image_formats[] = {"rgb", "rgba", NULL};
+#define IINT(nm, field, fl, doc_) LS_COL_INT(nm, LS_I32, image_rec, field, LS_COL_RO | (fl), doc_)
 
 static const ls_column image_columns[] = {
-  {"image", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(11), "image index, as layers refer to it"},
-  {"name", "TEXT", get_image_field, set_image_name, IF_NAME, 0, 0, "image name (1 to 127 bytes; external images are looked up by it in mapres/)"},
-  IFIELD("width", "INTEGER", IF_WIDTH, "width in pixels"),
-  IFIELD("height", "INTEGER", IF_HEIGHT, "height in pixels"),
-  IFIELD("external", "INTEGER", IF_EXTERNAL, "1: not embedded, loaded from the game's mapres by name"),
-  IFIELD("format", "TEXT", IF_FORMAT, "'rgba' or 'rgb' (0.7 image items only)"),
-  IFIELD("data_size", "INTEGER", IF_DATA_SIZE, "bytes of embedded pixel data, uncompressed (NULL when external)"),
-  IFIELD("version", "INTEGER", IF_VERSION, "image item version (1 DDNet/0.6, 2 0.7)"),
+  LS_COL_POS("image", 0, LS_COL_RANGE | LS_COL_VALUES(11), "image index, as layers refer to it"),
+  {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(image_rec, name), .min = 1,
+   .max = TW_IMAGE_NAME_MAX, .doc = "image name (1 to 127 bytes; external images are looked up by it in mapres/)"},
+  IINT("width", width, 0, "width in pixels"),
+  IINT("height", height, 0, "height in pixels"),
+  IINT("external", external, 0, "1: not embedded, loaded from the game's mapres by name"),
+  {.name = "format", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(image_rec, rgba),
+   .flags = LS_COL_RO, .aux = image_formats, .doc = "'rgba' or 'rgb' (0.7 image items only)"},
+  {.name = "data_size", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(image_rec, data_size),
+   .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "bytes of embedded pixel data, uncompressed (NULL when external)"},
+  IINT("version", version, 0, "image item version (1 DDNet/0.6, 2 0.7)"),
 };
 
 static const ls_table tw_images = {
-  "tw_images", &tw_format, "one row per image of each map",
-  image_columns, (int)(sizeof image_columns / sizeof image_columns[0]),
-  image_next, ls_key_pos_a, image_seek, NULL, NULL, NULL, 0, describe_image, NULL,
-  11, /* rows_per_file, the corpus average */
+  .name = "tw_images", .format = &tw_format, .doc = "one row per image of each map",
+  .columns = image_columns, .ncolumns = NCOLS(image_columns),
+  .shape = {LS_SHAPE_ARRAY, count_images, NULL, NULL}, .row_name = "image %a",
+  .rows_per_file = 11, /* the corpus average */
+  .record_size = sizeof(image_rec), .load = image_load, .store = image_store,
 };
 
 /* ---- tw_envelopes ------------------------------------------------------------ */
 
-enum { EF_KIND, EF_NAME, EF_SYNC, EF_NUM_POINTS, EF_POINTS, EF_CHANNELS, EF_VERSION };
+COUNT_OF(count_envelopes, num_envelopes)
+
+/* The codec's tw_envelope_info, synchronized as shown, the kind's name,
+** and the points a write sets (tw_env_point; p NULL when not set). */
+typedef struct envelope_rec {
+  tw_envelope_info en;
+  int32_t synchronized; /* 0 or 1 */
+  ls_span kind, points;
+} envelope_rec;
+
+static int envelope_load(const ls_row *row, char **err) {
+  envelope_rec *r = row->rec;
+  codec_error e;
+  if (!tw_envelope_get(ROW_MAP(row), (size_t)row->pos.a, &r->en, &e)) return load_error(&e, err);
+  r->synchronized = r->en.synchronized != 0;
+  r->kind.p = r->en.kind;
+  r->kind.n = strlen(r->en.kind);
+  return SQLITE_OK;
+}
 
 /* Values a point of an envelope with `channels` channels shows (1 sound, 3
 ** position: x, y, rotation, 4 color); all 4 when some unused one is not 0,
@@ -1104,204 +925,194 @@ static int point_values_shown(int channels, const tw_env_point *p) {
   return n;
 }
 
-/* col->arg: the field (EF_*); points as a JSON array of point objects. */
-static void get_envelope_field(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const tw_map *m = ROW_MAP(row);
-  tw_envelope_info en;
+#define TW_ENV_POINTS_MAX 65536
+#define TW_CURVE_MAX 5 /* step, linear, slow, fast, smooth, bezier */
+static const char points_example[] =
+  "[{\"time\":0,\"curve\":1,\"values\":[0,0,0]},{\"time\":1000,\"curve\":1,\"values\":[0,0,90]}]";
+
+/* The members of a point object, in the order they are read: an integer
+** (array 0), or 1 to 4 of them (1; 2: a bezier tangent, optional, which
+** the map must be able to store). */
+static const struct point_member {
+  const char *key;
+  int array;
+  int64_t lo, hi;
+  size_t offset; /* in tw_env_point */
+} point_members[] = {
+  {"time", 0, 0, INT32_MAX, offsetof(tw_env_point, time)},
+  {"curve", 0, 0, TW_CURVE_MAX, offsetof(tw_env_point, curve)},
+  {"values", 1, INT32_MIN, INT32_MAX, offsetof(tw_env_point, values)},
+  {"in_dx", 2, INT32_MIN, INT32_MAX, offsetof(tw_env_point, bezier[0])},
+  {"in_dy", 2, INT32_MIN, INT32_MAX, offsetof(tw_env_point, bezier[4])},
+  {"out_dx", 2, INT32_MIN, INT32_MAX, offsetof(tw_env_point, bezier[8])},
+  {"out_dy", 2, INT32_MIN, INT32_MAX, offsetof(tw_env_point, bezier[12])},
+};
+#define TANGENTS 3 /* point_members[3..6] */
+static const char *const point_keys[] = {"time", "curve", "values", "in_dx", "in_dy", "out_dx", "out_dy", NULL};
+
+/* The points as a JSON array of point objects, decoded when read. */
+static void get_envelope_points(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  int channels = ((const envelope_rec *)row->rec)->en.channels;
+  tw_env_point *p = NULL;
+  size_t n, i;
   codec_error e;
-  if (!tw_envelope_get(m, (size_t)row->pos.a, &en, &e)) {
+  sqlite3_str *out;
+  (void)col;
+  if (!tw_envelope_points(ROW_MAP(row), (size_t)row->pos.a, &p, &n, &e)) {
     result_codec_error(row, ctx, &e);
     return;
   }
-  switch (col->arg) {
-    case EF_KIND: sqlite3_result_text(ctx, en.kind, -1, SQLITE_STATIC); break;
-    case EF_NAME: sqlite3_result_text(ctx, en.name, -1, SQLITE_TRANSIENT); break;
-    case EF_SYNC: sqlite3_result_int(ctx, en.synchronized != 0); break;
-    case EF_NUM_POINTS: sqlite3_result_int(ctx, en.num_points); break;
-    case EF_CHANNELS: sqlite3_result_int(ctx, en.channels); break;
-    case EF_VERSION: sqlite3_result_int(ctx, en.version); break;
-    default: {
-      tw_env_point *p = NULL;
-      size_t n, i;
-      sqlite3_str *out;
-      static const char *const bz_names[4] = {"in_dx", "in_dy", "out_dx", "out_dy"};
-      if (!tw_envelope_points(m, (size_t)row->pos.a, &p, &n, &e)) {
-        result_codec_error(row, ctx, &e);
-        return;
-      }
-      out = sqlite3_str_new(NULL);
-      sqlite3_str_appendchar(out, 1, '[');
-      for (i = 0; i < n; i++) {
-        int k, any = 0;
-        sqlite3_str_appendf(out, "%s{\"time\":%d,\"curve\":%d,\"values\":", i ? "," : "", p[i].time, p[i].curve);
-        json_append_ints(out, p[i].values, point_values_shown(en.channels, &p[i]));
-        for (k = 0; k < 16; k++) any |= p[i].bezier[k] != 0;
-        for (k = 0; any && k < 4; k++) {
-          sqlite3_str_appendf(out, ",\"%s\":", bz_names[k]);
-          json_append_ints(out, p[i].bezier + 4 * k, 4);
-        }
-        sqlite3_str_appendchar(out, 1, '}');
-      }
-      sqlite3_str_appendchar(out, 1, ']');
-      free(p);
-      ls_json_result(ctx, out);
-      break;
+  out = sqlite3_str_new(NULL);
+  sqlite3_str_appendchar(out, 1, '[');
+  for (i = 0; i < n; i++) {
+    int k, any = 0;
+    sqlite3_str_appendf(out, "%s{\"time\":%d,\"curve\":%d,\"values\":", i ? "," : "", p[i].time, p[i].curve);
+    json_append_ints(out, p[i].values, point_values_shown(channels, &p[i]));
+    for (k = 0; k < 16; k++) any |= p[i].bezier[k] != 0;
+    for (k = 0; any && k < 4; k++) {
+      sqlite3_str_appendf(out, ",\"%s\":", point_members[TANGENTS + k].key);
+      json_append_ints(out, p[i].bezier + 4 * k, 4);
     }
+    sqlite3_str_appendchar(out, 1, '}');
   }
+  sqlite3_str_appendchar(out, 1, ']');
+  free(p);
+  ls_json_result(ctx, out);
 }
 
-#define TW_ENV_POINTS_MAX 65536
-#define TW_CURVE_MAX 5 /* step, linear, slow, fast, smooth, bezier */
-
-/* Reads the points JSON into a malloc'd array (*pts, *n). */
-static int read_env_points(jin *j, const tw_map *m, tw_env_point **pts, int64_t *n) {
-  static const char *const keys[] = {"time", "curve", "values", "in_dx", "in_dy", "out_dx", "out_dy", NULL};
-  int64_t i, len;
-  int rc = jin_array(j, "$", "the value", 0, TW_ENV_POINTS_MAX, n);
-  if (rc != SQLITE_OK) return rc;
-  *pts = calloc((size_t)(*n ? *n : 1), sizeof **pts);
-  if (!*pts) return SQLITE_NOMEM;
-  for (i = 0; rc == SQLITE_OK && i < *n; i++) {
-    tw_env_point *p = &(*pts)[i];
-    char path[64], what[64], type[16];
-    int64_t iv, k, b;
-    snprintf(path, sizeof path, "$[%lld]", (long long)i);
-    snprintf(what, sizeof what, "point %lld", (long long)i);
-    if ((rc = jin_node(j, path, type, &iv, &len)) != SQLITE_OK) break;
-    if (strcmp(type, "object") != 0) {
-      *j->err = sqlite3_mprintf("column %s: %s is %s, not an object; e.g. '%s'", j->col->name, what, type, j->example);
-      rc = SQLITE_CONSTRAINT;
-      break;
-    }
-    if ((rc = jin_keys(j, path, what, keys)) != SQLITE_OK) break;
-    snprintf(path, sizeof path, "$[%lld].time", (long long)i);
-    snprintf(what, sizeof what, "point %lld time", (long long)i);
-    if ((rc = jin_int(j, path, what, 0, INT32_MAX, NULL, &p->time)) != SQLITE_OK) break;
-    if (i > 0 && p->time < p[-1].time) {
-      *j->err = sqlite3_mprintf("column %s: point %lld time %d is before the previous point's %d; times must not "
-                                "decrease", j->col->name, (long long)i, p->time, p[-1].time);
-      rc = SQLITE_CONSTRAINT;
-      break;
-    }
-    snprintf(path, sizeof path, "$[%lld].curve", (long long)i);
-    snprintf(what, sizeof what, "point %lld curve", (long long)i);
-    if ((rc = jin_int(j, path, what, 0, TW_CURVE_MAX, NULL, &p->curve)) != SQLITE_OK) break;
-    snprintf(path, sizeof path, "$[%lld].values", (long long)i);
-    snprintf(what, sizeof what, "point %lld values", (long long)i);
-    if ((rc = jin_array(j, path, what, 1, 4, &len)) != SQLITE_OK) break;
-    for (k = 0; rc == SQLITE_OK && k < len; k++) {
-      snprintf(path, sizeof path, "$[%lld].values[%lld]", (long long)i, (long long)k);
-      snprintf(what, sizeof what, "point %lld values[%lld]", (long long)i, (long long)k);
-      rc = jin_int(j, path, what, INT32_MIN, INT32_MAX, NULL, &p->values[k]);
-    }
-    for (b = 0; rc == SQLITE_OK && b < 4; b++) {
-      static const char *const bz[4] = {"in_dx", "in_dy", "out_dx", "out_dy"};
-      snprintf(path, sizeof path, "$[%lld].%s", (long long)i, bz[b]);
-      if ((rc = jin_node(j, path, type, &iv, &len)) != SQLITE_OK || !type[0]) continue;
-      snprintf(what, sizeof what, "point %lld %s", (long long)i, bz[b]);
-      if ((rc = jin_array(j, path, what, 1, 4, &len)) != SQLITE_OK) break;
-      if (!tw_map_has_bezier(m)) {
-        *j->err = sqlite3_mprintf("column %s: %s: this map stores no bezier tangents (only 0.7 maps and DDNet maps "
-                                  "with bezier points do)", j->col->name, what);
-        rc = SQLITE_CONSTRAINT;
-        break;
-      }
-      for (k = 0; rc == SQLITE_OK && k < len; k++) {
-        snprintf(path, sizeof path, "$[%lld].%s[%lld]", (long long)i, bz[b], (long long)k);
-        snprintf(what, sizeof what, "point %lld %s[%lld]", (long long)i, bz[b], (long long)k);
-        rc = jin_int(j, path, what, INT32_MIN, INT32_MAX, NULL, &p->bezier[b * 4 + k]);
-      }
-    }
-  }
-  return rc;
-}
-
-/* Writes the name (31 bytes), synchronized (0/1) or the points (the
-** points item is rebuilt and later envelopes' start points move when
-** the count changes). */
-static int set_envelope_field(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  tw_map *m = ROW_MAP(row);
-  tw_envelope_info en, before;
-  codec_error e;
+/* Reads point i into pts[i]: its members, times not decreasing. */
+static int read_point(const ls_json *point, const ls_column *col, const tw_map *m, size_t i, tw_env_point *pts,
+                      char **err) {
+  tw_env_point *p = &pts[i];
+  char what[64];
+  size_t k, j;
   int64_t x;
-  int rc = SQLITE_OK;
-  if (!tw_envelope_get(m, (size_t)row->pos.a, &en, &e)) return setter_codec_error(col, &e, err);
-  before = en;
-  if (col->arg == EF_POINTS) {
-    jin j;
-    tw_env_point *pts = NULL;
-    int64_t n = 0;
-    rc = jin_open(&j, v, col, "[{\"time\":0,\"curve\":1,\"values\":[0,0,0]},{\"time\":1000,\"curve\":1,\"values\":[0,0,90]}]", err);
-    if (rc != SQLITE_OK) return rc;
-    rc = read_env_points(&j, m, &pts, &n);
-    jin_close(&j);
-    if (rc == SQLITE_OK && !tw_envelope_set_points(m, (size_t)row->pos.a, pts, (size_t)n, &e))
-      rc = setter_codec_error(col, &e, err);
-    free(pts);
-    return rc;
+  int rc;
+  snprintf(what, sizeof what, "point %lld", (long long)i);
+  if ((rc = ls_json_check_object(point, col, what, point_keys, points_example, err)) != SQLITE_OK) return rc;
+  for (k = 0; k < sizeof point_members / sizeof point_members[0]; k++) {
+    const struct point_member *pm = &point_members[k];
+    const ls_json *v = ls_json_member(point, pm->key);
+    int *out = (int *)((char *)p + pm->offset);
+    snprintf(what, sizeof what, "point %lld %s", (long long)i, pm->key);
+    if (!pm->array) {
+      if ((rc = ls_json_check_int(v, col, what, pm->lo, pm->hi, NULL, &x, err)) != SQLITE_OK) return rc;
+      *out = (int)x;
+      if (out == &p->time && i > 0 && p->time < p[-1].time) {
+        *err = sqlite3_mprintf("column %s: point %lld time %d is before the previous point's %d; times must not "
+                               "decrease", col->name, (long long)i, p->time, p[-1].time);
+        return SQLITE_CONSTRAINT;
+      }
+      continue;
+    }
+    if (pm->array == 2 && !v) continue;
+    if ((rc = ls_json_check_array(v, col, what, 1, 4, points_example, err)) != SQLITE_OK) return rc;
+    if (pm->array == 2 && !tw_map_has_bezier(m)) {
+      *err = sqlite3_mprintf("column %s: %s: this map stores no bezier tangents (only 0.7 maps and DDNet maps with "
+                             "bezier points do)", col->name, what);
+      return SQLITE_CONSTRAINT;
+    }
+    for (v = v->child, j = 0; v; v = v->next, j++) {
+      snprintf(what, sizeof what, "point %lld %s[%lld]", (long long)i, pm->key, (long long)j);
+      if ((rc = ls_json_check_int(v, col, what, pm->lo, pm->hi, NULL, &x, err)) != SQLITE_OK) return rc;
+      out[j] = (int)x;
+    }
   }
-  if (col->arg == EF_NAME) {
-    const char *s;
-    size_t n;
-    if ((rc = ls_value_utf8(v, col, 0, sizeof en.name - 1, &s, &n, err)) != SQLITE_OK) return rc;
-    memset(en.name, 0, sizeof en.name);
-    memcpy(en.name, s, n);
-  } else {
-    if ((rc = ls_value_int(v, col, 0, 1, &x, err)) != SQLITE_OK) return rc;
-    en.synchronized = (int)x;
-  }
-  if (strcmp(en.name, before.name) == 0 && en.synchronized == before.synchronized) return SQLITE_OK;
-  if (!tw_envelope_set(m, (size_t)row->pos.a, &en, &e)) return setter_codec_error(col, &e, err);
   return SQLITE_OK;
 }
 
-#define EFIELD(name, type, field, setter, doc) {name, type, get_envelope_field, setter, field, 0, 0, doc}
+/* Sets the points from a JSON array of point objects (store() rebuilds the
+** points item; later envelopes' start points move when the count changes). */
+static int set_envelope_points(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  ls_json *root = NULL;
+  const ls_json *point;
+  tw_env_point *pts = NULL;
+  size_t i = 0;
+  int rc = ls_json_value(v, col, points_example, &root, err);
+  if (rc == SQLITE_OK) rc = ls_json_check_array(root, col, "the value", 0, TW_ENV_POINTS_MAX, points_example, err);
+  if (rc == SQLITE_OK && !(pts = ls_arena_alloc(row->arena, sizeof *pts * (root->count + 1)))) rc = SQLITE_NOMEM;
+  if (rc == SQLITE_OK) memset(pts, 0, sizeof *pts * (root->count + 1));
+  for (point = rc == SQLITE_OK ? root->child : NULL; rc == SQLITE_OK && point; point = point->next, i++) {
+    rc = read_point(point, col, ROW_MAP(row), i, pts, err);
+  }
+  if (rc == SQLITE_OK) {
+    ((envelope_rec *)row->rec)->points.p = pts;
+    ((envelope_rec *)row->rec)->points.n = root->count;
+  }
+  ls_json_free(root);
+  return rc;
+}
+
+#define EINT(nm, field, fl, doc_) LS_COL_INT(nm, LS_I32, envelope_rec, en.field, LS_COL_RO | (fl), doc_)
 
 static const ls_column envelope_columns[] = {
-  {"env", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, as layers and quads refer to it"},
-  EFIELD("kind", "TEXT", EF_KIND, NULL, "'position', 'color', 'sound' (or 'unknown')"),
-  EFIELD("name", "TEXT", EF_NAME, set_envelope_field, "envelope name (31 bytes)"),
-  EFIELD("synchronized", "INTEGER", EF_SYNC, set_envelope_field, "1: follows server time rather than the player's join time"),
-  EFIELD("num_points", "INTEGER", EF_NUM_POINTS, NULL, "number of points"),
-  EFIELD("points", "TEXT", EF_POINTS, set_envelope_field, "JSON [{time (ms), curve (0 step, 1 linear, 2 slow, 3 fast, 4 smooth, 5 bezier), values [x, y, rotation] / [r, g, b, a] / [volume] (fixed point, 1024 = 1.0)}], with in_dx, in_dy, out_dx, out_dy (4 ints each) for bezier tangents; writing may change the number of points"),
-  EFIELD("channels", "INTEGER", EF_CHANNELS, NULL, "channels: 1 sound, 3 position, 4 color"),
-  EFIELD("version", "INTEGER", EF_VERSION, NULL, "envelope item version"),
+  LS_COL_POS("env", 0, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, as layers and quads refer to it"),
+  {.name = "kind", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(envelope_rec, kind),
+   .flags = LS_COL_RO, .doc = "'position', 'color', 'sound' (or 'unknown')"},
+  UTF8_CHARS("name", envelope_rec, en.name, 0, "envelope name (31 bytes)"),
+  LS_COL_INT_IN("synchronized", LS_I32, envelope_rec, synchronized, 0, 1, 0, "1: follows server time rather than the player's join time"),
+  EINT("num_points", num_points, 0, "number of points"),
+  LS_COL_CUSTOM("points", "TEXT", get_envelope_points, set_envelope_points, "JSON [{time (ms), curve (0 step, 1 linear, 2 slow, 3 fast, 4 smooth, 5 bezier), values [x, y, rotation] / [r, g, b, a] / [volume] (fixed point, 1024 = 1.0)}], with in_dx, in_dy, out_dx, out_dy (4 ints each) for bezier tangents; writing may change the number of points"),
+  EINT("channels", channels, 0, "channels: 1 sound, 3 position, 4 color"),
+  EINT("version", version, 0, "envelope item version"),
 };
 
+/* Name and synchronized, then new points. */
+static int envelope_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  tw_map *m = ROW_MAP(row);
+  envelope_rec *r = row->rec;
+  const envelope_rec *was = old;
+  codec_error e;
+  if (r->synchronized != was->synchronized) r->en.synchronized = r->synchronized;
+  if (memcmp(&r->en, &was->en, sizeof r->en) != 0 && !tw_envelope_set(m, (size_t)row->pos.a, &r->en, &e))
+    return STORE_ERROR(envelope_columns, changed, &e, err);
+  if (r->points.p && !tw_envelope_set_points(m, (size_t)row->pos.a, r->points.p, r->points.n, &e))
+    return store_error("points", &e, err);
+  return SQLITE_OK;
+}
+
 static const ls_table tw_envelopes = {
-  "tw_envelopes", &tw_format, "one row per envelope (animation curve) of each map",
-  envelope_columns, (int)(sizeof envelope_columns / sizeof envelope_columns[0]),
-  envelope_next, ls_key_pos_a, envelope_seek, NULL, NULL, NULL, 0, describe_envelope, NULL,
-  4, /* rows_per_file, the corpus average */
+  .name = "tw_envelopes", .format = &tw_format, .doc = "one row per envelope (animation curve) of each map",
+  .columns = envelope_columns, .ncolumns = NCOLS(envelope_columns),
+  .shape = {LS_SHAPE_ARRAY, count_envelopes, NULL, NULL}, .row_name = "envelope %a",
+  .rows_per_file = 4, /* the corpus average */
+  .record_size = sizeof(envelope_rec), .load = envelope_load, .store = envelope_store,
 };
 
 /* ---- tw_sounds --------------------------------------------------------------- */
 
-static void get_sound_field(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+COUNT_OF(count_sounds, num_sounds)
+
+typedef struct sound_rec {
+  ls_span name;      /* NULL when none */
+  int64_t data_size; /* -1 (NULL) without data */
+} sound_rec;
+
+static int sound_load(const ls_row *row, char **err) {
+  sound_rec *r = row->rec;
   tw_sound_info s;
   codec_error e;
-  if (!tw_sound_get(ROW_MAP(row), (size_t)row->pos.a, &s, &e)) {
-    result_codec_error(row, ctx, &e);
-    return;
-  }
-  if (col->arg == 0) {
-    if (s.name) sqlite3_result_text(ctx, s.name, (int)s.name_len, SQLITE_TRANSIENT);
-  } else if (s.data_index >= 0) {
-    sqlite3_result_int64(ctx, (int64_t)s.data_size);
-  }
+  if (!tw_sound_get(ROW_MAP(row), (size_t)row->pos.a, &s, &e)) return load_error(&e, err);
+  r->name.p = s.name;
+  r->name.n = s.name_len;
+  r->data_size = s.data_index >= 0 ? (int64_t)s.data_size : -1;
+  return SQLITE_OK;
 }
 
 static const ls_column sound_columns[] = {
-  {"sound", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(1), "sound index, as sounds layers refer to it"},
-  {"name", "TEXT", get_sound_field, NULL, 0, 0, 0, "sound name"},
-  {"data_size", "INTEGER", get_sound_field, NULL, 1, 0, 0, "bytes of embedded opus data"},
+  LS_COL_POS("sound", 0, LS_COL_RANGE | LS_COL_VALUES(1), "sound index, as sounds layers refer to it"),
+  {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(sound_rec, name),
+   .flags = LS_COL_RO, .doc = "sound name"},
+  {.name = "data_size", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(sound_rec, data_size),
+   .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "bytes of embedded opus data"},
 };
 
 static const ls_table tw_sounds = {
-  "tw_sounds", &tw_format, "one row per sound of each (DDNet) map",
-  sound_columns, (int)(sizeof sound_columns / sizeof sound_columns[0]),
-  sound_next, ls_key_pos_a, sound_seek, NULL, NULL, NULL, 0, describe_sound, NULL,
-  1, /* rows_per_file, the corpus average */
+  .name = "tw_sounds", .format = &tw_format, .doc = "one row per sound of each (DDNet) map",
+  .columns = sound_columns, .ncolumns = NCOLS(sound_columns),
+  .shape = {LS_SHAPE_ARRAY, count_sounds, NULL, NULL}, .row_name = "sound %a",
+  .rows_per_file = 1, /* the corpus average */
+  .record_size = sizeof(sound_rec), .load = sound_load,
 };
 
 /* ---- registration --------------------------------------------------------- */
