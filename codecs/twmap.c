@@ -1115,3 +1115,47 @@ int tw_envelope_set_points(tw_map *m, size_t e, const tw_env_point *pts, size_t 
   }
   return 1;
 }
+
+/* ---- envelope points: what a map can store --------------------------------------------- */
+
+int tw_map_has_bezier(const tw_map *m) {
+  if (m->point_ints == 22) return 1;
+  if (m->bezier_item < 0 || m->envpoints_item < 0) return 0;
+  return m->df->items[m->bezier_item].num_ints == (m->df->items[m->envpoints_item].num_ints / 6) * 16;
+}
+
+/* ---- whole-map helpers for the tables ------------------------------------------------------ */
+
+size_t tw_map_footprint(const tw_map *m) {
+  size_t bytes = sizeof *m + m->num_layers * sizeof(tw_layer), i;
+  for (i = 0; i < m->df->num_items; i++) bytes += sizeof(df_item) + m->df->items[i].num_ints * 4;
+  for (i = 0; i < m->df->num_data; i++) {
+    const df_data *d = &m->df->data[i];
+    bytes += sizeof *d + d->stored_size + (d->raw ? d->raw_size : d->declared_size);
+  }
+  for (i = 0; i < m->num_layers; i++) {
+    const tw_layer *L = &m->layers[i];
+    if (L->kind <= TW_KIND_TUNE || L->kind == TW_KIND_QUADS) bytes += L->count * L->cell_size;
+  }
+  return bytes;
+}
+
+int tw_map_decode_items(tw_map *m, codec_error *err) {
+  size_t i;
+  for (i = 0; i < m->num_images; i++) {
+    tw_image_info im;
+    if (!tw_image_get(m, i, &im, err)) return 0;
+  }
+  for (i = 0; i < m->num_sounds; i++) {
+    tw_sound_info so;
+    if (!tw_sound_get(m, i, &so, err)) return 0;
+  }
+  for (i = 0; i < m->num_envelopes; i++) {
+    tw_env_point *points = NULL;
+    size_t n;
+    int ok = tw_envelope_points(m, i, &points, &n, err);
+    free(points);
+    if (!ok) return 0;
+  }
+  return 1;
+}

@@ -124,6 +124,16 @@ tw_map *tw_map_clone(const tw_map *m);
 ** DF_WRITE_RECOMPRESS for output identical to DDNet's map_resave). */
 int tw_map_serialize(tw_map *m, int df_flags, unsigned char **out, size_t *out_size, codec_error *err);
 
+/* Memory the map holds once fully read: items, stored blobs, their
+** inflated size (an upper bound: blobs inflate lazily) and decoded layers. */
+size_t tw_map_footprint(const tw_map *m);
+
+/* Decodes now the image and sound names and every envelope's points (what
+** getters decode on first use), so a map it accepts reads without a codec
+** error there; inflated blobs stay inflated.  Info strings and layer data
+** are checked by tw_info_get and tw_layer_load. */
+int tw_map_decode_items(tw_map *m, codec_error *err);
+
 const char *tw_style_name(tw_style s); /* "0.6", "0.7", "ddnet" */
 const char *tw_kind_name(tw_kind k);   /* "tiles", "game", ..., "sounds_deprecated", "unknown" */
 
@@ -263,6 +273,9 @@ int tw_envelope_points(const tw_map *m, size_t e, tw_env_point **pts, size_t *n,
 /* Replaces the points of envelope e.  The envelope-points item is rebuilt;
 ** when the count changes, later envelopes' start_point move accordingly. */
 int tw_envelope_set_points(tw_map *m, size_t e, const tw_env_point *pts, size_t n, codec_error *err);
+/* Whether the map can store bezier tangents of points: 22-int points (0.7)
+** or a DDNet bezier item parallel to the points item. */
+int tw_map_has_bezier(const tw_map *m);
 
 /* ---- sounds ---------------------------------------------------------------------------- */
 

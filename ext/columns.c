@@ -550,14 +550,13 @@ static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *
 
 int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   if (col->kind == LS_CUSTOM) return col->set(row, v, col, err);
-  if (!column_applies(t, row, col) && t->wrong_kind) {
-    *err = sqlite3_mprintf("column %s: %s", col->name, t->wrong_kind);
-    return SQLITE_CONSTRAINT;
-  }
   if (!column_applies(t, row, col)) {
-    char *which = applies_text(t, col);
-    char *desc = ls_table_describe(t, row->model, &row->pos);
-    int k = t->row_kind(row);
+    char *which, *desc;
+    int k;
+    if (t->other_kind) return t->other_kind(row, v, col, err);
+    which = applies_text(t, col);
+    desc = ls_table_describe(t, row->model, &row->pos);
+    k = t->row_kind(row);
     *err = sqlite3_mprintf("column %s: %s is '%s'; the column applies to %s rows (set the kind first, in the same UPDATE if you like)",
                            col->name, desc ? desc : "the row", kind_name(t, k),
                            which ? which : "other");

@@ -165,7 +165,10 @@ enum ls_column_flags {
   LS_COL_RANGE = 1,   /* integer =, <, <=, >, >= constraints are passed to the iterator */
   LS_COL_RO = 2,      /* typed columns: read-only */
   LS_COL_NULL = 4,    /* typed columns: the field's .null_value reads as NULL, and NULL writes it */
-  LS_COL_FULL = 8     /* LS_CHARS text may fill the whole array (no terminating NUL needed) */
+  LS_COL_FULL = 8,    /* LS_CHARS text may fill the whole array (no terminating NUL needed) */
+  LS_COL_NOREC = 16   /* LS_CUSTOM: the getter reads only the model and the position, so reading
+                      ** the column loads no record (it stays cheap where load() decodes data,
+                      ** and readable where that data is damaged) */
 };
 
 /* Flag of a LS_COL_RANGE column, for the planner: the column takes about
@@ -277,6 +280,11 @@ typedef struct ls_scan {
   ** *error to a sqlite3_mprintf'd message and returns 0; the engine fails
   ** the query with it, prefixed by the file. */
   char **error;
+  /* The ranges of the LS_COL_POS columns of pos.a, pos.b and pos.c (an
+  ** unbounded range for a position the table shows no column of), bound
+  ** once per scan by ls_scan_bind_positions, so an iterator needs no
+  ** lookup per row. */
+  const ls_range *pos[3];
 } ls_scan;
 
 /* Iterator helpers shared by the tables (shapes.c). */
@@ -382,12 +390,12 @@ typedef struct ls_table {
   ** kinds' names for messages, indexed by kind, NULL-terminated. */
   int (*row_kind)(const ls_row *row);
   const char *const *kind_names;
-  /* Optional, for tables whose row kind no column sets: what refusing a
-  ** write to a column that does not apply to the row says after "column
-  ** <name>: " (e.g. "a tree op has no grid position, size or flags").
-  ** NULL: it names the row's kind and the kinds the column applies to,
-  ** and suggests setting the kind first. */
-  const char *wrong_kind;
+  /* Optional, with row_kind: answers a write of v to a typed column that
+  ** does not apply to the row's kind: SQLITE_OK takes it as no change
+  ** (e.g. for NULL, which is what the column reads there), else an error
+  ** with *err.  NULL: every such write fails, naming the kinds the column
+  ** applies to. */
+  int (*other_kind)(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err);
 } ls_table;
 
 /* The engine's iterators and row names for a table (shape or the table's
@@ -396,6 +404,9 @@ int ls_table_next(const ls_table *t, const void *model, const ls_scan *scan, ls_
 int64_t ls_table_key(const ls_table *t, const void *model, const ls_pos *pos);
 int ls_table_seek(const ls_table *t, const void *model, int64_t key, ls_pos *pos);
 char *ls_table_describe(const ls_table *t, const void *model, const ls_pos *pos);
+/* Points scan->pos at the ranges of the table's LS_COL_POS columns in
+** scan->range (the engine calls it when a scan starts). */
+void ls_scan_bind_positions(const ls_table *t, ls_scan *scan);
 
 /* Typed columns (columns.c). */
 /* Whether a column takes writes. */
@@ -449,6 +460,9 @@ int ls_value_utf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t
 ** take NULL check for it first. */
 int ls_value_wtf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
                   char **err);
+/* The checks of ls_value_utf8 on bytes s[0..n) (a string from JSON, say):
+** UTF-8 without NUL characters, min_len to max_len bytes. */
+int ls_text_utf8(const char *s, size_t n, const ls_column *col, size_t min_len, size_t max_len, char **err);
 
 /* Sets a text result decoded from 8-bit bytes with the options' code page. */
 void ls_result_text8(sqlite3_context *ctx, const ls_options *opts, const unsigned char *s, size_t n);

@@ -52,7 +52,7 @@ int ls_json_value(sqlite3_value *v, const ls_column *col, const char *example, j
   rc = json_parse((const char *)sqlite3_value_text(v), (size_t)sqlite3_value_bytes(v), out, &why);
   if (rc < 0) return SQLITE_NOMEM;
   if (rc == 0) {
-    *err = sqlite3_mprintf("column %s: not valid JSON (%s); it takes JSON like '%s'", col->name, why.msg, example);
+    *err = sqlite3_mprintf("column %s: not valid JSON; it takes JSON like '%s' (%s)", col->name, example, why.msg);
     return SQLITE_CONSTRAINT;
   }
   return SQLITE_OK;
@@ -93,3 +93,21 @@ int ls_json_check_int(const json_node *node, const ls_column *col, const char *w
   return SQLITE_OK;
 }
 
+int ls_json_check_object(const json_node *node, const ls_column *col, const char *what, const char *const *keys,
+                         const char *example, char **err) {
+  const json_node *m;
+  if (!node || node->type != JSON_OBJECT) {
+    *err = sqlite3_mprintf("column %s: %s is %s, not an object; e.g. '%s'", col->name, what, json_type_name(node), example);
+    return SQLITE_CONSTRAINT;
+  }
+  for (m = node->child; m; m = m->next) {
+    const char *const *k;
+    for (k = keys; *k && !(strlen(*k) == m->key_n && memcmp(*k, m->key, m->key_n) == 0); k++) {
+    }
+    if (!*k) {
+      *err = sqlite3_mprintf("column %s: %s has an unknown key '%s'", col->name, what, m->key);
+      return SQLITE_CONSTRAINT;
+    }
+  }
+  return SQLITE_OK;
+}

@@ -76,12 +76,22 @@ static const ls_range ls_range_all = {INT64_MIN, INT64_MAX};
 
 /* The pushed-down range of the position column for pos.a (which 0), pos.b
 ** (1) or pos.c (2); everything when the table shows no such column. */
-static const ls_range *pos_range(const ls_table *t, const ls_scan *scan, size_t which) {
+static const ls_range *find_pos_range(const ls_table *t, const ls_scan *scan, size_t which) {
   int i;
   for (i = 0; i < t->ncolumns; i++) {
     if (t->columns[i].kind == LS_POS && t->columns[i].offset == which) return &scan->range[i];
   }
   return &ls_range_all;
+}
+
+void ls_scan_bind_positions(const ls_table *t, ls_scan *scan) {
+  size_t k;
+  for (k = 0; k < 3; k++) scan->pos[k] = find_pos_range(t, scan, k);
+}
+
+/* The range of a position: bound for the scan, or looked up. */
+static const ls_range *pos_range(const ls_table *t, const ls_scan *scan, size_t which) {
+  return scan->pos[which] ? scan->pos[which] : find_pos_range(t, scan, which);
 }
 
 static void pos_set(ls_pos *pos, int64_t a, int64_t b, int64_t c) {

@@ -126,7 +126,7 @@ static int text_length(const ls_column *col, size_t n, size_t min_len, size_t ma
 ** max_len bytes.  *s points into the value (valid until it changes).
 ** NULL is refused; callers that take NULL check for it first. */
 int ls_value_utf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s,
-                      size_t *n, char **err) {
+                  size_t *n, char **err) {
   int type = sqlite3_value_type(v);
   if (type == SQLITE_NULL || type == SQLITE_BLOB) {
     *err = sqlite3_mprintf("column %s: %s; it takes UTF-8 text of %s%lld bytes", col->name,
@@ -137,15 +137,19 @@ int ls_value_utf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t
   *s = (const char *)sqlite3_value_text(v);
   *n = (size_t)sqlite3_value_bytes(v);
   if (!*s) return SQLITE_NOMEM;
-  if (!utf8_valid((const unsigned char *)*s, *n)) {
+  return ls_text_utf8(*s, *n, col, min_len, max_len, err);
+}
+
+int ls_text_utf8(const char *s, size_t n, const ls_column *col, size_t min_len, size_t max_len, char **err) {
+  if (!utf8_valid((const unsigned char *)s, n)) {
     *err = sqlite3_mprintf("column %s: the text is not valid UTF-8", col->name);
     return SQLITE_CONSTRAINT;
   }
-  if (memchr(*s, 0, *n)) {
+  if (memchr(s, 0, n)) {
     *err = sqlite3_mprintf("column %s: the text contains a NUL character", col->name);
     return SQLITE_CONSTRAINT;
   }
-  return text_length(col, *n, min_len, max_len, err);
+  return text_length(col, n, min_len, max_len, err);
 }
 
 int ls_value_wtf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,

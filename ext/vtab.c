@@ -760,6 +760,7 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
   c->scan.range = c->range;
   c->scan.cols_used = ~(uint64_t)0;
   c->scan.error = &c->scan_error;
+  ls_scan_bind_positions(t, &c->scan);
   c->opts = v->opts;
   while (*p) {
     sqlite3_value *val = a < argc ? argv[a] : NULL;
@@ -839,7 +840,7 @@ static int cursor_record(ls_cursor *c, ls_row *row) {
   ls_vtab *v = (ls_vtab *)c->base.pVtab;
   const ls_table *t = v->table;
   if (c->rec_loaded && c->rec_gen == v->sess->generation && c->rec_model == c->model &&
-      memcmp(&c->rec_pos, &c->pos, sizeof c->pos) == 0) {
+      c->rec_pos.a == c->pos.a && c->rec_pos.b == c->pos.b && c->rec_pos.c == c->pos.c) {
     return !c->rec_error;
   }
   ls_arena_reset(c->arena);
@@ -878,7 +879,7 @@ static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i
     row.file = &c->info;
     row.rec = c->rec;
     row.arena = c->arena;
-    if (t->record_size && col->kind != LS_POS && row.model && !cursor_record(c, &row)) {
+    if (t->record_size && col->kind != LS_POS && !(col->flags & LS_COL_NOREC) && row.model && !cursor_record(c, &row)) {
       char *msg = sqlite3_mprintf("%s: %s", c->info.path, c->rec_error);
       sqlite3_result_error(ctx, msg ? msg : c->rec_error, -1);
       sqlite3_free(msg);
@@ -981,6 +982,22 @@ static int column_holds(ls_vtab *v, const ls_row *row, const ls_column *col, sql
   return SQLITE_OK;
 }
 
+/* Why a write cannot load its row (takes msg): "column x: <msg>", naming
+** the first writable column the statement gives, as a setter's error
+** would (the row's data, e.g. a damaged layer, is what the write needs). */
+static char *unloadable(const ls_table *t, sqlite3_value **values, char *msg) {
+  char *full;
+  int i;
+  for (i = 1; i <= t->ncolumns; i++) {
+    if (!sqlite3_value_nochange(values[i]) && ls_column_writable(&t->columns[i - 1])) break;
+  }
+  if (i > t->ncolumns || !msg) return msg;
+  full = sqlite3_mprintf("column %s: %s", t->columns[i - 1].name, msg);
+  if (!full) return msg;
+  sqlite3_free(msg);
+  return full;
+}
+
 /* Applies the values of an UPDATE or INSERT to the row.  values[0] is
 ** `file`, values[1..n] the table's columns.
 **
@@ -1027,7 +1044,7 @@ static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite
     if (!row.rec || !old || !row.arena) rc = SQLITE_NOMEM;
     if (rc == SQLITE_OK) {
       memset(row.rec, 0, t->record_size);
-      if ((rc = t->load(&row, &err)) != SQLITE_OK) rc = row_error(v, rc, f, m->p, pos, err);
+      if ((rc = t->load(&row, &err)) != SQLITE_OK) rc = row_error(v, rc, f, m->p, pos, unloadable(t, values, err));
       else memcpy(old, row.rec, t->record_size);
     }
   }

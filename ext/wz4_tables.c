@@ -331,13 +331,21 @@ static const ls_column op_columns[] = {
   LS_COL_WTF8("script", op_rec, script, WZ4_TEXT_MAX, LS_COL_RO, "script source ('' for none)"),
 };
 
+/* A write to a grid column of a tree op: no column makes an op a tree op
+** or a stacked one, so "set the kind first" would mislead. */
+static int tree_op_refuses(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  (void)row, (void)v;
+  *err = sqlite3_mprintf("column %s: a tree op has no grid position, size or flags", col->name);
+  return SQLITE_CONSTRAINT;
+}
+
 static const ls_table wz4_operators = {
   .name = "wz4_operators", .format = &wz4_format, .doc = "one row per operator of each page of each werkkzeug4 project",
   .columns = op_columns, .ncolumns = (int)(sizeof op_columns / sizeof op_columns[0]),
   .shape = {LS_SHAPE_NESTED, page_count, page_ops, NULL}, .row_name = "op %b of page %a",
   .rows_per_file = 190, /* the corpus average */
   .record_size = sizeof(op_rec), .load = op_load, .store = op_store,
-  .row_kind = op_kind, .kind_names = op_kind_names, .wrong_kind = "a tree op has no grid position, size or flags",
+  .row_kind = op_kind, .kind_names = op_kind_names, .other_kind = tree_op_refuses,
 };
 
 /* ---- wz4_links ----------------------------------------------------------------- */
