@@ -4,7 +4,7 @@
 -- field), v07_sample.map (0.7: skip-compressed tiles, bezier points, an
 -- RGB image), legacy.map (old item versions, a layer in no group, an
 -- unknown layer type), and the three cookbook maps.  The refusals of bad
--- values are checked by test/unit/test_tw_samples.c.
+-- values are checked by tw_errors.sql.
 -- Every row is 'label|1' when the check holds.
 
 -- ---- tw_maps ---------------------------------------------------------------

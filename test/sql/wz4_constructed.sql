@@ -4,8 +4,9 @@
 -- graph (stack edges, a name link to another page, a dangling name),
 -- push-down, rowid lookups, value errors naming the column and the limit,
 -- and wz4_links following moves, hides and renames, read back in a new
--- connection.  The no-op rewrite (a new inode, the same bytes) and the
--- corpus are in test/unit/test_wz4_sql.c.
+-- connection; then tree ops and WTF-8 names (fixtures/wz4/tree.wz4).  The
+-- no-op rewrite (a new inode, the same bytes) and the corpus are in
+-- test/unit/test_wz4_sql.c.
 -- An edge from (from_page, from_op) to to_op on a page is counted as
 -- SELECT count(*) FROM wz4_links(...) WHERE page = .. AND kind = .. AND
 -- from_page = .. AND from_op = .. AND to_op = ..
@@ -185,3 +186,29 @@ SELECT count(*) FROM wz4_links('fixtures/wz4/built.wz4') WHERE page = 1 AND kind
 UPDATE wz4_operators SET pos_x = 2 WHERE source = 'fixtures/wz4/built.wz4' AND page = 0 AND op = 0;
 SELECT count(*) FROM wz4_links('fixtures/wz4/built.wz4') WHERE page = 0 AND kind = 'stack' AND from_page = 0 AND from_op = 0 AND to_op = 1;
 -- expect: 1
+
+-- Tree ops, on a new connection (fixtures/wz4/tree.wz4: the project with op 1 of page 1 made a
+-- tree op by the codec) have no grid fields: they read NULL and refuse
+-- writes in the table's words.  And the name column's WTF-8 text kind
+-- (LS_WTF8): a blob of WTF-8 bytes is taken as text, a number is refused.
+.open :memory:
+SELECT count(*) FROM levelsql_files('fixtures/wz4/tree.wz4') WHERE format = 'wz4' AND ok;
+-- expect: 1
+SELECT group_concat(op || ':' || coalesce(pos_x, 'n') || coalesce(width, 'n') || coalesce(hide, 'n'), ' ') FROM wz4_operators('fixtures/wz4/tree.wz4') WHERE page = 1;
+-- expect: 0:030 1:nnn
+UPDATE wz4_operators SET pos_x = 3 WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
+-- expect error: op 1 of page 1: column pos_x: a tree op has no grid position, size or flags
+UPDATE wz4_operators SET hide = NULL WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
+-- expect error: column hide: a tree op has no
+UPDATE wz4_operators SET name = x'7472eda080' WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1;
+-- the name with a lone surrogate, as its 5 WTF-8 bytes
+SELECT hex(name) FROM wz4_operators('fixtures/wz4/tree.wz4') WHERE page = 1 AND op = 1;
+-- expect: 7472EDA080
+-- ... on the stacked op too
+SELECT count(*) FROM wz4_operators('fixtures/wz4/tree.wz4') WHERE page = 1 AND op = 0 AND name = CAST(x'7472eda080' AS TEXT);
+-- expect: 1
+UPDATE wz4_operators SET name = 5 WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
+-- expect error: column name: a number
+-- expect error: UTF-8 text
+UPDATE wz4_operators SET name = x'eda080edb080' WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
+-- expect error: column name: not UTF-8 (or WTF-8) at byte 3

@@ -12,7 +12,8 @@
 **   OUT/engine/    WWD levels of wwd_fixture.h (test/sql/engine.sql)
 **   OUT/sources/   a folder tree for the source argument (sources.sql)
 **   OUT/wed/       the constructed area of wed_sample.h
-**   OUT/wz4/       the constructed project of wz4_sample.h
+**   OUT/wz4/       the constructed project of wz4_sample.h (built.wz4) and
+**                  a copy with op 1 of page 1 made a tree op (tree.wz4)
 **   OUT/corpus/    with CORPUS: v06_dm1.map with a damaged layer
 ** Exits 1 (saying what) when a file cannot be written.
 */
@@ -25,6 +26,7 @@
 #include "fileutil.h"
 #include "twmap.h"
 #include "wed_sample.h"
+#include "wz4.h"
 #include "wwd_fixture.h"
 #include "wz4_sample.h"
 
@@ -179,12 +181,31 @@ static void sources(const char *samples) {
   need(write_pre04_map(at("sources/tw/old.map")), "sources/tw/old.map");
 }
 
+/* Copies the wz4 project at `from` to `to` with page 1 stacking only its
+** first op, so that op 1 of page 1 is a tree op, written by the codec. */
+static int write_tree_op_project(const char *from, const char *to) {
+  size_t size = 0, out_size = 0;
+  unsigned char *data = file_read_all(from, &size), *out = NULL;
+  wz4_doc *doc = NULL;
+  codec_error err;
+  int ok = 0;
+  if (data && wz4_parse(data, size, &doc, &err) && doc->num_pages > 1) {
+    doc->pages[1].num_stack = 1;
+    ok = wz4_serialize(doc, &out, &out_size, &err) && file_write_all(to, out, out_size);
+  }
+  wz4_free(doc);
+  free(out);
+  free(data);
+  return ok;
+}
+
 /* wed/ and wz4/: the constructed files. */
 static void constructed(void) {
   make_dir("wed");
   need(wed_write_constructed(at("wed/AR9999.WED")), "wed/AR9999.WED");
   make_dir("wz4");
   need(wz4_write_project(at("wz4/built.wz4")), "wz4/built.wz4");
+  need(write_tree_op_project(at("wz4/built.wz4"), at("wz4/tree.wz4")), "wz4/tree.wz4");
 }
 
 /* corpus/: v06_dm1.map with its tiles layer 8 cut to 5 bytes. */

@@ -6,7 +6,8 @@
 **   ../shared/formats/wz4.md, with a lone UTF-16 surrogate in a name and a
 **   string parameter): a no-op UPDATE rewrites it (a new inode) byte for
 **   byte, surrogates included.  (Its counts, graph, push-down, rowids,
-**   value errors and edits: test/sql/wz4_constructed.sql.)
+**   value errors and edits, tree ops and WTF-8 names:
+**   test/sql/wz4_constructed.sql.)
 ** - the real corpus ($LEVELSQL_CORPUS/wz4, skipped when unset), on private
 **   copies in a mkdtemp folder: every file loads with the codec's counts
 **   and re-saves byte-identically through `UPDATE ... SET name = name`; an
@@ -91,47 +92,6 @@ static void test_constructed_noop(const char *dir) {
   CHECK(identify(p).ino != before.ino, "the no-op UPDATE rewrote the file");
   CHECK(orig && file_equals(p, orig, orig_size), "... byte-identically (lone surrogates included)");
   free(orig);
-  sqlite3_close(db);
-}
-
-/* Tree ops (the constructed project with op 1 of page 1 made a tree op by
-** the codec) have no grid fields: they read NULL and refuse writes in the
-** table's words; and the name column's WTF-8 text kind (LS_WTF8): a blob
-** of WTF-8 bytes is taken as text, a number is refused. */
-static void test_tree_ops_and_wtf8(const char *dir) {
-  const char *built = path_in(dir, "built.wz4"), *p = path_in(dir, "tree.wz4");
-  unsigned char *data, *out = NULL;
-  size_t size = 0, out_size = 0;
-  wz4_doc *doc = NULL;
-  codec_error err;
-  sqlite3 *db;
-  int len = 0;
-  const char *s;
-  data = file_read_all(built, &size);
-  if (!data || !wz4_parse(data, size, &doc, &err)) {
-    CHECK(0, "parse the constructed project");
-    free(data);
-    return;
-  }
-  doc->pages[1].num_stack = 1;
-  CHECK(wz4_serialize(doc, &out, &out_size, &err) && file_write_all(p, out, out_size), "write a project with a tree op");
-  free(out);
-  free(data);
-  wz4_free(doc);
-  if (!(db = db_open())) return;
-  CHECK(text_is(db, fmt("SELECT group_concat(op || ':' || coalesce(pos_x, 'n') || coalesce(width, 'n') || coalesce(hide, 'n'), ' ') FROM wz4_operators('%s') WHERE page = 1", p),
-                "0:030 1:nnn"),
-        "a tree op's grid fields are NULL");
-  exec_err(db, fmt("UPDATE wz4_operators SET pos_x = 3 WHERE source = '%s' AND page = 1 AND op = 1", p),
-           "op 1 of page 1: column pos_x: a tree op has no grid position, size or flags", NULL);
-  exec_err(db, fmt("UPDATE wz4_operators SET hide = NULL WHERE source = '%s' AND page = 1 AND op = 1", p), "column hide: a tree op has no", NULL);
-  exec_ok(db, fmt("UPDATE wz4_operators SET name = x'7472eda080' WHERE source = '%s' AND page = 1", p));
-  s = query_text_len(db, fmt("SELECT name FROM wz4_operators('%s') WHERE page = 1 AND op = 1", p), &len);
-  CHECK(len == 5 && memcmp(s, "tr\xED\xA0\x80", 5) == 0, "a blob of WTF-8 bytes sets a name with a lone surrogate (%d bytes)", len);
-  CHECK(query_int(db, fmt("SELECT count(*) FROM wz4_operators('%s') WHERE page = 1 AND op = 0 AND name = CAST(x'7472eda080' AS TEXT)", p)) == 1,
-        "... on the stacked op too");
-  exec_err(db, fmt("UPDATE wz4_operators SET name = 5 WHERE source = '%s' AND page = 1 AND op = 1", p), "column name: a number", "UTF-8 text");
-  exec_err(db, fmt("UPDATE wz4_operators SET name = x'eda080edb080' WHERE source = '%s' AND page = 1 AND op = 1", p), "column name: not UTF-8 (or WTF-8) at byte 3", NULL);
   sqlite3_close(db);
 }
 
@@ -308,7 +268,6 @@ int main(void) {
   }
   REQUIRE(wz4_write_project(path_in(dir, "built.wz4")), "write the constructed project");
   test_constructed_noop(dir);
-  test_tree_ops_and_wtf8(dir);
   test_corpus(dir);
   if (check_failed == 0) {
     char cmd[400];
