@@ -13,7 +13,8 @@
 **
 ** Two rules hold for every kind:
 **  - a value equal to the one the row holds always passes the checks, so
-**    a file with an odd value can still be edited elsewhere;
+**    a file with an odd value can still be edited elsewhere (a row that
+**    reads NULL holds no value: its null sentinel is checked like any);
 **  - a column whose `applies` does not include the row's kind reads NULL
 **    and refuses writes, saying which rows it applies to.
 */
@@ -302,8 +303,17 @@ static int set_int(const ls_row *row, sqlite3_value *v, const ls_column *col, ch
     field_set_int(f, col->store, col->null_value);
     return SQLITE_OK;
   }
-  if (value_is_int(v, cur)) return SQLITE_OK;
-  if ((rc = ls_value_int(v, col, lo, hi, &x, err)) != SQLITE_OK) return rc;
+  /* a row that reads NULL holds no number: its null value is checked like
+  ** any other (0xFFFF may mean "none" in the file and be out of range) */
+  if (!((col->flags & LS_COL_NULL) && cur == col->null_value) && value_is_int(v, cur)) return SQLITE_OK;
+  if ((rc = ls_value_int(v, col, lo, hi, &x, err)) != SQLITE_OK) {
+    if (rc == SQLITE_CONSTRAINT && (col->flags & LS_COL_NULL) && *err) {
+      char *msg = sqlite3_mprintf("%s or NULL", *err); /* the message ends with the range */
+      sqlite3_free(*err);
+      *err = msg;
+    }
+    return rc;
+  }
   field_set_int(f, col->store, x);
   return SQLITE_OK;
 }

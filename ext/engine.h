@@ -119,7 +119,8 @@ typedef int (*ls_setter)(ls_row *row, sqlite3_value *v, const struct ls_column *
 enum ls_column_flags {
   LS_COL_RANGE = 1,   /* integer =, <, <=, >, >= constraints are passed to the iterator */
   LS_COL_RO = 2,      /* typed columns: read-only */
-  LS_COL_NULL = 4,    /* typed columns: the field's .null_value reads as NULL, and NULL writes it */
+  LS_COL_NULL = 4,    /* typed columns: the field's .null_value reads as NULL, and NULL writes it
+                      ** (writing the null value as a number is checked against .min/.max) */
   LS_COL_FULL = 8     /* LS_CHARS text may fill the whole array (no terminating NUL needed) */
 };
 
