@@ -468,7 +468,8 @@ static int json_value(sqlite3_value *v, const ls_column *col, const char *exampl
   }
   rc = ls_json_parse((const char *)sqlite3_value_text(v), (size_t)sqlite3_value_bytes(v), out, &why);
   if (rc == SQLITE_CONSTRAINT) {
-    *err = sqlite3_mprintf("column %s: not valid JSON (%s); it takes JSON like '%s'", col->name, why ? why : "?", example);
+    *err = sqlite3_mprintf("column %s: not a JSON array: not valid JSON (%s); it takes JSON like '%s'", col->name, why ? why : "?",
+                           example);
   }
   sqlite3_free(why);
   return rc;
@@ -496,7 +497,7 @@ int ls_json_check_array(const ls_json *node, const ls_column *col, const char *w
 int ls_json_check_int(const ls_json *node, const ls_column *col, const char *what, int64_t min, int64_t max,
                       const int64_t *keep, int64_t *out, char **err) {
   if (!node || node->type != LS_JSON_INT) {
-    *err = sqlite3_mprintf("column %s: %s is %s; it takes an integer from %lld to %lld", col->name, what,
+    *err = sqlite3_mprintf("column %s: %s is %s, not an integer; it takes an integer from %lld to %lld", col->name, what,
                            ls_json_type_name(node), (long long)min, (long long)max);
     return SQLITE_CONSTRAINT;
   }
@@ -507,6 +508,20 @@ int ls_json_check_int(const ls_json *node, const ls_column *col, const char *wha
   }
   *out = node->i;
   return SQLITE_OK;
+}
+
+/* A column that says what it takes (ls_json_shape.takes) ends each of its
+** messages with that instead of the check's own limit or example (every
+** message about a JSON value reads "<what is wrong>[; <limit or example>]"). */
+static int json_takes(int rc, const ls_json_shape *shape, char **err) {
+  const char *cut;
+  char *msg;
+  if (rc != SQLITE_CONSTRAINT || !shape->takes || !*err) return rc;
+  cut = strstr(*err, "; ");
+  msg = sqlite3_mprintf("%.*s; it takes %s", (int)(cut ? (size_t)(cut - *err) : strlen(*err)), *err, shape->takes);
+  sqlite3_free(*err);
+  *err = msg;
+  return rc;
 }
 
 /* A JSON array of integers (tuple 1) or of tuples of integers. */
@@ -521,7 +536,7 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
   int rc;
   if (lo == 0 && hi == 0) store_limits(LS_I64, &lo, &hi);
   memcpy(&cur, field_of(row, col), sizeof cur);
-  if ((rc = json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
+  if ((rc = json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return json_takes(rc, shape, err);
   rc = ls_json_check_array(root, col, "the value", shape->min_items, shape->max_items, shape->example, err);
   out = rc == SQLITE_OK ? ls_arena_alloc(row->arena, sizeof *out * (root->count * (size_t)tuple + 1)) : NULL;
   if (rc == SQLITE_OK && !out) rc = SQLITE_NOMEM;
@@ -530,11 +545,11 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
     int k;
     if (tuple == 1) {
       const int64_t *keep = i < cur.n ? (const int64_t *)cur.p + i : NULL;
-      snprintf(what, sizeof what, "element [%lld]", (long long)i);
+      snprintf(what, sizeof what, "element %lld", (long long)i);
       rc = ls_json_check_int(item, col, what, lo, hi, keep, &out[i], err);
       continue;
     }
-    snprintf(what, sizeof what, "element [%lld]", (long long)i);
+    snprintf(what, sizeof what, "element %lld", (long long)i);
     rc = ls_json_check_array(item, col, what, (size_t)tuple, (size_t)tuple, shape->example, err);
     for (k = 0; rc == SQLITE_OK && k < tuple; k++) {
       size_t at = i * (size_t)tuple + (size_t)k;
@@ -549,7 +564,7 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
     memcpy(field_of(row, col), &span, sizeof span);
   }
   ls_json_free(root);
-  return rc;
+  return json_takes(rc, shape, err);
 }
 
 /* A JSON array of strings, each encoded into the code page (at most .max
@@ -561,7 +576,7 @@ static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *
   ls_span *out = NULL, span;
   size_t i = 0;
   int rc;
-  if ((rc = json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
+  if ((rc = json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return json_takes(rc, shape, err);
   rc = ls_json_check_array(root, col, "the value", shape->min_items, shape->max_items, shape->example, err);
   if (rc == SQLITE_OK && !(out = ls_arena_alloc(row->arena, sizeof *out * (root->count + 1)))) rc = SQLITE_NOMEM;
   for (item = root ? root->child : NULL; rc == SQLITE_OK && item; item = item->next, i++) {
@@ -604,7 +619,7 @@ static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *
     memcpy(field_of(row, col), &span, sizeof span);
   }
   ls_json_free(root);
-  return rc;
+  return json_takes(rc, shape, err);
 }
 
 int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {

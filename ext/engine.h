@@ -160,11 +160,15 @@ typedef enum ls_store {
 
 /* The shape of a JSON array column: `tuple` integers per element (1: a
 ** flat array, 2: [x,y] pairs...), min_items..max_items elements, and an
-** example of a valid value for error messages. */
+** example of a valid value for error messages.  Optional `takes`: what the
+** column takes, in words ("a JSON array of [x,y] pairs of integers from 0
+** to 65535, e.g. '[[10,20]]'"); when set, every message about a bad value
+** ends with "; it takes <takes>" instead of the engine's limit or example. */
 typedef struct ls_json_shape {
   int tuple;
   size_t min_items, max_items;
   const char *example;
+  const char *takes;
 } ls_json_shape;
 
 typedef struct ls_column {
