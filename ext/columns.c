@@ -169,17 +169,24 @@ static char *applies_text(const ls_table *t, const ls_column *col) {
 
 /* ---- reading ---------------------------------------------------------------- */
 
-/* A JSON array of the span's int64_t elements, `tuple` per element. */
-static void result_json_ints(sqlite3_context *ctx, ls_span s, int tuple) {
+/* Element i of a JSON integer span: int64_t, or uint16_t for LS_SPAN16. */
+static int64_t span_int(ls_span s, ls_store st, size_t i) {
+  uint16_t u;
+  if (st != LS_SPAN16) return ((const int64_t *)s.p)[i];
+  memcpy(&u, (const unsigned char *)s.p + 2 * i, 2);
+  return u;
+}
+
+/* A JSON array of the span's elements, `tuple` per element. */
+static void result_json_ints(sqlite3_context *ctx, ls_span s, ls_store st, int tuple) {
   sqlite3_str *out = sqlite3_str_new(NULL);
-  const int64_t *v = s.p;
   size_t i;
   if (tuple < 1) tuple = 1;
   sqlite3_str_appendchar(out, 1, '[');
   for (i = 0; i < s.n; i++) {
     if (tuple > 1 && i % (size_t)tuple == 0) sqlite3_str_appendf(out, "%s[", i ? "," : "");
     else if (i) sqlite3_str_appendchar(out, 1, ',');
-    sqlite3_str_appendf(out, "%lld", (long long)v[i]);
+    sqlite3_str_appendf(out, "%lld", (long long)span_int(s, st, i));
     if (tuple > 1 && i % (size_t)tuple == (size_t)tuple - 1) sqlite3_str_appendchar(out, 1, ']');
   }
   sqlite3_str_appendchar(out, 1, ']');
@@ -253,7 +260,7 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
       break;
     case LS_JSON_INTS:
       memcpy(&s, f, sizeof s);
-      result_json_ints(ctx, s, col->aux ? ((const ls_json_shape *)col->aux)->tuple : 1);
+      result_json_ints(ctx, s, col->store, col->aux ? ((const ls_json_shape *)col->aux)->tuple : 1);
       break;
     case LS_JSON_TEXTS:
       memcpy(&s, f, sizeof s);
@@ -534,8 +541,15 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
   int64_t *out, lo = col->min, hi = col->max;
   size_t i = 0;
   int rc;
-  if (lo == 0 && hi == 0) store_limits(LS_I64, &lo, &hi);
+  if (lo == 0 && hi == 0) store_limits(col->store == LS_SPAN16 ? LS_U16 : LS_I64, &lo, &hi);
   memcpy(&cur, field_of(row, col), sizeof cur);
+  if (col->store == LS_SPAN16 && cur.n) { /* the elements the row holds, as int64_t for the checks */
+    int64_t *wide = ls_arena_alloc(row->arena, sizeof *wide * cur.n);
+    if (!wide) return SQLITE_NOMEM;
+    for (i = 0; i < cur.n; i++) wide[i] = span_int(cur, LS_SPAN16, i);
+    cur.p = wide;
+    i = 0;
+  }
   if ((rc = json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return json_takes(rc, shape, err);
   rc = ls_json_check_array(root, col, "the value", shape->min_items, shape->max_items, shape->example, err);
   out = rc == SQLITE_OK ? ls_arena_alloc(row->arena, sizeof *out * (root->count * (size_t)tuple + 1)) : NULL;
@@ -561,6 +575,10 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
   if (rc == SQLITE_OK) {
     span.p = out;
     span.n = root->count * (size_t)tuple;
+    for (i = 0; col->store == LS_SPAN16 && i < span.n; i++) { /* narrowed in place: element i moves down */
+      uint16_t u = (uint16_t)out[i];
+      memcpy((unsigned char *)out + 2 * i, &u, 2);
+    }
     memcpy(field_of(row, col), &span, sizeof span);
   }
   ls_json_free(root);

@@ -82,8 +82,8 @@ typedef struct ls_file_info {
 
 /* Bytes or elements a record borrows from the model (after load) or from
 ** the row's arena (after a setter): text and blobs count bytes; JSON
-** integer arrays count int64_t elements; JSON text arrays count ls_span
-** elements (each a string of bytes). */
+** integer arrays count int64_t elements (uint16_t for LS_SPAN16); JSON
+** text arrays count ls_span elements (each a string of bytes). */
 typedef struct ls_span {
   const void *p;
   size_t n;
@@ -145,7 +145,7 @@ typedef enum ls_kind {
   LS_TEXT8,     /* 8-bit text in the format's code page: LS_CHARS (.size bytes) or LS_SPAN (.max bytes) */
   LS_UTF8,      /* UTF-8 text without NUL characters, .min to .max bytes (LS_CHARS or LS_SPAN) */
   LS_BLOB,      /* bytes (LS_SPAN), at most .max */
-  LS_JSON_INTS, /* JSON array of integers or of integer tuples (LS_SPAN of int64_t; .aux: ls_json_shape) */
+  LS_JSON_INTS, /* JSON array of integers or of integer tuples (LS_SPAN of int64_t or LS_SPAN16; .aux: ls_json_shape) */
   LS_JSON_TEXTS /* JSON array of 8-bit strings in the code page (LS_SPAN of ls_span; .aux: ls_json_shape) */
 } ls_kind;
 
@@ -155,7 +155,9 @@ typedef enum ls_store {
   LS_LE16, LS_LE32, LS_LE32S, /* little-endian bytes (raw headers); LE32S signed */
   LS_F32, LS_F64,
   LS_CHARS,                   /* char[.size], NUL-padded */
-  LS_SPAN                     /* ls_span */
+  LS_SPAN,                    /* ls_span */
+  LS_SPAN16                   /* ls_span of uint16_t (LS_JSON_INTS within 0..65535): a load() can show a
+                              ** run of 16-bit numbers in the model without copying it */
 } ls_store;
 
 /* The shape of a JSON array column: `tuple` integers per element (1: a
