@@ -138,7 +138,7 @@ typedef struct door_rec {
   ls_span cells, open_polygons, closed_polygons;
 } door_rec;
 
-enum { DCOL_CELLS = 5 }; /* column number of `cells` */
+enum { DCOL_CELLS = 5 }; /* the column `cells` (placed there in door_columns) */
 
 /* A state's polygons: the indices first .. first+n-1. */
 static int span_index_run(const ls_row *row, ls_span *out, uint32_t first, uint32_t n) {
@@ -214,7 +214,7 @@ static const ls_column door_columns[] = {
   COL_U16("closed", door_rec, d.closed, 0, "base state: non-zero is closed (1 in all real files); 0..65535"),
   COL_RO("first_cell", LS_U16, door_rec, d.first_cell, "first entry in the door cell table"),
   COL_RO("cell_count", LS_U16, door_rec, d.cell_count, "number of door cells"),
-  COL_JSON("cells", LS_SPAN16, door_rec, cells, 0, &cells_shape, "JSON array of the base-overlay cells (y*width+x) the door blocks when closed; setting it rebuilds the door cell table when needed"),
+  [DCOL_CELLS] = COL_JSON("cells", LS_SPAN16, door_rec, cells, 0, &cells_shape, "JSON array of the base-overlay cells (y*width+x) the door blocks when closed; setting it rebuilds the door cell table when needed"),
   COL_JSON("open_polygons", LS_SPAN, door_rec, open_polygons, LS_COL_RO, NULL, "JSON array of the open state's polygons (wed_polygons.polygon)"),
   COL_JSON("closed_polygons", LS_SPAN, door_rec, closed_polygons, LS_COL_RO, NULL, "JSON array of the closed state's polygons"),
   COL_RO("open_count", LS_U16, door_rec, d.open_count, "number of open-state polygons"),
@@ -241,7 +241,8 @@ typedef struct polygon_rec {
   ls_span door_name, vertices;
 } polygon_rec;
 
-/* Column numbers polygon_insert and polygon_store look at. */
+/* Columns polygon_insert and polygon_store look at; the lists place them
+** there by designated index, so a list that disagrees draws -Woverride-init. */
 enum { PCOL_KIND = 1, PCOL_DOOR = 2, PCOL_DOOR_NAME = 3, PCOL_MIN_X = 6, PCOL_VERTICES = 11 };
 
 /* Flags and height of an INSERTed wall whose values are not given: the
@@ -389,20 +390,20 @@ static const ls_json_shape vertices_shape = {2, 0, SIZE_MAX, "[[10,20],[90,20],[
 
 static const ls_column polygon_columns[] = {
   LS_COL_POS("polygon", 0, LS_COL_RANGE | LS_COL_VALUES(34), "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"),
-  {.name = "kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(polygon_rec, kind), .flags = LS_COL_RO,
+  [PCOL_KIND] = {.name = "kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(polygon_rec, kind), .flags = LS_COL_RO,
    .aux = polygon_kind_names, .doc = "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"},
-  {.name = "door", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(polygon_rec, door),
+  [PCOL_DOOR] = {.name = "door", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(polygon_rec, door),
    .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "door number (wed_doors.door) for door polygons, else NULL"},
-  {.name = "door_name", .type = "TEXT", .kind = LS_TEXT8, .store = LS_SPAN, .offset = offsetof(polygon_rec, door_name),
+  [PCOL_DOOR_NAME] = {.name = "door_name", .type = "TEXT", .kind = LS_TEXT8, .store = LS_SPAN, .offset = offsetof(polygon_rec, door_name),
    .flags = LS_COL_RO, .doc = "that door's name, else NULL"},
   LS_COL_INT("flags", LS_U8, polygon_rec, p.flags, 0, "flag byte: wed_flag_names(flags); 0x01 shade wall, 0x04 hovering, 0x08 cover animations, 0x80 door"),
   LS_COL_INT("height", LS_U8, polygon_rec, p.height, 0, "height byte (255 in almost every real polygon)"),
-  COL_BOX("min_x", 0, "bounding box left (stored; setting vertices recomputes the box, an explicit min_x..max_y in the same UPDATE wins; NULL: from the vertices)"),
+  [PCOL_MIN_X] = COL_BOX("min_x", 0, "bounding box left (stored; setting vertices recomputes the box, an explicit min_x..max_y in the same UPDATE wins; NULL: from the vertices)"),
   COL_BOX("max_x", 1, "bounding box right"),
   COL_BOX("min_y", 2, "bounding box top"),
   COL_BOX("max_y", 3, "bounding box bottom (65535 in all four: no box)"),
   COL_RO("vertex_count", LS_U32, polygon_rec, p.vertex_count, "number of vertices"),
-  COL_JSON("vertices", LS_SPAN16, polygon_rec, vertices, 0, &vertices_shape, "JSON array of [x,y] pixel pairs (json_each for one row per vertex); setting it recomputes the box and the wall groups"),
+  [PCOL_VERTICES] = COL_JSON("vertices", LS_SPAN16, polygon_rec, vertices, 0, &vertices_shape, "JSON array of [x,y] pixel pairs (json_each for one row per vertex); setting it recomputes the box and the wall groups"),
   COL_RO("first_vertex", LS_U32, polygon_rec, p.first_vertex, "index of the first vertex in the file's vertex table"),
 };
 
@@ -425,7 +426,7 @@ typedef struct tile_rec {
   ls_span tis_tiles;
 } tile_rec;
 
-enum { TCOL_TIS_TILES = 6 }; /* column number of `tis_tiles` */
+enum { TCOL_TIS_TILES = 6 }; /* the column `tis_tiles` (placed there in tile_columns) */
 
 static int tile_load(const ls_row *row, char **err) {
   tile_rec *r = row->rec;
@@ -463,7 +464,7 @@ static const ls_column tile_columns[] = {
   COL_RO("cell", LS_U32, tile_rec, cell, "cell number y*width+x (what wed_doors.cells lists)"),
   COL_RO("tile_start", LS_U16, tile_rec, c.tile_start, "first entry in the overlay's tile lookup table"),
   COL_RO("tile_count", LS_U16, tile_rec, c.tile_count, "number of lookup entries (more than 1: animated)"),
-  COL_JSON("tis_tiles", LS_SPAN16, tile_rec, tis_tiles, 0, &tis_tiles_shape, "JSON array of the TIS tile numbers drawn (the animation frames); setting it rebuilds the lookup table when needed"),
+  [TCOL_TIS_TILES] = COL_JSON("tis_tiles", LS_SPAN16, tile_rec, tis_tiles, 0, &tis_tiles_shape, "JSON array of the TIS tile numbers drawn (the animation frames); setting it rebuilds the lookup table when needed"),
   {.name = "secondary_tile", .type = "INTEGER", .kind = LS_INT, .store = LS_U16, .offset = offsetof(tile_rec, c.secondary_tile),
    .min = 0, .max = WED_NO_TILE - 1, .flags = LS_COL_NULL, .null_value = WED_NO_TILE,
    .doc = "TIS tile for a closed door or an overlay mark, NULL for none; 0..65534"},
