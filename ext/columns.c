@@ -177,17 +177,26 @@ static int64_t span_int(ls_span s, ls_store st, size_t i) {
   return u;
 }
 
-/* A JSON array of the span's elements, `tuple` per element. */
+/* A JSON array of the span's elements, `tuple` per element.  Each element
+** is written with its separators in one append, without printf: scans
+** read these arrays for every row. */
 static void result_json_ints(sqlite3_context *ctx, ls_span s, ls_store st, int tuple) {
   sqlite3_str *out = sqlite3_str_new(NULL);
-  size_t i;
-  if (tuple < 1) tuple = 1;
+  size_t i, k = tuple < 1 ? 1 : (size_t)tuple;
   sqlite3_str_appendchar(out, 1, '[');
   for (i = 0; i < s.n; i++) {
-    if (tuple > 1 && i % (size_t)tuple == 0) sqlite3_str_appendf(out, "%s[", i ? "," : "");
-    else if (i) sqlite3_str_appendchar(out, 1, ',');
-    sqlite3_str_appendf(out, "%lld", (long long)span_int(s, st, i));
-    if (tuple > 1 && i % (size_t)tuple == (size_t)tuple - 1) sqlite3_str_appendchar(out, 1, ']');
+    char buf[32], *end = buf + sizeof buf, *p = end; /* filled backwards: [,][[]digits[]] */
+    int64_t v = span_int(s, st, i);
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    if (k > 1 && i % k == k - 1) *--p = ']';
+    do {
+      *--p = (char)('0' + u % 10);
+      u /= 10;
+    } while (u);
+    if (v < 0) *--p = '-';
+    if (k > 1 && i % k == 0) *--p = '[';
+    if (i) *--p = ',';
+    sqlite3_str_append(out, p, (int)(end - p));
   }
   sqlite3_str_appendchar(out, 1, ']');
   ls_json_result(ctx, out);
