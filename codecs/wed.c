@@ -1323,3 +1323,19 @@ int wed_polygon_delete_wall(wed_area *a, uint32_t poly, codec_error *err) {
   a->num_walls--;
   return 1;
 }
+
+/* ---- memory ------------------------------------------------------------------ */
+
+/* Every array the area owns, by its count, plus the copy of the file. */
+size_t wed_footprint(const wed_area *a) {
+  size_t bytes = sizeof *a + a->orig_size;
+  uint32_t i;
+  for (i = 0; i < a->num_overlays; i++) {
+    bytes += sizeof(wed_overlay) + (size_t)a->overlays[i].num_cells * sizeof(wed_tilecell) +
+             (size_t)a->overlays[i].num_lookup * 2;
+  }
+  bytes += (size_t)a->num_doors * sizeof(wed_door) + (size_t)a->num_door_cells * 2;
+  bytes += (size_t)a->num_polygons * sizeof(wed_polygon) + (size_t)a->num_vertices * sizeof(wed_point);
+  bytes += (size_t)a->num_wallgroups * sizeof(wed_wallgroup) + (size_t)a->num_poly_lookup * 2;
+  return bytes;
+}

@@ -299,4 +299,10 @@ int wed_wallgroups_regenerate(wed_area *a, codec_error *err);
 void wed_bbox_of(const wed_point *pts, size_t n, uint16_t *min_x, uint16_t *max_x, uint16_t *min_y,
                  uint16_t *max_y);
 
+/* ---- memory ---------------------------------------------------------------- */
+
+/* About how many bytes of memory an area holds: its tables and the copy of
+** the original file it keeps for in-place writes (for a cache budget). */
+size_t wed_footprint(const wed_area *a);
+
 #endif

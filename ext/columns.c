@@ -13,7 +13,8 @@
 **
 ** Two rules hold for every kind:
 **  - a value equal to the one the row holds always passes the checks, so
-**    a file with an odd value can still be edited elsewhere;
+**    a file with an odd value can still be edited elsewhere (a row that
+**    reads NULL holds no value: its null sentinel is checked like any);
 **  - a column whose `applies` does not include the row's kind reads NULL
 **    and refuses writes, saying which rows it applies to.
 */
@@ -168,18 +169,34 @@ static char *applies_text(const ls_table *t, const ls_column *col) {
 
 /* ---- reading ---------------------------------------------------------------- */
 
-/* A JSON array of the span's int64_t elements, `tuple` per element. */
-static void result_json_ints(sqlite3_context *ctx, ls_span s, int tuple) {
+/* Element i of a JSON integer span: int64_t, or uint16_t for LS_SPAN16. */
+static int64_t span_int(ls_span s, ls_store st, size_t i) {
+  uint16_t u;
+  if (st != LS_SPAN16) return ((const int64_t *)s.p)[i];
+  memcpy(&u, (const unsigned char *)s.p + 2 * i, 2);
+  return u;
+}
+
+/* A JSON array of the span's elements, `tuple` per element.  Each element
+** is written with its separators in one append, without printf: scans
+** read these arrays for every row. */
+static void result_json_ints(sqlite3_context *ctx, ls_span s, ls_store st, int tuple) {
   sqlite3_str *out = sqlite3_str_new(NULL);
-  const int64_t *v = s.p;
-  size_t i;
-  if (tuple < 1) tuple = 1;
+  size_t i, k = tuple < 1 ? 1 : (size_t)tuple;
   sqlite3_str_appendchar(out, 1, '[');
   for (i = 0; i < s.n; i++) {
-    if (tuple > 1 && i % (size_t)tuple == 0) sqlite3_str_appendf(out, "%s[", i ? "," : "");
-    else if (i) sqlite3_str_appendchar(out, 1, ',');
-    sqlite3_str_appendf(out, "%lld", (long long)v[i]);
-    if (tuple > 1 && i % (size_t)tuple == (size_t)tuple - 1) sqlite3_str_appendchar(out, 1, ']');
+    char buf[32], *end = buf + sizeof buf, *p = end; /* filled backwards: [,][[]digits[]] */
+    int64_t v = span_int(s, st, i);
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    if (k > 1 && i % k == k - 1) *--p = ']';
+    do {
+      *--p = (char)('0' + u % 10);
+      u /= 10;
+    } while (u);
+    if (v < 0) *--p = '-';
+    if (k > 1 && i % k == 0) *--p = '[';
+    if (i) *--p = ',';
+    sqlite3_str_append(out, p, (int)(end - p));
   }
   sqlite3_str_appendchar(out, 1, ']');
   ls_json_result(ctx, out);
@@ -253,7 +270,7 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
       break;
     case LS_JSON_INTS:
       memcpy(&s, f, sizeof s);
-      result_json_ints(ctx, s, col->aux ? ((const ls_json_shape *)col->aux)->tuple : 1);
+      result_json_ints(ctx, s, col->store, col->aux ? ((const ls_json_shape *)col->aux)->tuple : 1);
       break;
     case LS_JSON_TEXTS:
       memcpy(&s, f, sizeof s);
@@ -303,8 +320,17 @@ static int set_int(const ls_row *row, sqlite3_value *v, const ls_column *col, ch
     field_set_int(f, col->store, col->null_value);
     return SQLITE_OK;
   }
-  if (value_is_int(v, cur)) return SQLITE_OK;
-  if ((rc = ls_value_int(v, col, lo, hi, &x, err)) != SQLITE_OK) return rc;
+  /* a row that reads NULL holds no number: its null value is checked like
+  ** any other (0xFFFF may mean "none" in the file and be out of range) */
+  if (!((col->flags & LS_COL_NULL) && cur == col->null_value) && value_is_int(v, cur)) return SQLITE_OK;
+  if ((rc = ls_value_int(v, col, lo, hi, &x, err)) != SQLITE_OK) {
+    if (rc == SQLITE_CONSTRAINT && (col->flags & LS_COL_NULL) && *err) {
+      char *msg = sqlite3_mprintf("%s or NULL", *err); /* the message ends with the range */
+      sqlite3_free(*err);
+      *err = msg;
+    }
+    return rc;
+  }
   field_set_int(f, col->store, x);
   return SQLITE_OK;
 }
@@ -450,6 +476,20 @@ static int set_blob(const ls_row *row, sqlite3_value *v, const ls_column *col, c
   return SQLITE_OK;
 }
 
+/* A column that says what it takes (ls_json_shape.takes) ends each of its
+** messages with that instead of the check's own limit or example (every
+** message about a JSON value reads "<what is wrong>[; <limit or example>]"). */
+static int json_takes(int rc, const ls_json_shape *shape, char **err) {
+  const char *cut;
+  char *msg;
+  if (rc != SQLITE_CONSTRAINT || !shape->takes || !*err) return rc;
+  cut = strstr(*err, "; ");
+  msg = sqlite3_mprintf("%.*s; it takes %s", (int)(cut ? (size_t)(cut - *err) : strlen(*err)), *err, shape->takes);
+  sqlite3_free(*err);
+  *err = msg;
+  return rc;
+}
+
 /* A JSON array of integers (tuple 1) or of tuples of integers. */
 static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   const ls_json_shape *shape = col->aux;
@@ -460,9 +500,16 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
   int64_t *out, lo = col->min, hi = col->max;
   size_t i = 0;
   int rc;
-  if (lo == 0 && hi == 0) store_limits(LS_I64, &lo, &hi);
+  if (lo == 0 && hi == 0) store_limits(col->store == LS_SPAN16 ? LS_U16 : LS_I64, &lo, &hi);
   memcpy(&cur, field_of(row, col), sizeof cur);
-  if ((rc = ls_json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
+  if (col->store == LS_SPAN16 && cur.n) { /* the elements the row holds, as int64_t for the checks */
+    int64_t *wide = ls_arena_alloc(row->arena, sizeof *wide * cur.n);
+    if (!wide) return SQLITE_NOMEM;
+    for (i = 0; i < cur.n; i++) wide[i] = span_int(cur, LS_SPAN16, i);
+    cur.p = wide;
+    i = 0;
+  }
+  if ((rc = ls_json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return json_takes(rc, shape, err);
   rc = ls_json_check_array(root, col, "the value", shape->min_items, shape->max_items, shape->example, err);
   out = rc == SQLITE_OK ? ls_arena_alloc(row->arena, sizeof *out * (root->count * (size_t)tuple + 1)) : NULL;
   if (rc == SQLITE_OK && !out) rc = SQLITE_NOMEM;
@@ -471,11 +518,11 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
     int k;
     if (tuple == 1) {
       const int64_t *keep = i < cur.n ? (const int64_t *)cur.p + i : NULL;
-      snprintf(what, sizeof what, "element [%lld]", (long long)i);
+      snprintf(what, sizeof what, "element %lld", (long long)i);
       rc = ls_json_check_int(item, col, what, lo, hi, keep, &out[i], err);
       continue;
     }
-    snprintf(what, sizeof what, "element [%lld]", (long long)i);
+    snprintf(what, sizeof what, "element %lld", (long long)i);
     rc = ls_json_check_array(item, col, what, (size_t)tuple, (size_t)tuple, shape->example, err);
     for (k = 0; rc == SQLITE_OK && k < tuple; k++) {
       size_t at = i * (size_t)tuple + (size_t)k;
@@ -487,10 +534,14 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
   if (rc == SQLITE_OK) {
     span.p = out;
     span.n = root->count * (size_t)tuple;
+    for (i = 0; col->store == LS_SPAN16 && i < span.n; i++) { /* narrowed in place: element i moves down */
+      uint16_t u = (uint16_t)out[i];
+      memcpy((unsigned char *)out + 2 * i, &u, 2);
+    }
     memcpy(field_of(row, col), &span, sizeof span);
   }
   json_free(root);
-  return rc;
+  return json_takes(rc, shape, err);
 }
 
 /* A JSON array of strings, each encoded into the code page (at most .max
@@ -502,7 +553,7 @@ static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *
   ls_span *out = NULL, span;
   size_t i = 0;
   int rc;
-  if ((rc = ls_json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return rc;
+  if ((rc = ls_json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return json_takes(rc, shape, err);
   rc = ls_json_check_array(root, col, "the value", shape->min_items, shape->max_items, shape->example, err);
   if (rc == SQLITE_OK && !(out = ls_arena_alloc(row->arena, sizeof *out * (root->count + 1)))) rc = SQLITE_NOMEM;
   for (item = root ? root->child : NULL; rc == SQLITE_OK && item; item = item->next, i++) {
@@ -545,7 +596,7 @@ static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *
     memcpy(field_of(row, col), &span, sizeof span);
   }
   json_free(root);
-  return rc;
+  return json_takes(rc, shape, err);
 }
 
 int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {

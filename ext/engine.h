@@ -127,8 +127,8 @@ typedef struct ls_file_info {
 
 /* Bytes or elements a record borrows from the model (after load) or from
 ** the row's arena (after a setter): text and blobs count bytes; JSON
-** integer arrays count int64_t elements; JSON text arrays count ls_span
-** elements (each a string of bytes). */
+** integer arrays count int64_t elements (uint16_t for LS_SPAN16); JSON
+** text arrays count ls_span elements (each a string of bytes). */
 typedef struct ls_span {
   const void *p;
   size_t n;
@@ -164,7 +164,8 @@ typedef int (*ls_setter)(ls_row *row, sqlite3_value *v, const struct ls_column *
 enum ls_column_flags {
   LS_COL_RANGE = 1,   /* integer =, <, <=, >, >= constraints are passed to the iterator */
   LS_COL_RO = 2,      /* typed columns: read-only */
-  LS_COL_NULL = 4,    /* typed columns: the field's .null_value reads as NULL, and NULL writes it */
+  LS_COL_NULL = 4,    /* typed columns: the field's .null_value reads as NULL, and NULL writes it
+                      ** (writing the null value as a number is checked against .min/.max) */
   LS_COL_FULL = 8,    /* LS_CHARS text may fill the whole array (no terminating NUL needed) */
   LS_COL_NOREC = 16   /* LS_CUSTOM: the getter reads only the model and the position, so reading
                       ** the column loads no record (it stays cheap where load() decodes data,
@@ -192,7 +193,7 @@ typedef enum ls_kind {
   LS_TEXT8,     /* 8-bit text in the format's code page: LS_CHARS (.size bytes) or LS_SPAN (.max bytes) */
   LS_UTF8,      /* UTF-8 text without NUL characters, .min to .max bytes (LS_CHARS or LS_SPAN) */
   LS_BLOB,      /* bytes (LS_SPAN), at most .max */
-  LS_JSON_INTS, /* JSON array of integers or of integer tuples (LS_SPAN of int64_t; .aux: ls_json_shape) */
+  LS_JSON_INTS, /* JSON array of integers or of integer tuples (LS_SPAN of int64_t or LS_SPAN16; .aux: ls_json_shape) */
   LS_JSON_TEXTS, /* JSON array of 8-bit strings in the code page (LS_SPAN of ls_span; .aux: ls_json_shape) */
   /* Text that is UTF-16 in the file, held in the record as WTF-8
   ** (codecs/utf16.h: UTF-8, except that an unpaired surrogate is its own
@@ -213,16 +214,22 @@ typedef enum ls_store {
   LS_LE16, LS_LE32, LS_LE32S, /* little-endian bytes (raw headers); LE32S signed */
   LS_F32, LS_F64,
   LS_CHARS,                   /* char[.size], NUL-padded */
-  LS_SPAN                     /* ls_span */
+  LS_SPAN,                    /* ls_span */
+  LS_SPAN16                   /* ls_span of uint16_t (LS_JSON_INTS within 0..65535): a load() can show a
+                              ** run of 16-bit numbers in the model without copying it */
 } ls_store;
 
 /* The shape of a JSON array column: `tuple` integers per element (1: a
 ** flat array, 2: [x,y] pairs...), min_items..max_items elements, and an
-** example of a valid value for error messages. */
+** example of a valid value for error messages.  Optional `takes`: what the
+** column takes, in words ("a JSON array of [x,y] pairs of integers from 0
+** to 65535, e.g. '[[10,20]]'"); when set, every message about a bad value
+** ends with "; it takes <takes>" instead of the engine's limit or example. */
 typedef struct ls_json_shape {
   int tuple;
   size_t min_items, max_items;
   const char *example;
+  const char *takes;
 } ls_json_shape;
 
 typedef struct ls_column {

@@ -80,7 +80,7 @@ int ls_json_check_array(const json_node *node, const ls_column *col, const char 
 int ls_json_check_int(const json_node *node, const ls_column *col, const char *what, int64_t min, int64_t max,
                       const int64_t *keep, int64_t *out, char **err) {
   if (!node || node->type != JSON_INT) {
-    *err = sqlite3_mprintf("column %s: %s is %s; it takes an integer from %lld to %lld", col->name, what,
+    *err = sqlite3_mprintf("column %s: %s is %s, not an integer; it takes an integer from %lld to %lld", col->name, what,
                            json_type_name(node), (long long)min, (long long)max);
     return SQLITE_CONSTRAINT;
   }

@@ -1,37 +1,22 @@
 /*
 ** wed_tables.c: the Infinity Engine WED V1.3 table family (wed_overlays,
-** wed_doors, wed_polygons, wed_tiles, wed_wallgroups) and its SQL helpers
-** (wed_flag_names, wed_flag_value), declared for the generic engine over the
-** codec in codecs/wed.h.  Everything here is column lists plus row
-** iterators; the engine does planning, caching and the write-back.
+** wed_doors, wed_polygons, wed_tiles, wed_wallgroups), declared for the
+** generic engine over the codec in codecs/wed.h: column lists, records and
+** row shapes (its SQL helpers are in wed_functions.c).
 **
-** Design notes:
-** - The engine's model is a small wrapper (wed_model) around the codec's
-**   wed_area, because wed_polygons needs one piece of per-row state the
-**   codec has no place for: an explicitly set bounding box (below).
-** - Row keys: overlays, doors, wall groups and tile cells never move (no
-**   INSERT/DELETE changes their number), so their key is their position.
-**   Polygons move when a wall is inserted or deleted, so their key is the
-**   codec's polygon uid (stable for the model's lifetime, see wed.h).
-** - Bounding box vs. vertices (wed_polygons): the public column order puts
-**   min_x..max_y before vertices, and the engine runs setters in column
-**   order.  Setting vertices recomputes the box (wed_polygon_set_vertices);
-**   an explicit box must win when both are set in one UPDATE.  So the four
-**   box setters only validate and remember their values in the wrapper
-**   (with the polygon's uid), and the table's check hook, which runs after
-**   every setter of the row, applies the remembered fields over the box as
-**   it is then (recomputed or not) with one wed_polygon_set_bbox, and forgets
-**   them.  `SET vertices = ...` alone recomputes the box, `SET min_x = ...`
-**   alone sets that field, both together leave the explicit field.  A
-**   remembered box never outlives its row: it is tied to a uid, dropped when
-**   another polygon's box is set, by every INSERT, and by clone (a failed
-**   statement is rolled back by the engine to a clone).
-** - JSON input (vertices, cells, tis_tiles) is read by a small strict parser
-**   of arrays of integers / [x,y] pairs (parse_json_list), so every bad input
-**   gets a message naming the column, the element and the limit; output is
-**   JSON text with SQLite's JSON subtype, ready for json_each.
+** - A row's record is the codec's own struct (wed_overlay, wed_door, ...)
+**   as loaded, plus what load() derives: the runs the row refers to (tile
+**   lookup, door cells, vertices, polygon lookup: shown in place, 16-bit),
+**   a polygon's kind and door.  Read-only columns cannot change it, so
+**   store() writes the struct back and hands changed runs to the codec,
+**   which rebuilds its tables and the wall groups.
+** - Keys: overlays, doors, wall groups and tile cells never move, so their
+**   key is their position; polygons move when walls are inserted or
+**   deleted, so theirs is the codec's polygon uid (see wed.h).
+** - Bounding box vs. vertices: new vertices recompute the box, an edge set
+**   in the same UPDATE wins, an edge set to NULL comes from the vertices
+**   (polygon_store, from the columns the UPDATE changes).
 */
-#include <stdlib.h>
 #include <string.h>
 
 #include "../codecs/wed.h"
@@ -40,75 +25,29 @@
 
 /* ---- the format ------------------------------------------------------------ */
 
-/* The engine's model: the codec's area plus the explicit bounding box of the
-** polygon row being written (see the design notes). */
-typedef struct wed_model {
-  wed_area *area;
-  uint32_t box_uid;  /* polygon the remembered fields belong to */
-  unsigned box_set;  /* bit i: box[i] was given (0 min_x, 1 max_x, 2 min_y, 3 max_y) */
-  unsigned box_auto; /* bit i: given as NULL, i.e. computed from the vertices */
-  uint16_t box[4];
-} wed_model;
-
-#define AREA(row) (((wed_model *)(row)->model)->area)
-#define CAREA(model) (((const wed_model *)(model))->area)
+#define AREA(row) ((wed_area *)(row)->model)
 
 static const char *const wed_extensions[] = {".wed", NULL};
 
-/* Parses a file into a fresh wrapper (no remembered box). */
 static void *wed_format_parse(const unsigned char *data, size_t size, codec_error *err) {
   wed_area *a = NULL;
-  wed_model *m;
-  if (!wed_parse(data, size, &a, err)) return NULL;
-  m = calloc(1, sizeof *m);
-  if (!m) {
-    wed_free(a);
-    codec_fail_oom(err, "out of memory");
-    return NULL;
-  }
-  m->area = a;
-  return m;
+  return wed_parse(data, size, &a, err) ? a : NULL;
 }
 
-/* Serializes the wrapped area (the codec checks it first). */
 static int wed_format_serialize(const void *model, unsigned char **out, size_t *size, codec_error *err) {
-  return wed_serialize(CAREA(model), out, size, err);
+  return wed_serialize((const wed_area *)model, out, size, err);
 }
 
-/* Deep copy for the transaction and its savepoints; the remembered box is
-** per-row scratch state and is not copied. */
 static void *wed_format_clone(const void *model) {
-  wed_model *m = calloc(1, sizeof *m);
-  if (!m) return NULL;
-  if (!(m->area = wed_clone(CAREA(model)))) {
-    free(m);
-    return NULL;
-  }
-  return m;
+  return wed_clone((const wed_area *)model);
 }
 
-/* Frees the wrapper and its area. */
 static void wed_format_free(void *model) {
-  wed_model *m = model;
-  if (!m) return;
-  wed_free(m->area);
-  free(m);
+  wed_free((wed_area *)model);
 }
 
-/* Memory held by an area: its tables plus the copy of the original bytes
-** the codec keeps for byte-identical in-place writes. */
 static size_t wed_format_footprint(const void *model) {
-  const wed_area *a = CAREA(model);
-  size_t bytes = sizeof(wed_model) + sizeof *a + a->orig_size;
-  uint32_t i;
-  for (i = 0; i < a->num_overlays; i++) {
-    bytes += sizeof(wed_overlay) + (size_t)a->overlays[i].num_cells * sizeof(wed_tilecell) +
-             (size_t)a->overlays[i].num_lookup * 2;
-  }
-  bytes += (size_t)a->num_doors * sizeof(wed_door) + (size_t)a->num_door_cells * 2;
-  bytes += (size_t)a->num_polygons * sizeof(wed_polygon) + (size_t)a->num_vertices * sizeof(wed_point);
-  bytes += (size_t)a->num_wallgroups * sizeof(wed_wallgroup) + (size_t)a->num_poly_lookup * 2;
-  return bytes;
+  return wed_footprint((const wed_area *)model);
 }
 
 /* Text in WED files is 8-bit, in the code page the option names. */
@@ -123,68 +62,12 @@ const ls_format wed_format = {
 
 /* ---- shared helpers --------------------------------------------------------- */
 
-/* Turns a codec error into the setter's message, prefixed with the column;
+/* A failed codec edit as the row's message, "<what>: <codec message>";
 ** out-of-memory keeps its own result code. */
-static int codec_result(const codec_error *cerr, const ls_column *col, char **err) {
+static int codec_result(const codec_error *cerr, const char *what, char **err) {
   if (cerr->code == CODEC_E_MEMORY) return SQLITE_NOMEM;
-  *err = sqlite3_mprintf("column %s: %s", col->name, cerr->msg[0] ? cerr->msg : "the edit failed");
+  *err = sqlite3_mprintf("%s: %s", what, cerr->msg[0] ? cerr->msg : "the edit failed");
   return SQLITE_CONSTRAINT;
-}
-
-/* Hands a built JSON text to SQLite as the column's result, with the JSON
-** subtype so json functions take it as JSON; frees the builder. */
-static void result_json(sqlite3_context *ctx, sqlite3_str *s) {
-  int failed = sqlite3_str_errcode(s) != SQLITE_OK;
-  int n = sqlite3_str_length(s);
-  char *text = sqlite3_str_finish(s);
-  if (failed || !text) {
-    sqlite3_free(text);
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_text(ctx, text, n, sqlite3_free);
-  sqlite3_result_subtype(ctx, 'J');
-}
-
-/* A JSON array of unsigned 16-bit numbers: "[1,2,3]". */
-static void result_u16_array(sqlite3_context *ctx, const uint16_t *v, uint32_t n) {
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  uint32_t i;
-  sqlite3_str_appendchar(s, 1, '[');
-  for (i = 0; i < n; i++) sqlite3_str_appendf(s, i ? ",%u" : "%u", (unsigned)v[i]);
-  sqlite3_str_appendchar(s, 1, ']');
-  result_json(ctx, s);
-}
-
-/* A JSON array of consecutive indices first .. first+n-1 ("[]" for none). */
-static void result_index_run(sqlite3_context *ctx, uint32_t first, uint32_t n) {
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  uint32_t i;
-  sqlite3_str_appendchar(s, 1, '[');
-  for (i = 0; i < n; i++) sqlite3_str_appendf(s, i ? ",%u" : "%u", (unsigned)(first + i));
-  sqlite3_str_appendchar(s, 1, ']');
-  result_json(ctx, s);
-}
-
-/* Sets an 8-byte resref / door name field from text (at most 8 bytes in
-** the options' code page, no NUL); an unchanged value leaves the field's
-** bytes exactly as they were. */
-static int set_resref(unsigned char field[8], const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  unsigned char *bytes = NULL;
-  size_t n = 0;
-  int rc = ls_value_text8(v, col, row->opts, 8, &bytes, &n, err);
-  if (rc != SQLITE_OK) return rc;
-  if (!wed_resref_set(field, (const char *)bytes, n)) {
-    *err = sqlite3_mprintf("column %s: the text contains a NUL character; it takes up to 8 bytes without NUL", col->name);
-    rc = SQLITE_CONSTRAINT;
-  }
-  free(bytes);
-  return rc;
-}
-
-/* Reads an 8-byte resref / door name field as text (up to the first NUL). */
-static void result_resref(sqlite3_context *ctx, const ls_row *row, const unsigned char field[8]) {
-  ls_result_text8(ctx, row->opts, field, wed_resref_len(field));
 }
 
 /* An 8-byte name as printable ASCII for error messages (other bytes as
@@ -195,537 +78,273 @@ static void name_for_message(const unsigned char field[8], char out[9]) {
   out[n] = 0;
 }
 
-/* ---- JSON input --------------------------------------------------------------- */
+/* The shapes' counts: the area's arrays, an overlay's size in tiles. */
+#define AREA_COUNT(fn, n) static int64_t fn(const void *m) { return ((const wed_area *)m)->n; }
+#define OVERLAY_SIZE(fn, f) static int64_t fn(const void *m, int64_t i) { return ((const wed_area *)m)->overlays[i].f; }
+AREA_COUNT(overlay_count, num_overlays)
+AREA_COUNT(door_count, num_doors)
+AREA_COUNT(polygon_count, num_polygons)
+AREA_COUNT(group_count, num_wallgroups)
+OVERLAY_SIZE(overlay_width, width)
+OVERLAY_SIZE(overlay_height, height)
 
-/* Skips JSON white space. */
-static const char *json_ws(const char *p) {
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-  return p;
-}
-
-/* Reads a JSON number at *pp that is meant to be an integer.  Returns 0 when
-** there is no number; else 1, advancing *pp, with *integral = 0 for a
-** fraction or an exponent (12.0 counts as 12).  Magnitudes beyond 1e15
-** saturate: they are out of every range the tables take. */
-static int json_int(const char **pp, int64_t *out, int *integral) {
-  const char *p = *pp;
-  int neg = 0;
-  int64_t v = 0;
-  *integral = 1;
-  if (*p == '-') {
-    neg = 1;
-    p++;
-  }
-  if (*p < '0' || *p > '9') return 0;
-  while (*p >= '0' && *p <= '9') {
-    if (v < 1000000000000000LL) v = v * 10 + (*p - '0');
-    p++;
-  }
-  if (*p == '.') {
-    p++;
-    if (*p < '0' || *p > '9') return 0;
-    while (*p >= '0' && *p <= '9') {
-      if (*p != '0') *integral = 0;
-      p++;
-    }
-  }
-  if (*p == 'e' || *p == 'E') {
-    p++;
-    if (*p == '+' || *p == '-') p++;
-    if (*p < '0' || *p > '9') return 0;
-    while (*p >= '0' && *p <= '9') p++;
-    *integral = 0;
-  }
-  *out = neg ? -v : v;
-  *pp = p;
-  return 1;
-}
-
-/* Parses the value of a JSON-taking column: a JSON array of integers
-** (pairs == 0) or of [x, y] arrays of two integers (pairs == 1), every
-** number within [lo, hi].  `takes` describes the accepted input and its
-** limit for the messages.  On success *out holds the numbers (2 per pair,
-** malloc'd, NULL for an empty array) and *n the number of elements. */
-static int parse_json_list(sqlite3_value *v, const ls_column *col, int pairs, int64_t lo, int64_t hi,
-                           const char *takes, uint16_t **out, size_t *n, char **err) {
-  const char *text, *p;
-  uint16_t *vals = NULL;
-  size_t count = 0, cap = 0, per = pairs ? 2 : 1;
-  *out = NULL;
-  *n = 0;
-  if (sqlite3_value_type(v) != SQLITE_TEXT) {
-    int t = sqlite3_value_type(v);
-    *err = sqlite3_mprintf("column %s: %s is not JSON text; it takes %s", col->name,
-                           t == SQLITE_NULL ? "NULL" : t == SQLITE_BLOB ? "a blob" : "a number", takes);
-    return SQLITE_CONSTRAINT;
-  }
-  text = (const char *)sqlite3_value_text(v);
-  if (!text) return SQLITE_NOMEM;
-  p = json_ws(text);
-  if (*p != '[') goto syntax;
-  p = json_ws(p + 1);
-  if (*p == ']') {
-    p = json_ws(p + 1);
-    if (*p) goto syntax;
-    return SQLITE_OK;
-  }
-  for (;;) {
-    int64_t x[2];
-    int integral, k;
-    if (count == cap) {
-      size_t ncap = cap ? cap * 2 : 16;
-      uint16_t *grown = realloc(vals, ncap * per * sizeof *vals);
-      if (!grown) {
-        free(vals);
-        return SQLITE_NOMEM;
-      }
-      vals = grown;
-      cap = ncap;
-    }
-    if (pairs) {
-      if (*p != '[') goto not_element;
-      p = json_ws(p + 1);
-    }
-    for (k = 0; k < (int)per; k++) {
-      if (k) {
-        p = json_ws(p);
-        if (*p != ',') goto not_element;
-        p = json_ws(p + 1);
-      }
-      if (!json_int(&p, &x[k], &integral) || !integral) goto not_element;
-      if (x[k] < lo || x[k] > hi) {
-        *err = sqlite3_mprintf("column %s: element %llu: %lld is out of range; it takes %s", col->name, (unsigned long long)count,
-                               (long long)x[k], takes);
-        free(vals);
-        return SQLITE_CONSTRAINT;
-      }
-      vals[count * per + (size_t)k] = (uint16_t)x[k];
-    }
-    if (pairs) {
-      p = json_ws(p);
-      if (*p != ']') goto not_element;
-      p++;
-    }
-    count++;
-    p = json_ws(p);
-    if (*p == ',') {
-      p = json_ws(p + 1);
-      continue;
-    }
-    if (*p != ']') goto syntax;
-    p = json_ws(p + 1);
-    if (*p) goto syntax;
-    break;
-  }
-  *out = vals;
-  *n = count;
-  return SQLITE_OK;
-not_element:
-  free(vals);
-  *err = sqlite3_mprintf("column %s: element %llu is not %s; it takes %s", col->name, (unsigned long long)count,
-                         pairs ? "an [x,y] pair of integers" : "an integer", takes);
-  return SQLITE_CONSTRAINT;
-syntax:
-  free(vals);
-  *err = sqlite3_mprintf("column %s: not a JSON array (at character %d); it takes %s", col->name,
-                         (int)(p - text) + 1, takes);
-  return SQLITE_CONSTRAINT;
-}
+/* Column declarations, one line each (R: the record type). */
+#define COL_U16(nm, R, field, fl, doc_) LS_COL_INT(nm, LS_U16, R, field, fl, doc_)
+#define COL_RO(nm, st, R, field, doc_) LS_COL_INT(nm, st, R, field, LS_COL_RO, doc_)
+#define COL_NAME8(nm, R, field, doc_) /* NUL-padded, all 8 bytes usable */ \
+  {.name = nm, .type = "TEXT", .kind = LS_TEXT8, .store = LS_CHARS, .offset = offsetof(R, field), .size = 8, \
+   .flags = LS_COL_FULL, .doc = doc_}
+#define COL_JSON(nm, st, R, field, fl, shape, doc_) /* LS_SPAN16: a run of the model's 16-bit numbers */ \
+  {.name = nm, .type = "TEXT", .kind = LS_JSON_INTS, .store = st, .offset = offsetof(R, field), .flags = fl, \
+   .aux = shape, .doc = doc_}
+#define NCOLS(cols) ((int)(sizeof cols / sizeof cols[0]))
 
 /* ---- wed_overlays -------------------------------------------------------------- */
 
-#define OVERLAY(row) (&AREA(row)->overlays[(row)->pos.a])
-
-/* Overlays in record order, limited by the range on `overlay`. */
-static int overlay_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return ls_index_next(CAREA(model)->num_overlays, scan, pos, first);
-}
-
-/* The overlay whose number is the key (overlays never move). */
-static int overlay_seek(const void *model, int64_t key, ls_pos *pos) {
-  return ls_index_seek(CAREA(model)->num_overlays, key, pos);
-}
-
-/* The numeric fields of an overlay; col->arg picks one. */
-enum { OV_WIDTH, OV_HEIGHT, OV_UNIQUE_TILES, OV_MOVEMENT_TYPE, OV_NUM_CELLS, OV_NUM_LOOKUP };
-
-/* width, height, unique_tiles, movement_type, num_cells, num_lookup. */
-static void get_overlay_int(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const wed_overlay *o = OVERLAY(row);
-  int64_t v = 0;
-  switch (col->arg) {
-    case OV_WIDTH: v = o->width; break;
-    case OV_HEIGHT: v = o->height; break;
-    case OV_UNIQUE_TILES: v = o->unique_tiles; break;
-    case OV_MOVEMENT_TYPE: v = o->movement_type; break;
-    case OV_NUM_CELLS: v = o->num_cells; break;
-    default: v = o->num_lookup; break;
-  }
-  sqlite3_result_int64(ctx, v);
-}
-
-/* unique_tiles and movement_type: 16-bit fields that size nothing. */
-static int set_overlay_int(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  int64_t x;
-  int rc = ls_value_int(v, col, 0, 65535, &x, err);
-  if (rc != SQLITE_OK) return rc;
-  if (col->arg == OV_UNIQUE_TILES) OVERLAY(row)->unique_tiles = (uint16_t)x;
-  else OVERLAY(row)->movement_type = (uint16_t)x;
+static int overlay_load(const ls_row *row, char **err) {
+  (void)err;
+  memcpy(row->rec, &AREA(row)->overlays[row->pos.a], sizeof(wed_overlay));
   return SQLITE_OK;
 }
 
-/* The TIS resref as text. */
-static void get_overlay_tileset(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  result_resref(ctx, row, OVERLAY(row)->tileset);
-}
-
-/* A new TIS resref (8 bytes at most); the same text changes no byte. */
-static int set_overlay_tileset(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  return set_resref(OVERLAY(row)->tileset, row, v, col, err);
+/* tileset, unique_tiles and movement_type size nothing (an unchanged name
+** keeps its bytes after the NUL). */
+static int overlay_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  (void)old, (void)changed, (void)err;
+  AREA(row)->overlays[row->pos.a] = *(const wed_overlay *)row->rec;
+  return SQLITE_OK;
 }
 
 static const ls_column overlay_columns[] = {
-  {"overlay", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"},
-  {"width", "INTEGER", get_overlay_int, NULL, OV_WIDTH, 0, 0, "width in 64x64-pixel tiles (0 for an unused overlay)"},
-  {"height", "INTEGER", get_overlay_int, NULL, OV_HEIGHT, 0, 0, "height in tiles"},
-  {"tileset", "TEXT", get_overlay_tileset, set_overlay_tileset, 0, 0, 0, "TIS resource name (8 bytes at most)"},
-  {"unique_tiles", "INTEGER", get_overlay_int, set_overlay_int, OV_UNIQUE_TILES, 0, 0, "unique tile count (0..65535; ignored by GemRB)"},
-  {"movement_type", "INTEGER", get_overlay_int, set_overlay_int, OV_MOVEMENT_TYPE, 0, 0, "movement type (0..65535; EE: 0 default, 1 disable rendering, 2 alternate rendering)"},
-  {"num_cells", "INTEGER", get_overlay_int, NULL, OV_NUM_CELLS, 0, 0, "tilemap cells: width*height (rows of wed_tiles)"},
-  {"num_lookup", "INTEGER", get_overlay_int, NULL, OV_NUM_LOOKUP, 0, 0, "entries of the overlay's tile lookup table"},
+  LS_COL_POS("overlay", 0, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"),
+  COL_RO("width", LS_U16, wed_overlay, width, "width in 64x64-pixel tiles (0 for an unused overlay)"),
+  COL_RO("height", LS_U16, wed_overlay, height, "height in tiles"),
+  COL_NAME8("tileset", wed_overlay, tileset, "TIS resource name (8 bytes at most)"),
+  COL_U16("unique_tiles", wed_overlay, unique_tiles, 0, "unique tile count (0..65535; ignored by GemRB)"),
+  COL_U16("movement_type", wed_overlay, movement_type, 0, "movement type (0..65535; EE: 0 default, 1 disable rendering, 2 alternate rendering)"),
+  COL_RO("num_cells", LS_U32, wed_overlay, num_cells, "tilemap cells: width*height (rows of wed_tiles)"),
+  COL_RO("num_lookup", LS_U32, wed_overlay, num_lookup, "entries of the overlay's tile lookup table"),
 };
 
-/* Names an overlay row in error messages. */
-static char *describe_overlay(const void *model, const ls_pos *pos) {
-  (void)model;
-  return sqlite3_mprintf("overlay %lld", (long long)pos->a);
-}
-
 static const ls_table wed_overlays = {
-  "wed_overlays", &wed_format, "one row per overlay record of each WED file (5 in real files, unused ones 0x0)",
-  overlay_columns, (int)(sizeof overlay_columns / sizeof overlay_columns[0]),
-  overlay_next, ls_key_pos_a, overlay_seek, NULL, NULL, NULL, 0, describe_overlay, NULL,
-  5, /* rows_per_file, the corpus average */
+  .name = "wed_overlays", .format = &wed_format, .doc = "one row per overlay record of each WED file (5 in real files, unused ones 0x0)",
+  .columns = overlay_columns, .ncolumns = NCOLS(overlay_columns),
+  .shape = {LS_SHAPE_ARRAY, overlay_count, NULL, NULL}, .row_name = "overlay %a",
+  .rows_per_file = 5, /* the corpus average */
+  .record_size = sizeof(wed_overlay), .load = overlay_load, .store = overlay_store,
 };
 
 /* ---- wed_doors ------------------------------------------------------------------ */
 
-#define DOOR(row) (&AREA(row)->doors[(row)->pos.a])
+/* wed_doors: the door record, its cells and its states' polygons. */
+typedef struct door_rec {
+  wed_door d;
+  ls_span cells, open_polygons, closed_polygons;
+} door_rec;
 
-/* Doors in record order, limited by the range on `door`. */
-static int door_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return ls_index_next(CAREA(model)->num_doors, scan, pos, first);
+enum { DCOL_CELLS = 5 }; /* the column `cells` (placed there in door_columns) */
+
+/* A state's polygons: the indices first .. first+n-1. */
+static int span_index_run(const ls_row *row, ls_span *out, uint32_t first, uint32_t n) {
+  int64_t *x = ls_arena_alloc(row->arena, sizeof *x * ((size_t)n + 1));
+  uint32_t i;
+  if (!x) return SQLITE_NOMEM;
+  for (i = 0; i < n; i++) x[i] = (uint32_t)(first + i);
+  out->p = x;
+  out->n = n;
+  return SQLITE_OK;
 }
 
-/* The door whose number is the key (doors never move). */
-static int door_seek(const void *model, int64_t key, ls_pos *pos) {
-  return ls_index_seek(CAREA(model)->num_doors, key, pos);
-}
-
-/* The door name as text. */
-static void get_door_name(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  result_resref(ctx, row, DOOR(row)->name);
-}
-
-/* A new door name (8 bytes at most); the same text changes no byte. */
-static int set_door_name(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  return set_resref(DOOR(row)->name, row, v, col, err);
-}
-
-/* The door's numeric fields; col->arg picks one. */
-enum { DR_CLOSED, DR_FIRST_CELL, DR_CELL_COUNT, DR_OPEN_COUNT, DR_CLOSED_COUNT };
-
-/* closed, first_cell, cell_count, open_count, closed_count. */
-static void get_door_int(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const wed_door *d = DOOR(row);
-  int64_t v;
-  switch (col->arg) {
-    case DR_CLOSED: v = d->closed; break;
-    case DR_FIRST_CELL: v = d->first_cell; break;
-    case DR_CELL_COUNT: v = d->cell_count; break;
-    case DR_OPEN_COUNT: v = d->open_count; break;
-    default: v = d->closed_count; break;
-  }
-  sqlite3_result_int64(ctx, v);
-}
-
-/* The base state word: 16 bits that size nothing. */
-static int set_door_closed(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  int64_t x;
-  int rc = ls_value_int(v, col, 0, 65535, &x, err);
-  if (rc == SQLITE_OK) DOOR(row)->closed = (uint16_t)x;
-  return rc;
-}
-
-/* The door's run of the door cell table as a JSON array. */
-static void get_door_cells(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+static int door_load(const ls_row *row, char **err) {
+  door_rec *r = row->rec;
   const uint16_t *cells;
-  uint32_t n = wed_door_cells(AREA(row), (uint32_t)row->pos.a, &cells);
-  (void)col;
-  result_u16_array(ctx, cells, n);
+  int rc;
+  (void)err;
+  r->d = AREA(row)->doors[row->pos.a];
+  r->cells.n = wed_door_cells(AREA(row), (uint32_t)row->pos.a, &cells);
+  r->cells.p = cells;
+  if ((rc = span_index_run(row, &r->open_polygons, r->d.open_first, r->d.open_count)) != SQLITE_OK) return rc;
+  return span_index_run(row, &r->closed_polygons, r->d.closed_first, r->d.closed_count);
 }
 
-/* Replaces the door's cells: a JSON array of base-overlay cell indices. */
-static int set_door_cells(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+/* New cells must lie in the base overlay; the codec rebuilds the door cell
+** table when the run cannot be rewritten in place. */
+static int door_set_cells(ls_row *row, ls_span cells, char **err) {
   wed_area *a = AREA(row);
   const wed_overlay *base = a->num_overlays ? &a->overlays[0] : NULL;
   uint32_t ncells = base ? base->num_cells : 0;
-  uint16_t *cells = NULL;
-  size_t n = 0;
+  const uint16_t *v = cells.p;
   codec_error cerr;
-  char *takes;
-  int rc;
+  size_t i;
   if (ncells == 0) {
-    *err = sqlite3_mprintf("column %s: the area has no base overlay cells, so a door can have none", col->name);
+    *err = sqlite3_mprintf("column cells: the area has no base overlay cells, so a door can have none");
     return SQLITE_CONSTRAINT;
   }
-  takes = sqlite3_mprintf("a JSON array of base-overlay cell indices from 0 to %u (the %ux%u base overlay), e.g. '[%u,%u]'",
-                          ncells - 1, (unsigned)base->width, (unsigned)base->height, 0u, ncells > 1 ? 1u : 0u);
-  if (!takes) return SQLITE_NOMEM;
-  rc = parse_json_list(v, col, 0, 0, (int64_t)ncells - 1, takes, &cells, &n, err);
-  sqlite3_free(takes);
-  if (rc != SQLITE_OK) return rc;
+  for (i = 0; i < cells.n; i++) {
+    if (v[i] >= ncells) {
+      *err = sqlite3_mprintf("column cells: element %llu: %u is out of range; it takes a JSON array of base-overlay cell "
+                             "indices from 0 to %u (the %ux%u base overlay), e.g. '[%u,%u]'", (unsigned long long)i,
+                             (unsigned)v[i], ncells - 1, (unsigned)base->width, (unsigned)base->height, 0u, ncells > 1 ? 1u : 0u);
+      return SQLITE_CONSTRAINT;
+    }
+  }
   cerr.msg[0] = 0;
-  if (!wed_door_set_cells(a, (uint32_t)row->pos.a, cells, n, &cerr)) rc = codec_result(&cerr, col, err);
-  free(cells);
-  return rc;
+  if (!wed_door_set_cells(a, (uint32_t)row->pos.a, v, cells.n, &cerr)) return codec_result(&cerr, "column cells", err);
+  return SQLITE_OK;
 }
 
-/* open_polygons / closed_polygons: the state's polygon indices as a JSON
-** array (col->arg: 0 open, 1 closed). */
-static void get_door_polygons(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const wed_door *d = DOOR(row);
-  if (col->arg == 0) result_index_run(ctx, d->open_first, d->open_count);
-  else result_index_run(ctx, d->closed_first, d->closed_count);
+/* name and closed; new cells. */
+static int door_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  const door_rec *r = row->rec;
+  (void)old;
+  AREA(row)->doors[row->pos.a] = r->d;
+  return changed[DCOL_CELLS] ? door_set_cells(row, r->cells, err) : SQLITE_OK;
 }
-
-static const ls_column door_columns[] = {
-  {"door", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(3), "door number, 0-based"},
-  {"name", "TEXT", get_door_name, set_door_name, 0, 0, 0, "door name, matched with the ARE file's door (8 bytes at most)"},
-  {"closed", "INTEGER", get_door_int, set_door_closed, DR_CLOSED, 0, 0, "base state: non-zero is closed (1 in all real files); 0..65535"},
-  {"first_cell", "INTEGER", get_door_int, NULL, DR_FIRST_CELL, 0, 0, "first entry in the door cell table"},
-  {"cell_count", "INTEGER", get_door_int, NULL, DR_CELL_COUNT, 0, 0, "number of door cells"},
-  {"cells", "TEXT", get_door_cells, set_door_cells, 0, 0, 0, "JSON array of the base-overlay cells (y*width+x) the door blocks when closed; setting it rebuilds the door cell table when needed"},
-  {"open_polygons", "TEXT", get_door_polygons, NULL, 0, 0, 0, "JSON array of the open state's polygons (wed_polygons.polygon)"},
-  {"closed_polygons", "TEXT", get_door_polygons, NULL, 1, 0, 0, "JSON array of the closed state's polygons"},
-  {"open_count", "INTEGER", get_door_int, NULL, DR_OPEN_COUNT, 0, 0, "number of open-state polygons"},
-  {"closed_count", "INTEGER", get_door_int, NULL, DR_CLOSED_COUNT, 0, 0, "number of closed-state polygons"},
-};
 
 /* Names a door row in error messages: number and name. */
 static char *describe_door(const void *model, const ls_pos *pos) {
   char name[9];
-  name_for_message(CAREA(model)->doors[pos->a].name, name);
+  name_for_message(((const wed_area *)model)->doors[pos->a].name, name);
   return sqlite3_mprintf("door %lld '%s'", (long long)pos->a, name);
 }
 
+/* The limit is the base overlay's, checked by door_set_cells. */
+static const ls_json_shape cells_shape = {1, 0, SIZE_MAX, "[0,1]",
+                                          "a JSON array of base-overlay cell indices (y*width+x, below num_cells of overlay 0), e.g. '[0,1]'"};
+
+static const ls_column door_columns[] = {
+  LS_COL_POS("door", 0, LS_COL_RANGE | LS_COL_VALUES(3), "door number, 0-based"),
+  COL_NAME8("name", door_rec, d.name, "door name, matched with the ARE file's door (8 bytes at most)"),
+  COL_U16("closed", door_rec, d.closed, 0, "base state: non-zero is closed (1 in all real files); 0..65535"),
+  COL_RO("first_cell", LS_U16, door_rec, d.first_cell, "first entry in the door cell table"),
+  COL_RO("cell_count", LS_U16, door_rec, d.cell_count, "number of door cells"),
+  [DCOL_CELLS] = COL_JSON("cells", LS_SPAN16, door_rec, cells, 0, &cells_shape, "JSON array of the base-overlay cells (y*width+x) the door blocks when closed; setting it rebuilds the door cell table when needed"),
+  COL_JSON("open_polygons", LS_SPAN, door_rec, open_polygons, LS_COL_RO, NULL, "JSON array of the open state's polygons (wed_polygons.polygon)"),
+  COL_JSON("closed_polygons", LS_SPAN, door_rec, closed_polygons, LS_COL_RO, NULL, "JSON array of the closed state's polygons"),
+  COL_RO("open_count", LS_U16, door_rec, d.open_count, "number of open-state polygons"),
+  COL_RO("closed_count", LS_U16, door_rec, d.closed_count, "number of closed-state polygons"),
+};
+
 static const ls_table wed_doors = {
-  "wed_doors", &wed_format, "one row per door of each WED file",
-  door_columns, (int)(sizeof door_columns / sizeof door_columns[0]),
-  door_next, ls_key_pos_a, door_seek, NULL, NULL, NULL, 0, describe_door, NULL,
-  2, /* rows_per_file, the corpus average */
+  .name = "wed_doors", .format = &wed_format, .doc = "one row per door of each WED file",
+  .columns = door_columns, .ncolumns = NCOLS(door_columns),
+  .shape = {LS_SHAPE_ARRAY, door_count, NULL, NULL}, .describe = describe_door,
+  .rows_per_file = 2, /* the corpus average */
+  .record_size = sizeof(door_rec), .load = door_load, .store = door_store,
 };
 
 /* ---- wed_polygons ---------------------------------------------------------------- */
 
-#define POLYGON(row) (&AREA(row)->polygons[(row)->pos.a])
+/* wed_polygons: the polygon record; its box as given (-1: NULL, computed
+** from the vertices), its kind and door, and its vertices as x, y pairs. */
+typedef struct polygon_rec {
+  wed_polygon p;
+  int32_t box[4]; /* min_x, max_x, min_y, max_y */
+  int32_t kind;   /* enum wed_polygon_kind */
+  int64_t door;   /* -1: none */
+  ls_span door_name, vertices;
+} polygon_rec;
+
+/* Columns polygon_insert and polygon_store look at; the lists place them
+** there by designated index, so a list that disagrees draws -Woverride-init. */
+enum { PCOL_KIND = 1, PCOL_DOOR = 2, PCOL_DOOR_NAME = 3, PCOL_MIN_X = 6, PCOL_VERTICES = 11 };
 
 /* Flags and height of an INSERTed wall whose values are not given: the
 ** usual wall (shade wall) and the height of 99.98% of real polygons. */
 #define WED_NEW_WALL_FLAGS WED_PF_SHADE_WALL
 #define WED_NEW_WALL_HEIGHT 0xFF
 
-/* Polygons in array order (walls, then door polygons), limited by the
-** range on `polygon`. */
-static int polygon_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return ls_index_next(CAREA(model)->num_polygons, scan, pos, first);
-}
-
 /* The uid: a polygon keeps it while walls before it come and go. */
 static int64_t polygon_key(const void *model, const ls_pos *pos) {
-  return CAREA(model)->polygons[pos->a].uid;
+  return ((const wed_area *)model)->polygons[pos->a].uid;
 }
 
 /* The polygon with that uid, wherever inserts and deletes moved it. */
 static int polygon_seek(const void *model, int64_t key, ls_pos *pos) {
   uint32_t poly;
-  if (key < 0 || key > UINT32_MAX || !wed_polygon_find(CAREA(model), (uint32_t)key, &poly)) return 0;
+  if (key < 0 || key > UINT32_MAX || !wed_polygon_find(model, (uint32_t)key, &poly)) return 0;
   pos->a = poly;
   pos->b = pos->c = 0;
   return 1;
 }
 
-/* kind, door and door_name (col->arg 0, 1, 2) from the codec's
-** classification of the polygon's position. */
-static void get_polygon_kind(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+static int polygon_load(const ls_row *row, char **err) {
   const wed_area *a = AREA(row);
-  long door = -1;
-  enum wed_polygon_kind kind = wed_polygon_kind_of(a, (uint32_t)row->pos.a, &door);
-  if (col->arg == 0) {
-    sqlite3_result_text(ctx, wed_polygon_kind_name(kind), -1, SQLITE_STATIC);
-  } else if (door >= 0) {
-    if (col->arg == 1) sqlite3_result_int64(ctx, door);
-    else result_resref(ctx, row, a->doors[door].name);
-  }
-}
-
-/* The polygon's numeric fields; col->arg picks one (the four box fields
-** are 0..3 in the order of wed_model.box). */
-enum { PG_MIN_X, PG_MAX_X, PG_MIN_Y, PG_MAX_Y, PG_FLAGS, PG_HEIGHT, PG_VERTEX_COUNT, PG_FIRST_VERTEX };
-
-/* The box fields, flags, height, vertex_count and first_vertex. */
-static void get_polygon_int(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const wed_polygon *p = POLYGON(row);
-  int64_t v;
-  switch (col->arg) {
-    case PG_MIN_X: v = p->min_x; break;
-    case PG_MAX_X: v = p->max_x; break;
-    case PG_MIN_Y: v = p->min_y; break;
-    case PG_MAX_Y: v = p->max_y; break;
-    case PG_FLAGS: v = p->flags; break;
-    case PG_HEIGHT: v = p->height; break;
-    case PG_VERTEX_COUNT: v = p->vertex_count; break;
-    default: v = p->first_vertex; break;
-  }
-  sqlite3_result_int64(ctx, v);
-}
-
-/* flags and height: bytes that size nothing, assigned directly. */
-static int set_polygon_byte(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  int64_t x;
-  int rc = ls_value_int(v, col, 0, 255, &x, err);
-  if (rc != SQLITE_OK) return rc;
-  if (col->arg == PG_FLAGS) POLYGON(row)->flags = (uint8_t)x;
-  else POLYGON(row)->height = (uint8_t)x;
-  return SQLITE_OK;
-}
-
-/* min_x, max_x, min_y, max_y: validated now, applied by polygon_check
-** after the row's other setters (vertices) ran, so an explicit box wins
-** over the one computed from new vertices.  NULL asks for the edge computed
-** from the vertices (the way to repair a stale box: an UPDATE that sets a
-** column to the value it holds changes nothing). */
-static int set_polygon_box(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  wed_model *m = row->model;
-  uint32_t uid = POLYGON(row)->uid;
-  int64_t x = 0;
-  int rc = sqlite3_value_type(v) == SQLITE_NULL ? SQLITE_OK : ls_value_int(v, col, 0, 65535, &x, err);
-  if (rc != SQLITE_OK) return rc;
-  if (m->box_set && m->box_uid != uid) m->box_set = m->box_auto = 0;
-  m->box_uid = uid;
-  m->box_set |= 1u << col->arg;
-  if (sqlite3_value_type(v) == SQLITE_NULL) m->box_auto |= 1u << col->arg;
-  else m->box_auto &= ~(1u << col->arg);
-  m->box[col->arg] = (uint16_t)x;
-  return SQLITE_OK;
-}
-
-/* The vertices as a JSON array of [x,y] pairs (json_each gives one row per
-** vertex; value ->> 0 is x, value ->> 1 is y). */
-static void get_polygon_vertices(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  polygon_rec *r = row->rec;
   const wed_point *pts;
-  uint32_t n = wed_polygon_vertices(AREA(row), (uint32_t)row->pos.a, &pts), i;
-  sqlite3_str *s = sqlite3_str_new(NULL);
-  (void)col;
-  sqlite3_str_appendchar(s, 1, '[');
-  for (i = 0; i < n; i++) sqlite3_str_appendf(s, i ? ",[%u,%u]" : "[%u,%u]", (unsigned)pts[i].x, (unsigned)pts[i].y);
-  sqlite3_str_appendchar(s, 1, ']');
-  result_json(ctx, s);
-}
-
-#define VERTICES_TAKE "a JSON array of [x,y] pairs of pixel coordinates from 0 to 65535, e.g. '[[10,20],[90,20],[50,80]]'"
-
-/* Replaces the vertices; the codec recomputes the box from them and
-** regenerates the wall groups. */
-static int set_polygon_vertices(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  uint16_t *vals = NULL;
-  wed_point *pts = NULL;
-  size_t n = 0, i;
-  codec_error cerr;
-  int rc = parse_json_list(v, col, 1, 0, 65535, VERTICES_TAKE, &vals, &n, err);
-  if (rc != SQLITE_OK) return rc;
-  if (n) {
-    pts = malloc(n * sizeof *pts);
-    if (!pts) {
-      free(vals);
-      return SQLITE_NOMEM;
-    }
-    for (i = 0; i < n; i++) {
-      pts[i].x = vals[2 * i];
-      pts[i].y = vals[2 * i + 1];
-    }
+  long door = -1;
+  (void)err;
+  r->vertices.n = 2 * (size_t)wed_polygon_vertices(a, (uint32_t)row->pos.a, &pts); /* x, y, x, y... */
+  r->vertices.p = pts;
+  r->p = a->polygons[row->pos.a];
+  r->box[0] = r->p.min_x;
+  r->box[1] = r->p.max_x;
+  r->box[2] = r->p.min_y;
+  r->box[3] = r->p.max_y;
+  r->kind = (int32_t)wed_polygon_kind_of(a, (uint32_t)row->pos.a, &door);
+  r->door = door;
+  if (door >= 0) {
+    r->door_name.p = a->doors[door].name;
+    r->door_name.n = wed_resref_len(a->doors[door].name);
   }
-  cerr.msg[0] = 0;
-  if (!wed_polygon_set_vertices(AREA(row), (uint32_t)row->pos.a, pts, n, &cerr)) rc = codec_result(&cerr, col, err);
-  free(pts);
-  free(vals);
-  return rc;
+  return SQLITE_OK;
 }
 
-/* After the setters of an UPDATE or INSERT: applies the remembered
-** explicit box fields over the polygon's box as it now is, checking that
-** each axis given has min <= max, and forgets them. */
-static int polygon_check(const ls_row *row, char **err) {
-  wed_model *m = row->model;
-  wed_polygon *p = POLYGON(row);
+/* flags and height; new vertices (the codec recomputes the box); then the
+** box: each edge as the UPDATE sets it, else as the vertices give it when
+** they changed, else as it was (-1, NULL: from the vertices), each axis
+** given checked for min <= max. */
+static int polygon_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   static const char *const names[4] = {"min_x", "max_x", "min_y", "max_y"};
+  const polygon_rec *r = row->rec, *was = old;
+  const wed_polygon *p;
   uint16_t box[4], from_vertices[4];
-  unsigned set = m->box_set, automatic = m->box_auto, axis;
   const wed_point *pts;
   uint32_t n;
   codec_error cerr;
-  m->box_set = m->box_auto = 0;
-  if (!set || m->box_uid != p->uid) return SQLITE_OK;
-  box[0] = p->min_x;
-  box[1] = p->max_x;
-  box[2] = p->min_y;
-  box[3] = p->max_y;
+  int k;
+  AREA(row)->polygons[row->pos.a] = r->p;
+  cerr.msg[0] = 0;
+  if (changed[PCOL_VERTICES] &&
+      !wed_polygon_set_vertices(AREA(row), (uint32_t)row->pos.a, r->vertices.p, r->vertices.n / 2, &cerr)) {
+    return codec_result(&cerr, "column vertices", err);
+  }
   n = wed_polygon_vertices(AREA(row), (uint32_t)row->pos.a, &pts);
   wed_bbox_of(pts, n, &from_vertices[0], &from_vertices[1], &from_vertices[2], &from_vertices[3]);
-  for (axis = 0; axis < 4; axis++) {
-    if (set & (1u << axis)) box[axis] = (automatic & (1u << axis)) ? from_vertices[axis] : m->box[axis];
+  for (k = 0; k < 4; k++) {
+    int32_t edge = changed[PCOL_MIN_X + k] ? r->box[k] : changed[PCOL_VERTICES] ? -1 : was->box[k];
+    box[k] = edge < 0 ? from_vertices[k] : (uint16_t)edge;
   }
-  for (axis = 0; axis < 4; axis += 2) {
-    if ((set & (3u << axis)) && box[axis] > box[axis + 1]) {
-      *err = sqlite3_mprintf("column %s: %u is greater than %s %u; a bounding box needs %s <= %s", names[axis],
-                             (unsigned)box[axis], names[axis + 1], (unsigned)box[axis + 1], names[axis], names[axis + 1]);
+  for (k = 0; k < 4; k += 2) {
+    if ((changed[PCOL_MIN_X + k] || changed[PCOL_MIN_X + k + 1]) && box[k] > box[k + 1]) {
+      *err = sqlite3_mprintf("column %s: %u is greater than %s %u; a bounding box needs %s <= %s", names[k],
+                             (unsigned)box[k], names[k + 1], (unsigned)box[k + 1], names[k], names[k + 1]);
       return SQLITE_CONSTRAINT;
     }
   }
+  p = &AREA(row)->polygons[row->pos.a]; /* the codec may have replaced the array */
   if (box[0] == p->min_x && box[1] == p->max_x && box[2] == p->min_y && box[3] == p->max_y) return SQLITE_OK;
-  cerr.msg[0] = 0;
   if (!wed_polygon_set_bbox(AREA(row), (uint32_t)row->pos.a, box[0], box[1], box[2], box[3], &cerr)) {
-    if (cerr.code == CODEC_E_MEMORY) return SQLITE_NOMEM;
-    *err = sqlite3_mprintf("bounding box: %s", cerr.msg);
-    return SQLITE_CONSTRAINT;
+    return codec_result(&cerr, "bounding box", err);
   }
   return SQLITE_OK;
 }
-
-/* Column numbers of wed_polygons that INSERT looks at. */
-enum { PCOL_POLYGON, PCOL_KIND, PCOL_DOOR, PCOL_DOOR_NAME };
 
 /* INSERT: a new wall polygon after the last wall (door polygons move up by
 ** one), with no vertices yet; the engine then sets the given columns.
 ** Door polygons cannot be inserted: they belong to a door's state. */
 static int polygon_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
-  wed_model *m = model;
   const char *kind = (const char *)sqlite3_value_text(values[PCOL_KIND]);
   uint32_t poly = 0;
   codec_error cerr;
-  m->box_set = m->box_auto = 0;
   if ((kind && strcmp(kind, "wall") != 0) || sqlite3_value_type(values[PCOL_DOOR]) != SQLITE_NULL ||
       sqlite3_value_type(values[PCOL_DOOR_NAME]) != SQLITE_NULL) {
     *err = sqlite3_mprintf("INSERT adds wall polygons only (kind 'wall', door NULL); door polygons belong to their door's open or closed state");
     return SQLITE_CONSTRAINT;
   }
   cerr.msg[0] = 0;
-  if (!wed_polygon_insert_wall(m->area, WED_NEW_WALL_FLAGS, WED_NEW_WALL_HEIGHT, NULL, 0, &poly, &cerr)) {
-    if (cerr.code == CODEC_E_MEMORY) return SQLITE_NOMEM;
-    *err = sqlite3_mprintf("cannot insert a wall polygon: %s", cerr.msg);
-    return SQLITE_CONSTRAINT;
+  if (!wed_polygon_insert_wall(model, WED_NEW_WALL_FLAGS, WED_NEW_WALL_HEIGHT, NULL, 0, &poly, &cerr)) {
+    return codec_result(&cerr, "cannot insert a wall polygon", err);
   }
   pos->a = poly;
   pos->b = pos->c = 0;
@@ -735,53 +354,26 @@ static int polygon_insert(void *model, sqlite3_value *const *values, ls_pos *pos
 /* DELETE of a wall polygon; the wall groups follow.  Door polygons are
 ** refused with what they are and how to empty one instead. */
 static int polygon_remove(void *model, const ls_pos *pos, char **err) {
-  wed_model *m = model;
-  wed_area *a = m->area;
+  wed_area *a = model;
   uint32_t poly = (uint32_t)pos->a;
   codec_error cerr;
-  m->box_set = m->box_auto = 0;
   if (poly >= a->num_walls) {
     long door = -1;
     enum wed_polygon_kind kind = wed_polygon_kind_of(a, poly, &door);
-    if (door >= 0) {
-      *err = sqlite3_mprintf("DELETE refused: %s polygons belong to their door's %s state and cannot be deleted (only kind 'wall' can); to blank one, UPDATE ... SET vertices = '[]'",
-                             wed_polygon_kind_name(kind), kind == WED_POLY_DOOR_OPEN ? "open" : "closed");
-    } else {
-      *err = sqlite3_mprintf("DELETE refused: only kind 'wall' can be deleted (this record lies after the %u walls, in no door's range)",
-                             a->num_walls);
-    }
+    *err = door >= 0 ? sqlite3_mprintf("DELETE refused: %s polygons belong to their door's %s state and cannot be deleted (only kind 'wall' can); to blank one, UPDATE ... SET vertices = '[]'",
+                                       wed_polygon_kind_name(kind), kind == WED_POLY_DOOR_OPEN ? "open" : "closed")
+                     : sqlite3_mprintf("DELETE refused: only kind 'wall' can be deleted (this record lies after the %u walls, in no door's range)",
+                                       a->num_walls);
     return SQLITE_CONSTRAINT;
   }
   cerr.msg[0] = 0;
-  if (!wed_polygon_delete_wall(a, poly, &cerr)) {
-    if (cerr.code == CODEC_E_MEMORY) return SQLITE_NOMEM;
-    *err = sqlite3_mprintf("cannot delete: %s", cerr.msg);
-    return SQLITE_CONSTRAINT;
-  }
+  if (!wed_polygon_delete_wall(a, poly, &cerr)) return codec_result(&cerr, "cannot delete", err);
   return SQLITE_OK;
 }
 
-#define PINT(name, which, setter, doc) {name, "INTEGER", get_polygon_int, setter, which, 0, 0, doc}
-
-static const ls_column polygon_columns[] = {
-  {"polygon", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(34), "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"},
-  {"kind", "TEXT", get_polygon_kind, NULL, 0, 0, 0, "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"},
-  {"door", "INTEGER", get_polygon_kind, NULL, 1, 0, 0, "door number (wed_doors.door) for door polygons, else NULL"},
-  {"door_name", "TEXT", get_polygon_kind, NULL, 2, 0, 0, "that door's name, else NULL"},
-  PINT("flags", PG_FLAGS, set_polygon_byte, "flag byte: wed_flag_names(flags); 0x01 shade wall, 0x04 hovering, 0x08 cover animations, 0x80 door"),
-  PINT("height", PG_HEIGHT, set_polygon_byte, "height byte (255 in almost every real polygon)"),
-  PINT("min_x", PG_MIN_X, set_polygon_box, "bounding box left (stored; setting vertices recomputes the box, an explicit min_x..max_y in the same UPDATE wins; NULL: from the vertices)"),
-  PINT("max_x", PG_MAX_X, set_polygon_box, "bounding box right"),
-  PINT("min_y", PG_MIN_Y, set_polygon_box, "bounding box top"),
-  PINT("max_y", PG_MAX_Y, set_polygon_box, "bounding box bottom (65535 in all four: no box)"),
-  PINT("vertex_count", PG_VERTEX_COUNT, NULL, "number of vertices"),
-  {"vertices", "TEXT", get_polygon_vertices, set_polygon_vertices, 0, 0, 0, "JSON array of [x,y] pixel pairs (json_each for one row per vertex); setting it recomputes the box and the wall groups"},
-  PINT("first_vertex", PG_FIRST_VERTEX, NULL, "index of the first vertex in the file's vertex table"),
-};
-
 /* Names a polygon row in error messages: index, kind and door. */
 static char *describe_polygon(const void *model, const ls_pos *pos) {
-  const wed_area *a = CAREA(model);
+  const wed_area *a = model;
   long door = -1;
   enum wed_polygon_kind kind = wed_polygon_kind_of(a, (uint32_t)pos->a, &door);
   char name[9];
@@ -790,304 +382,162 @@ static char *describe_polygon(const void *model, const ls_pos *pos) {
   return sqlite3_mprintf("%s polygon %lld of door %ld '%s'", wed_polygon_kind_name(kind), (long long)pos->a, door, name);
 }
 
+static const char *const polygon_kind_names[] = {"wall", "door_open", "door_closed", "orphan", NULL};
+
+static const ls_json_shape vertices_shape = {2, 0, SIZE_MAX, "[[10,20],[90,20],[50,80]]",
+                                             "a JSON array of [x,y] pairs of integers from 0 to 65535 (pixel coordinates), e.g. '[[10,20],[90,20],[50,80]]'"};
+
+/* A bounding box edge: 0..65535, NULL for the edge of the vertices. */
+#define COL_BOX(nm, k, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_I32, .offset = offsetof(polygon_rec, box[k]), .min = 0, \
+   .max = 65535, .flags = LS_COL_NULL, .null_value = -1, .doc = doc_}
+
+static const ls_column polygon_columns[] = {
+  LS_COL_POS("polygon", 0, LS_COL_RANGE | LS_COL_VALUES(34), "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"),
+  [PCOL_KIND] = {.name = "kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(polygon_rec, kind), .flags = LS_COL_RO,
+   .aux = polygon_kind_names, .doc = "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"},
+  [PCOL_DOOR] = {.name = "door", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(polygon_rec, door),
+   .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "door number (wed_doors.door) for door polygons, else NULL"},
+  [PCOL_DOOR_NAME] = {.name = "door_name", .type = "TEXT", .kind = LS_TEXT8, .store = LS_SPAN, .offset = offsetof(polygon_rec, door_name),
+   .flags = LS_COL_RO, .doc = "that door's name, else NULL"},
+  LS_COL_INT("flags", LS_U8, polygon_rec, p.flags, 0, "flag byte: wed_flag_names(flags); 0x01 shade wall, 0x04 hovering, 0x08 cover animations, 0x80 door"),
+  LS_COL_INT("height", LS_U8, polygon_rec, p.height, 0, "height byte (255 in almost every real polygon)"),
+  [PCOL_MIN_X] = COL_BOX("min_x", 0, "bounding box left (stored; setting vertices recomputes the box, an explicit min_x..max_y in the same UPDATE wins; NULL: from the vertices)"),
+  COL_BOX("max_x", 1, "bounding box right"),
+  COL_BOX("min_y", 2, "bounding box top"),
+  COL_BOX("max_y", 3, "bounding box bottom (65535 in all four: no box)"),
+  COL_RO("vertex_count", LS_U32, polygon_rec, p.vertex_count, "number of vertices"),
+  [PCOL_VERTICES] = COL_JSON("vertices", LS_SPAN16, polygon_rec, vertices, 0, &vertices_shape, "JSON array of [x,y] pixel pairs (json_each for one row per vertex); setting it recomputes the box and the wall groups"),
+  COL_RO("first_vertex", LS_U32, polygon_rec, p.first_vertex, "index of the first vertex in the file's vertex table"),
+};
+
 static const ls_table wed_polygons = {
-  "wed_polygons", &wed_format,
-  "one row per polygon (walls, then door polygons) of each WED file; INSERT adds a wall (flags 1, height 255 unless given), DELETE removes one; wall groups follow",
-  polygon_columns, (int)(sizeof polygon_columns / sizeof polygon_columns[0]),
-  polygon_next, polygon_key, polygon_seek, polygon_insert, polygon_remove, polygon_check, 0, describe_polygon, NULL,
-  33, /* rows_per_file, the corpus average */
+  .name = "wed_polygons", .format = &wed_format,
+  .doc = "one row per polygon (walls, then door polygons) of each WED file; INSERT adds a wall (flags 1, height 255 unless given), DELETE removes one; wall groups follow",
+  .columns = polygon_columns, .ncolumns = NCOLS(polygon_columns),
+  .shape = {LS_SHAPE_ARRAY, polygon_count, NULL, NULL}, .key = polygon_key, .seek = polygon_seek,
+  .insert = polygon_insert, .remove = polygon_remove, .describe = describe_polygon,
+  .rows_per_file = 33, /* the corpus average */
+  .record_size = sizeof(polygon_rec), .load = polygon_load, .store = polygon_store,
 };
 
 /* ---- wed_tiles ------------------------------------------------------------------- */
 
-/* Column numbers of the pushed-down ranges. */
-enum { TILE_COL_OVERLAY, TILE_COL_X, TILE_COL_Y };
+/* wed_tiles: the tilemap record, its cell number and its TIS tiles. */
+typedef struct tile_rec {
+  wed_tilecell c;
+  uint32_t cell;
+  ls_span tis_tiles;
+} tile_rec;
 
-/* The next cell (overlay a, row b, column c) inside the ranges, row by row,
-** over the used overlays (width*height > 0); skips whole overlays and rows
-** outside them. */
-static int tile_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  const wed_area *a = CAREA(model);
-  int64_t o = first ? 0 : pos->a, y = first ? INT64_MIN : pos->b, x = first ? INT64_MIN : pos->c + 1;
-  for (;;) {
-    const wed_overlay *ov;
-    if (!ls_range_first(&scan->range[TILE_COL_OVERLAY], o, a->num_overlays, &o)) return 0;
-    ov = &a->overlays[o];
-    if (ov->num_cells != 0 &&
-        ls_grid_step(&scan->range[TILE_COL_X], &scan->range[TILE_COL_Y], ov->width, ov->height, &x, &y)) {
-      pos->a = o;
-      pos->b = y;
-      pos->c = x;
-      return 1;
-    }
-    o++;
-    y = INT64_MIN;
-    x = INT64_MIN;
-  }
-}
+enum { TCOL_TIS_TILES = 6 }; /* the column `tis_tiles` (placed there in tile_columns) */
 
-/* Key: the cell's number counting every cell of the overlays before it. */
-static int64_t tile_key(const void *model, const ls_pos *pos) {
-  const wed_area *a = CAREA(model);
-  int64_t key = 0, i;
-  for (i = 0; i < pos->a; i++) key += a->overlays[i].num_cells;
-  return key + pos->b * (int64_t)a->overlays[pos->a].width + pos->c;
-}
-
-/* The inverse of tile_key. */
-static int tile_seek(const void *model, int64_t key, ls_pos *pos) {
-  const wed_area *a = CAREA(model);
-  uint32_t i;
-  for (i = 0; i < a->num_overlays && key >= 0; i++) {
-    int64_t cells = a->overlays[i].num_cells;
-    if (key < cells) {
-      pos->a = i;
-      pos->b = key / a->overlays[i].width;
-      pos->c = key % a->overlays[i].width;
-      return 1;
-    }
-    key -= cells;
-  }
-  return 0;
-}
-
-/* The row's cell number within its overlay. */
-static uint32_t tile_index(const ls_row *row) {
-  return (uint32_t)(row->pos.b * (int64_t)AREA(row)->overlays[row->pos.a].width + row->pos.c);
-}
-
-#define TILECELL(row) (&AREA(row)->overlays[(row)->pos.a].cells[tile_index(row)])
-
-/* x, y and cell (col->arg 0, 1, 2). */
-static void get_tile_place(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  sqlite3_result_int64(ctx, col->arg == 0 ? row->pos.c : col->arg == 1 ? row->pos.b : (int64_t)tile_index(row));
-}
-
-/* The record's numeric fields; col->arg picks one. */
-enum { TC_TILE_START, TC_TILE_COUNT, TC_SECONDARY, TC_OVERLAY_MASK, TC_ANIM_SPEED, TC_UNKNOWN };
-
-/* The tilemap record's fields; secondary_tile is NULL for 0xFFFF. */
-static void get_tile_int(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const wed_tilecell *c = TILECELL(row);
-  switch (col->arg) {
-    case TC_TILE_START: sqlite3_result_int64(ctx, c->tile_start); break;
-    case TC_TILE_COUNT: sqlite3_result_int64(ctx, c->tile_count); break;
-    case TC_SECONDARY:
-      if (c->secondary_tile != WED_NO_TILE) sqlite3_result_int64(ctx, c->secondary_tile);
-      break;
-    case TC_OVERLAY_MASK: sqlite3_result_int64(ctx, c->overlay_mask); break;
-    case TC_ANIM_SPEED: sqlite3_result_int64(ctx, c->anim_speed); break;
-    default: sqlite3_result_int64(ctx, c->unknown); break;
-  }
-}
-
-/* secondary_tile (NULL for none), overlay_mask, anim_speed, unknown. */
-static int set_tile_int(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  wed_tilecell *c = TILECELL(row);
-  int64_t x;
-  int rc;
-  switch (col->arg) {
-    case TC_SECONDARY:
-      if (sqlite3_value_type(v) == SQLITE_NULL) {
-        c->secondary_tile = WED_NO_TILE;
-        return SQLITE_OK;
-      }
-      if (sqlite3_value_numeric_type(v) == SQLITE_INTEGER && sqlite3_value_int64(v) == WED_NO_TILE) {
-        *err = sqlite3_mprintf("column %s: 65535 is the file's mark for no tile; set NULL for none, or a TIS tile from 0 to 65534", col->name);
-        return SQLITE_CONSTRAINT;
-      }
-      rc = ls_value_int(v, col, 0, WED_NO_TILE - 1, &x, err);
-      if (rc == SQLITE_OK) c->secondary_tile = (uint16_t)x;
-      return rc;
-    case TC_OVERLAY_MASK:
-    case TC_ANIM_SPEED:
-      rc = ls_value_int(v, col, 0, 255, &x, err);
-      if (rc != SQLITE_OK) return rc;
-      if (col->arg == TC_OVERLAY_MASK) c->overlay_mask = (uint8_t)x;
-      else c->anim_speed = (uint8_t)x;
-      return SQLITE_OK;
-    default:
-      rc = ls_value_int(v, col, 0, 65535, &x, err);
-      if (rc == SQLITE_OK) c->unknown = (uint16_t)x;
-      return rc;
-  }
-}
-
-/* The TIS tiles of the cell (its run of the lookup table) as JSON. */
-static void get_tile_tis(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+static int tile_load(const ls_row *row, char **err) {
+  tile_rec *r = row->rec;
   const uint16_t *tiles;
-  uint32_t n = wed_cell_tiles(AREA(row), (uint32_t)row->pos.a, tile_index(row), &tiles);
-  (void)col;
-  result_u16_array(ctx, tiles, n);
+  (void)err;
+  r->cell = (uint32_t)(row->pos.b * (int64_t)AREA(row)->overlays[row->pos.a].width + row->pos.c);
+  r->c = AREA(row)->overlays[row->pos.a].cells[r->cell];
+  r->tis_tiles.n = wed_cell_tiles(AREA(row), (uint32_t)row->pos.a, r->cell, &tiles);
+  r->tis_tiles.p = tiles;
+  return SQLITE_OK;
 }
 
-#define TIS_TAKE "a JSON array of 1 to 65535 TIS tile numbers from 0 to 65535 (several: an animation), e.g. '[12]'"
-
-/* Replaces the cell's TIS tiles; the overlay's lookup table is rebuilt
-** when the count changes or the run is shared. */
-static int set_tile_tis(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  uint16_t *tiles = NULL;
-  size_t n = 0;
+/* The fields that size nothing; new TIS tiles go to the codec, which
+** rebuilds the lookup table when the count changes or the run is shared. */
+static int tile_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  const tile_rec *r = row->rec;
   codec_error cerr;
-  int rc = parse_json_list(v, col, 0, 0, 65535, TIS_TAKE, &tiles, &n, err);
-  if (rc != SQLITE_OK) return rc;
-  if (n == 0 || n > 65535) {
-    free(tiles);
-    *err = sqlite3_mprintf("column %s: %llu tiles; it takes %s", col->name, (unsigned long long)n, TIS_TAKE);
-    return SQLITE_CONSTRAINT;
-  }
+  (void)old;
+  AREA(row)->overlays[row->pos.a].cells[r->cell] = r->c;
   cerr.msg[0] = 0;
-  if (!wed_cell_set_tiles(AREA(row), (uint32_t)row->pos.a, tile_index(row), tiles, n, &cerr)) {
-    rc = codec_result(&cerr, col, err);
+  if (changed[TCOL_TIS_TILES] &&
+      !wed_cell_set_tiles(AREA(row), (uint32_t)row->pos.a, r->cell, r->tis_tiles.p, r->tis_tiles.n, &cerr)) {
+    return codec_result(&cerr, "column tis_tiles", err);
   }
-  free(tiles);
-  return rc;
+  return SQLITE_OK;
 }
+
+static const ls_json_shape tis_tiles_shape = {1, 1, 65535, "[12]",
+                                              "a JSON array of 1 to 65535 TIS tile numbers from 0 to 65535 (several: an animation), e.g. '[12]'"};
 
 static const ls_column tile_columns[] = {
-  {"overlay", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(1), "overlay number (0: base layer)"},
-  {"x", "INTEGER", get_tile_place, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(27), "column, 0-based, in 64-pixel tiles"},
-  {"y", "INTEGER", get_tile_place, NULL, 1, 0, LS_COL_RANGE | LS_COL_VALUES(21), "row, 0-based"},
-  {"cell", "INTEGER", get_tile_place, NULL, 2, 0, 0, "cell number y*width+x (what wed_doors.cells lists)"},
-  {"tile_start", "INTEGER", get_tile_int, NULL, TC_TILE_START, 0, 0, "first entry in the overlay's tile lookup table"},
-  {"tile_count", "INTEGER", get_tile_int, NULL, TC_TILE_COUNT, 0, 0, "number of lookup entries (more than 1: animated)"},
-  {"tis_tiles", "TEXT", get_tile_tis, set_tile_tis, 0, 0, 0, "JSON array of the TIS tile numbers drawn (the animation frames); setting it rebuilds the lookup table when needed"},
-  {"secondary_tile", "INTEGER", get_tile_int, set_tile_int, TC_SECONDARY, 0, 0, "TIS tile for a closed door or an overlay mark, NULL for none; 0..65534"},
-  {"overlay_mask", "INTEGER", get_tile_int, set_tile_int, TC_OVERLAY_MASK, 0, 0, "bit n: draw overlay n in this cell; 0..255"},
-  {"anim_speed", "INTEGER", get_tile_int, set_tile_int, TC_ANIM_SPEED, 0, 0, "animation speed (0: engine default); 0..255"},
-  {"unknown", "INTEGER", get_tile_int, set_tile_int, TC_UNKNOWN, 0, 0, "bytes 8-9 of the record (0 in real files; GemRB: runtime door state); 0..65535"},
+  LS_COL_POS("overlay", 0, LS_COL_RANGE | LS_COL_VALUES(1), "overlay number (0: base layer)"),
+  LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(27), "column, 0-based, in 64-pixel tiles"),
+  LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(21), "row, 0-based"),
+  COL_RO("cell", LS_U32, tile_rec, cell, "cell number y*width+x (what wed_doors.cells lists)"),
+  COL_RO("tile_start", LS_U16, tile_rec, c.tile_start, "first entry in the overlay's tile lookup table"),
+  COL_RO("tile_count", LS_U16, tile_rec, c.tile_count, "number of lookup entries (more than 1: animated)"),
+  [TCOL_TIS_TILES] = COL_JSON("tis_tiles", LS_SPAN16, tile_rec, tis_tiles, 0, &tis_tiles_shape, "JSON array of the TIS tile numbers drawn (the animation frames); setting it rebuilds the lookup table when needed"),
+  {.name = "secondary_tile", .type = "INTEGER", .kind = LS_INT, .store = LS_U16, .offset = offsetof(tile_rec, c.secondary_tile),
+   .min = 0, .max = WED_NO_TILE - 1, .flags = LS_COL_NULL, .null_value = WED_NO_TILE,
+   .doc = "TIS tile for a closed door or an overlay mark, NULL for none; 0..65534"},
+  LS_COL_INT("overlay_mask", LS_U8, tile_rec, c.overlay_mask, 0, "bit n: draw overlay n in this cell; 0..255"),
+  LS_COL_INT("anim_speed", LS_U8, tile_rec, c.anim_speed, 0, "animation speed (0: engine default); 0..255"),
+  COL_U16("unknown", tile_rec, c.unknown, 0, "bytes 8-9 of the record (0 in real files; GemRB: runtime door state); 0..65535"),
 };
 
-/* Names a tile cell row in error messages. */
-static char *describe_tile(const void *model, const ls_pos *pos) {
-  (void)model;
-  return sqlite3_mprintf("tile x %lld, y %lld of overlay %lld", (long long)pos->c, (long long)pos->b, (long long)pos->a);
-}
-
 static const ls_table wed_tiles = {
-  "wed_tiles", &wed_format, "one row per tilemap cell of each used overlay of each WED file",
-  tile_columns, (int)(sizeof tile_columns / sizeof tile_columns[0]),
-  tile_next, tile_key, tile_seek, NULL, NULL, NULL, 0, describe_tile, NULL,
-  800, /* rows_per_file, the corpus average */
+  .name = "wed_tiles", .format = &wed_format, .doc = "one row per tilemap cell of each used overlay of each WED file",
+  .columns = tile_columns, .ncolumns = NCOLS(tile_columns),
+  .shape = {LS_SHAPE_GRID, overlay_count, overlay_width, overlay_height}, .row_name = "tile x %c, y %b of overlay %a",
+  .rows_per_file = 800, /* the corpus average */
+  .record_size = sizeof(tile_rec), .load = tile_load, .store = tile_store,
 };
 
 /* ---- wed_wallgroups --------------------------------------------------------------- */
 
-/* Wall groups in grid order, limited by the range on `grp`. */
-static int group_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return ls_index_next(CAREA(model)->num_wallgroups, scan, pos, first);
-}
+/* wed_wallgroups: the group record, its cell in pixels and its polygons. */
+typedef struct group_rec {
+  wed_wallgroup g;
+  int64_t x_px, y_px;
+  ls_span polygons;
+} group_rec;
 
-/* The group whose number is the key (the grid never changes). */
-static int group_seek(const void *model, int64_t key, ls_pos *pos) {
-  return ls_index_seek(CAREA(model)->num_wallgroups, key, pos);
-}
-
-/* x_px, y_px (col->arg 0, 1): the group's 640x480 cell in the grid of the
-** base overlay; lookup_start, lookup_count (2, 3): the stored run. */
-static void get_group_int(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+/* The group's 640x480 cell in the grid of the base overlay, and its run of
+** the polygon lookup table. */
+static int group_load(const ls_row *row, char **err) {
   const wed_area *a = AREA(row);
-  uint32_t gx, gy;
-  wed_wallgroup_grid(a, &gx, &gy);
-  switch (col->arg) {
-    case 0: sqlite3_result_int64(ctx, gx ? (int64_t)WED_GROUP_W * (row->pos.a % gx) : 0); break;
-    case 1: sqlite3_result_int64(ctx, gx ? (int64_t)WED_GROUP_H * (row->pos.a / gx) : 0); break;
-    case 2: sqlite3_result_int64(ctx, a->wallgroups[row->pos.a].start); break;
-    default: sqlite3_result_int64(ctx, a->wallgroups[row->pos.a].count); break;
-  }
-}
-
-/* The group's run of the polygon lookup table as a JSON array. */
-static void get_group_polygons(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  group_rec *r = row->rec;
   const uint16_t *polys;
-  uint32_t n = wed_wallgroup_polygons(AREA(row), (uint32_t)row->pos.a, &polys);
-  (void)col;
-  result_u16_array(ctx, polys, n);
+  uint32_t gx, gy;
+  (void)err;
+  wed_wallgroup_grid(a, &gx, &gy);
+  r->g = a->wallgroups[row->pos.a];
+  r->x_px = gx ? (int64_t)WED_GROUP_W * (row->pos.a % gx) : 0;
+  r->y_px = gx ? (int64_t)WED_GROUP_H * (row->pos.a / gx) : 0;
+  r->polygons.n = wed_wallgroup_polygons(a, (uint32_t)row->pos.a, &polys);
+  r->polygons.p = polys;
+  return SQLITE_OK;
 }
 
 static const ls_column group_columns[] = {
-  {"grp", "INTEGER", ls_get_pos_a, NULL, 0, 0, LS_COL_RANGE | LS_COL_VALUES(13), "wall group number, row-major over the 640x480-pixel grid of the base overlay"},
-  {"x_px", "INTEGER", get_group_int, NULL, 0, 0, 0, "left edge of the group's cell in pixels (cell: x_px .. x_px+639)"},
-  {"y_px", "INTEGER", get_group_int, NULL, 1, 0, 0, "top edge in pixels (cell: y_px .. y_px+479)"},
-  {"polygons", "TEXT", get_group_polygons, NULL, 0, 0, 0, "JSON array of the polygons (wed_polygons.polygon) listed for the cell; regenerated whenever polygons change"},
-  {"lookup_start", "INTEGER", get_group_int, NULL, 2, 0, 0, "first entry in the polygon lookup table"},
-  {"lookup_count", "INTEGER", get_group_int, NULL, 3, 0, 0, "number of entries"},
+  LS_COL_POS("grp", 0, LS_COL_RANGE | LS_COL_VALUES(13), "wall group number, row-major over the 640x480-pixel grid of the base overlay"),
+  COL_RO("x_px", LS_I64, group_rec, x_px, "left edge of the group's cell in pixels (cell: x_px .. x_px+639)"),
+  COL_RO("y_px", LS_I64, group_rec, y_px, "top edge in pixels (cell: y_px .. y_px+479)"),
+  COL_JSON("polygons", LS_SPAN16, group_rec, polygons, LS_COL_RO, NULL, "JSON array of the polygons (wed_polygons.polygon) listed for the cell; regenerated whenever polygons change"),
+  COL_RO("lookup_start", LS_U16, group_rec, g.start, "first entry in the polygon lookup table"),
+  COL_RO("lookup_count", LS_U16, group_rec, g.count, "number of entries"),
 };
-
-/* Names a wall group row in error messages. */
-static char *describe_group(const void *model, const ls_pos *pos) {
-  (void)model;
-  return sqlite3_mprintf("wall group %lld", (long long)pos->a);
-}
 
 static const ls_table wed_wallgroups = {
-  "wed_wallgroups", &wed_format, "one row per wall group of each WED file (read-only: derived from the polygons)",
-  group_columns, (int)(sizeof group_columns / sizeof group_columns[0]),
-  group_next, ls_key_pos_a, group_seek, NULL, NULL, NULL, 0, describe_group, NULL,
-  13, /* rows_per_file, the corpus average */
+  .name = "wed_wallgroups", .format = &wed_format, .doc = "one row per wall group of each WED file (read-only: derived from the polygons)",
+  .columns = group_columns, .ncolumns = NCOLS(group_columns),
+  .shape = {LS_SHAPE_ARRAY, group_count, NULL, NULL}, .row_name = "wall group %a",
+  .rows_per_file = 13, /* the corpus average */
+  .record_size = sizeof(group_rec), .load = group_load,
 };
-
-/* ---- SQL functions ----------------------------------------------------------------- */
-
-/* wed_flag_names(flags): 'shade_wall|hovering|cover_animations|door' for
-** 0x8D; '' for 0, NULL for NULL.  The flags are one byte. */
-static void flag_names_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  char buf[WED_FLAG_NAMES_MAX];
-  sqlite3_int64 v;
-  (void)argc;
-  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
-  v = sqlite3_value_int64(argv[0]);
-  if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER || v < 0 || v > 255) {
-    sqlite3_result_error(ctx, "wed_flag_names: flags is a polygon flag byte, an integer from 0 to 255", -1);
-    return;
-  }
-  wed_flag_names((unsigned)v, buf, sizeof buf);
-  sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
-}
-
-/* wed_flag_value(names): the reverse ('shade_wall|door' -> 129); an
-** integer 0..255 is returned as it is. */
-static void flag_value_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  const char *text;
-  unsigned flags = 0;
-  codec_error cerr;
-  (void)argc;
-  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
-  if (sqlite3_value_type(argv[0]) == SQLITE_INTEGER) {
-    sqlite3_int64 v = sqlite3_value_int64(argv[0]);
-    if (v < 0 || v > 255) sqlite3_result_error(ctx, "wed_flag_value: flags is a byte, 0 to 255", -1);
-    else sqlite3_result_int64(ctx, v);
-    return;
-  }
-  text = (const char *)sqlite3_value_text(argv[0]);
-  if (!text) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  cerr.msg[0] = 0;
-  if (!wed_flag_parse(text, &flags, &cerr)) {
-    char *msg = sqlite3_mprintf("wed_flag_value: %s", cerr.msg);
-    if (msg) sqlite3_result_error(ctx, msg, -1);
-    else sqlite3_result_error_nomem(ctx);
-    sqlite3_free(msg);
-    return;
-  }
-  sqlite3_result_int64(ctx, flags);
-}
 
 /* ---- registration -------------------------------------------------------------------- */
 
 static const ls_table *const wed_tables[] = {&wed_overlays, &wed_doors, &wed_polygons, &wed_tiles, &wed_wallgroups};
 
-/* Registers the format, the five tables and the two functions. */
+/* Registers the format, the five tables and the functions (wed_functions.c). */
 int wed_tables_register(sqlite3 *db, ls_session *sess) {
-  int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
   size_t i;
   int rc = ls_register_format(sess, &wed_format);
   for (i = 0; rc == SQLITE_OK && i < sizeof wed_tables / sizeof wed_tables[0]; i++) {
     rc = ls_register_table(db, sess, wed_tables[i]);
   }
-  if (rc == SQLITE_OK) rc = sqlite3_create_function(db, "wed_flag_names", 1, flags, NULL, flag_names_func, NULL, NULL);
-  if (rc == SQLITE_OK) rc = sqlite3_create_function(db, "wed_flag_value", 1, flags, NULL, flag_value_func, NULL, NULL);
-  return rc;
+  return rc == SQLITE_OK ? wed_functions_register(db) : rc;
 }

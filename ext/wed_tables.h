@@ -15,4 +15,7 @@ extern const ls_format wed_format;
 ** wed_flag_value(names). */
 int wed_tables_register(sqlite3 *db, ls_session *sess);
 
+/* The two functions alone (wed_functions.c); wed_tables_register calls it. */
+int wed_functions_register(sqlite3 *db);
+
 #endif

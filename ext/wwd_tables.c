@@ -234,7 +234,7 @@ static int plane_store(ls_row *row, const void *old, const unsigned char *change
   return SQLITE_OK;
 }
 
-static const ls_json_shape image_sets_shape = {1, 0, 1u << 16, "[\"ACTION\"]"};
+static const ls_json_shape image_sets_shape = {1, 0, 1u << 16, "[\"ACTION\"]", NULL};
 
 static const ls_column plane_columns[] = {
   LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order"),

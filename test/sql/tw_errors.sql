@@ -165,19 +165,19 @@ UPDATE tw_quads SET points = '[[0,0]]' WHERE source = 'samples/ddnet_features.ma
 UPDATE tw_quads SET points = '[[0,0' WHERE source = 'samples/ddnet_features.map' AND quad = 0;
 -- expect error: column points: not valid JSON; it takes JSON like
 UPDATE tw_quads SET points = '[[0,0],[0,0],[0,0],[0,0],[0,"a"]]' WHERE source = 'samples/ddnet_features.map' AND quad = 0;
--- expect error: column points: element [4][1] is text; it takes an integer from -2147483648 to 2147483647
+-- expect error: column points: element [4][1] is text, not an integer; it takes an integer from -2147483648 to 2147483647
 UPDATE tw_quads SET points = '[[0,0],[0,0],[0,0],[0,0],[0]]' WHERE source = 'samples/ddnet_features.map' AND quad = 0;
--- expect error: column points: element [4] has 1 elements; it takes exactly 2
+-- expect error: column points: element 4 has 1 elements; it takes exactly 2
 UPDATE tw_quads SET points = '[[0,0],[0,0],[0,0],[0,0],5]' WHERE source = 'samples/ddnet_features.map' AND quad = 0;
--- expect error: column points: element [4] is integer, not an array
+-- expect error: column points: element 4 is integer, not an array
 UPDATE tw_quads SET points = '[[0,0],[0,0],[0,0],[0,0],[0,1.5]]' WHERE source = 'samples/ddnet_features.map' AND quad = 0;
--- expect error: column points: element [4][1] is real; it takes an integer
+-- expect error: column points: element [4][1] is real, not an integer; it takes an integer
 UPDATE tw_quads SET points = '[[0,0],[0,0],[0,0],[0,0],[0,2147483648]]' WHERE source = 'samples/ddnet_features.map' AND quad = 0;
 -- expect error: column points: element [4][1] = 2147483648 is out of range; it takes an integer from -2147483648 to 2147483647
 UPDATE tw_quads SET colors = '[[256,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]' WHERE source = 'samples/ddnet_features.map' AND quad = 0;
 -- expect error: column colors: element [0][0] = 256 is out of range; it takes an integer from 0 to 255
 UPDATE tw_quads SET colors = '[[0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]' WHERE source = 'samples/ddnet_features.map' AND quad = 0;
--- expect error: column colors: element [0] has 3 elements; it takes exactly 4
+-- expect error: column colors: element 0 has 3 elements; it takes exactly 4
 UPDATE tw_quads SET tex_coords = '{"a":1}' WHERE source = 'samples/ddnet_features.map' AND quad = 0;
 -- expect error: column tex_coords: the value is object, not an array; e.g. '[[0,0],[1024,0],[0,1024],[1024,1024]]'
 UPDATE tw_quads SET tex_coords = '[[0,0],[1024,0],[0,1024]]' WHERE source = 'samples/ddnet_features.map' AND quad = 0;
@@ -231,9 +231,9 @@ UPDATE tw_envelopes SET points = '[{"time":0,"curve":1,"values":[1,2,3,4,5]}]' W
 UPDATE tw_envelopes SET points = '[{"time":0,"curve":1,"values":{"a":1}}]' WHERE source = 'samples/ddnet_features.map' AND env = 0;
 -- expect error: column points: point 0 values is object, not an array
 UPDATE tw_envelopes SET points = '[{"time":0,"curve":1,"values":[0.5]}]' WHERE source = 'samples/ddnet_features.map' AND env = 0;
--- expect error: column points: point 0 values[0] is real; it takes an integer
+-- expect error: column points: point 0 values[0] is real, not an integer; it takes an integer
 UPDATE tw_envelopes SET points = '[{"curve":1,"values":[0]}]' WHERE source = 'samples/ddnet_features.map' AND env = 0;
--- expect error: column points: point 0 time is missing; it takes an integer from 0 to 2147483647
+-- expect error: column points: point 0 time is missing, not an integer; it takes an integer from 0 to 2147483647
 UPDATE tw_envelopes SET points = '[{"time":-1,"curve":1,"values":[0]}]' WHERE source = 'samples/ddnet_features.map' AND env = 0;
 -- expect error: column points: point 0 time = -1 is out of range; it takes an integer from 0 to 2147483647
 UPDATE tw_envelopes SET points = '[{"time":0,"curve":1,"values":[0],"in_dx":[1]}]' WHERE source = 'samples/ddnet_features.map' AND env = 0;
@@ -242,7 +242,7 @@ UPDATE tw_envelopes SET points = '[{"time":0,"curve":5,"values":[0],"in_dx":[1,2
 -- expect error: column points: point 0 in_dx has 5 elements; it takes 1 to 4
 -- expect error: envelope 0
 UPDATE tw_envelopes SET points = '[{"time":0,"curve":5,"values":[0],"out_dy":["a"]}]' WHERE source = 'samples/v07_sample.map' AND env = 0;
--- expect error: column points: point 0 out_dy[0] is text; it takes an integer from -2147483648 to 2147483647
+-- expect error: column points: point 0 out_dy[0] is text, not an integer; it takes an integer from -2147483648 to 2147483647
 UPDATE tw_envelopes SET points = '[{"time":0,"curve":5,"values":[0],"out_dy":7}]' WHERE source = 'samples/v07_sample.map' AND env = 0;
 -- expect error: column points: point 0 out_dy is integer, not an array
 UPDATE tw_envelopes SET points = 'nope' WHERE source = 'samples/ddnet_features.map' AND env = 0;

@@ -91,7 +91,7 @@ UPDATE wed_polygons SET vertices = '[[1,2],[-3,4]]' WHERE source = 'fixtures/wed
 -- expect error: out of range
 UPDATE wed_polygons SET vertices = '[[1,2]' WHERE source = 'fixtures/wed/AR9999.WED' AND polygon = 0;
 -- expect error: column vertices
--- expect error: not a JSON array
+-- expect error: not valid JSON
 UPDATE wed_polygons SET vertices = '{"x":1}' WHERE source = 'fixtures/wed/AR9999.WED' AND polygon = 0;
 -- expect error: column vertices
 -- expect error: JSON array
