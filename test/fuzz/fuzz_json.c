@@ -56,7 +56,14 @@ static void print(buf *b, const json_node *n) {
     case JSON_FALSE: put(b, "false", 5); break;
     case JSON_TRUE: put(b, "true", 4); break;
     case JSON_INT: put(b, num, (size_t)snprintf(num, sizeof num, "%lld", (long long)n->i)); break;
-    case JSON_REAL: put(b, num, (size_t)snprintf(num, sizeof num, "%.17g", n->r)); break;
+    case JSON_REAL: {
+      /* a real stays a real when read back: "-0" or "1e+300" style output
+      ** gets a fraction where it has none ("-0.0"), as SQLite writes reals */
+      int len = snprintf(num, sizeof num, "%.17g", n->r);
+      if (!strpbrk(num, ".e")) len = snprintf(num, sizeof num, "%.17g.0", n->r);
+      put(b, num, (size_t)len);
+      break;
+    }
     case JSON_STRING: put_string(b, n->s, n->n); break;
     case JSON_ARRAY:
     case JSON_OBJECT:
