@@ -146,6 +146,7 @@ static int tw_format_validate(void *model, codec_error *err) {
 const ls_format tw_format = {
   "tw", tw_extensions, tw_map_sniff, tw_format_parse, tw_format_serialize,
   tw_format_clone, tw_format_free, tw_format_footprint, tw_format_validate,
+  NULL, /* options: text in maps is UTF-8, no code page to choose */
 };
 
 /* ---- shared helpers -------------------------------------------------------- */
@@ -772,9 +773,9 @@ static char *describe_quad(const void *model, const ls_pos *pos) {
   return name_in_layer(MAP_OF(model), pos->a, sqlite3_mprintf("quad %lld", (long long)pos->c));
 }
 
-static const ls_json_shape points_shape = {2, 5, 5, "[[0,0],[32768,0],[0,32768],[32768,32768],[16384,16384]]"};
-static const ls_json_shape colors_shape = {4, 4, 4, "[[255,255,255,255],[255,255,255,255],[255,255,255,255],[255,255,255,255]]"};
-static const ls_json_shape tex_shape = {2, 4, 4, "[[0,0],[1024,0],[0,1024],[1024,1024]]"};
+static const ls_json_shape points_shape = {2, 5, 5, "[[0,0],[32768,0],[0,32768],[32768,32768],[16384,16384]]", NULL};
+static const ls_json_shape colors_shape = {4, 4, 4, "[[255,255,255,255],[255,255,255,255],[255,255,255,255],[255,255,255,255]]", NULL};
+static const ls_json_shape tex_shape = {2, 4, 4, "[[0,0],[1024,0],[0,1024],[1024,1024]]", NULL};
 
 #define QJSON(nm, field, shape, lo, hi, doc_) \
   {.name = nm, .type = "TEXT", .kind = LS_JSON_INTS, .store = LS_SPAN, .offset = offsetof(quad_rec, field), \

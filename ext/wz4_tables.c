@@ -81,6 +81,7 @@ const ls_format wz4_format = {
   "wz4", wz4_extensions, wz4_sniff, wz4_format_parse, wz4_format_serialize,
   wz4_format_clone, wz4_format_free, wz4_format_footprint,
   NULL, /* validate: the loads read the parsed model as it is; only memory can run out */
+  NULL, /* options: text in projects is UTF-16, no code page to choose */
 };
 
 /* ---- shared helpers ------------------------------------------------------------- */

@@ -568,7 +568,7 @@ static void test_graph_memo(void) {
   const wz4_edge *ed = NULL, *again = NULL;
   wz4_node to;
   size_t n = 0, n2 = 0, bytes;
-  codec_error e = {{0}};
+  codec_error e = {0};
   tb_page_doc(&w, ops, 3);
   doc = parse_roundtrip(w.data, w.size, "graph memo page");
   CHECK(g != NULL, "a new memo");
