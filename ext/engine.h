@@ -237,8 +237,6 @@ typedef struct ls_column {
   const char *type;         /* declared SQL type */
   ls_getter get;            /* LS_CUSTOM */
   ls_setter set;            /* LS_CUSTOM; NULL: read-only */
-  int arg;                  /* LS_CUSTOM: free for the getter/setter */
-  int arg2;
   unsigned flags;           /* enum ls_column_flags, LS_COL_VALUES */
   const char *doc;
   /* typed columns */
@@ -306,19 +304,6 @@ int ls_range_first(const ls_range *r, int64_t from, int64_t count, int64_t *out)
 ** Returns 1 on a cell, 0 when the grid has none left. */
 int ls_grid_step(const ls_range *rx, const ls_range *ry, int64_t width, int64_t height, int64_t *x, int64_t *y);
 
-/* Tables whose rows are an array of n elements, in order, with their own
-** next/seek: the position's `a` and the key are the index, and the table's
-** column 0 is that index (its pushed-down range is honoured). */
-int ls_index_next(int64_t n, const ls_scan *scan, ls_pos *pos, int first);
-int ls_index_seek(int64_t n, int64_t key, ls_pos *pos);
-int64_t ls_key_pos_a(const void *model, const ls_pos *pos);
-
-/* Getters of the position itself (an index, a y, an x), for LS_CUSTOM
-** columns that show it; typed tables declare LS_COL_POS columns. */
-void ls_get_pos_a(const struct ls_row *row, sqlite3_context *ctx, const struct ls_column *col);
-void ls_get_pos_b(const struct ls_row *row, sqlite3_context *ctx, const struct ls_column *col);
-void ls_get_pos_c(const struct ls_row *row, sqlite3_context *ctx, const struct ls_column *col);
-
 /* How a table's rows sit in a model, for the iterators the engine
 ** provides (a table may give its own next/key/seek instead):
 **  - LS_SHAPE_ONE: one row per file (pos 0, key 0);
@@ -359,9 +344,6 @@ typedef struct ls_table {
   int (*insert)(void *model, sqlite3_value *const *values, ls_pos *pos, char **err);
   /* DELETE of the row at pos.  NULL: the table takes no DELETE. */
   int (*remove)(void *model, const ls_pos *pos, char **err);
-  /* Optional, tables without records: checks a row after UPDATE/INSERT
-  ** set its columns (values that only make sense together). */
-  int (*check)(const ls_row *row, char **err);
   /* levelsql_files: one row per matched file, unreadable files included. */
   int one_row_per_file;
   /* Optional: names the row in error messages ("object 17 of plane 1"),

@@ -35,63 +35,21 @@ int ls_grid_step(const ls_range *rx, const ls_range *ry, int64_t width, int64_t 
   return *y <= yhi;
 }
 
-int ls_index_next(int64_t n, const ls_scan *scan, ls_pos *pos, int first) {
-  int64_t i;
-  if (!ls_range_first(&scan->range[0], first ? 0 : pos->a + 1, n, &i)) return 0;
-  pos->a = i;
-  pos->b = pos->c = 0;
-  return 1;
-}
-
-int ls_index_seek(int64_t n, int64_t key, ls_pos *pos) {
-  if (key < 0 || key >= n) return 0;
-  pos->a = key;
-  pos->b = pos->c = 0;
-  return 1;
-}
-
-int64_t ls_key_pos_a(const void *model, const ls_pos *pos) {
-  (void)model;
-  return pos->a;
-}
-
-void ls_get_pos_a(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, row->pos.a);
-}
-
-void ls_get_pos_b(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, row->pos.b);
-}
-
-void ls_get_pos_c(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_int64(ctx, row->pos.c);
-}
-
 /* ---- declared shapes ------------------------------------------------------ */
 
 static const ls_range ls_range_all = {INT64_MIN, INT64_MAX};
 
-/* The pushed-down range of the position column for pos.a (which 0), pos.b
-** (1) or pos.c (2); everything when the table shows no such column. */
-static const ls_range *find_pos_range(const ls_table *t, const ls_scan *scan, size_t which) {
-  int i;
-  for (i = 0; i < t->ncolumns; i++) {
-    if (t->columns[i].kind == LS_POS && t->columns[i].offset == which) return &scan->range[i];
-  }
-  return &ls_range_all;
-}
-
+/* Each position (pos.a, pos.b, pos.c) gets the pushed-down range of its
+** LS_COL_POS column, or everything when the table shows no such column. */
 void ls_scan_bind_positions(const ls_table *t, ls_scan *scan) {
   size_t k;
-  for (k = 0; k < 3; k++) scan->pos[k] = find_pos_range(t, scan, k);
-}
-
-/* The range of a position: bound for the scan, or looked up. */
-static const ls_range *pos_range(const ls_table *t, const ls_scan *scan, size_t which) {
-  return scan->pos[which] ? scan->pos[which] : find_pos_range(t, scan, which);
+  int i;
+  for (k = 0; k < 3; k++) {
+    scan->pos[k] = &ls_range_all;
+    for (i = 0; i < t->ncolumns; i++) {
+      if (t->columns[i].kind == LS_POS && t->columns[i].offset == k) scan->pos[k] = &scan->range[i];
+    }
+  }
 }
 
 static void pos_set(ls_pos *pos, int64_t a, int64_t b, int64_t c) {
@@ -102,7 +60,7 @@ static void pos_set(ls_pos *pos, int64_t a, int64_t b, int64_t c) {
 
 /* NESTED: the next (a, b) in the ranges, at or after (a, b). */
 static int nested_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int64_t a, int64_t b) {
-  const ls_range *ra = pos_range(t, scan, 0), *rb = pos_range(t, scan, 1);
+  const ls_range *ra = scan->pos[0], *rb = scan->pos[1];
   int64_t outer = t->shape.count(model);
   while (ls_range_first(ra, a, outer, &a)) {
     if (ls_range_first(rb, b, t->shape.inner(model, a), &b)) {
@@ -118,7 +76,7 @@ static int nested_next(const ls_table *t, const void *model, const ls_scan *scan
 /* GRID: the next cell (a, y, x) in the ranges, at or after it, row by row. */
 static int grid_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int64_t a, int64_t y,
                      int64_t x) {
-  const ls_range *ra = pos_range(t, scan, 0), *ry = pos_range(t, scan, 1), *rx = pos_range(t, scan, 2);
+  const ls_range *ra = scan->pos[0], *ry = scan->pos[1], *rx = scan->pos[2];
   int64_t grids = t->shape.count(model);
   while (ls_range_first(ra, a, grids, &a)) {
     if (ls_grid_step(rx, ry, t->shape.inner(model, a), t->shape.height(model, a), &x, &y)) {
@@ -145,7 +103,7 @@ int ls_table_next(const ls_table *t, const void *model, const ls_scan *scan, ls_
       pos_set(pos, 0, 0, 0);
       return first;
     case LS_SHAPE_ARRAY:
-      if (!ls_range_first(pos_range(t, scan, 0), first ? 0 : pos->a + 1, t->shape.count(model), &i)) return 0;
+      if (!ls_range_first(scan->pos[0], first ? 0 : pos->a + 1, t->shape.count(model), &i)) return 0;
       pos_set(pos, i, 0, 0);
       return 1;
     case LS_SHAPE_NESTED:

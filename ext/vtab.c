@@ -1014,8 +1014,9 @@ static char *unloadable(const ls_table *t, sqlite3_value **values, char *msg) {
 ** Tables with records: the row's record is loaded, the new values are
 ** written into it column by column (in column order, so a kind set in the
 ** same UPDATE decides what later columns may hold), and the table's
-** store() checks the row as a whole and writes it to the model.  Tables
-** without: each setter writes the model, then check() looks at the row. */
+** store() checks the row as a whole and writes it to the model.  In a
+** table without a record, every writable column is custom and its setter
+** writes the model itself. */
 static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite3_value **values, int insert) {
   const ls_table *t = v->table;
   const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
@@ -1075,7 +1076,6 @@ static int apply_values(ls_vtab *v, ls_file *f, ls_model *m, ls_pos *pos, sqlite
   if (rc == SQLITE_OK && t->store && (rc = t->store(&row, old, changes + 1, &err)) != SQLITE_OK) {
     rc = row_error(v, rc, f, m->p, pos, err);
   }
-  if (rc == SQLITE_OK && t->check && (rc = t->check(&row, &err)) != SQLITE_OK) rc = row_error(v, rc, f, m->p, pos, err);
   sqlite3_free(changes);
   sqlite3_free(row.rec);
   sqlite3_free(old);
