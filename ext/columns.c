@@ -559,24 +559,14 @@ static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *
   for (item = root ? root->child : NULL; rc == SQLITE_OK && item; item = item->next, i++) {
     unsigned char *bytes = NULL;
     size_t n = 0;
-    uint32_t bad = 0;
+    char what[40];
     if (item->type != JSON_STRING) {
       *err = sqlite3_mprintf("column %s: element %lld is not a string", col->name, (long long)i);
       rc = SQLITE_CONSTRAINT;
       break;
     }
-    if (!text8_encode(item->s, item->n, row->opts->encoding, &bytes, &n, &bad)) {
-      if (!bytes && bad == 0) {
-        rc = SQLITE_NOMEM;
-      } else {
-        *err = bad == 0xFFFFFFFFu ? sqlite3_mprintf("column %s: element %lld is not valid UTF-8", col->name, (long long)i)
-                                  : sqlite3_mprintf("column %s: character U+%04X cannot be written in %s (set the table option encoding=...)",
-                                                    col->name, (unsigned)bad, text8_codepage_name(row->opts->encoding));
-        rc = SQLITE_CONSTRAINT;
-      }
-      free(bytes);
-      break;
-    }
+    snprintf(what, sizeof what, "element %lld", (long long)i);
+    if ((rc = ls_text8_encode(item->s, item->n, col, row->opts, what, &bytes, &n, err)) != SQLITE_OK) break;
     if (memchr(bytes, 0, n)) {
       *err = sqlite3_mprintf("column %s: element %lld contains a NUL character", col->name, (long long)i);
       rc = SQLITE_CONSTRAINT;

@@ -453,6 +453,12 @@ int ls_value_wtf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t
 ** UTF-8 without NUL characters, min_len to max_len bytes. */
 int ls_text_utf8(const char *s, size_t n, const ls_column *col, size_t min_len, size_t max_len, char **err);
 
+/* Encodes UTF-8 s[0..n) into the options' code page (malloc'd into *out).
+** Fails naming the column and `what` ("the text", "element 3") when s is
+** not UTF-8, or the character the code page cannot hold. */
+int ls_text8_encode(const char *s, size_t n, const ls_column *col, const ls_options *opts, const char *what,
+                    unsigned char **out, size_t *out_len, char **err);
+
 /* Sets a text result decoded from 8-bit bytes with the options' code page. */
 void ls_result_text8(sqlite3_context *ctx, const ls_options *opts, const unsigned char *s, size_t n);
 

@@ -47,11 +47,26 @@ int ls_value_int(sqlite3_value *v, const ls_column *col, int64_t min, int64_t ma
   return SQLITE_CONSTRAINT;
 }
 
+int ls_text8_encode(const char *s, size_t n, const ls_column *col, const ls_options *opts, const char *what,
+                    unsigned char **out, size_t *out_len, char **err) {
+  uint32_t bad = 0;
+  if (text8_encode(s, n, opts->encoding, out, out_len, &bad)) return SQLITE_OK;
+  if (!*out && bad == 0) return SQLITE_NOMEM;
+  free(*out);
+  *out = NULL;
+  if (bad == 0xFFFFFFFFu) {
+    *err = sqlite3_mprintf("column %s: %s is not valid UTF-8", col->name, what);
+  } else {
+    *err = sqlite3_mprintf("column %s: character U+%04X cannot be written in %s (set the table option encoding=...)",
+                           col->name, (unsigned)bad, text8_codepage_name(opts->encoding));
+  }
+  return SQLITE_CONSTRAINT;
+}
+
 int ls_value_text8(sqlite3_value *v, const ls_column *col, const ls_options *opts, size_t max_len,
                    unsigned char **out, size_t *out_len, char **err) {
   const char *text;
-  uint32_t bad = 0;
-  int n;
+  int n, rc;
   if (sqlite3_value_type(v) == SQLITE_NULL || sqlite3_value_type(v) == SQLITE_BLOB) {
     *err = sqlite3_mprintf("column %s: %s; it takes text of at most %lld bytes", col->name,
                            sqlite3_value_type(v) == SQLITE_NULL ? "NULL" : "a blob", (long long)max_len);
@@ -60,16 +75,7 @@ int ls_value_text8(sqlite3_value *v, const ls_column *col, const ls_options *opt
   text = (const char *)sqlite3_value_text(v);
   n = sqlite3_value_bytes(v);
   if (!text) return SQLITE_NOMEM;
-  if (!text8_encode(text, (size_t)n, opts->encoding, out, out_len, &bad)) {
-    if (!*out && bad == 0) return SQLITE_NOMEM;
-    if (bad == 0xFFFFFFFFu) {
-      *err = sqlite3_mprintf("column %s: the text is not valid UTF-8", col->name);
-    } else {
-      *err = sqlite3_mprintf("column %s: character U+%04X cannot be written in %s (set the table option encoding=...)",
-                             col->name, (unsigned)bad, text8_codepage_name(opts->encoding));
-    }
-    return SQLITE_CONSTRAINT;
-  }
+  if ((rc = ls_text8_encode(text, (size_t)n, col, opts, "the text", out, out_len, err)) != SQLITE_OK) return rc;
   if (*out_len > max_len) {
     *err = sqlite3_mprintf("column %s: text of %lld bytes is longer than the %lld bytes the field holds", col->name,
                            (long long)*out_len, (long long)max_len);

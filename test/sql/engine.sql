@@ -48,6 +48,10 @@ UPDATE wwd_planes SET image_sets = '[1,2]' WHERE source = 'fixtures/engine/v.wwd
 -- expect error: not a string
 UPDATE wwd_planes SET image_sets = 'nope' WHERE source = 'fixtures/engine/v.wwd';
 -- expect error: column image_sets
+UPDATE wwd_planes SET image_sets = '["ACTION", "漢"]' WHERE source = 'fixtures/engine/v.wwd';
+-- expect error: column image_sets: character U+6F22 cannot be written in cp1252
+UPDATE wwd_planes SET image_sets = '["\ud800"]' WHERE source = 'fixtures/engine/v.wwd';
+-- expect error: column image_sets: element 0 is not valid UTF-8
 SELECT * FROM wwd_objects('fixtures/engine/v.wwd', 'encoding=klingon');
 -- expect error: unknown encoding
 DELETE FROM wwd_tiles WHERE source = 'fixtures/engine/v.wwd';
