@@ -135,7 +135,8 @@ static int columns_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
         sqlite3_result_text(ctx, doc, -1, SQLITE_STATIC);
       } else {
         char *examples = ls_options_examples(t->format);
-        if (examples) sqlite3_result_text(ctx, sqlite3_mprintf("argument 2: key=value options: %s", examples), -1, sqlite3_free);
+        char *text = examples ? sqlite3_mprintf("argument 2: key=value options: %s", examples) : NULL;
+        if (text) sqlite3_result_text(ctx, text, -1, sqlite3_free);
         else sqlite3_result_error_nomem(ctx);
         sqlite3_free(examples);
       }
