@@ -22,39 +22,34 @@ int df_sniff(const unsigned char *buf, size_t size) {
   return memcmp(buf, "DATA", 4) == 0 || memcmp(buf, "ATAD", 4) == 0;
 }
 
-/* Grows the item list so one more fits; 0 on OOM or overflow. */
-static int items_reserve(datafile *df, size_t extra) {
-  size_t need, cap, bytes;
-  df_item *p;
-  if (!size_add(df->num_items, extra, &need)) return 0;
-  if (need <= df->cap_items) return 1;
-  cap = df->cap_items ? df->cap_items : 16;
-  while (cap < need) {
-    if (!size_mul(cap, 2, &cap)) return 0;
+/* Grows an array of `count` elements of `size` bytes (capacity *cap,
+** doubling from 16) so `extra` more fit: *moved is the array, moved or
+** not.  0 on OOM or overflow (the array is left as it was). */
+static int array_reserve(void *array, size_t *cap, size_t count, size_t extra, size_t size, void **moved) {
+  size_t need, n, bytes;
+  *moved = array;
+  if (!size_add(count, extra, &need)) return 0;
+  if (need <= *cap) return 1;
+  n = *cap ? *cap : 16;
+  while (n < need) {
+    if (!size_mul(n, 2, &n)) return 0;
   }
-  if (!size_mul(cap, sizeof *p, &bytes)) return 0;
-  p = (df_item *)realloc(df->items, bytes);
-  if (!p) return 0;
-  df->items = p;
-  df->cap_items = cap;
+  if (!size_mul(n, size, &bytes) || !(*moved = realloc(array, bytes))) return 0;
+  *cap = n;
   return 1;
 }
 
-/* Grows the blob list so `extra` more fit; 0 on OOM or overflow. */
+static int items_reserve(datafile *df, size_t extra) {
+  void *p;
+  if (!array_reserve(df->items, &df->cap_items, df->num_items, extra, sizeof *df->items, &p)) return 0;
+  df->items = p;
+  return 1;
+}
+
 static int data_reserve(datafile *df, size_t extra) {
-  size_t need, cap, bytes;
-  df_data *p;
-  if (!size_add(df->num_data, extra, &need)) return 0;
-  if (need <= df->cap_data) return 1;
-  cap = df->cap_data ? df->cap_data : 16;
-  while (cap < need) {
-    if (!size_mul(cap, 2, &cap)) return 0;
-  }
-  if (!size_mul(cap, sizeof *p, &bytes)) return 0;
-  p = (df_data *)realloc(df->data, bytes);
-  if (!p) return 0;
+  void *p;
+  if (!array_reserve(df->data, &df->cap_data, df->num_data, extra, sizeof *df->data, &p)) return 0;
   df->data = p;
-  df->cap_data = cap;
   return 1;
 }
 

@@ -2,10 +2,11 @@
 ** text8.c: lossless conversion between 8-bit code pages and UTF-8 (see
 ** text8.h for the contract).
 **
-** Each code page is a 128-entry table for the bytes 0x80..0xFF (bytes below
-** 0x80 are ASCII in all of them).  A byte the code page leaves unassigned is
-** stored in the table as the C1 control with the same number, so decoding is
-** total and encoding is its exact inverse.  Latin-1 needs no table.
+** Each code page maps the bytes 0x80..0xFF through a table and, where its
+** upper bytes are a run of consecutive code points, a run (text8_page);
+** bytes below 0x80 are ASCII in all of them.  A byte the code page leaves
+** unassigned is stored as the C1 control with the same number, so decoding
+** is total and encoding is its exact inverse.  Latin-1 is a run alone.
 */
 #include "text8.h"
 
@@ -15,29 +16,28 @@
 #include "bytes.h"
 #include "utf16.h"
 
-/* Windows-1252 (Western European), bytes 0x80..0xFF.  Unassigned bytes (0x81, 0x8D, 0x8F, 0x90, 0x9D) map to the C1
-** control with the same number. */
-static const uint16_t cp1252_high[128] = {
+/* A code page's bytes 0x80..0xFF: the first `n` through the table `high`,
+** the rest a run of consecutive code points from `tail` (Latin-1's
+** U+00A0..U+00FF in Windows-1252, Cyrillic U+0410..U+044F in
+** Windows-1251).  Unassigned bytes map to the C1 control with the same
+** number, so every byte decodes and encodes back. */
+typedef struct text8_page {
+  const uint16_t *high;
+  size_t n;
+  uint16_t tail;
+} text8_page;
+
+/* Windows-1252 (Western European), bytes 0x80..0x9F (unassigned: 0x81,
+** 0x8D, 0x8F, 0x90, 0x9D). */
+static const uint16_t cp1252_high[32] = {
   0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
   0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
   0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
   0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
-  0x00A0, 0x00A1, 0x00A2, 0x00A3, 0x00A4, 0x00A5, 0x00A6, 0x00A7,
-  0x00A8, 0x00A9, 0x00AA, 0x00AB, 0x00AC, 0x00AD, 0x00AE, 0x00AF,
-  0x00B0, 0x00B1, 0x00B2, 0x00B3, 0x00B4, 0x00B5, 0x00B6, 0x00B7,
-  0x00B8, 0x00B9, 0x00BA, 0x00BB, 0x00BC, 0x00BD, 0x00BE, 0x00BF,
-  0x00C0, 0x00C1, 0x00C2, 0x00C3, 0x00C4, 0x00C5, 0x00C6, 0x00C7,
-  0x00C8, 0x00C9, 0x00CA, 0x00CB, 0x00CC, 0x00CD, 0x00CE, 0x00CF,
-  0x00D0, 0x00D1, 0x00D2, 0x00D3, 0x00D4, 0x00D5, 0x00D6, 0x00D7,
-  0x00D8, 0x00D9, 0x00DA, 0x00DB, 0x00DC, 0x00DD, 0x00DE, 0x00DF,
-  0x00E0, 0x00E1, 0x00E2, 0x00E3, 0x00E4, 0x00E5, 0x00E6, 0x00E7,
-  0x00E8, 0x00E9, 0x00EA, 0x00EB, 0x00EC, 0x00ED, 0x00EE, 0x00EF,
-  0x00F0, 0x00F1, 0x00F2, 0x00F3, 0x00F4, 0x00F5, 0x00F6, 0x00F7,
-  0x00F8, 0x00F9, 0x00FA, 0x00FB, 0x00FC, 0x00FD, 0x00FE, 0x00FF,
 };
 
-/* Windows-1250 (Central European), bytes 0x80..0xFF.  Unassigned bytes (0x81, 0x83, 0x88, 0x90, 0x98) map to the C1
-** control with the same number. */
+/* Windows-1250 (Central European), bytes 0x80..0xFF (unassigned: 0x81,
+** 0x83, 0x88, 0x90, 0x98). */
 static const uint16_t cp1250_high[128] = {
   0x20AC, 0x0081, 0x201A, 0x0083, 0x201E, 0x2026, 0x2020, 0x2021,
   0x0088, 0x2030, 0x0160, 0x2039, 0x015A, 0x0164, 0x017D, 0x0179,
@@ -57,9 +57,8 @@ static const uint16_t cp1250_high[128] = {
   0x0159, 0x016F, 0x00FA, 0x0171, 0x00FC, 0x00FD, 0x0163, 0x02D9,
 };
 
-/* Windows-1251 (Cyrillic), bytes 0x80..0xFF.  Unassigned bytes (0x98) map to the C1
-** control with the same number. */
-static const uint16_t cp1251_high[128] = {
+/* Windows-1251 (Cyrillic), bytes 0x80..0xBF (unassigned: 0x98). */
+static const uint16_t cp1251_high[64] = {
   0x0402, 0x0403, 0x201A, 0x0453, 0x201E, 0x2026, 0x2020, 0x2021,
   0x20AC, 0x2030, 0x0409, 0x2039, 0x040A, 0x040C, 0x040B, 0x040F,
   0x0452, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
@@ -68,25 +67,19 @@ static const uint16_t cp1251_high[128] = {
   0x0401, 0x00A9, 0x0404, 0x00AB, 0x00AC, 0x00AD, 0x00AE, 0x0407,
   0x00B0, 0x00B1, 0x0406, 0x0456, 0x0491, 0x00B5, 0x00B6, 0x00B7,
   0x0451, 0x2116, 0x0454, 0x00BB, 0x0458, 0x0405, 0x0455, 0x0457,
-  0x0410, 0x0411, 0x0412, 0x0413, 0x0414, 0x0415, 0x0416, 0x0417,
-  0x0418, 0x0419, 0x041A, 0x041B, 0x041C, 0x041D, 0x041E, 0x041F,
-  0x0420, 0x0421, 0x0422, 0x0423, 0x0424, 0x0425, 0x0426, 0x0427,
-  0x0428, 0x0429, 0x042A, 0x042B, 0x042C, 0x042D, 0x042E, 0x042F,
-  0x0430, 0x0431, 0x0432, 0x0433, 0x0434, 0x0435, 0x0436, 0x0437,
-  0x0438, 0x0439, 0x043A, 0x043B, 0x043C, 0x043D, 0x043E, 0x043F,
-  0x0440, 0x0441, 0x0442, 0x0443, 0x0444, 0x0445, 0x0446, 0x0447,
-  0x0448, 0x0449, 0x044A, 0x044B, 0x044C, 0x044D, 0x044E, 0x044F,
 };
 
-/* The table of a code page, or NULL for Latin-1 (byte == code point). */
-static const uint16_t *text8_table(text8_codepage cp) {
+/* The layout of a code page; Latin-1 is the run U+0080..U+00FF alone. */
+static text8_page text8_layout(text8_codepage cp) {
+  static const text8_page cp1252 = {cp1252_high, 32, 0x00A0}, cp1250 = {cp1250_high, 128, 0},
+                          cp1251 = {cp1251_high, 64, 0x0410}, latin1 = {NULL, 0, 0x0080};
   switch (cp) {
-    case TEXT8_CP1252: return cp1252_high;
-    case TEXT8_CP1250: return cp1250_high;
-    case TEXT8_CP1251: return cp1251_high;
-    case TEXT8_LATIN1: return NULL;
+    case TEXT8_CP1250: return cp1250;
+    case TEXT8_CP1251: return cp1251;
+    case TEXT8_LATIN1: return latin1;
+    case TEXT8_CP1252: break;
   }
-  return cp1252_high;
+  return cp1252;
 }
 
 /* ASCII lower-casing without the locale, for name comparison. */
@@ -143,7 +136,7 @@ const char *text8_codepage_name(text8_codepage cp) {
 ** U+10000, so the output needs at most 3 bytes per input byte plus the NUL.
 ** The size is computed overflow-safely before allocating. */
 char *text8_decode(const unsigned char *bytes, size_t n, text8_codepage cp, size_t *out_len) {
-  const uint16_t *table = text8_table(cp);
+  text8_page page = text8_layout(cp);
   size_t cap, i, o = 0;
   char *out;
   if (!size_mul(n, 3, &cap) || !size_add(cap, 1, &cap)) return NULL;
@@ -151,7 +144,7 @@ char *text8_decode(const unsigned char *bytes, size_t n, text8_codepage cp, size
   if (!out) return NULL;
   for (i = 0; i < n; i++) {
     uint32_t c = bytes[i];
-    if (c >= 0x80 && table) c = table[c - 0x80];
+    if (c >= 0x80) c = c - 0x80 < page.n ? page.high[c - 0x80] : page.tail + (c - 0x80 - (uint32_t)page.n);
     if (c < 0x80) {
       out[o++] = (char)c;
     } else if (c < 0x800) {
@@ -179,22 +172,22 @@ static int text8_utf8_next(const unsigned char *s, size_t n, size_t *pos, uint32
   return 1;
 }
 
-/* Maps one code point to a byte of the code page: ASCII as is, else a
-** reverse search of the 128-entry table (which also finds the C1 controls
-** standing for unassigned bytes).  Returns 1 and the byte, or 0. */
-static int text8_to_byte(uint32_t c, const uint16_t *table, unsigned char *b) {
+/* Maps one code point to a byte of the code page: ASCII as is, the run
+** from the tail, else a reverse search of the table (which also finds the
+** C1 controls standing for unassigned bytes).  Returns 1 and the byte, or
+** 0. */
+static int text8_to_byte(uint32_t c, const text8_page *page, unsigned char *b) {
   size_t k;
   if (c < 0x80) {
     *b = (unsigned char)c;
     return 1;
   }
-  if (!table) {
-    if (c > 0xFF) return 0;
-    *b = (unsigned char)c;
+  if (c >= page->tail && c - page->tail < 128 - page->n) {
+    *b = (unsigned char)(0x80 + page->n + (c - page->tail));
     return 1;
   }
-  for (k = 0; k < 128; k++) {
-    if (table[k] == c) {
+  for (k = 0; k < page->n; k++) {
+    if (page->high[k] == c) {
       *b = (unsigned char)(0x80 + k);
       return 1;
     }
@@ -208,7 +201,7 @@ static int text8_to_byte(uint32_t c, const uint16_t *table, unsigned char *b) {
 int text8_encode(const char *utf8, size_t n, text8_codepage cp, unsigned char **out,
                  size_t *out_len, uint32_t *bad_char) {
   const unsigned char *s = (const unsigned char *)utf8;
-  const uint16_t *table = text8_table(cp);
+  text8_page page = text8_layout(cp);
   unsigned char *buf;
   size_t pos = 0, o = 0;
   uint32_t dummy;
@@ -227,7 +220,7 @@ int text8_encode(const char *utf8, size_t n, text8_codepage cp, unsigned char **
       *bad_char = 0xFFFFFFFFu;
       return 0;
     }
-    if (!text8_to_byte(c, table, &buf[o])) {
+    if (!text8_to_byte(c, &page, &buf[o])) {
       free(buf);
       *bad_char = c;
       return 0;

@@ -740,51 +740,43 @@ done:
 /* ---- reading helpers ------------------------------------------------------- */
 
 /* The accessors below return runs of the model's tables, bounds-checked
-** again so a caller holding a hand-edited model cannot read past them. */
+** again so a caller holding a hand-edited model cannot read past them:
+** run_length is the run's count when start .. start+count-1 lies within a
+** table of len entries, else 0 (as for an empty run). */
+static uint32_t run_length(uint64_t start, uint32_t count, uint64_t len) {
+  return start + count <= len ? count : 0;
+}
+
 uint32_t wed_cell_tiles(const wed_area *a, uint32_t overlay, uint32_t cell, const uint16_t **tiles) {
-  const wed_overlay *o;
-  const wed_tilecell *c;
-  *tiles = NULL;
-  if (overlay >= a->num_overlays) return 0;
-  o = &a->overlays[overlay];
-  if (cell >= o->num_cells) return 0;
-  c = &o->cells[cell];
-  if ((uint32_t)c->tile_start + c->tile_count > o->num_lookup || c->tile_count == 0) return 0;
-  *tiles = o->lookup + c->tile_start;
-  return c->tile_count;
+  const wed_overlay *o = overlay < a->num_overlays ? &a->overlays[overlay] : NULL;
+  const wed_tilecell *c = o && cell < o->num_cells ? &o->cells[cell] : NULL;
+  uint32_t n = c ? run_length(c->tile_start, c->tile_count, o->num_lookup) : 0;
+  *tiles = n ? o->lookup + c->tile_start : NULL;
+  return n;
 }
 
-/* A door's run of the door cell table (see wed_cell_tiles). */
+/* A door's run of the door cell table. */
 uint32_t wed_door_cells(const wed_area *a, uint32_t door, const uint16_t **cells) {
-  const wed_door *dr;
-  *cells = NULL;
-  if (door >= a->num_doors) return 0;
-  dr = &a->doors[door];
-  if ((uint32_t)dr->first_cell + dr->cell_count > a->num_door_cells || dr->cell_count == 0) return 0;
-  *cells = a->door_cells + dr->first_cell;
-  return dr->cell_count;
+  const wed_door *d = door < a->num_doors ? &a->doors[door] : NULL;
+  uint32_t n = d ? run_length(d->first_cell, d->cell_count, a->num_door_cells) : 0;
+  *cells = n ? a->door_cells + d->first_cell : NULL;
+  return n;
 }
 
-/* A polygon's run of the vertex table (see wed_cell_tiles). */
+/* A polygon's run of the vertex table. */
 uint32_t wed_polygon_vertices(const wed_area *a, uint32_t poly, const wed_point **pts) {
-  const wed_polygon *p;
-  *pts = NULL;
-  if (poly >= a->num_polygons) return 0;
-  p = &a->polygons[poly];
-  if ((uint64_t)p->first_vertex + p->vertex_count > a->num_vertices || p->vertex_count == 0) return 0;
-  *pts = a->vertices + p->first_vertex;
-  return p->vertex_count;
+  const wed_polygon *p = poly < a->num_polygons ? &a->polygons[poly] : NULL;
+  uint32_t n = p ? run_length(p->first_vertex, p->vertex_count, a->num_vertices) : 0;
+  *pts = n ? a->vertices + p->first_vertex : NULL;
+  return n;
 }
 
-/* A wall group's run of the polygon lookup (see wed_cell_tiles). */
+/* A wall group's run of the polygon lookup. */
 uint32_t wed_wallgroup_polygons(const wed_area *a, uint32_t g, const uint16_t **polys) {
-  const wed_wallgroup *w;
-  *polys = NULL;
-  if (g >= a->num_wallgroups) return 0;
-  w = &a->wallgroups[g];
-  if ((uint32_t)w->start + w->count > a->num_poly_lookup || w->count == 0) return 0;
-  *polys = a->poly_lookup + w->start;
-  return w->count;
+  const wed_wallgroup *w = g < a->num_wallgroups ? &a->wallgroups[g] : NULL;
+  uint32_t n = w ? run_length(w->start, w->count, a->num_poly_lookup) : 0;
+  *polys = n ? a->poly_lookup + w->start : NULL;
+  return n;
 }
 
 /* Classifies a polygon by its position: walls first; after them, the first

@@ -366,6 +366,21 @@ void wwd_free(wwd_level *lvl) {
   free(lvl);
 }
 
+size_t wwd_footprint(const wwd_level *lvl) {
+  size_t bytes = sizeof *lvl;
+  uint32_t i, k;
+  for (i = 0; i < lvl->num_planes; i++) {
+    const wwd_plane *p = &lvl->planes[i];
+    bytes += sizeof *p + (size_t)p->tiles_wide * p->tiles_high * 4 + (size_t)p->objects_cap * sizeof(wwd_object);
+    for (k = 0; k < p->num_objects; k++) {
+      int s;
+      for (s = 0; s < WWD_OBJECT_NSTRINGS; s++) bytes += p->objects[k].str[s].len;
+    }
+  }
+  for (i = 0; i < lvl->num_tile_properties; i++) bytes += sizeof(wwd_tile_property) + lvl->tile_properties[i].mask_len;
+  return bytes;
+}
+
 /* Deep-copies one plane into a zeroed destination; on failure the
 ** destination holds what was copied so far (plane_clear releases it). */
 static int plane_copy(wwd_plane *d, const wwd_plane *s) {

@@ -215,6 +215,10 @@ wwd_level *wwd_clone(const wwd_level *lvl);
 
 void wwd_free(wwd_level *lvl);
 
+/* About how many bytes of memory a level holds: tiles, objects and their
+** strings, masks (headers are small), for a cache budget. */
+size_t wwd_footprint(const wwd_level *lvl);
+
 /* A new, valid, empty level: signature, flags = use z coords, one main plane
 ** named "Action" with the given tile size and dimensions (all tiles
 ** invisible), no objects, no tile properties.  NULL when out of memory or

@@ -169,12 +169,31 @@ static char *applies_text(const ls_table *t, const ls_column *col) {
 
 /* ---- reading ---------------------------------------------------------------- */
 
-/* Element i of a JSON integer span: int64_t, or uint16_t for LS_SPAN16. */
+/* Element i of a JSON integer span: int64_t, uint16_t for LS_SPAN16,
+** int32_t for a fixed LS_I32 array. */
 static int64_t span_int(ls_span s, ls_store st, size_t i) {
   uint16_t u;
+  int32_t x;
+  if (st == LS_I32) {
+    memcpy(&x, (const unsigned char *)s.p + 4 * i, 4);
+    return x;
+  }
   if (st != LS_SPAN16) return ((const int64_t *)s.p)[i];
   memcpy(&u, (const unsigned char *)s.p + 2 * i, 2);
   return u;
+}
+
+/* The elements of a JSON integer column: its span, or its fixed LS_I32
+** array of .size bytes. */
+static ls_span json_ints_of(const unsigned char *f, const ls_column *col) {
+  ls_span s;
+  if (col->store == LS_I32) {
+    s.p = f;
+    s.n = col->size / 4;
+  } else {
+    memcpy(&s, f, sizeof s);
+  }
+  return s;
 }
 
 /* A JSON array of the span's elements, `tuple` per element.  Each element
@@ -269,8 +288,7 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
       else sqlite3_result_blob64(ctx, s.p, s.n, SQLITE_TRANSIENT);
       break;
     case LS_JSON_INTS:
-      memcpy(&s, f, sizeof s);
-      result_json_ints(ctx, s, col->store, col->aux ? ((const ls_json_shape *)col->aux)->tuple : 1);
+      result_json_ints(ctx, json_ints_of(f, col), col->store, col->aux ? ((const ls_json_shape *)col->aux)->tuple : 1);
       break;
     case LS_JSON_TEXTS:
       memcpy(&s, f, sizeof s);
@@ -500,12 +518,12 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
   int64_t *out, lo = col->min, hi = col->max;
   size_t i = 0;
   int rc;
-  if (lo == 0 && hi == 0) store_limits(col->store == LS_SPAN16 ? LS_U16 : LS_I64, &lo, &hi);
-  memcpy(&cur, field_of(row, col), sizeof cur);
-  if (col->store == LS_SPAN16 && cur.n) { /* the elements the row holds, as int64_t for the checks */
+  if (lo == 0 && hi == 0) store_limits(col->store == LS_SPAN16 ? LS_U16 : col->store == LS_I32 ? LS_I32 : LS_I64, &lo, &hi);
+  cur = json_ints_of(field_of(row, col), col);
+  if (col->store != LS_SPAN && cur.n) { /* the elements the row holds, as int64_t for the checks */
     int64_t *wide = ls_arena_alloc(row->arena, sizeof *wide * cur.n);
     if (!wide) return SQLITE_NOMEM;
-    for (i = 0; i < cur.n; i++) wide[i] = span_int(cur, LS_SPAN16, i);
+    for (i = 0; i < cur.n; i++) wide[i] = span_int(cur, col->store, i);
     cur.p = wide;
     i = 0;
   }
@@ -538,7 +556,11 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
       uint16_t u = (uint16_t)out[i];
       memcpy((unsigned char *)out + 2 * i, &u, 2);
     }
-    memcpy(field_of(row, col), &span, sizeof span);
+    for (i = 0; col->store == LS_I32 && i < span.n; i++) { /* into the fixed array (its length was checked) */
+      int32_t x = (int32_t)out[i];
+      memcpy(field_of(row, col) + 4 * i, &x, 4);
+    }
+    if (col->store != LS_I32) memcpy(field_of(row, col), &span, sizeof span);
   }
   json_free(root);
   return json_takes(rc, shape, err);

@@ -75,6 +75,23 @@ typedef struct ls_format {
   const struct ls_option *const *options;
 } ls_format;
 
+/* The ls_format callbacks of a codec whose model is its own struct T and
+** whose API has the usual shape: parse(data, size, &T *, err) returning 1
+** or 0, serialize(const T *, &out, &size, err), clone(const T *) returning
+** NULL on OOM, free(T *), footprint(const T *).  Defines the static
+** functions prefix_format_parse, _serialize, _clone, _free, _footprint. */
+#define LS_CODEC_ADAPTERS(prefix, T, parse_fn, serialize_fn, clone_fn, free_fn, footprint_fn)                  \
+  static void *prefix##_format_parse(const unsigned char *data, size_t size, codec_error *err) {                \
+    T *model = NULL;                                                                                            \
+    return parse_fn(data, size, &model, err) ? model : NULL;                                                    \
+  }                                                                                                             \
+  static int prefix##_format_serialize(const void *model, unsigned char **out, size_t *size, codec_error *err) { \
+    return serialize_fn((const T *)model, out, size, err);                                                      \
+  }                                                                                                             \
+  static void *prefix##_format_clone(const void *model) { return clone_fn((const T *)model); }                  \
+  static void prefix##_format_free(void *model) { free_fn((T *)model); }                                        \
+  static size_t prefix##_format_footprint(const void *model) { return footprint_fn((const T *)model); }
+
 /* ---- rows and columns ------------------------------------------------- */
 
 /* Table options given as `key=value` arguments (named tables) or as the
@@ -193,7 +210,9 @@ typedef enum ls_kind {
   LS_TEXT8,     /* 8-bit text in the format's code page: LS_CHARS (.size bytes) or LS_SPAN (.max bytes) */
   LS_UTF8,      /* UTF-8 text without NUL characters, .min to .max bytes (LS_CHARS or LS_SPAN) */
   LS_BLOB,      /* bytes (LS_SPAN), at most .max */
-  LS_JSON_INTS, /* JSON array of integers or of integer tuples (LS_SPAN of int64_t or LS_SPAN16; .aux: ls_json_shape) */
+  LS_JSON_INTS, /* JSON array of integers or of integer tuples (.aux: ls_json_shape): LS_SPAN of int64_t,
+                ** LS_SPAN16, or LS_I32: a fixed int32_t array of .size bytes in the record (the shape's
+                ** min_items = max_items elements) */
   LS_JSON_TEXTS, /* JSON array of 8-bit strings in the code page (LS_SPAN of ls_span; .aux: ls_json_shape) */
   /* Text that is UTF-16 in the file, held in the record as WTF-8
   ** (codecs/utf16.h: UTF-8, except that an unpaired surrogate is its own
@@ -313,7 +332,13 @@ int ls_grid_step(const ls_range *rx, const ls_range *ry, int64_t width, int64_t 
 **  - LS_SHAPE_GRID: count(model) grids, grid a being inner(model, a) cells
 **    wide and height(model, a) high, at pos (a, y = b, x = c), row by row;
 **    the key counts the cells before.
-** The pushed-down ranges of the LS_COL_POS columns bound a, b and c. */
+** The pushed-down ranges of the LS_COL_POS columns bound a, b and c.
+** Optional for ARRAY, NESTED and GRID: has(model, a, scan) says whether
+** element a has rows in the scan (scan NULL: at all), so a table can leave
+** out elements of another family or outside ranges on its own columns
+** (tw_tiles: tilemap layers only, within grp and layer); base(model, a) is
+** the key of element a's first row where the table keeps it, for O(1) keys
+** (without it, keys count the rows of the elements before). */
 typedef enum ls_shape_kind { LS_SHAPE_CUSTOM = 0, LS_SHAPE_ONE, LS_SHAPE_ARRAY, LS_SHAPE_NESTED, LS_SHAPE_GRID } ls_shape_kind;
 
 typedef struct ls_shape {
@@ -321,6 +346,8 @@ typedef struct ls_shape {
   int64_t (*count)(const void *model);
   int64_t (*inner)(const void *model, int64_t a);
   int64_t (*height)(const void *model, int64_t a);
+  int (*has)(const void *model, int64_t a, const struct ls_scan *scan);
+  int64_t (*base)(const void *model, int64_t a);
 } ls_shape;
 
 typedef struct ls_table {
@@ -416,6 +443,14 @@ int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_col
 typedef struct ls_session ls_session;
 ls_session *ls_session_new(sqlite3 *db);
 int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table);
+/* A table family as data: its format and its tables (NULL-terminated);
+** registering it makes the format known to levelsql_files and creates
+** every table's module. */
+typedef struct ls_family {
+  const ls_format *format;
+  const ls_table *const *tables;
+} ls_family;
+int ls_register_family(sqlite3 *db, ls_session *sess, const ls_family *family);
 /* The engine's own SQL function (levelsql_column_value, for comparing an
 ** UPDATE's values with the row's), once per connection. */
 int ls_register_engine_functions(sqlite3 *db);
@@ -461,6 +496,12 @@ int ls_text8_encode(const char *s, size_t n, const ls_column *col, const ls_opti
 
 /* Sets a text result decoded from 8-bit bytes with the options' code page. */
 void ls_result_text8(sqlite3_context *ctx, const ls_options *opts, const unsigned char *s, size_t n);
+
+/* A codec's failure as a load()'s, store()'s or setter's error: *err is
+** "<prefix>: <codec message>" (prefix printf-style; NULL: the message
+** alone) and the result is rc, or SQLITE_NOMEM without a message when the
+** codec ran out of memory (CODEC_E_MEMORY). */
+int ls_codec_failed(const codec_error *e, int rc, char **err, const char *prefix, ...);
 
 /* Names of set bits: "mirror|invert" from a table of {bit, name}; unknown
 ** bits come out as hex ("0x100").  ls_flags_parse is the reverse (names or

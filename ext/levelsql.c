@@ -63,18 +63,18 @@ static void session_destroy(void *p) {
 __declspec(dllexport)
 #endif
 int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api) {
+  static const ls_family *const families[] = {&wwd_family, &tw_family, &wed_family, &wz4_family};
   ls_session *sess;
+  size_t f;
   int rc;
   SQLITE_EXTENSION_INIT2(api);
   sess = ls_session_new(db);
   if (!sess) return SQLITE_NOMEM;
   rc = ls_register_engine_functions(db);
   if (rc == SQLITE_OK) rc = files_table_register(db, sess);
-  if (rc == SQLITE_OK) rc = wwd_tables_register(db, sess);
-  if (rc == SQLITE_OK) rc = tw_tables_register(db, sess);
-  if (rc == SQLITE_OK) rc = wed_tables_register(db, sess);
-  if (rc == SQLITE_OK) rc = wz4_tables_register(db, sess);
+  for (f = 0; rc == SQLITE_OK && f < sizeof families / sizeof families[0]; f++) rc = ls_register_family(db, sess, families[f]);
   if (rc == SQLITE_OK) rc = wwd_functions_register(db);
+  if (rc == SQLITE_OK) rc = wed_functions_register(db);
   if (rc == SQLITE_OK) rc = columns_table_register(db, sess);
   if (rc == SQLITE_OK) {
     rc = sqlite3_create_function(db, "levelsql_version", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_DETERMINISTIC, NULL,

@@ -58,11 +58,24 @@ static void pos_set(ls_pos *pos, int64_t a, int64_t b, int64_t c) {
   pos->c = c;
 }
 
+/* The first element at or after a within the range on pos.a that has rows
+** in the scan (shape.has); 0 when none. */
+static int element_first(const ls_table *t, const void *model, const ls_scan *scan, int64_t a, int64_t count,
+                         int64_t *out) {
+  for (; ls_range_first(scan->pos[0], a, count, &a); a++) {
+    if (!t->shape.has || t->shape.has(model, a, scan)) {
+      *out = a;
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* NESTED: the next (a, b) in the ranges, at or after (a, b). */
 static int nested_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int64_t a, int64_t b) {
-  const ls_range *ra = scan->pos[0], *rb = scan->pos[1];
+  const ls_range *rb = scan->pos[1];
   int64_t outer = t->shape.count(model);
-  while (ls_range_first(ra, a, outer, &a)) {
+  while (element_first(t, model, scan, a, outer, &a)) {
     if (ls_range_first(rb, b, t->shape.inner(model, a), &b)) {
       pos_set(pos, a, b, 0);
       return 1;
@@ -76,9 +89,9 @@ static int nested_next(const ls_table *t, const void *model, const ls_scan *scan
 /* GRID: the next cell (a, y, x) in the ranges, at or after it, row by row. */
 static int grid_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int64_t a, int64_t y,
                      int64_t x) {
-  const ls_range *ra = scan->pos[0], *ry = scan->pos[1], *rx = scan->pos[2];
+  const ls_range *ry = scan->pos[1], *rx = scan->pos[2];
   int64_t grids = t->shape.count(model);
-  while (ls_range_first(ra, a, grids, &a)) {
+  while (element_first(t, model, scan, a, grids, &a)) {
     if (ls_grid_step(rx, ry, t->shape.inner(model, a), t->shape.height(model, a), &x, &y)) {
       pos_set(pos, a, y, x);
       return 1;
@@ -103,7 +116,7 @@ int ls_table_next(const ls_table *t, const void *model, const ls_scan *scan, ls_
       pos_set(pos, 0, 0, 0);
       return first;
     case LS_SHAPE_ARRAY:
-      if (!ls_range_first(scan->pos[0], first ? 0 : pos->a + 1, t->shape.count(model), &i)) return 0;
+      if (!element_first(t, model, scan, first ? 0 : pos->a + 1, t->shape.count(model), &i)) return 0;
       pos_set(pos, i, 0, 0);
       return 1;
     case LS_SHAPE_NESTED:
@@ -123,14 +136,15 @@ int64_t ls_table_key(const ls_table *t, const void *model, const ls_pos *pos) {
     case LS_SHAPE_ARRAY: return pos->a;
     case LS_SHAPE_NESTED:
     case LS_SHAPE_GRID:
-      for (i = 0; i < pos->a; i++) key += rows_of(t, model, i);
+      if (t->shape.base) key = t->shape.base(model, pos->a);
+      for (i = 0; !t->shape.base && i < pos->a; i++) key += rows_of(t, model, i);
       return t->shape.kind == LS_SHAPE_GRID ? key + pos->b * t->shape.inner(model, pos->a) + pos->c : key + pos->b;
     default: return 0;
   }
 }
 
 int ls_table_seek(const ls_table *t, const void *model, int64_t key, ls_pos *pos) {
-  int64_t i, n;
+  int64_t i, n, rows, first = 0; /* the key of element i's first row */
   if (t->seek) return t->seek(model, key, pos);
   if (key < 0) return 0;
   switch (t->shape.kind) {
@@ -138,24 +152,24 @@ int ls_table_seek(const ls_table *t, const void *model, int64_t key, ls_pos *pos
       pos_set(pos, 0, 0, 0);
       return key == 0;
     case LS_SHAPE_ARRAY:
-      if (key >= t->shape.count(model)) return 0;
+      if (key >= t->shape.count(model) || (t->shape.has && !t->shape.has(model, key, NULL))) return 0;
       pos_set(pos, key, 0, 0);
       return 1;
     case LS_SHAPE_NESTED:
     case LS_SHAPE_GRID:
       n = t->shape.count(model);
-      for (i = 0; i < n; i++) {
-        int64_t rows = rows_of(t, model, i);
-        if (key < rows) {
-          if (t->shape.kind == LS_SHAPE_NESTED) {
-            pos_set(pos, i, key, 0);
-          } else {
-            int64_t w = t->shape.inner(model, i);
-            pos_set(pos, i, key / w, key % w);
-          }
-          return 1;
+      for (i = 0; i < n; first += rows, i++) {
+        rows = t->shape.has && !t->shape.has(model, i, NULL) ? 0 : rows_of(t, model, i);
+        if (t->shape.base) first = t->shape.base(model, i);
+        if (key < first || key - first >= rows) continue;
+        key -= first;
+        if (t->shape.kind == LS_SHAPE_NESTED) {
+          pos_set(pos, i, key, 0);
+        } else {
+          int64_t w = t->shape.inner(model, i);
+          pos_set(pos, i, key / w, key % w);
         }
-        key -= rows;
+        return 1;
       }
       return 0;
     default:

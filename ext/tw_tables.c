@@ -273,77 +273,38 @@ static int in_family(const tw_layer *L, int family) {
   return family == ANY_LAYER || (family == QUADS_LAYERS ? L->kind == TW_KIND_QUADS : L->kind <= TW_KIND_TUNE);
 }
 
-/* The first layer at or after l of the family (tilemap and quads layers
-** only when their rows have keys) within the ranges on layer_index (pos.a),
-** grp and layer; -1 when none.  A layer no group lists has NULL grp and
-** layer, so any bound on those drops it. */
-static int64_t next_layer(const tw_model *tm, const ls_scan *scan, const ls_column *cols, int ncols, int64_t l,
+/* Whether layer l has rows in the family's table (tilemap and quads layers
+** only when their rows have keys) and, in a scan, lies within the ranges on
+** grp and layer: a layer no group lists has NULL grp and layer, so any
+** bound on those drops it. */
+static int layer_has_rows(const tw_model *tm, int64_t l, const ls_scan *scan, const ls_column *cols, int ncols,
                           int family) {
-  const ls_range *grp = getter_range(cols, ncols, scan, get_layer_group);
-  const ls_range *layer = getter_range(cols, ncols, scan, get_layer_in_group);
-  for (; ls_range_first(scan->pos[0], l, (int64_t)tm->map->num_layers, &l); l++) {
-    const tw_layer *L = &tm->map->layers[l];
-    if (!in_family(L, family) || (family != ANY_LAYER && !layer_addressable(tm, (size_t)l))) continue;
-    if (L->group < 0 ? grp->lo == INT64_MIN && grp->hi == INT64_MAX && layer->lo == INT64_MIN && layer->hi == INT64_MAX
-                     : L->group >= grp->lo && L->group <= grp->hi && L->index_in_group >= layer->lo &&
-                           L->index_in_group <= layer->hi)
-      return l;
-  }
-  return -1;
+  const tw_layer *L = &tm->map->layers[l];
+  const ls_range *grp, *layer;
+  if (!in_family(L, family) || (family != ANY_LAYER && !layer_addressable(tm, (size_t)l))) return 0;
+  if (!scan) return 1;
+  grp = getter_range(cols, ncols, scan, get_layer_group);
+  layer = getter_range(cols, ncols, scan, get_layer_in_group);
+  if (L->group < 0) return grp->lo == INT64_MIN && grp->hi == INT64_MAX && layer->lo == INT64_MIN && layer->hi == INT64_MAX;
+  return L->group >= grp->lo && L->group <= grp->hi && L->index_in_group >= layer->lo && L->index_in_group <= layer->hi;
 }
 
-/* Tiles and quads are the cells of their layers: a tilemap is width x
-** height cells, a quads layer one row of count (y 0, x the quad).  A cell's
-** key is base[layer] + y * width + x (see the top). */
-static void layer_grid(const tw_layer *L, int64_t *w, int64_t *h) {
-  *w = L->kind == TW_KIND_QUADS ? (int64_t)L->count : L->width;
-  *h = L->kind == TW_KIND_QUADS ? 1 : L->height;
+/* Tiles and quads are the cells of their layers (a GRID shape over the
+** layers): a tilemap is width x height cells, a quads layer one row of
+** count (y 0, x the quad).  A cell's key is base[layer] + y * width + x
+** (see the top). */
+static int64_t layer_cells_wide(const void *model, int64_t l) {
+  const tw_layer *L = &MAP_OF(model)->layers[l];
+  return L->kind == TW_KIND_QUADS ? (int64_t)L->count : L->width;
 }
 
-/* The cells of the family's layers within the ranges: layer by layer
-** (skipping layers out of range without looking at their data), row by
-** row (pos.b = y, pos.c = x). */
-static int cells_next(const tw_model *tm, const ls_scan *scan, const ls_column *cols, int ncols, int family,
-                      ls_pos *pos, int first) {
-  int64_t l = first ? next_layer(tm, scan, cols, ncols, 0, family) : pos->a;
-  int64_t y = first ? INT64_MIN : pos->b, x = first ? INT64_MIN : pos->c + 1, w, h;
-  while (l >= 0) {
-    layer_grid(&tm->map->layers[l], &w, &h);
-    if (ls_grid_step(scan->pos[2], scan->pos[1], w, h, &x, &y)) {
-      pos->a = l;
-      pos->b = y;
-      pos->c = x;
-      return 1;
-    }
-    l = next_layer(tm, scan, cols, ncols, l + 1, family);
-    x = y = INT64_MIN;
-  }
-  return 0;
+static int64_t layer_cells_high(const void *model, int64_t l) {
+  const tw_layer *L = &MAP_OF(model)->layers[l];
+  return L->kind == TW_KIND_QUADS ? 1 : L->height;
 }
 
-static int64_t cell_key(const void *model, const ls_pos *pos) {
-  const tw_model *tm = model;
-  int64_t w, h;
-  layer_grid(&tm->map->layers[pos->a], &w, &h);
-  return tm->base[pos->a] + pos->b * w + pos->c;
-}
-
-/* The cell of a key: the layer of the family whose [base, base + count)
-** holds it, then y and x. */
-static int cell_seek(const tw_model *tm, int64_t key, int family, ls_pos *pos) {
-  size_t l;
-  int64_t w, h;
-  for (l = 0; l < tm->map->num_layers; l++) {
-    const tw_layer *L = &tm->map->layers[l];
-    if (!in_family(L, family) || !layer_addressable(tm, l) || key < tm->base[l] || key >= tm->base[l] + (int64_t)L->count)
-      continue;
-    layer_grid(L, &w, &h);
-    pos->a = (int64_t)l;
-    pos->b = (key - tm->base[l]) / w;
-    pos->c = (key - tm->base[l]) % w;
-    return 1;
-  }
-  return 0;
+static int64_t layer_key_base(const void *model, int64_t l) {
+  return ((const tw_model *)model)->base[l];
 }
 
 /* "group 1 layer 0 (layer_index 5)": how errors name a layer. */
@@ -632,13 +593,8 @@ static const ls_column layer_columns[] = {
   LINT("version", version, 0, 0, LS_COL_RO, KINDS_KNOWN, "layer item version (tilemap 3 in DDNet, 4 in 0.7)"),
 };
 
-/* Layers in global order, within the ranges on layer_index, grp and layer. */
-static int layer_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  int64_t l = next_layer(model, scan, layer_columns, NCOLS(layer_columns), first ? 0 : pos->a + 1, ANY_LAYER);
-  if (l < 0) return 0;
-  pos->a = l;
-  pos->b = pos->c = 0;
-  return 1;
+static int layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
+  return layer_has_rows(model, l, scan, layer_columns, NCOLS(layer_columns), ANY_LAYER);
 }
 
 /* The indices must exist (or be kept); the codec writes the fields the
@@ -661,7 +617,7 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
 static const ls_table tw_layers = {
   .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map",
   .columns = layer_columns, .ncolumns = NCOLS(layer_columns),
-  .shape = {LS_SHAPE_ARRAY, count_layers, NULL, NULL}, .next = layer_next, .describe = describe_layer,
+  .shape = {LS_SHAPE_ARRAY, count_layers, NULL, NULL, layer_in_scan, NULL}, .describe = describe_layer,
   .rows_per_file = 20, /* the corpus average */
   .record_size = sizeof(layer_rec), .load = layer_load, .store = layer_store,
   .row_kind = layer_row_kind, .other_kind = other_layer_kind,
@@ -700,12 +656,8 @@ static const ls_column tile_columns[] = {
   LAYER_COL("kind", "TEXT", get_layer_kind, 0, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"),
 };
 
-static int tile_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return cells_next(model, scan, tile_columns, NCOLS(tile_columns), TILEMAP_LAYERS, pos, first);
-}
-
-static int tile_seek(const void *model, int64_t key, ls_pos *pos) {
-  return cell_seek(model, key, TILEMAP_LAYERS, pos);
+static int tile_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
+  return layer_has_rows(model, l, scan, tile_columns, NCOLS(tile_columns), TILEMAP_LAYERS);
 }
 
 /* The codec marks the layer for re-encoding; an unchanged cell leaves it
@@ -721,48 +673,26 @@ static int tile_store(ls_row *row, const void *old, const unsigned char *changed
 static const ls_table tw_tiles = {
   .name = "tw_tiles", .format = &tw_format, .doc = "one row per cell of every tilemap layer of each map",
   .columns = tile_columns, .ncolumns = NCOLS(tile_columns),
-  .next = tile_next, .key = cell_key, .seek = tile_seek, .describe = describe_tile, .natural_order = "layer_index,y,x",
+  .shape = {LS_SHAPE_GRID, count_layers, layer_cells_wide, layer_cells_high, tile_layer_in_scan, layer_key_base},
+  .describe = describe_tile, .natural_order = "layer_index,y,x",
   .rows_per_file = 1300000, /* the corpus average */
   .record_size = sizeof(tw_tile), .load = tile_load, .store = tile_store,
   .row_kind = layer_row_kind, .other_kind = other_layer_kind,
 };
 /* ---- tw_quads ---------------------------------------------------------------- */
 
-/* The codec's tw_quad, its envelopes as shown, and its three arrays as
-** the JSON columns hold them (int64_t: 10 point, 16 color and 8 texture
-** coordinates). */
+/* The codec's tw_quad (the JSON columns read and write its arrays) and its
+** envelopes as shown. */
 typedef struct quad_rec {
   tw_quad q;
   int32_t pos_env, color_env; /* -1 for none */
-  ls_span points, colors, tex;
 } quad_rec;
-
-/* Copies n ints into dst and spans it. */
-static ls_span ints_span(int64_t *dst, const int *src, size_t n) {
-  ls_span s;
-  size_t i;
-  for (i = 0; i < n; i++) dst[i] = src[i];
-  s.p = dst;
-  s.n = n;
-  return s;
-}
-
-/* Copies a span's int64_t (checked to fit) back into ints. */
-static void span_ints(int *dst, ls_span s) {
-  size_t i;
-  for (i = 0; i < s.n; i++) dst[i] = (int)((const int64_t *)s.p)[i];
-}
 
 /* The first read of a quads layer decodes it. */
 static int quad_load(const ls_row *row, char **err) {
   quad_rec *r = row->rec;
   codec_error e;
-  int64_t *v;
   if (!tw_quad_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e)) return load_error(&e, err);
-  if (!(v = ls_arena_alloc(row->arena, sizeof *v * 34))) return SQLITE_NOMEM;
-  r->points = ints_span(v, &r->q.points[0][0], 10);
-  r->colors = ints_span(v + 10, &r->q.colors[0][0], 16);
-  r->tex = ints_span(v + 26, &r->q.tex[0][0], 8);
   r->pos_env = shown_index(r->q.pos_env);
   r->color_env = shown_index(r->q.color_env);
   return SQLITE_OK;
@@ -778,8 +708,8 @@ static const ls_json_shape colors_shape = {4, 4, 4, "[[255,255,255,255],[255,255
 static const ls_json_shape tex_shape = {2, 4, 4, "[[0,0],[1024,0],[0,1024],[1024,1024]]", NULL};
 
 #define QJSON(nm, field, shape, lo, hi, doc_) \
-  {.name = nm, .type = "TEXT", .kind = LS_JSON_INTS, .store = LS_SPAN, .offset = offsetof(quad_rec, field), \
-   .min = lo, .max = hi, .aux = &shape, .doc = doc_}
+  {.name = nm, .type = "TEXT", .kind = LS_JSON_INTS, .store = LS_I32, .offset = offsetof(quad_rec, q.field), \
+   .size = sizeof(((quad_rec *)0)->q.field), .min = lo, .max = hi, .aux = &shape, .doc = doc_}
 
 static const ls_column quad_columns[] = {
   LAYER_COL("grp", "INTEGER", get_layer_group, LS_COL_RANGE | LS_COL_VALUES(5), "group index"),
@@ -795,13 +725,8 @@ static const ls_column quad_columns[] = {
   LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
 };
 
-/* Quads of the quads layers within the ranges, layer by layer. */
-static int quad_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  return cells_next(model, scan, quad_columns, NCOLS(quad_columns), QUADS_LAYERS, pos, first);
-}
-
-static int quad_seek(const void *model, int64_t key, ls_pos *pos) {
-  return cell_seek(model, key, QUADS_LAYERS, pos);
+static int quad_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
+  return layer_has_rows(model, l, scan, quad_columns, NCOLS(quad_columns), QUADS_LAYERS);
 }
 
 /* Envelopes must exist (or be kept); an unchanged quad leaves the layer
@@ -817,9 +742,6 @@ static int quad_store(ls_row *row, const void *old, const unsigned char *changed
     return rc;
   if (r->pos_env != was->pos_env) r->q.pos_env = r->pos_env;
   if (r->color_env != was->color_env) r->q.color_env = r->color_env;
-  span_ints(&r->q.points[0][0], r->points);
-  span_ints(&r->q.colors[0][0], r->colors);
-  span_ints(&r->q.tex[0][0], r->tex);
   if (memcmp(&r->q, &was->q, sizeof r->q) == 0 || tw_quad_set(m, (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e))
     return SQLITE_OK;
   return STORE_ERROR(quad_columns, changed, &e, err);
@@ -828,7 +750,8 @@ static int quad_store(ls_row *row, const void *old, const unsigned char *changed
 static const ls_table tw_quads = {
   .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map",
   .columns = quad_columns, .ncolumns = NCOLS(quad_columns),
-  .next = quad_next, .key = cell_key, .seek = quad_seek, .describe = describe_quad,
+  .shape = {LS_SHAPE_GRID, count_layers, layer_cells_wide, layer_cells_high, quad_layer_in_scan, layer_key_base},
+  .describe = describe_quad,
   .rows_per_file = 260, /* the corpus average */
   .record_size = sizeof(quad_rec), .load = quad_load, .store = quad_store,
 };
@@ -1116,17 +1039,9 @@ static const ls_table tw_sounds = {
   .record_size = sizeof(sound_rec), .load = sound_load,
 };
 
-/* ---- registration --------------------------------------------------------- */
+/* ---- the family --------------------------------------------------------- */
 
 static const ls_table *const tw_all_tables[] = {&tw_maps,  &tw_groups, &tw_layers,    &tw_tiles,
-                                                &tw_quads, &tw_images, &tw_envelopes, &tw_sounds};
+                                                &tw_quads, &tw_images, &tw_envelopes, &tw_sounds, NULL};
 
-/* Registers the "tw" format (for levelsql_files) and every tw_* table. */
-int tw_tables_register(sqlite3 *db, ls_session *sess) {
-  size_t i;
-  int rc = ls_register_format(sess, &tw_format);
-  for (i = 0; rc == SQLITE_OK && i < sizeof tw_all_tables / sizeof tw_all_tables[0]; i++) {
-    rc = ls_register_table(db, sess, tw_all_tables[i]);
-  }
-  return rc;
-}
+const ls_family tw_family = {&tw_format, tw_all_tables};

@@ -10,6 +10,6 @@ extern const ls_format tw_format;
 
 /* tw_maps, tw_groups, tw_layers, tw_tiles, tw_quads, tw_images,
 ** tw_envelopes, tw_sounds, and the "tw" format for levelsql_files. */
-int tw_tables_register(sqlite3 *db, ls_session *sess);
+extern const ls_family tw_family;
 
 #endif

@@ -3,6 +3,7 @@
 ** by the column setters of every table, so every table reports a value that
 ** does not fit in the same words: the column and the limit.
 */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +188,22 @@ void ls_result_text8(sqlite3_context *ctx, const ls_options *opts, const unsigne
     return;
   }
   sqlite3_result_text64(ctx, utf8, len, free, SQLITE_UTF8);
+}
+
+int ls_codec_failed(const codec_error *e, int rc, char **err, const char *prefix, ...) {
+  const char *msg = e->msg[0] ? e->msg : "the edit failed";
+  char *head = NULL;
+  va_list ap;
+  if (e->code == CODEC_E_MEMORY) return SQLITE_NOMEM;
+  if (prefix) {
+    va_start(ap, prefix);
+    head = sqlite3_vmprintf(prefix, ap);
+    va_end(ap);
+    if (!head) return SQLITE_NOMEM;
+  }
+  *err = head ? sqlite3_mprintf("%s: %s", head, msg) : sqlite3_mprintf("%s", msg);
+  sqlite3_free(head);
+  return *err ? rc : SQLITE_NOMEM;
 }
 
 char *ls_flags_format(const ls_flag_name *names, uint32_t value) {

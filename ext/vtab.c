@@ -1284,6 +1284,13 @@ static void module_aux_free(void *p) {
   sqlite3_free(aux);
 }
 
+int ls_register_family(sqlite3 *db, ls_session *sess, const ls_family *family) {
+  const ls_table *const *t;
+  int rc = ls_register_format(sess, family->format);
+  for (t = family->tables; rc == SQLITE_OK && *t; t++) rc = ls_register_table(db, sess, *t);
+  return rc;
+}
+
 int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table) {
   const ls_table **tables = sqlite3_realloc64(sess->tables, sizeof *tables * (sqlite3_uint64)(sess->ntables + 1));
   ls_module_aux *aux;

@@ -29,26 +29,7 @@
 
 static const char *const wed_extensions[] = {".wed", NULL};
 
-static void *wed_format_parse(const unsigned char *data, size_t size, codec_error *err) {
-  wed_area *a = NULL;
-  return wed_parse(data, size, &a, err) ? a : NULL;
-}
-
-static int wed_format_serialize(const void *model, unsigned char **out, size_t *size, codec_error *err) {
-  return wed_serialize((const wed_area *)model, out, size, err);
-}
-
-static void *wed_format_clone(const void *model) {
-  return wed_clone((const wed_area *)model);
-}
-
-static void wed_format_free(void *model) {
-  wed_free((wed_area *)model);
-}
-
-static size_t wed_format_footprint(const void *model) {
-  return wed_footprint((const wed_area *)model);
-}
+LS_CODEC_ADAPTERS(wed, wed_area, wed_parse, wed_serialize, wed_clone, wed_free, wed_footprint)
 
 /* Text in WED files is 8-bit, in the code page the option names. */
 static const ls_option *const wed_options[] = {&ls_option_encoding, NULL};
@@ -61,14 +42,6 @@ const ls_format wed_format = {
 };
 
 /* ---- shared helpers --------------------------------------------------------- */
-
-/* A failed codec edit as the row's message, "<what>: <codec message>";
-** out-of-memory keeps its own result code. */
-static int codec_result(const codec_error *cerr, const char *what, char **err) {
-  if (cerr->code == CODEC_E_MEMORY) return SQLITE_NOMEM;
-  *err = sqlite3_mprintf("%s: %s", what, cerr->msg[0] ? cerr->msg : "the edit failed");
-  return SQLITE_CONSTRAINT;
-}
 
 /* An 8-byte name as printable ASCII for error messages (other bytes as
 ** '?': messages have no code page to decode with); out holds 9 bytes. */
@@ -189,7 +162,8 @@ static int door_set_cells(ls_row *row, ls_span cells, char **err) {
     }
   }
   cerr.msg[0] = 0;
-  if (!wed_door_set_cells(a, (uint32_t)row->pos.a, v, cells.n, &cerr)) return codec_result(&cerr, "column cells", err);
+  if (!wed_door_set_cells(a, (uint32_t)row->pos.a, v, cells.n, &cerr))
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column cells");
   return SQLITE_OK;
 }
 
@@ -307,7 +281,7 @@ static int polygon_store(ls_row *row, const void *old, const unsigned char *chan
   cerr.msg[0] = 0;
   if (changed[PCOL_VERTICES] &&
       !wed_polygon_set_vertices(AREA(row), (uint32_t)row->pos.a, r->vertices.p, r->vertices.n / 2, &cerr)) {
-    return codec_result(&cerr, "column vertices", err);
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column vertices");
   }
   n = wed_polygon_vertices(AREA(row), (uint32_t)row->pos.a, &pts);
   wed_bbox_of(pts, n, &from_vertices[0], &from_vertices[1], &from_vertices[2], &from_vertices[3]);
@@ -325,7 +299,7 @@ static int polygon_store(ls_row *row, const void *old, const unsigned char *chan
   p = &AREA(row)->polygons[row->pos.a]; /* the codec may have replaced the array */
   if (box[0] == p->min_x && box[1] == p->max_x && box[2] == p->min_y && box[3] == p->max_y) return SQLITE_OK;
   if (!wed_polygon_set_bbox(AREA(row), (uint32_t)row->pos.a, box[0], box[1], box[2], box[3], &cerr)) {
-    return codec_result(&cerr, "bounding box", err);
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "bounding box");
   }
   return SQLITE_OK;
 }
@@ -344,7 +318,7 @@ static int polygon_insert(void *model, sqlite3_value *const *values, ls_pos *pos
   }
   cerr.msg[0] = 0;
   if (!wed_polygon_insert_wall(model, WED_NEW_WALL_FLAGS, WED_NEW_WALL_HEIGHT, NULL, 0, &poly, &cerr)) {
-    return codec_result(&cerr, "cannot insert a wall polygon", err);
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a wall polygon");
   }
   pos->a = poly;
   pos->b = pos->c = 0;
@@ -367,7 +341,7 @@ static int polygon_remove(void *model, const ls_pos *pos, char **err) {
     return SQLITE_CONSTRAINT;
   }
   cerr.msg[0] = 0;
-  if (!wed_polygon_delete_wall(a, poly, &cerr)) return codec_result(&cerr, "cannot delete", err);
+  if (!wed_polygon_delete_wall(a, poly, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
   return SQLITE_OK;
 }
 
@@ -453,7 +427,7 @@ static int tile_store(ls_row *row, const void *old, const unsigned char *changed
   cerr.msg[0] = 0;
   if (changed[TCOL_TIS_TILES] &&
       !wed_cell_set_tiles(AREA(row), (uint32_t)row->pos.a, r->cell, r->tis_tiles.p, r->tis_tiles.n, &cerr)) {
-    return codec_result(&cerr, "column tis_tiles", err);
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column tis_tiles");
   }
   return SQLITE_OK;
 }
@@ -528,16 +502,8 @@ static const ls_table wed_wallgroups = {
   .record_size = sizeof(group_rec), .load = group_load,
 };
 
-/* ---- registration -------------------------------------------------------------------- */
+/* ---- the family -------------------------------------------------------------------- */
 
-static const ls_table *const wed_tables[] = {&wed_overlays, &wed_doors, &wed_polygons, &wed_tiles, &wed_wallgroups};
+static const ls_table *const wed_tables[] = {&wed_overlays, &wed_doors, &wed_polygons, &wed_tiles, &wed_wallgroups, NULL};
 
-/* Registers the format, the five tables and the functions (wed_functions.c). */
-int wed_tables_register(sqlite3 *db, ls_session *sess) {
-  size_t i;
-  int rc = ls_register_format(sess, &wed_format);
-  for (i = 0; rc == SQLITE_OK && i < sizeof wed_tables / sizeof wed_tables[0]; i++) {
-    rc = ls_register_table(db, sess, wed_tables[i]);
-  }
-  return rc == SQLITE_OK ? wed_functions_register(db) : rc;
-}
+const ls_family wed_family = {&wed_format, wed_tables};

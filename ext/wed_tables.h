@@ -9,13 +9,11 @@
 
 extern const ls_format wed_format;
 
-/* Registers the "wed" format (so levelsql_files recognises WED V1.3 files),
-** the tables wed_overlays, wed_doors, wed_polygons, wed_tiles and
-** wed_wallgroups, and the functions wed_flag_names(flags) and
-** wed_flag_value(names). */
-int wed_tables_register(sqlite3 *db, ls_session *sess);
+/* The "wed" format (levelsql_files recognises WED V1.3 files) and the
+** tables wed_overlays, wed_doors, wed_polygons, wed_tiles, wed_wallgroups. */
+extern const ls_family wed_family;
 
-/* The two functions alone (wed_functions.c); wed_tables_register calls it. */
+/* wed_flag_names(flags) and wed_flag_value(names) (wed_functions.c). */
 int wed_functions_register(sqlite3 *db);
 
 #endif

@@ -21,39 +21,7 @@
 
 static const char *const wwd_extensions[] = {".wwd", NULL};
 
-static void *wwd_format_parse(const unsigned char *data, size_t size, codec_error *err) {
-  wwd_level *lvl = NULL;
-  return wwd_parse(data, size, &lvl, err) ? lvl : NULL;
-}
-
-static int wwd_format_serialize(const void *model, unsigned char **out, size_t *size, codec_error *err) {
-  return wwd_serialize((const wwd_level *)model, out, size, err);
-}
-
-static void *wwd_format_clone(const void *model) {
-  return wwd_clone((const wwd_level *)model);
-}
-
-static void wwd_format_free(void *model) {
-  wwd_free((wwd_level *)model);
-}
-
-/* Memory held by a level: tiles, objects, masks (headers are small). */
-static size_t wwd_format_footprint(const void *model) {
-  const wwd_level *lvl = model;
-  size_t bytes = sizeof *lvl;
-  uint32_t i, k;
-  for (i = 0; i < lvl->num_planes; i++) {
-    const wwd_plane *p = &lvl->planes[i];
-    bytes += sizeof *p + (size_t)p->tiles_wide * p->tiles_high * 4 + (size_t)p->objects_cap * sizeof(wwd_object);
-    for (k = 0; k < p->num_objects; k++) {
-      int s;
-      for (s = 0; s < WWD_OBJECT_NSTRINGS; s++) bytes += p->objects[k].str[s].len;
-    }
-  }
-  for (i = 0; i < lvl->num_tile_properties; i++) bytes += sizeof(wwd_tile_property) + lvl->tile_properties[i].mask_len;
-  return bytes;
-}
+LS_CODEC_ADAPTERS(wwd, wwd_level, wwd_parse, wwd_serialize, wwd_clone, wwd_free, wwd_footprint)
 
 /* Text in WWD files is 8-bit, in the code page the option names. */
 static const ls_option *const wwd_options[] = {&ls_option_encoding, NULL};
@@ -582,8 +550,7 @@ static int property_store(ls_row *row, const void *old, const unsigned char *cha
   if (r->mask.p != was->mask.p && !wwd_tile_property_set_mask(tp, r->mask.p, r->mask.n)) return SQLITE_NOMEM;
   cerr.msg[0] = 0;
   if (wwd_tile_property_check(tp, (uint32_t)row->pos.a, &cerr)) return SQLITE_OK;
-  *err = sqlite3_mprintf("%s", cerr.msg);
-  return SQLITE_CONSTRAINT;
+  return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
 }
 
 static int property_kind(const ls_row *row) {
@@ -625,15 +592,8 @@ static const ls_table wwd_tile_properties = {
   .row_kind = property_kind, .kind_names = property_kind_names,
 };
 
-/* ---- registration --------------------------------------------------------- */
+/* ---- the family --------------------------------------------------------- */
 
-static const ls_table *const wwd_tables[] = {&wwd_levels, &wwd_planes, &wwd_objects, &wwd_tiles, &wwd_tile_properties};
+static const ls_table *const wwd_tables[] = {&wwd_levels, &wwd_planes, &wwd_objects, &wwd_tiles, &wwd_tile_properties, NULL};
 
-int wwd_tables_register(sqlite3 *db, ls_session *sess) {
-  size_t i;
-  int rc = ls_register_format(sess, &wwd_format);
-  for (i = 0; rc == SQLITE_OK && i < sizeof wwd_tables / sizeof wwd_tables[0]; i++) {
-    rc = ls_register_table(db, sess, wwd_tables[i]);
-  }
-  return rc;
-}
+const ls_family wwd_family = {&wwd_format, wwd_tables};

@@ -9,7 +9,7 @@
 extern const ls_format wwd_format;
 
 /* wwd_levels, wwd_planes, wwd_objects, wwd_tiles, wwd_tile_properties. */
-int wwd_tables_register(sqlite3 *db, ls_session *sess);
+extern const ls_family wwd_family;
 
 /* wwd_flag_names(kind, value) and wwd_flag_value(kind, names). */
 int wwd_functions_register(sqlite3 *db);

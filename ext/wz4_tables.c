@@ -196,10 +196,7 @@ static int op_store(ls_row *row, const void *old, const unsigned char *changed, 
   }
   if (ok && r->nd.op.params != was->nd.op.params) ok = wz4_op_set_params(&nd->op, r->nd.op.params, r->nd.op.num_params, &cerr);
   if (ok && r->strs) ok = wz4_op_set_strings(&nd->op, r->strs, r->lens, r->nstrs, &cerr);
-  if (!ok) {
-    *err = sqlite3_mprintf("%s", cerr.msg);
-    return SQLITE_NOMEM;
-  }
+  if (!ok) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   if (wz4_node_place(nd, &r->nd)) wz4_graph_forget(graph, row->pos.a);
   return SQLITE_OK;
 }
@@ -429,16 +426,8 @@ static const ls_table wz4_links = {
   .record_size = sizeof(link_rec), .load = link_load,
 };
 
-/* ---- registration --------------------------------------------------------------- */
+/* ---- the family --------------------------------------------------------------- */
 
-static const ls_table *const wz4_tables[] = {&wz4_pages, &wz4_operators, &wz4_links};
+static const ls_table *const wz4_tables[] = {&wz4_pages, &wz4_operators, &wz4_links, NULL};
 
-/* Registers the format (levelsql_files recognises .wz4) and the tables. */
-int wz4_tables_register(sqlite3 *db, ls_session *sess) {
-  size_t i;
-  int rc = ls_register_format(sess, &wz4_format);
-  for (i = 0; rc == SQLITE_OK && i < sizeof wz4_tables / sizeof wz4_tables[0]; i++) {
-    rc = ls_register_table(db, sess, wz4_tables[i]);
-  }
-  return rc;
-}
+const ls_family wz4_family = {&wz4_format, wz4_tables};

@@ -10,6 +10,6 @@ extern const ls_format wz4_format;
 
 /* wz4_pages, wz4_operators, wz4_links, and the "wz4" format for
 ** levelsql_files. */
-int wz4_tables_register(sqlite3 *db, ls_session *sess);
+extern const ls_family wz4_family;
 
 #endif
