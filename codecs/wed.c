@@ -46,6 +46,22 @@ static int table_at(const unsigned char *d, size_t size, uint32_t off, uint64_t 
   return count <= SIZE_MAX && br_need_n(r, (size_t)count, rec);
 }
 
+/* Reads a table of n little-endian 16-bit entries at byte offset off into
+** *out (malloc'd; left NULL when n is 0), naming it `what` in errors, with
+** `derived` saying where n comes from (n is the largest run that records
+** before it point at, not a stored count). */
+static int read_u16_table(const unsigned char *d, size_t size, uint32_t off, uint32_t n, const char *what,
+                          const char *derived, uint16_t **out, codec_error *err) {
+  byte_reader r;
+  uint32_t k;
+  if (!table_at(d, size, off, n, 2, &r))
+    return codec_fail(err, "%s: byte offset %u: %u entries (%s) run past the end of the %zu-byte file", what, off, n,
+                      derived, size);
+  if (n && !(*out = (uint16_t *)zalloc(n, sizeof(uint16_t)))) return codec_fail_oom(err, "%s: out of memory", what);
+  for (k = 0; k < n; k++) (*out)[k] = br_u16le(&r);
+  return 1;
+}
+
 /* Renders 4 version bytes printable for an error message ("V1.4", or \xNN
 ** escapes), so a binary file does not garble the message. */
 static void printable4(const unsigned char *p, char *out) {
@@ -215,6 +231,7 @@ static int detect_overlap(wed_area *a) {
 static int parse_overlays(wed_area *a, const unsigned char *d, size_t size, uint32_t n_ov, codec_error *err) {
   byte_reader r, t;
   uint32_t i, k;
+  char what[48];
   if (!table_at(d, size, a->offsets.overlays, n_ov, WED_OVERLAY_SIZE, &r))
     return codec_fail(err, "overlays: byte offset %u: %u records of 24 bytes run past the end of the %zu-byte file",
                       a->offsets.overlays, n_ov, size);
@@ -254,17 +271,10 @@ static int parse_overlays(wed_area *a, const unsigned char *d, size_t size, uint
       c->unknown = br_u16le(&t);
       if ((uint32_t)c->tile_start + c->tile_count > nlook) nlook = (uint32_t)c->tile_start + c->tile_count;
     }
-    if (!table_at(d, size, o->lookup_offset, nlook, 2, &t))
-      return codec_fail(err,
-                        "overlay %u tile lookup: byte offset %u: %u entries (the largest start+count of its "
-                        "cells) run past the end of the %zu-byte file",
-                        i, o->lookup_offset, nlook, size);
+    snprintf(what, sizeof what, "overlay %u tile lookup", i);
+    if (!read_u16_table(d, size, o->lookup_offset, nlook, what, "the largest start+count of its cells", &o->lookup, err))
+      return 0;
     o->num_lookup = nlook;
-    if (nlook) {
-      o->lookup = (uint16_t *)zalloc(nlook, sizeof(uint16_t));
-      if (!o->lookup) return codec_fail_oom(err, "overlay %u tile lookup: out of memory", i);
-      for (k = 0; k < nlook; k++) o->lookup[k] = br_u16le(&t);
-    }
     o->orig_num_cells = o->num_cells;
     o->orig_num_lookup = o->num_lookup;
   }
@@ -335,17 +345,10 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
                     &dr->closed_offset_raw, &dr->closed_raw, &npoly, err))
       return 0;
   }
-  if (!table_at(d, size, a->offsets.door_cells, ncells, 2, &r))
-    return codec_fail(err,
-                      "door cells: byte offset %u: %u entries (the largest first+count of the doors) run past the "
-                      "end of the %zu-byte file",
-                      a->offsets.door_cells, ncells, size);
+  if (!read_u16_table(d, size, a->offsets.door_cells, ncells, "door cells", "the largest first+count of the doors",
+                      &a->door_cells, err))
+    return 0;
   a->num_door_cells = ncells;
-  if (ncells) {
-    a->door_cells = (uint16_t *)zalloc(ncells, sizeof(uint16_t));
-    if (!a->door_cells) return codec_fail_oom(err, "door cells: out of memory");
-    for (i = 0; i < ncells; i++) a->door_cells[i] = br_u16le(&r);
-  }
 
   if (!table_at(d, size, a->offsets.polygons, npoly, WED_POLYGON_SIZE, &r))
     return codec_fail(err,
@@ -419,17 +422,10 @@ static int parse_wallgroups(wed_area *a, const unsigned char *d, size_t size, co
     if ((uint32_t)a->wallgroups[i].start + a->wallgroups[i].count > nl)
       nl = (uint32_t)a->wallgroups[i].start + a->wallgroups[i].count;
   }
-  if (!table_at(d, size, a->offsets.poly_lookup, nl, 2, &r))
-    return codec_fail(err,
-                      "polygon lookup: byte offset %u: %u entries (the largest start+count of the wall groups) "
-                      "run past the end of the %zu-byte file",
-                      a->offsets.poly_lookup, nl, size);
+  if (!read_u16_table(d, size, a->offsets.poly_lookup, nl, "polygon lookup",
+                      "the largest start+count of the wall groups", &a->poly_lookup, err))
+    return 0;
   a->num_poly_lookup = nl;
-  if (nl) {
-    a->poly_lookup = (uint16_t *)zalloc(nl, sizeof(uint16_t));
-    if (!a->poly_lookup) return codec_fail_oom(err, "polygon lookup: out of memory");
-    for (i = 0; i < nl; i++) a->poly_lookup[i] = br_u16le(&r);
-  }
   return 1;
 }
 
@@ -1005,6 +1001,20 @@ void wed_bbox_of(const wed_point *pts, size_t n, uint16_t *min_x, uint16_t *max_
   }
 }
 
+/* The wall group cells a polygon's box covers in a gx x gy grid: columns
+** x0..x1, rows y0..y1 (clipped to the grid); 0 for a polygon in none (no
+** vertices, an inverted box, or a box starting outside the grid). */
+static int group_cells(const wed_polygon *p, uint32_t gx, uint32_t gy, uint32_t *x0, uint32_t *x1, uint32_t *y0,
+                       uint32_t *y1) {
+  if (p->vertex_count == 0 || p->min_x > p->max_x || p->min_y > p->max_y) return 0;
+  *x0 = p->min_x / WED_GROUP_W;
+  *y0 = p->min_y / WED_GROUP_H;
+  if (*x0 >= gx || *y0 >= gy) return 0;
+  *x1 = p->max_x / WED_GROUP_W < gx ? p->max_x / WED_GROUP_W : gx - 1;
+  *y1 = p->max_y / WED_GROUP_H < gy ? p->max_y / WED_GROUP_H : gy - 1;
+  return 1;
+}
+
 /* Builds wall groups and a polygon lookup for the given polygon array (see
 ** wed_wallgroups_regenerate for the rule).  Two passes: count per group,
 ** then fill in ascending polygon order, so each group's list is sorted.
@@ -1024,16 +1034,8 @@ static int build_groups(const wed_area *a, const wed_polygon *polys, uint32_t np
   cnt = (uint32_t *)zalloc(ng, sizeof(uint32_t));
   if (!cnt) return codec_fail_oom(err, "wall groups: out of memory");
   for (i = 0; i < npolys; i++) {
-    const wed_polygon *p = &polys[i];
     uint32_t x0, x1, y0, y1;
-    if (p->vertex_count == 0 || p->min_x > p->max_x || p->min_y > p->max_y) continue;
-    x0 = p->min_x / WED_GROUP_W;
-    y0 = p->min_y / WED_GROUP_H;
-    if (x0 >= gx || y0 >= gy) continue;
-    x1 = p->max_x / WED_GROUP_W;
-    y1 = p->max_y / WED_GROUP_H;
-    if (x1 >= gx) x1 = gx - 1;
-    if (y1 >= gy) y1 = gy - 1;
+    if (!group_cells(&polys[i], gx, gy, &x0, &x1, &y0, &y1)) continue;
     if (i > U16_MAX_V) {
       free(cnt);
       return codec_fail_limit(err, "polygon %u: index does not fit the 16-bit polygon lookup", i);
@@ -1070,16 +1072,8 @@ static int build_groups(const wed_area *a, const wed_polygon *polys, uint32_t np
     total += cnt[i];
   }
   for (i = 0; i < npolys; i++) {
-    const wed_polygon *p = &polys[i];
     uint32_t x0, x1, y0, y1;
-    if (p->vertex_count == 0 || p->min_x > p->max_x || p->min_y > p->max_y) continue;
-    x0 = p->min_x / WED_GROUP_W;
-    y0 = p->min_y / WED_GROUP_H;
-    if (x0 >= gx || y0 >= gy) continue;
-    x1 = p->max_x / WED_GROUP_W;
-    y1 = p->max_y / WED_GROUP_H;
-    if (x1 >= gx) x1 = gx - 1;
-    if (y1 >= gy) y1 = gy - 1;
+    if (!group_cells(&polys[i], gx, gy, &x0, &x1, &y0, &y1)) continue;
     for (cy = y0; cy <= y1; cy++)
       for (cx = x0; cx <= x1; cx++) {
         wed_wallgroup *w = &g[cy * gx + cx];

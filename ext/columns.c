@@ -329,6 +329,24 @@ static int value_is_int(sqlite3_value *v, int64_t x) {
   return type == SQLITE_FLOAT && sqlite3_value_double(v) == (double)x;
 }
 
+/* An index into another list of the file (ls_index_ref): 0 .. count - 1. */
+static int check_index_ref(const ls_row *row, const ls_column *col, int64_t x, char **err) {
+  const ls_index_ref *ref = col->aux;
+  int64_t count = ref->count(row->model);
+  const char *article = strchr("aeiou", ref->noun[0]) ? "an" : "a";
+  const char *or_null = (col->flags & LS_COL_NULL) ? ", or NULL for none" : "";
+  if (x >= 0 && x < count) return SQLITE_OK;
+  if (count == 0) {
+    *err = sqlite3_mprintf("column %s: %lld is out of range; the %s has no %ss%s", col->name, (long long)x,
+                           ref->container, ref->noun, (col->flags & LS_COL_NULL) ? " (NULL for none)" : "");
+  } else {
+    *err = sqlite3_mprintf("column %s: %lld is out of range; it takes %s %s index from 0 to %lld (the %s has %lld)%s",
+                           col->name, (long long)x, article, ref->noun, (long long)count - 1, ref->container,
+                           (long long)count, or_null);
+  }
+  return SQLITE_CONSTRAINT;
+}
+
 static int set_int(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   unsigned char *f = field_of(row, col);
   int64_t cur = field_int(f, col->store), x, lo = col->min, hi = col->max;
@@ -348,6 +366,9 @@ static int set_int(const ls_row *row, sqlite3_value *v, const ls_column *col, ch
       *err = msg;
     }
     return rc;
+  }
+  if (col->aux && !((col->flags & LS_COL_NULL) && x == col->null_value)) {
+    if ((rc = check_index_ref(row, col, x, err)) != SQLITE_OK) return rc;
   }
   field_set_int(f, col->store, x);
   return SQLITE_OK;

@@ -1,16 +1,18 @@
 /*
 ** engine.h: the generic virtual-table engine of levelsql.
 **
-** A table family is declared once, as data: an ls_format (how to recognise,
-** parse, serialize, clone and free one file's model: a thin wrapper over a
-** codec in codecs/, plus the table options the format takes) and, per
-** table, an ls_table:
+** A table family is declared once, as data (an ls_family that levelsql.c
+** registers): an ls_format (how to recognise, parse, serialize, clone and
+** free one file's model: a thin wrapper over a codec in codecs/, generated
+** by LS_CODEC_ADAPTERS for a codec with the usual API, plus the table
+** options the format takes) and, per table, an ls_table:
 **  - its columns: typed descriptors (ls_column: a kind, the field's offset
 **    in the row's record, limits, a NULL sentinel, the row kinds it applies
 **    to, a doc string); hand-written get/set only for computed columns;
 **  - its shape (one row per file, an array, an array nested in an array,
-**    grids), from which the engine steps, keys and seeks rows (shapes.c),
-**    or its own next/key/seek where rows are found otherwise;
+**    grids; optionally only the elements a filter keeps, and keys from a
+**    per-element base), from which the engine steps, keys and seeks rows
+**    (shapes.c), or its own next/key/seek where rows are found otherwise;
 **  - its record: load() copies one row out of the model into a struct the
 **    columns describe; store() checks a changed row as a whole and writes
 **    it back (row-level writes: the engine applies the changed columns to
@@ -266,8 +268,19 @@ typedef struct ls_column {
   int64_t min, max;         /* value limits; text and blobs: bytes; LS_BIT: the bit mask */
   int64_t null_value;       /* LS_COL_NULL: the stored value that means "none" */
   uint32_t applies;         /* bit k: rows of kind k (table row_kind) have it; 0: every row */
-  const void *aux;          /* LS_ENUM names, JSON shape */
+  const void *aux;          /* LS_ENUM names, JSON shape, LS_INT ls_index_ref */
 } ls_column;
+
+/* What an LS_INT column's .aux may point to when its value refers to an
+** element of another list of the file (an image, an envelope): a value
+** written must be an existing index, 0 .. count(model) - 1, or the null
+** value (LS_COL_NULL); the value the row holds always passes.  Messages say
+** "it takes an <noun> index from 0 to 2 (the <container> has 3)". */
+typedef struct ls_index_ref {
+  int64_t (*count)(const void *model);
+  const char *noun;
+  const char *container;
+} ls_index_ref;
 
 /* Declarations of typed columns, one line each.  S is the record's type,
 ** field the member (an array element is fine: header[WWD_HDR_NAME]).  An

@@ -180,20 +180,6 @@ static void result_codec_error(const ls_row *row, sqlite3_context *ctx, const co
   sqlite3_free(msg);
 }
 
-/* An index into the map's `count` images or envelopes after a write: -1
-** (NULL) or an existing one; the value the row held always passes, so maps
-** with odd indices can still be edited. */
-static int check_index(const char *column, int now, int was, size_t count, const char *what, char **err) {
-  if (now == was || now == -1 || (now >= 0 && (size_t)now < count)) return SQLITE_OK;
-  if (count == 0) {
-    *err = sqlite3_mprintf("column %s: %d is out of range; the map has no %ss (NULL for none)", column, now, what);
-  } else {
-    *err = sqlite3_mprintf("column %s: %d is out of range; it takes a %s index from 0 to %lld (the map has %lld), "
-                           "or NULL for none", column, now, what, (long long)count - 1, (long long)count);
-  }
-  return SQLITE_CONSTRAINT;
-}
-
 /* An index as the columns show it: -1 (NULL) for every "none". */
 static int32_t shown_index(int v) {
   return v < 0 ? -1 : v;
@@ -207,9 +193,14 @@ static int32_t shown_index(int v) {
 #define KIND_INT(nm, S, field, lo, hi, fl, kinds, doc_) \
   {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_I32, .offset = offsetof(S, field), .min = lo, \
    .max = hi, .flags = fl, .applies = kinds, .doc = doc_}
-#define INDEX_INT(nm, S, field, fl, kinds, doc_) \
+#define INDEX_INT(nm, S, field, ref, fl, kinds, doc_) \
   {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_I32, .offset = offsetof(S, field), \
-   .flags = LS_COL_NULL | (fl), .null_value = -1, .applies = kinds, .doc = doc_}
+   .flags = LS_COL_NULL | (fl), .null_value = -1, .applies = kinds, .aux = ref, .doc = doc_}
+/* What the indices refer to: a write must name an existing one. */
+static int64_t count_images(const void *model);
+static int64_t count_envelopes(const void *model);
+static const ls_index_ref image_index = {count_images, "image", "map"};
+static const ls_index_ref envelope_index = {count_envelopes, "envelope", "map"};
 /* The element count of the tables that are lists of the map's things. */
 #define COUNT_OF(fn, field) static int64_t fn(const void *model) { return (int64_t)MAP_OF(model)->field; }
 
@@ -583,13 +574,13 @@ static const ls_column layer_columns[] = {
   LINT("color_g", color[1], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color green 0..255"),
   LINT("color_b", color[2], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color blue 0..255"),
   LINT("color_a", color[3], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color alpha 0..255"),
-  INDEX_INT("color_env", layer_rec, color_env, 0, KINDS_TILEMAP, "tilemaps: color envelope index (NULL: none)"),
+  INDEX_INT("color_env", layer_rec, color_env, &envelope_index, 0, KINDS_TILEMAP, "tilemaps: color envelope index (NULL: none)"),
   LINT("color_env_offset", color_env_offset, 0, 0, 0, KINDS_TILEMAP, "tilemaps: color envelope time offset (ms)"),
-  INDEX_INT("image", layer_rec, image, 0, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index (NULL: none)"),
+  INDEX_INT("image", layer_rec, image, &image_index, 0, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index (NULL: none)"),
   LS_COL_CUSTOM("image_name", "TEXT", get_layer_image_name, NULL, "name of that image"),
   LINT("num_quads", num_quads, 0, 0, LS_COL_RO, KIND(TW_KIND_QUADS), "quads layers: number of quads"),
   LINT("num_sources", num_sources, 0, 0, LS_COL_RO, KINDS_SOUNDS, "sounds layers: number of sound sources"),
-  INDEX_INT("sound", layer_rec, sound, LS_COL_RO, KINDS_SOUNDS, "sounds layers: sound index (NULL: none)"),
+  INDEX_INT("sound", layer_rec, sound, NULL, LS_COL_RO, KINDS_SOUNDS, "sounds layers: sound index (NULL: none)"),
   LINT("version", version, 0, 0, LS_COL_RO, KINDS_KNOWN, "layer item version (tilemap 3 in DDNet, 4 in 0.7)"),
 };
 
@@ -597,20 +588,16 @@ static int layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
   return layer_has_rows(model, l, scan, layer_columns, NCOLS(layer_columns), ANY_LAYER);
 }
 
-/* The indices must exist (or be kept); the codec writes the fields the
-** layer kind has. */
+/* New indices as stored (an unchanged one keeps the value it had, such as
+** -2); the codec writes the fields the layer kind has. */
 static int layer_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  tw_map *m = ROW_MAP(row);
   layer_rec *r = row->rec;
   const layer_rec *was = old;
   codec_error e;
-  int rc;
-  if ((rc = check_index("color_env", r->color_env, was->color_env, m->num_envelopes, "envelope", err)) != SQLITE_OK ||
-      (rc = check_index("image", r->image, was->image, m->num_images, "image", err)) != SQLITE_OK)
-    return rc;
   if (r->color_env != was->color_env) r->li.color_env = r->color_env;
   if (r->image != was->image) r->li.image = r->image;
-  if (memcmp(&r->li, &was->li, sizeof r->li) == 0 || tw_layer_set(m, (size_t)row->pos.a, &r->li, &e)) return SQLITE_OK;
+  if (memcmp(&r->li, &was->li, sizeof r->li) == 0 || tw_layer_set(ROW_MAP(row), (size_t)row->pos.a, &r->li, &e))
+    return SQLITE_OK;
   return STORE_ERROR(layer_columns, changed, &e, err);
 }
 
@@ -718,9 +705,9 @@ static const ls_column quad_columns[] = {
   QJSON("points", points, points_shape, INT32_MIN, INT32_MAX, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
   QJSON("colors", colors, colors_shape, 0, 255, "JSON [[r,g,b,a] x 4 corners], 0..255"),
   QJSON("tex_coords", tex, tex_shape, INT32_MIN, INT32_MAX, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
-  INDEX_INT("pos_env", quad_rec, pos_env, 0, 0, "position envelope index (NULL: none)"),
+  INDEX_INT("pos_env", quad_rec, pos_env, &envelope_index, 0, 0, "position envelope index (NULL: none)"),
   LS_COL_INT("pos_env_offset", LS_I32, quad_rec, q.pos_env_offset, 0, "position envelope time offset (ms)"),
-  INDEX_INT("color_env", quad_rec, color_env, 0, 0, "color envelope index (NULL: none)"),
+  INDEX_INT("color_env", quad_rec, color_env, &envelope_index, 0, 0, "color envelope index (NULL: none)"),
   LS_COL_INT("color_env_offset", LS_I32, quad_rec, q.color_env_offset, 0, "color envelope time offset (ms)"),
   LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
 };
@@ -729,20 +716,16 @@ static int quad_layer_in_scan(const void *model, int64_t l, const ls_scan *scan)
   return layer_has_rows(model, l, scan, quad_columns, NCOLS(quad_columns), QUADS_LAYERS);
 }
 
-/* Envelopes must exist (or be kept); an unchanged quad leaves the layer
+/* New envelope indices as stored; an unchanged quad leaves the layer
 ** alone. */
 static int quad_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  tw_map *m = ROW_MAP(row);
   quad_rec *r = row->rec;
   const quad_rec *was = old;
   codec_error e;
-  int rc;
-  if ((rc = check_index("pos_env", r->pos_env, was->pos_env, m->num_envelopes, "envelope", err)) != SQLITE_OK ||
-      (rc = check_index("color_env", r->color_env, was->color_env, m->num_envelopes, "envelope", err)) != SQLITE_OK)
-    return rc;
   if (r->pos_env != was->pos_env) r->q.pos_env = r->pos_env;
   if (r->color_env != was->color_env) r->q.color_env = r->color_env;
-  if (memcmp(&r->q, &was->q, sizeof r->q) == 0 || tw_quad_set(m, (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e))
+  if (memcmp(&r->q, &was->q, sizeof r->q) == 0 ||
+      tw_quad_set(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e))
     return SQLITE_OK;
   return STORE_ERROR(quad_columns, changed, &e, err);
 }

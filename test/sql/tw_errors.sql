@@ -100,13 +100,13 @@ UPDATE tw_layers SET color_g = 256 WHERE source = 'samples/ddnet_features.map' A
 UPDATE tw_layers SET color_a = -1 WHERE source = 'samples/ddnet_features.map' AND layer_index = 1;
 -- expect error: column color_a: -1 is out of range
 UPDATE tw_layers SET color_env = 3 WHERE source = 'samples/ddnet_features.map' AND layer_index = 1;
--- expect error: column color_env: 3 is out of range; it takes a envelope index from 0 to 2 (the map has 3), or NULL for none
+-- expect error: column color_env: 3 is out of range; it takes an envelope index from 0 to 2 (the map has 3), or NULL for none
 UPDATE tw_layers SET color_env = 0 WHERE source = 'samples/unfinished.map' AND layer_index = 1;
 -- expect error: column color_env: 0 is out of range; the map has no envelopes (NULL for none)
 UPDATE tw_layers SET image = 0 WHERE source = 'samples/unfinished.map' AND layer_index = 1;
 -- expect error: column image: 0 is out of range; the map has no images (NULL for none)
 UPDATE tw_layers SET image = -2 WHERE source = 'samples/ddnet_features.map' AND layer_index = 1;
--- expect error: column image: -2 is out of range; it takes a image index from 0 to 1 (the map has 2), or NULL for none
+-- expect error: column image: -2 is out of range; it takes an image index from 0 to 1 (the map has 2), or NULL for none
 UPDATE tw_layers SET image = 'x' WHERE source = 'samples/ddnet_features.map' AND layer_index = 1;
 -- expect error: column image: text 'x' is not an integer
 UPDATE tw_layers SET color_env_offset = 1e10 WHERE source = 'samples/ddnet_features.map' AND layer_index = 1;
@@ -183,7 +183,7 @@ UPDATE tw_quads SET tex_coords = '{"a":1}' WHERE source = 'samples/ddnet_feature
 UPDATE tw_quads SET tex_coords = '[[0,0],[1024,0],[0,1024]]' WHERE source = 'samples/ddnet_features.map' AND quad = 0;
 -- expect error: column tex_coords: the value has 3 elements; it takes exactly 4
 UPDATE tw_quads SET pos_env = 7 WHERE source = 'samples/ddnet_features.map' AND quad = 0;
--- expect error: column pos_env: 7 is out of range; it takes a envelope index from 0 to 2 (the map has 3), or NULL for none
+-- expect error: column pos_env: 7 is out of range; it takes an envelope index from 0 to 2 (the map has 3), or NULL for none
 UPDATE tw_quads SET color_env = -5 WHERE source = 'samples/ddnet_features.map' AND quad = 0;
 -- expect error: column color_env: -5 is out of range
 UPDATE tw_quads SET color_env_offset = 2147483648 WHERE source = 'samples/ddnet_features.map' AND quad = 0;
