@@ -170,13 +170,18 @@ static char *applies_text(const ls_table *t, const ls_column *col) {
 /* ---- reading ---------------------------------------------------------------- */
 
 /* Element i of a JSON integer span: int64_t, uint16_t for LS_SPAN16,
-** int32_t for a fixed LS_I32 array. */
+** uint32_t for LS_SPAN32, int32_t for a fixed LS_I32 array. */
 static int64_t span_int(ls_span s, ls_store st, size_t i) {
   uint16_t u;
+  uint32_t w;
   int32_t x;
   if (st == LS_I32) {
     memcpy(&x, (const unsigned char *)s.p + 4 * i, 4);
     return x;
+  }
+  if (st == LS_SPAN32) {
+    memcpy(&w, (const unsigned char *)s.p + 4 * i, 4);
+    return w;
   }
   if (st != LS_SPAN16) return ((const int64_t *)s.p)[i];
   memcpy(&u, (const unsigned char *)s.p + 2 * i, 2);
@@ -539,7 +544,8 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
   int64_t *out, lo = col->min, hi = col->max;
   size_t i = 0;
   int rc;
-  if (lo == 0 && hi == 0) store_limits(col->store == LS_SPAN16 ? LS_U16 : col->store == LS_I32 ? LS_I32 : LS_I64, &lo, &hi);
+  if (lo == 0 && hi == 0) store_limits(col->store == LS_SPAN16 ? LS_U16 : col->store == LS_SPAN32 ? LS_U32 : col->store == LS_I32 ? LS_I32 : LS_I64,
+                 &lo, &hi);
   cur = json_ints_of(field_of(row, col), col);
   if (col->store != LS_SPAN && cur.n) { /* the elements the row holds, as int64_t for the checks */
     int64_t *wide = ls_arena_alloc(row->arena, sizeof *wide * cur.n);
@@ -576,6 +582,10 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
     for (i = 0; col->store == LS_SPAN16 && i < span.n; i++) { /* narrowed in place: element i moves down */
       uint16_t u = (uint16_t)out[i];
       memcpy((unsigned char *)out + 2 * i, &u, 2);
+    }
+    for (i = 0; col->store == LS_SPAN32 && i < span.n; i++) {
+      uint32_t w = (uint32_t)out[i];
+      memcpy((unsigned char *)out + 4 * i, &w, 4);
     }
     for (i = 0; col->store == LS_I32 && i < span.n; i++) { /* into the fixed array (its length was checked) */
       int32_t x = (int32_t)out[i];

@@ -236,6 +236,7 @@ typedef enum ls_store {
   LS_F32, LS_F64,
   LS_CHARS,                   /* char[.size], NUL-padded */
   LS_SPAN,                    /* ls_span */
+  LS_SPAN32,                  /* ls_span of uint32_t (LS_JSON_INTS; a negative .min stores two's complement) */
   LS_SPAN16                   /* ls_span of uint16_t (LS_JSON_INTS within 0..65535): a load() can show a
                               ** run of 16-bit numbers in the model without copying it */
 } ls_store;

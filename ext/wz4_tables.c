@@ -144,8 +144,9 @@ static const ls_table wz4_pages = {
 /* ---- wz4_operators ---------------------------------------------------------------- */
 
 typedef struct op_rec {
-  wz4_node nd; /* a shallow copy; the setters point its params at the arena */
+  wz4_node nd; /* a shallow copy */
   ls_span name, class_name, output_type, script;
+  ls_span params; /* of uint32_t: the op's parameter words, or new ones in the arena */
   const char **strs; /* the string parameters an UPDATE sets (arena), else NULL */
   size_t *lens;
   uint32_t nstrs;
@@ -172,6 +173,7 @@ static int op_load(const ls_row *row, char **err) {
   r->class_name = str_span(&r->nd.op.class_name);
   r->output_type = str_span(&r->nd.op.type_name);
   r->script = str_span(&r->nd.op.script);
+  r->params = (ls_span){r->nd.op.params, r->nd.op.num_params};
   r->tree = wz4_node_is_tree(&DOC(row->model)->pages[row->pos.a], (uint32_t)row->pos.b) ? OP_TREE : OP_STACKED;
   return SQLITE_OK;
 }
@@ -194,7 +196,7 @@ static int op_store(ls_row *row, const void *old, const unsigned char *changed, 
   if (r->name.p != was->name.p && (ok = wz4_str_set(&nd->op.name, r->name.p, r->name.n, &cerr))) {
     wz4_graph_forget(graph, WZ4_GRAPH_ALL);
   }
-  if (ok && r->nd.op.params != was->nd.op.params) ok = wz4_op_set_params(&nd->op, r->nd.op.params, r->nd.op.num_params, &cerr);
+  if (ok && r->params.p != was->params.p) ok = wz4_op_set_params(&nd->op, r->params.p, (uint32_t)r->params.n, &cerr);
   if (ok && r->strs) ok = wz4_op_set_strings(&nd->op, r->strs, r->lens, r->nstrs, &cerr);
   if (!ok) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   if (wz4_node_place(nd, &r->nd)) wz4_graph_forget(graph, row->pos.a);
@@ -213,11 +215,6 @@ static void result_json(sqlite3_context *ctx, char *(*form)(const wz4_op *, size
   sqlite3_result_subtype(ctx, 'J');
 }
 
-static void get_params(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  result_json(ctx, wz4_params_json, row);
-}
-
 static void get_strings(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
   (void)col;
   result_json(ctx, wz4_strings_json, row);
@@ -228,12 +225,11 @@ static void get_links(const ls_row *row, sqlite3_context *ctx, const ls_column *
   result_json(ctx, wz4_links_json, row);
 }
 
-/* Parses the value of the params or the strings column: a JSON array of
-** integers in -2^31 .. 2^32-1, or of WTF-8 strings.  Fails naming the
-** column, what is wrong (the first bad element) and what it takes. */
-static int json_list(sqlite3_value *v, const ls_column *col, int strings, json_node **out, char **err) {
-  const char *takes = strings ? "a JSON array of strings, e.g. '[\"farbrausch\"]'"
-                              : "a JSON array of integers from -2147483648 to 4294967295, e.g. '[2056,4278190080]'";
+/* Parses the value of the strings column: a JSON array of WTF-8 strings.
+** Fails naming the column, what is wrong (the first bad element) and what
+** it takes. */
+static int json_strings(sqlite3_value *v, const ls_column *col, json_node **out, char **err) {
+  static const char takes[] = "a JSON array of strings, e.g. '[\"farbrausch\"]'";
   int type = sqlite3_value_type(v), rc;
   const json_node *item;
   char *why = NULL;
@@ -252,15 +248,12 @@ static int json_list(sqlite3_value *v, const ls_column *col, int strings, json_n
     if (parsed == 0) why = sqlite3_mprintf("%s", perr.msg);
   }
   if (rc == SQLITE_OK && (*out)->type != JSON_ARRAY) {
-    why = sqlite3_mprintf("expected a JSON array of %s", strings ? "strings" : "integers");
+    why = sqlite3_mprintf("expected a JSON array of strings");
     rc = SQLITE_CONSTRAINT;
   }
   for (item = rc == SQLITE_OK ? (*out)->child : NULL; item && !why; item = item->next, i++) {
-    if (strings && (item->type != JSON_STRING || !wtf8_validate(item->s, item->n, &units, &bad))) {
+    if (item->type != JSON_STRING || !wtf8_validate(item->s, item->n, &units, &bad))
       why = sqlite3_mprintf("element %u is not a valid JSON string (or not UTF-8)", i);
-    } else if (!strings && (item->type != JSON_INT || item->i < INT32_MIN || item->i > UINT32_MAX)) {
-      why = sqlite3_mprintf("element %u is not an integer in -2147483648..4294967295", i);
-    }
   }
   if (!why && rc != SQLITE_CONSTRAINT) return rc;
   json_free(*out);
@@ -271,27 +264,12 @@ static int json_list(sqlite3_value *v, const ls_column *col, int strings, json_n
   return SQLITE_CONSTRAINT;
 }
 
-/* Parameter words: negatives are stored as two's complement. */
-static int set_params(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  op_rec *r = row->rec;
-  json_node *root = NULL;
-  const json_node *item;
-  int rc = json_list(v, col, 0, &root, err);
-  uint32_t *words = rc == SQLITE_OK ? ls_arena_alloc(row->arena, sizeof *words * (root->count + 1)) : NULL;
-  if (words) {
-    r->nd.op.params = words;
-    for (item = root->child, r->nd.op.num_params = 0; item; item = item->next) words[r->nd.op.num_params++] = (uint32_t)item->i;
-  }
-  json_free(root);
-  return rc == SQLITE_OK && !words ? SQLITE_NOMEM : rc;
-}
-
 /* String parameters, as WTF-8 (a lone surrogate escape gives a lone surrogate). */
 static int set_strings(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   op_rec *r = row->rec;
   json_node *root = NULL;
   const json_node *item;
-  int rc = json_list(v, col, 1, &root, err);
+  int rc = json_strings(v, col, &root, err);
   if (rc == SQLITE_OK && (!(r->strs = ls_arena_alloc(row->arena, sizeof *r->strs * (root->count + 1))) ||
                           !(r->lens = ls_arena_alloc(row->arena, sizeof *r->lens * (root->count + 1))))) {
     rc = SQLITE_NOMEM;
@@ -305,6 +283,10 @@ static int set_strings(ls_row *row, sqlite3_value *v, const ls_column *col, char
   json_free(root);
   return rc;
 }
+
+/* Parameter words: a count the codec takes (32-bit), any 32-bit pattern. */
+static const ls_json_shape params_shape = {1, 0, UINT32_MAX, "[2056,4278190080]",
+                                           "a JSON array of integers from -2147483648 to 4294967295, e.g. '[2056,4278190080]'"};
 
 /* The grid fields of stacked ops (NULL for tree ops). */
 #define NODE_INT(nm, st, field, lo, hi, doc_) \
@@ -323,7 +305,9 @@ static const ls_column op_columns[] = {
   NODE_INT("height", LS_I32, height, 1, INT32_MAX, "height in grid cells, 1 or more (stacked ops)"),
   NODE_INT("bypass", LS_U32, bypass, 0, 1, "1 when the op is bypassed (passes its first input through), else 0"),
   NODE_INT("hide", LS_U32, hide, 0, 1, "1 when the op is hidden (its output does not feed the op below), else 0"),
-  LS_COL_CUSTOM("params", "TEXT", get_params, set_params, "JSON array of the raw 32-bit parameter words (unsigned; negatives accepted on write); their meaning depends on the class"),
+  {.name = "params", .type = "TEXT", .kind = LS_JSON_INTS, .store = LS_SPAN32, .offset = offsetof(op_rec, params),
+   .min = INT32_MIN, .max = UINT32_MAX, .aux = &params_shape,
+   .doc = "JSON array of the raw 32-bit parameter words (unsigned; negatives accepted on write, as two's complement); their meaning depends on the class"},
   LS_COL_CUSTOM("strings", "TEXT", get_strings, set_strings, "JSON array of the string parameters (lone surrogates as \\uD800 escapes)"),
   LS_COL_CUSTOM("links", "TEXT", get_links, NULL, "JSON array of the link slots: [{\"name\":..,\"select\":..}]"),
   LS_COL_WTF8("script", op_rec, script, WZ4_TEXT_MAX, LS_COL_RO, "script source ('' for none)"),
