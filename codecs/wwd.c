@@ -366,6 +366,25 @@ void wwd_free(wwd_level *lvl) {
   free(lvl);
 }
 
+long wwd_main_plane(const wwd_level *lvl) {
+  uint32_t i;
+  for (i = 0; i < lvl->num_planes; i++) {
+    if (le32_load(lvl->planes[i].header + WWD_PLANE_FLAGS) & WWD_PLANE_MAIN) return (long)i;
+  }
+  return -1;
+}
+
+int32_t wwd_next_object_id(const wwd_level *lvl) {
+  int64_t top = 0;
+  uint32_t p, i;
+  for (p = 0; p < lvl->num_planes; p++) {
+    for (i = 0; i < lvl->planes[p].num_objects; i++) {
+      if (lvl->planes[p].objects[i].field[WWD_OBJ_ID] > top) top = lvl->planes[p].objects[i].field[WWD_OBJ_ID];
+    }
+  }
+  return top < INT32_MAX ? (int32_t)(top + 1) : INT32_MAX;
+}
+
 size_t wwd_footprint(const wwd_level *lvl) {
   size_t bytes = sizeof *lvl;
   uint32_t i, k;

@@ -215,6 +215,13 @@ wwd_level *wwd_clone(const wwd_level *lvl);
 
 void wwd_free(wwd_level *lvl);
 
+/* The main plane (the first whose flags have WWD_PLANE_MAIN), or -1. */
+long wwd_main_plane(const wwd_level *lvl);
+
+/* The id the editors give a new object: one above the largest id of the
+** level (any plane), or 1 in a level without objects (INT32_MAX at most). */
+int32_t wwd_next_object_id(const wwd_level *lvl);
+
 /* About how many bytes of memory a level holds: tiles, objects and their
 ** strings, masks (headers are small), for a cache budget. */
 size_t wwd_footprint(const wwd_level *lvl);

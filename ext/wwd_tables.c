@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codecs/bytes.h"
 #include "../codecs/wwd.h"
 #include "engine.h"
 #include "wwd_tables.h"
@@ -259,19 +258,6 @@ static int object_seek(const void *model, int64_t key, ls_pos *pos) {
   return 1;
 }
 
-/* The id the editors give a new object: one above the largest id of the
-** level (any plane), or 1 in a level without objects. */
-static int32_t object_next_id(const wwd_level *lvl) {
-  int64_t top = 0;
-  uint32_t p, i;
-  for (p = 0; p < lvl->num_planes; p++) {
-    for (i = 0; i < lvl->planes[p].num_objects; i++) {
-      if (lvl->planes[p].objects[i].field[WWD_OBJ_ID] > top) top = lvl->planes[p].objects[i].field[WWD_OBJ_ID];
-    }
-  }
-  return top < INT32_MAX ? (int32_t)(top + 1) : INT32_MAX;
-}
-
 /* INSERT: a blank object at the end of the given plane (the main plane when
 ** the plane column is NULL), with a fresh id unless the id column is given
 ** (INSERT ... SELECT * keeps the ids it copies). */
@@ -280,14 +266,10 @@ static int object_insert(void *model, sqlite3_value *const *values, ls_pos *pos,
   sqlite3_value *plane_value = values[0]; /* column 0 is `plane` */
   sqlite3_value *id_value = values[2];    /* column 2 is `id` */
   int64_t plane = -1;
-  int32_t id = sqlite3_value_type(id_value) == SQLITE_NULL ? object_next_id(lvl) : 0;
+  int32_t id = sqlite3_value_type(id_value) == SQLITE_NULL ? wwd_next_object_id(lvl) : 0;
   long idx;
-  uint32_t i;
   if (sqlite3_value_type(plane_value) == SQLITE_NULL) {
-    for (i = 0; i < lvl->num_planes && plane < 0; i++) {
-      if (le32_load(lvl->planes[i].header + WWD_PLANE_FLAGS) & WWD_PLANE_MAIN) plane = i;
-    }
-    if (plane < 0) {
+    if ((plane = wwd_main_plane(lvl)) < 0) {
       *err = sqlite3_mprintf("the level has no main plane; give the plane column");
       return SQLITE_CONSTRAINT;
     }
