@@ -147,7 +147,8 @@ typedef struct ls_file_info {
 /* Bytes or elements a record borrows from the model (after load) or from
 ** the row's arena (after a setter): text and blobs count bytes; JSON
 ** integer arrays count int64_t elements (uint16_t for LS_SPAN16); JSON
-** text arrays count ls_span elements (each a string of bytes). */
+** text arrays count ls_span elements (each a string of bytes; bytes for
+** LS_NUL_STRINGS). */
 typedef struct ls_span {
   const void *p;
   size_t n;
@@ -186,9 +187,10 @@ enum ls_column_flags {
   LS_COL_NULL = 4,    /* typed columns: the field's .null_value reads as NULL, and NULL writes it
                       ** (writing the null value as a number is checked against .min/.max) */
   LS_COL_FULL = 8,    /* LS_CHARS text may fill the whole array (no terminating NUL needed) */
-  LS_COL_NOREC = 16   /* LS_CUSTOM: the getter reads only the model and the position, so reading
+  LS_COL_NOREC = 16,  /* LS_CUSTOM: the getter reads only the model and the position, so reading
                       ** the column loads no record (it stays cheap where load() decodes data,
                       ** and readable where that data is damaged) */
+  LS_COL_UTF8 = 32    /* LS_JSON_TEXTS: the strings are UTF-8 as they are, not text in the code page */
 };
 
 /* Flag of a LS_COL_RANGE column, for the planner: the column takes about
@@ -215,7 +217,10 @@ typedef enum ls_kind {
   LS_JSON_INTS, /* JSON array of integers or of integer tuples (.aux: ls_json_shape): LS_SPAN of int64_t,
                 ** LS_SPAN16, or LS_I32: a fixed int32_t array of .size bytes in the record (the shape's
                 ** min_items = max_items elements) */
-  LS_JSON_TEXTS, /* JSON array of 8-bit strings in the code page (LS_SPAN of ls_span; .aux: ls_json_shape) */
+  /* JSON array of strings, .max bytes each: 8-bit text in the code page,
+  ** or UTF-8 with LS_COL_UTF8 (without NUL characters either way);
+  ** LS_SPAN of ls_span, or LS_NUL_STRINGS; .aux: ls_json_shape */
+  LS_JSON_TEXTS,
   /* Text that is UTF-16 in the file, held in the record as WTF-8
   ** (codecs/utf16.h: UTF-8, except that an unpaired surrogate is its own
   ** 3-byte sequence ED A0..BF xx), .min to .max bytes, NUL characters
@@ -237,8 +242,10 @@ typedef enum ls_store {
   LS_CHARS,                   /* char[.size], NUL-padded */
   LS_SPAN,                    /* ls_span */
   LS_SPAN32,                  /* ls_span of uint32_t (LS_JSON_INTS; a negative .min stores two's complement) */
-  LS_SPAN16                   /* ls_span of uint16_t (LS_JSON_INTS within 0..65535): a load() can show a
+  LS_SPAN16,                  /* ls_span of uint16_t (LS_JSON_INTS within 0..65535): a load() can show a
                               ** run of 16-bit numbers in the model without copying it */
+  LS_NUL_STRINGS              /* ls_span of bytes: strings back to back, each ended by a NUL ("sv_a 1\0sv_b 2\0";
+                              ** a last one without its NUL reads as a string too), for LS_JSON_TEXTS */
 } ls_store;
 
 /* The shape of a JSON array column: `tuple` integers per element (1: a

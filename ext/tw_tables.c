@@ -7,7 +7,7 @@
 ** codec (tw_group_get, tw_tile_get, ...), the engine reads and checks the
 ** typed columns, and store() checks the row as a whole (indices must exist
 ** in the map) and writes it back through the codec when it changed.  The
-** hand-written columns are the computed ones: the SHA-256, settings and
+** hand-written columns are the computed ones: the SHA-256, the
 ** envelope points (JSON of their own shape), a layer's image name, and the
 ** layer of a row of a layer (grp, layer, kind).
 **
@@ -372,59 +372,7 @@ static void get_map_sha256(const ls_row *row, sqlite3_context *ctx, const ls_col
 #define TW_SETTINGS_MAX 100000
 static const char settings_example[] = "[\"sv_hit 1\", \"tune gravity 0.5\"]";
 
-/* The settings (server commands) as a JSON array of strings. */
-static void get_settings(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const ls_span *set = &((const map_rec *)row->rec)->info[TW_INFO_SETTINGS];
-  const char *s = set->p;
-  size_t i = 0;
-  sqlite3_str *out = sqlite3_str_new(NULL);
-  (void)col;
-  sqlite3_str_appendchar(out, 1, '[');
-  while (s && i < set->n) {
-    const char *z = memchr(s + i, 0, set->n - i);
-    size_t len = z ? (size_t)(z - (s + i)) : set->n - i;
-    if (i) sqlite3_str_appendchar(out, 1, ',');
-    ls_json_append_string(out, s + i, len);
-    i += len + 1;
-  }
-  sqlite3_str_appendchar(out, 1, ']');
-  ls_json_result(ctx, out);
-}
-
-/* Sets the settings from a JSON array of strings (UTF-8, 255 bytes each);
-** [] removes them. */
-static int set_settings(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  ls_span *set = &((map_rec *)row->rec)->info[TW_INFO_SETTINGS];
-  json_node *root = NULL;
-  const json_node *item;
-  char *buf = NULL;
-  size_t total = 0, i = 0;
-  int rc = ls_json_value(v, col, settings_example, &root, err);
-  if (rc == SQLITE_OK) rc = ls_json_check_array(root, col, "the value", 0, TW_SETTINGS_MAX, settings_example, err);
-  for (item = rc == SQLITE_OK ? root->child : NULL; rc == SQLITE_OK && item; item = item->next, i++) {
-    char *msg = NULL;
-    if (item->type != JSON_STRING) {
-      *err = sqlite3_mprintf("column %s: element %lld is %s, not a string", col->name, (long long)i,
-                             json_type_name(item));
-      rc = SQLITE_CONSTRAINT;
-    } else if ((rc = ls_text_utf8(item->s, item->n, col, 0, TW_SETTING_MAX, &msg)) != SQLITE_OK) {
-      *err = sqlite3_mprintf("%s (element %lld)", msg ? msg : "bad setting", (long long)i);
-      sqlite3_free(msg);
-    }
-    total += item->n + 1;
-  }
-  if (rc == SQLITE_OK && !(buf = ls_arena_alloc(row->arena, total + 1))) rc = SQLITE_NOMEM;
-  if (rc == SQLITE_OK) {
-    set->p = buf;
-    set->n = total;
-    for (item = root->child; item; item = item->next) {
-      memcpy(buf, item->s, item->n + 1); /* with its NUL */
-      buf += item->n + 1;
-    }
-  }
-  json_free(root);
-  return rc;
-}
+static const ls_json_shape settings_shape = {1, 0, TW_SETTINGS_MAX, settings_example, NULL};
 
 static const char *const style_names[] = {"0.6", "0.7", "ddnet", NULL};
 
@@ -441,7 +389,9 @@ static const ls_column map_columns[] = {
   MTEXT("map_version", TW_INFO_VERSION, 15, "map info: version string (15 bytes)"),
   MTEXT("credits", TW_INFO_CREDITS, 127, "map info: credits (127 bytes)"),
   MTEXT("license", TW_INFO_LICENSE, 31, "map info: license (31 bytes)"),
-  LS_COL_CUSTOM("settings", "TEXT", get_settings, set_settings, "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"),
+  {.name = "settings", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_NUL_STRINGS,
+   .offset = offsetof(map_rec, info[TW_INFO_SETTINGS]), .max = TW_SETTING_MAX, .flags = LS_COL_UTF8, .aux = &settings_shape,
+   .doc = "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"},
   MINT("num_groups", LS_I64, groups, "number of groups"),
   MINT("num_layers", LS_I64, layers, "number of layers (all groups)"),
   MINT("num_images", LS_I64, images, "number of images"),

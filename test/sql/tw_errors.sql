@@ -61,6 +61,10 @@ UPDATE tw_maps SET settings = '["ok", 1]' WHERE source = 'samples/ddnet_features
 -- expect error: column settings: element 1 is integer, not a string
 UPDATE tw_maps SET settings = json_array('ok', printf('%.256c', 's')) WHERE source = 'samples/ddnet_features.map';
 -- expect error: column settings: text of 256 bytes is longer than the 255 bytes the field holds (element 1)
+UPDATE tw_maps SET settings = '["ok", "a\u0000b"]' WHERE source = 'samples/ddnet_features.map';
+-- expect error: column settings: the text contains a NUL character (element 1)
+UPDATE tw_maps SET settings = '[null]' WHERE source = 'samples/ddnet_features.map';
+-- expect error: column settings: element 0 is null, not a string
 UPDATE tw_maps SET num_layers = 5 WHERE source = 'samples/ddnet_features.map';
 -- expect error: column num_layers of tw_maps is read-only
 -- expect error: map info
