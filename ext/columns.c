@@ -90,6 +90,16 @@ static int64_t field_int(const unsigned char *f, ls_store st) {
   }
 }
 
+/* The bytes of one integer of a store. */
+static size_t store_bytes(ls_store st) {
+  switch (st) {
+    case LS_I8: case LS_U8: return 1;
+    case LS_I16: case LS_U16: case LS_LE16: return 2;
+    case LS_I64: case LS_F64: return 8;
+    default: return 4;
+  }
+}
+
 /* Writes x (already checked to fit) into the field. */
 static void field_set_int(unsigned char *f, ls_store st, int64_t x) {
   switch (st) {
@@ -267,6 +277,52 @@ static void result_json_texts(sqlite3_context *ctx, const ls_row *row, const ls_
   ls_json_result(ctx, out);
 }
 
+/* A JSON array of objects, one per element of the span: every member
+** that is one integer, and the arrays whose count is not 0.  Elements a
+** load() leaves out are decoded first (ls_json_records.decode). */
+static void result_json_records(sqlite3_context *ctx, const ls_row *row, const ls_column *col) {
+  const ls_json_records *recs = col->aux;
+  unsigned char *f = field_of(row, col);
+  sqlite3_str *out;
+  ls_span s;
+  size_t i, k;
+  memcpy(&s, f, sizeof s);
+  if (!s.p && recs->decode) {
+    char *err = NULL, *msg;
+    if (recs->decode(row, &s, &err) != SQLITE_OK) {
+      msg = err && row->file && row->file->path ? sqlite3_mprintf("%s: %s", row->file->path, err) : NULL;
+      if (err) sqlite3_result_error(ctx, msg ? msg : err, -1);
+      else sqlite3_result_error_nomem(ctx);
+      sqlite3_free(msg);
+      sqlite3_free(err);
+      return;
+    }
+    memcpy(f, &s, sizeof s);
+  }
+  out = sqlite3_str_new(NULL);
+  sqlite3_str_appendchar(out, 1, '[');
+  for (i = 0; i < s.n; i++) {
+    const unsigned char *e = (const unsigned char *)s.p + i * recs->size;
+    const char *sep = i ? ",{" : "{";
+    for (k = 0; k < recs->nmembers; k++) {
+      const ls_json_member *m = &recs->members[k];
+      int j, n = 1;
+      if (m->max_ints) memcpy(&n, e + m->count_offset, sizeof n);
+      if (n < 1) continue;
+      if (n > m->max_ints && m->max_ints) n = m->max_ints;
+      sqlite3_str_appendf(out, "%s\"%s\":%s", sep, m->key, m->max_ints ? "[" : "");
+      for (j = 0; j < n; j++) {
+        sqlite3_str_appendf(out, "%s%lld", j ? "," : "", (long long)field_int(e + m->offset + (size_t)j * store_bytes(m->store), m->store));
+      }
+      if (m->max_ints) sqlite3_str_appendchar(out, 1, ']');
+      sep = ",";
+    }
+    sqlite3_str_appendchar(out, 1, '}');
+  }
+  sqlite3_str_appendchar(out, 1, ']');
+  ls_json_result(ctx, out);
+}
+
 void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
   const unsigned char *f;
   ls_span s;
@@ -317,6 +373,9 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
     case LS_JSON_TEXTS:
       memcpy(&s, f, sizeof s);
       result_json_texts(ctx, row, col, s);
+      break;
+    case LS_JSON_RECORDS:
+      result_json_records(ctx, row, col);
       break;
     default:
       break;
@@ -691,6 +750,65 @@ static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *
   return json_takes(rc, shape, err);
 }
 
+/* Reads object `obj` into element i (e, zeroed): each member in order, an
+** integer or an array of them (its count set), an absent optional one left
+** 0.  Messages name the place "<noun> i <key>[j]". */
+static int read_json_record(const json_node *obj, const ls_column *col, const ls_json_records *recs, size_t i,
+                            unsigned char *e, char **err) {
+  char what[96];
+  size_t k;
+  int rc;
+  snprintf(what, sizeof what, "%s %lld", recs->noun, (long long)i);
+  if ((rc = ls_json_check_object(obj, col, what, recs->members, recs->nmembers, recs->example, err)) != SQLITE_OK) return rc;
+  for (k = 0; k < recs->nmembers; k++) {
+    const ls_json_member *m = &recs->members[k];
+    const json_node *v = json_member(obj, m->key), *item;
+    int j, given;
+    int64_t x;
+    snprintf(what, sizeof what, "%s %lld %s", recs->noun, (long long)i, m->key);
+    if (m->optional && !v) continue;
+    if (!m->max_ints) {
+      if ((rc = ls_json_check_int(v, col, what, m->min, m->max, NULL, &x, err)) != SQLITE_OK) return rc;
+      field_set_int(e + m->offset, m->store, x);
+      continue;
+    }
+    if ((rc = ls_json_check_array(v, col, what, 1, (size_t)m->max_ints, recs->example, err)) != SQLITE_OK) return rc;
+    for (item = v->child, j = 0; item; item = item->next, j++) {
+      snprintf(what, sizeof what, "%s %lld %s[%d]", recs->noun, (long long)i, m->key, j);
+      if ((rc = ls_json_check_int(item, col, what, m->min, m->max, NULL, &x, err)) != SQLITE_OK) return rc;
+      field_set_int(e + m->offset + (size_t)j * store_bytes(m->store), m->store, x);
+    }
+    given = (int)v->count;
+    memcpy(e + m->count_offset, &given, sizeof given);
+  }
+  return SQLITE_OK;
+}
+
+/* A JSON array of objects (ls_json_records): new zeroed elements in the
+** arena, each read from its object. */
+static int set_json_records(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  const ls_json_records *recs = col->aux;
+  json_node *root = NULL;
+  const json_node *item;
+  unsigned char *out = NULL;
+  ls_span span;
+  size_t i = 0;
+  int rc = ls_json_value(v, col, recs->example, &root, err);
+  if (rc == SQLITE_OK) rc = ls_json_check_array(root, col, "the value", 0, recs->max_items, recs->example, err);
+  if (rc == SQLITE_OK && !(out = ls_arena_alloc(row->arena, recs->size * (root->count + 1)))) rc = SQLITE_NOMEM;
+  if (rc == SQLITE_OK) memset(out, 0, recs->size * (root->count + 1));
+  for (item = rc == SQLITE_OK ? root->child : NULL; rc == SQLITE_OK && item; item = item->next, i++) {
+    rc = read_json_record(item, col, recs, i, out + i * recs->size, err);
+  }
+  if (rc == SQLITE_OK) {
+    span.p = out;
+    span.n = root->count;
+    memcpy(field_of(row, col), &span, sizeof span);
+  }
+  json_free(root);
+  return rc;
+}
+
 int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   if (col->kind == LS_CUSTOM) return col->set(row, v, col, err);
   if (!column_applies(t, row, col)) {
@@ -718,6 +836,7 @@ int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_col
     case LS_BLOB: return set_blob(row, v, col, err);
     case LS_JSON_INTS: return set_json_ints(row, v, col, err);
     case LS_JSON_TEXTS: return set_json_texts(row, v, col, err);
+    case LS_JSON_RECORDS: return set_json_records(row, v, col, err);
     default:
       *err = sqlite3_mprintf("column %s is read-only", col->name);
       return SQLITE_CONSTRAINT;

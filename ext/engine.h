@@ -148,7 +148,7 @@ typedef struct ls_file_info {
 ** the row's arena (after a setter): text and blobs count bytes; JSON
 ** integer arrays count int64_t elements (uint16_t for LS_SPAN16); JSON
 ** text arrays count ls_span elements (each a string of bytes; bytes for
-** LS_NUL_STRINGS). */
+** LS_NUL_STRINGS); JSON record arrays count elements (structs). */
 typedef struct ls_span {
   const void *p;
   size_t n;
@@ -221,6 +221,9 @@ typedef enum ls_kind {
   ** or UTF-8 with LS_COL_UTF8 (without NUL characters either way);
   ** LS_SPAN of ls_span, or LS_NUL_STRINGS; .aux: ls_json_shape */
   LS_JSON_TEXTS,
+  /* JSON array of objects of a fixed member layout, one per element of an
+  ** LS_SPAN of C structs (.aux: ls_json_records) */
+  LS_JSON_RECORDS,
   /* Text that is UTF-16 in the file, held in the record as WTF-8
   ** (codecs/utf16.h: UTF-8, except that an unpaired surrogate is its own
   ** 3-byte sequence ED A0..BF xx), .min to .max bytes, NUL characters
@@ -261,6 +264,43 @@ typedef struct ls_json_shape {
   const char *takes;
 } ls_json_shape;
 
+/* A member of the objects of a LS_JSON_RECORDS column: an integer, or a
+** JSON array of 1 to max_ints integers held back to back, each an integer
+** field of the element (`store`, the first at `offset`) from min to max. */
+typedef struct ls_json_member {
+  const char *key;
+  ls_store store;
+  size_t offset;
+  int64_t min, max;
+  int max_ints;         /* 0: one integer; n: an array of 1 to n */
+  /* Arrays: offsetof an int in the element: how many integers the member
+  ** shows (the table sets it; 0 leaves the member out) or was given (a
+  ** write sets it; 0 when absent). */
+  size_t count_offset;
+  int optional;         /* may be absent from an object: its integers are then 0 */
+} ls_json_member;
+
+/* The layout of a LS_JSON_RECORDS column: a JSON array of up to max_items
+** objects, each an element of `size` bytes (the record's span holds them
+** back to back) with the members in the order they are shown and checked;
+** no other key is taken.  Messages name element i "<noun> i" ("point 3
+** values[1]"); `example` is a valid value.  A write parses every object
+** into new elements (absent optional members are 0); what depends on the
+** model or on other elements is for the table's store() to check.
+** Optional `decode`: fills the span when the column is first read, for
+** elements load() leaves out ({NULL, 0}) so that rows whose column nobody
+** reads stay cheap; it returns SQLITE_OK, or an error with *err (the
+** read fails with "<file>: <err>"). */
+typedef struct ls_json_records {
+  size_t size;
+  const char *noun;
+  size_t max_items;
+  const char *example;
+  const ls_json_member *members;
+  size_t nmembers;
+  int (*decode)(const ls_row *row, ls_span *elements, char **err);
+} ls_json_records;
+
 typedef struct ls_column {
   const char *name;
   const char *type;         /* declared SQL type */
@@ -276,7 +316,7 @@ typedef struct ls_column {
   int64_t min, max;         /* value limits; text and blobs: bytes; LS_BIT: the bit mask */
   int64_t null_value;       /* LS_COL_NULL: the stored value that means "none" */
   uint32_t applies;         /* bit k: rows of kind k (table row_kind) have it; 0: every row */
-  const void *aux;          /* LS_ENUM names, JSON shape, LS_INT ls_index_ref */
+  const void *aux;          /* LS_ENUM names, JSON shape or records, LS_INT ls_index_ref */
 } ls_column;
 
 /* What an LS_INT column's .aux may point to when its value refers to an
