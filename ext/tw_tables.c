@@ -772,21 +772,14 @@ static int envelope_load(const ls_row *row, char **err) {
   return SQLITE_OK;
 }
 
-/* Values a point of an envelope with `channels` channels shows (1 sound, 3
-** position: x, y, rotation, 4 color); all 4 when some unused one is not 0,
-** so reading and writing back never loses anything. */
-static int point_values_shown(int channels, const tw_env_point *p) {
-  int n = channels >= 1 && channels <= 4 ? channels : 4, k;
-  for (k = n; k < 4; k++)
-    if (p->values[k]) return 4;
-  return n;
-}
-
 /* The envelope's points for the points column, decoded when it is read
-** (ls_json_records.decode): the values the channels use, and the four
-** bezier tangents together when any of them is not 0. */
+** (ls_json_records.decode), with what each shows: the values its channels
+** use (1 sound, 3 position: x, y, rotation, 4 color), all 4 when an unused
+** one is not 0, and the four bezier tangents together when any of them is
+** not 0, so reading and writing back never loses anything. */
 static int decode_envelope_points(const ls_row *row, ls_span *points, char **err) {
-  int channels = ((const envelope_rec *)row->rec)->en.channels, k, any;
+  int channels = ((const envelope_rec *)row->rec)->en.channels, used = channels >= 1 && channels <= 4 ? channels : 4;
+  int k, unused, any;
   tw_env_point *p = NULL;
   shown_point *sp;
   size_t n, i;
@@ -798,7 +791,8 @@ static int decode_envelope_points(const ls_row *row, ls_span *points, char **err
   }
   for (i = 0; i < n; i++) {
     sp[i].p = p[i];
-    sp[i].values_shown = point_values_shown(channels, &p[i]);
+    for (k = used, unused = 0; k < 4; k++) unused |= p[i].values[k] != 0;
+    sp[i].values_shown = unused ? 4 : used;
     for (k = any = 0; k < 16; k++) any |= p[i].bezier[k] != 0;
     for (k = 0; k < 4; k++) sp[i].tangents_shown[k] = any ? 4 : 0;
   }
@@ -828,7 +822,7 @@ static const ls_json_records point_records = {sizeof(shown_point), "point", TW_E
                                               point_members, NCOLS(point_members), decode_envelope_points};
 
 #define EINT(nm, field, fl, doc_) LS_COL_INT(nm, LS_I32, envelope_rec, en.field, LS_COL_RO | (fl), doc_)
-#define ENV_POINTS_COLUMN 5
+#define ENV_POINTS_COLUMN 5 /* its index: store() writes the points only when they changed */
 
 static const ls_column envelope_columns[] = {
   LS_COL_POS("env", 0, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, as layers and quads refer to it"),
