@@ -90,6 +90,16 @@ static int64_t field_int(const unsigned char *f, ls_store st) {
   }
 }
 
+/* The bytes of one integer of a store. */
+static size_t store_bytes(ls_store st) {
+  switch (st) {
+    case LS_I8: case LS_U8: return 1;
+    case LS_I16: case LS_U16: case LS_LE16: return 2;
+    case LS_I64: case LS_F64: return 8;
+    default: return 4;
+  }
+}
+
 /* Writes x (already checked to fit) into the field. */
 static void field_set_int(unsigned char *f, ls_store st, int64_t x) {
   switch (st) {
@@ -226,23 +236,88 @@ static void result_json_ints(sqlite3_context *ctx, ls_span s, ls_store st, int t
   ls_json_result(ctx, out);
 }
 
-/* A JSON array of 8-bit strings decoded from the code page. */
-static void result_json_texts(sqlite3_context *ctx, const ls_row *row, ls_span s) {
+/* The next string of a JSON text array field from byte or element *at:
+** an ls_span element, or for LS_NUL_STRINGS the bytes up to the next NUL
+** (or to the end).  Returns 0 after the last. */
+static int next_string(ls_span s, ls_store st, size_t *at, ls_span *out) {
+  const char *z;
+  if (*at >= s.n) return 0;
+  if (st != LS_NUL_STRINGS) {
+    *out = ((const ls_span *)s.p)[(*at)++];
+    return 1;
+  }
+  out->p = (const char *)s.p + *at;
+  z = memchr(out->p, 0, s.n - *at);
+  out->n = z ? (size_t)(z - (const char *)out->p) : s.n - *at;
+  *at += out->n + 1;
+  return 1;
+}
+
+/* A JSON array of strings: 8-bit ones decoded from the code page, UTF-8
+** ones as they are. */
+static void result_json_texts(sqlite3_context *ctx, const ls_row *row, const ls_column *col, ls_span s) {
+  int utf8 = (col->flags & LS_COL_UTF8) != 0;
   sqlite3_str *out = sqlite3_str_new(NULL);
-  const ls_span *items = s.p;
-  size_t i;
+  ls_span item;
+  size_t at = 0, i;
   sqlite3_str_appendchar(out, 1, '[');
-  for (i = 0; i < s.n; i++) {
-    size_t len = 0;
-    char *utf8 = text8_decode(items[i].p, items[i].n, row->opts->encoding, &len);
-    if (!utf8) {
+  for (i = 0; next_string(s, col->store, &at, &item); i++) {
+    size_t len = item.n;
+    char *decoded = utf8 ? NULL : text8_decode(item.p, item.n, row->opts->encoding, &len);
+    if (!utf8 && !decoded) {
       sqlite3_free(sqlite3_str_finish(out));
       sqlite3_result_error_nomem(ctx);
       return;
     }
     if (i) sqlite3_str_appendchar(out, 1, ',');
-    ls_json_append_string(out, utf8, len);
-    free(utf8);
+    ls_json_append_string(out, utf8 ? item.p : decoded, len);
+    free(decoded);
+  }
+  sqlite3_str_appendchar(out, 1, ']');
+  ls_json_result(ctx, out);
+}
+
+/* A JSON array of objects, one per element of the span: every member
+** that is one integer, and the arrays whose count is not 0.  Elements a
+** load() leaves out are decoded first (ls_json_records.decode). */
+static void result_json_records(sqlite3_context *ctx, const ls_row *row, const ls_column *col) {
+  const ls_json_records *recs = col->aux;
+  unsigned char *f = field_of(row, col);
+  sqlite3_str *out;
+  ls_span s;
+  size_t i, k;
+  memcpy(&s, f, sizeof s);
+  if (!s.p && recs->decode) {
+    char *err = NULL, *msg;
+    if (recs->decode(row, &s, &err) != SQLITE_OK) {
+      msg = err && row->file && row->file->path ? sqlite3_mprintf("%s: %s", row->file->path, err) : NULL;
+      if (err) sqlite3_result_error(ctx, msg ? msg : err, -1);
+      else sqlite3_result_error_nomem(ctx);
+      sqlite3_free(msg);
+      sqlite3_free(err);
+      return;
+    }
+    memcpy(f, &s, sizeof s);
+  }
+  out = sqlite3_str_new(NULL);
+  sqlite3_str_appendchar(out, 1, '[');
+  for (i = 0; i < s.n; i++) {
+    const unsigned char *e = (const unsigned char *)s.p + i * recs->size;
+    const char *sep = i ? ",{" : "{";
+    for (k = 0; k < recs->nmembers; k++) {
+      const ls_json_member *m = &recs->members[k];
+      int j, n = 1;
+      if (m->max_ints) memcpy(&n, e + m->count_offset, sizeof n);
+      if (n < 1) continue;
+      if (n > m->max_ints && m->max_ints) n = m->max_ints;
+      sqlite3_str_appendf(out, "%s\"%s\":%s", sep, m->key, m->max_ints ? "[" : "");
+      for (j = 0; j < n; j++) {
+        sqlite3_str_appendf(out, "%s%lld", j ? "," : "", (long long)field_int(e + m->offset + (size_t)j * store_bytes(m->store), m->store));
+      }
+      if (m->max_ints) sqlite3_str_appendchar(out, 1, ']');
+      sep = ",";
+    }
+    sqlite3_str_appendchar(out, 1, '}');
   }
   sqlite3_str_appendchar(out, 1, ']');
   ls_json_result(ctx, out);
@@ -297,7 +372,10 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
       break;
     case LS_JSON_TEXTS:
       memcpy(&s, f, sizeof s);
-      result_json_texts(ctx, row, s);
+      result_json_texts(ctx, row, col, s);
+      break;
+    case LS_JSON_RECORDS:
+      result_json_records(ctx, row, col);
       break;
     default:
       break;
@@ -597,41 +675,130 @@ static int set_json_ints(const ls_row *row, sqlite3_value *v, const ls_column *c
   return json_takes(rc, shape, err);
 }
 
-/* A JSON array of strings, each encoded into the code page (at most .max
-** bytes, no NUL). */
+/* String i of a JSON text array as the field keeps it (*bytes, *n): UTF-8
+** checked as it is ("<the text check's message> (element i)"), or 8-bit
+** text encoded into the code page (malloc'd into *copy) and checked.  At
+** most .max bytes, no NUL character. */
+static int json_text_item(const ls_row *row, const ls_column *col, const json_node *item, size_t i,
+                          const unsigned char **bytes, size_t *n, unsigned char **copy, char **err) {
+  char what[40], *msg = NULL;
+  int rc;
+  if (item->type != JSON_STRING) {
+    *err = sqlite3_mprintf("column %s: element %lld is %s, not a string", col->name, (long long)i, json_type_name(item));
+    return SQLITE_CONSTRAINT;
+  }
+  if (col->flags & LS_COL_UTF8) {
+    *bytes = (const unsigned char *)item->s;
+    *n = item->n;
+    if ((rc = ls_text_utf8(item->s, item->n, col, 0, (size_t)col->max, &msg)) != SQLITE_OK) {
+      *err = msg ? sqlite3_mprintf("%s (element %lld)", msg, (long long)i) : NULL;
+      sqlite3_free(msg);
+    }
+    return rc;
+  }
+  snprintf(what, sizeof what, "element %lld", (long long)i);
+  if ((rc = ls_text8_encode(item->s, item->n, col, row->opts, what, copy, n, err)) != SQLITE_OK) return rc;
+  *bytes = *copy;
+  if (memchr(*copy, 0, *n)) {
+    *err = sqlite3_mprintf("column %s: element %lld contains a NUL character", col->name, (long long)i);
+    return SQLITE_CONSTRAINT;
+  }
+  if (col->max && *n > (size_t)col->max) {
+    *err = sqlite3_mprintf("column %s: element %lld has %lld bytes; it takes at most %lld", col->name, (long long)i,
+                           (long long)*n, (long long)col->max);
+    return SQLITE_CONSTRAINT;
+  }
+  return SQLITE_OK;
+}
+
+/* A JSON array of strings (json_text_item): ls_span elements copied into
+** the arena, or for LS_NUL_STRINGS the strings back to back, each with
+** its NUL. */
 static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   const ls_json_shape *shape = col->aux;
   json_node *root = NULL;
   const json_node *item;
   ls_span *out = NULL, span;
-  size_t i = 0;
+  size_t i = 0, total = 0;
   int rc;
   if ((rc = ls_json_value(v, col, shape->example, &root, err)) != SQLITE_OK) return json_takes(rc, shape, err);
   rc = ls_json_check_array(root, col, "the value", shape->min_items, shape->max_items, shape->example, err);
   if (rc == SQLITE_OK && !(out = ls_arena_alloc(row->arena, sizeof *out * (root->count + 1)))) rc = SQLITE_NOMEM;
   for (item = root ? root->child : NULL; rc == SQLITE_OK && item; item = item->next, i++) {
-    unsigned char *bytes = NULL;
-    size_t n = 0;
-    char what[40];
-    if (item->type != JSON_STRING) {
-      *err = sqlite3_mprintf("column %s: element %lld is not a string", col->name, (long long)i);
-      rc = SQLITE_CONSTRAINT;
-      break;
-    }
-    snprintf(what, sizeof what, "element %lld", (long long)i);
-    if ((rc = ls_text8_encode(item->s, item->n, col, row->opts, what, &bytes, &n, err)) != SQLITE_OK) break;
-    if (memchr(bytes, 0, n)) {
-      *err = sqlite3_mprintf("column %s: element %lld contains a NUL character", col->name, (long long)i);
-      rc = SQLITE_CONSTRAINT;
-    } else if (col->max && n > (size_t)col->max) {
-      *err = sqlite3_mprintf("column %s: element %lld has %lld bytes; it takes at most %lld", col->name, (long long)i,
-                             (long long)n, (long long)col->max);
-      rc = SQLITE_CONSTRAINT;
-    } else if (!(out[i].p = arena_copy(row, bytes, n))) {
+    unsigned char *copy = NULL;
+    const unsigned char *bytes = NULL;
+    if ((rc = json_text_item(row, col, item, i, &bytes, &out[i].n, &copy, err)) == SQLITE_OK &&
+        !(out[i].p = arena_copy(row, bytes, out[i].n)))
       rc = SQLITE_NOMEM;
+    total += rc == SQLITE_OK ? out[i].n + 1 : 0;
+    free(copy);
+  }
+  span.p = out;
+  span.n = rc == SQLITE_OK ? root->count : 0;
+  if (rc == SQLITE_OK && col->store == LS_NUL_STRINGS) {
+    char *joined = ls_arena_alloc(row->arena, total + 1);
+    span.p = joined;
+    span.n = total;
+    for (i = 0; joined && i < root->count; i++) { /* each with the NUL arena_copy put after it */
+      memcpy(joined, out[i].p, out[i].n + 1);
+      joined += out[i].n + 1;
     }
-    out[i].n = n;
-    free(bytes);
+    if (!span.p) rc = SQLITE_NOMEM;
+  }
+  if (rc == SQLITE_OK) memcpy(field_of(row, col), &span, sizeof span);
+  json_free(root);
+  return json_takes(rc, shape, err);
+}
+
+/* Reads object `obj` into element i (e, zeroed): each member in order, an
+** integer or an array of them (its count set), an absent optional one left
+** 0.  Messages name the place "<noun> i <key>[j]". */
+static int read_json_record(const json_node *obj, const ls_column *col, const ls_json_records *recs, size_t i,
+                            unsigned char *e, char **err) {
+  char what[96];
+  size_t k;
+  int rc;
+  snprintf(what, sizeof what, "%s %lld", recs->noun, (long long)i);
+  if ((rc = ls_json_check_object(obj, col, what, recs->members, recs->nmembers, recs->example, err)) != SQLITE_OK) return rc;
+  for (k = 0; k < recs->nmembers; k++) {
+    const ls_json_member *m = &recs->members[k];
+    const json_node *v = json_member(obj, m->key), *item;
+    int j, given;
+    int64_t x;
+    snprintf(what, sizeof what, "%s %lld %s", recs->noun, (long long)i, m->key);
+    if (m->optional && !v) continue;
+    if (!m->max_ints) {
+      if ((rc = ls_json_check_int(v, col, what, m->min, m->max, NULL, &x, err)) != SQLITE_OK) return rc;
+      field_set_int(e + m->offset, m->store, x);
+      continue;
+    }
+    if ((rc = ls_json_check_array(v, col, what, 1, (size_t)m->max_ints, recs->example, err)) != SQLITE_OK) return rc;
+    for (item = v->child, j = 0; item; item = item->next, j++) {
+      snprintf(what, sizeof what, "%s %lld %s[%d]", recs->noun, (long long)i, m->key, j);
+      if ((rc = ls_json_check_int(item, col, what, m->min, m->max, NULL, &x, err)) != SQLITE_OK) return rc;
+      field_set_int(e + m->offset + (size_t)j * store_bytes(m->store), m->store, x);
+    }
+    given = (int)v->count;
+    memcpy(e + m->count_offset, &given, sizeof given);
+  }
+  return SQLITE_OK;
+}
+
+/* A JSON array of objects (ls_json_records): new zeroed elements in the
+** arena, each read from its object. */
+static int set_json_records(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  const ls_json_records *recs = col->aux;
+  json_node *root = NULL;
+  const json_node *item;
+  unsigned char *out = NULL;
+  ls_span span;
+  size_t i = 0;
+  int rc = ls_json_value(v, col, recs->example, &root, err);
+  if (rc == SQLITE_OK) rc = ls_json_check_array(root, col, "the value", 0, recs->max_items, recs->example, err);
+  if (rc == SQLITE_OK && !(out = ls_arena_alloc(row->arena, recs->size * (root->count + 1)))) rc = SQLITE_NOMEM;
+  if (rc == SQLITE_OK) memset(out, 0, recs->size * (root->count + 1));
+  for (item = rc == SQLITE_OK ? root->child : NULL; rc == SQLITE_OK && item; item = item->next, i++) {
+    rc = read_json_record(item, col, recs, i, out + i * recs->size, err);
   }
   if (rc == SQLITE_OK) {
     span.p = out;
@@ -639,7 +806,7 @@ static int set_json_texts(const ls_row *row, sqlite3_value *v, const ls_column *
     memcpy(field_of(row, col), &span, sizeof span);
   }
   json_free(root);
-  return json_takes(rc, shape, err);
+  return rc;
 }
 
 int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
@@ -669,6 +836,7 @@ int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_col
     case LS_BLOB: return set_blob(row, v, col, err);
     case LS_JSON_INTS: return set_json_ints(row, v, col, err);
     case LS_JSON_TEXTS: return set_json_texts(row, v, col, err);
+    case LS_JSON_RECORDS: return set_json_records(row, v, col, err);
     default:
       *err = sqlite3_mprintf("column %s is read-only", col->name);
       return SQLITE_CONSTRAINT;

@@ -147,7 +147,8 @@ typedef struct ls_file_info {
 /* Bytes or elements a record borrows from the model (after load) or from
 ** the row's arena (after a setter): text and blobs count bytes; JSON
 ** integer arrays count int64_t elements (uint16_t for LS_SPAN16); JSON
-** text arrays count ls_span elements (each a string of bytes). */
+** text arrays count ls_span elements (each a string of bytes; bytes for
+** LS_NUL_STRINGS); JSON record arrays count elements (structs). */
 typedef struct ls_span {
   const void *p;
   size_t n;
@@ -186,9 +187,10 @@ enum ls_column_flags {
   LS_COL_NULL = 4,    /* typed columns: the field's .null_value reads as NULL, and NULL writes it
                       ** (writing the null value as a number is checked against .min/.max) */
   LS_COL_FULL = 8,    /* LS_CHARS text may fill the whole array (no terminating NUL needed) */
-  LS_COL_NOREC = 16   /* LS_CUSTOM: the getter reads only the model and the position, so reading
+  LS_COL_NOREC = 16,  /* LS_CUSTOM: the getter reads only the model and the position, so reading
                       ** the column loads no record (it stays cheap where load() decodes data,
                       ** and readable where that data is damaged) */
+  LS_COL_UTF8 = 32    /* LS_JSON_TEXTS: the strings are UTF-8 as they are, not text in the code page */
 };
 
 /* Flag of a LS_COL_RANGE column, for the planner: the column takes about
@@ -215,7 +217,13 @@ typedef enum ls_kind {
   LS_JSON_INTS, /* JSON array of integers or of integer tuples (.aux: ls_json_shape): LS_SPAN of int64_t,
                 ** LS_SPAN16, or LS_I32: a fixed int32_t array of .size bytes in the record (the shape's
                 ** min_items = max_items elements) */
-  LS_JSON_TEXTS, /* JSON array of 8-bit strings in the code page (LS_SPAN of ls_span; .aux: ls_json_shape) */
+  /* JSON array of strings, .max bytes each: 8-bit text in the code page,
+  ** or UTF-8 with LS_COL_UTF8 (without NUL characters either way);
+  ** LS_SPAN of ls_span, or LS_NUL_STRINGS; .aux: ls_json_shape */
+  LS_JSON_TEXTS,
+  /* JSON array of objects of a fixed member layout, one per element of an
+  ** LS_SPAN of C structs (.aux: ls_json_records) */
+  LS_JSON_RECORDS,
   /* Text that is UTF-16 in the file, held in the record as WTF-8
   ** (codecs/utf16.h: UTF-8, except that an unpaired surrogate is its own
   ** 3-byte sequence ED A0..BF xx), .min to .max bytes, NUL characters
@@ -237,8 +245,10 @@ typedef enum ls_store {
   LS_CHARS,                   /* char[.size], NUL-padded */
   LS_SPAN,                    /* ls_span */
   LS_SPAN32,                  /* ls_span of uint32_t (LS_JSON_INTS; a negative .min stores two's complement) */
-  LS_SPAN16                   /* ls_span of uint16_t (LS_JSON_INTS within 0..65535): a load() can show a
+  LS_SPAN16,                  /* ls_span of uint16_t (LS_JSON_INTS within 0..65535): a load() can show a
                               ** run of 16-bit numbers in the model without copying it */
+  LS_NUL_STRINGS              /* ls_span of bytes: strings back to back, each ended by a NUL ("sv_a 1\0sv_b 2\0";
+                              ** a last one without its NUL reads as a string too), for LS_JSON_TEXTS */
 } ls_store;
 
 /* The shape of a JSON array column: `tuple` integers per element (1: a
@@ -253,6 +263,43 @@ typedef struct ls_json_shape {
   const char *example;
   const char *takes;
 } ls_json_shape;
+
+/* A member of the objects of a LS_JSON_RECORDS column: an integer, or a
+** JSON array of 1 to max_ints integers held back to back, each an integer
+** field of the element (`store`, the first at `offset`) from min to max. */
+typedef struct ls_json_member {
+  const char *key;
+  ls_store store;
+  size_t offset;
+  int64_t min, max;
+  int max_ints;         /* 0: one integer; n: an array of 1 to n */
+  /* Arrays: offsetof an int in the element: how many integers the member
+  ** shows (the table sets it; 0 leaves the member out) or was given (a
+  ** write sets it; 0 when absent). */
+  size_t count_offset;
+  int optional;         /* may be absent from an object: its integers are then 0 */
+} ls_json_member;
+
+/* The layout of a LS_JSON_RECORDS column: a JSON array of up to max_items
+** objects, each an element of `size` bytes (the record's span holds them
+** back to back) with the members in the order they are shown and checked;
+** no other key is taken.  Messages name element i "<noun> i" ("point 3
+** values[1]"); `example` is a valid value.  A write parses every object
+** into new elements (absent optional members are 0); what depends on the
+** model or on other elements is for the table's store() to check.
+** Optional `decode`: fills the span when the column is first read, for
+** elements load() leaves out ({NULL, 0}) so that rows whose column nobody
+** reads stay cheap; it returns SQLITE_OK, or an error with *err (the
+** read fails with "<file>: <err>"). */
+typedef struct ls_json_records {
+  size_t size;
+  const char *noun;
+  size_t max_items;
+  const char *example;
+  const ls_json_member *members;
+  size_t nmembers;
+  int (*decode)(const ls_row *row, ls_span *elements, char **err);
+} ls_json_records;
 
 typedef struct ls_column {
   const char *name;
@@ -269,7 +316,7 @@ typedef struct ls_column {
   int64_t min, max;         /* value limits; text and blobs: bytes; LS_BIT: the bit mask */
   int64_t null_value;       /* LS_COL_NULL: the stored value that means "none" */
   uint32_t applies;         /* bit k: rows of kind k (table row_kind) have it; 0: every row */
-  const void *aux;          /* LS_ENUM names, JSON shape, LS_INT ls_index_ref */
+  const void *aux;          /* LS_ENUM names, JSON shape or records, LS_INT ls_index_ref */
 } ls_column;
 
 /* What an LS_INT column's .aux may point to when its value refers to an

@@ -93,18 +93,18 @@ int ls_json_check_int(const json_node *node, const ls_column *col, const char *w
   return SQLITE_OK;
 }
 
-int ls_json_check_object(const json_node *node, const ls_column *col, const char *what, const char *const *keys,
-                         const char *example, char **err) {
+int ls_json_check_object(const json_node *node, const ls_column *col, const char *what, const ls_json_member *members,
+                         size_t nmembers, const char *example, char **err) {
   const json_node *m;
   if (!node || node->type != JSON_OBJECT) {
     *err = sqlite3_mprintf("column %s: %s is %s, not an object; e.g. '%s'", col->name, what, json_type_name(node), example);
     return SQLITE_CONSTRAINT;
   }
   for (m = node->child; m; m = m->next) {
-    const char *const *k;
-    for (k = keys; *k && !(strlen(*k) == m->key_n && memcmp(*k, m->key, m->key_n) == 0); k++) {
+    size_t k;
+    for (k = 0; k < nmembers && !(strlen(members[k].key) == m->key_n && memcmp(members[k].key, m->key, m->key_n) == 0); k++) {
     }
-    if (!*k) {
+    if (k == nmembers) {
       *err = sqlite3_mprintf("column %s: %s has an unknown key '%s'", col->name, what, m->key);
       return SQLITE_CONSTRAINT;
     }

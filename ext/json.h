@@ -21,9 +21,9 @@ int ls_json_check_array(const json_node *node, const ls_column *col, const char 
                         const char *example, char **err);
 int ls_json_check_int(const json_node *node, const ls_column *col, const char *what, int64_t min, int64_t max,
                       const int64_t *keep, int64_t *out, char **err);
-/* `node` is an object whose keys are all among `keys` (NULL-terminated). */
-int ls_json_check_object(const json_node *node, const ls_column *col, const char *what, const char *const *keys,
-                         const char *example, char **err);
+/* `node` is an object whose keys are all keys of the n members. */
+int ls_json_check_object(const json_node *node, const ls_column *col, const char *what, const ls_json_member *members,
+                         size_t nmembers, const char *example, char **err);
 
 /* Appends s[0..n) as a JSON string. */
 void ls_json_append_string(sqlite3_str *out, const char *s, size_t n);

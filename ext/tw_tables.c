@@ -7,9 +7,9 @@
 ** codec (tw_group_get, tw_tile_get, ...), the engine reads and checks the
 ** typed columns, and store() checks the row as a whole (indices must exist
 ** in the map) and writes it back through the codec when it changed.  The
-** hand-written columns are the computed ones: the SHA-256, settings and
-** envelope points (JSON of their own shape), a layer's image name, and the
-** layer of a row of a layer (grp, layer, kind).
+** hand-written columns are the computed ones: the SHA-256, a layer's image
+** name, and the layer of a row of a layer (grp, layer, kind).  Envelope
+** points are decoded only when read (ls_json_records.decode).
 **
 ** The model the engine holds wraps the codec's tw_map with the row-key
 ** base of every layer (the tile cells and quads of the layers before it),
@@ -314,14 +314,6 @@ static char *name_in_layer(const tw_map *m, int64_t l, char *what) {
   return s;
 }
 
-/* Appends a JSON array of n ints. */
-static void json_append_ints(sqlite3_str *out, const int *v, int n) {
-  int i;
-  sqlite3_str_appendchar(out, 1, '[');
-  for (i = 0; i < n; i++) sqlite3_str_appendf(out, "%s%d", i ? "," : "", v[i]);
-  sqlite3_str_appendchar(out, 1, ']');
-}
-
 /* ---- tw_maps ----------------------------------------------------------------- */
 
 /* The map's counts and identity, and its info strings as stored (author,
@@ -372,59 +364,7 @@ static void get_map_sha256(const ls_row *row, sqlite3_context *ctx, const ls_col
 #define TW_SETTINGS_MAX 100000
 static const char settings_example[] = "[\"sv_hit 1\", \"tune gravity 0.5\"]";
 
-/* The settings (server commands) as a JSON array of strings. */
-static void get_settings(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const ls_span *set = &((const map_rec *)row->rec)->info[TW_INFO_SETTINGS];
-  const char *s = set->p;
-  size_t i = 0;
-  sqlite3_str *out = sqlite3_str_new(NULL);
-  (void)col;
-  sqlite3_str_appendchar(out, 1, '[');
-  while (s && i < set->n) {
-    const char *z = memchr(s + i, 0, set->n - i);
-    size_t len = z ? (size_t)(z - (s + i)) : set->n - i;
-    if (i) sqlite3_str_appendchar(out, 1, ',');
-    ls_json_append_string(out, s + i, len);
-    i += len + 1;
-  }
-  sqlite3_str_appendchar(out, 1, ']');
-  ls_json_result(ctx, out);
-}
-
-/* Sets the settings from a JSON array of strings (UTF-8, 255 bytes each);
-** [] removes them. */
-static int set_settings(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  ls_span *set = &((map_rec *)row->rec)->info[TW_INFO_SETTINGS];
-  json_node *root = NULL;
-  const json_node *item;
-  char *buf = NULL;
-  size_t total = 0, i = 0;
-  int rc = ls_json_value(v, col, settings_example, &root, err);
-  if (rc == SQLITE_OK) rc = ls_json_check_array(root, col, "the value", 0, TW_SETTINGS_MAX, settings_example, err);
-  for (item = rc == SQLITE_OK ? root->child : NULL; rc == SQLITE_OK && item; item = item->next, i++) {
-    char *msg = NULL;
-    if (item->type != JSON_STRING) {
-      *err = sqlite3_mprintf("column %s: element %lld is %s, not a string", col->name, (long long)i,
-                             json_type_name(item));
-      rc = SQLITE_CONSTRAINT;
-    } else if ((rc = ls_text_utf8(item->s, item->n, col, 0, TW_SETTING_MAX, &msg)) != SQLITE_OK) {
-      *err = sqlite3_mprintf("%s (element %lld)", msg ? msg : "bad setting", (long long)i);
-      sqlite3_free(msg);
-    }
-    total += item->n + 1;
-  }
-  if (rc == SQLITE_OK && !(buf = ls_arena_alloc(row->arena, total + 1))) rc = SQLITE_NOMEM;
-  if (rc == SQLITE_OK) {
-    set->p = buf;
-    set->n = total;
-    for (item = root->child; item; item = item->next) {
-      memcpy(buf, item->s, item->n + 1); /* with its NUL */
-      buf += item->n + 1;
-    }
-  }
-  json_free(root);
-  return rc;
-}
+static const ls_json_shape settings_shape = {1, 0, TW_SETTINGS_MAX, settings_example, NULL};
 
 static const char *const style_names[] = {"0.6", "0.7", "ddnet", NULL};
 
@@ -441,7 +381,9 @@ static const ls_column map_columns[] = {
   MTEXT("map_version", TW_INFO_VERSION, 15, "map info: version string (15 bytes)"),
   MTEXT("credits", TW_INFO_CREDITS, 127, "map info: credits (127 bytes)"),
   MTEXT("license", TW_INFO_LICENSE, 31, "map info: license (31 bytes)"),
-  LS_COL_CUSTOM("settings", "TEXT", get_settings, set_settings, "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"),
+  {.name = "settings", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_NUL_STRINGS,
+   .offset = offsetof(map_rec, info[TW_INFO_SETTINGS]), .max = TW_SETTING_MAX, .flags = LS_COL_UTF8, .aux = &settings_shape,
+   .doc = "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"},
   MINT("num_groups", LS_I64, groups, "number of groups"),
   MINT("num_layers", LS_I64, layers, "number of layers (all groups)"),
   MINT("num_images", LS_I64, images, "number of images"),
@@ -804,8 +746,16 @@ static const ls_table tw_images = {
 
 COUNT_OF(count_envelopes, num_envelopes)
 
+/* A point as the points column holds it: the codec's, with how many
+** values and tangent integers it shows (a write: how many were given). */
+typedef struct shown_point {
+  tw_env_point p;
+  int values_shown;       /* 1 to 4 */
+  int tangents_shown[4];  /* in_dx, in_dy, out_dx, out_dy: 0 or 4 (a write: 0 when absent) */
+} shown_point;
+
 /* The codec's tw_envelope_info, synchronized as shown, the kind's name,
-** and the points a write sets (tw_env_point; p NULL when not set). */
+** and the points (shown_point; decoded only when the column is read). */
 typedef struct envelope_rec {
   tw_envelope_info en;
   int32_t synchronized; /* 0 or 1 */
@@ -822,14 +772,34 @@ static int envelope_load(const ls_row *row, char **err) {
   return SQLITE_OK;
 }
 
-/* Values a point of an envelope with `channels` channels shows (1 sound, 3
-** position: x, y, rotation, 4 color); all 4 when some unused one is not 0,
-** so reading and writing back never loses anything. */
-static int point_values_shown(int channels, const tw_env_point *p) {
-  int n = channels >= 1 && channels <= 4 ? channels : 4, k;
-  for (k = n; k < 4; k++)
-    if (p->values[k]) return 4;
-  return n;
+/* The envelope's points for the points column, decoded when it is read
+** (ls_json_records.decode), with what each shows: the values its channels
+** use (1 sound, 3 position: x, y, rotation, 4 color), all 4 when an unused
+** one is not 0, and the four bezier tangents together when any of them is
+** not 0, so reading and writing back never loses anything. */
+static int decode_envelope_points(const ls_row *row, ls_span *points, char **err) {
+  int channels = ((const envelope_rec *)row->rec)->en.channels, used = channels >= 1 && channels <= 4 ? channels : 4;
+  int k, unused, any;
+  tw_env_point *p = NULL;
+  shown_point *sp;
+  size_t n, i;
+  codec_error e;
+  if (!tw_envelope_points(ROW_MAP(row), (size_t)row->pos.a, &p, &n, &e)) return load_error(&e, err);
+  if (!(sp = ls_arena_alloc(row->arena, sizeof *sp * (n + 1)))) {
+    free(p);
+    return SQLITE_NOMEM;
+  }
+  for (i = 0; i < n; i++) {
+    sp[i].p = p[i];
+    for (k = used, unused = 0; k < 4; k++) unused |= p[i].values[k] != 0;
+    sp[i].values_shown = unused ? 4 : used;
+    for (k = any = 0; k < 16; k++) any |= p[i].bezier[k] != 0;
+    for (k = 0; k < 4; k++) sp[i].tangents_shown[k] = any ? 4 : 0;
+  }
+  free(p);
+  points->p = sp;
+  points->n = n;
+  return SQLITE_OK;
 }
 
 #define TW_ENV_POINTS_MAX 65536
@@ -837,120 +807,22 @@ static int point_values_shown(int channels, const tw_env_point *p) {
 static const char points_example[] =
   "[{\"time\":0,\"curve\":1,\"values\":[0,0,0]},{\"time\":1000,\"curve\":1,\"values\":[0,0,90]}]";
 
-/* The members of a point object, in the order they are read: an integer
-** (array 0), or 1 to 4 of them (1; 2: a bezier tangent, optional, which
-** the map must be able to store). */
-static const struct point_member {
-  const char *key;
-  int array;
-  int64_t lo, hi;
-  size_t offset; /* in tw_env_point */
-} point_members[] = {
-  {"time", 0, 0, INT32_MAX, offsetof(tw_env_point, time)},
-  {"curve", 0, 0, TW_CURVE_MAX, offsetof(tw_env_point, curve)},
-  {"values", 1, INT32_MIN, INT32_MAX, offsetof(tw_env_point, values)},
-  {"in_dx", 2, INT32_MIN, INT32_MAX, offsetof(tw_env_point, bezier[0])},
-  {"in_dy", 2, INT32_MIN, INT32_MAX, offsetof(tw_env_point, bezier[4])},
-  {"out_dx", 2, INT32_MIN, INT32_MAX, offsetof(tw_env_point, bezier[8])},
-  {"out_dy", 2, INT32_MIN, INT32_MAX, offsetof(tw_env_point, bezier[12])},
-};
+/* The members of a point object: time, curve, 1 to 4 values, and the
+** optional bezier tangents (store() checks that the map holds them). */
+#define TANGENT(key, k) \
+  {key, LS_I32, offsetof(shown_point, p.bezier[4 * (k)]), INT32_MIN, INT32_MAX, 4, offsetof(shown_point, tangents_shown[k]), 1}
 #define TANGENTS 3 /* point_members[3..6] */
-static const char *const point_keys[] = {"time", "curve", "values", "in_dx", "in_dy", "out_dx", "out_dy", NULL};
-
-/* The points as a JSON array of point objects, decoded when read. */
-static void get_envelope_points(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  int channels = ((const envelope_rec *)row->rec)->en.channels;
-  tw_env_point *p = NULL;
-  size_t n, i;
-  codec_error e;
-  sqlite3_str *out;
-  (void)col;
-  if (!tw_envelope_points(ROW_MAP(row), (size_t)row->pos.a, &p, &n, &e)) {
-    result_codec_error(row, ctx, &e);
-    return;
-  }
-  out = sqlite3_str_new(NULL);
-  sqlite3_str_appendchar(out, 1, '[');
-  for (i = 0; i < n; i++) {
-    int k, any = 0;
-    sqlite3_str_appendf(out, "%s{\"time\":%d,\"curve\":%d,\"values\":", i ? "," : "", p[i].time, p[i].curve);
-    json_append_ints(out, p[i].values, point_values_shown(channels, &p[i]));
-    for (k = 0; k < 16; k++) any |= p[i].bezier[k] != 0;
-    for (k = 0; any && k < 4; k++) {
-      sqlite3_str_appendf(out, ",\"%s\":", point_members[TANGENTS + k].key);
-      json_append_ints(out, p[i].bezier + 4 * k, 4);
-    }
-    sqlite3_str_appendchar(out, 1, '}');
-  }
-  sqlite3_str_appendchar(out, 1, ']');
-  free(p);
-  ls_json_result(ctx, out);
-}
-
-/* Reads point i into pts[i]: its members, times not decreasing. */
-static int read_point(const json_node *point, const ls_column *col, const tw_map *m, size_t i, tw_env_point *pts,
-                      char **err) {
-  tw_env_point *p = &pts[i];
-  char what[64];
-  size_t k, j;
-  int64_t x;
-  int rc;
-  snprintf(what, sizeof what, "point %lld", (long long)i);
-  if ((rc = ls_json_check_object(point, col, what, point_keys, points_example, err)) != SQLITE_OK) return rc;
-  for (k = 0; k < sizeof point_members / sizeof point_members[0]; k++) {
-    const struct point_member *pm = &point_members[k];
-    const json_node *v = json_member(point, pm->key);
-    int *out = (int *)((char *)p + pm->offset);
-    snprintf(what, sizeof what, "point %lld %s", (long long)i, pm->key);
-    if (!pm->array) {
-      if ((rc = ls_json_check_int(v, col, what, pm->lo, pm->hi, NULL, &x, err)) != SQLITE_OK) return rc;
-      *out = (int)x;
-      if (out == &p->time && i > 0 && p->time < p[-1].time) {
-        *err = sqlite3_mprintf("column %s: point %lld time %d is before the previous point's %d; times must not "
-                               "decrease", col->name, (long long)i, p->time, p[-1].time);
-        return SQLITE_CONSTRAINT;
-      }
-      continue;
-    }
-    if (pm->array == 2 && !v) continue;
-    if ((rc = ls_json_check_array(v, col, what, 1, 4, points_example, err)) != SQLITE_OK) return rc;
-    if (pm->array == 2 && !tw_map_has_bezier(m)) {
-      *err = sqlite3_mprintf("column %s: %s: this map stores no bezier tangents (only 0.7 maps and DDNet maps with "
-                             "bezier points do)", col->name, what);
-      return SQLITE_CONSTRAINT;
-    }
-    for (v = v->child, j = 0; v; v = v->next, j++) {
-      snprintf(what, sizeof what, "point %lld %s[%lld]", (long long)i, pm->key, (long long)j);
-      if ((rc = ls_json_check_int(v, col, what, pm->lo, pm->hi, NULL, &x, err)) != SQLITE_OK) return rc;
-      out[j] = (int)x;
-    }
-  }
-  return SQLITE_OK;
-}
-
-/* Sets the points from a JSON array of point objects (store() rebuilds the
-** points item; later envelopes' start points move when the count changes). */
-static int set_envelope_points(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  json_node *root = NULL;
-  const json_node *point;
-  tw_env_point *pts = NULL;
-  size_t i = 0;
-  int rc = ls_json_value(v, col, points_example, &root, err);
-  if (rc == SQLITE_OK) rc = ls_json_check_array(root, col, "the value", 0, TW_ENV_POINTS_MAX, points_example, err);
-  if (rc == SQLITE_OK && !(pts = ls_arena_alloc(row->arena, sizeof *pts * (root->count + 1)))) rc = SQLITE_NOMEM;
-  if (rc == SQLITE_OK) memset(pts, 0, sizeof *pts * (root->count + 1));
-  for (point = rc == SQLITE_OK ? root->child : NULL; rc == SQLITE_OK && point; point = point->next, i++) {
-    rc = read_point(point, col, ROW_MAP(row), i, pts, err);
-  }
-  if (rc == SQLITE_OK) {
-    ((envelope_rec *)row->rec)->points.p = pts;
-    ((envelope_rec *)row->rec)->points.n = root->count;
-  }
-  json_free(root);
-  return rc;
-}
+static const ls_json_member point_members[] = {
+  {"time", LS_I32, offsetof(shown_point, p.time), 0, INT32_MAX, 0, 0, 0},
+  {"curve", LS_I32, offsetof(shown_point, p.curve), 0, TW_CURVE_MAX, 0, 0, 0},
+  {"values", LS_I32, offsetof(shown_point, p.values), INT32_MIN, INT32_MAX, 4, offsetof(shown_point, values_shown), 0},
+  TANGENT("in_dx", 0), TANGENT("in_dy", 1), TANGENT("out_dx", 2), TANGENT("out_dy", 3),
+};
+static const ls_json_records point_records = {sizeof(shown_point), "point", TW_ENV_POINTS_MAX, points_example,
+                                              point_members, NCOLS(point_members), decode_envelope_points};
 
 #define EINT(nm, field, fl, doc_) LS_COL_INT(nm, LS_I32, envelope_rec, en.field, LS_COL_RO | (fl), doc_)
+#define ENV_POINTS_COLUMN 5 /* its index: store() writes the points only when they changed */
 
 static const ls_column envelope_columns[] = {
   LS_COL_POS("env", 0, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, as layers and quads refer to it"),
@@ -959,21 +831,51 @@ static const ls_column envelope_columns[] = {
   UTF8_CHARS("name", envelope_rec, en.name, 0, "envelope name (31 bytes)"),
   LS_COL_INT_IN("synchronized", LS_I32, envelope_rec, synchronized, 0, 1, 0, "1: follows server time rather than the player's join time"),
   EINT("num_points", num_points, 0, "number of points"),
-  LS_COL_CUSTOM("points", "TEXT", get_envelope_points, set_envelope_points, "JSON [{time (ms), curve (0 step, 1 linear, 2 slow, 3 fast, 4 smooth, 5 bezier), values [x, y, rotation] / [r, g, b, a] / [volume] (fixed point, 1024 = 1.0)}], with in_dx, in_dy, out_dx, out_dy (4 ints each) for bezier tangents; writing may change the number of points"),
+  [ENV_POINTS_COLUMN] = {.name = "points", .type = "TEXT", .kind = LS_JSON_RECORDS, .store = LS_SPAN,
+   .offset = offsetof(envelope_rec, points), .aux = &point_records, .doc = "JSON [{time (ms), curve (0 step, 1 linear, 2 slow, 3 fast, 4 smooth, 5 bezier), values [x, y, rotation] / [r, g, b, a] / [volume] (fixed point, 1024 = 1.0)}], with in_dx, in_dy, out_dx, out_dy (4 ints each) for bezier tangents; writing may change the number of points"},
   EINT("channels", channels, 0, "channels: 1 sound, 3 position, 4 color"),
   EINT("version", version, 0, "envelope item version"),
 };
 
-/* Name and synchronized, then new points. */
+/* The codec's points of new points (into the arena), checked point by
+** point: times must not decrease, and tangents need a map that stores
+** them. */
+static int envelope_new_points(ls_row *row, ls_span points, tw_env_point **out, char **err) {
+  const shown_point *sp = points.p;
+  int bezier = tw_map_has_bezier(ROW_MAP(row)), k;
+  size_t i;
+  if (!(*out = ls_arena_alloc(row->arena, sizeof **out * (points.n + 1)))) return SQLITE_NOMEM;
+  for (i = 0; i < points.n; i++) {
+    if (i > 0 && sp[i].p.time < sp[i - 1].p.time) {
+      *err = sqlite3_mprintf("column points: point %lld time %d is before the previous point's %d; times must not "
+                             "decrease", (long long)i, sp[i].p.time, sp[i - 1].p.time);
+      return SQLITE_CONSTRAINT;
+    }
+    for (k = 0; k < 4 && !bezier; k++) {
+      if (!sp[i].tangents_shown[k]) continue;
+      *err = sqlite3_mprintf("column points: point %lld %s: this map stores no bezier tangents (only 0.7 maps and "
+                             "DDNet maps with bezier points do)", (long long)i, point_members[TANGENTS + k].key);
+      return SQLITE_CONSTRAINT;
+    }
+    (*out)[i] = sp[i].p;
+  }
+  return SQLITE_OK;
+}
+
+/* Name and synchronized, then new points (the points item is rebuilt;
+** later envelopes' start points move when the count changes). */
 static int envelope_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   tw_map *m = ROW_MAP(row);
   envelope_rec *r = row->rec;
   const envelope_rec *was = old;
+  tw_env_point *points = NULL;
   codec_error e;
+  int rc;
+  if (changed[ENV_POINTS_COLUMN] && (rc = envelope_new_points(row, r->points, &points, err)) != SQLITE_OK) return rc;
   if (r->synchronized != was->synchronized) r->en.synchronized = r->synchronized;
   if (memcmp(&r->en, &was->en, sizeof r->en) != 0 && !tw_envelope_set(m, (size_t)row->pos.a, &r->en, &e))
     return STORE_ERROR(envelope_columns, changed, &e, err);
-  if (r->points.p && !tw_envelope_set_points(m, (size_t)row->pos.a, r->points.p, r->points.n, &e))
+  if (points && !tw_envelope_set_points(m, (size_t)row->pos.a, points, r->points.n, &e))
     return store_error("points", &e, err);
   return SQLITE_OK;
 }

@@ -46,6 +46,8 @@ UPDATE wwd_tile_properties SET type = 'mask', mask = x'00' WHERE source = 'fixtu
 UPDATE wwd_planes SET image_sets = '[1,2]' WHERE source = 'fixtures/engine/v.wwd';
 -- expect error: column image_sets
 -- expect error: not a string
+UPDATE wwd_planes SET image_sets = '["ACTION", null]' WHERE source = 'fixtures/engine/v.wwd';
+-- expect error: column image_sets: element 1 is null, not a string
 UPDATE wwd_planes SET image_sets = 'nope' WHERE source = 'fixtures/engine/v.wwd';
 -- expect error: column image_sets
 UPDATE wwd_planes SET image_sets = '["ACTION", "漢"]' WHERE source = 'fixtures/engine/v.wwd';

@@ -61,6 +61,10 @@ UPDATE tw_maps SET settings = '["ok", 1]' WHERE source = 'samples/ddnet_features
 -- expect error: column settings: element 1 is integer, not a string
 UPDATE tw_maps SET settings = json_array('ok', printf('%.256c', 's')) WHERE source = 'samples/ddnet_features.map';
 -- expect error: column settings: text of 256 bytes is longer than the 255 bytes the field holds (element 1)
+UPDATE tw_maps SET settings = '["ok", "a\u0000b"]' WHERE source = 'samples/ddnet_features.map';
+-- expect error: column settings: the text contains a NUL character (element 1)
+UPDATE tw_maps SET settings = '[null]' WHERE source = 'samples/ddnet_features.map';
+-- expect error: column settings: element 0 is null, not a string
 UPDATE tw_maps SET num_layers = 5 WHERE source = 'samples/ddnet_features.map';
 -- expect error: column num_layers of tw_maps is read-only
 -- expect error: map info
@@ -245,6 +249,27 @@ UPDATE tw_envelopes SET points = '[{"time":0,"curve":5,"values":[0],"out_dy":["a
 -- expect error: column points: point 0 out_dy[0] is text, not an integer; it takes an integer from -2147483648 to 2147483647
 UPDATE tw_envelopes SET points = '[{"time":0,"curve":5,"values":[0],"out_dy":7}]' WHERE source = 'samples/v07_sample.map' AND env = 0;
 -- expect error: column points: point 0 out_dy is integer, not an array
+-- the members of a point, checked by the engine (LS_JSON_RECORDS)
+UPDATE tw_envelopes SET points = '[{"time":0,"values":[0]}]' WHERE source = 'samples/ddnet_features.map' AND env = 0;
+-- expect error: column points: point 0 curve is missing, not an integer; it takes an integer from 0 to 5
+UPDATE tw_envelopes SET points = '[{"time":0,"curve":"1","values":[0]}]' WHERE source = 'samples/ddnet_features.map' AND env = 0;
+-- expect error: column points: point 0 curve is text, not an integer; it takes an integer from 0 to 5
+UPDATE tw_envelopes SET points = '[{"time":0,"curve":1,"values":[0]},{"time":1,"curve":1,"values":[0,2147483648]}]' WHERE source = 'samples/ddnet_features.map' AND env = 0;
+-- expect error: column points: point 1 values[1] = 2147483648 is out of range; it takes an integer from -2147483648 to 2147483647
+UPDATE tw_envelopes SET points = '[{"time":0,"curve":1,"values":[0]},{"time":1,"curve":1,"values":[0],"out_dx":[0]}]' WHERE source = 'samples/ddnet_features.map' AND env = 0;
+-- expect error: column points: point 1 out_dx: this map stores no bezier tangents (only 0.7 maps and DDNet maps with bezier points do)
+-- the map's checks (store) come after every point's own: a bad curve in point 1 is named before point 0's tangent
+UPDATE tw_envelopes SET points = '[{"time":0,"curve":1,"values":[0],"in_dy":[1]},{"time":1,"curve":9,"values":[0]}]' WHERE source = 'samples/ddnet_features.map' AND env = 0;
+-- expect error: column points: point 1 curve = 9 is out of range; it takes an integer from 0 to 5
+-- a point's time is checked before its tangents, point by point
+UPDATE tw_envelopes SET points = '[{"time":5,"curve":1,"values":[0]},{"time":4,"curve":1,"values":[0],"in_dx":[1]}]' WHERE source = 'samples/ddnet_features.map' AND env = 0;
+-- expect error: column points: point 1 time 4 is before the previous point's 5; times must not decrease
+UPDATE tw_envelopes SET points = '[{"time":0,"curve":5,"values":[0],"in_dy":[1],"in_dx":[]}]' WHERE source = 'samples/v07_sample.map' AND env = 0;
+-- expect error: column points: point 0 in_dx has 0 elements; it takes 1 to 4
+UPDATE tw_envelopes SET name = 'x', points = '[{"time":1,"curve":1,"values":[0]},{"time":0,"curve":1,"values":[0]}]' WHERE source = 'samples/ddnet_features.map' AND env = 0;
+-- expect error: column points: point 1 time 0 is before the previous point's 1
+SELECT 'a failed points write leaves the name alone', name FROM tw_envelopes('samples/ddnet_features.map') WHERE env = 0;
+-- expect: a failed points write leaves the name alone|wobble
 UPDATE tw_envelopes SET points = 'nope' WHERE source = 'samples/ddnet_features.map' AND env = 0;
 -- expect error: column points: not valid JSON; it takes JSON like '[{"time":0
 UPDATE tw_envelopes SET points = x'5b5d' WHERE source = 'samples/ddnet_features.map' AND env = 0;

@@ -317,6 +317,11 @@ UPDATE tw_envelopes SET points = json_set(points, '$[0].in_dy', json('[7]'), '$[
 SELECT 'envelopes: 0.7 tangents written', points ->> '$[0].in_dy' = '[7,0,0,0]' AND points ->> '$[0].out_dy' = '[50,50,50,50]'
   AND points ->> '$[2].out_dx' = '[1,2,3,4]' AND points ->> '$[1].in_dx' = '[-200,-200,-200,-200]'
   FROM tw_envelopes('samples/v07_sample.map') WHERE env = 0;
+-- tangents given as zeros are stored as zeros, and a point whose tangents are all 0 shows none
+UPDATE tw_envelopes SET points = '[{"time":0,"curve":5,"values":[1,2,3,4],"out_dy":[0,0,0,0]},{"time":9,"curve":5,"values":[5,6,7,8],"in_dx":[3]}]'
+  WHERE source = 'samples/v07_sample.map' AND env = 1;
+SELECT 'envelopes: 0.7 tangents shown when one is not 0', points FROM tw_envelopes('samples/v07_sample.map') WHERE env = 1;
+-- expect: envelopes: 0.7 tangents shown when one is not 0|[{"time":0,"curve":5,"values":[1,2,3,4]},{"time":9,"curve":5,"values":[5,6,7,8],"in_dx":[3,0,0,0],"in_dy":[0,0,0,0],"out_dx":[0,0,0,0],"out_dy":[0,0,0,0]}]
 UPDATE tw_envelopes SET points = points WHERE source = 'samples/v07_sample.map';
 CREATE TEMP TABLE v07_before AS SELECT sha256 FROM tw_maps('samples/v07_sample.map');
 UPDATE tw_envelopes SET points = points, name = name, synchronized = synchronized WHERE source = 'samples/v07_sample.map';
