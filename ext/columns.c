@@ -256,7 +256,7 @@ static int next_string(ls_span s, ls_store st, size_t *at, ls_span *out) {
 /* A JSON array of strings: 8-bit ones decoded from the code page, UTF-8
 ** ones as they are. */
 static void result_json_texts(sqlite3_context *ctx, const ls_row *row, const ls_column *col, ls_span s) {
-  int utf8 = (col->flags & LS_COL_UTF8) != 0;
+  int utf8 = (col->flags & (LS_COL_UTF8 | LS_COL_WTF8)) != 0;
   sqlite3_str *out = sqlite3_str_new(NULL);
   ls_span item;
   size_t at = 0, i;
@@ -687,10 +687,12 @@ static int json_text_item(const ls_row *row, const ls_column *col, const json_no
     *err = sqlite3_mprintf("column %s: element %lld is %s, not a string", col->name, (long long)i, json_type_name(item));
     return SQLITE_CONSTRAINT;
   }
-  if (col->flags & LS_COL_UTF8) {
+  if (col->flags & (LS_COL_UTF8 | LS_COL_WTF8)) {
     *bytes = (const unsigned char *)item->s;
     *n = item->n;
-    if ((rc = ls_text_utf8(item->s, item->n, col, 0, (size_t)col->max, &msg)) != SQLITE_OK) {
+    rc = (col->flags & LS_COL_WTF8) ? ls_text_wtf8(item->s, item->n, col, 0, (size_t)col->max, &msg)
+                                    : ls_text_utf8(item->s, item->n, col, 0, (size_t)col->max, &msg);
+    if (rc != SQLITE_OK) {
       *err = msg ? sqlite3_mprintf("%s (element %lld)", msg, (long long)i) : NULL;
       sqlite3_free(msg);
     }

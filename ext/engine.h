@@ -190,7 +190,9 @@ enum ls_column_flags {
   LS_COL_NOREC = 16,  /* LS_CUSTOM: the getter reads only the model and the position, so reading
                       ** the column loads no record (it stays cheap where load() decodes data,
                       ** and readable where that data is damaged) */
-  LS_COL_UTF8 = 32    /* LS_JSON_TEXTS: the strings are UTF-8 as they are, not text in the code page */
+  LS_COL_UTF8 = 32,   /* LS_JSON_TEXTS: the strings are UTF-8 as they are, not text in the code page */
+  LS_COL_WTF8 = 64    /* LS_JSON_TEXTS: the strings are WTF-8 (LS_WTF8: lone surrogates, NULs allowed),
+                      ** lone surrogates shown as \udXXX escapes */
 };
 
 /* Flag of a LS_COL_RANGE column, for the planner: the column takes about
@@ -548,6 +550,9 @@ int ls_value_wtf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t
 /* The checks of ls_value_utf8 on bytes s[0..n) (a string from JSON, say):
 ** UTF-8 without NUL characters, min_len to max_len bytes. */
 int ls_text_utf8(const char *s, size_t n, const ls_column *col, size_t min_len, size_t max_len, char **err);
+/* The checks of ls_value_wtf8 on bytes s[0..n): WTF-8 (NULs allowed),
+** min_len to max_len bytes. */
+int ls_text_wtf8(const char *s, size_t n, const ls_column *col, size_t min_len, size_t max_len, char **err);
 
 /* Encodes UTF-8 s[0..n) into the options' code page (malloc'd into *out).
 ** Fails naming the column and `what` ("the text", "element 3") when s is
@@ -563,6 +568,9 @@ void ls_result_text8(sqlite3_context *ctx, const ls_options *opts, const unsigne
 ** alone) and the result is rc, or SQLITE_NOMEM without a message when the
 ** codec ran out of memory (CODEC_E_MEMORY). */
 int ls_codec_failed(const codec_error *e, int rc, char **err, const char *prefix, ...);
+/* A codec's failure inside a getter fails the statement: "<file>: <codec
+** message>" (out of memory as such). */
+void ls_result_codec_error(sqlite3_context *ctx, const ls_row *row, const codec_error *e);
 
 /* Names of set bits: "mirror|invert" from a table of {bit, name}; unknown
 ** bits come out as hex ("0x100").  ls_flags_parse is the reverse (names or

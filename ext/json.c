@@ -20,9 +20,16 @@ void ls_json_append_string(sqlite3_str *out, const char *s, size_t n) {
   sqlite3_str_appendchar(out, 1, '"');
   for (i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\') sqlite3_str_appendf(out, "\\%c", c);
-    else if (c < 0x20) sqlite3_str_appendf(out, "\\u%04x", c);
-    else sqlite3_str_appendchar(out, 1, (char)c);
+    if (c == '"' || c == '\\') {
+      sqlite3_str_appendf(out, "\\%c", c);
+    } else if (c < 0x20) {
+      sqlite3_str_appendf(out, "\\u%04x", c);
+    } else if (c == 0xED && n - i >= 3 && ((unsigned char)s[i + 1] & 0xE0) == 0xA0) { /* WTF-8 lone surrogate */
+      sqlite3_str_appendf(out, "\\u%04x", 0xD000 | (((unsigned char)s[i + 1] & 0x3F) << 6) | ((unsigned char)s[i + 2] & 0x3F));
+      i += 2;
+    } else {
+      sqlite3_str_appendchar(out, 1, (char)c);
+    }
   }
   sqlite3_str_appendchar(out, 1, '"');
 }
@@ -44,8 +51,10 @@ int ls_json_value(sqlite3_value *v, const ls_column *col, const char *example, j
   int rc;
   *out = NULL;
   if (sqlite3_value_type(v) != SQLITE_TEXT) {
+    int type = sqlite3_value_type(v);
     *err = sqlite3_mprintf("column %s: %s; it takes JSON text, e.g. '%s'", col->name,
-                           sqlite3_value_type(v) == SQLITE_NULL ? "NULL" : "not text", example);
+                           type == SQLITE_NULL ? "NULL" : type == SQLITE_BLOB ? "a blob, not text" : "a number, not text",
+                           example);
     return SQLITE_CONSTRAINT;
   }
   why.msg[0] = 0;

@@ -25,7 +25,9 @@ int ls_json_check_int(const json_node *node, const ls_column *col, const char *w
 int ls_json_check_object(const json_node *node, const ls_column *col, const char *what, const ls_json_member *members,
                          size_t nmembers, const char *example, char **err);
 
-/* Appends s[0..n) as a JSON string. */
+/* Appends s[0..n) as a JSON string: UTF-8, or WTF-8 whose lone surrogates
+** (ED A0..BF xx, never in UTF-8) become \udXXX escapes, so the JSON is
+** valid UTF-8 and parses back to the same bytes. */
 void ls_json_append_string(sqlite3_str *out, const char *s, size_t n);
 /* Sets a JSON text result from a builder (subtype 'J') and finishes it. */
 void ls_json_result(sqlite3_context *ctx, sqlite3_str *s);

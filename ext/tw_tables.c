@@ -5,8 +5,9 @@
 **
 ** Each table is a column list over a record: load() fills it from the
 ** codec (tw_group_get, tw_tile_get, ...), the engine reads and checks the
-** typed columns, and store() checks the row as a whole (indices must exist
-** in the map) and writes it back through the codec when it changed.  The
+** typed columns (an image or envelope index must exist: ls_index_ref), and
+** store() checks the row as a whole and writes it back through the codec
+** when it changed.  The
 ** hand-written columns are the computed ones: the SHA-256, a layer's image
 ** name, and the layer of a row of a layer (grp, layer, kind).  Envelope
 ** points are decoded only when read (ls_json_records.decode).
@@ -151,34 +152,16 @@ const ls_format tw_format = {
 
 /* ---- shared helpers -------------------------------------------------------- */
 
-/* A codec failure in load(): the engine puts the file in front of it (and,
-** on a write, the column being written). */
-static int load_error(const codec_error *e, char **err) {
-  *err = sqlite3_mprintf("%s", e->msg);
-  return SQLITE_ERROR;
-}
-
-/* A codec failure in store(): "column x: <codec message>". */
-static int store_error(const char *column, const codec_error *e, char **err) {
-  *err = sqlite3_mprintf("column %s: %s", column, e->msg);
-  return SQLITE_CONSTRAINT;
-}
-
-/* The same, for the first column the write changed. */
-static int changed_error(const ls_column *cols, int ncols, const unsigned char *changed, const codec_error *e,
-                         char **err) {
+/* A codec failure in store() names the first column the write changed:
+** "column x: <codec message>" (load() failures get the file and the row
+** from the engine). */
+static const char *first_changed(const ls_column *cols, int ncols, const unsigned char *changed) {
   int i = 0;
   while (i < ncols - 1 && !changed[i]) i++;
-  return store_error(cols[i].name, e, err);
+  return cols[i].name;
 }
-#define STORE_ERROR(cols, changed, e, err) changed_error(cols, NCOLS(cols), changed, e, err)
-
-/* A codec failure inside a getter fails the statement ("<file>: <what>"). */
-static void result_codec_error(const ls_row *row, sqlite3_context *ctx, const codec_error *e) {
-  char *msg = row->file && row->file->path ? sqlite3_mprintf("%s: %s", row->file->path, e->msg) : NULL;
-  sqlite3_result_error(ctx, msg ? msg : e->msg, -1);
-  sqlite3_free(msg);
-}
+#define STORE_ERROR(cols, changed, e, err) \
+  ls_codec_failed(e, SQLITE_CONSTRAINT, err, "column %s", first_changed(cols, NCOLS(cols), changed))
 
 /* An index as the columns show it: -1 (NULL) for every "none". */
 static int32_t shown_index(int v) {
@@ -343,7 +326,7 @@ static int map_load(const ls_row *row, char **err) {
   for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
     const char *s;
     size_t n;
-    if (!tw_info_get(m, (tw_info_field)f, &s, &n, &e)) return load_error(&e, err);
+    if (!tw_info_get(m, (tw_info_field)f, &s, &n, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
     r->info[f].p = s;
     r->info[f].n = n;
   }
@@ -427,7 +410,8 @@ COUNT_OF(count_groups, num_groups)
 /* The record is the codec's tw_group_info. */
 static int group_load(const ls_row *row, char **err) {
   codec_error e;
-  return tw_group_get(ROW_MAP(row), (size_t)row->pos.a, row->rec, &e) ? SQLITE_OK : load_error(&e, err);
+  if (tw_group_get(ROW_MAP(row), (size_t)row->pos.a, row->rec, &e)) return SQLITE_OK;
+  return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
 }
 
 #define GINT(nm, field, fl, doc_) LS_COL_INT(nm, LS_I32, tw_group_info, field, fl, doc_)
@@ -475,7 +459,7 @@ typedef struct layer_rec {
 static int layer_load(const ls_row *row, char **err) {
   layer_rec *r = row->rec;
   codec_error e;
-  if (!tw_layer_get(ROW_MAP(row), (size_t)row->pos.a, &r->li, &e)) return load_error(&e, err);
+  if (!tw_layer_get(ROW_MAP(row), (size_t)row->pos.a, &r->li, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   r->color_env = shown_index(r->li.color_env);
   r->image = shown_index(r->li.image);
   r->sound = shown_index(r->li.sound);
@@ -496,7 +480,7 @@ static void get_layer_image_name(const ls_row *row, sqlite3_context *ctx, const 
   codec_error e;
   (void)col;
   if (image < 0 || (size_t)image >= m->num_images) return;
-  if (!tw_image_get(m, (size_t)image, &im, &e)) result_codec_error(row, ctx, &e);
+  if (!tw_image_get(m, (size_t)image, &im, &e)) ls_result_codec_error(ctx, row, &e);
   else if (im.name) sqlite3_result_text(ctx, im.name, (int)im.name_len, SQLITE_TRANSIENT);
 }
 
@@ -559,7 +543,7 @@ static const ls_table tw_layers = {
 static int tile_load(const ls_row *row, char **err) {
   codec_error e;
   if (tw_tile_get(ROW_MAP(row), (size_t)row->pos.a, (int)row->pos.c, (int)row->pos.b, row->rec, &e)) return SQLITE_OK;
-  return load_error(&e, err);
+  return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
 }
 
 /* "tile x 5, y 7 of group 1 layer 0 (layer_index 5)". */
@@ -621,7 +605,8 @@ typedef struct quad_rec {
 static int quad_load(const ls_row *row, char **err) {
   quad_rec *r = row->rec;
   codec_error e;
-  if (!tw_quad_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e)) return load_error(&e, err);
+  if (!tw_quad_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e))
+    return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   r->pos_env = shown_index(r->q.pos_env);
   r->color_env = shown_index(r->q.color_env);
   return SQLITE_OK;
@@ -694,7 +679,7 @@ static int image_load(const ls_row *row, char **err) {
   image_rec *r = row->rec;
   tw_image_info im;
   codec_error e;
-  if (!tw_image_get(ROW_MAP(row), (size_t)row->pos.a, &im, &e)) return load_error(&e, err);
+  if (!tw_image_get(ROW_MAP(row), (size_t)row->pos.a, &im, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   r->version = im.version;
   r->width = im.width;
   r->height = im.height;
@@ -713,7 +698,7 @@ static int image_store(ls_row *row, const void *old, const unsigned char *change
   (void)changed;
   if (now->p == was->p || (was->p && now->n == was->n && memcmp(now->p, was->p, now->n) == 0)) return SQLITE_OK;
   if (tw_image_set_name(ROW_MAP(row), (size_t)row->pos.a, now->p, now->n, &e)) return SQLITE_OK;
-  return store_error("name", &e, err);
+  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column name");
 }
 
 #define TW_IMAGE_NAME_MAX 127 /* 128 bytes with the NUL */
@@ -765,7 +750,8 @@ typedef struct envelope_rec {
 static int envelope_load(const ls_row *row, char **err) {
   envelope_rec *r = row->rec;
   codec_error e;
-  if (!tw_envelope_get(ROW_MAP(row), (size_t)row->pos.a, &r->en, &e)) return load_error(&e, err);
+  if (!tw_envelope_get(ROW_MAP(row), (size_t)row->pos.a, &r->en, &e))
+    return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   r->synchronized = r->en.synchronized != 0;
   r->kind.p = r->en.kind;
   r->kind.n = strlen(r->en.kind);
@@ -784,7 +770,8 @@ static int decode_envelope_points(const ls_row *row, ls_span *points, char **err
   shown_point *sp;
   size_t n, i;
   codec_error e;
-  if (!tw_envelope_points(ROW_MAP(row), (size_t)row->pos.a, &p, &n, &e)) return load_error(&e, err);
+  if (!tw_envelope_points(ROW_MAP(row), (size_t)row->pos.a, &p, &n, &e))
+    return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   if (!(sp = ls_arena_alloc(row->arena, sizeof *sp * (n + 1)))) {
     free(p);
     return SQLITE_NOMEM;
@@ -876,7 +863,7 @@ static int envelope_store(ls_row *row, const void *old, const unsigned char *cha
   if (memcmp(&r->en, &was->en, sizeof r->en) != 0 && !tw_envelope_set(m, (size_t)row->pos.a, &r->en, &e))
     return STORE_ERROR(envelope_columns, changed, &e, err);
   if (points && !tw_envelope_set_points(m, (size_t)row->pos.a, points, r->points.n, &e))
-    return store_error("points", &e, err);
+    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column points");
   return SQLITE_OK;
 }
 
@@ -901,7 +888,7 @@ static int sound_load(const ls_row *row, char **err) {
   sound_rec *r = row->rec;
   tw_sound_info s;
   codec_error e;
-  if (!tw_sound_get(ROW_MAP(row), (size_t)row->pos.a, &s, &e)) return load_error(&e, err);
+  if (!tw_sound_get(ROW_MAP(row), (size_t)row->pos.a, &s, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   r->name.p = s.name;
   r->name.n = s.name_len;
   r->data_size = s.data_index >= 0 ? (int64_t)s.data_size : -1;

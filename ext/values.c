@@ -162,7 +162,6 @@ int ls_text_utf8(const char *s, size_t n, const ls_column *col, size_t min_len, 
 int ls_value_wtf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
                   char **err) {
   int type = sqlite3_value_type(v);
-  size_t units, bad = 0;
   if (type != SQLITE_TEXT && type != SQLITE_BLOB) {
     *err = sqlite3_mprintf("column %s: %s; it takes UTF-8 text (or WTF-8 for lone surrogates)", col->name,
                            type == SQLITE_NULL ? "NULL" : "a number");
@@ -172,12 +171,17 @@ int ls_value_wtf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t
   *n = (size_t)sqlite3_value_bytes(v);
   if (!*s && (type == SQLITE_TEXT || *n)) return SQLITE_NOMEM;
   if (!*s) *s = ""; /* an empty blob */
-  if (!wtf8_validate(*s, *n, &units, &bad)) {
+  return ls_text_wtf8(*s, *n, col, min_len, max_len, err);
+}
+
+int ls_text_wtf8(const char *s, size_t n, const ls_column *col, size_t min_len, size_t max_len, char **err) {
+  size_t units, bad = 0;
+  if (!wtf8_validate(s, n, &units, &bad)) {
     *err = sqlite3_mprintf("column %s: not UTF-8 (or WTF-8) at byte %lld; it takes UTF-8 text (or WTF-8 for lone surrogates)",
                            col->name, (long long)bad);
     return SQLITE_CONSTRAINT;
   }
-  return text_length(col, *n, min_len, max_len, err);
+  return text_length(col, n, min_len, max_len, err);
 }
 
 void ls_result_text8(sqlite3_context *ctx, const ls_options *opts, const unsigned char *s, size_t n) {
@@ -204,6 +208,17 @@ int ls_codec_failed(const codec_error *e, int rc, char **err, const char *prefix
   *err = head ? sqlite3_mprintf("%s: %s", head, msg) : sqlite3_mprintf("%s", msg);
   sqlite3_free(head);
   return *err ? rc : SQLITE_NOMEM;
+}
+
+void ls_result_codec_error(sqlite3_context *ctx, const ls_row *row, const codec_error *e) {
+  char *msg;
+  if (e->code == CODEC_E_MEMORY) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  msg = row->file && row->file->path ? sqlite3_mprintf("%s: %s", row->file->path, e->msg) : NULL;
+  sqlite3_result_error(ctx, msg ? msg : e->msg, -1);
+  sqlite3_free(msg);
 }
 
 char *ls_flags_format(const ls_flag_name *names, uint32_t value) {

@@ -146,10 +146,8 @@ static const ls_table wz4_pages = {
 typedef struct op_rec {
   wz4_node nd; /* a shallow copy */
   ls_span name, class_name, output_type, script;
-  ls_span params; /* of uint32_t: the op's parameter words, or new ones in the arena */
-  const char **strs; /* the string parameters an UPDATE sets (arena), else NULL */
-  size_t *lens;
-  uint32_t nstrs;
+  ls_span params;  /* of uint32_t: the op's parameter words, or new ones in the arena */
+  ls_span strings; /* of ls_span: the string parameters, WTF-8 */
   int tree; /* the row kind */
 } op_rec;
 
@@ -167,6 +165,8 @@ static wz4_node *row_node(const ls_row *row) {
 
 static int op_load(const ls_row *row, char **err) {
   op_rec *r = row->rec;
+  ls_span *strs;
+  uint32_t i;
   (void)err;
   r->nd = *row_node(row);
   r->name = str_span(&r->nd.op.name);
@@ -174,12 +174,28 @@ static int op_load(const ls_row *row, char **err) {
   r->output_type = str_span(&r->nd.op.type_name);
   r->script = str_span(&r->nd.op.script);
   r->params = (ls_span){r->nd.op.params, r->nd.op.num_params};
+  if (!(strs = ls_arena_alloc(row->arena, sizeof *strs * (r->nd.op.num_strings + 1)))) return SQLITE_NOMEM;
+  for (i = 0; i < r->nd.op.num_strings; i++) strs[i] = str_span(&r->nd.op.strings[i]);
+  r->strings = (ls_span){strs, r->nd.op.num_strings};
   r->tree = wz4_node_is_tree(&DOC(row->model)->pages[row->pos.a], (uint32_t)row->pos.b) ? OP_TREE : OP_STACKED;
   return SQLITE_OK;
 }
 
 static int op_kind(const ls_row *row) {
   return ((const op_rec *)row->rec)->tree;
+}
+
+/* Hands new string parameters (ls_span) to the codec. */
+static int op_set_strings(wz4_op *op, ls_span strings, ls_arena *arena, codec_error *cerr) {
+  const ls_span *s = strings.p;
+  const char **strs = ls_arena_alloc(arena, sizeof *strs * (strings.n + 1));
+  size_t *lens = ls_arena_alloc(arena, sizeof *lens * (strings.n + 1)), i;
+  if (!strs || !lens) return codec_fail_oom(cerr, "strings: out of memory");
+  for (i = 0; i < strings.n; i++) {
+    strs[i] = s[i].p;
+    lens[i] = s[i].n;
+  }
+  return wz4_op_set_strings(op, strs, lens, (uint32_t)strings.n, cerr);
 }
 
 /* A new name (name links may change on every page), params and strings
@@ -197,16 +213,17 @@ static int op_store(ls_row *row, const void *old, const unsigned char *changed, 
     wz4_graph_forget(graph, WZ4_GRAPH_ALL);
   }
   if (ok && r->params.p != was->params.p) ok = wz4_op_set_params(&nd->op, r->params.p, (uint32_t)r->params.n, &cerr);
-  if (ok && r->strs) ok = wz4_op_set_strings(&nd->op, r->strs, r->lens, r->nstrs, &cerr);
+  if (ok && r->strings.p != was->strings.p) ok = op_set_strings(&nd->op, r->strings, row->arena, &cerr);
   if (!ok) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   if (wz4_node_place(nd, &r->nd)) wz4_graph_forget(graph, row->pos.a);
   return SQLITE_OK;
 }
 
-/* A JSON result in one of the codec's forms of the op. */
-static void result_json(sqlite3_context *ctx, char *(*form)(const wz4_op *, size_t *), const ls_row *row) {
+/* The link slots, in the codec's JSON form. */
+static void get_links(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
   size_t len = 0;
-  char *json = form(&((const op_rec *)row->rec)->nd.op, &len);
+  char *json = wz4_links_json(&((const op_rec *)row->rec)->nd.op, &len);
+  (void)col;
   if (!json) {
     sqlite3_result_error_nomem(ctx); /* a string that is not WTF-8 is never stored */
     return;
@@ -215,78 +232,12 @@ static void result_json(sqlite3_context *ctx, char *(*form)(const wz4_op *, size
   sqlite3_result_subtype(ctx, 'J');
 }
 
-static void get_strings(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  result_json(ctx, wz4_strings_json, row);
-}
-
-static void get_links(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  result_json(ctx, wz4_links_json, row);
-}
-
-/* Parses the value of the strings column: a JSON array of WTF-8 strings.
-** Fails naming the column, what is wrong (the first bad element) and what
-** it takes. */
-static int json_strings(sqlite3_value *v, const ls_column *col, json_node **out, char **err) {
-  static const char takes[] = "a JSON array of strings, e.g. '[\"farbrausch\"]'";
-  int type = sqlite3_value_type(v), rc;
-  const json_node *item;
-  char *why = NULL;
-  uint32_t i = 0;
-  size_t units, bad;
-  if (type != SQLITE_TEXT) {
-    *err = sqlite3_mprintf("column %s: %s; it takes %s", col->name,
-                           type == SQLITE_NULL ? "NULL" : type == SQLITE_BLOB ? "a blob" : "a number", takes);
-    return SQLITE_CONSTRAINT;
-  }
-  if (!sqlite3_value_text(v)) return SQLITE_NOMEM;
-  {
-    codec_error perr;
-    int parsed = json_parse((const char *)sqlite3_value_text(v), (size_t)sqlite3_value_bytes(v), out, &perr);
-    rc = parsed > 0 ? SQLITE_OK : parsed < 0 ? SQLITE_NOMEM : SQLITE_CONSTRAINT;
-    if (parsed == 0) why = sqlite3_mprintf("%s", perr.msg);
-  }
-  if (rc == SQLITE_OK && (*out)->type != JSON_ARRAY) {
-    why = sqlite3_mprintf("expected a JSON array of strings");
-    rc = SQLITE_CONSTRAINT;
-  }
-  for (item = rc == SQLITE_OK ? (*out)->child : NULL; item && !why; item = item->next, i++) {
-    if (item->type != JSON_STRING || !wtf8_validate(item->s, item->n, &units, &bad))
-      why = sqlite3_mprintf("element %u is not a valid JSON string (or not UTF-8)", i);
-  }
-  if (!why && rc != SQLITE_CONSTRAINT) return rc;
-  json_free(*out);
-  *out = NULL;
-  if (!why) return SQLITE_NOMEM;
-  *err = sqlite3_mprintf("column %s: %s (it takes %s)", col->name, why, takes);
-  sqlite3_free(why);
-  return SQLITE_CONSTRAINT;
-}
-
-/* String parameters, as WTF-8 (a lone surrogate escape gives a lone surrogate). */
-static int set_strings(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  op_rec *r = row->rec;
-  json_node *root = NULL;
-  const json_node *item;
-  int rc = json_strings(v, col, &root, err);
-  if (rc == SQLITE_OK && (!(r->strs = ls_arena_alloc(row->arena, sizeof *r->strs * (root->count + 1))) ||
-                          !(r->lens = ls_arena_alloc(row->arena, sizeof *r->lens * (root->count + 1))))) {
-    rc = SQLITE_NOMEM;
-  }
-  for (item = rc == SQLITE_OK ? root->child : NULL; item && rc == SQLITE_OK; item = item->next, r->nstrs++) {
-    char *copy = ls_arena_alloc(row->arena, item->n + 1);
-    if (!copy) rc = SQLITE_NOMEM;
-    else r->strs[r->nstrs] = memcpy(copy, item->s, (r->lens[r->nstrs] = item->n) + 1);
-  }
-  if (rc != SQLITE_OK) r->strs = NULL;
-  json_free(root);
-  return rc;
-}
-
 /* Parameter words: a count the codec takes (32-bit), any 32-bit pattern. */
 static const ls_json_shape params_shape = {1, 0, UINT32_MAX, "[2056,4278190080]",
                                            "a JSON array of integers from -2147483648 to 4294967295, e.g. '[2056,4278190080]'"};
+
+static const ls_json_shape strings_shape = {1, 0, UINT32_MAX, "[\"farbrausch\"]",
+                                            "a JSON array of strings, e.g. '[\"farbrausch\"]'"};
 
 /* The grid fields of stacked ops (NULL for tree ops). */
 #define NODE_INT(nm, st, field, lo, hi, doc_) \
@@ -308,7 +259,8 @@ static const ls_column op_columns[] = {
   {.name = "params", .type = "TEXT", .kind = LS_JSON_INTS, .store = LS_SPAN32, .offset = offsetof(op_rec, params),
    .min = INT32_MIN, .max = UINT32_MAX, .aux = &params_shape,
    .doc = "JSON array of the raw 32-bit parameter words (unsigned; negatives accepted on write, as two's complement); their meaning depends on the class"},
-  LS_COL_CUSTOM("strings", "TEXT", get_strings, set_strings, "JSON array of the string parameters (lone surrogates as \\uD800 escapes)"),
+  {.name = "strings", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_SPAN, .offset = offsetof(op_rec, strings),
+   .max = WZ4_TEXT_MAX, .flags = LS_COL_WTF8, .aux = &strings_shape, .doc = "JSON array of the string parameters (lone surrogates as \\ud800 escapes)"},
   LS_COL_CUSTOM("links", "TEXT", get_links, NULL, "JSON array of the link slots: [{\"name\":..,\"select\":..}]"),
   LS_COL_WTF8("script", op_rec, script, WZ4_TEXT_MAX, LS_COL_RO, "script source ('' for none)"),
 };

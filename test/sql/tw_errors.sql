@@ -54,7 +54,7 @@ UPDATE tw_maps SET settings = 'sv_team 1' WHERE source = 'samples/ddnet_features
 UPDATE tw_maps SET settings = NULL WHERE source = 'samples/ddnet_features.map';
 -- expect error: column settings: NULL; it takes JSON text
 UPDATE tw_maps SET settings = 5 WHERE source = 'samples/ddnet_features.map';
--- expect error: column settings: not text; it takes JSON text
+-- expect error: column settings: a number, not text; it takes JSON text
 UPDATE tw_maps SET settings = '{"a":1}' WHERE source = 'samples/ddnet_features.map';
 -- expect error: column settings: the value is object, not an array
 UPDATE tw_maps SET settings = '["ok", 1]' WHERE source = 'samples/ddnet_features.map';
@@ -195,7 +195,7 @@ UPDATE tw_quads SET color_env_offset = 2147483648 WHERE source = 'samples/ddnet_
 UPDATE tw_quads SET pos_env_offset = 'soon' WHERE source = 'samples/ddnet_features.map' AND quad = 0;
 -- expect error: column pos_env_offset: text 'soon' is not an integer
 UPDATE tw_quads SET points = 5 WHERE source = 'samples/ddnet_features.map' AND quad = 0;
--- expect error: column points: not text; it takes JSON text, e.g.
+-- expect error: column points: a number, not text; it takes JSON text, e.g.
 UPDATE tw_quads SET colors = NULL WHERE source = 'samples/ddnet_features.map' AND quad = 0;
 -- expect error: column colors: NULL; it takes JSON text, e.g.
 UPDATE tw_quads SET quad = 3 WHERE source = 'samples/ddnet_features.map' AND quad = 0;
@@ -273,7 +273,7 @@ SELECT 'a failed points write leaves the name alone', name FROM tw_envelopes('sa
 UPDATE tw_envelopes SET points = 'nope' WHERE source = 'samples/ddnet_features.map' AND env = 0;
 -- expect error: column points: not valid JSON; it takes JSON like '[{"time":0
 UPDATE tw_envelopes SET points = x'5b5d' WHERE source = 'samples/ddnet_features.map' AND env = 0;
--- expect error: column points: not text; it takes JSON text
+-- expect error: column points: a blob, not text; it takes JSON text
 UPDATE tw_envelopes SET name = printf('%.32c', 'e') WHERE source = 'samples/ddnet_features.map' AND env = 0;
 -- expect error: column name: text of 32 bytes is longer than the 31 bytes the field holds
 UPDATE tw_envelopes SET synchronized = 2 WHERE source = 'samples/ddnet_features.map' AND env = 0;
