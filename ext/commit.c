@@ -661,16 +661,20 @@ static void recover_target_dirs(commit *c) {
 static int check_target(commit *c, target *t, char **err) {
   const ls_commit_file *f = t->f;
   struct stat *st = &t->st;
-  if (fstat(t->fd, st) != 0) {
+  struct stat locked;
+  /* the path's file now: a recovery may have put a dead writer's new file
+  ** there since we locked the old one */
+  if (fstat(t->fd, &locked) != 0 || stat(f->canon, st) != 0) {
     *err = sqlite3_mprintf("%s: cannot stat before writing: %s; nothing was written", f->canon, strerror(errno));
     return 0;
   }
   if (f->dev != st->st_dev || f->ino != st->st_ino || f->read_size != (int64_t)st->st_size ||
-      f->read_mtime_ns != ls_stat_mtime_ns(st)) {
+      f->read_mtime_ns != ls_stat_mtime_ns(st) || locked.st_dev != st->st_dev || locked.st_ino != st->st_ino) {
     *err = sqlite3_mprintf("%s: changed on disk since it was read (%s); nothing was written", f->canon,
                            f->read_size != (int64_t)st->st_size                ? "size differs"
-                           : f->ino != st->st_ino || f->dev != st->st_dev ? "replaced by another file"
-                                                                          : "modification time differs");
+                           : f->read_mtime_ns == ls_stat_mtime_ns(st) || f->ino != st->st_ino || f->dev != st->st_dev
+                               ? "replaced by another file"
+                               : "modification time differs");
     return 0;
   }
   if (!(c->flags & LS_COMMIT_OVERWRITE_READONLY) && ((st->st_mode & 0222) == 0 || access(f->canon, W_OK) != 0)) {
