@@ -694,6 +694,45 @@ static void protected_files(const format_case *fc) {
   } else {
     SKIP("%s: owner and group kept: not root, cannot give a file to another user", fc->name);
   }
+  /* another user (nobody) in a folder anyone may write: the file it may
+  ** not write is refused as read-only, as the shell's >> refuses it; with
+  ** levelsql_overwrite_readonly(1) it is replaced, the new file belongs to
+  ** that user (it may not give files away) and keeps the mode */
+  REQUIRE(set_reset(&s), "reset");
+  if (geteuid() == 0) {
+    int p[2], status = 0;
+    pid_t pid;
+    char out[2][600];
+    memset(out, 0, sizeof out);
+    chmod(tmpdir, 0755);
+    chmod(s.dir, 0755);
+    chmod(s.a, 0777);
+    chmod(s.path[0], 0644);
+    REQUIRE(pipe(p) == 0, "pipe");
+    fflush(stdout);
+    if ((pid = fork()) == 0) {
+      sqlite3 *cdb;
+      close(p[0]);
+      if (setgid(65534) != 0 || setuid(65534) != 0 || !(cdb = db_open())) _exit(1);
+      run(cdb, sql, out[0], sizeof out[0]);
+      exec_ok(cdb, "SELECT levelsql_overwrite_readonly(1)");
+      run(cdb, sql, out[1], sizeof out[1]);
+      _exit(write(p[1], out, sizeof out) == (ssize_t)sizeof out ? 0 : 1);
+    }
+    close(p[1]);
+    CHECK(read(p[0], out, sizeof out) == (ssize_t)sizeof out, "%s: the child as nobody", fc->name);
+    close(p[0]);
+    waitpid(pid, &status, 0);
+    CHECK(strstr(out[0], "permission denied: the file is read-only"),
+          "%s: another user's file it may not write is refused: %s", fc->name, out[0]);
+    CHECK(out[1][0] == 0 && set_state(&s, 1) == 1 && stat(s.path[0], &st) == 0 && st.st_uid == 65534 &&
+              (st.st_mode & 07777) == 0644,
+          "%s: overwritten by nobody: the file is new, belongs to nobody, mode kept: %s (uid %d, mode %o)", fc->name,
+          out[1], (int)st.st_uid, (unsigned)(st.st_mode & 07777));
+    chmod(s.a, 0755);
+  } else {
+    SKIP("%s: another user's file: not root, cannot become another user", fc->name);
+  }
   /* a symbolic link stays a link; its target is replaced */
   REQUIRE(set_reset(&s), "reset");
   snprintf(link_path, sizeof link_path, "%s/link.%s", s.dir, fc->ext);
