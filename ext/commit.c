@@ -87,6 +87,7 @@ int ls_commit_owns_name(const char *name) {
 
 /* ---- locks -------------------------------------------------------------- */
 
+/* A monotonic clock in milliseconds, for busy waits. */
 static int64_t now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -208,6 +209,15 @@ static char *write_flush_close(int fd, const char *path, const void *data, size_
   return err;
 }
 
+/* Appends "; nothing was written" to *err (an error before the commit
+** point).  Returns 0, for `return nothing_written(err);`. */
+static int nothing_written(char **err) {
+  char *full = sqlite3_mprintf("%s; nothing was written", *err);
+  sqlite3_free(*err);
+  *err = full;
+  return 0;
+}
+
 /* fsyncs a folder, so the names created, renamed or removed in it last.
 ** Returns 0 or an errno. */
 static int flush_dir(const char *dir) {
@@ -236,6 +246,7 @@ static void unlink_if_same(const char *path, int fd) {
 #define JOURNAL_HEADER "levelsql journal 1\n"
 #define POINTER_HEADER "levelsql pointer 1\n"
 
+/* The checksum of a journal text (FNV-1a, 32 bits): a torn write shows. */
 static uint32_t fnv1a(const char *p, size_t n) {
   uint32_t h = 2166136261u;
   size_t i;
@@ -243,6 +254,7 @@ static uint32_t fnv1a(const char *p, size_t n) {
   return h;
 }
 
+/* Appends one record: kind, length, value (paths may hold any byte but NUL). */
 static void put_record(sqlite3_str *s, char kind, const char *value) {
   sqlite3_str_appendf(s, "%c %d:%s\n", kind, (int)strlen(value), value);
 }
@@ -264,6 +276,7 @@ typedef struct records {
   char **value;     /* sqlite3_malloc'd */
 } records;
 
+/* Frees what records_parse made. */
 static void records_free(records *r) {
   int i;
   for (i = 0; i < r->n; i++) sqlite3_free(r->value[i]);
@@ -345,6 +358,8 @@ typedef struct recovery {
   int left; /* something of ours stays */
 } recovery;
 
+/* Adds path to the names recovery must not remove (silently not, when out
+** of memory: then a leftover stays until the next look, nothing is lost). */
 static void keep_name(recovery *rc, const char *path) {
   char **p = sqlite3_realloc64(rc->keep, sizeof *p * (sqlite3_uint64)(rc->nkeep + 1));
   if (!p) return;
@@ -352,6 +367,7 @@ static void keep_name(recovery *rc, const char *path) {
   if ((p[rc->nkeep] = sqlite3_mprintf("%s", path)) != NULL) rc->nkeep++;
 }
 
+/* Is path among the names recovery must not remove? */
 static int kept(const recovery *rc, const char *path) {
   int i;
   for (i = 0; i < rc->nkeep; i++) {
@@ -588,10 +604,12 @@ typedef struct commit {
   int keep;        /* the journal stays with the temporary files (see replace_all) */
 } commit;
 
+/* qsort order of targets: byte order of the canonical path, the lock order. */
 static int compare_targets(const void *a, const void *b) {
   return strcmp(((const target *)a)->f->canon, ((const target *)b)->f->canon);
 }
 
+/* Sets the out-of-memory error (before anything is written). */
 static int out_of_memory(char **err) {
   *err = sqlite3_mprintf("out of memory; nothing was written");
   return SQLITE_NOMEM;
@@ -710,12 +728,7 @@ static int write_temp(target *t, const char *dir, char **err) {
     (void)fchown(fd, t->st.st_uid, t->st.st_gid); /* EPERM: not ours to give away; documented */
   }
   (void)fchmod(fd, t->st.st_mode & 07777);
-  if ((*err = write_flush_close(fd, t->f->canon, t->f->data, t->f->size, &t->f->st)) != NULL) {
-    char *full = sqlite3_mprintf("%s; nothing was written", *err);
-    sqlite3_free(*err);
-    *err = full;
-    return 0;
-  }
+  if ((*err = write_flush_close(fd, t->f->canon, t->f->data, t->f->size, &t->f->st)) != NULL) return nothing_written(err);
   return 1;
 }
 
@@ -753,9 +766,7 @@ static int start_journal(commit *c, char **err) {
     if (fd < 0) {
       *err = sqlite3_mprintf("%s: cannot create the commit journal: %s; nothing was written", c->dirs[i], strerror(errno));
     } else if ((*err = write_flush_close(fd, c->pointers[i], text, strlen(text), NULL)) != NULL) {
-      char *full = sqlite3_mprintf("%s; nothing was written", *err);
-      sqlite3_free(*err);
-      *err = full;
+      nothing_written(err);
     }
     sqlite3_free(text);
     if (*err) return 0;
@@ -776,7 +787,10 @@ static int link_undo(commit *c, char **err) {
   int i;
   for (i = 0; i < c->n; i++) {
     target *t = &c->t[i];
-    if (!(t->undo = sqlite3_mprintf("%s" UNDO_SUFFIX, t->tmp))) return out_of_memory(err) == SQLITE_OK;
+    if (!(t->undo = sqlite3_mprintf("%s" UNDO_SUFFIX, t->tmp))) {
+      out_of_memory(err);
+      return 0;
+    }
     if (link(t->f->canon, t->undo) != 0) {
       *err = sqlite3_mprintf("%s: cannot link it to %s before replacing it: %s; nothing was written", t->f->canon,
                              base_of(t->undo), strerror(errno));
@@ -801,17 +815,14 @@ static int complete_journal(commit *c, char **err) {
     put_record(s, 'u', c->t[i].undo);
     put_record(s, 'f', c->t[i].f->canon);
   }
-  if (!(text = finish_records(s))) return out_of_memory(err) == SQLITE_OK;
+  if (!(text = finish_records(s))) {
+    out_of_memory(err);
+    return 0;
+  }
   *err = write_flush_close(c->journal_fd, c->journal, text, strlen(text), NULL);
   c->journal_fd = -1;
   sqlite3_free(text);
-  if (*err) {
-    char *full = sqlite3_mprintf("%s; nothing was written", *err);
-    sqlite3_free(*err);
-    *err = full;
-    return 0;
-  }
-  return 1;
+  return *err ? nothing_written(err) : 1;
 }
 
 /* Puts back the first k targets (renamed) after the rename of target k
