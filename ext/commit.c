@@ -120,6 +120,8 @@ static int lock_until(int fd, int64_t start, int busy_ms) {
 ** is taken (a writer that held it may have renamed another file over the
 ** path meanwhile: then the new one is locked).  Returns the descriptor,
 ** or -1 with *why: EWOULDBLOCK (busy past busy_ms), or the errno of open.
+** On a file system that has no flock (some network and FUSE ones) the
+** file is used unlocked: the stale-file check still guards it.
 ** *st gets the stat of the locked file. */
 static int lock_path(const char *path, int64_t start, int busy_ms, struct stat *st, int *why) {
   for (;;) {
@@ -130,7 +132,11 @@ static int lock_path(const char *path, int64_t start, int busy_ms, struct stat *
       *why = errno;
       return -1;
     }
-    if ((rc = lock_until(fd, start, busy_ms)) != 0) {
+    rc = lock_until(fd, start, busy_ms);
+    if (rc == ENOLCK || rc == EINVAL || rc == EOPNOTSUPP || rc == ENOSYS) {
+      rc = 0; /* a file system without flock: written unlocked, as before locks */
+    }
+    if (rc != 0) {
       close(fd);
       *why = rc;
       return -1;
