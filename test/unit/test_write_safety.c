@@ -408,7 +408,8 @@ static void fault_matrix(const format_case *fc, const char *shim) {
     char *sql = update_sql(fc, set_source(&s, files));
     for (c = 0; c < (int)(sizeof fault_calls / sizeof fault_calls[0]); c++) {
       for (n = 1; n < 64; n++) {
-        int e = (c + n + multi) % (int)(sizeof fault_errnos / sizeof fault_errnos[0]);
+        /* the errnos rotate over N, the call, the file count and the format */
+        int e = (c + n + multi + (int)(fc - formats)) % (int)(sizeof fault_errnos / sizeof fault_errnos[0]);
         int fired, rc, state;
         const char *why = strerror(fault_errnos[e].value), *msg;
         child_result r;
