@@ -30,9 +30,9 @@ HEADERS   := $(wildcard codecs/*.h ext/*.h test/unit/*.h tools/*.h)
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test demo asan coverage fuzz fuzz-build bench clean samples readme newsql newsql-build
+.PHONY: all deps test demo asan coverage fuzz fuzz-build bench clean samples readme newsql newsql-build torture
 
-all: $(BUILD)/levelsql.so $(UNIT_BIN) $(FIXTURES) $(TOOL_BIN)
+all: $(BUILD)/levelsql.so $(UNIT_BIN) $(FIXTURES) $(TOOL_BIN) $(BUILD)/faultshim.so
 
 deps:
 	@sh tools/ensure-deps.sh
@@ -53,6 +53,12 @@ $(BUILD)/tests/%: test/unit/%.c $(CODEC_OBJ) $(HEADERS)
 # test_codec_errors makes chosen allocations of the codecs fail: ld's --wrap
 # sends their malloc/calloc/realloc calls to the test's own wrappers.
 $(BUILD)/tests/test_codec_errors: LDLIBS_ALL += -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
+
+# The fault-injection shim of test_write_safety (LD_PRELOAD; see its
+# header): never sanitized, the ASan runtime is preloaded before it.
+$(BUILD)/faultshim.so: test/faultshim/faultshim.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O1 -g $(WARN) -fPIC -shared -o $@ $< -ldl
 
 $(BUILD)/tools/%: tools/%.c $(CODEC_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -147,6 +153,12 @@ build-fuzz/fuzz/%: test/fuzz/%.c $(CODEC_SRC) $(HEADERS)
 
 fuzz: fuzz-build
 	@sh test/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+# test_write_safety at length (README, "Writing, safely"): thousands of
+# kill -9 points, more concurrent writers and rounds.
+torture: deps
+	@$(MAKE) --no-print-directory all samples
+	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql $(BUILD)/tests/test_write_safety
 
 bench: deps
 	@$(MAKE) --no-print-directory all samples

@@ -38,6 +38,17 @@ static void cache_limit_func(sqlite3_context *ctx, int argc, sqlite3_value **arg
   sqlite3_result_int64(ctx, (sqlite3_int64)ls_session_cache_limit(s, (size_t)limit, argc));
 }
 
+/* levelsql_overwrite_readonly([0 or 1]): whether this connection's
+** commits replace a read-only level file (no write bit; or, for a user
+** other than root, one it may not write) instead of refusing it; with an
+** argument, sets it and returns the old setting. */
+static void overwrite_readonly_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  ls_session *s = sqlite3_user_data(ctx);
+  int old = s->overwrite_readonly;
+  if (argc) s->overwrite_readonly = sqlite3_value_int(argv[0]) != 0;
+  sqlite3_result_int(ctx, old);
+}
+
 /* levelsql_cache_stats(): JSON with the files parsed (cache misses), cache
 ** hits, files written back, the bytes and budget of the cache, the sources
 ** listed by scans and the files looked up on disk (a join lists and checks
@@ -89,6 +100,11 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
     sess->refs++;
     rc = sqlite3_create_function_v2(db, "levelsql_cache_stats", 0, SQLITE_UTF8 | SQLITE_DIRECTONLY, sess,
                                     cache_stats_func, NULL, NULL, session_destroy);
+  }
+  if (rc == SQLITE_OK) {
+    sess->refs++;
+    rc = sqlite3_create_function_v2(db, "levelsql_overwrite_readonly", -1, SQLITE_UTF8 | SQLITE_DIRECTONLY, sess,
+                                    overwrite_readonly_func, NULL, NULL, session_destroy);
   }
   ls_session_release(sess); /* the modules and functions hold their own references */
   if (rc != SQLITE_OK && err) *err = sqlite3_mprintf("levelsql: cannot register: %s", sqlite3_errstr(rc));

@@ -4,12 +4,15 @@
 */
 #include "session.h"
 
+#include "commit.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Files larger than this are refused before reading (no level is near it). */
@@ -100,13 +103,25 @@ size_t ls_session_cache_limit(ls_session *s, size_t limit, int set) {
 
 ls_session *ls_session_new(sqlite3 *db) {
   ls_session *s = sqlite3_malloc(sizeof *s);
-  (void)db;
   if (!s) return NULL;
   memset(s, 0, sizeof *s);
+  s->db = db;
   s->refs = 1;
   s->level = -1;
   s->cache_limit = LS_DEFAULT_CACHE_LIMIT;
   return s;
+}
+
+/* Most folders remembered as recovered (ls_session.seen); past it the list
+** starts again. */
+#define LS_MAX_SEEN_DIRS 64
+
+static void seen_dirs_free(ls_session *s) {
+  int i;
+  for (i = 0; i < s->nseen; i++) sqlite3_free(s->seen[i].dir);
+  sqlite3_free(s->seen);
+  s->seen = NULL;
+  s->nseen = s->seen_cap = 0;
 }
 
 static void file_free(ls_file *f) {
@@ -128,6 +143,7 @@ void ls_session_release(ls_session *s) {
   sqlite3_free(s->files);
   sqlite3_free(s->formats);
   sqlite3_free(s->tables);
+  seen_dirs_free(s);
   sqlite3_free(s);
 }
 
@@ -178,20 +194,16 @@ static ls_file *file_entry(ls_session *s, char *canon) {
   return f;
 }
 
-static int64_t stat_mtime_ns(const struct stat *st) {
-  return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
-}
-
 static int stat_matches(const ls_file *f, const struct stat *st) {
   return f->dev == st->st_dev && f->ino == st->st_ino && f->size == (int64_t)st->st_size &&
-         f->mtime_ns == stat_mtime_ns(st);
+         f->mtime_ns == ls_stat_mtime_ns(st);
 }
 
 static void stat_record(ls_file *f, const struct stat *st) {
   f->dev = st->st_dev;
   f->ino = st->st_ino;
   f->size = (int64_t)st->st_size;
-  f->mtime_ns = stat_mtime_ns(st);
+  f->mtime_ns = ls_stat_mtime_ns(st);
 }
 
 /* How much of a file of st->st_size bytes to read: all, or at most limit. */
@@ -306,6 +318,70 @@ static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_for
   return SQLITE_OK;
 }
 
+/* The connection's busy timeout (PRAGMA busy_timeout, set by
+** sqlite3_busy_timeout or the pragma): how long a commit waits for a file
+** another writer holds.  0 when it cannot be read. */
+static int busy_timeout_ms(ls_session *s) {
+  sqlite3_stmt *st = NULL;
+  int ms = 0;
+  if (s->db && sqlite3_prepare_v2(s->db, "PRAGMA busy_timeout", -1, &st, NULL) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    ms = sqlite3_column_int(st, 0);
+  sqlite3_finalize(st);
+  return ms < 0 ? 0 : ms;
+}
+
+/* Before a file is read: finishes or drops what a writer that died left in
+** its folder (commit.c: an interrupted multi-file commit is completed, so
+** the files read are all old or all new; orphaned temporary files go).  A
+** folder is looked at again only when its modification time changed, or
+** when it was modified less than a second before the last look (a change
+** in the same clock tick would not show). */
+static void recover_folder(ls_session *s, const char *canon) {
+  char *dir = ls_dir_of(canon);
+  struct stat st;
+  struct timespec now;
+  int i, clean;
+  if (!dir || stat(dir, &st) != 0) {
+    sqlite3_free(dir);
+    return;
+  }
+  for (i = 0; i < s->nseen && strcmp(s->seen[i].dir, dir) != 0; i++) {
+  }
+  if (i < s->nseen && s->seen[i].dev == st.st_dev && s->seen[i].ino == st.st_ino &&
+      s->seen[i].mtime_ns == ls_stat_mtime_ns(&st)) {
+    sqlite3_free(dir);
+    return;
+  }
+  clock_gettime(CLOCK_REALTIME, &now);
+  clean = ls_commit_recover(dir, busy_timeout_ms(s)) &&
+          ls_stat_mtime_ns(&st) < (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - 1000000000;
+  if (i == s->nseen) {
+    if (!clean) {
+      sqlite3_free(dir);
+      return;
+    }
+    if (s->nseen == LS_MAX_SEEN_DIRS) seen_dirs_free(s);
+    if (s->nseen == s->seen_cap) {
+      int cap = s->seen_cap ? s->seen_cap * 2 : 8;
+      ls_seen_dir *p = sqlite3_realloc64(s->seen, sizeof *p * (sqlite3_uint64)cap);
+      if (!p) {
+        sqlite3_free(dir);
+        return;
+      }
+      s->seen = p;
+      s->seen_cap = cap;
+    }
+    s->seen[s->nseen].dir = dir;
+    i = s->nseen++;
+  } else {
+    sqlite3_free(dir);
+  }
+  s->seen[i].dev = clean ? st.st_dev : 0;
+  s->seen[i].ino = clean ? st.st_ino : 0;
+  s->seen[i].mtime_ns = clean ? ls_stat_mtime_ns(&st) : -1;
+}
+
 /* Records `path` as the spelling the file was last matched by (the `file`
 ** column).  Returns 0 when out of memory. */
 static int file_show_as(ls_file *f, const char *path) {
@@ -341,6 +417,7 @@ int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_fi
   }
   /* The transaction's own copy wins; a change on disk is caught at COMMIT. */
   if (f->working) return SQLITE_OK;
+  recover_folder(s, f->canon);
   if (stat(f->canon, &st) != 0) {
     *err = sqlite3_mprintf("%s: cannot stat: %s", path, strerror(errno));
     return SQLITE_ERROR;
@@ -559,97 +636,8 @@ void ls_session_commit(ls_session *s) {
 
 /* ---- write-back ------------------------------------------------------------ */
 
-typedef struct pending_write {
-  ls_file *f;
-  unsigned char *data;
-  size_t size;
-  char *tmp;       /* temporary file beside the target, NULL once renamed */
-  struct stat st;  /* of the temporary file, i.e. of the new file */
-} pending_write;
-
-/* The directory part of a canonical path ("/" for "/x"). */
-static char *dir_of(const char *canon) {
-  const char *slash = strrchr(canon, '/');
-  if (!slash) return sqlite3_mprintf(".");
-  if (slash == canon) return sqlite3_mprintf("/");
-  return sqlite3_mprintf("%.*s", (int)(slash - canon), canon);
-}
-
-/* Writes data to a new temporary file in the target's directory, with the
-** target's permission bits, and fsyncs it.  Returns 1 or 0 with *err. */
-static int write_temp(pending_write *w, char **err) {
-  const char *base = strrchr(w->f->canon, '/');
-  char *dir = dir_of(w->f->canon);
-  struct stat orig;
-  size_t done = 0;
-  int fd;
-  base = base ? base + 1 : w->f->canon;
-  w->tmp = dir ? sqlite3_mprintf("%s/.%s.levelsql-XXXXXX", dir, base) : NULL;
-  sqlite3_free(dir);
-  if (!w->tmp) {
-    *err = sqlite3_mprintf("out of memory");
-    return 0;
-  }
-  fd = mkstemp(w->tmp);
-  if (fd < 0) {
-    *err = sqlite3_mprintf("%s: cannot create a temporary file beside it: %s", w->f->canon, strerror(errno));
-    sqlite3_free(w->tmp);
-    w->tmp = NULL;
-    return 0;
-  }
-  if (stat(w->f->canon, &orig) == 0) (void)fchmod(fd, orig.st_mode & 07777);
-  while (done < w->size) {
-    ssize_t n = write(fd, w->data + done, w->size - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      *err = sqlite3_mprintf("%s: cannot write: %s", w->f->canon, strerror(n < 0 ? errno : EIO));
-      close(fd);
-      return 0;
-    }
-    done += (size_t)n;
-  }
-  if (fsync(fd) != 0 || fstat(fd, &w->st) != 0) {
-    *err = sqlite3_mprintf("%s: cannot flush to disk: %s", w->f->canon, strerror(errno));
-    close(fd);
-    return 0;
-  }
-  if (close(fd) != 0) {
-    *err = sqlite3_mprintf("%s: cannot write: %s", w->f->canon, strerror(errno));
-    return 0;
-  }
-  return 1;
-}
-
-static void fsync_dir(const char *canon) {
-  char *dir = dir_of(canon);
-  int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-  if (fd >= 0) {
-    (void)fsync(fd);
-    close(fd);
-  }
-  sqlite3_free(dir);
-}
-
-/* Checks that nobody changed the file since we read it. */
-static int check_unchanged(const ls_file *f, char **err) {
-  struct stat st;
-  if (stat(f->canon, &st) != 0) {
-    *err = sqlite3_mprintf("%s: cannot stat before writing: %s; nothing was written", f->canon, strerror(errno));
-    return 0;
-  }
-  if (!stat_matches(f, &st)) {
-    *err = sqlite3_mprintf("%s: changed on disk since it was read (%s); nothing was written", f->canon,
-                           f->size != (int64_t)st.st_size ? "size differs"
-                           : f->ino != st.st_ino || f->dev != st.st_dev ? "replaced by another file"
-                                                                       : "modification time differs");
-    return 0;
-  }
-  return 1;
-}
-
 /* After the rename: the bytes we wrote are the file's clean state. */
-static void adopt_written(ls_session *s, pending_write *w) {
-  ls_file *f = w->f;
+static void adopt_written(ls_session *s, ls_file *f, const ls_commit_file *w) {
   codec_error cerr;
   void *p;
   drop_clean(s, f);
@@ -664,10 +652,18 @@ static void adopt_written(ls_session *s, pending_write *w) {
   }
 }
 
+/* Frees the serialized bytes of the first n entries and the array. */
+static void commit_files_free(ls_commit_file *w, int n) {
+  int i;
+  for (i = 0; i < n; i++) free((void *)w[i].data);
+  sqlite3_free(w);
+}
+
 int ls_session_sync(ls_session *s, char **err) {
-  pending_write *w = NULL;
+  ls_commit_file *w = NULL;
+  ls_file **of = NULL;
   int64_t k;
-  int n = 0, i, ok = 1;
+  int n = 0, i, rc = SQLITE_OK;
   if (s->committed) return SQLITE_OK;
   ls_session_statement_end(s);
   for (k = 0; k < s->nfiles; k++) {
@@ -678,49 +674,48 @@ int ls_session_sync(ls_session *s, char **err) {
     return SQLITE_OK;
   }
   w = sqlite3_malloc64(sizeof *w * (sqlite3_uint64)n);
-  if (!w) {
+  of = sqlite3_malloc64(sizeof *of * (sqlite3_uint64)n);
+  if (!w || !of) {
+    sqlite3_free(w);
+    sqlite3_free(of);
     *err = sqlite3_mprintf("out of memory");
     return SQLITE_NOMEM;
   }
   memset(w, 0, sizeof *w * (size_t)n);
   for (k = 0, i = 0; k < s->nfiles; k++) {
-    if (s->files[k]->working) w[i++].f = s->files[k];
+    ls_file *f = s->files[k];
+    if (!f->working) continue;
+    of[i] = f;
+    w[i].canon = f->canon;
+    w[i].dev = f->dev;
+    w[i].ino = f->ino;
+    w[i].read_size = f->size;
+    w[i].read_mtime_ns = f->mtime_ns;
+    i++;
   }
-  /* 1. Nothing is written unless every file is as we read it. */
-  for (i = 0; ok && i < n; i++) ok = check_unchanged(w[i].f, err);
-  /* 2. Serialize everything before touching the disk. */
-  for (i = 0; ok && i < n; i++) {
+  /* Serialize everything before touching the disk. */
+  for (i = 0; rc == SQLITE_OK && i < n; i++) {
     codec_error cerr;
+    unsigned char *data = NULL;
     cerr.msg[0] = 0;
-    if (!w[i].f->fmt->serialize(w[i].f->working->p, &w[i].data, &w[i].size, &cerr)) {
-      *err = sqlite3_mprintf("%s: cannot save: %s; nothing was written", w[i].f->canon, cerr.msg);
-      ok = 0;
+    if (!of[i]->fmt->serialize(of[i]->working->p, &data, &w[i].size, &cerr)) {
+      *err = sqlite3_mprintf("%s: cannot save: %s; nothing was written", of[i]->canon, cerr.msg);
+      rc = SQLITE_ERROR;
     }
+    w[i].data = data;
   }
-  /* 3. Temporary files, each complete and flushed. */
-  for (i = 0; ok && i < n; i++) ok = write_temp(&w[i], err);
-  /* 4. Rename over the originals, then flush the directories. */
-  for (i = 0; ok && i < n; i++) {
-    if (rename(w[i].tmp, w[i].f->canon) != 0) {
-      char *done = i ? sqlite3_mprintf(" (%d other file(s) were already replaced)", i) : NULL;
-      *err = sqlite3_mprintf("%s: cannot replace: %s%s", w[i].f->canon, strerror(errno), done ? done : "");
-      sqlite3_free(done);
-      ok = 0;
-    } else {
-      sqlite3_free(w[i].tmp);
-      w[i].tmp = NULL;
-      s->writes++;
-      fsync_dir(w[i].f->canon);
-      adopt_written(s, &w[i]);
-    }
+  /* Lock, check, write, replace (commit.c). */
+  if (rc == SQLITE_OK) {
+    rc = ls_commit(w, n, busy_timeout_ms(s), s->overwrite_readonly ? LS_COMMIT_OVERWRITE_READONLY : 0, err);
   }
   for (i = 0; i < n; i++) {
-    if (w[i].tmp) unlink(w[i].tmp);
-    sqlite3_free(w[i].tmp);
-    free(w[i].data);
+    if (!w[i].replaced) continue;
+    s->writes++;
+    adopt_written(s, of[i], &w[i]);
   }
-  sqlite3_free(w);
-  if (!ok) return SQLITE_ERROR;
+  commit_files_free(w, n);
+  sqlite3_free(of);
+  if (rc != SQLITE_OK) return rc;
   s->committed = 1;
   cache_trim(s, NULL);
   return SQLITE_OK;

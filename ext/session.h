@@ -63,8 +63,20 @@ typedef struct ls_file {
   struct ls_file *lru_prev, *lru_next; /* clean models only */
 } ls_file;
 
+/* A folder recovery found clean (session.c, recover_folder), as it was. */
+typedef struct ls_seen_dir {
+  char *dir;
+  dev_t dev;
+  ino_t ino;
+  int64_t mtime_ns;
+} ls_seen_dir;
+
 struct ls_session {
   int refs;
+  sqlite3 *db;                /* the connection: its busy timeout, for commits */
+  int overwrite_readonly;     /* levelsql_overwrite_readonly(1): replace read-only files */
+  ls_seen_dir *seen;          /* folders recovered lately (after a crash of a writer) */
+  int nseen, seen_cap;
   ls_file **files;            /* index id-1 */
   int64_t nfiles, files_cap;
   ls_file *lru_head, *lru_tail; /* most recently used first */

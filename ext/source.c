@@ -11,6 +11,8 @@
 */
 #include "source.h"
 
+#include "commit.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -286,7 +288,8 @@ static int walk_listing(glob_walk *w, const char *dir, int i, enum listing_mode 
   }
   while (rc == SQLITE_OK && (e = readdir(d)) != NULL) {
     const char *name = e->d_name;
-    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) continue;
+    /* (a dot-glob must not list a writer's temporary files and journals) */
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || ls_commit_owns_name(name)) continue;
     if (mode == LIST_SUBFOLDERS) {
       char *path;
       if (name[0] == '.') continue;
