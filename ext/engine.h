@@ -20,12 +20,13 @@
 **  - optional insert/remove, a row name template for errors, the natural
 **    order of its rows and its typical rows per file (for the planner).
 ** The engine does the rest for every table alike (vtab.c, columns.c,
-** options.c, session.c, source.c): the hidden `source` and `options`
-** arguments, the visible `file` column, constraint push-down (file, rowid,
-** and integer ranges on columns flagged LS_COL_RANGE), get/set/range
-** checks and error messages for every column kind, the JSON layer
-** (json.c), the per-connection cache of parsed files, staged writes with
-** savepoints and statement-level undo, and the atomic write-back at COMMIT.
+** options.c, session.c, source.c, commit.c): the hidden `source` and
+** `options` arguments, the visible `file` column, constraint push-down
+** (file, rowid, and integer ranges on columns flagged LS_COL_RANGE),
+** get/set/range checks and error messages for every column kind, the JSON
+** layer (json.c), the per-connection cache of parsed files, staged writes
+** with savepoints and statement-level undo, and the atomic write-back at
+** COMMIT (locked against other levelsql writers, journaled across files).
 **
 ** Row identity: a rowid is (file id << LS_KEY_BITS) | key, where the file id
 ** is handed out per connection and the key is the table's stable row key
