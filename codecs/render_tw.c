@@ -108,6 +108,9 @@ static canvas_color tile_color(const image_slot *s, int id, canvas_color tint) {
 static void group_shift(const tw_painter *p, const tw_group_info *g, int64_t *sx, int64_t *sy) {
   double wx = p->centre_x * (100.0 - g->parallax_x) / 100.0 - g->offset_x;
   double wy = p->centre_y * (100.0 - g->parallax_y) / 100.0 - g->offset_y;
+  /* damaged parallax values: far outside is far enough (and fits an int64) */
+  wx = wx < -1e12 ? -1e12 : wx > 1e12 ? 1e12 : wx;
+  wy = wy < -1e12 ? -1e12 : wy > 1e12 ? 1e12 : wy;
   *sx = (int64_t)floor(wx * p->ts / TW_WORLD_TILE + 0.5);
   *sy = (int64_t)floor(wy * p->ts / TW_WORLD_TILE + 0.5);
 }
@@ -303,7 +306,7 @@ static void map_extent(const tw_map *m, int *w, int *h) {
     const tw_layer *ly = &m->layers[l];
     if (ly->kind == TW_KIND_GAME) {
       *w = ly->width, *h = ly->height;
-      return;
+      break;
     }
     if (ly->kind <= TW_KIND_TUNE && (int64_t)ly->width * ly->height > best) {
       best = (int64_t)ly->width * ly->height;
