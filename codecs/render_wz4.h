@@ -10,12 +10,13 @@
 ** per row, indented by tree level.  Edges come from wz4_page_links: a
 ** stack edge is a small arrow where the input's bottom meets the op's top;
 ** a name link is a dashed curve from the named op (on the same page) to
-** the op using it, or a label "<- page N: name" / "<- missing: name" when
-** the target is on another page or does not exist.
+** the op using it; a link to another page or to no op is a numbered dot
+** on the op and a line of the legend under the ops: "1. op 4 <- page N:
+** name" or "2. op 5 <- missing: name".
 **
 ** SVG classes: op (the <g> of one operator, with a <title> giving its
 ** index, class and name), box, class (the class text), name, stack,
-** link, link-away.
+** link, away (the dot), link-away (the legend's lines).
 */
 #ifndef LEVELSQL_RENDER_WZ4_H
 #define LEVELSQL_RENDER_WZ4_H
