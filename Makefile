@@ -5,11 +5,12 @@
 CC      ?= cc
 BUILD   ?= build
 OPT     ?= -O2 -g
-PKGS    := sqlite3 zlib
+PKGS    := sqlite3 zlib libpng
 # pkg-config is asked lazily: ensure-deps may install it first.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lz)
-ZLIB_LIBS  = $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lz -lpng16) -lm
+# what the codecs link: zlib, and libpng for the previews (codecs/canvas.c)
+ZLIB_LIBS  = $(shell pkg-config --libs zlib libpng 2>/dev/null || echo -lz -lpng16) -lm
 WARN    := -Wall -Wextra -Wshadow
 CSTD    := -std=c11 -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE
 ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) -fPIC $(PKG_CFLAGS) $(SANITIZE) $(CFLAGS)
@@ -42,7 +43,7 @@ $(BUILD)/obj/%.o: %.c $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # The extension reaches SQLite through the loader's routine table, so it
-# links zlib only.
+# links zlib and libpng only.
 $(BUILD)/levelsql.so: $(CODEC_OBJ) $(EXT_OBJ)
 	$(CC) -shared -o $@ $^ $(ZLIB_LIBS) $(SANITIZE)
 

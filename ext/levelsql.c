@@ -12,6 +12,7 @@ SQLITE_EXTENSION_INIT1
 
 #include "columns_table.h"
 #include "files_table.h"
+#include "render_functions.h"
 #include "session.h"
 #include "tw_tables.h"
 #include "wed_tables.h"
@@ -86,6 +87,7 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
   for (f = 0; rc == SQLITE_OK && f < sizeof families / sizeof families[0]; f++) rc = ls_register_family(db, sess, families[f]);
   if (rc == SQLITE_OK) rc = wwd_functions_register(db);
   if (rc == SQLITE_OK) rc = wed_functions_register(db);
+  if (rc == SQLITE_OK) rc = render_functions_register(db, sess);
   if (rc == SQLITE_OK) rc = columns_table_register(db, sess);
   if (rc == SQLITE_OK) {
     rc = sqlite3_create_function(db, "levelsql_version", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_DETERMINISTIC, NULL,

@@ -86,3 +86,14 @@ LEFT JOIN wz4_links('build/samples') AS l
 LEFT JOIN wz4_pages('build/samples') AS p ON p.file = l.file AND p.page = l.page
 WHERE o.class = 'Store'
 GROUP BY o.file, o.page, o.op ORDER BY o.file, o.page, o.op;
+
+.print
+.print '== 10. Pictures: a preview of each format (tw_render, wwd_render, wed_render, wz4_render)'
+.print 'written into build/demo; WWD and WED files hold no graphics, so those show collision and walls'
+SELECT 'build/demo/tw.png' AS picture, writefile('build/demo/tw.png', tw_render('build/samples/ddrace_sample.map', 'tile=12')) AS bytes
+UNION ALL
+SELECT 'build/demo/wwd.png', writefile('build/demo/wwd.png', wwd_render('build/samples/SAMPLE01.WWD', 'Action', 'tile=6'))
+UNION ALL
+SELECT 'build/demo/wed.svg', writefile('build/demo/wed.svg', wed_render('build/samples/AR0100.WED'))
+UNION ALL
+SELECT 'build/demo/wz4.svg', writefile('build/demo/wz4.svg', wz4_render('build/samples/intro.wz4', 'scene'));

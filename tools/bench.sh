@@ -124,6 +124,16 @@ if [ -d ../shared/corpus/tw ]; then
     "$tw_rows" "$tw_name" "$(rate "$t_tw" "$tw_rows")" "$tw_ns" "$(ratio "$tw_ns" "$floor_ns")" "$tw_ms" "$tw_vs")
 fi
 
+# tw_render (the previews): the largest corpus map at its default size
+# (the longer side fits 2048 pixels), warm cache, PNG encoding included.
+render_line=""
+if [ -n "${tw_name:-}" ]; then
+  t_render=$(best 3 "SELECT length(tw_render('tw/$tw_name'));")
+  render_size=$(count "SELECT length(tw_render('tw/$tw_name'));")
+  render_line=$(printf '  tw_render default size   %s for %s (a PNG of %s bytes), warm cache' \
+    "$(awk -v t="$t_render" 'BEGIN{printf "%.0f ms", t*1000}')" "$tw_name" "$render_size")
+fi
+
 echo "levelsql benchmark on $what"
 echo "  floor: generate_series  $(rate "$t_floor" "$FLOOR_N"), $floor_ns ns/row"
 echo "  wwd_tiles full scan     $tiles rows, $(rate "$t_tiles" "$tiles"), $tiles_ns ns/row = $(ratio "$tiles_ns" "$floor_ns") the floor"
@@ -133,6 +143,7 @@ echo "  GROUP BY logic, warm    $(awk -v t="$t_warm" 'BEGIN{printf "%.1f ms", t*
 echo "  UPDATE one object       $(awk -v t="$t_update" 'BEGIN{printf "%.1f ms", t*1000}') in $name ($largest_size bytes, compressed): parse, edit, compress, fsync, rename"
 [ -n "$wed_lines" ] && echo "$wed_lines"
 [ -n "$tw_lines" ] && echo "$tw_lines"
+[ -n "$render_line" ] && echo "$render_line"
 
 # Joins (tools/bench_joins.sh): the cookbooks' joins over whole folders,
 # as written against the best order forced by hand.  The WWD levels and

@@ -5,6 +5,8 @@
 # itself).  The folder is a scratch copy of that layout (a link to this
 # build's extension, a copy of its samples), so the demo's edits never
 # touch $BUILD/samples and whatever BUILD is, the paths of sql/demo.sql hold.
+# The previews the demo draws (build/demo/tw.png, wwd.png, wed.svg,
+# wz4.svg) are then copied to $BUILD/demo.
 set -eu
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,3 +19,6 @@ ln -s "$BUILD_ABS/levelsql.so" "$work/build/levelsql.so"
 cp -r "$BUILD_ABS/samples" "$work/build/samples"
 cd "$work"
 sqlite3 -batch :memory: <"$ROOT/sql/demo.sql"
+mkdir -p "$BUILD_ABS/demo"
+cp build/demo/*.png build/demo/*.svg "$BUILD_ABS/demo/"
+echo "previews: $(cd "$BUILD_ABS/demo" && ls *.png *.svg | sed "s|^|$BUILD/demo/|" | tr '\n' ' ')"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Makes sure the build and test dependencies are present: a C compiler,
-# make, pkg-config, SQLite (library, headers and the sqlite3 shell) and zlib.
+# make, pkg-config, SQLite (library, headers and the sqlite3 shell), zlib,
+# libpng (the previews' PNGs) and xmllint (the tests check the SVG previews).
 # What is missing is installed with apt-get (as root, or through sudo), and
 # the user is told what is being installed.  Used by `make test`, `make demo`.
 # LEVELSQL_NEED_CLANG=1 adds clang and libFuzzer (`make fuzz`);
@@ -17,6 +18,8 @@ command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 command -v sqlite3 >/dev/null 2>&1 || missing="$missing sqlite3"
 if ! command -v pkg-config >/dev/null 2>&1 || ! have_pkg sqlite3; then missing="$missing libsqlite3-dev"; fi
 if ! command -v pkg-config >/dev/null 2>&1 || ! have_pkg zlib; then missing="$missing zlib1g-dev"; fi
+if ! command -v pkg-config >/dev/null 2>&1 || ! have_pkg libpng; then missing="$missing libpng-dev"; fi
+command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
 if [ "${LEVELSQL_NEED_CLANG:-0}" = 1 ]; then
   command -v clang >/dev/null 2>&1 || missing="$missing clang"
   # libFuzzer and the sanitizer runtimes

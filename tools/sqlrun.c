@@ -23,8 +23,8 @@
 ** ?ENTRY?, .mode list|box, .nullvalue TEXT, .open ?FILE? (a new
 ** connection), .print TEXT..., .shell CMD...
 ** (.system), .timer on|off.  SQL functions of the shell's fileio
-** extension that the tests use: readfile(PATH) and the table-valued
-** fsdir(PATH [, DIR]).
+** extension that the tests use: readfile(PATH), writefile(PATH, DATA) and
+** the table-valued fsdir(PATH [, DIR]).
 */
 #include <dirent.h>
 #include <errno.h>
@@ -86,6 +86,29 @@ static void readfile_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
   if (!path) return;
   data = read_whole_file(path, &len);
   if (data) sqlite3_result_blob64(ctx, data, (sqlite3_uint64)len, sqlite3_free);
+}
+
+/* writefile(PATH, DATA): writes the bytes of DATA (a blob, or text) to
+** the file, replacing it, and returns how many; fails like the shell's
+** ("failed to write file: PATH") when it cannot. */
+static void writefile_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *path = (const char *)sqlite3_value_text(argv[0]);
+  const void *data = sqlite3_value_blob(argv[1]);
+  int n = sqlite3_value_bytes(argv[1]);
+  FILE *f;
+  int ok;
+  (void)argc;
+  if (!path) return;
+  f = fopen(path, "wb");
+  ok = f && (n == 0 || fwrite(data, 1, (size_t)n, f) == (size_t)n);
+  if (f && fclose(f) != 0) ok = 0;
+  if (!ok) {
+    char *msg = sqlite3_mprintf("failed to write file: %s", path);
+    sqlite3_result_error(ctx, msg ? msg : "failed to write file", -1);
+    sqlite3_free(msg);
+    return;
+  }
+  sqlite3_result_int64(ctx, n);
 }
 
 /* One entry that fsdir lists: its name as shown (relative to DIR when
@@ -307,7 +330,7 @@ static int fs_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid) {
   return SQLITE_OK;
 }
 
-/* Registers readfile() and fsdir() on db. */
+/* Registers readfile(), writefile() and fsdir() on db. */
 static int register_file_functions(sqlite3 *db) {
   /* designated: the struct has more members in newer SQLite */
   static const sqlite3_module fsdir_module = {
@@ -323,6 +346,9 @@ static int register_file_functions(sqlite3 *db) {
       .xRowid = fs_rowid,
   };
   int rc = sqlite3_create_function(db, "readfile", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL, readfile_func, NULL, NULL);
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_create_function(db, "writefile", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL, writefile_func, NULL, NULL);
+  }
   if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "fsdir", &fsdir_module, NULL);
   return rc;
 }

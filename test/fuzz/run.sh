@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs every libFuzzer harness in $1/fuzz for $2 seconds each, seeded from
-# the real corpus of its format (when ../shared/corpus exists) and from the
+# the real corpus of its format (every format for fuzz_render; when
+# ../shared/corpus exists) and from the
 # generated samples.  Seeds and findings stay in a temporary folder; a crash
 # fails the run and its input is printed as hex so it can become a
 # regression test.
@@ -30,6 +31,7 @@ for fz in "$BUILD"/fuzz/fuzz_*; do
     fuzz_datafile*|fuzz_twmap*|fuzz_tw*) dirs="tw" ext="map" ;;
     fuzz_wed*) dirs="wed" ext="wed" ;;
     fuzz_wz4*) dirs="wz4" ext="wz4" ;;
+    fuzz_render*) dirs="tw wwd wed wz4" ext="map wwd wed wz4" ;;
     *) dirs="" ext="" ;;
   esac
   if [ "$name" = fuzz_json ]; then
@@ -45,7 +47,9 @@ for fz in "$BUILD"/fuzz/fuzz_*; do
   # the samples of the harness's format (extension in any case)
   for f in "$work"/samples/*; do
     [ -n "$ext" ] && [ -f "$f" ] || continue
-    case $(basename "$f" | tr '[:upper:]' '[:lower:]') in *."$ext") cp "$f" "$seeds/" ;; esac
+    for e in $ext; do
+      case $(basename "$f" | tr '[:upper:]' '[:lower:]') in *."$e") cp "$f" "$seeds/" ;; esac
+    done
   done
   echo "== $name: $SECONDS_EACH s, $(ls "$seeds" | wc -l) seeds"
   "$fz" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -max_len=131072 -print_final_stats=1 \
