@@ -237,13 +237,11 @@ static void render_file_done(render_file *rf) {
   rf->model = NULL;
 }
 
-/* The codec's model inside a table family's model.  WWD and WED tables
+/* The codec's model inside a table family's model: WWD and WED tables
 ** hold the codec's struct itself; the Teeworlds and werkkzeug4 tables wrap
-** it in a struct whose FIRST member is the codec's pointer (tw_tables.c's
-** tw_model.map, wz4_tables.c's wz4_model.doc).  A change of those wrappers
-** must change these two lines (test_render fails otherwise). */
-#define TW_MAP_OF(model) (*(tw_map *const *)(model)->p)
-#define WZ4_DOC_OF(model) (*(wz4_doc *const *)(model)->p)
+** it, and their families say where it is. */
+#define TW_MAP_OF(model) tw_model_map((model)->p)
+#define WZ4_DOC_OF(model) wz4_model_doc((model)->p)
 
 /* Sets a malloc'd buffer as the result (blob or text), taking it. */
 static void result_take(sqlite3_context *ctx, unsigned char *data, size_t n, int text) {

@@ -79,6 +79,10 @@ static tw_model *model_wrap(tw_map *m) {
   return tm;
 }
 
+tw_map *tw_model_map(void *model) {
+  return ((tw_model *)model)->map;
+}
+
 /* Whether every row of layer l has a key within LS_KEY_MAX. */
 static int layer_addressable(const tw_model *tm, size_t l) {
   return tm->base[l] + (int64_t)tm->map->layers[l].count <= LS_KEY_MAX + 1;

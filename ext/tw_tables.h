@@ -12,4 +12,8 @@ extern const ls_format tw_format;
 ** tw_envelopes, tw_sounds, and the "tw" format for levelsql_files. */
 extern const ls_family tw_family;
 
+/* The codec's map inside a model of the family (for SQL functions that
+** read whole maps: tw_render). */
+struct tw_map *tw_model_map(void *model);
+
 #endif

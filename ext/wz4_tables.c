@@ -46,6 +46,10 @@ static void *model_new(wz4_doc *doc) {
   return NULL;
 }
 
+wz4_doc *wz4_model_doc(void *model) {
+  return ((wz4_model *)model)->doc;
+}
+
 static void *wz4_format_parse(const unsigned char *data, size_t size, codec_error *err) {
   wz4_doc *doc = NULL;
   void *m = wz4_parse(data, size, &doc, err) ? model_new(doc) : NULL;

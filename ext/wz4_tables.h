@@ -12,4 +12,7 @@ extern const ls_format wz4_format;
 ** levelsql_files. */
 extern const ls_family wz4_family;
 
+/* The codec's document inside a model of the family (wz4_render). */
+struct wz4_doc *wz4_model_doc(void *model);
+
 #endif
