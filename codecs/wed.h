@@ -35,7 +35,8 @@
 **   groups, wall polygons, door polygons, polygon lookup, vertices) with all
 **   offsets fixed up.
 ** - Edits that change polygons (wed_polygon_set_vertices / _set_bbox /
-**   _insert_wall / _delete_wall) regenerate the wall groups and the polygon
+**   _insert_wall / _delete_wall, and one vertex at a time:
+**   wed_polygon_insert_vertex / _delete_vertex, wed_vertex_set) regenerate the wall groups and the polygon
 **   lookup at once from the 640x480-pixel grid (see
 **   wed_wallgroups_regenerate), so wed_area always shows what will be
 **   written.  Polygons nobody touched keep their stored values (a stale
