@@ -115,6 +115,7 @@ void wed_free(wed_area *a) {
   free(a->vertices);
   free(a->wallgroups);
   free(a->poly_lookup);
+  free(a->vertex_uids);
   free(a->orig);
   free(a);
 }
@@ -136,6 +137,7 @@ wed_area *wed_clone(const wed_area *a) {
   c->vertices = NULL;
   c->wallgroups = NULL;
   c->poly_lookup = NULL;
+  c->vertex_uids = NULL;
   c->orig = NULL;
   if (a->num_overlays) {
     c->overlays = (wed_overlay *)zalloc(a->num_overlays, sizeof(wed_overlay));
@@ -160,6 +162,7 @@ wed_area *wed_clone(const wed_area *a) {
   if (ok) ok = dup_mem((void **)&c->vertices, a->vertices, a->num_vertices, sizeof(wed_point));
   if (ok) ok = dup_mem((void **)&c->wallgroups, a->wallgroups, a->num_wallgroups, sizeof(wed_wallgroup));
   if (ok) ok = dup_mem((void **)&c->poly_lookup, a->poly_lookup, a->num_poly_lookup, sizeof(uint16_t));
+  if (ok && a->vertex_uids) ok = dup_mem((void **)&c->vertex_uids, a->vertex_uids, a->num_vertex_uids, sizeof(uint32_t));
   if (ok) ok = dup_mem((void **)&c->orig, a->orig, a->orig ? a->orig_size : 0, 1);
   if (!ok) {
     wed_free(c);
@@ -817,6 +820,59 @@ int wed_polygon_find(const wed_area *a, uint32_t uid, uint32_t *poly) {
   return 0;
 }
 
+/* ---- vertex identity ---------------------------------------------------------- */
+
+/* The row number of polygon poly's first vertex: the vertex_count of the
+** polygons before it (poly = num_polygons: all rows). */
+static uint64_t vertex_row(const wed_area *a, uint32_t poly) {
+  uint64_t row = 0;
+  uint32_t i;
+  for (i = 0; i < poly && i < a->num_polygons; i++) row += a->polygons[i].vertex_count;
+  return row;
+}
+
+/* The numbered uid of the row, or the row number while none are numbered. */
+uint64_t wed_vertex_uid(const wed_area *a, uint32_t poly, uint32_t k) {
+  uint64_t row = vertex_row(a, poly) + k;
+  return a->vertex_uids && row < a->num_vertex_uids ? a->vertex_uids[row] : row;
+}
+
+/* Linear search, polygon after polygon (like wed_polygon_find: nothing to
+** go stale when rows move). */
+int wed_vertex_find(const wed_area *a, uint64_t uid, uint32_t *poly, uint32_t *k) {
+  uint64_t row = 0;
+  uint32_t i, j;
+  for (i = 0; i < a->num_polygons; row += a->polygons[i].vertex_count, i++) {
+    uint32_t n = a->polygons[i].vertex_count;
+    for (j = 0; a->vertex_uids && j < n && row + j < a->num_vertex_uids; j++) {
+      if (a->vertex_uids[row + j] == uid) {
+        *poly = i;
+        *k = j;
+        return 1;
+      }
+    }
+    if (!a->vertex_uids && uid >= row && uid - row < n) {
+      *poly = i;
+      *k = (uint32_t)(uid - row);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Sum of x[i]*y[i+1] - x[i+1]*y[i] over the edges, the last point joined to
+** the first; 16-bit coordinates keep each term within 2^33. */
+int64_t wed_shoelace2(const wed_point *pts, size_t n) {
+  int64_t sum = 0;
+  size_t i;
+  if (n < 3) return 0;
+  for (i = 0; i < n; i++) {
+    const wed_point *p = &pts[i], *q = &pts[(i + 1) % n];
+    sum += (int64_t)p->x * q->y - (int64_t)q->x * p->y;
+  }
+  return sum;
+}
+
 /* ---- resrefs ------------------------------------------------------------------ */
 
 /* Length up to the first NUL of an 8-byte field. */
@@ -1158,14 +1214,57 @@ static int rebuild_vertices(const wed_area *a, wed_polygon *polys, uint32_t npol
   return 1;
 }
 
+/* A vertex of the replaced run that gets a new uid (splice_uids). */
+#define WED_FRESH_UID UINT32_MAX
+
+/* The vertex uids after an edit replaces the `len` rows from row `from`
+** (wed_area.vertex_uids) by n rows: src[i] is the replaced row (0..len-1)
+** whose uid row i keeps, or WED_FRESH_UID for a fresh one; src NULL keeps
+** them by position and gives fresh ones beyond len.  Numbers the rows
+** first when they are not yet (uid = row number).  Sets *out (malloc'd,
+** *nout rows) and *next; the area is not touched. */
+static int splice_uids(const wed_area *a, uint64_t from, uint32_t len, const uint32_t *src, size_t n, uint32_t **out,
+                       uint32_t *nout, uint32_t *next, codec_error *err) {
+  uint64_t rows = a->vertex_uids ? a->num_vertex_uids : vertex_row(a, a->num_polygons), total = rows - len + n, r;
+  uint64_t nx = a->vertex_uids ? a->next_vertex_uid : rows;
+  uint32_t *u;
+  size_t i, w = 0;
+  if (total > WED_MAX_VERTICES) return codec_fail_limit(err, "vertices: more than %u vertices", WED_MAX_VERTICES);
+  if (nx + n >= WED_FRESH_UID) return codec_fail_limit(err, "vertices: no vertex uid left for %zu more vertices", n);
+  u = (uint32_t *)zalloc((size_t)total, sizeof(uint32_t));
+  if (!u) return codec_fail_oom(err, "vertices: out of memory");
+#define OLD_UID(r) (a->vertex_uids ? a->vertex_uids[r] : (uint32_t)(r))
+  for (r = 0; r < from; r++) u[w++] = OLD_UID(r);
+  for (i = 0; i < n; i++) {
+    uint32_t k = src ? src[i] : i < len ? (uint32_t)i : WED_FRESH_UID;
+    u[w++] = k == WED_FRESH_UID ? (uint32_t)nx++ : OLD_UID(from + k);
+  }
+  for (r = from + len; r < rows; r++) u[w++] = OLD_UID(r);
+#undef OLD_UID
+  *out = u;
+  *nout = (uint32_t)total;
+  *next = (uint32_t)nx;
+  return 1;
+}
+
+/* Installs the uids splice_uids built (taking ownership). */
+static void commit_uids(wed_area *a, uint32_t *uids, uint32_t n, uint32_t next) {
+  free(a->vertex_uids);
+  a->vertex_uids = uids;
+  a->num_vertex_uids = n;
+  a->next_vertex_uid = next;
+}
+
 /* New vertices for one polygon: written over its own run when the count is
 ** unchanged and no other polygon shares the run, else the vertex table is
-** rebuilt in polygon order.  All new tables are built first and committed
+** rebuilt in polygon order; when the count changes, the vertex uids follow
+** (src as for splice_uids).  All new tables are built first and committed
 ** together, so a failure leaves the area as it was. */
-int wed_polygon_set_vertices(wed_area *a, uint32_t poly, const wed_point *pts, size_t n, codec_error *err) {
+static int set_run(wed_area *a, uint32_t poly, const wed_point *pts, size_t n, const uint32_t *src,
+                   codec_error *err) {
   wed_polygon *np = NULL;
   wed_point *nv = NULL;
-  uint32_t nnv = 0, i, nl;
+  uint32_t nnv = 0, i, nl, *uids = NULL, nuids = 0, next = 0;
   wed_wallgroup *g;
   uint16_t *lk;
   int shared = 0;
@@ -1173,6 +1272,9 @@ int wed_polygon_set_vertices(wed_area *a, uint32_t poly, const wed_point *pts, s
   if (poly >= a->num_polygons) return codec_fail_arg(err, "polygon %u: no such polygon", poly);
   if (n > WED_MAX_VERTICES) return codec_fail_limit(err, "polygon %u: too many vertices", poly);
   if (!wed_check(a, err)) return 0;
+  if (n != a->polygons[poly].vertex_count &&
+      !splice_uids(a, vertex_row(a, poly), a->polygons[poly].vertex_count, src, n, &uids, &nuids, &next, err))
+    return 0;
   p = &a->polygons[poly];
   for (i = 0; i < a->num_polygons; i++) {
     const wed_polygon *q = &a->polygons[i];
@@ -1180,8 +1282,10 @@ int wed_polygon_set_vertices(wed_area *a, uint32_t poly, const wed_point *pts, s
         p->first_vertex < q->first_vertex + q->vertex_count)
       shared = 1;
   }
-  if (!dup_mem((void **)&np, a->polygons, a->num_polygons, sizeof(wed_polygon)))
+  if (!dup_mem((void **)&np, a->polygons, a->num_polygons, sizeof(wed_polygon))) {
+    free(uids);
     return codec_fail_oom(err, "polygon %u: out of memory", poly);
+  }
   if (n == p->vertex_count && !shared) {
     if (!dup_mem((void **)&nv, a->vertices, a->num_vertices, sizeof(wed_point))) {
       free(np);
@@ -1191,16 +1295,91 @@ int wed_polygon_set_vertices(wed_area *a, uint32_t poly, const wed_point *pts, s
     nnv = a->num_vertices;
   } else if (!rebuild_vertices(a, np, a->num_polygons, poly, pts, n, &nv, &nnv, err)) {
     free(np);
+    free(uids);
     return 0;
   }
   wed_bbox_of(pts, n, &np[poly].min_x, &np[poly].max_x, &np[poly].min_y, &np[poly].max_y);
   if (!build_groups(a, np, a->num_polygons, &g, &lk, &nl, err)) {
     free(np);
     free(nv);
+    free(uids);
     return 0;
   }
   commit_polygons(a, np, a->num_polygons, nv, nnv, 1, g, lk, nl);
+  if (uids) commit_uids(a, uids, nuids, next);
   return 1;
+}
+
+/* The whole run replaced: the vertices kept by position keep their uids. */
+int wed_polygon_set_vertices(wed_area *a, uint32_t poly, const wed_point *pts, size_t n, codec_error *err) {
+  return set_run(a, poly, pts, n, NULL, err);
+}
+
+/* Builds the polygon's points with pt inserted before vertex `at`
+** (insert) or with vertex `at` left out, and which old vertex each new one
+** keeps the uid of (the inserted one: a fresh uid); then set_run. */
+static int edit_one_vertex(wed_area *a, uint32_t poly, uint32_t at, int insert, wed_point pt, codec_error *err) {
+  const wed_point *old;
+  wed_point *pts;
+  uint32_t *src, n, m, i, w = 0;
+  int ok;
+  if (poly >= a->num_polygons) return codec_fail_arg(err, "polygon %u: no such polygon", poly);
+  n = wed_polygon_vertices(a, poly, &old);
+  if (n != a->polygons[poly].vertex_count)
+    return codec_fail_arg(err, "polygon %u: inconsistent model, vertex range exceeds the table", poly);
+  if (insert ? at > n : at >= n)
+    return codec_fail_arg(err, "polygon %u: no vertex position %u (it has %u vertices)", poly, at, n);
+  m = insert ? n + 1 : n - 1;
+  pts = (wed_point *)zalloc(m, sizeof(wed_point));
+  src = (uint32_t *)zalloc(m, sizeof(uint32_t));
+  if (!pts || !src) {
+    free(pts);
+    free(src);
+    return codec_fail_oom(err, "polygon %u: out of memory", poly);
+  }
+  for (i = 0; i <= n; i++) {
+    if (insert && i == at) {
+      pts[w] = pt;
+      src[w++] = WED_FRESH_UID;
+    }
+    if (i < n && (insert || i != at)) {
+      pts[w] = old[i];
+      src[w++] = i;
+    }
+  }
+  ok = set_run(a, poly, pts, m, src, err);
+  free(pts);
+  free(src);
+  return ok;
+}
+
+/* Inserts pt before vertex `at`; the others keep their uids. */
+int wed_polygon_insert_vertex(wed_area *a, uint32_t poly, uint32_t at, wed_point pt, codec_error *err) {
+  return edit_one_vertex(a, poly, at, 1, pt, err);
+}
+
+/* Deletes vertex `at`; the others keep their uids. */
+int wed_polygon_delete_vertex(wed_area *a, uint32_t poly, uint32_t at, codec_error *err) {
+  wed_point none = {0, 0};
+  return edit_one_vertex(a, poly, at, 0, none, err);
+}
+
+/* Moves vertex `at` to pt (the count stays, so every uid stays); nothing
+** happens when it is there already. */
+int wed_vertex_set(wed_area *a, uint32_t poly, uint32_t at, wed_point pt, codec_error *err) {
+  const wed_point *old;
+  wed_point *pts;
+  uint32_t n;
+  int ok;
+  if (poly >= a->num_polygons) return codec_fail_arg(err, "polygon %u: no such polygon", poly);
+  n = wed_polygon_vertices(a, poly, &old);
+  if (at >= n) return codec_fail_arg(err, "polygon %u: no vertex position %u (it has %u vertices)", poly, at, n);
+  if (old[at].x == pt.x && old[at].y == pt.y) return 1;
+  if (!dup_mem((void **)&pts, old, n, sizeof(wed_point))) return codec_fail_oom(err, "polygon %u: out of memory", poly);
+  pts[at] = pt;
+  ok = set_run(a, poly, pts, n, NULL, err);
+  free(pts);
+  return ok;
 }
 
 /* Stores a bounding box as given (no check against the vertices: the
@@ -1243,7 +1422,7 @@ static void shift_doors(wed_area *a, uint32_t from, int delta) {
 ** polygon indices.  Nothing changes if any step fails. */
 int wed_polygon_insert_wall(wed_area *a, uint8_t flags, uint8_t height, const wed_point *pts, size_t n,
                             uint32_t *poly, codec_error *err) {
-  uint32_t at = a->num_walls, np_n = a->num_polygons + 1, nnv, nl;
+  uint32_t at = a->num_walls, np_n = a->num_polygons + 1, nnv, nl, *uids, nuids, next;
   wed_polygon *np;
   wed_point *nv;
   wed_wallgroup *g;
@@ -1253,8 +1432,12 @@ int wed_polygon_insert_wall(wed_area *a, uint8_t flags, uint8_t height, const we
                             a->num_polygons);
   if (n > WED_MAX_VERTICES) return codec_fail_limit(err, "polygons: too many vertices");
   if (!wed_check(a, err)) return 0;
+  if (!splice_uids(a, vertex_row(a, at), 0, NULL, n, &uids, &nuids, &next, err)) return 0;
   np = (wed_polygon *)zalloc(np_n, sizeof(wed_polygon));
-  if (!np) return codec_fail_oom(err, "polygons: out of memory");
+  if (!np) {
+    free(uids);
+    return codec_fail_oom(err, "polygons: out of memory");
+  }
   if (at) memcpy(np, a->polygons, at * sizeof(wed_polygon));
   if (a->num_polygons > at) memcpy(np + at + 1, a->polygons + at, (a->num_polygons - at) * sizeof(wed_polygon));
   np[at].uid = a->next_uid;
@@ -1263,14 +1446,17 @@ int wed_polygon_insert_wall(wed_area *a, uint8_t flags, uint8_t height, const we
   wed_bbox_of(pts, n, &np[at].min_x, &np[at].max_x, &np[at].min_y, &np[at].max_y);
   if (!rebuild_vertices(a, np, np_n, at, pts, n, &nv, &nnv, err)) {
     free(np);
+    free(uids);
     return 0;
   }
   if (!build_groups(a, np, np_n, &g, &lk, &nl, err)) {
     free(np);
     free(nv);
+    free(uids);
     return 0;
   }
   commit_polygons(a, np, np_n, nv, nnv, 1, g, lk, nl);
+  commit_uids(a, uids, nuids, next);
   shift_doors(a, at, +1);
   a->num_walls++;
   a->next_uid++;
@@ -1281,7 +1467,7 @@ int wed_polygon_insert_wall(wed_area *a, uint8_t flags, uint8_t height, const we
 /* Removes a wall record and its vertex run (the vertex table is rebuilt so
 ** no orphan run stays behind), regenerates the groups, shifts the doors. */
 int wed_polygon_delete_wall(wed_area *a, uint32_t poly, codec_error *err) {
-  uint32_t np_n, nnv, nl;
+  uint32_t np_n, nnv, nl, *uids, nuids, next;
   wed_polygon *np;
   wed_point *nv;
   wed_wallgroup *g;
@@ -1290,21 +1476,29 @@ int wed_polygon_delete_wall(wed_area *a, uint32_t poly, codec_error *err) {
     return codec_fail_arg(err, "polygon %u: not a wall polygon (%u walls); door polygons belong to their door", poly,
                           a->num_walls);
   if (!wed_check(a, err)) return 0;
+  if (!splice_uids(a, vertex_row(a, poly), a->polygons[poly].vertex_count, NULL, 0, &uids, &nuids, &next, err))
+    return 0;
   np_n = a->num_polygons - 1;
   np = (wed_polygon *)zalloc(np_n, sizeof(wed_polygon));
-  if (!np) return codec_fail_oom(err, "polygons: out of memory");
+  if (!np) {
+    free(uids);
+    return codec_fail_oom(err, "polygons: out of memory");
+  }
   if (poly) memcpy(np, a->polygons, poly * sizeof(wed_polygon));
   if (np_n > poly) memcpy(np + poly, a->polygons + poly + 1, (np_n - poly) * sizeof(wed_polygon));
   if (!rebuild_vertices(a, np, np_n, UINT32_MAX, NULL, 0, &nv, &nnv, err)) {
     free(np);
+    free(uids);
     return 0;
   }
   if (!build_groups(a, np, np_n, &g, &lk, &nl, err)) {
     free(np);
     free(nv);
+    free(uids);
     return 0;
   }
   commit_polygons(a, np, np_n, nv, nnv, 1, g, lk, nl);
+  commit_uids(a, uids, nuids, next);
   shift_doors(a, poly + 1, -1);
   a->num_walls--;
   return 1;
@@ -1323,5 +1517,6 @@ size_t wed_footprint(const wed_area *a) {
   bytes += (size_t)a->num_doors * sizeof(wed_door) + (size_t)a->num_door_cells * 2;
   bytes += (size_t)a->num_polygons * sizeof(wed_polygon) + (size_t)a->num_vertices * sizeof(wed_point);
   bytes += (size_t)a->num_wallgroups * sizeof(wed_wallgroup) + (size_t)a->num_poly_lookup * 2;
+  bytes += a->vertex_uids ? (size_t)a->num_vertex_uids * sizeof(uint32_t) : 0;
   return bytes;
 }

@@ -35,7 +35,8 @@
 **   groups, wall polygons, door polygons, polygon lookup, vertices) with all
 **   offsets fixed up.
 ** - Edits that change polygons (wed_polygon_set_vertices / _set_bbox /
-**   _insert_wall / _delete_wall) regenerate the wall groups and the polygon
+**   _insert_wall / _delete_wall, and one vertex at a time:
+**   wed_polygon_insert_vertex / _delete_vertex, wed_vertex_set) regenerate the wall groups and the polygon
 **   lookup at once from the 640x480-pixel grid (see
 **   wed_wallgroups_regenerate), so wed_area always shows what will be
 **   written.  Polygons nobody touched keep their stored values (a stale
@@ -169,6 +170,15 @@ typedef struct wed_area {
   uint32_t orig_num_overlays, orig_num_doors, orig_num_door_cells, orig_num_polygons;
   uint32_t orig_num_vertices, orig_num_wallgroups, orig_num_poly_lookup;
   uint32_t next_uid;           /* uids are 0..num_polygons-1 after parse */
+  /* Vertex identity (model-only, like the polygon uid): vertex k of polygon
+  ** p has a uid that stays while vertices and polygons around it come and
+  ** go (wed_vertex_uid).  NULL until an edit changes a vertex count or the
+  ** polygon order: a vertex's uid is then its row number (the vertices of
+  ** the polygons before it, plus k).  Else one uid per row, polygon after
+  ** polygon in polygon order (num_vertex_uids = the sum of vertex_count),
+  ** and next_vertex_uid the next fresh one. */
+  uint32_t *vertex_uids;
+  uint32_t num_vertex_uids, next_vertex_uid;
 } wed_area;
 
 enum wed_polygon_kind {
@@ -232,6 +242,20 @@ uint32_t wed_wallgroup_polygons(const wed_area *a, uint32_t g, const uint16_t **
 /* Finds a polygon by uid.  Returns 1 and sets *poly, or 0. */
 int wed_polygon_find(const wed_area *a, uint32_t uid, uint32_t *poly);
 
+/* The uid of vertex k of polygon poly (both must exist): unique among all
+** vertex rows of the area, kept while other vertices and polygons are
+** inserted and deleted (the natural rowid of a vertex table).  Below 2^32
+** once any edit has numbered the vertices; before, the row number. */
+uint64_t wed_vertex_uid(const wed_area *a, uint32_t poly, uint32_t k);
+
+/* Finds a vertex by uid.  Returns 1 and sets *poly and *k, or 0. */
+int wed_vertex_find(const wed_area *a, uint64_t uid, uint32_t *poly, uint32_t *k);
+
+/* Twice the signed area of a polygon (shoelace formula, closing edge
+** included): positive when the points run counter-clockwise in y-up
+** axes; 0 for fewer than 3 points. */
+int64_t wed_shoelace2(const wed_point *pts, size_t n);
+
 /* Length of an 8-byte resref / door name: the bytes before the first NUL
 ** (8 if none). */
 size_t wed_resref_len(const unsigned char field[8]);
@@ -271,7 +295,8 @@ int wed_door_set_cells(wed_area *a, uint32_t door, const uint16_t *cells, size_t
 
 /* Replaces a polygon's vertices (wall or door polygon) and recomputes its
 ** bounding box from all of them (0xFFFF x4 for none); regenerates the wall
-** groups. */
+** groups.  Vertex uids are kept by position; vertices beyond the old count
+** get fresh ones. */
 int wed_polygon_set_vertices(wed_area *a, uint32_t poly, const wed_point *pts, size_t n, codec_error *err);
 
 /* Sets a polygon's stored bounding box; regenerates the wall groups. */
@@ -287,6 +312,17 @@ int wed_polygon_insert_wall(wed_area *a, uint8_t flags, uint8_t height, const we
 /* Removes wall polygon `poly` (door polygons cannot be removed: they belong
 ** to a door's state); later polygons move down; regenerates the wall groups. */
 int wed_polygon_delete_wall(wed_area *a, uint32_t poly, codec_error *err);
+
+/* Per-vertex edits of polygon poly (wall or door polygon), for a table with
+** one row per vertex: insert a point before vertex `at` (at = vertex_count:
+** after the last), delete vertex `at`, set vertex `at`.  Each recomputes
+** the polygon's bounding box from all its points and regenerates the wall
+** groups, as wed_polygon_set_vertices does; the other vertices keep their
+** uids and the inserted one gets a fresh uid.  Out-of-range poly or at:
+** CODEC_E_ARG, area unchanged. */
+int wed_polygon_insert_vertex(wed_area *a, uint32_t poly, uint32_t at, wed_point pt, codec_error *err);
+int wed_polygon_delete_vertex(wed_area *a, uint32_t poly, uint32_t at, codec_error *err);
+int wed_vertex_set(wed_area *a, uint32_t poly, uint32_t at, wed_point pt, codec_error *err);
 
 /* Rebuilds the wall groups and the polygon lookup from the grid: group g
 ** lists, ascending, every polygon (wall or door) with at least one vertex

@@ -596,6 +596,16 @@ void ls_session_statement_undo(ls_session *s) {
   s->in_statement = 0;
 }
 
+/* The snapshot pushed at the statement level by its first write to f. */
+const ls_model *ls_session_statement_model(const ls_session *s, const ls_file *f) {
+  int i;
+  if (!s->in_statement) return NULL;
+  for (i = 0; i < f->nsnaps; i++) {
+    if (f->snaps[i].level == s->level + 1) return f->snaps[i].model ? f->snaps[i].model : f->clean;
+  }
+  return NULL;
+}
+
 /* ---- transactions ------------------------------------------------------- */
 
 void ls_session_begin(ls_session *s) {

@@ -144,6 +144,12 @@ void ls_session_statement_begin(ls_session *s);
 void ls_session_statement_end(ls_session *s);
 void ls_session_statement_undo(ls_session *s);
 
+/* The model f had when the open statement level began (the state the
+** writing statement read its rows from: its snapshot of f, or f's clean
+** model when f was clean then), or NULL when no statement is writing to f
+** (or that model is gone from the cache). */
+const ls_model *ls_session_statement_model(const ls_session *s, const ls_file *f);
+
 /* Cache budget in bytes of model memory (default 256 MiB). */
 size_t ls_session_cache_limit(ls_session *s, size_t limit, int set);
 

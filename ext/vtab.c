@@ -924,10 +924,26 @@ static int locate_for_write(ls_vtab *v, sqlite3_int64 rowid, ls_file **f, ls_mod
   return SQLITE_OK;
 }
 
+/* The name of the row at pos as the statement's user saw it: found by its
+** key in the model the statement started from, since earlier rows of the
+** same statement may have moved it (a DELETE of walls shifts the door
+** polygons after them); where it is now when it is not there (a row the
+** statement inserted). */
+static char *describe_as_seen(ls_vtab *v, ls_file *f, const void *model, const ls_pos *pos) {
+  const ls_model *start = ls_session_statement_model(v->sess, f);
+  ls_pos then;
+  if (start && start->p != model &&
+      ls_table_seek(v->table, start->p, ls_table_key(v->table, model, pos) & LS_KEY_MAX, &then)) {
+    return ls_table_describe(v->table, start->p, &then);
+  }
+  return ls_table_describe(v->table, model, pos);
+}
+
 /* Sets the vtab error "<file>: <row>: <message>" for a failed edit of the
-** row at pos (the row part when the table can name it); takes msg. */
+** row at pos (the row part when the table can name it, as the statement
+** saw it); takes msg. */
 static int row_error(ls_vtab *v, int rc, ls_file *f, const void *model, const ls_pos *pos, char *msg) {
-  char *row = ls_table_describe(v->table, model, pos);
+  char *row = describe_as_seen(v, f, model, pos);
   char *full = row ? sqlite3_mprintf("%s: %s: %s", f->shown, row, msg ? msg : "invalid value")
                    : sqlite3_mprintf("%s: %s", f->shown, msg ? msg : "invalid value");
   sqlite3_free(row);

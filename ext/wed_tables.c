@@ -2,7 +2,8 @@
 ** wed_tables.c: the Infinity Engine WED V1.3 table family (wed_overlays,
 ** wed_doors, wed_polygons, wed_tiles, wed_wallgroups), declared for the
 ** generic engine over the codec in codecs/wed.h: column lists, records and
-** row shapes (its SQL helpers are in wed_functions.c).
+** row shapes (its SQL helpers are in wed_functions.c); wed_vertices shows
+** the polygons' vertices one per row.
 **
 ** - A row's record is the codec's own struct (wed_overlay, wed_door, ...)
 **   as loaded, plus what load() derives: the runs the row refers to (tile
@@ -12,7 +13,8 @@
 **   which rebuilds its tables and the wall groups.
 ** - Keys: overlays, doors, wall groups and tile cells never move, so their
 **   key is their position; polygons move when walls are inserted or
-**   deleted, so theirs is the codec's polygon uid (see wed.h).
+**   deleted, so theirs is the codec's polygon uid, and a vertex's is the
+**   codec's vertex uid (see wed.h).
 ** - Bounding box vs. vertices: new vertices recompute the box, an edge set
 **   in the same UPDATE wins, an edge set to NULL comes from the vertices
 **   (polygon_store, from the columns the UPDATE changes).
@@ -395,6 +397,126 @@ static const ls_table wed_polygons = {
   .record_size = sizeof(polygon_rec), .load = polygon_load, .store = polygon_store,
 };
 
+/* ---- wed_vertices ---------------------------------------------------------------- */
+
+/* wed_vertices: one point of a polygon's run, at pos (polygon, vertex). */
+typedef struct vertex_rec {
+  wed_point v;
+} vertex_rec;
+
+/* Columns vertex_insert reads (placed there in vertex_columns). */
+enum { VCOL_POLYGON = 0, VCOL_VERTEX = 1, VCOL_X = 2, VCOL_Y = 3 };
+
+static int64_t vertex_count_of(const void *m, int64_t poly) {
+  const wed_point *pts;
+  return wed_polygon_vertices(m, (uint32_t)poly, &pts);
+}
+
+static int64_t vertex_key(const void *model, const ls_pos *pos) {
+  return (int64_t)wed_vertex_uid(model, (uint32_t)pos->a, (uint32_t)pos->b);
+}
+
+/* The vertex with that uid, wherever inserts and deletes moved it. */
+static int vertex_seek(const void *model, int64_t key, ls_pos *pos) {
+  uint32_t poly, k;
+  if (key < 0 || !wed_vertex_find(model, (uint64_t)key, &poly, &k)) return 0;
+  pos->a = poly;
+  pos->b = k;
+  pos->c = 0;
+  return 1;
+}
+
+static int vertex_load(const ls_row *row, char **err) {
+  const wed_point *pts;
+  (void)err;
+  wed_polygon_vertices(AREA(row), (uint32_t)row->pos.a, &pts);
+  ((vertex_rec *)row->rec)->v = pts[row->pos.b];
+  return SQLITE_OK;
+}
+
+/* A moved vertex: the codec recomputes the box and the wall groups. */
+static int vertex_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  codec_error cerr;
+  (void)old, (void)changed;
+  cerr.msg[0] = 0;
+  if (!wed_vertex_set(AREA(row), (uint32_t)row->pos.a, (uint32_t)row->pos.b, ((const vertex_rec *)row->rec)->v, &cerr))
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot move the vertex");
+  return SQLITE_OK;
+}
+
+static const ls_column vertex_columns[] = {
+  [VCOL_POLYGON] = LS_COL_POS("polygon", 0, LS_COL_RANGE | LS_COL_VALUES(34), "the polygon (wed_polygons.polygon: walls first, then door polygons); INSERT: the polygon the vertex goes into"),
+  [VCOL_VERTEX] = LS_COL_POS("vertex", 1, LS_COL_RANGE | LS_COL_VALUES(14), "position in the polygon's vertex list, 0-based (shifts when vertices before it are inserted or deleted); INSERT: the position to take, default after the last"),
+  [VCOL_X] = LS_COL_INT("x", LS_U16, vertex_rec, v.x, 0, "x in pixels, 0..65535; setting x or y recomputes the polygon's bounding box and the wall groups"),
+  [VCOL_Y] = LS_COL_INT("y", LS_U16, vertex_rec, v.y, 0, "y in pixels, 0..65535"),
+};
+
+/* INSERT: the point (x, y, both needed) goes into polygon `polygon` (the
+** index wed_polygons shows now) before vertex `vertex` (NULL: after the
+** last); the vertices from there on move up by one. */
+static int vertex_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+  wed_area *a = model;
+  int64_t poly, at, x, y;
+  uint32_t n;
+  codec_error cerr;
+  int rc;
+  if (sqlite3_value_type(values[VCOL_POLYGON]) == SQLITE_NULL || sqlite3_value_type(values[VCOL_X]) == SQLITE_NULL ||
+      sqlite3_value_type(values[VCOL_Y]) == SQLITE_NULL) {
+    *err = sqlite3_mprintf("INSERT into wed_vertices needs polygon, x and y (vertex is optional: the position, default after the last)");
+    return SQLITE_CONSTRAINT;
+  }
+  if (a->num_polygons == 0) {
+    *err = sqlite3_mprintf("column polygon: the area has no polygons (add one with INSERT INTO wed_polygons)");
+    return SQLITE_CONSTRAINT;
+  }
+  if ((rc = ls_value_int(values[VCOL_POLYGON], &vertex_columns[VCOL_POLYGON], 0, a->num_polygons - 1, &poly, err)) != SQLITE_OK ||
+      (rc = ls_value_int(values[VCOL_X], &vertex_columns[VCOL_X], 0, 65535, &x, err)) != SQLITE_OK ||
+      (rc = ls_value_int(values[VCOL_Y], &vertex_columns[VCOL_Y], 0, 65535, &y, err)) != SQLITE_OK)
+    return rc;
+  n = (uint32_t)vertex_count_of(a, poly);
+  at = n;
+  if (sqlite3_value_type(values[VCOL_VERTEX]) != SQLITE_NULL &&
+      (rc = ls_value_int(values[VCOL_VERTEX], &vertex_columns[VCOL_VERTEX], 0, n, &at, err)) != SQLITE_OK)
+    return rc;
+  cerr.msg[0] = 0;
+  if (!wed_polygon_insert_vertex(a, (uint32_t)poly, (uint32_t)at, (wed_point){(uint16_t)x, (uint16_t)y}, &cerr))
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a vertex into polygon %lld", (long long)poly);
+  pos->a = poly;
+  pos->b = at;
+  pos->c = 0;
+  return SQLITE_OK;
+}
+
+/* DELETE of a vertex (of any polygon; a polygon may end up with none); the
+** later vertices of its polygon move down by one. */
+static int vertex_remove(void *model, const ls_pos *pos, char **err) {
+  codec_error cerr;
+  cerr.msg[0] = 0;
+  if (!wed_polygon_delete_vertex(model, (uint32_t)pos->a, (uint32_t)pos->b, &cerr))
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
+  return SQLITE_OK;
+}
+
+/* Names a vertex row in error messages: its position and its polygon as
+** describe_polygon names it. */
+static char *describe_vertex(const void *model, const ls_pos *pos) {
+  char *poly = describe_polygon(model, pos);
+  char *s = poly ? sqlite3_mprintf("vertex %lld of %s", (long long)pos->b, poly) : NULL;
+  sqlite3_free(poly);
+  return s;
+}
+
+
+static const ls_table wed_vertices = {
+  .name = "wed_vertices", .format = &wed_format,
+  .doc = "one row per vertex of each polygon of each WED file (the vertices column of wed_polygons, one point a row); INSERT adds a vertex to a polygon, DELETE removes one; boxes and wall groups follow",
+  .columns = vertex_columns, .ncolumns = NCOLS(vertex_columns),
+  .shape = {LS_SHAPE_NESTED, polygon_count, vertex_count_of, NULL}, .key = vertex_key, .seek = vertex_seek,
+  .insert = vertex_insert, .remove = vertex_remove, .describe = describe_vertex, .natural_order = "polygon,vertex",
+  .rows_per_file = 456, /* the corpus average */
+  .record_size = sizeof(vertex_rec), .load = vertex_load, .store = vertex_store,
+};
+
 /* ---- wed_tiles ------------------------------------------------------------------- */
 
 /* wed_tiles: the tilemap record, its cell number and its TIS tiles. */
@@ -504,6 +626,6 @@ static const ls_table wed_wallgroups = {
 
 /* ---- the family -------------------------------------------------------------------- */
 
-static const ls_table *const wed_tables[] = {&wed_overlays, &wed_doors, &wed_polygons, &wed_tiles, &wed_wallgroups, NULL};
+static const ls_table *const wed_tables[] = {&wed_overlays, &wed_doors, &wed_polygons, &wed_vertices, &wed_tiles, &wed_wallgroups, NULL};
 
 const ls_family wed_family = {&wed_format, wed_tables};

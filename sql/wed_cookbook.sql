@@ -22,14 +22,10 @@ SELECT o.file, o.width || 'x' || o.height AS tiles, o.tileset,
 FROM wed_overlays('build/samples') AS o
 WHERE o.overlay = 0 ORDER BY o.width * o.height DESC LIMIT 10;
 
--- The largest polygons by area (shoelace formula over the vertices, taken
--- apart with json_each: vertex i and vertex i+1, wrapping around).
-SELECT p.file, p.polygon, p.kind, p.door_name, p.vertex_count,
-       abs(sum((a.value ->> 0) * (b.value ->> 1) - (b.value ->> 0) * (a.value ->> 1))) / 2 AS area_px
-FROM wed_polygons('build/samples') AS p,
-     json_each(p.vertices) AS a, json_each(p.vertices) AS b
-WHERE b.key = (a.key + 1) % p.vertex_count
-GROUP BY p.file, p.polygon ORDER BY area_px DESC LIMIT 10;
+-- The largest polygons by area, in square pixels (wed_polygon_area: the
+-- shoelace formula over the vertices, computed in C).
+SELECT file, polygon, kind, door_name, vertex_count, wed_polygon_area(vertices) AS area_px
+FROM wed_polygons('build/samples') ORDER BY area_px DESC LIMIT 10;
 
 -- The largest polygons by bounding box.
 SELECT file, polygon, kind, (max_x - min_x) * (max_y - min_y) AS box_px, vertex_count
@@ -46,10 +42,11 @@ FROM wed_doors('build/samples') AS d
 JOIN wed_polygons('build/samples') AS p ON p.file = d.file AND p.door = d.door
 WHERE p.kind = 'door_closed' AND p.vertex_count = 0;
 
--- The vertices of one polygon, one row each.
-SELECT p.file, p.polygon, v.key AS vertex, v.value ->> 0 AS x, v.value ->> 1 AS y
-FROM wed_polygons('build/samples/AR0100.WED') AS p, json_each(p.vertices) AS v
-WHERE p.polygon = 0;
+-- The vertices of one polygon, one row each (wed_vertices), and the
+-- vertices near a point, in every area.
+SELECT file, polygon, vertex, x, y FROM wed_vertices('build/samples/AR0100.WED') WHERE polygon = 0;
+SELECT file, polygon, vertex, x, y FROM wed_vertices('build/samples')
+WHERE x BETWEEN 500 AND 600 AND y BETWEEN 400 AND 500;
 
 -- Polygon flags by name, walls and door polygons apart.
 SELECT kind, wed_flag_names(flags) AS flags, count(*) AS polygons
@@ -88,16 +85,19 @@ SELECT file, count(*) AS shaded_walls FROM wed_polygons('build/samples/AR0100.WE
 WHERE kind = 'wall' AND flags & wed_flag_value('shade_wall') GROUP BY file;
 ROLLBACK;
 
--- Move a wall, add one, delete one, change a door's cells (also inside a
--- transaction that is rolled back):
+-- Move a wall (vertex by vertex), add one, delete one, add a vertex to
+-- another and drop one of its points, change a door's cells (also inside
+-- a transaction that is rolled back); boxes and wall groups follow:
 BEGIN;
-UPDATE wed_polygons SET vertices =
-  (SELECT json_group_array(json_array((v.value ->> 0) + 64, v.value ->> 1)) FROM json_each(vertices) AS v)
-WHERE source = 'build/samples/AR0100.WED' AND polygon = 0;
+UPDATE wed_vertices SET x = x + 64 WHERE source = 'build/samples/AR0100.WED' AND polygon = 0;
 INSERT INTO wed_polygons(file, vertices, flags)
 SELECT file, '[[700,500],[800,500],[750,600]]', wed_flag_value('shade_wall')
 FROM wed_overlays('build/samples/AR0100.WED') WHERE overlay = 0;
 DELETE FROM wed_polygons WHERE source = 'build/samples/AR0100.WED' AND polygon = 1;
+INSERT INTO wed_vertices(file, polygon, vertex, x, y)
+SELECT file, 1, 0, 700, 450 FROM wed_overlays('build/samples/AR0100.WED') WHERE overlay = 0;
+DELETE FROM wed_vertices WHERE source = 'build/samples/AR0100.WED' AND polygon = 1 AND vertex = 2;
+SELECT polygon, vertices, min_x, max_x, min_y, max_y FROM wed_polygons('build/samples/AR0100.WED') WHERE polygon <= 1;
 UPDATE wed_doors SET cells = '[52,53,77,78]' WHERE source = 'build/samples/AR0100.WED' AND door = 0;
 SELECT grp, polygons FROM wed_wallgroups('build/samples/AR0100.WED');
 ROLLBACK;

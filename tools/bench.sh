@@ -90,9 +90,15 @@ if [ -d ../shared/corpus/wed ]; then
   t_wed_edit=$(printf '%s\n%s\n' "SELECT count(*) FROM wed_polygons('wed/$wed_name');" \
     "INSERT INTO wed_polygons(file, flags, vertices) VALUES ('wed/$wed_name', 1, '[[100,100],[400,100],[400,300],[100,300]]');" |
     timed | tail -n 1)
-  wed_lines=$(printf '  wed_polygons scan        %s rows (98 areas) x50, %s, %s ns/row = %s the floor\n  INSERT a wall polygon    %s in %s (%s bytes): relayout, wall groups, fsync, rename' \
+  # the cookbook's polygon areas: as it was written (json_each twice per
+  # polygon, joined on the next vertex) and with wed_polygon_area, warm
+  areas=$(count "SELECT count(*) FROM levelsql_files('wed');")
+  t_area_json=$(best 3 "SELECT count(*), max(a) FROM (SELECT abs(sum((a.value ->> 0) * (b.value ->> 1) - (b.value ->> 0) * (a.value ->> 1))) / 2 AS a FROM wed_polygons('wed') AS p, json_each(p.vertices) AS a, json_each(p.vertices) AS b WHERE b.key = (a.key + 1) % p.vertex_count GROUP BY p.file, p.polygon);")
+  t_area_c=$(best 3 "SELECT count(*), max(wed_polygon_area(vertices)) FROM wed_polygons('wed');")
+  wed_lines=$(printf '  wed_polygons scan        %s rows (98 areas) x50, %s, %s ns/row = %s the floor\n  INSERT a wall polygon    %s in %s (%s bytes): relayout, wall groups, fsync, rename\n  polygon areas            %s polygons of %s areas: json_each self-join %s s, wed_polygon_area %s s = %s faster' \
     "$polygons" "$(rate "$t_poly" "$((polygons * REPEAT))")" "$poly_ns" "$(ratio "$poly_ns" "$floor_ns")" \
-    "$(awk -v t="$t_wed_edit" 'BEGIN{printf "%.1f ms", t*1000}')" "$wed_name" "$wed_size")
+    "$(awk -v t="$t_wed_edit" 'BEGIN{printf "%.1f ms", t*1000}')" "$wed_name" "$wed_size" \
+    "$polygons" "$areas" "$t_area_json" "$t_area_c" "$(ratio "$t_area_json" "$t_area_c")")
 fi
 
 # Teeworlds/DDNet: the largest corpus map (skipped without the corpus): a

@@ -6,7 +6,8 @@
 ** wed_check, rewrite byte-identically (unless its sections overlapped, in
 ** which case it is laid out again), and re-parse.  Then a few edits chosen
 ** by the input's last bytes (move / add / delete a wall polygon, change a
-** door's cells, a cell's tiles, a bounding box) are applied; a failed edit
+** door's cells, a cell's tiles, a bounding box, insert / move / delete one
+** vertex of a polygon) are applied; a failed edit
 ** must leave the area consistent.  The result is serialized and re-parsed,
 ** and the re-parsed area must satisfy the layout and wall-group invariants
 ** and serialize to the very same bytes.  Any inconsistency calls abort().
@@ -85,6 +86,27 @@ static int do_edits(wed_area *a, uint32_t sel) {
   if ((sel & 32) && a->num_overlays > 0 && a->overlays[0].num_cells > 0) {
     uint16_t tiles[4] = {1, 2, 3, 4};
     (void)wed_cell_set_tiles(a, 0, (sel >> 10) % a->overlays[0].num_cells, tiles, 1 + (sel >> 20) % 4, &err);
+  }
+  if ((sel & 64) && a->num_polygons > 0) {
+    uint32_t p = (sel >> 11) % a->num_polygons, n, k;
+    int moved = 0;
+    const wed_point *pts;
+    wed_point pt = {(uint16_t)(sel >> 2), (uint16_t)(sel >> 5)};
+    uint16_t box[4];
+    n = wed_polygon_vertices(a, p, &pts);
+    if (wed_polygon_insert_vertex(a, p, (sel >> 3) % (n + 1), pt, &err)) moved = 1;
+    n = wed_polygon_vertices(a, p, &pts);
+    if (n > 1 && wed_polygon_delete_vertex(a, p, (sel >> 7) % n, &err)) moved = 1;
+    n = wed_polygon_vertices(a, p, &pts);
+    if (n > 0 && wed_vertex_set(a, p, 0, pt, &err)) moved = 1;
+    n = wed_polygon_vertices(a, p, &pts);
+    wed_bbox_of(pts, n, &box[0], &box[1], &box[2], &box[3]);
+    regen |= moved;
+    if (moved && (a->polygons[p].min_x != box[0] || a->polygons[p].max_x != box[1] || a->polygons[p].min_y != box[2] ||
+                  a->polygons[p].max_y != box[3]))
+      die("vertex edits", "the box is not the vertices' box");
+    for (k = 0; k + 1 < n; k++)
+      if (wed_vertex_uid(a, p, k) == wed_vertex_uid(a, p, k + 1)) die("vertex edits", "two vertices share a uid");
   }
   if (!wed_check(a, &err)) die("check after edits", err.msg);
   return regen;

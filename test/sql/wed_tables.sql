@@ -41,7 +41,7 @@ SELECT 'glob patterns', count(DISTINCT file) = 2 FROM wed_overlays('corpus/wed/*
 SELECT 'AR0100 door', name = 'DOOR0001' AND closed = 1 AND cells = '[]' AND open_polygons = '[6]' AND closed_polygons = '[7]' FROM wed_doors('corpus/wed/gemrb__demo__override__AR0100.WED');
 SELECT 'AR0100 wall 0', vertices = '[[1059,858],[1182,844],[1153,737],[1155,701],[1135,698],[1116,706],[1094,769],[1078,787]]' AND min_x = 1059 AND max_y = 858 AND flags = 9 FROM wed_polygons('corpus/wed/gemrb__demo__override__AR0100.WED') WHERE polygon = 0;
 SELECT 'AR0100 overlay', tileset = 'AR0100' AND width = 25 AND height = 18 FROM wed_overlays('corpus/wed/gemrb__demo__override__AR0100.WED') WHERE overlay = 0;
-SELECT 'levelsql_columns documents the WED tables', count(DISTINCT table_name) = 5 FROM levelsql_columns WHERE table_name LIKE 'wed\_%' ESCAPE '\';
+SELECT 'levelsql_columns documents the WED tables', count(DISTINCT table_name) = 6 FROM levelsql_columns WHERE table_name LIKE 'wed\_%' ESCAPE '\';
 
 -- a no-op UPDATE of every file rewrites each byte-identically
 UPDATE wed_overlays SET tileset = tileset WHERE source = 'corpus/wed';

@@ -135,7 +135,8 @@ static int tw_session(const unsigned char *data, size_t size, codec_error *err) 
   return ok;
 }
 
-/* Parse, add a wall, move its vertices, give it a box, drop it, re-save. */
+/* Parse, add a wall, insert, move and delete one of its vertices, move
+** its vertices, give it a box, drop it, re-save. */
 static int wed_session(const unsigned char *data, size_t size, codec_error *err) {
   static const wed_point tri[3] = {{10, 10}, {200, 20}, {50, 300}};
   wed_area *a = NULL;
@@ -143,6 +144,8 @@ static int wed_session(const unsigned char *data, size_t size, codec_error *err)
   size_t n;
   uint32_t poly = 0;
   int ok = wed_parse(data, size, &a, err) && wed_polygon_insert_wall(a, 1, 0, tri, 3, &poly, err) &&
+           wed_polygon_insert_vertex(a, poly, 1, tri[2], err) && wed_vertex_set(a, poly, 0, tri[1], err) &&
+           wed_polygon_delete_vertex(a, poly, 3, err) &&
            wed_polygon_set_vertices(a, poly, tri, 2, err) && wed_polygon_set_bbox(a, poly, 0, 9, 0, 9, err) &&
            wed_serialize(a, &out, &n, err) && wed_polygon_delete_wall(a, poly, err) &&
            wed_wallgroups_regenerate(a, err);

@@ -861,9 +861,59 @@ static void test_corpus(void) {
   free(names);
 }
 
+/* Per-vertex edits on the constructed area (polygons 0, 2-5: 4 vertices,
+** polygon 1: none): vertex uids are row numbers until an edit numbers
+** them, then stay with their vertex through vertex and wall inserts and
+** deletes and through a clone; boxes follow; positions out of range are
+** refused with CODEC_E_ARG and change nothing; the shoelace sum. */
+static void test_vertex_edits(void) {
+  codec_error err = {0};
+  size_t size = 0, out_size = 0;
+  unsigned char *b = build_wed(4, 0, &size), *out = NULL;
+  wed_area *a = NULL, *c = NULL, *r = NULL;
+  const wed_point *pts;
+  static const wed_point square[4] = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
+  wed_point pt = {5, 7};
+  uint32_t poly = 0, k = 0, nv;
+  if (!b || !wed_parse(b, size, &a, &err)) {
+    CHECK(0, "vertex edits: the constructed area: %s", err.msg);
+    free(b);
+    return;
+  }
+  CHECK(wed_shoelace2(square, 4) == 200 && wed_shoelace2(square, 2) == 0, "shoelace: twice the area, 0 below 3 points");
+  CHECK(wed_vertex_uid(a, 2, 1) == 5 && wed_vertex_find(a, 5, &poly, &k) && poly == 2 && k == 1, "uids are row numbers");
+  nv = a->num_vertices;
+  CHECK(!wed_polygon_insert_vertex(a, 0, 5, pt, &err) && err.code == CODEC_E_ARG, "insert past the end refused");
+  CHECK(!wed_polygon_delete_vertex(a, 1, 0, &err) && err.code == CODEC_E_ARG, "delete from an empty polygon refused");
+  CHECK(!wed_vertex_set(a, 0, 4, pt, &err) && err.code == CODEC_E_ARG, "set past the end refused");
+  CHECK(!wed_polygon_insert_vertex(a, a->num_polygons, 0, pt, &err) && err.code == CODEC_E_ARG, "no such polygon");
+  CHECK(a->num_vertices == nv && a->vertex_uids == NULL, "refusals change nothing");
+  CHECK(wed_polygon_insert_vertex(a, 0, 0, pt, &err), "insert at the front: %s", err.msg);
+  CHECK(wed_polygon_vertices(a, 0, &pts) == 5 && pts[0].x == 5 && pts[0].y == 7, "the new point is first");
+  CHECK(a->polygons[0].min_x == 5 && a->polygons[0].min_y == 7, "the box takes it in");
+  CHECK(wed_vertex_uid(a, 0, 0) == 20 && wed_vertex_uid(a, 0, 1) == 0 && wed_vertex_uid(a, 2, 1) == 5, "uids stay, the new one is fresh");
+  CHECK(wed_polygon_delete_vertex(a, 2, 0, &err), "delete: %s", err.msg);
+  CHECK(!wed_vertex_find(a, 4, &poly, &k) && wed_vertex_find(a, 5, &poly, &k) && poly == 2 && k == 0, "a deleted uid is gone, the next moved");
+  CHECK(wed_vertex_set(a, 2, 0, pt, &err) && wed_vertex_uid(a, 2, 0) == 5 && a->polygons[2].min_x == 5, "set keeps the uid, the box follows");
+  c = wed_clone(a);
+  CHECK(c && wed_vertex_uid(c, 0, 0) == 20 && wed_vertex_uid(c, 2, 0) == 5, "a clone keeps the uids");
+  CHECK(wed_polygon_delete_wall(a, 0, &err) && wed_vertex_find(a, 5, &poly, &k) && poly == 1 && k == 0, "a wall deleted before it");
+  CHECK(wed_polygon_insert_wall(a, 1, 255, square, 4, &poly, &err) && wed_vertex_uid(a, poly, 3) == 24, "a new wall's vertices get fresh uids");
+  CHECK(wed_polygon_set_vertices(a, poly, square, 2, &err) && wed_vertex_uid(a, poly, 1) == 22, "set_vertices keeps uids by position");
+  CHECK(wed_vertex_find(a, 5, &poly, &k) && poly == 1 && k == 0, "still found after the wall insert");
+  CHECK(wed_serialize(a, &out, &out_size, &err) && wed_parse(out, out_size, &r, &err) && wed_check(r, &err), "written and read: %s", err.msg);
+  CHECK(r && wed_polygon_vertices(r, 1, &pts) == 3 && pts[0].x == 5 && pts[0].y == 7, "the edits read back");
+  wed_free(r);
+  wed_free(c);
+  wed_free(a);
+  free(out);
+  free(b);
+}
+
 /* Constructed tests first (always), then the corpus (when present). */
 int main(void) {
   test_constructed();
+  test_vertex_edits();
   test_corpus();
   return check_done();
 }
