@@ -506,7 +506,6 @@ static char *describe_vertex(const void *model, const ls_pos *pos) {
   return s;
 }
 
-
 static const ls_table wed_vertices = {
   .name = "wed_vertices", .format = &wed_format,
   .doc = "one row per vertex of each polygon of each WED file (the vertices column of wed_polygons, one point a row); INSERT adds a vertex to a polygon, DELETE removes one; boxes and wall groups follow",
