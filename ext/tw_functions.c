@@ -97,9 +97,9 @@ static const struct {
   unsigned char bit;
 } tile_kinds[] = {{"game", G}, {"front", F}, {"tele", T}, {"speedup", S}, {"switch", W}, {"tune", U}, {"tiles", 0}};
 
-/* The bit of the kind named by argv (case-insensitive) into *bit: 1; 0
-** with the result set: NULL for a NULL kind, else an error naming the
-** kinds. */
+/* Looks up the layer kind in v (case-insensitive): 1 with its bit in
+** *bit; or 0 with the result set for fn: NULL for a NULL kind, else an
+** error naming the kinds. */
 static int find_kind(sqlite3_context *ctx, const char *fn, sqlite3_value *v, unsigned *bit) {
   const char *kind = (const char *)sqlite3_value_text(v);
   size_t k;
@@ -184,6 +184,7 @@ static void tile_id_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_free(msg);
 }
 
+/* Registers tw_tile_name and tw_tile_id on db (from levelsql.c). */
 int tw_functions_register(sqlite3 *db) {
   int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
   int rc = sqlite3_create_function(db, "tw_tile_name", 2, flags, NULL, tile_name_func, NULL, NULL);
