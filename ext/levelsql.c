@@ -88,6 +88,7 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
   if (rc == SQLITE_OK) rc = wwd_functions_register(db);
   if (rc == SQLITE_OK) rc = wed_functions_register(db);
   if (rc == SQLITE_OK) rc = render_functions_register(db, sess);
+  if (rc == SQLITE_OK) rc = tw_functions_register(db);
   if (rc == SQLITE_OK) rc = columns_table_register(db, sess);
   if (rc == SQLITE_OK) {
     rc = sqlite3_create_function(db, "levelsql_version", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_DETERMINISTIC, NULL,

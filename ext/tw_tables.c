@@ -504,13 +504,13 @@ static const ls_column layer_columns[] = {
   LINT("color_g", color[1], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color green 0..255"),
   LINT("color_b", color[2], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color blue 0..255"),
   LINT("color_a", color[3], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color alpha 0..255"),
-  INDEX_INT("color_env", layer_rec, color_env, &envelope_index, 0, KINDS_TILEMAP, "tilemaps: color envelope index (NULL: none)"),
+  INDEX_INT("color_env", layer_rec, color_env, &envelope_index, 0, KINDS_TILEMAP, "tilemaps: color envelope index, 0-based (the editor counts from 1); NULL: none"),
   LINT("color_env_offset", color_env_offset, 0, 0, 0, KINDS_TILEMAP, "tilemaps: color envelope time offset (ms)"),
-  INDEX_INT("image", layer_rec, image, &image_index, 0, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index (NULL: none)"),
+  INDEX_INT("image", layer_rec, image, &image_index, 0, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index, 0-based (the first image is 0); NULL: none"),
   LS_COL_CUSTOM("image_name", "TEXT", get_layer_image_name, NULL, "name of that image"),
   LINT("num_quads", num_quads, 0, 0, LS_COL_RO, KIND(TW_KIND_QUADS), "quads layers: number of quads"),
   LINT("num_sources", num_sources, 0, 0, LS_COL_RO, KINDS_SOUNDS, "sounds layers: number of sound sources"),
-  INDEX_INT("sound", layer_rec, sound, NULL, LS_COL_RO, KINDS_SOUNDS, "sounds layers: sound index (NULL: none)"),
+  INDEX_INT("sound", layer_rec, sound, NULL, LS_COL_RO, KINDS_SOUNDS, "sounds layers: sound index, 0-based; NULL: none"),
   LINT("version", version, 0, 0, LS_COL_RO, KINDS_KNOWN, "layer item version (tilemap 3 in DDNet, 4 in 0.7)"),
 };
 
@@ -562,7 +562,7 @@ static const ls_column tile_columns[] = {
   LAYER_COL("layer", "INTEGER", get_layer_in_group, LS_COL_RANGE | LS_COL_VALUES(7), "index of the layer in its group"),
   LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(430), "column, 0-based"),
   LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(160), "row, 0-based"),
-  TINT("id", id, 0, 255, 0, "tile index 0..255 (game layers: 1 solid, 2 death, 3 unhookable, 192-194 spawns...)"),
+  TINT("id", id, 0, 255, 0, "tile index 0..255 (game layers: 1 solid, 2 death, 3 unhookable, 192-194 spawns...; tw_tile_name(kind, id) names it)"),
   TINT("flags", flags, 0, 255, KIND(TW_KIND_TILES) | KIND(TW_KIND_GAME) | KIND(TW_KIND_FRONT) | KIND(TW_KIND_SWITCH), "tiles, game, front, switch: 1 vflip, 2 hflip, 4 opaque, 8 rotate (NULL elsewhere)"),
   TINT("number", number, 0, 255, KIND(TW_KIND_TELE) | KIND(TW_KIND_SWITCH) | KIND(TW_KIND_TUNE), "tele, switch, tune: the number linking tiles"),
   TINT("force", force, 0, 255, KIND(TW_KIND_SPEEDUP), "speedup: force"),
@@ -636,9 +636,9 @@ static const ls_column quad_columns[] = {
   QJSON("points", points, points_shape, INT32_MIN, INT32_MAX, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
   QJSON("colors", colors, colors_shape, 0, 255, "JSON [[r,g,b,a] x 4 corners], 0..255"),
   QJSON("tex_coords", tex, tex_shape, INT32_MIN, INT32_MAX, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
-  INDEX_INT("pos_env", quad_rec, pos_env, &envelope_index, 0, 0, "position envelope index (NULL: none)"),
+  INDEX_INT("pos_env", quad_rec, pos_env, &envelope_index, 0, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
   LS_COL_INT("pos_env_offset", LS_I32, quad_rec, q.pos_env_offset, 0, "position envelope time offset (ms)"),
-  INDEX_INT("color_env", quad_rec, color_env, &envelope_index, 0, 0, "color envelope index (NULL: none)"),
+  INDEX_INT("color_env", quad_rec, color_env, &envelope_index, 0, 0, "color envelope index, 0-based (the editor counts from 1); NULL: none"),
   LS_COL_INT("color_env_offset", LS_I32, quad_rec, q.color_env_offset, 0, "color envelope time offset (ms)"),
   LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
 };
@@ -710,7 +710,7 @@ static const char *const image_formats[] = {"rgb", "rgba", NULL};
 #define IINT(nm, field, fl, doc_) LS_COL_INT(nm, LS_I32, image_rec, field, LS_COL_RO | (fl), doc_)
 
 static const ls_column image_columns[] = {
-  LS_COL_POS("image", 0, LS_COL_RANGE | LS_COL_VALUES(11), "image index, as layers refer to it"),
+  LS_COL_POS("image", 0, LS_COL_RANGE | LS_COL_VALUES(11), "image index, 0-based in file order, as layers refer to it"),
   {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(image_rec, name), .min = 1,
    .max = TW_IMAGE_NAME_MAX, .doc = "image name (1 to 127 bytes; external images are looked up by it in mapres/)"},
   IINT("width", width, 0, "width in pixels"),
@@ -816,7 +816,7 @@ static const ls_json_records point_records = {sizeof(shown_point), "point", TW_E
 #define ENV_POINTS_COLUMN 5 /* its index: store() writes the points only when they changed */
 
 static const ls_column envelope_columns[] = {
-  LS_COL_POS("env", 0, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, as layers and quads refer to it"),
+  LS_COL_POS("env", 0, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, 0-based in file order (the editor counts from 1), as layers and quads refer to it"),
   {.name = "kind", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(envelope_rec, kind),
    .flags = LS_COL_RO, .doc = "'position', 'color', 'sound' (or 'unknown')"},
   UTF8_CHARS("name", envelope_rec, en.name, 0, "envelope name (31 bytes)"),
@@ -900,7 +900,7 @@ static int sound_load(const ls_row *row, char **err) {
 }
 
 static const ls_column sound_columns[] = {
-  LS_COL_POS("sound", 0, LS_COL_RANGE | LS_COL_VALUES(1), "sound index, as sounds layers refer to it"),
+  LS_COL_POS("sound", 0, LS_COL_RANGE | LS_COL_VALUES(1), "sound index, 0-based in file order, as sounds layers refer to it"),
   {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(sound_rec, name),
    .flags = LS_COL_RO, .doc = "sound name"},
   {.name = "data_size", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(sound_rec, data_size),

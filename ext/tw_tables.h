@@ -16,4 +16,7 @@ extern const ls_family tw_family;
 ** read whole maps: tw_render). */
 struct tw_map *tw_model_map(void *model);
 
+/* tw_tile_name(kind, id) and tw_tile_id(kind, name) (tw_functions.c). */
+int tw_functions_register(sqlite3 *db);
+
 #endif

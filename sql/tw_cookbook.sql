@@ -18,29 +18,39 @@ SELECT file, style, num_layers, num_images, file_size,
        printf('%08x', crc32) AS crc, substr(sha256, 1, 16) AS sha256_start, author
 FROM tw_maps('build/samples/*.map');
 
--- Unhookable tiles (game and front layer id 3) per map.  Joining on the
--- layer pushes layer_index down, so only those layers are decoded.
-SELECT l.file, count(*) AS unhookable
+-- Unhookable, freeze and death tiles per map, by name (tw_tile_id gives
+-- DDNet's number for the layer's kind: 'nohook' is 3 in the game layer and
+-- NULL in the front layer, which DDNet does not take it in).  Joining on
+-- the layer pushes layer_index down, so only those layers are decoded.
+SELECT l.file,
+       sum(t.id = tw_tile_id(l.kind, 'nohook')) AS unhookable,
+       sum(t.id = tw_tile_id(l.kind, 'freeze')) AS freeze,
+       sum(t.id = tw_tile_id(l.kind, 'death')) AS death
 FROM tw_layers('build/samples/*.map') AS l
 JOIN tw_tiles AS t ON t.file = l.file AND t.layer_index = l.layer_index
-WHERE l.kind IN ('game', 'front') AND t.id = 3
+WHERE l.kind IN ('game', 'front')
 GROUP BY l.file ORDER BY unhookable DESC;
 
--- Maps whose game (or front) layer has no spawn (entity tiles 192 spawn,
--- 193 red spawn, 194 blue spawn): players could not enter them.
+-- Maps whose game (or front) layer has no spawn ('spawn', 'spawn_red',
+-- 'spawn_blue': entity tiles 192 to 194): players could not enter them.
 SELECT m.file FROM tw_maps('build/samples/*.map') AS m
 WHERE NOT EXISTS (
   SELECT 1 FROM tw_layers(m.file) AS l
   JOIN tw_tiles AS t ON t.file = l.file AND t.layer_index = l.layer_index
-  WHERE l.kind IN ('game', 'front') AND t.id BETWEEN 192 AND 194);
+  WHERE l.kind IN ('game', 'front') AND tw_tile_name(l.kind, t.id) IN ('spawn', 'spawn_red', 'spawn_blue'));
 
--- The game tiles used, most used first (0 air, 1 solid, 2 death,
--- 3 unhookable, 192+ entities).
-SELECT t.id, count(*) AS cells, count(DISTINCT t.file) AS maps
+-- The tiles of every physics layer kind used, most used first, with
+-- DDNet's names (NULL: a number DDNet does not take in that kind).
+SELECT l.kind, t.id, tw_tile_name(l.kind, t.id) AS tile, count(*) AS cells, count(DISTINCT t.file) AS maps
 FROM tw_layers('build/samples/*.map') AS l
 JOIN tw_tiles AS t ON t.file = l.file AND t.layer_index = l.layer_index
-WHERE l.kind = 'game'
-GROUP BY t.id ORDER BY cells DESC LIMIT 10;
+WHERE l.kind <> 'tiles'
+GROUP BY l.kind, t.id ORDER BY cells DESC LIMIT 20;
+
+-- Every name of a layer kind, with its number (here the tele layer's;
+-- 'game', 'front', 'speedup', 'switch', 'tune' work alike).
+WITH RECURSIVE n(id) AS (SELECT 0 UNION ALL SELECT id + 1 FROM n WHERE id < 255)
+SELECT id, tw_tile_name('tele', id) AS tile FROM n WHERE tile IS NOT NULL;
 
 -- A 40x18 window of each game layer as text (x and y are pushed down):
 -- '#' solid, 'x' death, '%' unhookable, '~' freeze, '|' start or finish
@@ -53,7 +63,8 @@ JOIN tw_tiles AS t ON t.file = l.file AND t.layer_index = l.layer_index
 WHERE l.kind = 'game' AND t.x BETWEEN 0 AND 39 AND t.y BETWEEN 12 AND 29
 GROUP BY t.file, t.y ORDER BY t.file, t.y;
 
--- Teleporter numbers with entries (ids 10, 14, 15, 26) but no exit (27):
+-- Teleporter numbers with entries ('teleinevil', 'teleinweapon',
+-- 'teleinhook', 'telein': ids 10, 14, 15, 26) but no exit ('teleout', 27):
 -- players entering them would be stuck.
 SELECT t.file, t.number, count(*) AS entries
 FROM tw_layers('build/samples/*.map') AS l
