@@ -1131,11 +1131,10 @@ size_t tw_map_footprint(const tw_map *m) {
   for (i = 0; i < m->df->num_items; i++) bytes += sizeof(df_item) + m->df->items[i].num_ints * 4;
   for (i = 0; i < m->df->num_data; i++) {
     const df_data *d = &m->df->data[i];
-    bytes += sizeof *d + d->stored_size + (d->raw ? d->raw_size : d->declared_size);
+    bytes += sizeof *d + d->stored_size + (d->raw ? d->raw_size : 0);
   }
   for (i = 0; i < m->num_layers; i++) {
-    const tw_layer *L = &m->layers[i];
-    if (L->kind <= TW_KIND_TUNE || L->kind == TW_KIND_QUADS) bytes += L->count * L->cell_size;
+    if (m->layers[i].cells) bytes += m->layers[i].cells_size;
   }
   return bytes;
 }

@@ -124,8 +124,8 @@ tw_map *tw_map_clone(const tw_map *m);
 ** DF_WRITE_RECOMPRESS for output identical to DDNet's map_resave). */
 int tw_map_serialize(tw_map *m, int df_flags, unsigned char **out, size_t *out_size, codec_error *err);
 
-/* Memory the map holds once fully read: items, stored blobs, their
-** inflated size (an upper bound: blobs inflate lazily) and decoded layers. */
+/* Memory the map holds now: items, stored blobs, the blobs inflated so far
+** and the layers decoded so far (it grows as tables decode more). */
 size_t tw_map_footprint(const tw_map *m);
 
 /* Decodes now the image and sound names and every envelope's points (what

@@ -52,15 +52,12 @@ static void overwrite_readonly_func(sqlite3_context *ctx, int argc, sqlite3_valu
 
 /* levelsql_cache_stats(): JSON with the files parsed (cache misses), cache
 ** hits, files written back, the bytes and budget of the cache, the sources
-** listed by scans and the files looked up on disk (a join lists and checks
-** each source once per statement, not once per outer row). */
+** listed by scans, the files looked up on disk (a join lists and checks
+** each source once per statement, not once per outer row), and each
+** cached file with its size and the bytes of its model
+** (ls_session_stats_json). */
 static void cache_stats_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  ls_session *s = sqlite3_user_data(ctx);
-  char *json = sqlite3_mprintf("{\"parses\":%lld,\"hits\":%lld,\"writes\":%lld,\"bytes\":%lld,\"limit\":%lld,"
-                               "\"expansions\":%lld,\"stats\":%lld}",
-                               (long long)s->parses, (long long)s->hits, (long long)s->writes,
-                               (long long)s->cache_bytes, (long long)s->cache_limit, (long long)s->expansions,
-                               (long long)s->stats);
+  char *json = ls_session_stats_json(sqlite3_user_data(ctx));
   (void)argc;
   (void)argv;
   if (!json) sqlite3_result_error_nomem(ctx);

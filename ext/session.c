@@ -5,6 +5,7 @@
 #include "session.h"
 
 #include "commit.h"
+#include "json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +18,13 @@
 
 /* Files larger than this are refused before reading (no level is near it). */
 #define LS_MAX_FILE_BYTES ((int64_t)1 << 30)
-#define LS_DEFAULT_CACHE_LIMIT ((size_t)256 << 20)
+/* The default cache budget: enough for a collection of 2,000 typical
+** levels (a Claw level's model is about 1 MB, a Teeworlds map's a few
+** hundred KB until its layers are decoded), but never more than a quarter
+** of the machine's memory where that can be read, nor less than the
+** former default of 256 MiB. */
+#define LS_DEFAULT_CACHE_LIMIT ((uint64_t)2 << 30)
+#define LS_MIN_DEFAULT_CACHE_LIMIT ((uint64_t)256 << 20)
 /* Bytes read to recognise a file's format (levelsql_files). */
 #define LS_SNIFF_BYTES 4096
 
@@ -90,6 +97,16 @@ static void cache_trim(ls_session *s, ls_file *keep) {
   }
 }
 
+void ls_session_remeasure(ls_session *s, ls_file *f) {
+  size_t now;
+  if (!f->clean || !f->clean->fmt->footprint) return;
+  now = f->clean->fmt->footprint(f->clean->p);
+  if (now == f->clean->footprint) return;
+  s->cache_bytes = s->cache_bytes - f->clean->footprint + now;
+  f->clean->footprint = now;
+  cache_trim(s, f);
+}
+
 size_t ls_session_cache_limit(ls_session *s, size_t limit, int set) {
   size_t old = s->cache_limit;
   if (set) {
@@ -99,7 +116,38 @@ size_t ls_session_cache_limit(ls_session *s, size_t limit, int set) {
   return old;
 }
 
+char *ls_session_stats_json(ls_session *s) {
+  sqlite3_str *out = sqlite3_str_new(NULL);
+  const ls_file *f;
+  int64_t cached = 0;
+  for (f = s->lru_head; f; f = f->lru_next) cached++;
+  sqlite3_str_appendf(out,
+                      "{\"parses\":%lld,\"hits\":%lld,\"writes\":%lld,\"bytes\":%lld,\"limit\":%lld,"
+                      "\"expansions\":%lld,\"stats\":%lld,\"cached\":%lld,\"files\":[",
+                      (long long)s->parses, (long long)s->hits, (long long)s->writes, (long long)s->cache_bytes,
+                      (long long)s->cache_limit, (long long)s->expansions, (long long)s->stats, (long long)cached);
+  for (f = s->lru_head; f; f = f->lru_next) {
+    const char *path = f->shown ? f->shown : f->canon;
+    sqlite3_str_appendf(out, "%s{\"file\":", f == s->lru_head ? "" : ",");
+    ls_json_append_string(out, path, strlen(path));
+    sqlite3_str_appendf(out, ",\"size\":%lld,\"bytes\":%lld}", (long long)f->size, (long long)f->clean->footprint);
+  }
+  sqlite3_str_appendall(out, "]}");
+  return sqlite3_str_finish(out);
+}
+
 /* ---- session lifetime ---------------------------------------------------- */
+
+/* LS_DEFAULT_CACHE_LIMIT within the bounds above, as a size_t. */
+static size_t default_cache_limit(void) {
+  uint64_t limit = LS_DEFAULT_CACHE_LIMIT;
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0 && (uint64_t)pages / 4 < limit / (uint64_t)page) limit = (uint64_t)pages / 4 * (uint64_t)page;
+#endif
+  if (limit < LS_MIN_DEFAULT_CACHE_LIMIT) limit = LS_MIN_DEFAULT_CACHE_LIMIT;
+  return limit > SIZE_MAX ? SIZE_MAX : (size_t)limit;
+}
 
 ls_session *ls_session_new(sqlite3 *db) {
   ls_session *s = sqlite3_malloc(sizeof *s);
@@ -108,7 +156,7 @@ ls_session *ls_session_new(sqlite3 *db) {
   s->db = db;
   s->refs = 1;
   s->level = -1;
-  s->cache_limit = LS_DEFAULT_CACHE_LIMIT;
+  s->cache_limit = default_cache_limit();
   return s;
 }
 

@@ -150,7 +150,19 @@ void ls_session_statement_undo(ls_session *s);
 ** (or that model is gone from the cache). */
 const ls_model *ls_session_statement_model(const ls_session *s, const ls_file *f);
 
-/* Cache budget in bytes of model memory (default 256 MiB). */
+/* Re-measures the footprint of f's clean model (formats that decode parts
+** of a model on first use grow it after parsing) and keeps the cache to
+** its budget, f excepted.  The engine calls it when a scan leaves a file. */
+void ls_session_remeasure(ls_session *s, ls_file *f);
+
+/* levelsql_cache_stats(): the counters above, the cache's bytes and
+** budget, and the files it holds (most recently used first), each with
+** its size on disk and the bytes of its model, as JSON
+** (sqlite3_malloc'd; NULL when out of memory). */
+char *ls_session_stats_json(ls_session *s);
+
+/* Cache budget in bytes of model memory (default: 2 GiB, at most a
+** quarter of physical memory, at least 256 MiB). */
 size_t ls_session_cache_limit(ls_session *s, size_t limit, int set);
 
 #endif

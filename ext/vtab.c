@@ -443,8 +443,11 @@ static int ls_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
   return SQLITE_OK;
 }
 
-/* Forgets the current file and model of a scan. */
+/* Forgets the current file and model of a scan.  The scan may have
+** decoded parts of a cached model (Teeworlds layers), so the cache counts
+** its bytes again. */
 static void cursor_leave_file(ls_cursor *c) {
+  if (c->file && c->model && c->model == c->file->clean) ls_session_remeasure(((ls_vtab *)c->base.pVtab)->sess, c->file);
   ls_model_unref(c->model);
   c->model = NULL;
   c->file = NULL;
