@@ -37,10 +37,6 @@ typedef struct arena_block {
   } data[1];
 } arena_block;
 
-struct ls_arena {
-  arena_block *head;
-};
-
 void *ls_arena_alloc(ls_arena *arena, size_t bytes) {
   arena_block *b;
   if (bytes > SIZE_MAX - sizeof *b) return NULL;

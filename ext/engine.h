@@ -481,6 +481,14 @@ typedef struct ls_table {
 /* The engine's iterators and row names for a table (shape or the table's
 ** own), shapes.c. */
 int ls_table_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int first);
+/* The run of rows after the one at pos that ls_table_next would give one
+** by one, each the last with its innermost position (pos.a of an ARRAY,
+** pos.b of a NESTED shape, pos.c of a GRID) one higher, up to *last:
+** returns which position that is (0, 1 or 2), or -1 when no such run
+** follows (tables with their own next, ARRAYs with has()).  Lets a scan
+** step along a grid row without asking the shape again per cell; valid
+** while the model is unchanged. */
+int ls_table_run(const ls_table *t, const void *model, const ls_scan *scan, const ls_pos *pos, int64_t *last);
 int64_t ls_table_key(const ls_table *t, const void *model, const ls_pos *pos);
 int ls_table_seek(const ls_table *t, const void *model, int64_t key, ls_pos *pos);
 char *ls_table_describe(const ls_table *t, const void *model, const ls_pos *pos);

@@ -129,6 +129,25 @@ int ls_table_next(const ls_table *t, const void *model, const ls_scan *scan, ls_
   }
 }
 
+int ls_table_run(const ls_table *t, const void *model, const ls_scan *scan, const ls_pos *pos, int64_t *last) {
+  const ls_range *r;
+  int64_t n, at;
+  int which;
+  if (t->next) return -1;
+  switch (t->shape.kind) {
+    case LS_SHAPE_ARRAY:
+      if (t->shape.has) return -1; /* each element is asked */
+      which = 0, at = pos->a, n = t->shape.count(model);
+      break;
+    case LS_SHAPE_NESTED: which = 1, at = pos->b, n = t->shape.inner(model, pos->a); break;
+    case LS_SHAPE_GRID: which = 2, at = pos->c, n = t->shape.inner(model, pos->a); break;
+    default: return -1;
+  }
+  r = scan->pos[which];
+  *last = r->hi < n - 1 ? r->hi : n - 1;
+  return *last > at ? which : -1;
+}
+
 int64_t ls_table_key(const ls_table *t, const void *model, const ls_pos *pos) {
   int64_t key = 0, i;
   if (t->key) return t->key(model, pos);

@@ -88,6 +88,9 @@ typedef struct ls_cursor {
   ls_pos rec_pos;
   const ls_model *rec_model;
   char *rec_error;     /* why it could not be loaded */
+  int run_which;       /* ls_table_run: the rows up to run_last of position run_which follow (-1: ask next()) */
+  int64_t run_last;
+  uint64_t run_gen;    /* the session generation run_last was found at */
 } ls_cursor;
 
 /* SQL column numbers: 0 is `file`, then the table's columns, then hidden. */
@@ -439,6 +442,7 @@ static int ls_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
     return SQLITE_NOMEM;
   }
   c->eof = 1;
+  c->run_which = -1;
   *out = &c->base;
   return SQLITE_OK;
 }
@@ -452,6 +456,7 @@ static void cursor_leave_file(ls_cursor *c) {
   c->model = NULL;
   c->file = NULL;
   c->entered = 0;
+  c->run_which = -1;
   sqlite3_free(c->row_error);
   c->row_error = NULL;
   memset(&c->info, 0, sizeof c->info);
@@ -658,6 +663,8 @@ static int cursor_advance(ls_cursor *c, int first_in_file) {
       if (t->one_row_per_file) {
         if (first_in_file) return SQLITE_OK;
       } else if (c->model && ls_table_next(t, c->model->p, &c->scan, &c->pos, first_in_file)) {
+        c->run_which = ls_table_run(t, c->model->p, &c->scan, &c->pos, &c->run_last);
+        c->run_gen = v->sess->generation;
         return SQLITE_OK;
       }
       if (c->scan_error) {
@@ -681,11 +688,21 @@ static int cursor_advance(ls_cursor *c, int first_in_file) {
   }
 }
 
+/* The next row: along the run of rows ls_table_run found (a grid row)
+** by one step of its position while the model is unchanged, else through
+** cursor_advance. */
 static int ls_next(sqlite3_vtab_cursor *cur) {
   ls_cursor *c = (ls_cursor *)cur;
   if (c->has_rowid) {
     c->eof = 1;
     return SQLITE_OK;
+  }
+  if (c->run_which >= 0 && c->run_gen == ((ls_vtab *)cur->pVtab)->sess->generation) {
+    int64_t *at = c->run_which == 2 ? &c->pos.c : c->run_which == 1 ? &c->pos.b : &c->pos.a;
+    if (*at < c->run_last) {
+      (*at)++;
+      return SQLITE_OK;
+    }
   }
   return cursor_advance(c, 0);
 }
@@ -846,9 +863,11 @@ static int cursor_record(ls_cursor *c, ls_row *row) {
       c->rec_pos.a == c->pos.a && c->rec_pos.b == c->pos.b && c->rec_pos.c == c->pos.c) {
     return !c->rec_error;
   }
-  ls_arena_reset(c->arena);
-  sqlite3_free(c->rec_error);
-  c->rec_error = NULL;
+  if (!ls_arena_empty(c->arena)) ls_arena_reset(c->arena);
+  if (c->rec_error) {
+    sqlite3_free(c->rec_error);
+    c->rec_error = NULL;
+  }
   memset(c->rec, 0, t->record_size);
   c->rec_loaded = 1;
   c->rec_gen = v->sess->generation;
@@ -861,12 +880,22 @@ static int cursor_record(ls_cursor *c, ls_row *row) {
   return 1;
 }
 
+/* The value of SQL column i of the cursor's row.  Position columns are
+** answered first, without a record (a grid scan reading x and y loads
+** nothing per row). */
 static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
   ls_cursor *c = (ls_cursor *)cur;
   const ls_table *t = ((ls_vtab *)cur->pVtab)->table;
   /* Columns an UPDATE leaves alone are not computed; the hidden arguments
   ** are always given, so xUpdate knows the options (encoding) in force. */
-  if (i >= 1 && i <= t->ncolumns && sqlite3_vtab_nochange(ctx)) return SQLITE_OK;
+  if (i >= 1 && i <= t->ncolumns) {
+    const ls_column *col = &t->columns[i - 1];
+    if (sqlite3_vtab_nochange(ctx)) return SQLITE_OK;
+    if (col->kind == LS_POS) {
+      sqlite3_result_int64(ctx, col->offset == 0 ? c->pos.a : col->offset == 1 ? c->pos.b : c->pos.c);
+      return SQLITE_OK;
+    }
+  }
   if (i == COL_FILE) {
     sqlite3_result_text(ctx, c->info.path, -1, SQLITE_TRANSIENT);
   } else if (i == col_source(t)) {
@@ -882,7 +911,7 @@ static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i
     row.file = &c->info;
     row.rec = c->rec;
     row.arena = c->arena;
-    if (t->record_size && col->kind != LS_POS && !(col->flags & LS_COL_NOREC) && row.model && !cursor_record(c, &row)) {
+    if (t->record_size && !(col->flags & LS_COL_NOREC) && row.model && !cursor_record(c, &row)) {
       char *msg = sqlite3_mprintf("%s: %s", c->info.path, c->rec_error);
       sqlite3_result_error(ctx, msg ? msg : c->rec_error, -1);
       sqlite3_free(msg);
