@@ -49,6 +49,7 @@ count() {
 ns_per_row() { awk -v t="$1" -v n="$2" 'BEGIN { if (n > 0) printf "%.1f", t * 1e9 / n; else print "n/a" }'; }
 rate() { awk -v t="$1" -v n="$2" 'BEGIN { if (t > 0) printf "%.2f M rows/s", n / t / 1e6; else print "n/a" }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "n/a" }'; }
+ratio2() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }'; }
 
 FLOOR_N=5000000
 t_floor=$(best 3 "SELECT sum(value) FROM generate_series(1, $FLOOR_N);")
@@ -150,6 +151,69 @@ echo "  UPDATE one object       $(awk -v t="$t_update" 'BEGIN{printf "%.1f ms", 
 [ -n "$wed_lines" ] && echo "$wed_lines"
 [ -n "$tw_lines" ] && echo "$tw_lines"
 [ -n "$render_line" ] && echo "$render_line"
+
+# The ratios of issue 15, each against a floor measured here.
+# Whole processes: the best of three wall times (ms) of a command.
+proc_ms() {
+  i=0
+  while [ $i -lt 3 ]; do
+    s=$(date +%s%N)
+    "$@" >/dev/null 2>&1
+    e=$(date +%s%N)
+    echo $(((e - s) / 1000))
+    i=$((i + 1))
+  done | sort -n | head -n 1 | awk '{ printf "%.1f", $1 / 1000 }'
+}
+sql_process() { { printf '.load %s\n' "$EXT"; echo "$1"; } | (cd "$work" && sqlite3 -batch :memory:); }
+# Files parsed by the second of two runs of a statement in one connection.
+second_parses() {
+  printf '.load %s\n%s\nCREATE TEMP TABLE p AS SELECT levelsql_cache_stats() ->> '"'"'parses'"'"' AS n;\n%s\nSELECT (levelsql_cache_stats() ->> '"'"'parses'"'"') - n FROM p;\n' \
+    "$EXT" "$1" "$1" | (cd "$work" && sqlite3 -batch :memory:) | tail -n 1
+}
+# 1. a warm wwd_tiles scan against generate_series over as many rows, the
+# same aggregates over two columns
+t_gs_tiles=$(best 3 "SELECT sum(value), count(value) FROM generate_series(1, $tiles);")
+# 2. cold: the whole sqlite3 process against reading and inflating the
+# same files with zlib (tools/zlib_floor.c)
+cold_sql="SELECT count(DISTINCT logic), count(*) FROM wwd_objects('wwd');"
+ms_cold=$(proc_ms sql_process "$cold_sql")
+ms_zlib=$(proc_ms "$BUILD/tools/zlib_floor" "$work"/wwd/*)
+# 3. the same query twice over 1,000 levels (copies of the levels above)
+mkdir -p "$work/many"
+n=0
+while [ $n -lt 1000 ]; do
+  for f in "$work"/wwd/*; do
+    [ $n -lt 1000 ] || break
+    n=$((n + 1))
+    cp "$f" "$work/many/$n-$(basename "$f")"
+  done
+done
+many_again=$(second_parses "SELECT count(DISTINCT logic), count(*) FROM wwd_objects('many');")
+# 4. model memory: the cache's bytes for each level after the cold query,
+# against the level's decompressed size (header + inflated main block)
+"$BUILD/tools/zlib_floor" "$work"/wwd/* | sed "s|^$work/||" >"$work/decompressed.txt"
+{ printf '.load %s\n%s\n' "$EXT" "$cold_sql"
+  echo "SELECT value ->> 'file', value ->> 'bytes' FROM json_each(levelsql_cache_stats() -> 'files');"; } |
+  (cd "$work" && sqlite3 -batch :memory:) | tail -n +2 >"$work/model_bytes.txt"
+mem_wwd=$(awk -F'|' 'NR == FNR { split($0, a, " "); dec[a[1]] = a[3]; next }
+  ($1 in dec) && dec[$1] > 0 { r = $2 / dec[$1]; if (r > max) { max = r; name = $1 } }
+  END { if (name != "") printf "%.2fx the decompressed size at most (%s)", max, name; else print "n/a" }' \
+  "$work/decompressed.txt" "$work/model_bytes.txt")
+echo "  issue 15 ratios (each against a floor measured in this run):"
+echo "    warm wwd_tiles scan vs generate_series over $tiles rows (sum and count of two columns): $(ratio2 "$t_tiles" "$t_gs_tiles") ($t_tiles s vs $t_gs_tiles s)"
+echo "    cold count(DISTINCT logic), count(*) over $(ls "$work/wwd" | wc -l) levels, whole sqlite3 process vs reading + inflating them with zlib: $(ratio2 "$ms_cold" "$ms_zlib") ($ms_cold ms vs $ms_zlib ms)"
+echo "    the same query run twice in one connection over 1,000 levels: $many_again re-parses the second time"
+echo "    model memory per WWD level after that query: $mem_wwd"
+if [ -d ../shared/corpus/tw ]; then
+  mkdir -p "$work/twall"
+  cp ../shared/corpus/tw/*.map "$work/twall/" && chmod -R u+w "$work/twall"
+  tw_again=$(second_parses "SELECT count(*) FROM tw_layers('twall');")
+  { printf '.load %s\n' "$EXT"; echo "SELECT count(*) FROM tw_layers('twall');"
+    echo "SELECT max(1.0 * (value ->> 'bytes') / (value ->> 'size')) FROM json_each(levelsql_cache_stats() -> 'files');"; } |
+    (cd "$work" && sqlite3 -batch :memory:) | tail -n 1 >"$work/tw_mem.txt"
+  echo "    model memory per Teeworlds map after tw_layers: $(awk '{ printf "%.2fx", $1 }' "$work/tw_mem.txt") the file's size at most"
+  echo "    a second SELECT count(*) FROM tw_layers(...) over the $(ls "$work/twall" | wc -l) corpus maps: $tw_again re-parses"
+fi
 
 # Joins (tools/bench_joins.sh): the cookbooks' joins over whole folders,
 # as written against the best order forced by hand.  The WWD levels and
