@@ -122,19 +122,20 @@ UPDATE wz4_operators SET name = NULL WHERE source = 'fixtures/wz4/built.wz4' AND
 UPDATE wz4_operators SET class = 'Blur' WHERE source = 'fixtures/wz4/built.wz4' AND page = 0 AND op = 0;
 -- expect error: column class
 -- expect error: read-only
-UPDATE wz4_operators SET links = '[{"name":"x","select":0}]' WHERE source = 'fixtures/wz4/built.wz4' AND page = 0 AND op = 0;
--- expect error: column links
--- expect error: read-only
+UPDATE wz4_operators SET links = '[{"name":1,"select":0}]' WHERE source = 'fixtures/wz4/built.wz4' AND page = 0 AND op = 0;
+-- expect error: links: element 0 has a name that is not a valid JSON string
 UPDATE wz4_links SET from_op = 3 WHERE source = 'fixtures/wz4/built.wz4';
 -- expect error: column from_op
 -- expect error: read-only
 UPDATE wz4_pages SET scroll_x = 3 WHERE source = 'fixtures/wz4/built.wz4';
 -- expect error: column scroll_x
 -- expect error: read-only
-DELETE FROM wz4_operators WHERE source = 'fixtures/wz4/built.wz4';
+DELETE FROM wz4_links WHERE source = 'fixtures/wz4/built.wz4';
 -- expect error: cannot be deleted
-INSERT INTO wz4_operators(file, page) VALUES ('fixtures/wz4/built.wz4', 0);
+INSERT INTO wz4_links(file, page) VALUES ('fixtures/wz4/built.wz4', 0);
 -- expect error: cannot be inserted
+INSERT INTO wz4_operators(file, page) VALUES ('fixtures/wz4/built.wz4', 0);
+-- expect error: a new op needs a class and an output type
 UPDATE wz4_operators SET pos_x = 1, params = '[x]' WHERE source = 'fixtures/wz4/built.wz4' AND page = 0;
 -- expect error: op 0 of page 0: column params
 SELECT readfile('fixtures/wz4/built.wz4') = bytes, (levelsql_cache_stats() ->> 'writes') = writes FROM before;
