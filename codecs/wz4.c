@@ -113,6 +113,11 @@ static void options_clear(wz4_options *o) {
   memset(o, 0, sizeof *o);
 }
 
+/* The exported forms of op_clear and page_clear, for the structural edits
+** in wz4_edit.c. */
+void wz4_op_clear(wz4_op *op) { op_clear(op); }
+void wz4_page_clear(wz4_page *pg) { page_clear(pg); }
+
 /* Frees a whole document (NULL is fine). */
 void wz4_free(wz4_doc *doc) {
   uint32_t i;
@@ -518,6 +523,12 @@ static int rd_doc(parser *p, wz4_doc *doc) {
     if (!rd_page(p, &doc->pages[i], num_tree[i])) goto done;
   }
   p->page = -1;
+  for (i = 0; i < n; i++) {
+    uint32_t j;
+    doc->pages[i].uid = i;
+    for (j = 0; j < doc->pages[i].num_nodes; j++) doc->pages[i].nodes[j].uid = doc->next_uid++;
+  }
+  if (doc->next_uid < n) doc->next_uid = n;
   p->section = "imports";
   if (!br_need_n(&p->r, doc->num_imports, 12)) {
     pfail(p, p->r.pos, "%u imports do not fit in the %zu bytes left", doc->num_imports,
@@ -1035,6 +1046,7 @@ wz4_doc *wz4_clone(const wz4_doc *src) {
   d = (wz4_doc *)calloc(1, sizeof *d);
   if (!d) return NULL;
   d->version = src->version;
+  d->next_uid = src->next_uid;
   if (!clone_options(&d->options, &src->options)) goto fail;
   if (src->num_pages && src->pages) {
     d->pages = (wz4_page *)calloc_n(src->num_pages, sizeof *d->pages, &ok);
@@ -1447,6 +1459,116 @@ int wz4_op_set_strings_json(wz4_op *op, const char *json, size_t len, codec_erro
   }
   op->strings = a;
   op->num_strings = n;
+  return 1;
+}
+
+/* Reads one link object {"name":"...","select":N} (keys in any order,
+** "select" optional, 0 when absent) into l.  Returns 1, 0 on bad input
+** (with *what saying what), -1 when memory runs out. */
+static int jr_link(json_in *j, wz4_link *l, const char **what) {
+  int have_name = 0, have_select = 0;
+  *what = "is not an object {\"name\":..,\"select\":..}";
+  if (!jr_char(j, '{')) return 0;
+  if (jr_char(j, '}')) goto done;
+  do {
+    wz4_str key = {0};
+    int got = jr_str(j, &key), is_name, is_select;
+    if (got < 0) return -1;
+    if (!got) return 0;
+    is_name = key.len == 4 && !memcmp(key.s, "name", 4);
+    is_select = key.len == 6 && !memcmp(key.s, "select", 6);
+    str_clear(&key);
+    if (!jr_char(j, ':')) return 0;
+    if (is_name && !have_name) {
+      have_name = 1;
+      got = jr_str(j, &l->name);
+      if (got < 0) return -1;
+      if (!got) {
+        *what = "has a name that is not a valid JSON string (or not UTF-8)";
+        return 0;
+      }
+    } else if (is_select && !have_select) {
+      have_select = 1;
+      if (!jr_word(j, &l->select)) {
+        *what = "has a select that is not an integer in -2147483648..4294967295";
+        return 0;
+      }
+    } else {
+      *what = "has a key other than \"name\" and \"select\" (or one twice)";
+      return 0;
+    }
+  } while (jr_char(j, ','));
+  if (!jr_char(j, '}')) return 0;
+done:
+  if (!have_name) {
+    *what = "has no \"name\"";
+    return 0;
+  }
+  return 1;
+}
+
+/* Frees the names of links[0..n) and the array (not their defaults). */
+static void link_names_free(wz4_link *links, uint32_t n) {
+  uint32_t i;
+  for (i = 0; i < n; i++) str_clear(&links[i].name);
+  free(links);
+}
+
+/* Parses the new slots completely, then swaps them in: slot i keeps the
+** default op (and flag word) of the old slot i; slots past the old count
+** get none; the defaults of slots that went away are freed. */
+int wz4_op_set_links_json(wz4_op *op, const char *json, size_t len, codec_error *err) {
+  json_in j;
+  wz4_link *a;
+  uint32_t n = 0, i;
+  const char *what = "";
+  j.s = json ? json : "";
+  j.len = json ? len : 0;
+  j.pos = 0;
+  if (!jr_char(&j, '[')) return codec_fail_arg(err, "links: expected a JSON array of {\"name\":..,\"select\":..} objects");
+  if (j.len > UINT32_MAX) return codec_fail_limit(err, "links: too long");
+  a = (wz4_link *)calloc(j.len / 11 + 1, sizeof *a); /* each element takes >= 11 bytes ({"name":""}) */
+  if (!a) return codec_fail_oom(err, "links: out of memory");
+  if (!jr_char(&j, ']')) {
+    do {
+      int got = jr_link(&j, &a[n], &what);
+      if (got <= 0) {
+        link_names_free(a, n + 1);
+        if (got < 0) return codec_fail_oom(err, "links: out of memory");
+        return codec_fail_arg(err, "links: element %u %s", n, what);
+      }
+      n++;
+    } while (n < j.len / 11 + 1 && jr_char(&j, ','));
+    if (!jr_char(&j, ']')) {
+      link_names_free(a, n);
+      return codec_fail_arg(err, "links: expected ',' or ']' after element %u", n - 1);
+    }
+  }
+  jr_ws(&j);
+  if (j.pos != j.len) {
+    link_names_free(a, n);
+    return codec_fail_arg(err, "links: text after the array");
+  }
+  if (n && op->version < 3) {
+    link_names_free(a, n);
+    return codec_fail_arg(err, "links: this op record (version %ld) has no link slots", (long)op->version);
+  }
+  for (i = 0; i < op->num_links && op->links; i++) {
+    if (i < n) {
+      a[i].has_default = op->links[i].has_default;
+      a[i].def = op->links[i].def;
+    } else {
+      op_free(op->links[i].def);
+    }
+    str_clear(&op->links[i].name);
+  }
+  free(op->links);
+  if (!n) {
+    free(a);
+    a = NULL;
+  }
+  op->links = a;
+  op->num_links = n;
   return 1;
 }
 

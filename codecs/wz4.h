@@ -120,6 +120,7 @@ typedef struct wz4_node {
   uint32_t bypass, hide;  /* stacked: raw flag words (0/1 in real files) */
   uint32_t tree_level;    /* tree ops only */
   uint32_t tree_flags;    /* tree ops only */
+  uint32_t uid;           /* model-only identity (not in the file), see wz4_doc.next_uid */
   wz4_op op;
 } wz4_node;
 
@@ -132,6 +133,7 @@ typedef struct wz4_page {
   uint32_t num_stack;              /* nodes[0..num_stack) are stacked ops */
   uint32_t num_nodes;
   wz4_node *nodes;
+  uint32_t uid;                    /* model-only identity (not in the file) */
 } wz4_page;
 
 typedef struct wz4_bpm_segment {
@@ -192,6 +194,12 @@ typedef struct wz4_doc {
   wz4_str *page_names;
   unsigned char *trailer;  /* bytes after the document, kept as read */
   size_t trailer_len;
+  /* The next uid to hand out.  Every page and every node gets a uid,
+  ** unique among the document's pages (resp. nodes) for the document's
+  ** lifetime: dense after parse, new ones for inserted pages and nodes,
+  ** never reused; wz4_clone keeps them.  Tables key rows by them, so a
+  ** row keeps its key while rows before it are inserted or deleted. */
+  uint32_t next_uid;
 } wz4_doc;
 
 /* ---- whole files -------------------------------------------------------- */
@@ -341,5 +349,66 @@ void wz4_graph_forget(wz4_graph *g, int64_t page);
 /* Approximate heap bytes a document holds, for caches: strings, arrays
 ** and ops, nested link defaults included (the options chunk is small). */
 size_t wz4_footprint(const wz4_doc *doc);
+
+/* ---- structural edits (wz4_edit.c) ---------------------------------------- */
+/* Each returns 1, or 0 with err and the document unchanged. */
+
+/* Frees what an op (resp. a page: its name and nodes) owns and zeroes it;
+** the struct itself stays where it is. */
+void wz4_op_clear(wz4_op *op);
+void wz4_page_clear(wz4_page *pg);
+
+/* Sets the link slots from a JSON array in wz4_links_json's form
+** ([{"name":"tex","select":0}]; keys in any order, "select" optional,
+** default 0).  Slot i keeps the default op of the old slot i; slots past
+** the old count get none; defaults of slots that go away are freed.  An op
+** record older than version 3 takes no slots.  All-or-nothing. */
+int wz4_op_set_links_json(wz4_op *op, const char *json, size_t len, codec_error *err);
+
+/* The node (page, op index) or page index with that uid; 1 if found. */
+int wz4_node_find(const wz4_doc *doc, uint32_t uid, uint32_t *page, uint32_t *op);
+int wz4_page_find(const wz4_doc *doc, uint32_t uid, uint32_t *page);
+
+/* Inserts an empty stacked page at index `at` (0..num_pages) named
+** name[0..len) (WTF-8); the name is appended to the page order list. */
+int wz4_page_insert(wz4_doc *doc, uint32_t at, const char *name, size_t len, codec_error *err);
+/* Removes page `at` with its ops, and the first entry of its name from the
+** page order list.  Name links to its ops then dangle. */
+int wz4_page_remove(wz4_doc *doc, uint32_t at, codec_error *err);
+/* Renames page `at`; the first page order list entry with the old name and
+** the options' last open page (when it is the old name) follow. */
+int wz4_page_rename(wz4_doc *doc, uint32_t at, const char *name, size_t len, codec_error *err);
+
+/* Inserts a blank stacked op of the given class and output type (both
+** non-empty) after the page's last stacked op: op record version 12, no
+** params, strings or links, at grid (0, 0), 3 x 1 cells.  Sets *index to
+** its node index.  Tree pages are refused. */
+int wz4_node_insert(wz4_doc *doc, uint32_t page, const char *class_name, size_t class_len, const char *type_name,
+                    size_t type_len, uint32_t *index, codec_error *err);
+/* Removes node `op` of the page (its link defaults with it). */
+int wz4_node_remove(wz4_doc *doc, uint32_t page, uint32_t op, codec_error *err);
+
+/* Renames every link slot name equal to from[0..from_len) to to[0..to_len),
+** in every op of the document and in their link default ops: what renaming
+** a Store op needs so its Load ops and link slots follow.  An empty `from`
+** renames nothing (an empty name is an unused slot).  *renamed: how many
+** slots changed.  All-or-nothing. */
+int wz4_rename_links(wz4_doc *doc, const char *from, size_t from_len, const char *to, size_t to_len, size_t *renamed,
+                     codec_error *err);
+
+/* Link default ops: a link slot may hold a complete op as its default,
+** which may hold more.  An op's defaults are numbered 0.. in preorder (a
+** slot's default, then that default's own defaults, then the next slot). */
+typedef struct wz4_default_place {
+  int64_t parent; /* preorder number of the op whose slot holds it; -1: the node's own op */
+  uint32_t slot;  /* index of that slot in the parent's links */
+  uint32_t depth; /* 1 for a default of the node's op, 2 for one of its default, ... */
+} wz4_default_place;
+
+/* How many link default ops op holds, at every depth. */
+uint32_t wz4_op_default_count(const wz4_op *op);
+/* Default number `index` of op in preorder (and where it sits), or NULL
+** when op has no more. */
+wz4_op *wz4_op_default_at(wz4_op *op, uint32_t index, wz4_default_place *where);
 
 #endif

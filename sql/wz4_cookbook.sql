@@ -63,3 +63,40 @@ UPDATE wz4_operators SET pos_x = pos_x + 100 WHERE source = 'build/samples/*.wz4
 SELECT count(*) AS stack_links_now FROM wz4_links('build/samples/*.wz4') WHERE kind = 'stack';
 ROLLBACK;
 SELECT count(*) AS stack_links_after_rollback FROM wz4_links('build/samples/*.wz4') WHERE kind = 'stack';
+
+-- The projects' settings: music, tempo, screen size (the columns a file's
+-- options version lacks are NULL).
+SELECT file, project_name, music_file, round(bpm, 2) AS bpm, beats, screen_x, screen_y, page_name
+FROM wz4_projects('build/samples/*.wz4');
+
+-- Link default ops: what a link slot gives when it names nothing, with
+-- the operator and slot holding it.
+SELECT d.file, d.page, d.op, o.class AS held_by, d.slot, d.depth, d.class, d.output_type, d.params
+FROM wz4_link_defaults('build/samples/*.wz4') AS d
+JOIN wz4_operators('build/samples/*.wz4') AS o ON o.file = d.file AND o.page = d.page AND o.op = d.op;
+
+-- Rename a Store and its Loads together: with options 'rename_links=1'
+-- every link slot naming the old name follows (without it the Loads
+-- dangle).  Repair a dangling Load by writing its links (JSON).
+BEGIN;
+UPDATE wz4_operators SET name = 'tex_stone'
+WHERE source = 'build/samples/intro.wz4' AND options = 'rename_links=1' AND class = 'Store' AND name = 'tex_rock';
+UPDATE wz4_operators SET links = '[{"name":"tex_title","select":0}]'
+WHERE source = 'build/samples/intro.wz4' AND links = '[{"name":"tex_old","select":0}]';
+SELECT l.page, l.to_op, l.link_name, l.from_page, l.from_op FROM wz4_links('build/samples/intro.wz4') AS l WHERE l.kind = 'name';
+ROLLBACK;
+
+-- Add a page with a Load of an existing Store and a Render below it,
+-- rename a page, and change the tempo; DELETE removes pages and ops.
+BEGIN;
+INSERT INTO wz4_pages(file, name) VALUES ('build/samples/intro.wz4', 'credits');
+INSERT INTO wz4_operators(file, page, class, output_type, pos_x, pos_y, links)
+  SELECT file, page, 'Load', 'AnyType', 0, 0, '[{"name":"tex_title","select":0}]' FROM wz4_pages('build/samples/intro.wz4') WHERE name = 'credits';
+INSERT INTO wz4_operators(file, page, class, output_type, pos_x, pos_y)
+  SELECT file, page, 'Layer2D', 'Wz4Render', 0, 1 FROM wz4_pages('build/samples/intro.wz4') WHERE name = 'credits';
+UPDATE wz4_pages SET name = 'main scene' WHERE source = 'build/samples/intro.wz4' AND name = 'scene';
+UPDATE wz4_projects SET bpm = 128 WHERE file = 'build/samples/intro.wz4';
+SELECT p.name, o.op, o.class, o.links FROM wz4_pages('build/samples/intro.wz4') AS p
+JOIN wz4_operators('build/samples/intro.wz4') AS o ON o.page = p.page WHERE p.name = 'credits';
+DELETE FROM wz4_pages WHERE source = 'build/samples/intro.wz4' AND name = 'credits';
+ROLLBACK;

@@ -45,6 +45,15 @@ typedef struct op_spec {
   const char *strings[MAX_STRINGS];
 } op_spec;
 
+/* A link default op (what a link slot gives when it names nothing) for
+** the link slot of op `op` on page `page`: a GenBitmap op of the class,
+** with one parameter word. */
+typedef struct default_spec {
+  uint32_t page, op;
+  const char *class_name;
+  uint32_t param;
+} default_spec;
+
 typedef struct page_spec {
   const char *name;
   uint32_t nops;
@@ -55,6 +64,11 @@ typedef struct project_spec {
   const char *file;
   uint32_t npages;
   const page_spec *pages;
+  uint32_t ndefaults;
+  const default_spec *defaults;
+  /* the options chunk: version 0 (none), or 16 with these values */
+  const char *music_file;
+  uint32_t beats_per_second; /* 16.16 fixed point */
 } project_spec;
 
 #define OPS(a) (uint32_t)(sizeof a / sizeof a[0]), a
@@ -100,6 +114,12 @@ static const op_spec intro_scene[] = {
     {0, 4, 12, "Clip", "Wz4Render", "", 0, 0, NULL, 2, {0, 16}, 0, {NULL}},
 };
 
+/* on SetMaterial's material slot (scene) and the last MakeTexture's slot */
+static const default_spec intro_defaults[] = {
+    {2, 1, "Flat", 2056},
+    {0, 13, "Perlin", 8},
+};
+
 static const page_spec intro_pages[] = {
     {"textures", OPS(intro_textures)},
     {"meshes", OPS(intro_meshes)},
@@ -127,8 +147,8 @@ static const page_spec logo_pages[] = {
 };
 
 static const project_spec projects[] = {
-    {"intro.wz4", OPS(intro_pages)},
-    {"logo.wz4", OPS(logo_pages)},
+    {"intro.wz4", OPS(intro_pages), OPS(intro_defaults), "data/intro.ogg", 0x20000}, /* 120 bpm */
+    {"logo.wz4", OPS(logo_pages), 0, NULL, NULL, 0},
 };
 
 /* Sets a model string from a C string through the codec's setter. */
@@ -162,6 +182,18 @@ static int fill_node(wz4_node *nd, const op_spec *o, codec_error *err) {
   return 1;
 }
 
+/* Gives a node's first link slot its default op. */
+static int add_default(wz4_node *nd, const default_spec *d, codec_error *err) {
+  wz4_op *def;
+  if (!nd->op.num_links) return codec_fail(err, "default for an op without a link slot");
+  if (!(def = (wz4_op *)calloc(1, sizeof *def))) return codec_fail(err, "out of memory");
+  nd->op.links[0].def = def;
+  nd->op.links[0].has_default = 1;
+  def->version = OP_VERSION;
+  return set_str(&def->class_name, d->class_name, err) && set_str(&def->type_name, "GenBitmap", err) &&
+         wz4_op_set_params(def, &d->param, 1, err);
+}
+
 /* Builds one project.  Returns NULL (err set) on failure. */
 static wz4_doc *build(const project_spec *s, codec_error *err) {
   wz4_doc *doc = (wz4_doc *)calloc(1, sizeof *doc);
@@ -172,6 +204,18 @@ static wz4_doc *build(const project_spec *s, codec_error *err) {
   doc->page_names = (wz4_str *)calloc(s->npages, sizeof(wz4_str));
   if (!doc->pages || !doc->page_names) goto oom;
   doc->num_pages = doc->num_page_names = s->npages;
+  if (s->music_file) {
+    wz4_options *o = &doc->options;
+    o->version = WZ4_OPTIONS_VERSION_MAX;
+    o->beats_per_second = s->beats_per_second;
+    o->beats = 64;
+    o->screen_x = 1280;
+    o->screen_y = 720;
+    o->sample_rate = 44100;
+    if (!set_str(&o->music_file, s->music_file, err) || !set_str(&o->project_name, s->file, err) ||
+        !set_str(&o->page_name, s->pages[s->npages - 1].name, err))
+      goto fail;
+  }
   for (p = 0; p < s->npages; p++) {
     const page_spec *ps = &s->pages[p];
     wz4_page *pg = &doc->pages[p];
@@ -182,6 +226,8 @@ static wz4_doc *build(const project_spec *s, codec_error *err) {
     for (k = 0; k < ps->nops; k++)
       if (!fill_node(&pg->nodes[k], &ps->ops[k], err)) goto fail;
   }
+  for (k = 0; k < s->ndefaults; k++)
+    if (!add_default(&doc->pages[s->defaults[k].page].nodes[s->defaults[k].op], &s->defaults[k], err)) goto fail;
   return doc;
 oom:
   codec_fail(err, "out of memory");

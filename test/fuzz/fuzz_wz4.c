@@ -5,6 +5,11 @@
 ** _MEMORY).  When it parses, the model must serialize to the
 ** very same bytes, a deep clone must too, the serialized bytes must parse
 ** again, and the link graph of every page must only name existing ops.
+** Then edits: JSON round trips of params, strings and links (the bytes
+** stay), the first op changed field by field, and on a clone the
+** structural edits (link defaults walked and changed, a link rename, page
+** rename, insert and remove, op insert and remove): each edited model must
+** serialize, parse back to the same bytes and keep its uids unique.
 ** Any inconsistency calls abort() so libFuzzer records the input.
 **
 ** Build: make build-fuzz/fuzz/fuzz_wz4
@@ -68,10 +73,105 @@ static void check_json(wz4_doc *doc, const uint8_t *data, size_t size) {
       if (!j || !wz4_op_set_params_json(op, j, n, &e)) abort();
       free(j);
       j = wz4_links_json(op, &n);
-      if (!j) abort();
+      if (!j || !wz4_op_set_links_json(op, j, n, &e)) abort(); /* slots keep their defaults */
       free(j);
     }
   check_same(doc, data, size);
+}
+
+/* Serializes doc, parses the bytes and serializes them again: the two
+** outputs must agree and the re-parsed graph must be sound. */
+static void check_reparse(const wz4_doc *doc) {
+  unsigned char *out = NULL, *out2 = NULL;
+  size_t on = 0, on2 = 0;
+  wz4_doc *re = NULL;
+  codec_error e;
+  if (!wz4_serialize(doc, &out, &on, &e)) abort();
+  if (!wz4_parse(out, on, &re, &e)) abort();
+  if (!wz4_serialize(re, &out2, &on2, &e)) abort();
+  if (on != on2 || memcmp(out, out2, on) != 0) abort();
+  check_links(re);
+  wz4_free(re);
+  free(out);
+  free(out2);
+}
+
+/* Every node and page uid (of the first 64 pages and ops) is found where
+** it is, so they are unique. */
+static void check_uids(const wz4_doc *doc) {
+  uint32_t p, i, fp, fi;
+  for (p = 0; p < doc->num_pages && p < 64; p++) {
+    if (!wz4_page_find(doc, doc->pages[p].uid, &fp) || fp != p) abort();
+    for (i = 0; i < doc->pages[p].num_nodes && i < 64; i++)
+      if (!wz4_node_find(doc, doc->pages[p].nodes[i].uid, &fp, &fi) || fp != p || fi != i) abort();
+  }
+}
+
+/* Walks the link defaults of the first 64 ops: the preorder walk must
+** find exactly wz4_op_default_count of them, parents before their
+** children; changes each one's params. */
+static void edit_defaults(wz4_doc *doc) {
+  uint32_t p, i, k, seen = 0;
+  codec_error e;
+  uint32_t word = 0x12345678u;
+  for (p = 0; p < doc->num_pages; p++)
+    for (i = 0; i < doc->pages[p].num_nodes && seen < 64; i++, seen++) {
+      wz4_op *op = &doc->pages[p].nodes[i].op;
+      uint32_t n = wz4_op_default_count(op);
+      wz4_default_place where;
+      for (k = 0; k < n; k++) {
+        wz4_op *def = wz4_op_default_at(op, k, &where);
+        if (!def || where.parent >= (int64_t)k || where.depth < 1 || where.depth > WZ4_MAX_NESTING) abort();
+        if ((where.parent < 0) != (where.depth == 1)) abort();
+        if (!wz4_op_set_params(def, &word, 1, &e)) abort();
+      }
+      if (wz4_op_default_at(op, n, &where)) abort();
+    }
+}
+
+/* Renames the first non-empty link name of the document to `to` (WTF-8 or
+** refused): every slot of that name must follow. */
+static void rename_first_link(wz4_doc *doc, const char *to, size_t to_len) {
+  uint32_t p, i;
+  codec_error e;
+  for (p = 0; p < doc->num_pages; p++)
+    for (i = 0; i < doc->pages[p].num_nodes; i++) {
+      const wz4_op *op = &doc->pages[p].nodes[i].op;
+      if (op->num_links && op->links[0].name.len) {
+        wz4_str from = {0};
+        size_t renamed = 0;
+        if (!wz4_str_set(&from, op->links[0].name.s, op->links[0].name.len, &e)) abort();
+        if (wz4_rename_links(doc, from.s, from.len, to, to_len, &renamed, &e) && !renamed) abort();
+        free(from.s);
+        return;
+      }
+    }
+}
+
+/* The structural edits on a clone: defaults, a link rename (to bytes from
+** the input), a page rename, a page inserted with an op on it, the first
+** op of the first page removed, the last page removed. */
+static void check_structure(const wz4_doc *doc, const uint8_t *data, size_t size) {
+  wz4_doc *cl = wz4_clone(doc);
+  codec_error e;
+  uint32_t index, pages;
+  size_t take = size < 8 ? size : 8;
+  const char *name = (const char *)data + size - take;
+  if (!cl) abort();
+  check_uids(cl);
+  edit_defaults(cl);
+  rename_first_link(cl, name, take);
+  if (cl->num_pages && !wz4_page_rename(cl, 0, name, take, &e) && !wz4_page_rename(cl, 0, "p", 1, &e)) abort();
+  pages = cl->num_pages;
+  if (!wz4_page_insert(cl, pages / 2, "new page", 8, &e)) abort();
+  if (cl->num_pages != pages + 1 || cl->pages[pages / 2].num_nodes) abort();
+  if (!wz4_node_insert(cl, pages / 2, "Flat", 4, "GenBitmap", 9, &index, &e) || index != 0) abort();
+  if (wz4_node_insert(cl, pages / 2, "", 0, "GenBitmap", 9, &index, &e)) abort(); /* no class: refused */
+  if (cl->pages[0].num_nodes && !wz4_node_remove(cl, 0, 0, &e)) abort();
+  if (!wz4_page_remove(cl, cl->num_pages - 1, &e)) abort();
+  check_uids(cl);
+  check_reparse(cl);
+  wz4_free(cl);
 }
 
 /* Edits the first op (name from the input's last bytes when they are
@@ -80,9 +180,7 @@ static void check_json(wz4_doc *doc, const uint8_t *data, size_t size) {
 static void check_edit(wz4_doc *doc, const uint8_t *data, size_t size) {
   wz4_node *nd = NULL;
   uint32_t p;
-  unsigned char *out = NULL, *out2 = NULL;
-  size_t on = 0, on2 = 0, take = size < 16 ? size : 16;
-  wz4_doc *re = NULL;
+  size_t take = size < 16 ? size : 16;
   codec_error e;
   const char *strs[2];
   size_t lens[2];
@@ -100,14 +198,7 @@ static void check_edit(wz4_doc *doc, const uint8_t *data, size_t size) {
   nd->pos_x = u32_as_i32((uint32_t)nd->pos_x + 1u); /* wraps, no signed overflow */
   nd->pos_y = u32_as_i32(0u - (uint32_t)nd->pos_y);
   nd->bypass = !nd->bypass;
-  if (!wz4_serialize(doc, &out, &on, &e)) abort();
-  if (!wz4_parse(out, on, &re, &e)) abort();
-  if (!wz4_serialize(re, &out2, &on2, &e)) abort();
-  if (on != on2 || memcmp(out, out2, on) != 0) abort();
-  check_links(re);
-  wz4_free(re);
-  free(out);
-  free(out2);
+  check_reparse(doc);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -131,6 +222,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wz4_free(re);
   check_links(doc);
   check_json(doc, data, size);
+  check_structure(doc, data, size);
   check_edit(doc, data, size);
   wz4_free(doc);
   return 0;

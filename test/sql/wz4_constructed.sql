@@ -122,19 +122,20 @@ UPDATE wz4_operators SET name = NULL WHERE source = 'fixtures/wz4/built.wz4' AND
 UPDATE wz4_operators SET class = 'Blur' WHERE source = 'fixtures/wz4/built.wz4' AND page = 0 AND op = 0;
 -- expect error: column class
 -- expect error: read-only
-UPDATE wz4_operators SET links = '[{"name":"x","select":0}]' WHERE source = 'fixtures/wz4/built.wz4' AND page = 0 AND op = 0;
--- expect error: column links
--- expect error: read-only
+UPDATE wz4_operators SET links = '[{"name":1,"select":0}]' WHERE source = 'fixtures/wz4/built.wz4' AND page = 0 AND op = 0;
+-- expect error: links: element 0 has a name that is not a valid JSON string
 UPDATE wz4_links SET from_op = 3 WHERE source = 'fixtures/wz4/built.wz4';
 -- expect error: column from_op
 -- expect error: read-only
 UPDATE wz4_pages SET scroll_x = 3 WHERE source = 'fixtures/wz4/built.wz4';
 -- expect error: column scroll_x
 -- expect error: read-only
-DELETE FROM wz4_operators WHERE source = 'fixtures/wz4/built.wz4';
+DELETE FROM wz4_links WHERE source = 'fixtures/wz4/built.wz4';
 -- expect error: cannot be deleted
-INSERT INTO wz4_operators(file, page) VALUES ('fixtures/wz4/built.wz4', 0);
+INSERT INTO wz4_links(file, page) VALUES ('fixtures/wz4/built.wz4', 0);
 -- expect error: cannot be inserted
+INSERT INTO wz4_operators(file, page) VALUES ('fixtures/wz4/built.wz4', 0);
+-- expect error: a new op needs a class and an output type
 UPDATE wz4_operators SET pos_x = 1, params = '[x]' WHERE source = 'fixtures/wz4/built.wz4' AND page = 0;
 -- expect error: op 0 of page 0: column params
 SELECT readfile('fixtures/wz4/built.wz4') = bytes, (levelsql_cache_stats() ->> 'writes') = writes FROM before;
@@ -212,3 +213,14 @@ UPDATE wz4_operators SET name = 5 WHERE source = 'fixtures/wz4/tree.wz4' AND pag
 -- expect error: UTF-8 text
 UPDATE wz4_operators SET name = x'eda080edb080' WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
 -- expect error: column name: not UTF-8 (or WTF-8) at byte 3
+
+-- An INSERT goes after the last stacked op, before the tree ops (stored
+-- apart in the file); DELETE of a tree op; read back on a new connection.
+INSERT INTO wz4_operators(file, page, class, output_type, pos_x, pos_y) VALUES ('fixtures/wz4/tree.wz4', 1, 'Blur', 'GenBitmap', 7, 7);
+SELECT group_concat(op || ':' || class || ':' || coalesce(pos_x, 'n'), ' ') FROM wz4_operators('fixtures/wz4/tree.wz4') WHERE page = 1;
+-- expect: 0:Load:0 1:Blur:7 2:Load:n
+DELETE FROM wz4_operators WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND pos_x IS NULL;
+.open :memory:
+SELECT group_concat(op || ':' || class || ':' || coalesce(pos_x, 'n'), ' '), min(p.num_ops), min(p.num_stacked) FROM wz4_operators('fixtures/wz4/tree.wz4') o
+  JOIN wz4_pages('fixtures/wz4/tree.wz4') p USING (page) WHERE page = 1;
+-- expect: 0:Load:0 1:Blur:7|2|2

@@ -162,8 +162,9 @@ static int wed_session(const unsigned char *data, size_t size, codec_error *err)
   return ok;
 }
 
-/* Parse, list every page's links, set the first op's parameters and
-** strings from JSON, re-save. */
+/* Parse, list every page's links, set the first op's parameters, strings
+** and links from JSON, rename a link name, insert, rename and remove a
+** page and an op, re-save. */
 static int wz4_session(const unsigned char *data, size_t size, codec_error *err) {
   wz4_doc *doc = NULL;
   unsigned char *out = NULL;
@@ -178,9 +179,18 @@ static int wz4_session(const unsigned char *data, size_t size, codec_error *err)
   }
   if (ok && doc->num_pages && doc->pages[0].num_nodes) {
     wz4_op *op = &doc->pages[0].nodes[0].op;
-    static const char params[] = "[1, -2, 4294967295]", strs[] = "[\"a\\u00e9\", \"\\ud800\", \"\"]";
+    static const char params[] = "[1, -2, 4294967295]", strs[] = "[\"a\\u00e9\", \"\\ud800\", \"\"]",
+                      links[] = "[{\"name\":\"slot\",\"select\":1}, {\"select\":0,\"name\":\"\"}]";
     ok = wz4_op_set_params_json(op, params, sizeof params - 1, err) &&
-         wz4_op_set_strings_json(op, strs, sizeof strs - 1, err);
+         wz4_op_set_strings_json(op, strs, sizeof strs - 1, err) &&
+         wz4_op_set_links_json(op, links, sizeof links - 1, err);
+  }
+  if (ok) { /* the structural edits (wz4_edit.c) */
+    size_t renamed;
+    uint32_t index;
+    ok = wz4_rename_links(doc, "slot", 4, "slot2", 5, &renamed, err) && wz4_page_insert(doc, 0, "new", 3, err) &&
+         wz4_page_rename(doc, 0, "newer", 5, err) && wz4_node_insert(doc, 0, "Flat", 4, "GenBitmap", 9, &index, err) &&
+         wz4_node_remove(doc, 0, index, err) && wz4_page_remove(doc, doc->num_pages - 1, err);
   }
   ok = ok && wz4_serialize(doc, &out, &n, err);
   free(out);
