@@ -289,4 +289,16 @@ typedef struct tw_sound_info {
 
 int tw_sound_get(tw_map *m, size_t s, tw_sound_info *out, codec_error *err);
 
+/* ---- resizing (twmap_resize.c) --------------------------------------------------------- */
+
+/* Resizes tilemap layer l to width x height cells as DDNet's editor does:
+** anchored at the top-left, cells beyond the new size dropped, new cells
+** empty (0).  Resizing the game layer resizes every physics layer (front,
+** tele, speedup, switch, tune) with it, their main "data" blobs included;
+** a physics layer alone is refused while the map has a game layer (the
+** game reads them at its size).  Width and height are at least 1, the
+** layer at most the cells tw_map_parse accepts.  On failure the map is
+** unchanged, except when memory runs out while applying. */
+int tw_layer_resize(tw_map *m, size_t l, int width, int height, codec_error *err);
+
 #endif
