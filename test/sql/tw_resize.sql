@@ -80,3 +80,11 @@ SELECT 'DDRace 2010 game and tele 31 x 9', group_concat(kind || '=' || width || 
 SELECT 'DDRace 2010 tele numbers kept', sum(t.number IS k.number AND t.id = k.id) = 30 * 9
   FROM tw_tiles('samples/legacy.map') AS t JOIN keep.legacy AS k USING (layer_index, x, y) WHERE t.layer_index = 1;
 DETACH keep;
+
+-- One UPDATE naming the game layer and its physics layers: the game layer
+-- resizes them all, and their own rows then hold the new size already.
+UPDATE tw_layers SET width = width + 1 WHERE source = 'samples/ddnet_features.map'
+  AND kind IN ('game', 'front', 'tele', 'speedup', 'switch', 'tune');
+SELECT 'game and physics rows in one UPDATE', group_concat(kind || '=' || width, ' ') =
+  'tiles=40 game=46 front=46 tele=46 speedup=46 switch=46 tune=46 tiles=3'
+  FROM tw_layers('samples/ddnet_features.map') WHERE width IS NOT NULL;
