@@ -417,6 +417,19 @@ int tw_map_parse(const unsigned char *data, size_t size, tw_map **out, codec_err
 
 /* ---- lazy layer data ----------------------------------------------------------- */
 
+/* Early DDRace (2010) stored speedup cells in 4 bytes (force, a byte
+** later DDRace calls the type, int16 angle; no maximal speed) and switch
+** cells in 2 (number, type), before DDNet's 6- and 4-byte cells.  A blob
+** of exactly that size for the layer is read in that layout: switches to
+** it (cell_size, early_ddrace) and returns 1. */
+static int early_ddrace_cells(tw_layer *L, size_t n) {
+  size_t old = L->kind == TW_KIND_SPEEDUP ? 4 : L->kind == TW_KIND_SWITCH ? 2 : 0;
+  if (!old || L->count > n / old || L->count * old != n) return 0;
+  L->cell_size = old;
+  L->early_ddrace = 1;
+  return 1;
+}
+
 /* tw_layer_load: inflates the layer's blob, expands 0.7 skip compression,
 ** and checks that it holds exactly count cells (tilemaps) or at least count
 ** elements (quads/sources; DDNet writes one dummy for empty layers). */
@@ -487,6 +500,7 @@ int tw_layer_load(tw_map *m, size_t l, codec_error *err) {
     }
   } else {
     int tilemap = L->kind <= TW_KIND_TUNE;
+    if (early_ddrace_cells(L, n)) need = n;
     if (tilemap ? n != need : n < need) {
       free(L->cells);
       L->cells = NULL;
@@ -569,15 +583,22 @@ int tw_tile_get(tw_map *m, size_t l, int x, int y, tw_tile *out, codec_error *er
       out->id = c[1];
       break;
     case TW_KIND_SPEEDUP:
-      out->force = c[0];
-      out->max_speed = c[1];
-      out->id = c[2];
-      out->angle = (int)le16_load(c + 4);
+      if (m->layers[l].early_ddrace) { /* force, type, angle */
+        out->force = c[0];
+        out->id = c[1];
+        out->angle = (int)le16_load(c + 2);
+      } else {
+        out->force = c[0];
+        out->max_speed = c[1];
+        out->id = c[2];
+        out->angle = (int)le16_load(c + 4);
+      }
       if (out->angle >= 0x8000) out->angle -= 0x10000; /* int16 LE */
       break;
     case TW_KIND_SWITCH:
       out->number = c[0];
       out->id = c[1];
+      if (m->layers[l].early_ddrace) break; /* number, type */
       out->flags = c[2];
       out->delay = c[3];
       break;
@@ -601,6 +622,16 @@ int tw_tile_set(tw_map *m, size_t l, int x, int y, const tw_tile *in, codec_erro
       !byte_ok(in->max_speed) || !byte_ok(in->delay) || in->angle < -32768 || in->angle > 32767)
     return codec_fail_arg(err, "layer %zu: cell (%d, %d): value out of range (bytes 0..255, angle -32768..32767)", l, x,
                           y);
+  if (m->layers[l].early_ddrace && (k == TW_KIND_SPEEDUP ? in->max_speed != 0 : in->flags != 0 || in->delay != 0))
+    return codec_fail_arg(err, "layer %zu: cell (%d, %d): an early DDRace %s layer stores no %s (it must stay 0)", l, x,
+                          y, tw_kind_name(k), k == TW_KIND_SPEEDUP ? "max_speed" : "flags or delay");
+  if (m->layers[l].early_ddrace && k == TW_KIND_SPEEDUP) {
+    c[0] = (unsigned char)in->force;
+    c[1] = (unsigned char)in->id;
+    le16_store(c + 2, (uint16_t)(in->angle & 0xFFFF));
+    m->layers[l].dirty = 1;
+    return 1;
+  }
   switch (k) {
     case TW_KIND_TELE:
     case TW_KIND_TUNE:
@@ -616,6 +647,7 @@ int tw_tile_set(tw_map *m, size_t l, int x, int y, const tw_tile *in, codec_erro
     case TW_KIND_SWITCH:
       c[0] = (unsigned char)in->number;
       c[1] = (unsigned char)in->id;
+      if (m->layers[l].early_ddrace) break;
       c[2] = (unsigned char)in->flags;
       c[3] = (unsigned char)in->delay;
       break;

@@ -79,6 +79,7 @@ typedef struct tw_layer {
   size_t count;        /* cells (w*h), quads or sound sources */
   size_t cell_size;    /* bytes per cell/quad/source in the decoded blob */
   int skip_compressed; /* tilemap version >= 4: 0.7 skip compression */
+  int early_ddrace;    /* once loaded: 2010 DDRace cells (speedup 4 bytes, switch 2) */
   unsigned char *cells; /* owned; decoded blob once loaded (NULL before) */
   size_t cells_size;    /* bytes in cells (>= count*cell_size for quads/sounds) */
   int loaded;
@@ -212,7 +213,10 @@ int tw_layer_load(tw_map *m, size_t l, codec_error *err);
 ** are ignored on set:
 **   tiles/game/front: id, flags       tele: number, id
 **   speedup: force, max_speed, id, angle   switch: number, id, flags, delay
-**   tune: number, id */
+**   tune: number, id
+** Early DDRace layers (layer->early_ddrace, 2010: a speedup blob of 4
+** bytes a cell, a switch blob of 2) have fewer: speedup force, id, angle;
+** switch number, id.  Their other fields read 0 and must be written 0. */
 typedef struct tw_tile {
   int id, flags, number, force, max_speed, angle, delay;
 } tw_tile;
@@ -288,5 +292,17 @@ typedef struct tw_sound_info {
 } tw_sound_info;
 
 int tw_sound_get(tw_map *m, size_t s, tw_sound_info *out, codec_error *err);
+
+/* ---- resizing (twmap_resize.c) --------------------------------------------------------- */
+
+/* Resizes tilemap layer l to width x height cells as DDNet's editor does:
+** anchored at the top-left, cells beyond the new size dropped, new cells
+** empty (0).  Resizing the game layer resizes every physics layer (front,
+** tele, speedup, switch, tune) with it, their main "data" blobs included;
+** a physics layer alone is refused while the map has a game layer (the
+** game reads them at its size).  Width and height are at least 1, the
+** layer at most the cells tw_map_parse accepts.  On failure the map is
+** unchanged, except when memory runs out while applying. */
+int tw_layer_resize(tw_map *m, size_t l, int width, int height, codec_error *err);
 
 #endif

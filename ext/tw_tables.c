@@ -13,10 +13,12 @@
 ** points are decoded only when read (ls_json_records.decode).
 **
 ** The model the engine holds wraps the codec's tw_map with the row-key
-** base of every layer (the tile cells and quads of the layers before it),
-** computed once because no table resizes layers or adds quads: a tile's key
-** is base[layer] + y * width + x and a quad's base[layer] + quad, O(1) and
-** stable across edits.  A layer whose rows would not fit under LS_KEY_MAX
+** base of every layer (the tile cells and quads of the layers before it):
+** a tile's key is base[layer] + y * width + x and a quad's base[layer] +
+** quad, O(1) and stable across edits of values.  Resizing a layer
+** (tw_layers width, height) computes the bases again (model_rebase): tile
+** keys of later layers move, which no statement notices, since one that
+** resizes writes tw_layers rows, whose keys are layer indices.  A layer whose rows would not fit under LS_KEY_MAX
 ** (never in a real map) is left out of the scans.
 **
 ** Lazy decoding: the iterators only look at layer geometry; a tile's or
@@ -58,24 +60,30 @@ typedef struct tw_model {
 #define MAP_OF(model) (((const tw_model *)(model))->map)
 #define ROW_MAP(row) MAP_OF((row)->model)
 
-/* Wraps a map (taking it) and computes the key bases; NULL on OOM (the map
-** is freed). */
-static tw_model *model_wrap(tw_map *m) {
-  tw_model *tm = malloc(sizeof *tm);
+/* Computes the key base of every layer from the layers' sizes. */
+static void model_rebase(tw_model *tm) {
+  const tw_map *m = tm->map;
   int64_t sum = 0;
   size_t l;
-  if (!tm || !(tm->base = malloc(sizeof *tm->base * (m->num_layers ? m->num_layers : 1)))) {
-    free(tm);
-    tw_map_free(m);
-    return NULL;
-  }
-  tm->map = m;
   for (l = 0; l < m->num_layers; l++) {
     tw_kind k = m->layers[l].kind;
     int64_t n = k <= TW_KIND_TUNE || k == TW_KIND_QUADS ? (int64_t)m->layers[l].count : 0;
     tm->base[l] = sum;
     sum = n > LS_KEY_MAX + 1 - sum ? LS_KEY_MAX + 1 : sum + n; /* saturates */
   }
+}
+
+/* Wraps a map (taking it) and computes the key bases; NULL on OOM (the map
+** is freed). */
+static tw_model *model_wrap(tw_map *m) {
+  tw_model *tm = malloc(sizeof *tm);
+  if (!tm || !(tm->base = malloc(sizeof *tm->base * (m->num_layers ? m->num_layers : 1)))) {
+    free(tm);
+    tw_map_free(m);
+    return NULL;
+  }
+  tm->map = m;
+  model_rebase(tm);
   return tm;
 }
 
@@ -489,6 +497,7 @@ static void get_layer_image_name(const ls_row *row, sqlite3_context *ctx, const 
 }
 
 #define KINDS_SOUNDS (KIND(TW_KIND_SOUNDS) | KIND(TW_KIND_SOUNDS_DEPRECATED))
+#define TW_LAYER_SIDE_MAX 65536 /* the codec also caps width x height */
 #define LINT(nm, field, lo, hi, fl, kinds, doc_) KIND_INT(nm, layer_rec, li.field, lo, hi, fl, kinds, doc_)
 
 static const ls_column layer_columns[] = {
@@ -498,8 +507,8 @@ static const ls_column layer_columns[] = {
   LAYER_COL("kind", "TEXT", get_layer_kind, 0, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"),
   UTF8_CHARS("name", layer_rec, li.name, KINDS_KNOWN, "layer name (11 bytes)"),
   LINT("detail", detail, 0, 1, 0, KINDS_KNOWN, "1: detail layer (hidden with high detail off)"),
-  LINT("width", width, 0, 0, LS_COL_RO, KINDS_TILEMAP, "tilemaps: width in tiles"),
-  LINT("height", height, 0, 0, LS_COL_RO, KINDS_TILEMAP, "tilemaps: height in tiles"),
+  LINT("width", width, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: width in tiles; writing resizes the layer as the editor does (anchored top-left, new cells empty), and the game layer's physics layers with it"),
+  LINT("height", height, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: height in tiles; writing resizes like width"),
   LINT("color_r", color[0], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color red 0..255"),
   LINT("color_g", color[1], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color green 0..255"),
   LINT("color_b", color[2], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color blue 0..255"),
@@ -519,11 +528,18 @@ static int layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
 }
 
 /* New indices as stored (an unchanged one keeps the value it had, such as
-** -2); the codec writes the fields the layer kind has. */
+** -2); the codec writes the fields the layer kind has.  A new width or
+** height resizes the layer first (tw_layer_resize: the game layer takes
+** its physics layers along), and the tile keys are computed again. */
 static int layer_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   layer_rec *r = row->rec;
   const layer_rec *was = old;
   codec_error e;
+  if (r->li.width != was->li.width || r->li.height != was->li.height) {
+    if (!tw_layer_resize(ROW_MAP(row), (size_t)row->pos.a, r->li.width, r->li.height, &e))
+      return STORE_ERROR(layer_columns, changed, &e, err);
+    model_rebase(row->model);
+  }
   if (r->color_env != was->color_env) r->li.color_env = r->color_env;
   if (r->image != was->image) r->li.image = r->image;
   if (memcmp(&r->li, &was->li, sizeof r->li) == 0 || tw_layer_set(ROW_MAP(row), (size_t)row->pos.a, &r->li, &e))

@@ -114,3 +114,18 @@ WHERE source = 'build/samples/*.map';
 SELECT file, layer_index, name, color_r, color_g, color_b FROM tw_layers('build/samples/*.map')
 WHERE name = 'Decoration' OR grp = 2;
 ROLLBACK;
+
+-- Resize the game layer: 10 tiles wider and 4 lower, as the editor does
+-- (the map stays anchored at the top-left; new cells are empty, cells cut
+-- off are dropped).  The front, tele, speedup, switch and tune layers
+-- follow the game layer; design layers keep their size (resize them with
+-- their own UPDATE).  Then close the new right-hand edge with solid tiles.
+BEGIN;
+UPDATE tw_layers SET width = width + 10, height = height + 4
+WHERE source = 'build/samples/ddrace_sample.map' AND kind = 'game';
+UPDATE tw_tiles SET id = tw_tile_id('game', 'solid')
+WHERE source = 'build/samples/ddrace_sample.map' AND kind = 'game'
+  AND x = (SELECT width - 1 FROM tw_layers('build/samples/ddrace_sample.map') WHERE kind = 'game');
+SELECT layer_index, kind, width, height FROM tw_layers('build/samples/ddrace_sample.map')
+WHERE width IS NOT NULL;
+ROLLBACK;

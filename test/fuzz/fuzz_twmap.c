@@ -5,9 +5,12 @@
 ** _LIMIT or _MEMORY.  When that succeeds, decode everything the
 ** SQL tables show (every tile of every tilemap layer, which forces the lazy
 ** decoding, quads, images, envelopes and their points, sounds, info),
-** edit one tile of each layer that loaded, serialize (must succeed) and
-** parse the output (must succeed, with the same number of layers, and the
-** edited tiles must read back).
+** edit one tile of each layer that loaded, resize one tilemap layer
+** chosen by the input (tw_layer_resize: the game layer takes its physics
+** layers along; a refusal must be CODEC_E_ARG or a damaged layer's
+** CODEC_E_FORMAT), serialize (must succeed) and parse the output (must
+** succeed, with the same number of layers and every layer's size, and the
+** edited tiles, kept by the top-left anchored resize, must read back).
 ** Any inconsistency calls abort(), which libFuzzer reports as a crash.
 */
 #include <stdint.h>
@@ -73,6 +76,26 @@ static void touch(tw_map *m) {
   }
 }
 
+/* Resizes the tilemap layer the input's last bytes choose to a size they
+** choose (1 to 64 each way), the way an UPDATE of tw_layers width and
+** height does.  A map whose layers did not load may refuse. */
+static void resize_one(tw_map *m, const uint8_t *data, size_t size) {
+  codec_error e;
+  size_t l;
+  int w, h;
+  if (!m->num_layers || size < 3) return;
+  l = data[size - 1] % m->num_layers;
+  if (m->layers[l].kind > TW_KIND_TUNE) return;
+  w = data[size - 2] % 64 + 1;
+  h = data[size - 3] % 64 + 1;
+  if (tw_layer_resize(m, l, w, h, &e)) {
+    if (m->layers[l].width != w || m->layers[l].height != h) fuzz_fail("resize did not take", NULL);
+    return;
+  }
+  if (e.code != CODEC_E_ARG && e.code != CODEC_E_FORMAT && e.code != CODEC_E_MEMORY && e.code != CODEC_E_LIMIT)
+    fuzz_fail("resize failed with the wrong code", e.msg);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tw_map *m = NULL, *m2 = NULL;
   codec_error e;
@@ -86,6 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   touch(m);
+  resize_one(m, data, size);
   if (!tw_map_serialize(m, 0, &o, &n, &e)) fuzz_fail("serialize failed", e.msg);
   if (!tw_map_parse(o, n, &m2, &e)) fuzz_fail("re-parse failed", e.msg);
   if (m2->num_layers != m->num_layers) fuzz_fail("layer count changed", NULL);
@@ -93,6 +117,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tw_tile a, b;
     size_t j;
     int shared = 0;
+    if (m2->layers[i].width != m->layers[i].width || m2->layers[i].height != m->layers[i].height)
+      fuzz_fail("layer size not read back", NULL);
     if (!m->layers[i].loaded || m->layers[i].kind > TW_KIND_TUNE) continue;
     for (j = 0; j < m->num_layers; j++)
       if (j != i && tw_layer_data_index(m, j) == tw_layer_data_index(m, i)) shared = 1;

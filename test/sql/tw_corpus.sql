@@ -31,9 +31,9 @@ UPDATE tw_layers SET color_r = 1 WHERE source = 'corpus/tw/ddnet_coverage.map' A
 UPDATE tw_layers SET detail = 2 WHERE source = 'corpus/tw/ddnet_coverage.map' AND layer_index = 6;
 -- expect error: column detail
 -- expect error: 0 to 1
-UPDATE tw_layers SET width = 2 WHERE source = 'corpus/tw/ddnet_coverage.map' AND layer_index = 6;
--- expect error: width
--- expect error: read-only
+UPDATE tw_layers SET width = 2 WHERE source = 'corpus/tw/ddnet_coverage.map' AND layer_index = 3;
+-- expect error: column width
+-- expect error: a tele layer is sized like the game layer: resize the game layer (layer_index 1)
 UPDATE tw_groups SET name = 'twelve bytes' WHERE source = 'corpus/tw/ddnet_coverage.map' AND grp = 0;
 -- expect error: column name
 -- expect error: 11 bytes

@@ -125,8 +125,10 @@ UPDATE tw_layers SET name = 'Game' WHERE source = 'samples/legacy.map' AND layer
 UPDATE tw_layers SET name = 'x' WHERE source = 'samples/legacy.map' AND layer_index = 5;
 -- expect error: column name: a unknown layer has no name
 -- expect error: layer_index 5 (in no group)
-UPDATE tw_layers SET width = 10 WHERE source = 'samples/ddnet_features.map' AND layer_index = 1;
--- expect error: column width of tw_layers is read-only
+UPDATE tw_layers SET width = 10 WHERE source = 'samples/ddnet_features.map' AND layer_index = 4;
+-- expect error: column width: layer 4: a tele layer is sized like the game layer
+UPDATE tw_layers SET height = 0 WHERE source = 'samples/ddnet_features.map' AND layer_index = 1;
+-- expect error: column height: 0 is out of range
 UPDATE tw_layers SET kind = 'game' WHERE source = 'samples/ddnet_features.map' AND layer_index = 1;
 -- expect error: column kind of tw_layers is read-only
 UPDATE tw_layers SET num_sources = 3 WHERE source = 'samples/ddnet_features.map' AND layer_index = 9;

@@ -18,17 +18,12 @@ static inline int ddnet_name_cmp(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Lists the .map files of <corpus>/tw into names (strdup'd, sorted, at most
-** max) and sets dir to that folder as an absolute path (the tools run in
-** another directory).  Returns the count, or -1 when the folder is
-** missing. */
-static inline int ddnet_corpus_maps(const char *corpus, char *dir, size_t dir_size, char **names, int max) {
-  char *abs = realpath(corpus, NULL);
+/* Lists the .map files of folder dir into names (strdup'd, sorted, at
+** most max).  Returns the count, or -1 when the folder is missing. */
+static inline int ddnet_list_maps(const char *dir, char **names, int max) {
   struct dirent *de;
   DIR *dh;
   int n = 0;
-  snprintf(dir, dir_size, "%s/tw", abs ? abs : corpus);
-  free(abs);
   if (!(dh = opendir(dir))) return -1;
   while ((de = readdir(dh)) != NULL && n < max) {
     size_t len = strlen(de->d_name);
@@ -37,6 +32,17 @@ static inline int ddnet_corpus_maps(const char *corpus, char *dir, size_t dir_si
   closedir(dh);
   qsort(names, (size_t)n, sizeof *names, ddnet_name_cmp);
   return n;
+}
+
+/* Lists the .map files of <corpus>/tw into names (strdup'd, sorted, at most
+** max) and sets dir to that folder as an absolute path (the tools run in
+** another directory).  Returns the count, or -1 when the folder is
+** missing. */
+static inline int ddnet_corpus_maps(const char *corpus, char *dir, size_t dir_size, char **names, int max) {
+  char *abs = realpath(corpus, NULL);
+  snprintf(dir, dir_size, "%s/tw", abs ? abs : corpus);
+  free(abs);
+  return ddnet_list_maps(dir, names, max);
 }
 
 /* Writes the storage.cfg ("add_path $CURRENTDIR") the tools need in the
