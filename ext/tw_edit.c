@@ -434,7 +434,8 @@ static int appended_index(sqlite3_value *v, const char *column, size_t count, ch
   if (sqlite3_value_type(v) == SQLITE_NULL ||
       (sqlite3_value_numeric_type(v) == SQLITE_INTEGER && sqlite3_value_int64(v) == (int64_t)count))
     return SQLITE_OK;
-  *err = sqlite3_mprintf("column %s: new rows are appended (%s %zu); give NULL or %zu", column, column, count, count);
+  *err = sqlite3_mprintf("column %s: new rows are appended (%s %lld); give NULL or %lld", column, column,
+                         (long long)count, (long long)count);
   return SQLITE_CONSTRAINT;
 }
 
