@@ -1,6 +1,7 @@
 /*
 ** tw_tables.c: the Teeworlds / DDNet map table family (tw_maps, tw_groups,
-** tw_layers, tw_tiles, tw_quads, tw_images, tw_envelopes, tw_sounds)
+** tw_layers, tw_tiles, tw_quads, tw_sound_sources, tw_images, tw_envelopes,
+** tw_sounds)
 ** declared for the generic engine over codecs/twmap.h.
 **
 ** Each table is a column list over a record: load() fills it from the
@@ -450,7 +451,7 @@ static int group_store(ls_row *row, const void *old, const unsigned char *change
 }
 
 static const ls_table tw_groups = {
-  .name = "tw_groups", .format = &tw_format, .doc = "one row per group of each map",
+  .name = "tw_groups", .format = &tw_format, .doc = "one row per group of each map; INSERT adds an empty group (the editor's defaults) at grp or last, DELETE removes a group with its layers (not the game group)",
   .columns = group_columns, .ncolumns = NCOLS(group_columns),
   .shape = {LS_SHAPE_ARRAY, count_groups, NULL, NULL}, .row_name = "group %a",
   .rows_per_file = 7, /* the corpus average */
@@ -537,7 +538,7 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
 }
 
 static const ls_table tw_layers = {
-  .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map",
+  .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map; INSERT adds a layer of any kind but sounds_deprecated to group grp at position layer (default last), with the editor's defaults and DDNet's rules; DELETE removes one (not the game layer)",
   .columns = layer_columns, .ncolumns = NCOLS(layer_columns),
   .shape = {LS_SHAPE_ARRAY, count_layers, NULL, NULL, layer_in_scan, NULL}, .describe = describe_layer,
   .rows_per_file = 20, /* the corpus average */
@@ -668,7 +669,7 @@ static int quad_store(ls_row *row, const void *old, const unsigned char *changed
 }
 
 static const ls_table tw_quads = {
-  .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map",
+  .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map; INSERT adds the editor's 64 x 64 white quad to (grp, layer) at position quad (default last), DELETE removes one",
   .columns = quad_columns, .ncolumns = NCOLS(quad_columns),
   .shape = {LS_SHAPE_GRID, count_layers, layer_cells_wide, layer_cells_high, quad_layer_in_scan, layer_key_base},
   .describe = describe_quad,
@@ -842,7 +843,7 @@ static const ls_column image_columns[] = {
 };
 
 static const ls_table tw_images = {
-  .name = "tw_images", .format = &tw_format, .doc = "one row per image of each map",
+  .name = "tw_images", .format = &tw_format, .doc = "one row per image of each map; INSERT appends an external image (name, width, height), DELETE removes an unused one, lowering the image indices past it",
   .columns = image_columns, .ncolumns = NCOLS(image_columns),
   .shape = {LS_SHAPE_ARRAY, count_images, NULL, NULL}, .row_name = "image %a",
   .rows_per_file = 11, /* the corpus average */
@@ -991,7 +992,7 @@ static int envelope_store(ls_row *row, const void *old, const unsigned char *cha
 }
 
 static const ls_table tw_envelopes = {
-  .name = "tw_envelopes", .format = &tw_format, .doc = "one row per envelope (animation curve) of each map",
+  .name = "tw_envelopes", .format = &tw_format, .doc = "one row per envelope (animation curve) of each map; INSERT appends one of a kind (with the editor's two points unless points is given), DELETE removes an unused one, lowering the envelope indices past it",
   .columns = envelope_columns, .ncolumns = NCOLS(envelope_columns),
   .shape = {LS_SHAPE_ARRAY, count_envelopes, NULL, NULL}, .row_name = "envelope %a",
   .rows_per_file = 4, /* the corpus average */
@@ -1028,7 +1029,7 @@ static const ls_column sound_columns[] = {
 };
 
 static const ls_table tw_sounds = {
-  .name = "tw_sounds", .format = &tw_format, .doc = "one row per sound of each (DDNet) map",
+  .name = "tw_sounds", .format = &tw_format, .doc = "one row per sound of each (DDNet) map; INSERT appends a sound by name (without data), DELETE removes an unused one, lowering the sound indices past it",
   .columns = sound_columns, .ncolumns = NCOLS(sound_columns),
   .shape = {LS_SHAPE_ARRAY, count_sounds, NULL, NULL}, .row_name = "sound %a",
   .rows_per_file = 1, /* the corpus average */
