@@ -50,6 +50,10 @@ tw_keys *tw_keys_new(const tw_map *m) {
     k->base[l] = k->next;
     k->next = n > LS_KEY_MAX + 1 - k->next ? LS_KEY_MAX + 1 : k->next + n; /* saturates */
   }
+  /* Fresh keys start past every index a list keys by (0 .. count - 1),
+  ** so a new row never takes an old row's key, even in a map without
+  ** cells. */
+  k->next += (int64_t)(m->num_groups + m->num_layers + m->num_images + m->num_envelopes + m->num_sounds);
   return k;
 }
 
