@@ -1112,7 +1112,7 @@ int tw_envelope_set_points(tw_map *m, size_t e, const tw_env_point *pts, size_t 
     return codec_fail_oom(err, "envelope %zu: out of memory", e);
   }
   /* before, new, after */
-  memcpy(np, pi->ints, start * (size_t)pn * 4);
+  if (start) memcpy(np, pi->ints, start * (size_t)pn * 4); /* a new points item has no ints (NULL) */
   for (i = 0; i < n; i++) {
     int32_t *p = np + (start + i) * (size_t)pn;
     p[0] = pts[i].time;
@@ -1121,7 +1121,8 @@ int tw_envelope_set_points(tw_map *m, size_t e, const tw_env_point *pts, size_t 
     if (pn == 22)
       for (k = 0; k < 16; k++) p[6 + k] = pts[i].bezier[k];
   }
-  memcpy(np + (start + n) * (size_t)pn, pi->ints + (start + cnt) * (size_t)pn, (total - start - cnt) * (size_t)pn * 4);
+  if (total > start + cnt)
+    memcpy(np + (start + n) * (size_t)pn, pi->ints + (start + cnt) * (size_t)pn, (total - start - cnt) * (size_t)pn * 4);
   if (bz) {
     memcpy(nb, bz->ints, start * 16 * 4);
     for (i = 0; i < n; i++)

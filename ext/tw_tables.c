@@ -1,6 +1,7 @@
 /*
 ** tw_tables.c: the Teeworlds / DDNet map table family (tw_maps, tw_groups,
-** tw_layers, tw_tiles, tw_quads, tw_images, tw_envelopes, tw_sounds)
+** tw_layers, tw_tiles, tw_quads, tw_sound_sources, tw_images, tw_envelopes,
+** tw_sounds)
 ** declared for the generic engine over codecs/twmap.h.
 **
 ** Each table is a column list over a record: load() fills it from the
@@ -12,14 +13,18 @@
 ** name, and the layer of a row of a layer (grp, layer, kind).  Envelope
 ** points are decoded only when read (ls_json_records.decode).
 **
-** The model the engine holds wraps the codec's tw_map with the row-key
-** base of every layer (the tile cells and quads of the layers before it):
+** The model the engine holds wraps the codec's tw_map with its row keys
+** (tw_edit.h): every layer has a key base (the tile cells, quads and sound
+** sources of the layers before it; a layer added later gets a fresh one):
 ** a tile's key is base[layer] + y * width + x and a quad's base[layer] +
-** quad, O(1) and stable across edits of values.  Resizing a layer
-** (tw_layers width, height) computes the bases again (model_rebase): tile
-** keys of later layers move, which no statement notices, since one that
-** resizes writes tw_layers rows, whose keys are layer indices.  A layer whose rows would not fit under LS_KEY_MAX
-** (never in a real map) is left out of the scans.
+** quad, O(1), until quads or sources of that layer are inserted or
+** deleted (then tw_edit.c keeps them by index, as it does for groups,
+** layers, images, envelopes and sounds).  A layer whose rows would not fit
+** under LS_KEY_MAX (never in a real map) is left out of the scans.
+** INSERT and DELETE are tw_edit.c's (through codecs/twmap_edit.h).
+** Resizing a layer (tw_layers width, height) gives the layers whose size
+** changed fresh key bases (tw_keys_layer_resized), so their cells never
+** take keys of another layer's.
 **
 ** Lazy decoding: the iterators only look at layer geometry; a tile's or
 ** quad's load() decodes the one layer of its row on first use
@@ -44,8 +49,10 @@
 #include <string.h>
 
 #include "../codecs/twmap.h"
+#include "../codecs/twmap_edit.h"
 #include "engine.h"
 #include "json.h"
+#include "tw_edit.h"
 #include "tw_tables.h"
 
 #define NCOLS(cols) ((int)(sizeof cols / sizeof cols[0]))
@@ -54,36 +61,23 @@
 
 typedef struct tw_model {
   tw_map *map;   /* owned */
-  int64_t *base; /* owned, one per layer: key of its first cell or quad */
+  tw_keys *keys; /* owned: row keys (tw_edit.h), with each layer's key base */
 } tw_model;
 
 #define MAP_OF(model) (((const tw_model *)(model))->map)
 #define ROW_MAP(row) MAP_OF((row)->model)
 
-/* Computes the key base of every layer from the layers' sizes. */
-static void model_rebase(tw_model *tm) {
-  const tw_map *m = tm->map;
-  int64_t sum = 0;
-  size_t l;
-  for (l = 0; l < m->num_layers; l++) {
-    tw_kind k = m->layers[l].kind;
-    int64_t n = k <= TW_KIND_TUNE || k == TW_KIND_QUADS ? (int64_t)m->layers[l].count : 0;
-    tm->base[l] = sum;
-    sum = n > LS_KEY_MAX + 1 - sum ? LS_KEY_MAX + 1 : sum + n; /* saturates */
-  }
-}
-
-/* Wraps a map (taking it) and computes the key bases; NULL on OOM (the map
-** is freed). */
-static tw_model *model_wrap(tw_map *m) {
+/* Wraps a map (taking it) with its row keys (a copy of `keys`, or new
+** ones: tw_keys_new computes the key bases); NULL on OOM (the map is
+** freed). */
+static tw_model *model_wrap(tw_map *m, const tw_keys *keys) {
   tw_model *tm = malloc(sizeof *tm);
-  if (!tm || !(tm->base = malloc(sizeof *tm->base * (m->num_layers ? m->num_layers : 1)))) {
+  if (!tm || !(tm->keys = keys ? tw_keys_clone(keys) : tw_keys_new(m))) {
     free(tm);
     tw_map_free(m);
     return NULL;
   }
   tm->map = m;
-  model_rebase(tm);
   return tm;
 }
 
@@ -91,9 +85,13 @@ tw_map *tw_model_map(void *model) {
   return ((tw_model *)model)->map;
 }
 
+tw_keys *tw_model_keys(const void *model) {
+  return ((const tw_model *)model)->keys;
+}
+
 /* Whether every row of layer l has a key within LS_KEY_MAX. */
 static int layer_addressable(const tw_model *tm, size_t l) {
-  return tm->base[l] + (int64_t)tm->map->layers[l].count <= LS_KEY_MAX + 1;
+  return tw_keys_base(tm->keys, l) + (int64_t)tm->map->layers[l].count <= LS_KEY_MAX + 1;
 }
 
 static const char *const tw_extensions[] = {".map", NULL};
@@ -103,7 +101,7 @@ static void *tw_format_parse(const unsigned char *data, size_t size, codec_error
   tw_map *m = NULL;
   tw_model *tm;
   if (!tw_map_parse(data, size, &m, err)) return NULL;
-  if (!(tm = model_wrap(m))) codec_fail_oom(err, "map: out of memory");
+  if (!(tm = model_wrap(m, NULL))) codec_fail_oom(err, "map: out of memory");
   return tm;
 }
 
@@ -111,22 +109,23 @@ static int tw_format_serialize(const void *model, unsigned char **out, size_t *s
   return tw_map_serialize(MAP_OF(model), DF_WRITE_RECOMPRESS, out, size, err);
 }
 
-/* Edited, not yet re-encoded layers are copied too (tw_map_clone). */
+/* Edited, not yet re-encoded layers are copied too (tw_map_clone), and the
+** row keys as they are. */
 static void *tw_format_clone(const void *model) {
   tw_map *m = tw_map_clone(MAP_OF(model));
-  return m ? model_wrap(m) : NULL;
+  return m ? model_wrap(m, ((const tw_model *)model)->keys) : NULL;
 }
 
 static void tw_format_free(void *model) {
   tw_model *tm = model;
   if (!tm) return;
   tw_map_free(tm->map);
-  free(tm->base);
+  tw_keys_free(tm->keys);
   free(tm);
 }
 
 static size_t tw_format_footprint(const void *model) {
-  return sizeof(tw_model) + MAP_OF(model)->num_layers * sizeof(int64_t) + tw_map_footprint(MAP_OF(model));
+  return sizeof(tw_model) + tw_keys_footprint(((const tw_model *)model)->keys) + tw_map_footprint(MAP_OF(model));
 }
 
 /* Decodes now everything the tables decode on first use: info strings,
@@ -253,9 +252,10 @@ static const ls_range *getter_range(const ls_column *cols, int ncols, const ls_s
 }
 
 /* Which layers a table has rows for. */
-enum { ANY_LAYER, TILEMAP_LAYERS, QUADS_LAYERS };
+enum { ANY_LAYER, TILEMAP_LAYERS, QUADS_LAYERS, SOUNDS_LAYERS };
 
 static int in_family(const tw_layer *L, int family) {
+  if (family == SOUNDS_LAYERS) return L->kind == TW_KIND_SOUNDS;
   return family == ANY_LAYER || (family == QUADS_LAYERS ? L->kind == TW_KIND_QUADS : L->kind <= TW_KIND_TUNE);
 }
 
@@ -281,16 +281,16 @@ static int layer_has_rows(const tw_model *tm, int64_t l, const ls_scan *scan, co
 ** (see the top). */
 static int64_t layer_cells_wide(const void *model, int64_t l) {
   const tw_layer *L = &MAP_OF(model)->layers[l];
-  return L->kind == TW_KIND_QUADS ? (int64_t)L->count : L->width;
+  return L->kind == TW_KIND_QUADS || L->kind == TW_KIND_SOUNDS ? (int64_t)L->count : L->width;
 }
 
 static int64_t layer_cells_high(const void *model, int64_t l) {
   const tw_layer *L = &MAP_OF(model)->layers[l];
-  return L->kind == TW_KIND_QUADS ? 1 : L->height;
+  return L->kind == TW_KIND_QUADS || L->kind == TW_KIND_SOUNDS ? 1 : L->height;
 }
 
 static int64_t layer_key_base(const void *model, int64_t l) {
-  return ((const tw_model *)model)->base[l];
+  return tw_keys_base(((const tw_model *)model)->keys, (size_t)l);
 }
 
 /* "group 1 layer 0 (layer_index 5)": how errors name a layer. */
@@ -454,11 +454,12 @@ static int group_store(ls_row *row, const void *old, const unsigned char *change
 }
 
 static const ls_table tw_groups = {
-  .name = "tw_groups", .format = &tw_format, .doc = "one row per group of each map",
+  .name = "tw_groups", .format = &tw_format, .doc = "one row per group of each map; INSERT adds an empty group (the editor's defaults) at grp or last, DELETE removes a group with its layers (not the game group)",
   .columns = group_columns, .ncolumns = NCOLS(group_columns),
   .shape = {LS_SHAPE_ARRAY, count_groups, NULL, NULL}, .row_name = "group %a",
   .rows_per_file = 7, /* the corpus average */
   .record_size = sizeof(tw_group_info), .load = group_load, .store = group_store,
+  .key = tw_group_key, .seek = tw_group_seek, .insert = tw_group_insert_row, .remove = tw_group_remove_row,
 };
 /* ---- tw_layers --------------------------------------------------------------- */
 
@@ -536,9 +537,17 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
   const layer_rec *was = old;
   codec_error e;
   if (r->li.width != was->li.width || r->li.height != was->li.height) {
-    if (!tw_layer_resize(ROW_MAP(row), (size_t)row->pos.a, r->li.width, r->li.height, &e))
+    const tw_map *m = ROW_MAP(row);
+    size_t *counts = malloc(sizeof *counts * (m->num_layers ? m->num_layers : 1)), l;
+    if (!counts) return SQLITE_NOMEM;
+    for (l = 0; l < m->num_layers; l++) counts[l] = m->layers[l].count;
+    if (!tw_layer_resize(ROW_MAP(row), (size_t)row->pos.a, r->li.width, r->li.height, &e)) {
+      free(counts);
       return STORE_ERROR(layer_columns, changed, &e, err);
-    model_rebase(row->model);
+    }
+    for (l = 0; l < m->num_layers; l++)
+      if (m->layers[l].count != counts[l]) tw_keys_layer_resized(((tw_model *)row->model)->keys, m, l);
+    free(counts);
   }
   if (r->color_env != was->color_env) r->li.color_env = r->color_env;
   if (r->image != was->image) r->li.image = r->image;
@@ -548,12 +557,13 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
 }
 
 static const ls_table tw_layers = {
-  .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map",
+  .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map; INSERT adds a layer of any kind but sounds_deprecated to group grp at position layer (default last), with the editor's defaults and DDNet's rules; DELETE removes one (not the game layer)",
   .columns = layer_columns, .ncolumns = NCOLS(layer_columns),
   .shape = {LS_SHAPE_ARRAY, count_layers, NULL, NULL, layer_in_scan, NULL}, .describe = describe_layer,
   .rows_per_file = 20, /* the corpus average */
   .record_size = sizeof(layer_rec), .load = layer_load, .store = layer_store,
   .row_kind = layer_row_kind, .other_kind = other_layer_kind,
+  .key = tw_layer_key, .seek = tw_layer_seek, .insert = tw_layer_insert_row, .remove = tw_layer_remove_row,
 };
 
 /* ---- tw_tiles ---------------------------------------------------------------- */
@@ -678,12 +688,124 @@ static int quad_store(ls_row *row, const void *old, const unsigned char *changed
 }
 
 static const ls_table tw_quads = {
-  .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map",
+  .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map; INSERT adds the editor's 64 x 64 white quad to (grp, layer) at position quad (default last), DELETE removes one",
   .columns = quad_columns, .ncolumns = NCOLS(quad_columns),
   .shape = {LS_SHAPE_GRID, count_layers, layer_cells_wide, layer_cells_high, quad_layer_in_scan, layer_key_base},
   .describe = describe_quad,
   .rows_per_file = 260, /* the corpus average */
   .record_size = sizeof(quad_rec), .load = quad_load, .store = quad_store,
+  .key = tw_quad_key, .seek = tw_quad_seek, .insert = tw_quad_insert_row, .remove = tw_quad_remove_row,
+};
+/* ---- tw_sound_sources --------------------------------------------------------- */
+
+/* The codec's tw_source, its envelopes as shown, the shape by name and
+** its size by shape: width and height for a rectangle, radius for a
+** circle (-1, NULL, for the fields the other shape lacks). */
+typedef struct source_rec {
+  tw_source s;
+  int32_t pos_env, sound_env; /* -1 for none */
+  int32_t width, height, radius;
+} source_rec;
+
+static const char *const source_shapes[] = {"rectangle", "circle", NULL};
+
+/* The first read of a sounds layer decodes it. */
+static int source_load(const ls_row *row, char **err) {
+  source_rec *r = row->rec;
+  codec_error e;
+  if (!tw_source_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->s, &e))
+    return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  r->pos_env = shown_index(r->s.pos_env);
+  r->sound_env = shown_index(r->s.sound_env);
+  r->width = r->s.shape == 1 ? -1 : r->s.width;
+  r->height = r->s.shape == 1 ? -1 : r->s.height;
+  r->radius = r->s.shape == 1 ? r->s.width : -1;
+  return SQLITE_OK;
+}
+
+/* "source 2 of group 0 layer 3 (layer_index 4)". */
+static char *describe_source(const void *model, const ls_pos *pos) {
+  return name_in_layer(MAP_OF(model), pos->a, sqlite3_mprintf("source %lld", (long long)pos->c));
+}
+
+#define SINT(nm, field, lo, hi, doc_) LS_COL_INT_IN(nm, LS_I32, source_rec, s.field, lo, hi, 0, doc_)
+#define SSIZE(nm, field, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_I32, .offset = offsetof(source_rec, field), .min = 0, \
+   .max = INT32_MAX, .flags = LS_COL_NULL, .null_value = -1, .doc = doc_}
+
+static const ls_column source_columns[] = {
+  LAYER_COL("grp", "INTEGER", get_layer_group, LS_COL_RANGE | LS_COL_VALUES(5), "group index"),
+  LAYER_COL("layer", "INTEGER", get_layer_in_group, LS_COL_RANGE | LS_COL_VALUES(5), "index of the sounds layer in its group"),
+  LS_COL_POS("source", 2, LS_COL_RANGE | LS_COL_VALUES(10), "index of the source in its layer; INSERT: the position to take, default after the last"),
+  LS_COL_INT("x", LS_I32, source_rec, s.x, 0, "position x, fixed point: 1024 = one pixel"),
+  LS_COL_INT("y", LS_I32, source_rec, s.y, 0, "position y, fixed point: 1024 = one pixel"),
+  SINT("loop", loop, 0, 1, "1: plays in a loop"),
+  SINT("panning", panning, 0, 1, "1: panned by the listener's position"),
+  SINT("time_delay", time_delay, 0, INT32_MAX, "delay before it plays, in seconds"),
+  SINT("falloff", falloff, 0, 255, "falloff 0 (none) to 255 (full) towards the shape's edge"),
+  INDEX_INT("pos_env", source_rec, pos_env, &envelope_index, 0, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_INT("pos_env_offset", LS_I32, source_rec, s.pos_env_offset, 0, "position envelope time offset (ms)"),
+  INDEX_INT("sound_env", source_rec, sound_env, &envelope_index, 0, 0, "sound (volume) envelope index, 0-based; NULL: none"),
+  LS_COL_INT("sound_env_offset", LS_I32, source_rec, s.sound_env_offset, 0, "sound envelope time offset (ms)"),
+  {.name = "shape", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(source_rec, s.shape),
+   .aux = source_shapes, .doc = "'rectangle' or 'circle': the area the sound is heard in"},
+  SSIZE("width", width, "rectangles: width, fixed point (1024 = one pixel); NULL for circles"),
+  SSIZE("height", height, "rectangles: height, fixed point; NULL for circles"),
+  SSIZE("radius", radius, "circles: radius in pixels; NULL for rectangles"),
+  LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
+};
+
+static int source_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
+  return layer_has_rows(model, l, scan, source_columns, NCOLS(source_columns), SOUNDS_LAYERS);
+}
+
+/* The size follows the shape: a rectangle needs width and height, a circle
+** its radius; the other shape's columns read NULL and take only NULL. */
+static int source_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  source_rec *r = row->rec;
+  const source_rec *was = old;
+  enum { WIDTH = 14, HEIGHT = 15, RADIUS = 16 };
+  codec_error e;
+  if (r->pos_env != was->pos_env) r->s.pos_env = r->pos_env;
+  if (r->sound_env != was->sound_env) r->s.sound_env = r->sound_env;
+  if (r->s.shape == 1) {
+    if ((changed[WIDTH] && r->width >= 0) || (changed[HEIGHT] && r->height >= 0)) {
+      *err = sqlite3_mprintf("column %s: a circle has a radius, no width or height", changed[WIDTH] ? "width" : "height");
+      return SQLITE_CONSTRAINT;
+    }
+    if (r->radius < 0) {
+      *err = sqlite3_mprintf("column radius: a circle needs a radius");
+      return SQLITE_CONSTRAINT;
+    }
+    r->s.width = r->radius;
+    r->s.height = 0;
+  } else {
+    if (changed[RADIUS] && r->radius >= 0) {
+      *err = sqlite3_mprintf("column radius: a rectangle has a width and height, no radius");
+      return SQLITE_CONSTRAINT;
+    }
+    if (r->width < 0 || r->height < 0) {
+      *err = sqlite3_mprintf("column %s: a rectangle needs a width and a height", r->width < 0 ? "width" : "height");
+      return SQLITE_CONSTRAINT;
+    }
+    r->s.width = r->width;
+    r->s.height = r->height;
+  }
+  if (memcmp(&r->s, &was->s, sizeof r->s) == 0 ||
+      tw_source_set(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->s, &e))
+    return SQLITE_OK;
+  return STORE_ERROR(source_columns, changed, &e, err);
+}
+
+static const ls_table tw_sound_sources = {
+  .name = "tw_sound_sources", .format = &tw_format,
+  .doc = "one row per sound source of every sounds layer of each (DDNet) map; INSERT adds one with the editor's defaults (a looping circle of radius 1500), DELETE removes one",
+  .columns = source_columns, .ncolumns = NCOLS(source_columns),
+  .shape = {LS_SHAPE_GRID, count_layers, layer_cells_wide, layer_cells_high, source_layer_in_scan, layer_key_base},
+  .describe = describe_source,
+  .rows_per_file = 2,
+  .record_size = sizeof(source_rec), .load = source_load, .store = source_store,
+  .key = tw_source_key, .seek = tw_source_seek, .insert = tw_source_insert_row, .remove = tw_source_remove_row,
 };
 /* ---- tw_images --------------------------------------------------------------- */
 
@@ -740,11 +862,12 @@ static const ls_column image_columns[] = {
 };
 
 static const ls_table tw_images = {
-  .name = "tw_images", .format = &tw_format, .doc = "one row per image of each map",
+  .name = "tw_images", .format = &tw_format, .doc = "one row per image of each map; INSERT appends an external image (name, width, height), DELETE removes an unused one, lowering the image indices past it",
   .columns = image_columns, .ncolumns = NCOLS(image_columns),
   .shape = {LS_SHAPE_ARRAY, count_images, NULL, NULL}, .row_name = "image %a",
   .rows_per_file = 11, /* the corpus average */
   .record_size = sizeof(image_rec), .load = image_load, .store = image_store,
+  .key = tw_image_key, .seek = tw_image_seek, .insert = tw_image_insert_row, .remove = tw_image_remove_row,
 };
 
 /* ---- tw_envelopes ------------------------------------------------------------ */
@@ -888,11 +1011,12 @@ static int envelope_store(ls_row *row, const void *old, const unsigned char *cha
 }
 
 static const ls_table tw_envelopes = {
-  .name = "tw_envelopes", .format = &tw_format, .doc = "one row per envelope (animation curve) of each map",
+  .name = "tw_envelopes", .format = &tw_format, .doc = "one row per envelope (animation curve) of each map; INSERT appends one of a kind (with the editor's two points unless points is given), DELETE removes an unused one, lowering the envelope indices past it",
   .columns = envelope_columns, .ncolumns = NCOLS(envelope_columns),
   .shape = {LS_SHAPE_ARRAY, count_envelopes, NULL, NULL}, .row_name = "envelope %a",
   .rows_per_file = 4, /* the corpus average */
   .record_size = sizeof(envelope_rec), .load = envelope_load, .store = envelope_store,
+  .key = tw_envelope_key, .seek = tw_envelope_seek, .insert = tw_envelope_insert_row, .remove = tw_envelope_remove_row,
 };
 
 /* ---- tw_sounds --------------------------------------------------------------- */
@@ -924,16 +1048,18 @@ static const ls_column sound_columns[] = {
 };
 
 static const ls_table tw_sounds = {
-  .name = "tw_sounds", .format = &tw_format, .doc = "one row per sound of each (DDNet) map",
+  .name = "tw_sounds", .format = &tw_format, .doc = "one row per sound of each (DDNet) map; INSERT appends a sound by name (without data), DELETE removes an unused one, lowering the sound indices past it",
   .columns = sound_columns, .ncolumns = NCOLS(sound_columns),
   .shape = {LS_SHAPE_ARRAY, count_sounds, NULL, NULL}, .row_name = "sound %a",
   .rows_per_file = 1, /* the corpus average */
   .record_size = sizeof(sound_rec), .load = sound_load,
+  .key = tw_sound_key, .seek = tw_sound_seek, .insert = tw_sound_insert_row, .remove = tw_sound_remove_row,
 };
 
 /* ---- the family --------------------------------------------------------- */
 
 static const ls_table *const tw_all_tables[] = {&tw_maps,  &tw_groups, &tw_layers,    &tw_tiles,
-                                                &tw_quads, &tw_images, &tw_envelopes, &tw_sounds, NULL};
+                                                &tw_quads, &tw_images, &tw_envelopes, &tw_sounds,
+                                                &tw_sound_sources, NULL};
 
 const ls_family tw_family = {&tw_format, tw_all_tables};

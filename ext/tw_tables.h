@@ -9,7 +9,8 @@
 extern const ls_format tw_format;
 
 /* tw_maps, tw_groups, tw_layers, tw_tiles, tw_quads, tw_images,
-** tw_envelopes, tw_sounds, and the "tw" format for levelsql_files. */
+** tw_envelopes, tw_sounds, tw_sound_sources, and the "tw" format for
+** levelsql_files. */
 extern const ls_family tw_family;
 
 /* The codec's map inside a model of the family (for SQL functions that

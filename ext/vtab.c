@@ -164,7 +164,12 @@ static int ls_connect(sqlite3 *db, void *aux_, int argc, const char *const *argv
   for (i = 0; i < t->ncolumns; i++) {
     sqlite3_str_appendf(sql, ", \"%w\" %s", t->columns[i].name, t->columns[i].type);
   }
-  sqlite3_str_appendf(sql, ", source HIDDEN, options HIDDEN)");
+  /* A table with a visible column named `source` (tw_sound_sources) calls
+  ** the hidden one source_path: table-valued arguments bind by position,
+  ** and INSERT can name its target with `file`. */
+  for (i = 0; i < t->ncolumns && strcmp(t->columns[i].name, "source") != 0; i++) {
+  }
+  sqlite3_str_appendf(sql, ", %s HIDDEN, options HIDDEN)", i < t->ncolumns ? "source_path" : "source");
   schema = sqlite3_str_finish(sql);
   if (!schema) {
     rc = SQLITE_NOMEM;

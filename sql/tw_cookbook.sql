@@ -111,8 +111,35 @@ WHERE source = 'build/samples/*.map' AND kind = 'game' AND id = 2;
 -- Add a server setting.
 UPDATE tw_maps SET settings = json_insert(settings, '$[#]', 'sv_team 1')
 WHERE source = 'build/samples/*.map';
+-- Delete every unused envelope and image: one DELETE each, a NOT IN over
+-- their users in the same map.  The indices of the envelopes and images
+-- after a deleted one move down, and every layer, quad and sound source
+-- pointing at them follows; deleting one that is still used fails, naming
+-- the user.
+DELETE FROM tw_envelopes WHERE source = 'build/samples/*.map' AND env NOT IN (
+  SELECT pos_env FROM tw_quads(tw_envelopes.file) WHERE pos_env IS NOT NULL
+  UNION SELECT color_env FROM tw_quads(tw_envelopes.file) WHERE color_env IS NOT NULL
+  UNION SELECT color_env FROM tw_layers(tw_envelopes.file) WHERE color_env IS NOT NULL
+  UNION SELECT pos_env FROM tw_sound_sources(tw_envelopes.file) WHERE pos_env IS NOT NULL
+  UNION SELECT sound_env FROM tw_sound_sources(tw_envelopes.file) WHERE sound_env IS NOT NULL);
+DELETE FROM tw_images WHERE source = 'build/samples/*.map' AND image NOT IN (
+  SELECT image FROM tw_layers(tw_images.file) WHERE image IS NOT NULL);
+-- Copy a design layer into the game layer, cell by cell (the two layers
+-- have the same size: the editor makes new tile layers as large as the game
+-- layer): here the tiles layer "Ground" of the game group, ids and flags as
+-- they are.  x and y are pushed down, so each game cell finds its design
+-- cell directly.
+UPDATE tw_tiles AS g SET id = d.id, flags = d.flags
+FROM tw_layers('build/samples/ddnet_features.map') AS l, tw_tiles('build/samples/ddnet_features.map') AS d
+WHERE g.source = 'build/samples/ddnet_features.map' AND g.kind = 'game'
+  AND l.name = 'Ground' AND l.kind = 'tiles' AND d.layer_index = l.layer_index AND d.x = g.x AND d.y = g.y;
 SELECT file, layer_index, name, color_r, color_g, color_b FROM tw_layers('build/samples/*.map')
 WHERE name = 'Decoration' OR grp = 2;
+SELECT file, count(*) AS envelopes_left FROM tw_envelopes('build/samples/*.map') GROUP BY file;
+SELECT count(*) AS game_cells_like_ground FROM tw_tiles('build/samples/ddnet_features.map') AS g
+JOIN tw_tiles AS d ON d.file = g.file AND d.x = g.x AND d.y = g.y
+WHERE g.kind = 'game' AND d.layer_index = (SELECT layer_index FROM tw_layers(g.file) WHERE name = 'Ground')
+  AND d.id = g.id;
 ROLLBACK;
 
 -- Resize the game layer: 10 tiles wider and 4 lower, as the editor does

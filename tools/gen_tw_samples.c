@@ -611,7 +611,8 @@ static unsigned char *build_ddrace(size_t *size, codec_error *err) {
     grid_fill(&game, 10, 16, 22, 16, T_SOLID, 0);      /* a platform */
     grid_fill(&game, 20, h - 2, 27, h - 2, T_FREEZE, 0);
     grid_fill(&game, 40, h - 2, 44, h - 2, T_DEATH, 0);
-    grid_fill(&front, 30, 8, 45, 8, T_UNHOOKABLE, 0);  /* an unhookable ceiling */
+    grid_fill(&game, 30, 8, 45, 8, T_UNHOOKABLE, 0);   /* an unhookable ceiling */
+    grid_fill(&front, 30, 9, 45, 9, T_FREEZE, 0);      /* freeze under it, in front (DDNet's front layer takes no unhookable tile) */
     grid_fill(&tele, 14, h - 3, 14, h - 3, T_TELE_IN, 1);
     grid_fill(&tele, 50, 5, 50, 5, T_TELE_OUT, 1);
     grid_fill(&tele, 35, h - 3, 35, h - 3, T_TELE_IN, 2); /* no exit 2: a dead end */

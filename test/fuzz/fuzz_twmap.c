@@ -11,6 +11,11 @@
 ** CODEC_E_FORMAT), serialize (must succeed) and parse the output (must
 ** succeed, with the same number of layers and every layer's size, and the
 ** edited tiles, kept by the top-left anchored resize, must read back).
+** Then, on a fresh parse, structural edits
+** (twmap_edit.h) chosen by the input's bytes: groups, layers of every
+** kind, quads, sound sources, envelopes, images and sounds added and
+** removed; each may refuse (never with a crash), and whatever they did must
+** serialize and parse again with the same counts.
 ** Any inconsistency calls abort(), which libFuzzer reports as a crash.
 */
 #include <stdint.h>
@@ -19,6 +24,7 @@
 #include <string.h>
 
 #include "twmap.h"
+#include "twmap_edit.h"
 
 /* Reports an inconsistency and aborts so libFuzzer keeps the input. */
 static void fuzz_fail(const char *what, const char *detail) {
@@ -96,6 +102,64 @@ static void resize_one(tw_map *m, const uint8_t *data, size_t size) {
     fuzz_fail("resize failed with the wrong code", e.msg);
 }
 
+/* Structural edits steered by the input's bytes; refusals are fine, the
+** result must write and read back with the same counts. */
+static void edit_structure(const uint8_t *data, size_t size) {
+  tw_map *m = NULL, *m2 = NULL;
+  codec_error e;
+  unsigned char *o = NULL;
+  size_t n, l, step;
+  if (!tw_map_parse(data, size, &m, &e)) return;
+  for (step = 0; step < 12; step++) {
+    unsigned pick = size ? data[(step * 7919u) % size] : step;
+    size_t g = m->num_groups ? pick % m->num_groups : 0;
+    switch (step) {
+      case 0: tw_group_insert(m, m->num_groups ? pick % (m->num_groups + 1) : 0, &e); break;
+      case 1:
+        if (m->num_groups) tw_layer_insert(m, g, 0, (tw_kind)(pick % (TW_KIND_SOUNDS + 1)), 0, 0, &l, &e);
+        break;
+      case 2:
+        if (m->num_groups && tw_layer_insert(m, m->num_groups - 1, 0, TW_KIND_QUADS, 0, 0, &l, &e)) {
+          tw_quad_insert(m, l, 0, &e);
+          tw_quad_insert(m, l, pick & 1, &e);
+          tw_quad_delete(m, l, 0, &e);
+        }
+        break;
+      case 3:
+        if (m->num_groups && tw_layer_insert(m, m->num_groups - 1, 0, TW_KIND_SOUNDS, 0, 0, &l, &e)) {
+          tw_source source;
+          tw_source_insert(m, l, 0, &e);
+          if (tw_source_get(m, l, 0, &source, &e)) {
+            source.shape = pick & 1;
+            source.height = 77;
+            tw_source_set(m, l, 0, &source, &e);
+          }
+        }
+        break;
+      case 4: tw_envelope_insert(m, (pick % 3 == 0) ? 1 : (pick % 3 == 1) ? 3 : 4, &e); break;
+      case 5: tw_image_insert(m, "fuzz", 4, 64, 64, &e); break;
+      case 6: tw_sound_insert(m, "fuzz", 4, &e); break;
+      case 7: if (m->num_layers) tw_layer_delete(m, pick % m->num_layers, &e); break;
+      case 8: if (m->num_envelopes) tw_envelope_delete(m, pick % m->num_envelopes, &e); break;
+      case 9: if (m->num_images) tw_image_delete(m, pick % m->num_images, &e); break;
+      case 10: if (m->num_sounds) tw_sound_delete(m, pick % m->num_sounds, &e); break;
+      default: if (m->num_groups) tw_group_delete(m, g, &e); break;
+    }
+  }
+  if (!tw_map_serialize(m, 0, &o, &n, &e)) fuzz_fail("serialize after structural edits failed", e.msg);
+  if (!tw_map_parse(o, n, &m2, &e)) fuzz_fail("re-parse after structural edits failed", e.msg);
+  if (m2->num_layers != m->num_layers || m2->num_groups != m->num_groups || m2->num_images != m->num_images ||
+      m2->num_envelopes != m->num_envelopes || m2->num_sounds != m->num_sounds)
+    fuzz_fail("counts changed after structural edits", NULL);
+  for (l = 0; l < m->num_layers; l++)
+    if (m2->layers[l].kind != m->layers[l].kind || m2->layers[l].count != m->layers[l].count ||
+        m2->layers[l].group != m->layers[l].group)
+      fuzz_fail("a layer changed after structural edits", NULL);
+  free(o);
+  tw_map_free(m);
+  tw_map_free(m2);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tw_map *m = NULL, *m2 = NULL;
   codec_error e;
@@ -130,5 +194,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   free(o);
   tw_map_free(m);
   tw_map_free(m2);
+  edit_structure(data, size);
   return 0;
 }

@@ -92,8 +92,10 @@ UPDATE tw_maps SET crc32 = 5 WHERE source = 'corpus/tw/ddnet_coverage.map' AND 1
 -- expect error: read-only
 DELETE FROM tw_tiles WHERE source = 'corpus/tw/ddnet_coverage.map' AND layer_index = 1;
 -- expect error: cannot be deleted
-INSERT INTO tw_layers(file, name) VALUES ('corpus/tw/ddnet_coverage.map', 'x');
+INSERT INTO tw_tiles(file, id) VALUES ('corpus/tw/ddnet_coverage.map', 1);
 -- expect error: cannot be inserted
+INSERT INTO tw_layers(file, name) VALUES ('corpus/tw/ddnet_coverage.map', 'x');
+-- expect error: needs the group
 UPDATE tw_sounds SET name = 'x' WHERE source = 'corpus/tw/ddnet_Sunny_Side_Up.map';
 -- expect error: name
 -- expect error: read-only
