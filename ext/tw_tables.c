@@ -29,9 +29,12 @@
 ** message; only levelsql_files and scans with on_error=skip decode every
 ** layer up front (tw_format_validate).
 **
-** Writing: serialize asks the codec for DF_WRITE_RECOMPRESS (every blob
-** re-compressed with zlib level 6, as DDNet's map_resave and editor do), so
-** an unchanged map comes out byte-identical to map_resave's output.
+** Writing: serialize keeps every blob nobody changed as the compressed
+** bytes it was read with and compresses only the changed ones (zlib level
+** 6, as DDNet), items laid out as DDNet's writer does: a one-tile edit
+** costs one layer's compression, and a map DDNet wrote comes back
+** byte-identical where nothing changed.  tw_resave(file) (render_functions.c)
+** gives the bytes DDNet's map_resave writes, every blob recompressed.
 **
 ** Text in maps is UTF-8: returned as stored, checked to be UTF-8 without
 ** NUL characters on write.  "None" indices (-1: no image, no envelope, no
@@ -100,7 +103,7 @@ static void *tw_format_parse(const unsigned char *data, size_t size, codec_error
 }
 
 static int tw_format_serialize(const void *model, unsigned char **out, size_t *size, codec_error *err) {
-  return tw_map_serialize(MAP_OF(model), DF_WRITE_RECOMPRESS, out, size, err);
+  return tw_map_serialize(MAP_OF(model), 0, out, size, err);
 }
 
 /* Edited, not yet re-encoded layers are copied too (tw_map_clone). */
