@@ -62,6 +62,8 @@ int tw_image_png(tw_map *m, size_t i, unsigned char **out, size_t *out_size, cod
   if (im.external || im.data_index < 0)
     return codec_fail_arg(err, "image %zu: external (no pixels in the map, the game loads mapres/%.*s.png)", i,
                           (int)im.name_len, im.name ? im.name : "");
+  if (im.width <= 0 || im.height <= 0)
+    return codec_fail(err, "image %zu: the item says %d x %d pixels", i, im.width, im.height);
   if (!df_data_get(m->df, (size_t)im.data_index, &px, &n, err))
     return codec_prefix(err, "image %zu: pixels: ", i);
   if (!canvas_from_pixels(&c, im.width, im.height, im.format ? 4 : 3, px, n, err))
