@@ -6,6 +6,7 @@
 **   wwd_render(file, plane [, options])   PNG of a WWD plane's collision map
 **   wed_render(file [, options])          SVG (or PNG) of a WED area's geometry
 **   wz4_render(file, page)                SVG of a werkkzeug4 page's operators
+**   tw_resave(file)                       the map's bytes as DDNet's map_resave writes them
 **
 **   SELECT writefile(file || '.png', tw_render(file)) FROM tw_maps('maps');
 **
@@ -338,6 +339,31 @@ done:
   sqlite3_free(mapres);
 }
 
+/* ---- tw_resave ------------------------------------------------------------------ */
+
+/* tw_resave(file): the bytes DDNet's map_resave writes for the map as the
+** transaction sees it (every blob inflated and compressed again with zlib
+** level 6), as a BLOB; the file on disk is not touched.  Writes through the
+** tables keep unchanged blobs as read, so this is how to get a map whose
+** bytes match map_resave's:  SELECT writefile(file, tw_resave(file)) ...
+** The map is copied first: recompressing inflates every blob, which must
+** not stay in the session's cached model. */
+static void tw_resave_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  static const char fn[] = "tw_resave";
+  render_file rf;
+  codec_error err = {{0}, 0};
+  unsigned char *out = NULL;
+  size_t n = 0;
+  tw_map *copy;
+  (void)argc;
+  if (!render_file_open(ctx, fn, argv[0], &tw_format, &rf)) return;
+  if (!(copy = tw_map_clone(TW_MAP_OF(rf.model)))) sqlite3_result_error_nomem(ctx);
+  else if (tw_map_serialize(copy, DF_WRITE_RECOMPRESS, &out, &n, &err)) result_take(ctx, out, n, 0);
+  else codec_result_error(ctx, fn, rf.path, &err);
+  tw_map_free(copy);
+  render_file_done(&rf);
+}
+
 /* ---- wwd_render ----------------------------------------------------------------- */
 
 /* The plane an argument names: its number, or its name (ASCII, any case).
@@ -487,6 +513,7 @@ int render_functions_register(sqlite3 *db, ls_session *sess) {
     void (*fn)(sqlite3_context *, int, sqlite3_value **);
   } fns[] = {
     {"tw_render", 1, 2, tw_render_func},
+    {"tw_resave", 1, 1, tw_resave_func},
     {"wwd_render", 2, 3, wwd_render_func},
     {"wed_render", 1, 2, wed_render_func},
     {"wz4_render", 2, 2, wz4_render_func},

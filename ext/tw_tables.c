@@ -36,9 +36,12 @@
 ** message; only levelsql_files and scans with on_error=skip decode every
 ** layer up front (tw_format_validate).
 **
-** Writing: serialize asks the codec for DF_WRITE_RECOMPRESS (every blob
-** re-compressed with zlib level 6, as DDNet's map_resave and editor do), so
-** an unchanged map comes out byte-identical to map_resave's output.
+** Writing: serialize keeps every blob nobody changed as the compressed
+** bytes it was read with and compresses only the changed ones (zlib level
+** 6, as DDNet), items laid out as DDNet's writer does: a one-tile edit
+** costs one layer's compression, and a map DDNet wrote comes back
+** byte-identical where nothing changed.  tw_resave(file) (render_functions.c)
+** gives the bytes DDNet's map_resave writes, every blob recompressed.
 **
 ** Text in maps is UTF-8: returned as stored, checked to be UTF-8 without
 ** NUL characters on write.  "None" indices (-1: no image, no envelope, no
@@ -50,6 +53,7 @@
 
 #include "../codecs/twmap.h"
 #include "../codecs/twmap_edit.h"
+#include "../codecs/twmap_blobs.h"
 #include "engine.h"
 #include "json.h"
 #include "tw_edit.h"
@@ -106,7 +110,7 @@ static void *tw_format_parse(const unsigned char *data, size_t size, codec_error
 }
 
 static int tw_format_serialize(const void *model, unsigned char **out, size_t *size, codec_error *err) {
-  return tw_map_serialize(MAP_OF(model), DF_WRITE_RECOMPRESS, out, size, err);
+  return tw_map_serialize(MAP_OF(model), 0, out, size, err);
 }
 
 /* Edited, not yet re-encoded layers are copied too (tw_map_clone), and the
@@ -815,6 +819,7 @@ typedef struct image_rec {
   int32_t version, width, height, external, rgba; /* external, rgba: 0 or 1 */
   int64_t data_size;                              /* -1 (NULL) when external */
   ls_span name;                                   /* NULL when none */
+  ls_span png;                                    /* a PNG written to the row ({NULL, 0}: none) */
 } image_rec;
 
 static int image_load(const ls_row *row, char **err) {
@@ -830,14 +835,81 @@ static int image_load(const ls_row *row, char **err) {
   r->data_size = im.data_index >= 0 ? (int64_t)im.data_size : -1;
   r->name.p = im.name;
   r->name.n = im.name_len;
+  r->png.p = NULL;
+  r->png.n = 0;
   return SQLITE_OK;
 }
 
-/* A new name (an equal one leaves the blob alone). */
+/* png: the embedded pixels encoded as PNG when read (NULL for an external
+** image), so only a query that reads the column pays for the encoding. */
+static void get_image_png(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  tw_map *m = ROW_MAP(row);
+  tw_image_info im;
+  unsigned char *png;
+  size_t n;
+  codec_error e;
+  (void)col;
+  if (!tw_image_get(m, (size_t)row->pos.a, &im, &e)) ls_result_codec_error(ctx, row, &e);
+  else if (im.external || im.data_index < 0) return;
+  else if (!tw_image_png(m, (size_t)row->pos.a, &png, &n, &e)) ls_result_codec_error(ctx, row, &e);
+  else sqlite3_result_blob64(ctx, png, n, free);
+}
+
+/* Copies a non-empty BLOB value into *out (the row's arena) for store(),
+** or fails naming the column and what it takes (`takes`). */
+static int stage_file_bytes(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, ls_span *out,
+                            char **err) {
+  void *copy;
+  size_t n = (size_t)sqlite3_value_bytes(v);
+  if (sqlite3_value_type(v) != SQLITE_BLOB || n == 0) {
+    *err = sqlite3_mprintf("column %s: takes %s", col->name, takes);
+    return SQLITE_CONSTRAINT;
+  }
+  if (!(copy = ls_arena_alloc(row->arena, n))) return SQLITE_NOMEM;
+  memcpy(copy, sqlite3_value_blob(v), n);
+  out->p = copy;
+  out->n = n;
+  return SQLITE_OK;
+}
+
+/* png = BLOB: kept in the row for image_store, which embeds it. */
+static int set_image_png(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  return stage_file_bytes(row, v, col, "the bytes of a PNG file (a non-empty BLOB, e.g. readfile('x.png')); "
+                          "set external = 1 to drop the pixels", &((image_rec *)row->rec)->png, err);
+}
+
+/* The pixels: a PNG written embeds it (width, height and format follow);
+** external = 1 drops the pixels, external = 0 needs a PNG. */
+static int image_store_pixels(ls_row *row, const image_rec *was, int external_set, char **err) {
+  const image_rec *r = row->rec;
+  codec_error e;
+  if (r->png.p) {
+    if (r->external && external_set) {
+      *err = sqlite3_mprintf("column external: an image given a png is embedded; set external = 0 or leave it");
+      return SQLITE_CONSTRAINT;
+    }
+    if (tw_image_embed_png(ROW_MAP(row), (size_t)row->pos.a, r->png.p, r->png.n, &e)) return SQLITE_OK;
+    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column png");
+  }
+  if (r->external == was->external) return SQLITE_OK;
+  if (!r->external) {
+    *err = sqlite3_mprintf("column external: embedding an image needs its pixels: set png too, e.g. "
+                           "SET external = 0, png = readfile('mapres/' || name || '.png')");
+    return SQLITE_CONSTRAINT;
+  }
+  if (tw_image_make_external(ROW_MAP(row), (size_t)row->pos.a, &e)) return SQLITE_OK;
+  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column external");
+}
+
+#define IMAGE_EXTERNAL_COLUMN 4 /* its index: external = 1 and a png contradict */
+
+/* The pixels (image_store_pixels), then a new name (an equal one leaves
+** the blob alone). */
 static int image_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   const ls_span *now = &((const image_rec *)row->rec)->name, *was = &((const image_rec *)old)->name;
   codec_error e;
-  (void)changed;
+  int rc = image_store_pixels(row, old, changed[IMAGE_EXTERNAL_COLUMN], err);
+  if (rc != SQLITE_OK) return rc;
   if (now->p == was->p || (was->p && now->n == was->n && memcmp(now->p, was->p, now->n) == 0)) return SQLITE_OK;
   if (tw_image_set_name(ROW_MAP(row), (size_t)row->pos.a, now->p, now->n, &e)) return SQLITE_OK;
   return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column name");
@@ -853,12 +925,15 @@ static const ls_column image_columns[] = {
    .max = TW_IMAGE_NAME_MAX, .doc = "image name (1 to 127 bytes; external images are looked up by it in mapres/)"},
   IINT("width", width, 0, "width in pixels"),
   IINT("height", height, 0, "height in pixels"),
-  IINT("external", external, 0, "1: not embedded, loaded from the game's mapres by name"),
+  [IMAGE_EXTERNAL_COLUMN] = LS_COL_INT_IN("external", LS_I32, image_rec, external, 0, 1, 0,
+                "1: not embedded, loaded from the game's mapres by name; setting 1 drops the pixels, setting 0 needs png"),
   {.name = "format", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(image_rec, rgba),
    .flags = LS_COL_RO, .aux = image_formats, .doc = "'rgba' or 'rgb' (0.7 image items only)"},
   {.name = "data_size", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(image_rec, data_size),
    .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "bytes of embedded pixel data, uncompressed (NULL when external)"},
   IINT("version", version, 0, "image item version (1 DDNet/0.6, 2 0.7)"),
+  {.name = "png", .type = "BLOB", .kind = LS_CUSTOM, .get = get_image_png, .set = set_image_png, .flags = LS_COL_NOREC,
+   .doc = "the embedded pixels as an RGBA PNG (NULL when external); writing a PNG embeds it, width, height and format follow"},
 };
 
 static const ls_table tw_images = {
@@ -1026,6 +1101,7 @@ COUNT_OF(count_sounds, num_sounds)
 typedef struct sound_rec {
   ls_span name;      /* NULL when none */
   int64_t data_size; /* -1 (NULL) without data */
+  ls_span data;      /* bytes written to the row ({NULL, 0}: none) */
 } sound_rec;
 
 static int sound_load(const ls_row *row, char **err) {
@@ -1036,15 +1112,50 @@ static int sound_load(const ls_row *row, char **err) {
   r->name.p = s.name;
   r->name.n = s.name_len;
   r->data_size = s.data_index >= 0 ? (int64_t)s.data_size : -1;
+  r->data.p = NULL;
+  r->data.n = 0;
   return SQLITE_OK;
+}
+
+/* data: the embedded opus bytes, inflated only when the column is read. */
+static void get_sound_data(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  const unsigned char *d;
+  size_t n;
+  codec_error e;
+  (void)col;
+  if (!tw_sound_data(ROW_MAP(row), (size_t)row->pos.a, &d, &n, &e)) ls_result_codec_error(ctx, row, &e);
+  else if (d) sqlite3_result_blob64(ctx, d, n, SQLITE_TRANSIENT);
+}
+
+/* data = BLOB: kept in the row for sound_store. */
+static int set_sound_data(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  return stage_file_bytes(row, v, col, "the bytes of an opus file (a non-empty BLOB, e.g. readfile('x.opus'))",
+                          &((sound_rec *)row->rec)->data, err);
+}
+
+/* New bytes (the sound becomes embedded, its size follows), then a new
+** name (an equal one leaves the blob alone). */
+static int sound_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  const sound_rec *r = row->rec, *was = old;
+  codec_error e;
+  (void)changed;
+  if (r->data.p && !tw_sound_set_data(ROW_MAP(row), (size_t)row->pos.a, r->data.p, r->data.n, &e))
+    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column data");
+  if (r->name.p == was->name.p ||
+      (was->name.p && r->name.n == was->name.n && memcmp(r->name.p, was->name.p, r->name.n) == 0))
+    return SQLITE_OK;
+  if (tw_sound_set_name(ROW_MAP(row), (size_t)row->pos.a, r->name.p, r->name.n, &e)) return SQLITE_OK;
+  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column name");
 }
 
 static const ls_column sound_columns[] = {
   LS_COL_POS("sound", 0, LS_COL_RANGE | LS_COL_VALUES(1), "sound index, 0-based in file order, as sounds layers refer to it"),
-  {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(sound_rec, name),
-   .flags = LS_COL_RO, .doc = "sound name"},
+  {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(sound_rec, name), .min = 1,
+   .max = TW_IMAGE_NAME_MAX, .doc = "sound name (1 to 127 bytes)"},
   {.name = "data_size", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(sound_rec, data_size),
    .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "bytes of embedded opus data"},
+  {.name = "data", .type = "BLOB", .kind = LS_CUSTOM, .get = get_sound_data, .set = set_sound_data, .flags = LS_COL_NOREC,
+   .doc = "the embedded opus bytes (NULL when none); writing embeds new bytes, data_size follows"},
 };
 
 static const ls_table tw_sounds = {
@@ -1052,7 +1163,7 @@ static const ls_table tw_sounds = {
   .columns = sound_columns, .ncolumns = NCOLS(sound_columns),
   .shape = {LS_SHAPE_ARRAY, count_sounds, NULL, NULL}, .row_name = "sound %a",
   .rows_per_file = 1, /* the corpus average */
-  .record_size = sizeof(sound_rec), .load = sound_load,
+  .record_size = sizeof(sound_rec), .load = sound_load, .store = sound_store,
   .key = tw_sound_key, .seek = tw_sound_seek, .insert = tw_sound_insert_row, .remove = tw_sound_remove_row,
 };
 

@@ -156,3 +156,27 @@ WHERE source = 'build/samples/ddrace_sample.map' AND kind = 'game'
 SELECT layer_index, kind, width, height FROM tw_layers('build/samples/ddrace_sample.map')
 WHERE width IS NOT NULL;
 ROLLBACK;
+
+-- Export every embedded image as a PNG file named after it (tw_images.png
+-- is the pixels as an RGBA PNG; NULL for external images).  Here the
+-- PNGs go next to the samples.
+SELECT file, name, writefile('build/samples/' || name || '.png', png) AS bytes
+FROM tw_images('build/samples/*.map') WHERE png IS NOT NULL;
+
+-- Embed every external image from a folder of PNGs named as the game looks
+-- them up (mapres/NAME.png): writing png embeds the pixels, and width,
+-- height, format and external follow.  Images without a file there stay
+-- external.  For this demo the folder is build/samples, given the
+-- `stripes` image under the names of the samples' external images.
+SELECT e.name, writefile('build/samples/' || e.name || '.png', i.png) AS bytes
+FROM (SELECT DISTINCT name FROM tw_images('build/samples/*.map') WHERE external = 1) AS e,
+     tw_images('build/samples/ddrace_sample.map') AS i
+WHERE i.name = 'stripes';
+BEGIN;
+UPDATE tw_images SET png = readfile('build/samples/' || name || '.png')
+WHERE source = 'build/samples/*.map' AND external = 1
+  AND readfile('build/samples/' || name || '.png') IS NOT NULL;
+SELECT file, image, name, external, width, height, data_size FROM tw_images('build/samples/*.map');
+-- (The reverse, making an image external, drops its pixels:
+--  UPDATE tw_images SET external = 1 WHERE ... )
+ROLLBACK;

@@ -16,6 +16,13 @@
 ** kind, quads, sound sources, envelopes, images and sounds added and
 ** removed; each may refuse (never with a crash), and whatever they did must
 ** serialize and parse again with the same counts.
+** Blobs (twmap_blobs.c): on a fresh parse, the PNG of the first small
+** embedded image is embedded into another image, a third image whose
+** pixels are in another blob is made external, and sound 0 gets the input's
+** tail as bytes; serialize, parse, and the embedded PNG, the external image
+** and the sound bytes must read back.  Inputs that are no map but start
+** like a PNG go to the PNG decoder as untrusted bytes: refused with a
+** format or limit error, never a crash.
 ** Any inconsistency calls abort(), which libFuzzer reports as a crash.
 */
 #include <stdint.h>
@@ -23,8 +30,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "canvas.h"
 #include "twmap.h"
 #include "twmap_edit.h"
+#include "twmap_blobs.h"
+
+/* Pixel bytes of the largest image whose PNG the harness encodes (keeps
+** each run fast). */
+#define FUZZ_MAX_PIXEL_BYTES 65536
 
 /* Reports an inconsistency and aborts so libFuzzer keeps the input. */
 static void fuzz_fail(const char *what, const char *detail) {
@@ -160,6 +173,79 @@ static void edit_structure(const uint8_t *data, size_t size) {
   tw_map_free(m2);
 }
 
+/* The first embedded image of at most FUZZ_MAX_PIXEL_BYTES whose PNG
+** encodes: its index and PNG (*png malloc'd), or -1. */
+static long small_png(tw_map *m, unsigned char **png, size_t *n) {
+  codec_error e;
+  size_t i;
+  for (i = 0; i < m->num_images; i++) {
+    tw_image_info im;
+    if (!tw_image_get(m, i, &im, &e) || im.external || im.data_index < 0 || im.data_size > FUZZ_MAX_PIXEL_BYTES) continue;
+    if (tw_image_png(m, i, png, n, &e)) return (long)i;
+    if (e.code != CODEC_E_FORMAT && e.code != CODEC_E_LIMIT && e.code != CODEC_E_MEMORY)
+      fuzz_fail("image_png failed with the wrong code", e.msg);
+  }
+  return -1;
+}
+
+/* Parse -> change blobs -> serialize -> parse (see the top of the file). */
+static void blob_round_trip(const uint8_t *data, size_t size) {
+  tw_map *m = NULL, *m2 = NULL;
+  codec_error e;
+  unsigned char *png = NULL, *out = NULL, *png2 = NULL;
+  size_t n = 0, on = 0, n2 = 0, k;
+  long src, dst = -1, ext = -1, dst_blob = -1;
+  int sound_set = 0;
+  if (!tw_map_parse(data, size, &m, &e)) return;
+  src = small_png(m, &png, &n);
+  if (src >= 0 && m->num_images > 1) {
+    tw_image_info im;
+    dst = (src + 1) % (long)m->num_images;
+    if (!tw_image_embed_png(m, (size_t)dst, png, n, &e)) dst = -1; /* an item too short for the fields */
+    else if (tw_image_get(m, (size_t)dst, &im, &e)) dst_blob = im.data_index;
+    else dst = -1; /* a damaged name: the image does not read, before or after */
+    for (k = 0; dst >= 0 && k < m->num_images; k++) {
+      if ((long)k == dst || !tw_image_get(m, k, &im, &e) || im.data_index == dst_blob) continue;
+      if (tw_image_make_external(m, k, &e)) ext = (long)k;
+      break;
+    }
+  }
+  if (m->num_sounds > 0 && size > 1) {
+    tw_sound_info so;
+    if (tw_sound_get(m, 0, &so, &e) && (dst_blob < 0 || so.data_index != dst_blob))
+      sound_set = tw_sound_set_data(m, 0, data + size / 2, size - size / 2, &e);
+  }
+  if (!tw_map_serialize(m, 0, &out, &on, &e)) fuzz_fail("serialize after blob edits failed", e.msg);
+  if (!tw_map_parse(out, on, &m2, &e)) fuzz_fail("re-parse after blob edits failed", e.msg);
+  if (dst >= 0 && (!tw_image_png(m2, (size_t)dst, &png2, &n2, &e) || n2 != n || memcmp(png, png2, n) != 0))
+    fuzz_fail("embedded PNG not read back", e.msg);
+  if (ext >= 0) {
+    tw_image_info im;
+    if (!tw_image_get(m2, (size_t)ext, &im, &e) || !im.external || im.data_index >= 0)
+      fuzz_fail("externalised image not read back", e.msg);
+  }
+  if (sound_set) {
+    const unsigned char *d;
+    size_t dn;
+    if (!tw_sound_data(m2, 0, &d, &dn, &e) || dn != size - size / 2 || memcmp(d, data + size / 2, dn) != 0)
+      fuzz_fail("sound bytes not read back", e.msg);
+  }
+  free(png);
+  free(png2);
+  free(out);
+  tw_map_free(m);
+  tw_map_free(m2);
+}
+
+/* Untrusted PNG bytes: decoded or refused as damaged / too large. */
+static void png_decode(const uint8_t *data, size_t size) {
+  canvas c;
+  codec_error e;
+  if (canvas_png_decode(data, size, &c, &e)) canvas_free(&c);
+  else if (e.code != CODEC_E_FORMAT && e.code != CODEC_E_LIMIT && e.code != CODEC_E_MEMORY)
+    fuzz_fail("png decode failed with the wrong code", e.msg);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tw_map *m = NULL, *m2 = NULL;
   codec_error e;
@@ -170,8 +256,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* bytes are refused as damaged or beyond a cap, never as an argument */
     if (e.code != CODEC_E_FORMAT && e.code != CODEC_E_LIMIT && e.code != CODEC_E_MEMORY)
       fuzz_fail("parse failed with the wrong code", e.msg);
+    if (size >= 8 && memcmp(data, "\x89PNG", 4) == 0) png_decode(data, size);
     return 0;
   }
+  blob_round_trip(data, size);
   touch(m);
   resize_one(m, data, size);
   if (!tw_map_serialize(m, 0, &o, &n, &e)) fuzz_fail("serialize failed", e.msg);

@@ -41,6 +41,10 @@ for fz in "$BUILD"/fuzz/fuzz_*; do
     printf '["ACTION","a\\u00e9\\ud800\\n"]' >"$seeds/strings"
     printf '[-9223372036854775808, 1.5e3, true, false, null, {}]' >"$seeds/misc"
   fi
+  if [ "$name" = fuzz_twmap ]; then
+    # a PNG, for the decoder of untrusted PNG bytes (tw_images.png writes)
+    cp docs/wwd.png "$seeds/picture.png"
+  fi
   for d in $dirs; do
     [ -d "../shared/corpus/$d" ] && cp ../shared/corpus/"$d"/* "$seeds/" 2>/dev/null
   done

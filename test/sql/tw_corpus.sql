@@ -96,8 +96,8 @@ INSERT INTO tw_tiles(file, id) VALUES ('corpus/tw/ddnet_coverage.map', 1);
 -- expect error: cannot be inserted
 INSERT INTO tw_layers(file, name) VALUES ('corpus/tw/ddnet_coverage.map', 'x');
 -- expect error: needs the group
-UPDATE tw_sounds SET name = 'x' WHERE source = 'corpus/tw/ddnet_Sunny_Side_Up.map';
--- expect error: name
+UPDATE tw_sounds SET data_size = 5 WHERE source = 'corpus/tw/ddnet_Sunny_Side_Up.map';
+-- expect error: data_size
 -- expect error: read-only
 -- failed statements wrote nothing
 SELECT readfile('corpus/tw/ddnet_coverage.map') = data FROM orig WHERE name = 'corpus/tw/ddnet_coverage.map';

@@ -216,7 +216,11 @@ UPDATE tw_images SET name = CAST(x'6e00' AS TEXT) WHERE source = 'samples/ddnet_
 UPDATE tw_images SET width = 2 WHERE source = 'samples/ddnet_features.map' AND image = 1;
 -- expect error: column width of tw_images is read-only
 UPDATE tw_images SET external = 0 WHERE source = 'samples/ddnet_features.map' AND image = 0;
--- expect error: column external of tw_images is read-only
+-- expect error: column external: embedding an image needs its pixels
+-- expect error: image 0
+UPDATE tw_images SET png = x'00' WHERE source = 'samples/ddnet_features.map' AND image = 0;
+-- expect error: column png
+-- expect error: not a PNG
 
 -- ---- tw_envelopes ----------------------------------------------------------
 UPDATE tw_envelopes SET points = '{}' WHERE source = 'samples/ddnet_features.map' AND env = 0;
@@ -287,10 +291,12 @@ UPDATE tw_envelopes SET num_points = 1 WHERE source = 'samples/ddnet_features.ma
 UPDATE tw_envelopes SET channels = 4 WHERE source = 'samples/ddnet_features.map' AND env = 0;
 -- expect error: column channels of tw_envelopes is read-only
 
--- ---- tw_sounds: nothing is writable ----------------------------------------
-UPDATE tw_sounds SET name = 'x' WHERE source = 'samples/ddnet_features.map' AND sound = 0;
--- expect error: column name of tw_sounds is read-only
+-- ---- tw_sounds: name and data are writable --------------------------------
+UPDATE tw_sounds SET name = '' WHERE source = 'samples/ddnet_features.map' AND sound = 0;
+-- expect error: column name
 -- expect error: sound 0
+UPDATE tw_sounds SET data = NULL WHERE source = 'samples/ddnet_features.map' AND sound = 0;
+-- expect error: column data: takes the bytes of an opus file
 UPDATE tw_sounds SET data_size = 1 WHERE source = 'samples/ddnet_features.map' AND sound = 0;
 -- expect error: column data_size of tw_sounds is read-only
 

@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "canvas.h"
 #include "check.h"
 #include "ddnet_peer.h"
 #include "sqltest.h"
@@ -135,33 +136,57 @@ static void test_load(const tw_env *env) {
   sqlite3_close(db);
 }
 
-/* A no-op UPDATE rewrites each map exactly as map_resave does. */
+/* Whether tw_resave(path) returns exactly the bytes of file `ref`. */
+static int resave_equals(sqlite3 *db, const char *path, const char *ref) {
+  sqlite3_stmt *st = NULL;
+  size_t rn = 0;
+  unsigned char *want = file_read_all(ref, &rn);
+  int same = 0;
+  if (want && sqlite3_prepare_v2(db, fmt("SELECT tw_resave('%s')", path), -1, &st, NULL) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    same = (size_t)sqlite3_column_bytes(st, 0) == rn && memcmp(sqlite3_column_blob(st, 0), want, rn) == 0;
+  else
+    printf("tw_resave('%s'): %s\n", path, sqlite3_errmsg(db));
+  sqlite3_finalize(st);
+  free(want);
+  return same;
+}
+
+/* A no-op UPDATE (a real rewrite: the engine writes every file a statement
+** touched) keeps every unchanged blob as read: a map DDNet's current writer
+** wrote (every ddnet_*.map, and every map map_resave leaves as it is) comes
+** back byte-identical.  tw_resave(file) gives exactly map_resave's bytes,
+** before and after the rewrite. */
 static void test_noop_resave(const tw_env *env) {
   sqlite3 *db;
   size_t i;
   check_loop maps = {0, 0, 0};
-  if (!env->tools) {
-    SKIP("map_resave not installed: no-op rewrites against map_resave");
-    return;
-  }
   db = db_open();
   if (!db) return;
   check_loop_enter(&maps);
   for (i = 0; i < env->n; i++) {
     const char *name = env->names[i];
     char *copy = strdup(map_path(env, name)), *ref = strdup(fmt("%s/tools/ref_%s", env->dir, name));
-    if (!copy || !ref) break;
+    char *orig = strdup(fmt("%s/%s", env->corpus, name));
+    int as_ddnet_writes = strncmp(name, "ddnet_", 6) == 0;
+    if (!copy || !ref || !orig) break;
     maps.inputs++;
-    /* map_resave writes through DDNet's storage: a path relative to tools/ */
-    CHECK(ddnet_run(env->tools_dir, "map_resave", fmt("%s/%s", env->corpus, name), fmt("ref_%s", name), NULL) == 0, "map_resave %s",
-          name);
+    if (env->tools) {
+      /* map_resave writes through DDNet's storage: a path relative to tools/ */
+      CHECK(ddnet_run(env->tools_dir, "map_resave", orig, fmt("ref_%s", name), NULL) == 0, "map_resave %s", name);
+      CHECK(resave_equals(db, copy, ref), "%s: tw_resave before any write is byte-identical to map_resave", name);
+      as_ddnet_writes = as_ddnet_writes || same_bytes(orig, ref);
+      CHECK(strncmp(name, "ddnet_", 6) != 0 || same_bytes(orig, ref), "%s: DDNet wrote it as map_resave writes", name);
+    }
     exec_ok(db, fmt("UPDATE tw_maps SET author = author WHERE source = '%s'", copy));
-    CHECK(same_bytes(copy, ref), "%s: no-op UPDATE is byte-identical to map_resave", name);
+    if (as_ddnet_writes) CHECK(same_bytes(copy, orig), "%s: no-op UPDATE is byte-identical to the input", name);
+    if (env->tools) CHECK(resave_equals(db, copy, ref), "%s: tw_resave after the rewrite = map_resave", name);
     unlink(ref);
     free(copy);
     free(ref);
+    free(orig);
   }
-  check_loop_done(&maps, "a no-op UPDATE of every corpus map writes what map_resave writes");
+  check_loop_done(&maps, "every corpus map: a no-op UPDATE keeps DDNet's bytes, tw_resave writes what map_resave writes");
   sqlite3_close(db);
 }
 
@@ -406,6 +431,161 @@ static void test_corrupt(const tw_env *env) {
   sqlite3_close(db);
 }
 
+/* The first column of the first row of sql (with ?1 bound to the blob
+** bind[0..bind_n) when bind is given) as a malloc'd copy in *out (NULL for
+** NULL); returns the step's code (SQLITE_ROW when a row came). */
+static int query_blob(sqlite3 *db, const char *sql, const void *bind, size_t bind_n, unsigned char **out, size_t *n) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+  *out = NULL;
+  *n = 0;
+  if (rc != SQLITE_OK) return rc;
+  if (bind) sqlite3_bind_blob64(st, 1, bind, bind_n, SQLITE_TRANSIENT);
+  rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW && sqlite3_column_blob(st, 0)) {
+    *n = (size_t)sqlite3_column_bytes(st, 0);
+    if ((*out = malloc(*n ? *n : 1)) != NULL) memcpy(*out, sqlite3_column_blob(st, 0), *n);
+  }
+  if (rc == SQLITE_DONE || rc == SQLITE_ROW) rc = rc == SQLITE_ROW ? SQLITE_ROW : SQLITE_DONE;
+  else printf("%s: %s\n", sql, sqlite3_errmsg(db));
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* Whether two PNGs decode to the same RGBA pixels (and size). */
+static int same_pixels(const unsigned char *a, size_t an, const unsigned char *b, size_t bn) {
+  canvas x, y;
+  codec_error e;
+  int same = 0;
+  if (!canvas_png_decode(a, an, &x, &e)) {
+    printf("decode: %s\n", e.msg);
+    return 0;
+  }
+  if (canvas_png_decode(b, bn, &y, &e)) {
+    same = x.w == y.w && x.h == y.h && memcmp(x.px, y.px, (size_t)x.w * (size_t)x.h * 4) == 0;
+    canvas_free(&y);
+  } else {
+    printf("decode: %s\n", e.msg);
+  }
+  canvas_free(&x);
+  return same;
+}
+
+/* tw_images.png against DDNet's map_extract: every embedded image of every
+** corpus map decodes to exactly the RGBA pixels of the PNG map_extract
+** writes for it (NAME.png in its output folder). */
+static void test_png_extract(const tw_env *env) {
+  sqlite3 *db;
+  size_t i;
+  check_loop images = {0, 0, 0};
+  if (access(DDNET_TOOLS "/map_extract", X_OK) != 0 || !env->tools) {
+    SKIP("map_extract not installed: tw_images.png against map_extract");
+    return;
+  }
+  if (!(db = db_open())) return;
+  check_loop_enter(&images);
+  for (i = 0; i < env->n; i++) {
+    const char *name = env->names[i];
+    char *out = strdup(fmt("%s/extract_%zu", env->tools_dir, i)), *map = strdup(map_path(env, name));
+    int n_images, k;
+    if (!out || !map) break;
+    mkdir(out, 0755);
+    CHECK(ddnet_run(env->tools_dir, "map_extract", fmt("%s/%s", env->corpus, name), fmt("extract_%zu", i), NULL) == 0,
+          "map_extract %s", name);
+    n_images = (int)query_int(db, fmt("SELECT count(*) FROM tw_images('%s')", map));
+    for (k = 0; k < n_images; k++) {
+      unsigned char *png = NULL, *ref;
+      size_t n = 0, rn = 0;
+      const char *img = query_text(db, fmt("SELECT name FROM tw_images('%s') WHERE image = %d AND external = 0", map, k));
+      if (!*img) continue;
+      images.inputs++;
+      CHECK(query_blob(db, fmt("SELECT png FROM tw_images('%s') WHERE image = %d", map, k), NULL, 0, &png, &n) == SQLITE_ROW &&
+                png, "%s image %d: png", name, k);
+      ref = file_read_all(fmt("%s/%s.png", out, img), &rn);
+      CHECK(ref != NULL, "%s image %d: map_extract wrote %s.png", name, k, img);
+      if (png && ref) CHECK(same_pixels(png, n, ref, rn), "%s image %d (%s): pixels = map_extract's", name, k, img);
+      if (ref) unlink(fmt("%s/%s.png", out, img));
+      free(png);
+      free(ref);
+    }
+    CHECK(system(fmt("rm -rf '%s'", out)) == 0, "remove %s", out);
+    free(out);
+    free(map);
+  }
+  check_loop_done(&images, "every embedded image of the corpus: tw_images.png has map_extract's pixels");
+  sqlite3_close(db);
+}
+
+/* Pixel and sound writes on every corpus map: the first embedded image
+** made external, the first external one embedded from another image's
+** PNG, every sound renamed and given its bytes again.  The edits read back
+** in a new connection; map_resave reads the result and re-saves exactly
+** tw_resave's bytes, which are the file's own for maps DDNet writes. */
+static void test_blob_writes(const tw_env *env) {
+  size_t i;
+  check_loop maps = {0, 0, 0};
+  check_loop_enter(&maps);
+  for (i = 0; i < env->n; i++) {
+    const char *name = env->names[i];
+    char *copy = strdup(fresh_copy(env, name));
+    sqlite3 *db = db_open();
+    unsigned char *png = NULL, *again = NULL, *sound = NULL;
+    size_t n = 0, an = 0, sn = 0;
+    sqlite3_int64 dropped, embedded;
+    if (!copy || !db) break;
+    maps.inputs++;
+    dropped = query_int(db, fmt("SELECT coalesce(min(image), -1) FROM tw_images('%s') WHERE external = 0", copy));
+    embedded = query_int(db, fmt("SELECT coalesce(min(image), -1) FROM tw_images('%s') WHERE external = 1", copy));
+    if (dropped >= 0)
+      query_blob(db, fmt("SELECT png FROM tw_images('%s') WHERE image = %lld", copy, (long long)dropped), NULL, 0, &png, &n);
+    query_blob(db, fmt("SELECT data FROM tw_sounds('%s') WHERE sound = 0", copy), NULL, 0, &sound, &sn);
+    exec_ok(db, "BEGIN");
+    if (dropped >= 0) exec_ok(db, fmt("UPDATE tw_images SET external = 1 WHERE source = '%s' AND image = %lld", copy, (long long)dropped));
+    if (png && embedded >= 0) {
+      unsigned char *none = NULL;
+      size_t nn = 0;
+      CHECK(query_blob(db, fmt("UPDATE tw_images SET png = ?1 WHERE source = '%s' AND image = %lld", copy, (long long)embedded),
+                       png, n, &none, &nn) == SQLITE_DONE, "%s: embed image %lld", name, (long long)embedded);
+    }
+    if (sound) {
+      unsigned char *none = NULL;
+      size_t nn = 0;
+      CHECK(query_blob(db, fmt("UPDATE tw_sounds SET name = name || '_2', data = ?1 WHERE source = '%s'", copy), sound, sn,
+                       &none, &nn) == SQLITE_DONE, "%s: sound writes", name);
+    }
+    exec_ok(db, "COMMIT");
+    sqlite3_close(db);
+    db = db_open();
+    if (!db) break;
+    if (dropped >= 0)
+      CHECK(query_int(db, fmt("SELECT external = 1 AND png IS NULL AND data_size IS NULL FROM tw_images('%s') WHERE image = %lld",
+                              copy, (long long)dropped)) == 1, "%s: image %lld external, no pixels", name, (long long)dropped);
+    if (png && embedded >= 0) {
+      CHECK(query_blob(db, fmt("SELECT png FROM tw_images('%s') WHERE image = %lld AND external = 0", copy, (long long)embedded),
+                       NULL, 0, &again, &an) == SQLITE_ROW && again && same_pixels(png, n, again, an),
+            "%s: image %lld embedded with the PNG's pixels", name, (long long)embedded);
+    }
+    if (sound)
+      CHECK(query_int(db, fmt("SELECT count(*) FROM tw_sounds('%s') WHERE name LIKE '%%_2' AND data_size = %zu", copy, sn)) >= 1,
+            "%s: sound renamed, data kept", name);
+    if (env->tools) {
+      char *ref = strdup(fmt("%s/tools/blobs_%s", env->dir, name));
+      CHECK(ref && ddnet_run(env->tools_dir, "map_resave", copy, fmt("blobs_%s", name), NULL) == 0, "%s: map_resave reads it",
+            name);
+      CHECK(ref && resave_equals(db, copy, ref), "%s: map_resave re-saves tw_resave's bytes", name);
+      if (strncmp(name, "ddnet_", 6) == 0) CHECK(ref && same_bytes(copy, ref), "%s: map_resave re-saves it byte-identically", name);
+      if (ref) unlink(ref);
+      free(ref);
+    }
+    free(png);
+    free(again);
+    free(sound);
+    free(copy);
+    sqlite3_close(db);
+  }
+  check_loop_done(&maps, "every corpus map: images externalised and embedded, sounds rewritten; map_resave agrees");
+}
+
 /* The maps `make samples` writes (tools/gen_tw_samples, in
 ** $LEVELSQL_SAMPLES), which need no corpus: with DDNet's tools, each is
 ** byte for byte what map_resave writes; dm_sample.map is read, edited and
@@ -438,9 +618,15 @@ static void test_generated(const tw_env *env) {
   db = db_open();
   if (db && p) {
     /* (what the map holds: test/sql/samples.sql) */
-    if (env->tools) {
-      exec_ok(db, fmt("UPDATE tw_maps SET author = author WHERE source = '%s'", p));
-      CHECK(same_bytes(p, fmt("%s/tools/ref_dm_sample.map", env->dir)), "generated map: no-op rewrite = map_resave");
+    for (i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+      char *q = strdup(fmt("%s/bad/%s", env->dir, maps[i]));
+      if (!q) break;
+      exec_ok(db, fmt("UPDATE tw_maps SET author = author WHERE source = '%s'", q));
+      CHECK(same_bytes(q, fmt("%s/%s", samples, maps[i])), "generated map %s: no-op rewrite is byte-identical", maps[i]);
+      if (env->tools)
+        CHECK(resave_equals(db, q, fmt("%s/tools/ref_%s", env->dir, maps[i])), "generated map %s: tw_resave = map_resave",
+              maps[i]);
+      free(q);
     }
     exec_ok(db, fmt("UPDATE tw_tiles SET id = 3 WHERE source = '%s' AND kind = 'game' AND id = 2", p));
     exec_ok(db, fmt("UPDATE tw_layers SET color_g = 128 WHERE source = '%s' AND name = 'Ground'", p));
@@ -502,6 +688,8 @@ int main(void) {
   if (corpus) {
     test_load(&env);
     test_noop_resave(&env);
+    test_png_extract(&env);
+    test_blob_writes(&env);
     test_tile_diff(&env);
     test_edits(&env);
     test_corrupt(&env);
