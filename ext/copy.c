@@ -9,6 +9,8 @@
 ** of any registered format (WWD, Teeworlds map, WED, wz4); it must be one
 ** levelsql can read, and it is copied byte for byte as it is on disk, so
 ** the copy is exactly the template (checksum, compression, unknown fields).
+** It gets the template's permissions, made writable by its owner (a
+** read-only template makes copies one can edit).
 **
 ** Writing, and why it is not part of the transaction: the copy is written
 ** at once, as safely as a commit writes (ls_commit_create: a temporary file
@@ -95,7 +97,7 @@ static void copy_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       dst_st.st_ino == st.st_ino) {
     err = sqlite3_mprintf("levelsql_copy: %s and %s are the same file", src, dst);
   }
-  if (!err && (rc = ls_commit_create(dst, data, size, st.st_mode, overwrite, &err)) != SQLITE_OK && !err) {
+  if (!err && (rc = ls_commit_create(dst, data, size, (st.st_mode & 0777) | S_IWUSR, overwrite, &err)) != SQLITE_OK && !err) {
     err = sqlite3_mprintf("levelsql_copy: %s: cannot write", dst);
   }
   sqlite3_free(data);
