@@ -253,7 +253,7 @@ static const ls_json_shape image_sets_shape = {1, 0, 1u << 16, "[\"ACTION\"]", N
    .min = 0, .max = INT32_MAX, .doc = doc_}
 
 static const ls_column plane_columns[] = {
-  LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order"),
+  LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order; on INSERT, where the plane goes (default: after the last)"),
   HSTR(plane_rec, "name", WWD_PLANE_NAME, 64, "plane name (63 bytes)"),
   HINT(plane_rec, "flags", LS_LE32, WWD_PLANE_FLAGS, 0, "plane flags: wwd_flag_names('plane', flags)"),
   HBIT(plane_rec, "is_main", WWD_PLANE_FLAGS, WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
@@ -263,8 +263,8 @@ static const ls_column plane_columns[] = {
   HBIT(plane_rec, "auto_tile_size", WWD_PLANE_FLAGS, WWD_PLANE_AUTO_TILE_SIZE, "flag 0x10"),
   HINT(plane_rec, "width_px", LS_LE32S, WWD_PLANE_WIDTH_PX, LS_COL_RO, "width in pixels"),
   HINT(plane_rec, "height_px", LS_LE32S, WWD_PLANE_HEIGHT_PX, LS_COL_RO, "height in pixels"),
-  HINT(plane_rec, "tile_width", LS_LE32S, WWD_PLANE_TILE_WIDTH, LS_COL_RO, "tile width in pixels"),
-  HINT(plane_rec, "tile_height", LS_LE32S, WWD_PLANE_TILE_HEIGHT, LS_COL_RO, "tile height in pixels"),
+  HINT(plane_rec, "tile_width", LS_LE32S, WWD_PLANE_TILE_WIDTH, LS_COL_RO, "tile width in pixels; given on INSERT (default: the main plane's)"),
+  HINT(plane_rec, "tile_height", LS_LE32S, WWD_PLANE_TILE_HEIGHT, LS_COL_RO, "tile height in pixels; given on INSERT (default: the main plane's)"),
   PLANE_SIZE("tiles_wide", WWD_PLANE_TILES_WIDE, "width in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells, default invisible; width_px follows)"),
   PLANE_SIZE("tiles_high", WWD_PLANE_TILES_HIGH, "height in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells; height_px follows)"),
   HINT(plane_rec, "movement_x_percent", LS_LE32S, WWD_PLANE_MOVEMENT_X, 0, "parallax: horizontal scroll speed in percent"),
@@ -357,7 +357,7 @@ static int plane_remove(void *model, const ls_pos *pos, char **err) {
 }
 
 static const ls_table wwd_planes = {
-  .name = "wwd_planes", .format = &wwd_format, .doc = "one row per plane of each WWD file",
+  .name = "wwd_planes", .format = &wwd_format, .doc = "one row per plane of each WWD file; INSERT adds planes, DELETE removes them with their objects (not the main plane)",
   .columns = plane_columns, .ncolumns = (int)(sizeof plane_columns / sizeof plane_columns[0]),
   .shape = {LS_SHAPE_ARRAY, plane_count, NULL, NULL}, .key = plane_key, .seek = plane_seek,
   .insert = plane_insert, .remove = plane_remove, .row_name = "plane %a", .natural_order = "plane",
@@ -728,7 +728,7 @@ static const char *const property_kind_names[] = {"unknown", "single", "double",
    .min = lo, .max = hi, .applies = types, .doc = doc_}
 
 static const ls_column property_columns[] = {
-  LS_COL_POS("tile", 0, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index)"),
+  LS_COL_POS("tile", 0, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index); on INSERT, the id it takes (default: after the last; later ones move up)"),
   {.name = "type", .type = "TEXT", .kind = LS_ENUM, .store = LS_U32, .offset = offsetof(property_rec, type), .min = 1,
    .aux = property_type_names, .doc = "'single', 'double' or 'mask'"},
   PINT("width", LS_U32, width, 0, 4096, ALL_TYPES, "tile width in pixels"),
@@ -744,7 +744,7 @@ static const ls_column property_columns[] = {
 };
 
 static const ls_table wwd_tile_properties = {
-  .name = "wwd_tile_properties", .format = &wwd_format, .doc = "one row per tile property of each WWD file",
+  .name = "wwd_tile_properties", .format = &wwd_format, .doc = "one row per tile property of each WWD file; INSERT and DELETE move the later tile ids",
   .columns = property_columns, .ncolumns = (int)(sizeof property_columns / sizeof property_columns[0]),
   .shape = {LS_SHAPE_ARRAY, property_count, NULL, NULL}, .key = property_key, .seek = property_seek,
   .insert = property_insert, .remove = property_remove, .row_name = "tile property %a", .natural_order = "tile",
