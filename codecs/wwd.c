@@ -405,6 +405,7 @@ size_t wwd_footprint(const wwd_level *lvl) {
 static int plane_copy(wwd_plane *d, const wwd_plane *s) {
   size_t n, bytes;
   uint32_t i;
+  d->uid = s->uid;
   memcpy(d->header, s->header, sizeof d->header);
   d->tiles_wide = s->tiles_wide;
   d->tiles_high = s->tiles_high;
@@ -535,6 +536,7 @@ wwd_level *wwd_level_new(uint32_t tiles_wide, uint32_t tiles_high, uint32_t tile
     return NULL;
   }
   lvl->num_planes = 1;
+  lvl->next_plane_uid = 1; /* plane 0 has uid 0 */
   le32_store(lvl->planes[0].header + WWD_PLANE_FLAGS, WWD_PLANE_MAIN);
   memcpy(lvl->planes[0].header + WWD_PLANE_NAME, "Action", 6);
   le32_store(lvl->header + WWD_HDR_SIGNATURE, WWD_SIGNATURE);
@@ -551,9 +553,11 @@ int wwd_plane_insert(wwd_level *lvl, uint32_t at, uint32_t tiles_wide, uint32_t 
                      uint32_t tile_width, uint32_t tile_height) {
   wwd_plane np, *arr;
   size_t bytes;
-  if (!lvl || at > lvl->num_planes || lvl->num_planes == UINT32_MAX) return 0;
+  if (!lvl || at > lvl->num_planes || lvl->num_planes == UINT32_MAX || lvl->next_plane_uid == UINT32_MAX) return 0;
   if (!size_mul((size_t)lvl->num_planes + 1, sizeof(wwd_plane), &bytes)) return 0;
+  if ((uint64_t)tiles_wide * tiles_high > WWD_MAX_PLANE_CELLS) return 0;
   if (!plane_init(&np, tiles_wide, tiles_high, tile_width, tile_height)) return 0;
+  np.uid = lvl->next_plane_uid++;
   arr = (wwd_plane *)realloc(lvl->planes, bytes);
   if (!arr) {
     plane_clear(&np);
@@ -566,13 +570,23 @@ int wwd_plane_insert(wwd_level *lvl, uint32_t at, uint32_t tiles_wide, uint32_t 
   return 1;
 }
 
+/* Removes a plane (see wwd.h): what it owns is freed, the later planes
+** move down; the array keeps its allocation. */
+int wwd_plane_remove(wwd_level *lvl, uint32_t plane) {
+  if (!lvl || plane >= lvl->num_planes) return 0;
+  plane_clear(&lvl->planes[plane]);
+  memmove(&lvl->planes[plane], &lvl->planes[plane + 1], (size_t)(lvl->num_planes - plane - 1) * sizeof(wwd_plane));
+  lvl->num_planes--;
+  return 1;
+}
+
 /* Appends a tile property (see wwd.h); the mask, when asked for, is made
 ** by wwd_tile_property_set_type so the same size cap applies. */
 long wwd_tile_property_append(wwd_level *lvl, uint32_t type, uint32_t width, uint32_t height) {
   wwd_tile_property tp, *arr;
   size_t bytes;
   if (!lvl || type < WWD_TILE_SINGLE || type > WWD_TILE_MASK) return -1;
-  if (lvl->num_tile_properties >= (uint32_t)LONG_MAX) return -1;
+  if (lvl->num_tile_properties >= (uint32_t)LONG_MAX || lvl->next_property_uid == UINT32_MAX) return -1;
   if (!size_mul((size_t)lvl->num_tile_properties + 1, sizeof(wwd_tile_property), &bytes)) return -1;
   memset(&tp, 0, sizeof tp);
   tp.type = WWD_TILE_SINGLE;
@@ -585,6 +599,7 @@ long wwd_tile_property_append(wwd_level *lvl, uint32_t type, uint32_t width, uin
     return -1;
   }
   lvl->tile_properties = arr;
+  tp.uid = lvl->next_property_uid++;
   arr[lvl->num_tile_properties] = tp;
   return (long)lvl->num_tile_properties++;
 }
@@ -1012,6 +1027,11 @@ int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_err
     }
   }
   if (!parse_tile_props(&src, lvl, err)) goto fail;
+  /* plane and tile property uids: their indexes in the file (see wwd.h) */
+  for (i = 0; i < lvl->num_planes; i++) lvl->planes[i].uid = i;
+  lvl->next_plane_uid = lvl->num_planes;
+  for (i = 0; i < lvl->num_tile_properties; i++) lvl->tile_properties[i].uid = i;
+  lvl->next_property_uid = lvl->num_tile_properties;
   free(owned);
   if (out) *out = lvl;
   else wwd_free(lvl);

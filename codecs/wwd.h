@@ -144,6 +144,7 @@ typedef struct wwd_object {
 } wwd_object;
 
 typedef struct wwd_plane {
+  uint32_t uid;             /* model-only identity, like an object's (see above) */
   unsigned char header[WWD_PLANE_HEADER_SIZE]; /* raw; counts/offsets rewritten on save */
   uint32_t *tiles;          /* tiles_wide * tiles_high values, row by row */
   uint32_t tiles_wide;      /* copies of the header dimensions, validated on parse */
@@ -158,6 +159,7 @@ typedef struct wwd_plane {
 enum wwd_tile_type { WWD_TILE_SINGLE = 1, WWD_TILE_DOUBLE = 2, WWD_TILE_MASK = 3 };
 
 typedef struct wwd_tile_property {
+  uint32_t uid;             /* model-only identity, like an object's (see above) */
   uint32_t type;            /* enum wwd_tile_type */
   uint32_t unknown;         /* the uint32 after the type, kept as read */
   uint32_t width;
@@ -192,6 +194,10 @@ typedef struct wwd_level {
   /* Next uid to hand out (uids are dense 0..next_uid-1 right after parse,
   ** in plane order, then list order). */
   uint32_t next_uid;
+  /* Next plane and tile property uids (dense 0..n-1 right after parse, in
+  ** file order; inserts take the next one, deletes leave gaps). */
+  uint32_t next_plane_uid;
+  uint32_t next_property_uid;
 } wwd_level;
 
 /* ---- whole files -------------------------------------------------------- */
@@ -285,6 +291,41 @@ int wwd_object_find(const wwd_level *lvl, uint32_t uid, uint32_t *plane, uint32_
 ** when `at` is out of range, the dimensions overflow or memory runs out. */
 int wwd_plane_insert(wwd_level *lvl, uint32_t at, uint32_t tiles_wide, uint32_t tiles_high,
                      uint32_t tile_width, uint32_t tile_height);
+
+/* Removes plane `plane` with its tiles, image sets and objects; later
+** planes move down one index.  Refuses nothing itself (the main plane is
+** the caller's rule).  Returns 0 when plane is out of range. */
+int wwd_plane_remove(wwd_level *lvl, uint32_t plane);
+
+/* Finds a plane by uid.  Returns its index, or -1. */
+long wwd_plane_find(const wwd_level *lvl, uint32_t uid);
+
+/* The most cells one plane may have after a resize or insert: its tiles
+** alone fill the largest main block the codec reads (WWD_MAX_MAIN_BLOCK). */
+#define WWD_MAX_PLANE_CELLS (WWD_MAX_MAIN_BLOCK / 4u)
+
+/* Resizes a plane to tiles_wide x tiles_high, cells anchored top-left: the
+** cell (x, y) keeps its value where it still exists, new cells get `fill`
+** (a tile id, WWD_TILE_INVISIBLE or WWD_TILE_FILLED).  The header's tile
+** counts and pixel size (tiles * tile size) follow.  Objects stay where
+** they are, even outside the new size.  Returns 1, or 0 with err (the
+** plane unchanged): out of range, more than WWD_MAX_PLANE_CELLS cells, a
+** pixel size beyond int32, out of memory. */
+int wwd_plane_resize(wwd_level *lvl, uint32_t plane, uint32_t tiles_wide, uint32_t tiles_high, uint32_t fill,
+                     codec_error *err);
+
+/* Inserts a tile property at index `at` (0 .. num_tile_properties; later
+** ones move up one tile id) of the given type and size, as
+** wwd_tile_property_append makes it, with a fresh uid.  Returns `at`, or
+** -1 on a bad type or index, a mask too large or out of memory. */
+long wwd_tile_property_insert(wwd_level *lvl, uint32_t at, uint32_t type, uint32_t width, uint32_t height);
+
+/* Removes tile property idx; later ones move down one tile id.  Returns 0
+** when idx is out of range. */
+int wwd_tile_property_remove(wwd_level *lvl, uint32_t idx);
+
+/* Finds a tile property by uid.  Returns its index, or -1. */
+long wwd_tile_property_find(const wwd_level *lvl, uint32_t uid);
 
 /* Appends a tile property of the given type and size (attributes 0; a mask
 ** gets width*height zero bytes).  Returns its index, or -1 on a bad type,

@@ -964,3 +964,52 @@ int ls_commit(ls_commit_file *files, int n, int busy_ms, int flags, char **err) 
   commit_end(&c);
   return rc;
 }
+
+/* Writes a new file (see commit.h): a locked temporary file beside the
+** target_path, written and fsync'd, then linked to the target_path's name (link(2)
+** fails on an existing name, so nothing is overwritten) or, with overwrite,
+** renamed over it; then the folder is fsync'd.  The file gets `mode`.  A crash leaves either no
+** target_path or the whole of it, and at most a temporary file that the next
+** recovery of the folder removes. */
+int ls_commit_create(const char *path, const void *data, size_t size, mode_t mode, int overwrite, char **err) {
+  const char *base = base_of(path);
+  char *dir_given = base == path ? sqlite3_mprintf(".") : sqlite3_mprintf("%.*s", (int)(base - path), path);
+  char *dir = NULL, *prefix = NULL, *tmp = NULL;
+  int fd = -1, lock_fd = -1, rc = SQLITE_ERROR;
+  *err = NULL;
+  if (!dir_given) return out_of_memory(err);
+  if (!*base) {
+    *err = sqlite3_mprintf("%s: names a folder, not a file", path);
+  } else if (!(dir = realpath(dir_given, NULL))) {
+    *err = sqlite3_mprintf("%s: no such folder: %s", dir_given, strerror(errno));
+  } else if (!(prefix = sqlite3_mprintf(".%s" OWN_MARK, base))) {
+    rc = out_of_memory(err);
+  } else if ((fd = create_owned(dir, prefix, &tmp, &lock_fd)) < 0) {
+    *err = sqlite3_mprintf("%s: cannot create a temporary file in %s: %s", path, dir, strerror(errno));
+  } else if (fchmod(fd, mode & 07777) != 0) {
+    *err = sqlite3_mprintf("%s: cannot set the mode of %s: %s", path, tmp, strerror(errno));
+    close(fd);
+  } else if ((*err = write_flush_close(fd, tmp, data, size, NULL)) == NULL) {
+    char *target_path = sqlite3_mprintf("%s/%s", dir, base);
+    int e = 0;
+    if (!target_path) {
+      rc = out_of_memory(err);
+    } else if (overwrite ? rename(tmp, target_path) != 0 : link(tmp, target_path) != 0) {
+      e = errno;
+      *err = e == EEXIST ? sqlite3_mprintf("%s: the file exists; nothing was written (pass overwrite = 1 to replace it)", path)
+                         : sqlite3_mprintf("%s: cannot create: %s", path, strerror(e));
+    } else if ((e = flush_dir(dir)) != 0) {
+      *err = sqlite3_mprintf("%s: written, but its folder could not be flushed to disk: %s", path, strerror(e));
+    } else {
+      rc = SQLITE_OK;
+    }
+    sqlite3_free(target_path);
+  }
+  if (tmp && lock_fd >= 0) unlink_if_same(tmp, lock_fd); /* after a link, or a failure; a rename took the name */
+  if (lock_fd >= 0) close(lock_fd);
+  sqlite3_free(tmp);
+  sqlite3_free(prefix);
+  free(dir);
+  sqlite3_free(dir_given);
+  return rc;
+}

@@ -58,6 +58,14 @@ typedef struct ls_commit_file {
 ** after the commit point). */
 int ls_commit(ls_commit_file *files, int n, int busy_ms, int flags, char **err);
 
+/* Creates the file at `path` (its folder must exist) holding data, as
+** safely as a commit writes: temporary file, fsync, then the name, then
+** the folder's fsync; the file gets permissions `mode`.  Refuses an existing file unless overwrite (then
+** replaced atomically by rename).  For levelsql_copy, which writes a new
+** file at once, outside any transaction.  Returns SQLITE_OK, or an error
+** with *err naming the file (nothing is then left behind). */
+int ls_commit_create(const char *path, const void *data, size_t size, mode_t mode, int overwrite, char **err);
+
 /* Finishes or drops what a dead writer left in folder dir (a canonical
 ** path): rolls complete journals forward, removes incomplete ones and the
 ** temporary files and undo links nobody holds.  Waits for files of a

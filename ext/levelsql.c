@@ -11,6 +11,7 @@
 SQLITE_EXTENSION_INIT1
 
 #include "columns_table.h"
+#include "copy.h"
 #include "files_table.h"
 #include "render_functions.h"
 #include "session.h"
@@ -85,6 +86,7 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
   if (rc == SQLITE_OK) rc = wwd_functions_register(db);
   if (rc == SQLITE_OK) rc = wed_functions_register(db);
   if (rc == SQLITE_OK) rc = render_functions_register(db, sess);
+  if (rc == SQLITE_OK) rc = copy_function_register(db, sess);
   if (rc == SQLITE_OK) rc = tw_functions_register(db);
   if (rc == SQLITE_OK) rc = columns_table_register(db, sess);
   if (rc == SQLITE_OK) {

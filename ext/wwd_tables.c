@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../codecs/bytes.h"
 #include "../codecs/wwd.h"
 #include "engine.h"
 #include "wwd_tables.h"
@@ -22,8 +23,37 @@ static const char *const wwd_extensions[] = {".wwd", NULL};
 
 LS_CODEC_ADAPTERS(wwd, wwd_level, wwd_parse, wwd_serialize, wwd_clone, wwd_free, wwd_footprint)
 
+/* new_cells=invisible (default), filled or a tile id: what the cells a
+** plane gains take (an UPDATE of tiles_wide / tiles_high, an INSERT into
+** wwd_planes).  Kept in ls_options.format[WWD_OPT_NEW_CELLS] as the cell
+** value. */
+#define WWD_OPT_NEW_CELLS 0
+
+static int parse_new_cells(const char *value, ls_options *opts, char **err) {
+  char *end = NULL;
+  long long id;
+  if (sqlite3_stricmp(value, "invisible") == 0) {
+    opts->format[WWD_OPT_NEW_CELLS] = WWD_TILE_INVISIBLE;
+    return 1;
+  }
+  if (sqlite3_stricmp(value, "filled") == 0) {
+    opts->format[WWD_OPT_NEW_CELLS] = WWD_TILE_FILLED;
+    return 1;
+  }
+  id = strtoll(value, &end, 10);
+  if (value[0] >= '0' && value[0] <= '9' && end && *end == 0 && id >= 0 && id <= UINT32_MAX &&
+      (uint32_t)id != WWD_TILE_INVISIBLE && (uint32_t)id != WWD_TILE_FILLED) {
+    opts->format[WWD_OPT_NEW_CELLS] = id;
+    return 1;
+  }
+  *err = sqlite3_mprintf("option new_cells takes invisible (the default), filled or a tile id, not '%s'", value);
+  return 0;
+}
+
+static const ls_option wwd_option_new_cells = {"new_cells", "new_cells=filled", "invisible", parse_new_cells};
+
 /* Text in WWD files is 8-bit, in the code page the option names. */
-static const ls_option *const wwd_options[] = {&ls_option_encoding, NULL};
+static const ls_option *const wwd_options[] = {&ls_option_encoding, &wwd_option_new_cells, NULL};
 
 const ls_format wwd_format = {
   "wwd", wwd_extensions, wwd_sniff, wwd_format_parse, wwd_format_serialize,
@@ -175,11 +205,25 @@ static int plane_load(const ls_row *row, char **err) {
   return SQLITE_OK;
 }
 
-/* The header as it is; new image sets are copied in. */
+/* A new size first (wwd_plane_resize: the tiles, the tile counts and the
+** pixel size, new cells per the new_cells option), then new image sets,
+** then the rest of the header; the size fields keep what the resize
+** wrote.  A size that cannot be is refused before anything changes. */
 static int plane_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   wwd_plane *p = &LEVEL(row)->planes[row->pos.a];
-  const plane_rec *r = row->rec;
-  (void)changed, (void)err;
+  plane_rec *r = row->rec;
+  uint32_t wide = le32_load(r->h + WWD_PLANE_TILES_WIDE), high = le32_load(r->h + WWD_PLANE_TILES_HIGH);
+  (void)changed;
+  if (wide != p->tiles_wide || high != p->tiles_high) {
+    codec_error cerr;
+    cerr.msg[0] = 0;
+    if (!wwd_plane_resize(LEVEL(row), (uint32_t)row->pos.a, wide, high,
+                          (uint32_t)row->opts->format[WWD_OPT_NEW_CELLS], &cerr)) {
+      return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
+    }
+  }
+  memcpy(r->h + WWD_PLANE_WIDTH_PX, p->header + WWD_PLANE_WIDTH_PX, 8);    /* width_px, height_px */
+  memcpy(r->h + WWD_PLANE_TILES_WIDE, p->header + WWD_PLANE_TILES_WIDE, 8); /* tiles_wide, tiles_high */
   if (r->image_sets.p != ((const plane_rec *)old)->image_sets.p) {
     const ls_span *items = r->image_sets.p;
     wwd_bytes *sets = calloc(r->image_sets.n + 1, sizeof *sets);
@@ -203,8 +247,13 @@ static int plane_store(ls_row *row, const void *old, const unsigned char *change
 
 static const ls_json_shape image_sets_shape = {1, 0, 1u << 16, "[\"ACTION\"]", NULL};
 
+/* tiles_wide / tiles_high: writable, a resize (plane_store). */
+#define PLANE_SIZE(nm, off, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_LE32S, .offset = offsetof(plane_rec, h) + (off), \
+   .min = 0, .max = INT32_MAX, .doc = doc_}
+
 static const ls_column plane_columns[] = {
-  LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order"),
+  LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order; on INSERT, where the plane goes (default: after the last)"),
   HSTR(plane_rec, "name", WWD_PLANE_NAME, 64, "plane name (63 bytes)"),
   HINT(plane_rec, "flags", LS_LE32, WWD_PLANE_FLAGS, 0, "plane flags: wwd_flag_names('plane', flags)"),
   HBIT(plane_rec, "is_main", WWD_PLANE_FLAGS, WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
@@ -214,10 +263,10 @@ static const ls_column plane_columns[] = {
   HBIT(plane_rec, "auto_tile_size", WWD_PLANE_FLAGS, WWD_PLANE_AUTO_TILE_SIZE, "flag 0x10"),
   HINT(plane_rec, "width_px", LS_LE32S, WWD_PLANE_WIDTH_PX, LS_COL_RO, "width in pixels"),
   HINT(plane_rec, "height_px", LS_LE32S, WWD_PLANE_HEIGHT_PX, LS_COL_RO, "height in pixels"),
-  HINT(plane_rec, "tile_width", LS_LE32S, WWD_PLANE_TILE_WIDTH, LS_COL_RO, "tile width in pixels"),
-  HINT(plane_rec, "tile_height", LS_LE32S, WWD_PLANE_TILE_HEIGHT, LS_COL_RO, "tile height in pixels"),
-  HINT(plane_rec, "tiles_wide", LS_LE32S, WWD_PLANE_TILES_WIDE, LS_COL_RO, "width in tiles"),
-  HINT(plane_rec, "tiles_high", LS_LE32S, WWD_PLANE_TILES_HIGH, LS_COL_RO, "height in tiles"),
+  HINT(plane_rec, "tile_width", LS_LE32S, WWD_PLANE_TILE_WIDTH, LS_COL_RO, "tile width in pixels; given on INSERT (default: the main plane's)"),
+  HINT(plane_rec, "tile_height", LS_LE32S, WWD_PLANE_TILE_HEIGHT, LS_COL_RO, "tile height in pixels; given on INSERT (default: the main plane's)"),
+  PLANE_SIZE("tiles_wide", WWD_PLANE_TILES_WIDE, "width in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells, default invisible; width_px follows)"),
+  PLANE_SIZE("tiles_high", WWD_PLANE_TILES_HIGH, "height in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells; height_px follows)"),
   HINT(plane_rec, "movement_x_percent", LS_LE32S, WWD_PLANE_MOVEMENT_X, 0, "parallax: horizontal scroll speed in percent"),
   HINT(plane_rec, "movement_y_percent", LS_LE32S, WWD_PLANE_MOVEMENT_Y, 0, "parallax: vertical scroll speed in percent"),
   HINT(plane_rec, "fill_color", LS_LE32S, WWD_PLANE_FILL_COLOR, 0, "palette index of 'filled' tiles"),
@@ -227,10 +276,91 @@ static const ls_column plane_columns[] = {
   LS_COL_INT("num_objects", LS_U32, plane_rec, num_objects, LS_COL_RO, "objects on this plane"),
 };
 
+/* The indexes of the columns plane_insert reads (checked by plane_insert). */
+enum { PLANE_COL_PLANE = 0, PLANE_COL_TILE_WIDTH = 10, PLANE_COL_TILE_HEIGHT, PLANE_COL_TILES_WIDE, PLANE_COL_TILES_HIGH };
+
+/* The uid: planes keep it across inserts and deletes of others. */
+static int64_t plane_key(const void *model, const ls_pos *pos) {
+  return ((const wwd_level *)model)->planes[pos->a].uid;
+}
+
+/* A seek's answer for a row found at index `at` of an array (or -1). */
+static int seek_index(long at, ls_pos *pos) {
+  if (at < 0) return 0;
+  pos->a = at;
+  pos->b = pos->c = 0;
+  return 1;
+}
+
+static int plane_seek(const void *model, int64_t key, ls_pos *pos) {
+  return seek_index(key < 0 || key > UINT32_MAX ? -1 : wwd_plane_find(model, (uint32_t)key), pos);
+}
+
+/* An integer the INSERT gave for column k of wwd_planes within [lo, hi],
+** or `dflt` when it gave NULL. */
+static int plane_insert_value(sqlite3_value *const *values, int k, int64_t lo, int64_t hi, int64_t dflt, int64_t *out,
+                              char **err) {
+  if (sqlite3_value_type(values[k]) == SQLITE_NULL) {
+    *out = dflt;
+    return SQLITE_OK;
+  }
+  return ls_value_int(values[k], &plane_columns[k], lo, hi, out, err);
+}
+
+/* INSERT: a plane at index `plane` (default: after the last), not main,
+** without image sets or objects.  Its tile size (read-only afterwards) and
+** its tile counts default to the main plane's (the first plane's in a
+** level without one; 64 x 64 pixels, 0 x 0 tiles in a level without
+** planes).  The plane is made with no cells and its header given the tile
+** counts: plane_store, which the engine runs next with the INSERT's other
+** values, sees the difference and sizes it, so that every new cell comes
+** from one place (the new_cells option). */
+static int plane_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+  wwd_level *lvl = model;
+  long main_plane = wwd_main_plane(lvl);
+  const wwd_plane *ref = main_plane >= 0 ? &lvl->planes[main_plane] : lvl->num_planes ? &lvl->planes[0] : NULL;
+  int64_t at, tile_w, tile_h, wide, high;
+  int rc;
+  if (strcmp(plane_columns[PLANE_COL_TILE_WIDTH].name, "tile_width") != 0 ||
+      strcmp(plane_columns[PLANE_COL_TILES_HIGH].name, "tiles_high") != 0) {
+    *err = sqlite3_mprintf("wwd_planes: column list and plane_insert disagree");
+    return SQLITE_INTERNAL;
+  }
+  rc = plane_insert_value(values, PLANE_COL_PLANE, 0, lvl->num_planes, lvl->num_planes, &at, err);
+  if (rc == SQLITE_OK) {
+    rc = plane_insert_value(values, PLANE_COL_TILE_WIDTH, 1, 4096, ref ? le32_load(ref->header + WWD_PLANE_TILE_WIDTH) : 64,
+                            &tile_w, err);
+  }
+  if (rc == SQLITE_OK) {
+    rc = plane_insert_value(values, PLANE_COL_TILE_HEIGHT, 1, 4096,
+                            ref ? le32_load(ref->header + WWD_PLANE_TILE_HEIGHT) : 64, &tile_h, err);
+  }
+  if (rc == SQLITE_OK) rc = plane_insert_value(values, PLANE_COL_TILES_WIDE, 0, INT32_MAX, ref ? ref->tiles_wide : 0, &wide, err);
+  if (rc == SQLITE_OK) rc = plane_insert_value(values, PLANE_COL_TILES_HIGH, 0, INT32_MAX, ref ? ref->tiles_high : 0, &high, err);
+  if (rc != SQLITE_OK) return rc;
+  if (!wwd_plane_insert(lvl, (uint32_t)at, 0, 0, (uint32_t)tile_w, (uint32_t)tile_h)) return SQLITE_NOMEM;
+  le32_store(lvl->planes[at].header + WWD_PLANE_TILES_WIDE, (uint32_t)wide);
+  le32_store(lvl->planes[at].header + WWD_PLANE_TILES_HIGH, (uint32_t)high);
+  pos->a = at;
+  pos->b = pos->c = 0;
+  return SQLITE_OK;
+}
+
+/* DELETE: the plane with its tiles and its objects; the main plane stays. */
+static int plane_remove(void *model, const ls_pos *pos, char **err) {
+  wwd_level *lvl = model;
+  if (le32_load(lvl->planes[pos->a].header + WWD_PLANE_FLAGS) & WWD_PLANE_MAIN) {
+    *err = sqlite3_mprintf("it is the main plane, which a level cannot do without; delete other planes only");
+    return SQLITE_CONSTRAINT;
+  }
+  return wwd_plane_remove(lvl, (uint32_t)pos->a) ? SQLITE_OK : SQLITE_INTERNAL;
+}
+
 static const ls_table wwd_planes = {
-  .name = "wwd_planes", .format = &wwd_format, .doc = "one row per plane of each WWD file",
+  .name = "wwd_planes", .format = &wwd_format, .doc = "one row per plane of each WWD file; INSERT adds planes, DELETE removes them with their objects (not the main plane)",
   .columns = plane_columns, .ncolumns = (int)(sizeof plane_columns / sizeof plane_columns[0]),
-  .shape = {LS_SHAPE_ARRAY, plane_count, NULL, NULL}, .row_name = "plane %a", .natural_order = "plane",
+  .shape = {LS_SHAPE_ARRAY, plane_count, NULL, NULL}, .key = plane_key, .seek = plane_seek,
+  .insert = plane_insert, .remove = plane_remove, .row_name = "plane %a", .natural_order = "plane",
   .rows_per_file = 3, /* the corpus average */
   .record_size = sizeof(plane_rec), .load = plane_load, .store = plane_store,
 };
@@ -500,6 +630,44 @@ static int64_t property_count(const void *model) {
   return ((const wwd_level *)model)->num_tile_properties;
 }
 
+/* The uid: properties keep it across inserts and deletes of others. */
+static int64_t property_key(const void *model, const ls_pos *pos) {
+  return ((const wwd_level *)model)->tile_properties[pos->a].uid;
+}
+
+static int property_seek(const void *model, int64_t key, ls_pos *pos) {
+  return seek_index(key < 0 || key > UINT32_MAX ? -1 : wwd_tile_property_find(model, (uint32_t)key), pos);
+}
+
+/* INSERT: a property at tile id `tile` (default: after the last; the ones
+** from there on move up one tile id), 'single' with attribute 0 and the
+** main plane's tile size (64 x 64 without one) until the INSERT's values
+** say otherwise. */
+static int property_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+  static const ls_column tile_col = {.name = "tile"};
+  wwd_level *lvl = model;
+  long main_plane = wwd_main_plane(lvl);
+  const unsigned char *h = main_plane >= 0 ? lvl->planes[main_plane].header : NULL;
+  int64_t at = lvl->num_tile_properties;
+  long idx;
+  if (sqlite3_value_type(values[0]) != SQLITE_NULL) { /* column 0 is `tile` */
+    int rc = ls_value_int(values[0], &tile_col, 0, lvl->num_tile_properties, &at, err);
+    if (rc != SQLITE_OK) return rc;
+  }
+  idx = wwd_tile_property_insert(lvl, (uint32_t)at, WWD_TILE_SINGLE, h ? le32_load(h + WWD_PLANE_TILE_WIDTH) : 64,
+                                 h ? le32_load(h + WWD_PLANE_TILE_HEIGHT) : 64);
+  if (idx < 0) return SQLITE_NOMEM;
+  pos->a = idx;
+  pos->b = pos->c = 0;
+  return SQLITE_OK;
+}
+
+/* DELETE: the property goes; the later ones move down one tile id. */
+static int property_remove(void *model, const ls_pos *pos, char **err) {
+  (void)err;
+  return wwd_tile_property_remove(model, (uint32_t)pos->a) ? SQLITE_OK : SQLITE_INTERNAL;
+}
+
 static int property_load(const ls_row *row, char **err) {
   const wwd_tile_property *tp = PROPERTY(row);
   property_rec *r = row->rec;
@@ -515,15 +683,25 @@ static int property_load(const ls_row *row, char **err) {
   return SQLITE_OK;
 }
 
-/* A new type first (a new mask tile gets a zeroed mask of the old
-** width*height, as setting the type alone always did), then the fields,
-** then a new mask; a mask must then still be width*height bytes. */
+/* The size first, then a new type (a new mask tile gets a zeroed mask of
+** the new width*height), then the other fields, then a new mask; a mask
+** must then still be width*height bytes.  A type change that fails leaves
+** the old size (the statement fails, and the engine undoes it anyway). */
 static int property_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   wwd_tile_property *tp = PROPERTY(row);
   const property_rec *r = row->rec, *was = old;
   codec_error cerr;
   (void)changed;
-  if (r->type != was->type && !wwd_tile_property_set_type(tp, r->type)) return SQLITE_NOMEM;
+  if (r->type != was->type) {
+    uint32_t width = tp->width, height = tp->height;
+    tp->width = r->width;
+    tp->height = r->height;
+    if (!wwd_tile_property_set_type(tp, r->type)) {
+      tp->width = width;
+      tp->height = height;
+      return SQLITE_NOMEM;
+    }
+  }
   tp->width = r->width;
   tp->height = r->height;
   tp->attribute = r->attribute;
@@ -550,7 +728,7 @@ static const char *const property_kind_names[] = {"unknown", "single", "double",
    .min = lo, .max = hi, .applies = types, .doc = doc_}
 
 static const ls_column property_columns[] = {
-  LS_COL_POS("tile", 0, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index)"),
+  LS_COL_POS("tile", 0, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index); on INSERT, the id it takes (default: after the last; later ones move up)"),
   {.name = "type", .type = "TEXT", .kind = LS_ENUM, .store = LS_U32, .offset = offsetof(property_rec, type), .min = 1,
    .aux = property_type_names, .doc = "'single', 'double' or 'mask'"},
   PINT("width", LS_U32, width, 0, 4096, ALL_TYPES, "tile width in pixels"),
@@ -566,9 +744,10 @@ static const ls_column property_columns[] = {
 };
 
 static const ls_table wwd_tile_properties = {
-  .name = "wwd_tile_properties", .format = &wwd_format, .doc = "one row per tile property of each WWD file",
+  .name = "wwd_tile_properties", .format = &wwd_format, .doc = "one row per tile property of each WWD file; INSERT and DELETE move the later tile ids",
   .columns = property_columns, .ncolumns = (int)(sizeof property_columns / sizeof property_columns[0]),
-  .shape = {LS_SHAPE_ARRAY, property_count, NULL, NULL}, .row_name = "tile property %a", .natural_order = "tile",
+  .shape = {LS_SHAPE_ARRAY, property_count, NULL, NULL}, .key = property_key, .seek = property_seek,
+  .insert = property_insert, .remove = property_remove, .row_name = "tile property %a", .natural_order = "tile",
   .rows_per_file = 900, /* the corpus average */
   .record_size = sizeof(property_rec), .load = property_load, .store = property_store,
   .row_kind = property_kind, .kind_names = property_kind_names,

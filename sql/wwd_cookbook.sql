@@ -66,3 +66,42 @@ VALUES ('build/samples/SAMPLE02.WWD', 'HealthPowerup', 'LEVEL_HEALTH', '', 500, 
 SELECT count(*) AS rats_left FROM wwd_objects('build/samples') WHERE logic = 'Rat';
 ROLLBACK;
 SELECT count(*) AS rats_after_rollback FROM wwd_objects('build/samples') WHERE logic = 'Rat';
+
+-- Resize a plane: the main plane of SAMPLE05 to 50 x 40 tiles, anchored
+-- top-left (cells beyond the new size are cut off; new ones get the
+-- new_cells option: invisible by default, here filled; or a tile id).
+-- width_px and height_px follow; objects stay where they are.
+UPDATE wwd_planes SET tiles_wide = 50, tiles_high = 40
+WHERE source = 'build/samples/SAMPLE05.WWD' AND is_main AND options = 'new_cells=filled';
+SELECT plane, name, tiles_wide, tiles_high, width_px, height_px
+FROM wwd_planes('build/samples/SAMPLE05.WWD');
+
+-- Add a plane in front (tile size and count default to the main plane's),
+-- and delete it again (the main plane cannot be deleted; a deleted plane's
+-- objects go with it).
+INSERT INTO wwd_planes(source, name, z, movement_x_percent, image_sets)
+VALUES ('build/samples/SAMPLE05.WWD', 'Clouds', 9500, 120, '["FRONT"]');
+DELETE FROM wwd_planes WHERE source = 'build/samples/SAMPLE05.WWD' AND name = 'Clouds';
+
+-- Add a tile property: a solid tile after the last one (give `tile` to
+-- insert at that tile id instead; the later ones then move up one id).
+INSERT INTO wwd_tile_properties(file, tile, type, attribute)
+VALUES ('build/samples/SAMPLE05.WWD', NULL, 'single', wwd_flag_value('attribute', 'solid'));
+SELECT tile, type, wwd_flag_names('attribute', attribute) AS attribute
+FROM wwd_tile_properties('build/samples/SAMPLE05.WWD') ORDER BY tile DESC LIMIT 1;
+
+-- Make 10 variants of a level: copy the template (written at once, byte
+-- for byte; overwrite = 1 replaces earlier copies, 0 or absent refuses an
+-- existing file), then edit the copies like any level: here variant n
+-- starts n tiles further right and its enemies get n more health.
+-- (count() of the copies makes SQLite call levelsql_copy for every row.)
+WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < 10)
+SELECT count(levelsql_copy('build/samples/SAMPLE01.WWD',
+                           printf('build/samples/SAMPLE01_v%02d.WWD', value), 1)) AS copies
+FROM n;
+UPDATE wwd_levels SET start_x = start_x + 64 * CAST(substr(file, -6, 2) AS INTEGER),
+                      name = printf('%s v%s', name, substr(file, -6, 2))
+WHERE source = 'build/samples/SAMPLE01_v*.WWD';
+UPDATE wwd_objects SET health = health + CAST(substr(file, -6, 2) AS INTEGER)
+WHERE source = 'build/samples/SAMPLE01_v*.WWD' AND health > 0;
+SELECT file, name, start_x FROM wwd_levels('build/samples/SAMPLE01_v*.WWD');

@@ -11,6 +11,11 @@
 **   output (must succeed), the two models must be equal (wwd_equal), and
 **   serializing the re-parsed model must reproduce the same bytes (the
 **   writer's output is a fixed point).
+** - wwd edits (fuzz_wwd_edit), with parameters taken from the input's last
+**   bytes: a plane resized (cells kept top-left, new cells the fill, header
+**   sizes following), a plane and a tile property inserted then removed
+**   (the level must equal the original again), a non-main plane removed;
+**   the edited level must serialize, re-parse equal, with an exact checksum.
 ** Any inconsistency calls abort(), which libFuzzer reports as a crash.
 */
 #include <stdint.h>
@@ -56,7 +61,9 @@ static void fuzz_text8(const uint8_t *data, size_t size) {
   }
 }
 
-/* Parse, serialize, re-parse, compare, serialize again. */
+static void fuzz_wwd_edit(const wwd_level *parsed, const uint8_t *data, size_t size);
+
+/* Parse, serialize, re-parse, compare, serialize again; then the edits. */
 static void fuzz_wwd(const uint8_t *data, size_t size) {
   wwd_level *lvl = NULL, *back = NULL;
   unsigned char *out = NULL, *out2 = NULL;
@@ -95,9 +102,107 @@ static void fuzz_wwd(const uint8_t *data, size_t size) {
       wwd_free(c);
     }
   }
+  fuzz_wwd_edit(lvl, data, size);
   free(out);
   free(out2);
   wwd_free(back);
+  wwd_free(lvl);
+}
+
+/* The edited level serializes, re-parses equal, with an exact checksum. */
+static void check_round_trip(const wwd_level *lvl, const char *what) {
+  unsigned char *out = NULL;
+  size_t out_size = 0;
+  wwd_level *back = NULL;
+  codec_error err;
+  char why[256];
+  codec_error_clear(&err);
+  if (!wwd_serialize(lvl, &out, &out_size, &err)) {
+    if (err.code == CODEC_E_MEMORY || err.code == CODEC_E_LIMIT) return;
+    fuzz_fail(what, err.msg);
+  }
+  if (!wwd_parse(out, out_size, &back, &err)) fuzz_fail(what, err.msg);
+  why[0] = 0;
+  if (!wwd_equal(lvl, back, why, sizeof why)) fuzz_fail(what, why);
+  if (back->checksum_kind != WWD_CHECKSUM_EXACT) fuzz_fail(what, "checksum not exact");
+  free(out);
+  wwd_free(back);
+}
+
+/* Resizes plane p by a few cells either way and checks the result. */
+static void fuzz_resize(wwd_level *lvl, uint32_t p, const uint8_t *k) {
+  const wwd_plane *pl = &lvl->planes[p];
+  uint32_t ow = pl->tiles_wide, oh = pl->tiles_high, x, y;
+  int64_t w = (int64_t)ow + (k[0] % 9) - 4, h = (int64_t)oh + (k[1] % 9) - 4;
+  uint32_t fill = k[2] % 3 == 0 ? WWD_TILE_INVISIBLE : k[2] % 3 == 1 ? WWD_TILE_FILLED : k[2];
+  uint32_t *old = NULL;
+  codec_error err;
+  size_t n = (size_t)ow * oh;
+  if (w < 0) w = 0;
+  if (h < 0) h = 0;
+  if (n > 1u << 20) return; /* a huge plane: copying it every run would be slow */
+  if (n && !(old = malloc(n * sizeof *old))) return;
+  if (n) memcpy(old, pl->tiles, n * sizeof *old);
+  codec_error_clear(&err);
+  if (!wwd_plane_resize(lvl, p, (uint32_t)w, (uint32_t)h, fill, &err)) {
+    /* only a size beyond the limits or memory may be refused, leaving the plane */
+    if (err.code != CODEC_E_LIMIT && err.code != CODEC_E_MEMORY) fuzz_fail("resize refused", err.msg);
+    if (pl->tiles_wide != ow || pl->tiles_high != oh || (n && memcmp(old, pl->tiles, n * sizeof *old) != 0))
+      fuzz_fail("a refused resize changed the plane", NULL);
+    free(old);
+    return;
+  }
+  if (pl->tiles_wide != w || pl->tiles_high != h || le32_load(pl->header + WWD_PLANE_TILES_WIDE) != w ||
+      le32_load(pl->header + WWD_PLANE_TILES_HIGH) != h)
+    fuzz_fail("resize: dimensions", NULL);
+  if (le32_load(pl->header + WWD_PLANE_WIDTH_PX) != (uint32_t)w * le32_load(pl->header + WWD_PLANE_TILE_WIDTH) ||
+      le32_load(pl->header + WWD_PLANE_HEIGHT_PX) != (uint32_t)h * le32_load(pl->header + WWD_PLANE_TILE_HEIGHT))
+    fuzz_fail("resize: pixel size", NULL);
+  for (y = 0; y < h; y++) {
+    for (x = 0; x < w; x++) {
+      uint32_t want = x < ow && y < oh ? old[(size_t)y * ow + x] : fill;
+      if (pl->tiles[(size_t)y * w + x] != want) fuzz_fail("resize: a cell moved or a new cell is not the fill", NULL);
+    }
+  }
+  free(old);
+}
+
+/* Structural edits on a clone of a parsed level (see the top of the file). */
+static void fuzz_wwd_edit(const wwd_level *parsed, const uint8_t *data, size_t size) {
+  uint8_t k[8] = {0};
+  wwd_level *lvl;
+  char why[256];
+  long main_plane;
+  size_t i;
+  for (i = 0; i < sizeof k && i < size; i++) k[i] = data[size - 1 - i];
+  if (!(lvl = wwd_clone(parsed))) return;
+  /* a plane inserted then removed, a property inserted then removed */
+  if (wwd_plane_insert(lvl, k[3] % (lvl->num_planes + 1), k[4] % 5, k[5] % 5, 64, 64)) {
+    uint32_t at = k[3] % (lvl->num_planes);
+    if (lvl->planes[at].uid != lvl->next_plane_uid - 1 || wwd_plane_find(lvl, lvl->planes[at].uid) != (long)at)
+      fuzz_fail("inserted plane: uid", NULL);
+    if (!wwd_plane_remove(lvl, at)) fuzz_fail("removing the inserted plane failed", NULL);
+  }
+  if (lvl->num_tile_properties < (1u << 16)) {
+    long at = wwd_tile_property_insert(lvl, k[6] % (lvl->num_tile_properties + 1), 1 + k[7] % 3, k[4] % 9, k[5] % 9);
+    if (at >= 0) {
+      if (wwd_tile_property_find(lvl, lvl->tile_properties[at].uid) != at) fuzz_fail("inserted property: uid", NULL);
+      if (!wwd_tile_property_remove(lvl, (uint32_t)at)) fuzz_fail("removing the inserted property failed", NULL);
+    }
+  }
+  why[0] = 0;
+  if (!wwd_equal(parsed, lvl, why, sizeof why)) fuzz_fail("insert then remove changed the level", why);
+  if (lvl->num_planes) {
+    uint32_t p = k[0] % lvl->num_planes;
+    fuzz_resize(lvl, p, k + 1);
+    main_plane = wwd_main_plane(lvl);
+    p = k[3] % lvl->num_planes;
+    if ((long)p != main_plane) {
+      uint32_t before = lvl->num_planes;
+      if (!wwd_plane_remove(lvl, p) || lvl->num_planes != before - 1) fuzz_fail("plane remove", NULL);
+    }
+  }
+  check_round_trip(lvl, "edited level");
   wwd_free(lvl);
 }
 

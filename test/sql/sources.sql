@@ -176,7 +176,7 @@ SELECT * FROM wwd_levels('fixtures/sources/mixed', 'on_error=ignore');
 -- expect error: not 'ignore'
 SELECT * FROM wwd_levels('fixtures/sources/mixed', 'oops=1');
 -- expect error: unknown option 'oops'
--- expect error: encoding, nocase, on_error
+-- expect error: encoding, new_cells, nocase, on_error
 
 -- levelsql_files.ok = 1 means every table of the format can read the file:
 -- a map whose layer data is damaged parses but is not ok (tw_tiles cannot

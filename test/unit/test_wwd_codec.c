@@ -1211,10 +1211,83 @@ static void test_zlib_shapes(void) {
   free(u);
 }
 
+/* Structural edits (wwd_edit.c): a resize keeps cells top-left and fills
+** new ones, refusals leave the plane as it was, planes and tile properties
+** keep their uids across inserts and removes, and the edited level
+** survives serialize and parse. */
+static void test_structural_edits(void) {
+  wwd_level *lvl = wwd_level_new(4, 3, 64, 32), *back = NULL;
+  codec_error err;
+  unsigned char *buf = NULL;
+  size_t n = 0;
+  uint32_t x, y, uid;
+  long at;
+  char why[256];
+  REQUIRE(lvl != NULL, "wwd_level_new");
+  if (!lvl) return;
+  for (y = 0; y < 3; y++)
+    for (x = 0; x < 4; x++) lvl->planes[0].tiles[y * 4 + x] = y * 10 + x;
+  codec_error_clear(&err);
+  CHECK(wwd_plane_resize(lvl, 0, 6, 2, 9, &err), "resize 4x3 -> 6x2: %s", err.msg);
+  {
+    const wwd_plane *p = &lvl->planes[0];
+    int cells_ok = 1;
+    for (y = 0; y < 2; y++)
+      for (x = 0; x < 6; x++) cells_ok &= p->tiles[y * 6 + x] == (x < 4 ? y * 10 + x : 9u);
+    CHECK(cells_ok, "resize: old cells top-left, new cells the fill");
+    CHECK(le32_load(p->header + WWD_PLANE_TILES_WIDE) == 6 && le32_load(p->header + WWD_PLANE_TILES_HIGH) == 2 &&
+              le32_load(p->header + WWD_PLANE_WIDTH_PX) == 384 && le32_load(p->header + WWD_PLANE_HEIGHT_PX) == 64,
+          "resize: header counts and pixel size follow");
+  }
+  codec_error_clear(&err);
+  CHECK(!wwd_plane_resize(lvl, 0, 100000, 100000, 9, &err) && err.code == CODEC_E_LIMIT && lvl->planes[0].tiles_wide == 6,
+        "resize beyond the cell cap refused, plane unchanged: %s", err.msg);
+  codec_error_clear(&err);
+  CHECK(!wwd_plane_resize(lvl, 0, 40000000, 1, 9, &err) && err.code == CODEC_E_LIMIT && strstr(err.msg, "pixels"),
+        "resize beyond int32 pixels refused: %s", err.msg);
+  codec_error_clear(&err);
+  CHECK(!wwd_plane_resize(lvl, 5, 1, 1, 9, &err) && err.code == CODEC_E_ARG, "resize of a missing plane refused");
+  CHECK(wwd_plane_resize(lvl, 0, 0, 2, 9, &err) && lvl->planes[0].tiles == NULL && wwd_plane_resize(lvl, 0, 2, 2, 7, &err) &&
+            lvl->planes[0].tiles[3] == 7,
+        "resize to no cells and back");
+  /* planes: uids survive inserts and removes */
+  CHECK(wwd_plane_insert(lvl, 0, 2, 2, 64, 64) && wwd_plane_insert(lvl, 2, 1, 1, 64, 64) && lvl->num_planes == 3,
+        "two planes inserted");
+  uid = lvl->planes[2].uid;
+  CHECK(lvl->planes[1].uid == 0 && wwd_plane_find(lvl, 0) == 1 && wwd_plane_find(lvl, uid) == 2, "plane uids");
+  CHECK(wwd_plane_remove(lvl, 0) && wwd_plane_find(lvl, uid) == 1 && wwd_plane_find(lvl, 0) == 0 && lvl->num_planes == 2,
+        "plane removed, others found by uid");
+  CHECK(!wwd_plane_remove(lvl, 2), "removing a missing plane refused");
+  CHECK(wwd_object_append(lvl, 1) == 0 && wwd_plane_remove(lvl, 1) && lvl->num_planes == 1, "a plane goes with its objects");
+  /* tile properties: insert at an index moves the later ones up */
+  CHECK(wwd_tile_property_append(lvl, WWD_TILE_SINGLE, 64, 64) == 0 && wwd_tile_property_append(lvl, WWD_TILE_DOUBLE, 64, 64) == 1,
+        "two properties appended");
+  at = wwd_tile_property_insert(lvl, 1, WWD_TILE_MASK, 2, 3);
+  CHECK(at == 1 && lvl->num_tile_properties == 3 && lvl->tile_properties[1].type == WWD_TILE_MASK &&
+            lvl->tile_properties[1].mask_len == 6 && lvl->tile_properties[2].type == WWD_TILE_DOUBLE,
+        "mask inserted at 1, double moved to 2");
+  uid = lvl->tile_properties[2].uid;
+  CHECK(wwd_tile_property_insert(lvl, 4, WWD_TILE_SINGLE, 1, 1) == -1 && wwd_tile_property_insert(lvl, 0, 9, 1, 1) == -1,
+        "insert beyond the end or of a bad type refused");
+  CHECK(wwd_tile_property_remove(lvl, 0) && wwd_tile_property_find(lvl, uid) == 1 && lvl->num_tile_properties == 2,
+        "property removed, the others found by uid");
+  CHECK(!wwd_tile_property_remove(lvl, 2), "removing a missing property refused");
+  codec_error_clear(&err);
+  CHECK(wwd_serialize(lvl, &buf, &n, &err) && wwd_parse(buf, n, &back, &err), "edited level round trip: %s", err.msg);
+  why[0] = 0;
+  CHECK(back && wwd_equal(lvl, back, why, sizeof why), "edited level re-parses equal: %s", why);
+  CHECK(back && back->next_plane_uid == 1 && back->next_property_uid == 2 && back->tile_properties[1].uid == 1,
+        "parse hands out uids in file order");
+  free(buf);
+  wwd_free(back);
+  wwd_free(lvl);
+}
+
 int main(void) {
   test_text8();
   test_generated();
   test_edits();
+  test_structural_edits();
   test_truncation();
   test_corruption();
   test_mutations();
