@@ -258,7 +258,9 @@ int wed_overlay_resize(wed_area *a, uint32_t overlay, uint16_t width, uint16_t h
                           height);
   if (overlay == 0 && width == 0)
     return codec_fail_arg(err, "overlay 0: the base overlay is the area and cannot be emptied (it needs at least 1x1 tiles)");
-  if (a->overlays[overlay].width == width && a->overlays[overlay].height == height) return 1;
+  /* the same size is no change, except that emptying an overlay that is
+  ** already unused still clears the mask bits that draw it */
+  if (a->overlays[overlay].width == width && a->overlays[overlay].height == height && width) return 1;
   r.overlay = overlay;
   r.width = width;
   r.height = height;

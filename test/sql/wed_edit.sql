@@ -161,6 +161,11 @@ SELECT sum(overlay_mask & 2 = 2), sum(overlay_mask & 4 = 4) FROM wed_tiles('samp
 -- expect: 0|3
 SELECT count(*) FROM wed_tiles('samples/AR0100.WED') WHERE overlay = 1;
 -- expect: 0
+-- a mask bit that draws an unused overlay: DELETE of the overlay clears it
+UPDATE wed_tiles SET overlay_mask = 2 WHERE source = 'samples/AR0100.WED' AND overlay = 0 AND x = 5 AND y = 5;
+DELETE FROM wed_overlays WHERE source = 'samples/AR0100.WED' AND overlay = 1;
+SELECT overlay_mask FROM wed_tiles('samples/AR0100.WED') WHERE overlay = 0 AND x = 5 AND y = 5;
+-- expect: 0
 
 -- ---- the base overlay: the area's size ------------------------------------------
 
