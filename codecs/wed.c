@@ -1550,17 +1550,43 @@ int wed_polygon_insert_door(wed_area *a, uint32_t door, int closed_state, uint8_
   return 1;
 }
 
+/* The number of polygon records a file could still hold after polygon
+** `poly` is deleted: the walls, and every non-empty door state's run as it
+** would be then.  Records beyond that (orphans after the last referenced
+** one) would be lost, since a reader derives the count from the doors. */
+static uint32_t reachable_end_after_delete(const wed_area *a, uint32_t poly) {
+  uint32_t end = a->num_walls - (poly < a->num_walls ? 1u : 0u), i;
+  int s;
+  for (i = 0; i < a->num_doors; i++)
+    for (s = 0; s < 2; s++) {
+      const wed_door *dr = &a->doors[i];
+      uint32_t first = s ? dr->closed_first : dr->open_first, count = s ? dr->closed_count : dr->open_count;
+      if (!count) continue;
+      if (first <= poly && poly - first < count) count--;
+      else if (first > poly) first--;
+      if (count && first + count > end) end = first + count;
+    }
+  return end;
+}
+
 /* Removes a polygon record and its vertex run (the vertex table is rebuilt
 ** so no orphan run stays behind), regenerates the groups; the door states
 ** that held it shrink by one and later references move down. */
 int wed_polygon_delete(wed_area *a, uint32_t poly, codec_error *err) {
-  uint32_t np_n, nnv, nl, *uids, nuids, next, i;
+  uint32_t np_n, nnv, nl, *uids, nuids, next, i, end;
   wed_polygon *np;
   wed_point *nv;
   wed_wallgroup *g;
   uint16_t *lk;
   if (poly >= a->num_polygons) return codec_fail_arg(err, "polygon %u: no such polygon (%u polygons)", poly, a->num_polygons);
   if (!wed_check(a, err)) return 0;
+  end = reachable_end_after_delete(a, poly);
+  if (end < a->num_polygons - 1)
+    return codec_fail_arg(err,
+                          "polygon %u: deleting it would leave %u polygon record(s) that no door's state holds "
+                          "(kind 'orphan') at the end of the table, where a WED file cannot keep them (readers derive "
+                          "the count from the doors); delete those first",
+                          poly, a->num_polygons - 1 - end);
   if (!splice_uids(a, vertex_row(a, poly), a->polygons[poly].vertex_count, NULL, 0, &uids, &nuids, &next, err))
     return 0;
   np_n = a->num_polygons - 1;

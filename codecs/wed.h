@@ -42,6 +42,11 @@
 **   written.  Polygons nobody touched keep their stored values (a stale
 **   bounding box stays as it was, and the grid uses it).
 **
+** - Structural edits (wed_edit.c, see NOTES-wed.md): doors and door
+**   polygons are inserted and deleted with their cells and references, and
+**   overlays resized (0x0 = unused; records are never added or removed),
+**   overlay 0 carrying the door cells and the wall group grid along.
+**
 ** Fields a caller may assign directly (they never change a table's size):
 **   wed_overlay.tileset / unique_tiles / movement_type,
 **   wed_door.name / closed,

@@ -102,7 +102,7 @@ static int do_structural_edits(wed_area *a, uint32_t sel) {
     uint32_t d = (sel >> 4) % a->num_doors, n = a->num_doors, np = a->num_polygons;
     uint32_t owned = (uint32_t)a->doors[d].open_count + a->doors[d].closed_count;
     if (wed_door_delete(a, d, &err)) {
-      regen = 1;
+      if (owned) regen = 1; /* polygons deleted: the groups were regenerated */
       if (a->num_doors != n - 1 || a->num_polygons != np - owned) die("door delete", "wrong counts after the delete");
     } else if (a->num_doors != n || a->num_polygons != np) {
       die("door delete", "a failed delete changed the area");

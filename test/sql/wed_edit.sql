@@ -15,6 +15,10 @@
 -- the door records at 172) set to door 1's closed-state offset (220..223).
 SELECT writefile('shared.wed', substr(b, 1, 242) || substr(b, 221, 4) || substr(b, 247)) FROM (SELECT readfile('samples/AR0200.WED') AS b);
 -- expect rows: 1
+-- orphan.wed: the tavern with door 1's closed count (bytes 214..215) 0, so
+-- its polygon 7 is in no door's state, just before door 2's run.
+SELECT writefile('orphan.wed', substr(b, 1, 214) || x'0000' || substr(b, 217)) FROM (SELECT readfile('samples/AR0200.WED') AS b);
+-- expect rows: 1
 
 -- A new door with cells, an open and two closed polygons (the second by
 -- INSERT ... SELECT), in one transaction.
@@ -210,3 +214,16 @@ SELECT width, height, num_cells, (SELECT count(*) FROM wed_wallgroups('samples/A
 -- expect: 10|8|80|2|[0,1] [0,1]
 SELECT ok FROM levelsql_files('samples/AR0100.WED');
 -- expect: 1
+
+-- Orphan polygon records (in no door's state) cannot end up at the end of
+-- the table, where a reader would not count them: deleting the door after
+-- one is refused until the orphan goes.
+SELECT group_concat(polygon || ':' || kind, ' ') FROM wed_polygons('orphan.wed') WHERE polygon >= 6;
+-- expect: 6:door_open 7:orphan 8:door_open 9:door_closed 10:door_closed
+DELETE FROM wed_doors WHERE source = 'orphan.wed' AND door = 2;
+-- expect error: door 2 'DOOR0202': cannot delete: polygon 8: deleting it would leave 1 polygon record(s) that no door's state holds (kind 'orphan') at the end
+DELETE FROM wed_polygons WHERE source = 'orphan.wed' AND kind = 'orphan';
+DELETE FROM wed_doors WHERE source = 'orphan.wed' AND door = 2;
+.open :memory:
+SELECT count(*), group_concat(kind, ',') FROM wed_polygons('orphan.wed') WHERE polygon >= 4;
+-- expect: 3|door_open,door_closed,door_open
