@@ -129,7 +129,8 @@ static int overlay_store(ls_row *row, const void *old, const unsigned char *chan
 static int overlay_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
   wed_area *a = model;
   int64_t want = -1, i;
-  if (sqlite3_value_type(values[OCOL_WIDTH]) == SQLITE_NULL || sqlite3_value_type(values[OCOL_HEIGHT]) == SQLITE_NULL) {
+  if (sqlite3_value_type(values[OCOL_WIDTH]) == SQLITE_NULL || sqlite3_value_type(values[OCOL_HEIGHT]) == SQLITE_NULL ||
+      sqlite3_value_int64(values[OCOL_WIDTH]) < 1 || sqlite3_value_int64(values[OCOL_HEIGHT]) < 1) {
     *err = sqlite3_mprintf("INSERT into wed_overlays needs width and height (1..65535 tiles); overlay (an unused record 1..%u) is optional",
                            a->num_overlays ? a->num_overlays - 1 : 0);
     return SQLITE_CONSTRAINT;

@@ -154,6 +154,8 @@ SELECT count(*) FROM wed_tiles('samples/AR0100.WED') WHERE overlay = 0 AND overl
 -- expect: 3
 INSERT INTO wed_overlays(file, overlay, width, height) VALUES ('samples/AR0100.WED', 2, 1, 1);
 -- expect error: overlay 2 is in use (2x1)
+INSERT INTO wed_overlays(file, width, height) VALUES ('samples/AR0100.WED', 0, 0);
+-- expect error: needs width and height (1..65535 tiles)
 
 -- DELETE of the water overlay: the record is emptied (files keep 5), and no
 -- base cell draws it any more; the lava marks stay.
