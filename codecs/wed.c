@@ -340,6 +340,7 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
     dr->closed_count = br_u16le(&r);
     open_off = br_u32le(&r);
     closed_off = br_u32le(&r);
+    dr->uid = i;
     if ((uint32_t)dr->first_cell + dr->cell_count > ncells) ncells = (uint32_t)dr->first_cell + dr->cell_count;
     if (!door_state(a, i, "open", at + 18, open_off, dr->open_count, &dr->open_first, &dr->open_offset_raw,
                     &dr->open_raw, &npoly, err))
@@ -387,6 +388,7 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
     }
   }
   a->next_uid = a->num_polygons;
+  a->next_door_uid = n_door;
   a->num_vertices = (uint32_t)nvert;
   if (nvert) {
     a->vertices = (wed_point *)zalloc((size_t)nvert, sizeof(wed_point));
@@ -810,6 +812,22 @@ const char *wed_polygon_kind_name(enum wed_polygon_kind kind) {
 
 /* Linear search by uid: polygons are few (hundreds), and indices shift on
 ** insert/delete, so no index is kept that could go stale. */
+/* Doors keep their parse-time uid (= index) until doors are deleted, so
+** the index is tried first; else a scan. */
+int wed_door_find(const wed_area *a, uint32_t uid, uint32_t *door) {
+  uint32_t i;
+  if (uid < a->num_doors && a->doors[uid].uid == uid) {
+    *door = uid;
+    return 1;
+  }
+  for (i = 0; i < a->num_doors; i++)
+    if (a->doors[i].uid == uid) {
+      *door = i;
+      return 1;
+    }
+  return 0;
+}
+
 int wed_polygon_find(const wed_area *a, uint32_t uid, uint32_t *poly) {
   uint32_t i;
   for (i = 0; i < a->num_polygons; i++)
@@ -1417,12 +1435,14 @@ static void shift_doors(wed_area *a, uint32_t from, int delta) {
   }
 }
 
-/* Inserts at index num_walls (walls must stay in front of the door
-** polygons), rebuilds the vertex table and the groups, then shifts the doors'
-** polygon indices.  Nothing changes if any step fails. */
-int wed_polygon_insert_wall(wed_area *a, uint8_t flags, uint8_t height, const wed_point *pts, size_t n,
-                            uint32_t *poly, codec_error *err) {
-  uint32_t at = a->num_walls, np_n = a->num_polygons + 1, nnv, nl, *uids, nuids, next;
+/* Inserts an empty-handed polygon record at index `at` (0..num_polygons)
+** with pts as its vertices, rebuilds the vertex table and the groups, then
+** shifts the doors' polygon indices at or above `at`.  The caller fixes
+** num_walls or the door state it inserts into.  Nothing changes if any step
+** fails. */
+static int insert_polygon_at(wed_area *a, uint32_t at, uint8_t flags, uint8_t height, const wed_point *pts, size_t n,
+                             codec_error *err) {
+  uint32_t np_n = a->num_polygons + 1, nnv, nl, *uids, nuids, next;
   wed_polygon *np;
   wed_point *nv;
   wed_wallgroup *g;
@@ -1431,6 +1451,7 @@ int wed_polygon_insert_wall(wed_area *a, uint8_t flags, uint8_t height, const we
     return codec_fail_limit(err, "polygons: %u polygons already, the 16-bit lookup holds at most 65535",
                             a->num_polygons);
   if (n > WED_MAX_VERTICES) return codec_fail_limit(err, "polygons: too many vertices");
+  if (at > a->num_polygons) return codec_fail_arg(err, "polygons: no position %u (%u polygons)", at, a->num_polygons);
   if (!wed_check(a, err)) return 0;
   if (!splice_uids(a, vertex_row(a, at), 0, NULL, n, &uids, &nuids, &next, err)) return 0;
   np = (wed_polygon *)zalloc(np_n, sizeof(wed_polygon));
@@ -1458,29 +1479,119 @@ int wed_polygon_insert_wall(wed_area *a, uint8_t flags, uint8_t height, const we
   commit_polygons(a, np, np_n, nv, nnv, 1, g, lk, nl);
   commit_uids(a, uids, nuids, next);
   shift_doors(a, at, +1);
-  a->num_walls++;
   a->next_uid++;
+  return 1;
+}
+
+/* Inserts at index num_walls: walls must stay in front of the door
+** polygons. */
+int wed_polygon_insert_wall(wed_area *a, uint8_t flags, uint8_t height, const wed_point *pts, size_t n,
+                            uint32_t *poly, codec_error *err) {
+  uint32_t at = a->num_walls;
+  if (!insert_polygon_at(a, at, flags, height, pts, n, err)) return 0;
+  a->num_walls++;
   if (poly) *poly = at;
   return 1;
 }
 
-/* Removes a wall record and its vertex run (the vertex table is rebuilt so
-** no orphan run stays behind), regenerates the groups, shifts the doors. */
-int wed_polygon_delete_wall(wed_area *a, uint32_t poly, codec_error *err) {
-  uint32_t np_n, nnv, nl, *uids, nuids, next;
+/* Whether polygon index `at` lies strictly inside a non-empty door state
+** other than (skip_door, skip_closed): inserting there would add the
+** polygon to that state too.  Sets *door to the state's door. */
+static int inside_other_state(const wed_area *a, uint32_t at, uint32_t skip_door, int skip_closed, uint32_t *door) {
+  uint32_t i;
+  int s;
+  for (i = 0; i < a->num_doors; i++)
+    for (s = 0; s < 2; s++) {
+      const wed_door *dr = &a->doors[i];
+      uint32_t first = s ? dr->closed_first : dr->open_first, count = s ? dr->closed_count : dr->open_count;
+      if ((i == skip_door && s == skip_closed) || !count) continue;
+      if (first < at && at < first + count) {
+        *door = i;
+        return 1;
+      }
+    }
+  return 0;
+}
+
+/* The place of the new polygon: after the state's last one; an empty state
+** takes the position its offset points at when that is a door-polygon
+** position, else the end of the array. */
+int wed_polygon_insert_door(wed_area *a, uint32_t door, int closed_state, uint8_t flags, uint8_t height,
+                            const wed_point *pts, size_t n, uint32_t *poly, codec_error *err) {
+  wed_door *dr;
+  uint32_t first, count, at, other;
+  uint8_t raw;
+  if (door >= a->num_doors) return codec_fail_arg(err, "door %u: no such door (%u doors)", door, a->num_doors);
+  dr = &a->doors[door];
+  first = closed_state ? dr->closed_first : dr->open_first;
+  count = closed_state ? dr->closed_count : dr->open_count;
+  raw = closed_state ? dr->closed_raw : dr->open_raw;
+  if (count >= U16_MAX_V)
+    return codec_fail_limit(err, "door %u: the %s state has 65535 polygons, the most its 16-bit count holds", door,
+                            closed_state ? "closed" : "open");
+  if (count) at = first + count;
+  else if (!raw && first >= a->num_walls && first <= a->num_polygons) at = first;
+  else at = a->num_polygons;
+  if (inside_other_state(a, at, door, closed_state, &other))
+    return codec_fail_arg(err, "door %u: polygon position %u lies inside a state of door %u (their runs overlap)",
+                          door, at, other);
+  if (!insert_polygon_at(a, at, flags, height, pts, n, err)) return 0;
+  dr = &a->doors[door];
+  if (closed_state) {
+    dr->closed_first = count ? first : at;
+    dr->closed_count = (uint16_t)(count + 1);
+    dr->closed_raw = 0;
+  } else {
+    dr->open_first = count ? first : at;
+    dr->open_count = (uint16_t)(count + 1);
+    dr->open_raw = 0;
+  }
+  if (poly) *poly = at;
+  return 1;
+}
+
+/* The number of polygon records a file could still hold after polygon
+** `poly` is deleted: the walls, and every non-empty door state's run as it
+** would be then.  Records beyond that (orphans after the last referenced
+** one) would be lost, since a reader derives the count from the doors. */
+static uint32_t reachable_end_after_delete(const wed_area *a, uint32_t poly) {
+  uint32_t end = a->num_walls - (poly < a->num_walls ? 1u : 0u), i;
+  int s;
+  for (i = 0; i < a->num_doors; i++)
+    for (s = 0; s < 2; s++) {
+      const wed_door *dr = &a->doors[i];
+      uint32_t first = s ? dr->closed_first : dr->open_first, count = s ? dr->closed_count : dr->open_count;
+      if (!count) continue;
+      if (first <= poly && poly - first < count) count--;
+      else if (first > poly) first--;
+      if (count && first + count > end) end = first + count;
+    }
+  return end;
+}
+
+/* Removes a polygon record and its vertex run (the vertex table is rebuilt
+** so no orphan run stays behind), regenerates the groups; the door states
+** that held it shrink by one and later references move down. */
+int wed_polygon_delete(wed_area *a, uint32_t poly, codec_error *err) {
+  uint32_t np_n, nnv, nl, *uids, nuids, next, i, end;
   wed_polygon *np;
   wed_point *nv;
   wed_wallgroup *g;
   uint16_t *lk;
-  if (poly >= a->num_walls)
-    return codec_fail_arg(err, "polygon %u: not a wall polygon (%u walls); door polygons belong to their door", poly,
-                          a->num_walls);
+  if (poly >= a->num_polygons) return codec_fail_arg(err, "polygon %u: no such polygon (%u polygons)", poly, a->num_polygons);
   if (!wed_check(a, err)) return 0;
+  end = reachable_end_after_delete(a, poly);
+  if (end < a->num_polygons - 1)
+    return codec_fail_arg(err,
+                          "polygon %u: deleting it would leave %u polygon record(s) that no door's state holds "
+                          "(kind 'orphan') at the end of the table, where a WED file cannot keep them (readers derive "
+                          "the count from the doors); delete those first",
+                          poly, a->num_polygons - 1 - end);
   if (!splice_uids(a, vertex_row(a, poly), a->polygons[poly].vertex_count, NULL, 0, &uids, &nuids, &next, err))
     return 0;
   np_n = a->num_polygons - 1;
   np = (wed_polygon *)zalloc(np_n, sizeof(wed_polygon));
-  if (!np) {
+  if (np_n && !np) {
     free(uids);
     return codec_fail_oom(err, "polygons: out of memory");
   }
@@ -1499,9 +1610,22 @@ int wed_polygon_delete_wall(wed_area *a, uint32_t poly, codec_error *err) {
   }
   commit_polygons(a, np, np_n, nv, nnv, 1, g, lk, nl);
   commit_uids(a, uids, nuids, next);
+  for (i = 0; i < a->num_doors; i++) {
+    wed_door *dr = &a->doors[i];
+    if (dr->open_count && dr->open_first <= poly && poly - dr->open_first < dr->open_count) dr->open_count--;
+    if (dr->closed_count && dr->closed_first <= poly && poly - dr->closed_first < dr->closed_count) dr->closed_count--;
+  }
   shift_doors(a, poly + 1, -1);
-  a->num_walls--;
+  if (poly < a->num_walls) a->num_walls--;
   return 1;
+}
+
+/* Walls only: door polygons are removed through wed_polygon_delete. */
+int wed_polygon_delete_wall(wed_area *a, uint32_t poly, codec_error *err) {
+  if (poly >= a->num_walls)
+    return codec_fail_arg(err, "polygon %u: not a wall polygon (%u walls); door polygons belong to their door", poly,
+                          a->num_walls);
+  return wed_polygon_delete(a, poly, err);
 }
 
 /* ---- memory ------------------------------------------------------------------ */

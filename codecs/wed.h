@@ -42,6 +42,11 @@
 **   written.  Polygons nobody touched keep their stored values (a stale
 **   bounding box stays as it was, and the grid uses it).
 **
+** - Structural edits (wed_edit.c, see NOTES-wed.md): doors and door
+**   polygons are inserted and deleted with their cells and references, and
+**   overlays resized (0x0 = unused; records are never added or removed),
+**   overlay 0 carrying the door cells and the wall group grid along.
+**
 ** Fields a caller may assign directly (they never change a table's size):
 **   wed_overlay.tileset / unique_tiles / movement_type,
 **   wed_door.name / closed,
@@ -125,6 +130,7 @@ typedef struct wed_door {
   ** its raw offset here (flag set); it is never dereferenced. */
   uint32_t open_offset_raw, closed_offset_raw;
   uint8_t open_raw, closed_raw;
+  uint32_t uid; /* model-only identity, like wed_polygon.uid (never written) */
 } wed_door;
 
 typedef struct wed_polygon {
@@ -170,6 +176,7 @@ typedef struct wed_area {
   uint32_t orig_num_overlays, orig_num_doors, orig_num_door_cells, orig_num_polygons;
   uint32_t orig_num_vertices, orig_num_wallgroups, orig_num_poly_lookup;
   uint32_t next_uid;           /* uids are 0..num_polygons-1 after parse */
+  uint32_t next_door_uid;      /* door uids are 0..num_doors-1 after parse */
   /* Vertex identity (model-only, like the polygon uid): vertex k of polygon
   ** p has a uid that stays while vertices and polygons around it come and
   ** go (wed_vertex_uid).  NULL until an edit changes a vertex count or the
@@ -238,6 +245,10 @@ const char *wed_polygon_kind_name(enum wed_polygon_kind kind);
 
 /* The polygon indices listed in wall group g; 0 if no such group. */
 uint32_t wed_wallgroup_polygons(const wed_area *a, uint32_t g, const uint16_t **polys);
+
+/* Finds a door by uid (wed_door.uid: kept while other doors come and go).
+** Returns 1 and sets *door, or 0. */
+int wed_door_find(const wed_area *a, uint32_t uid, uint32_t *door);
 
 /* Finds a polygon by uid.  Returns 1 and sets *poly, or 0. */
 int wed_polygon_find(const wed_area *a, uint32_t uid, uint32_t *poly);
@@ -313,6 +324,21 @@ int wed_polygon_insert_wall(wed_area *a, uint8_t flags, uint8_t height, const we
 ** to a door's state); later polygons move down; regenerates the wall groups. */
 int wed_polygon_delete_wall(wed_area *a, uint32_t poly, codec_error *err);
 
+/* Adds a polygon to door `door`'s open state (closed_state 0) or closed
+** state (1), after the state's last polygon (an empty state: where its
+** offset points, or after every polygon), with a new uid and a bounding box
+** from its vertices; later polygons and the other doors' references move up
+** by one; regenerates the wall groups.  Refused (CODEC_E_ARG) when that
+** place lies inside another state's run (files whose runs overlap).  *poly
+** (may be NULL) gets its index. */
+int wed_polygon_insert_door(wed_area *a, uint32_t door, int closed_state, uint8_t flags, uint8_t height,
+                            const wed_point *pts, size_t n, uint32_t *poly, codec_error *err);
+
+/* Removes polygon `poly`, wall or door polygon (a door state that held it
+** loses it), with its vertex run; later polygons move down; regenerates the
+** wall groups. */
+int wed_polygon_delete(wed_area *a, uint32_t poly, codec_error *err);
+
 /* Per-vertex edits of polygon poly (wall or door polygon), for a table with
 ** one row per vertex: insert a point before vertex `at` (at = vertex_count:
 ** after the last), delete vertex `at`, set vertex `at`.  Each recomputes
@@ -323,6 +349,31 @@ int wed_polygon_delete_wall(wed_area *a, uint32_t poly, codec_error *err);
 int wed_polygon_insert_vertex(wed_area *a, uint32_t poly, uint32_t at, wed_point pt, codec_error *err);
 int wed_polygon_delete_vertex(wed_area *a, uint32_t poly, uint32_t at, codec_error *err);
 int wed_vertex_set(wed_area *a, uint32_t poly, uint32_t at, wed_point pt, codec_error *err);
+
+/* ---- structural edits (wed_edit.c) ------------------------------------------ */
+
+/* Appends a door: no name, closed = 1 (as in every real file), no cells,
+** no polygons (its empty states point after the last polygon), a new uid.
+** *door (may be NULL) gets its index. */
+int wed_door_insert(wed_area *a, uint32_t *door, codec_error *err);
+
+/* Removes door `door` with its polygons (both states), its door cells and
+** its record; later doors move down, polygon references and the wall
+** groups follow.  Refused when one of its polygon records also belongs to
+** another door's state (files whose runs overlap).  All or nothing. */
+int wed_door_delete(wed_area *a, uint32_t door, codec_error *err);
+
+/* Resizes overlay `overlay` to width x height tiles, keeping every cell
+** that still lies inside at its (x, y).  New cells repeat the primary
+** tiles (and animation speed) of the old cell at (x mod old width, y mod old
+** height), with no secondary tile and an empty overlay mask; a new overlay
+** (0x0 before) starts with TIS tile 0 everywhere.  The tile lookup is
+** rebuilt cell after cell.  0x0 (overlays 1.. only) makes the record unused
+** and clears bit `overlay` of every cell's overlay mask.  Overlay 0 is the
+** area: its door cells are renumbered to the new width (refused naming the
+** door when one falls outside), and when the 640x480 grid changes the wall
+** groups are regenerated.  All or nothing. */
+int wed_overlay_resize(wed_area *a, uint32_t overlay, uint16_t width, uint16_t height, codec_error *err);
 
 /* Rebuilds the wall groups and the polygon lookup from the grid: group g
 ** lists, ascending, every polygon (wall or door) with at least one vertex

@@ -63,6 +63,25 @@ AREA_COUNT(group_count, num_wallgroups)
 OVERLAY_SIZE(overlay_width, width)
 OVERLAY_SIZE(overlay_height, height)
 
+/* The row of the element (door, polygon) whose uid is the key, found by
+** the codec's find function; 0 when none has it. */
+static int seek_uid(int (*find)(const wed_area *, uint32_t, uint32_t *), const void *model, int64_t key, ls_pos *pos) {
+  uint32_t at;
+  if (key < 0 || key > UINT32_MAX || !find(model, (uint32_t)key, &at)) return 0;
+  pos->a = at;
+  pos->b = pos->c = 0;
+  return 1;
+}
+
+/* A DELETE through a codec function that removes element pos.a of the
+** area (a door, a polygon). */
+static int remove_element(int (*remove)(wed_area *, uint32_t, codec_error *), void *model, const ls_pos *pos, char **err) {
+  codec_error cerr;
+  cerr.msg[0] = 0;
+  if (!remove(model, (uint32_t)pos->a, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
+  return SQLITE_OK;
+}
+
 /* Column declarations, one line each (R: the record type). */
 #define COL_U16(nm, R, field, fl, doc_) LS_COL_INT(nm, LS_U16, R, field, fl, doc_)
 #define COL_RO(nm, st, R, field, doc_) LS_COL_INT(nm, st, R, field, LS_COL_RO, doc_)
@@ -82,19 +101,93 @@ static int overlay_load(const ls_row *row, char **err) {
   return SQLITE_OK;
 }
 
+/* Columns overlay_insert and overlay_store look at (placed there in
+** overlay_columns). */
+enum { OCOL_OVERLAY = 0, OCOL_WIDTH = 1, OCOL_HEIGHT = 2, OCOL_TILESET = 3 };
+
 /* tileset, unique_tiles and movement_type size nothing (an unchanged name
-** keeps its bytes after the NUL). */
+** keeps its bytes after the NUL); a new width or height goes to the codec,
+** which resizes the tilemap and what depends on it (wed_overlay_resize). */
 static int overlay_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  (void)old, (void)changed, (void)err;
-  AREA(row)->overlays[row->pos.a] = *(const wed_overlay *)row->rec;
+  const wed_overlay *r = row->rec;
+  wed_overlay *o = &AREA(row)->overlays[row->pos.a];
+  codec_error cerr;
+  (void)old;
+  memcpy(o->tileset, r->tileset, sizeof o->tileset);
+  o->unique_tiles = r->unique_tiles;
+  o->movement_type = r->movement_type;
+  if (!changed[OCOL_WIDTH] && !changed[OCOL_HEIGHT]) return SQLITE_OK;
+  cerr.msg[0] = 0;
+  if (!wed_overlay_resize(AREA(row), (uint32_t)row->pos.a, r->width, r->height, &cerr))
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot resize");
+  return SQLITE_OK;
+}
+
+/* INSERT: takes an unused overlay record (0x0) for a new overlay, the one
+** `overlay` names or else the first; WED files keep their 5 records, so no
+** record is added.  The engine then sets width, height and tileset. */
+static int overlay_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+  wed_area *a = model;
+  int64_t want = -1, i;
+  if (sqlite3_value_type(values[OCOL_WIDTH]) == SQLITE_NULL || sqlite3_value_type(values[OCOL_HEIGHT]) == SQLITE_NULL ||
+      sqlite3_value_int64(values[OCOL_WIDTH]) < 1 || sqlite3_value_int64(values[OCOL_HEIGHT]) < 1) {
+    *err = sqlite3_mprintf("INSERT into wed_overlays needs width and height (1..65535 tiles); overlay (an unused record 1..%u) is optional",
+                           a->num_overlays ? a->num_overlays - 1 : 0);
+    return SQLITE_CONSTRAINT;
+  }
+  if (sqlite3_value_type(values[OCOL_OVERLAY]) != SQLITE_NULL) {
+    if (sqlite3_value_type(values[OCOL_OVERLAY]) != SQLITE_INTEGER) {
+      *err = sqlite3_mprintf("column overlay: it takes an overlay number (an unused record 1..%u)", a->num_overlays ? a->num_overlays - 1 : 0);
+      return SQLITE_CONSTRAINT;
+    }
+    want = sqlite3_value_int64(values[OCOL_OVERLAY]);
+    if (want < 1 || want >= a->num_overlays || a->overlays[want].width || a->overlays[want].height) {
+      *err = want == 0 ? sqlite3_mprintf("overlay 0 is the base overlay, always in use; UPDATE its width and height to resize the area")
+           : want < 1 || want >= a->num_overlays ? sqlite3_mprintf("overlay %lld: no such overlay record (the file has %u, 0..%u); WED files keep their overlay records, INSERT takes an unused one",
+                                                                   (long long)want, a->num_overlays, a->num_overlays ? a->num_overlays - 1 : 0)
+           : sqlite3_mprintf("overlay %lld is in use (%ux%u); INSERT takes an unused (0x0) record, UPDATE resizes a used one", (long long)want,
+                             (unsigned)a->overlays[want].width, (unsigned)a->overlays[want].height);
+      return SQLITE_CONSTRAINT;
+    }
+  } else {
+    for (i = 1; i < a->num_overlays && want < 0; i++)
+      if (!a->overlays[i].width && !a->overlays[i].height) want = i;
+    if (want < 0) {
+      *err = sqlite3_mprintf("every overlay record 1..%u is in use; DELETE one first (WED files keep their overlay records)",
+                             a->num_overlays ? a->num_overlays - 1 : 0);
+      return SQLITE_CONSTRAINT;
+    }
+  }
+  pos->a = want;
+  pos->b = pos->c = 0;
+  return SQLITE_OK;
+}
+
+/* DELETE of overlay 1..: its record becomes unused (0x0, no tileset, no
+** tile counts), its tilemap and lookup go, and no cell's overlay mask
+** draws it any more.  The record itself stays: WED files keep them. */
+static int overlay_remove(void *model, const ls_pos *pos, char **err) {
+  wed_area *a = model;
+  wed_overlay *o;
+  codec_error cerr;
+  if (pos->a == 0) {
+    *err = sqlite3_mprintf("DELETE refused: overlay 0 is the base overlay, the area itself; UPDATE its width and height to resize it");
+    return SQLITE_CONSTRAINT;
+  }
+  cerr.msg[0] = 0;
+  if (!wed_overlay_resize(a, (uint32_t)pos->a, 0, 0, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
+  o = &a->overlays[pos->a];
+  memset(o->tileset, 0, sizeof o->tileset);
+  o->unique_tiles = 0;
+  o->movement_type = 0;
   return SQLITE_OK;
 }
 
 static const ls_column overlay_columns[] = {
-  LS_COL_POS("overlay", 0, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"),
-  COL_RO("width", LS_U16, wed_overlay, width, "width in 64x64-pixel tiles (0 for an unused overlay)"),
-  COL_RO("height", LS_U16, wed_overlay, height, "height in tiles"),
-  COL_NAME8("tileset", wed_overlay, tileset, "TIS resource name (8 bytes at most)"),
+  [OCOL_OVERLAY] = LS_COL_POS("overlay", 0, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"),
+  [OCOL_WIDTH] = COL_U16("width", wed_overlay, width, 0, "width in 64x64-pixel tiles (0 for an unused overlay); setting width or height resizes the tilemap: cells inside stay, new ones repeat the old tilemap's tiles; 0x0 empties overlays 1..; overlay 0 renumbers the door cells and the wall groups follow"),
+  [OCOL_HEIGHT] = COL_U16("height", wed_overlay, height, 0, "height in tiles"),
+  [OCOL_TILESET] = COL_NAME8("tileset", wed_overlay, tileset, "TIS resource name (8 bytes at most)"),
   COL_U16("unique_tiles", wed_overlay, unique_tiles, 0, "unique tile count (0..65535; ignored by GemRB)"),
   COL_U16("movement_type", wed_overlay, movement_type, 0, "movement type (0..65535; EE: 0 default, 1 disable rendering, 2 alternate rendering)"),
   COL_RO("num_cells", LS_U32, wed_overlay, num_cells, "tilemap cells: width*height (rows of wed_tiles)"),
@@ -102,9 +195,11 @@ static const ls_column overlay_columns[] = {
 };
 
 static const ls_table wed_overlays = {
-  .name = "wed_overlays", .format = &wed_format, .doc = "one row per overlay record of each WED file (5 in real files, unused ones 0x0)",
+  .name = "wed_overlays", .format = &wed_format,
+  .doc = "one row per overlay record of each WED file (5 in real files, unused ones 0x0); UPDATE width/height resizes, INSERT takes an unused record for a new overlay, DELETE empties overlay 1.. (the record stays, 0x0)",
   .columns = overlay_columns, .ncolumns = NCOLS(overlay_columns),
   .shape = {LS_SHAPE_ARRAY, overlay_count, NULL, NULL}, .row_name = "overlay %a",
+  .insert = overlay_insert, .remove = overlay_remove,
   .rows_per_file = 5, /* the corpus average */
   .record_size = sizeof(wed_overlay), .load = overlay_load, .store = overlay_store,
 };
@@ -177,6 +272,42 @@ static int door_store(ls_row *row, const void *old, const unsigned char *changed
   return changed[DCOL_CELLS] ? door_set_cells(row, r->cells, err) : SQLITE_OK;
 }
 
+/* The uid: a door keeps it while doors before it come and go. */
+static int64_t door_key(const void *model, const ls_pos *pos) {
+  return ((const wed_area *)model)->doors[pos->a].uid;
+}
+
+/* The door with that uid, wherever deletes moved it. */
+static int door_seek(const void *model, int64_t key, ls_pos *pos) {
+  return seek_uid(wed_door_find, model, key, pos);
+}
+
+/* INSERT: a new door after the last (door, when given, must be that
+** number), closed = 1, no cells and no polygons yet; the engine then sets
+** name, closed and cells.  Its polygons come with INSERT INTO wed_polygons
+** (kind 'door_open' or 'door_closed'). */
+static int door_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+  wed_area *a = model;
+  uint32_t door = 0;
+  codec_error cerr;
+  if (sqlite3_value_type(values[0]) != SQLITE_NULL &&
+      (sqlite3_value_type(values[0]) != SQLITE_INTEGER || sqlite3_value_int64(values[0]) != a->num_doors)) {
+    *err = sqlite3_mprintf("column door: a new door goes after the last, as door %u (leave door out)", a->num_doors);
+    return SQLITE_CONSTRAINT;
+  }
+  cerr.msg[0] = 0;
+  if (!wed_door_insert(a, &door, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a door");
+  pos->a = door;
+  pos->b = pos->c = 0;
+  return SQLITE_OK;
+}
+
+/* DELETE of a door with its open and closed polygons and its cells; later
+** doors move down by one, the wall groups follow. */
+static int door_remove(void *model, const ls_pos *pos, char **err) {
+  return remove_element(wed_door_delete, model, pos, err);
+}
+
 /* Names a door row in error messages: number and name. */
 static char *describe_door(const void *model, const ls_pos *pos) {
   char name[9];
@@ -189,7 +320,7 @@ static const ls_json_shape cells_shape = {1, 0, SIZE_MAX, "[0,1]",
                                           "a JSON array of base-overlay cell indices (y*width+x, below num_cells of overlay 0), e.g. '[0,1]'"};
 
 static const ls_column door_columns[] = {
-  LS_COL_POS("door", 0, LS_COL_RANGE | LS_COL_VALUES(3), "door number, 0-based"),
+  LS_COL_POS("door", 0, LS_COL_RANGE | LS_COL_VALUES(3), "door number, 0-based (shifts when doors before it are deleted)"),
   COL_NAME8("name", door_rec, d.name, "door name, matched with the ARE file's door (8 bytes at most)"),
   COL_U16("closed", door_rec, d.closed, 0, "base state: non-zero is closed (1 in all real files); 0..65535"),
   COL_RO("first_cell", LS_U16, door_rec, d.first_cell, "first entry in the door cell table"),
@@ -202,9 +333,11 @@ static const ls_column door_columns[] = {
 };
 
 static const ls_table wed_doors = {
-  .name = "wed_doors", .format = &wed_format, .doc = "one row per door of each WED file",
+  .name = "wed_doors", .format = &wed_format,
+  .doc = "one row per door of each WED file; INSERT adds a door after the last (closed 1, no polygons: add them to wed_polygons), DELETE removes one with its polygons and cells",
   .columns = door_columns, .ncolumns = NCOLS(door_columns),
-  .shape = {LS_SHAPE_ARRAY, door_count, NULL, NULL}, .describe = describe_door,
+  .shape = {LS_SHAPE_ARRAY, door_count, NULL, NULL}, .key = door_key, .seek = door_seek,
+  .insert = door_insert, .remove = door_remove, .describe = describe_door,
   .rows_per_file = 2, /* the corpus average */
   .record_size = sizeof(door_rec), .load = door_load, .store = door_store,
 };
@@ -237,11 +370,7 @@ static int64_t polygon_key(const void *model, const ls_pos *pos) {
 
 /* The polygon with that uid, wherever inserts and deletes moved it. */
 static int polygon_seek(const void *model, int64_t key, ls_pos *pos) {
-  uint32_t poly;
-  if (key < 0 || key > UINT32_MAX || !wed_polygon_find(model, (uint32_t)key, &poly)) return 0;
-  pos->a = poly;
-  pos->b = pos->c = 0;
-  return 1;
+  return seek_uid(wed_polygon_find, model, key, pos);
 }
 
 static int polygon_load(const ls_row *row, char **err) {
@@ -306,20 +435,45 @@ static int polygon_store(ls_row *row, const void *old, const unsigned char *chan
   return SQLITE_OK;
 }
 
-/* INSERT: a new wall polygon after the last wall (door polygons move up by
-** one), with no vertices yet; the engine then sets the given columns.
-** Door polygons cannot be inserted: they belong to a door's state. */
+/* Flags of an INSERTed door polygon whose flags are not given: door,
+** cover animations and shade wall (0x89), as all 370 door polygons of the
+** corpus. */
+#define WED_NEW_DOOR_FLAGS (WED_PF_DOOR | WED_PF_COVER_ANIMATIONS | WED_PF_SHADE_WALL)
+
+/* INSERT: with kind 'wall' (or no kind and no door) a new wall polygon
+** after the last wall; with kind 'door_open' or 'door_closed' and a door, a
+** new polygon at the end of that door's state.  Later polygons move up by
+** one.  It has no vertices yet; the engine then sets the given columns. */
 static int polygon_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+  wed_area *a = model;
   const char *kind = (const char *)sqlite3_value_text(values[PCOL_KIND]);
+  int has_door = sqlite3_value_type(values[PCOL_DOOR]) != SQLITE_NULL;
+  int door_kind = kind && (strcmp(kind, "door_open") == 0 || strcmp(kind, "door_closed") == 0);
   uint32_t poly = 0;
+  int64_t door = 0;
   codec_error cerr;
-  if ((kind && strcmp(kind, "wall") != 0) || sqlite3_value_type(values[PCOL_DOOR]) != SQLITE_NULL ||
-      sqlite3_value_type(values[PCOL_DOOR_NAME]) != SQLITE_NULL) {
-    *err = sqlite3_mprintf("INSERT adds wall polygons only (kind 'wall', door NULL); door polygons belong to their door's open or closed state");
+  int ok;
+  if (sqlite3_value_type(values[PCOL_DOOR_NAME]) != SQLITE_NULL || (kind && !door_kind && strcmp(kind, "wall") != 0) ||
+      door_kind != has_door) {
+    *err = sqlite3_mprintf("INSERT into wed_polygons takes kind 'wall' (or no kind) without a door, or kind 'door_open' or 'door_closed' "
+                           "with a door (wed_doors.door); door_name is read-only");
     return SQLITE_CONSTRAINT;
   }
   cerr.msg[0] = 0;
-  if (!wed_polygon_insert_wall(model, WED_NEW_WALL_FLAGS, WED_NEW_WALL_HEIGHT, NULL, 0, &poly, &cerr)) {
+  if (door_kind) {
+    if (a->num_doors == 0) {
+      *err = sqlite3_mprintf("column door: the area has no doors (add one with INSERT INTO wed_doors)");
+      return SQLITE_CONSTRAINT;
+    }
+    if (sqlite3_value_type(values[PCOL_DOOR]) != SQLITE_INTEGER || (door = sqlite3_value_int64(values[PCOL_DOOR])) < 0 ||
+        door >= a->num_doors) {
+      *err = sqlite3_mprintf("column door: it takes a door number from 0 to %u (the area has %u doors)", a->num_doors - 1, a->num_doors);
+      return SQLITE_CONSTRAINT;
+    }
+    ok = wed_polygon_insert_door(a, (uint32_t)door, strcmp(kind, "door_closed") == 0, WED_NEW_DOOR_FLAGS, WED_NEW_WALL_HEIGHT, NULL, 0,
+                                 &poly, &cerr);
+    if (!ok) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a %s polygon", kind);
+  } else if (!wed_polygon_insert_wall(a, WED_NEW_WALL_FLAGS, WED_NEW_WALL_HEIGHT, NULL, 0, &poly, &cerr)) {
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a wall polygon");
   }
   pos->a = poly;
@@ -327,24 +481,10 @@ static int polygon_insert(void *model, sqlite3_value *const *values, ls_pos *pos
   return SQLITE_OK;
 }
 
-/* DELETE of a wall polygon; the wall groups follow.  Door polygons are
-** refused with what they are and how to empty one instead. */
+/* DELETE of a polygon, wall or door polygon (its door's state loses it);
+** later polygons move down, the wall groups follow. */
 static int polygon_remove(void *model, const ls_pos *pos, char **err) {
-  wed_area *a = model;
-  uint32_t poly = (uint32_t)pos->a;
-  codec_error cerr;
-  if (poly >= a->num_walls) {
-    long door = -1;
-    enum wed_polygon_kind kind = wed_polygon_kind_of(a, poly, &door);
-    *err = door >= 0 ? sqlite3_mprintf("DELETE refused: %s polygons belong to their door's %s state and cannot be deleted (only kind 'wall' can); to blank one, UPDATE ... SET vertices = '[]'",
-                                       wed_polygon_kind_name(kind), kind == WED_POLY_DOOR_OPEN ? "open" : "closed")
-                     : sqlite3_mprintf("DELETE refused: only kind 'wall' can be deleted (this record lies after the %u walls, in no door's range)",
-                                       a->num_walls);
-    return SQLITE_CONSTRAINT;
-  }
-  cerr.msg[0] = 0;
-  if (!wed_polygon_delete_wall(a, poly, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
-  return SQLITE_OK;
+  return remove_element(wed_polygon_delete, model, pos, err);
 }
 
 /* Names a polygon row in error messages: index, kind and door. */
@@ -389,7 +529,7 @@ static const ls_column polygon_columns[] = {
 
 static const ls_table wed_polygons = {
   .name = "wed_polygons", .format = &wed_format,
-  .doc = "one row per polygon (walls, then door polygons) of each WED file; INSERT adds a wall (flags 1, height 255 unless given), DELETE removes one; wall groups follow",
+  .doc = "one row per polygon (walls, then door polygons) of each WED file; INSERT adds a wall (flags 1, height 255 unless given) or, with kind 'door_open'/'door_closed' and door, a polygon of that door state (flags 0x89 unless given); DELETE removes one; wall groups follow",
   .columns = polygon_columns, .ncolumns = NCOLS(polygon_columns),
   .shape = {LS_SHAPE_ARRAY, polygon_count, NULL, NULL}, .key = polygon_key, .seek = polygon_seek,
   .insert = polygon_insert, .remove = polygon_remove, .describe = describe_polygon,

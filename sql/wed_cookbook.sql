@@ -101,3 +101,44 @@ SELECT polygon, vertices, min_x, max_x, min_y, max_y FROM wed_polygons('build/sa
 UPDATE wed_doors SET cells = '[52,53,77,78]' WHERE source = 'build/samples/AR0100.WED' AND door = 0;
 SELECT grp, polygons FROM wed_wallgroups('build/samples/AR0100.WED');
 ROLLBACK;
+
+-- Add a door with its cells and its open and closed polygons: the door
+-- goes after the last one, each polygon at the end of its door's state
+-- (flags door|cover_animations|shade_wall unless given); the polygon
+-- lookup and the wall groups follow.  Rolled back here: COMMIT to write.
+BEGIN;
+INSERT INTO wed_doors(file, name, cells) VALUES ('build/samples/AR0200.WED', 'DOOR0203', '[41,42,61,62]');
+INSERT INTO wed_polygons(file, door, kind, vertices)
+SELECT file, door, 'door_open', '[[660,100],[700,100],[700,140],[660,140]]'
+FROM wed_doors('build/samples/AR0200.WED') WHERE name = 'DOOR0203';
+INSERT INTO wed_polygons(file, door, kind, vertices)
+SELECT file, door, 'door_closed', '[[660,100],[740,100],[740,110],[660,110]]'
+FROM wed_doors('build/samples/AR0200.WED') WHERE name = 'DOOR0203';
+SELECT door, name, cells, open_polygons, closed_polygons FROM wed_doors('build/samples/AR0200.WED');
+-- ... and delete a door: its polygons and cells go with it.
+DELETE FROM wed_doors WHERE source = 'build/samples/AR0200.WED' AND name = 'DOOR0201';
+SELECT grp, polygons FROM wed_wallgroups('build/samples/AR0200.WED');
+ROLLBACK;
+
+-- Remove an overlay (here the water of AR0100): the record stays, emptied
+-- (0x0, as WED files keep their 5 records), and no base cell draws it any
+-- more (its bit is cleared from every overlay_mask).  Add one back: INSERT
+-- takes the first unused record.
+BEGIN;
+DELETE FROM wed_overlays WHERE source = 'build/samples/AR0100.WED' AND overlay = 1;
+INSERT INTO wed_overlays(file, width, height, tileset) VALUES ('build/samples/AR0100.WED', 1, 1, 'WTLAVA');
+SELECT overlay, width, height, tileset, num_cells, num_lookup FROM wed_overlays('build/samples/AR0100.WED');
+ROLLBACK;
+
+-- Resize an overlay: cells inside keep their tiles, new cells repeat the
+-- old tilemap (a 1x1 water overlay grown to 3x2 animates everywhere).
+-- Resizing overlay 0 resizes the area: door cells keep their (x, y), the
+-- wall groups follow the new 640x480 grid; a door cell outside the new
+-- size refuses the resize (take it out of wed_doors.cells first).
+BEGIN;
+UPDATE wed_overlays SET width = 3, height = 2 WHERE source = 'build/samples/AR0100.WED' AND overlay = 1;
+UPDATE wed_overlays SET width = 40, height = 25 WHERE source = 'build/samples/AR0100.WED' AND overlay = 0;
+SELECT overlay, width, height, num_cells, num_lookup FROM wed_overlays('build/samples/AR0100.WED') WHERE width > 0;
+SELECT door, cells FROM wed_doors('build/samples/AR0100.WED');
+SELECT count(*) AS wall_groups FROM wed_wallgroups('build/samples/AR0100.WED');
+ROLLBACK;

@@ -119,14 +119,15 @@ UPDATE wed_polygons SET kind = 'door_open' WHERE source = 'fixtures/wed/AR9999.W
 UPDATE wed_polygons SET vertex_count = 3 WHERE source = 'fixtures/wed/AR9999.WED' AND polygon = 0;
 -- expect error: column vertex_count
 -- expect error: read-only
-DELETE FROM wed_polygons WHERE source = 'fixtures/wed/AR9999.WED' AND kind = 'door_closed';
--- expect error: door_closed polygons belong to their door
--- expect error: cannot be deleted
-DELETE FROM wed_polygons WHERE source = 'fixtures/wed/AR9999.WED' AND kind = 'door_open';
--- expect error: DOOR0
--- expect error: vertices = '[]'
 INSERT INTO wed_polygons(file, kind, vertices) VALUES ('fixtures/wed/AR9999.WED', 'door_open', '[]');
--- expect error: wall polygons only
+-- expect error: kind 'door_open' or 'door_closed' with a door
+INSERT INTO wed_polygons(file, kind, door, vertices) VALUES ('fixtures/wed/AR9999.WED', 'door_open', 1, '[]');
+-- expect error: column door
+-- expect error: from 0 to 0
+INSERT INTO wed_polygons(file, kind, door, vertices) VALUES ('fixtures/wed/AR9999.WED', 'wall', 0, '[]');
+-- expect error: without a door
+INSERT INTO wed_polygons(file, kind, door, vertices) VALUES ('fixtures/wed/AR9999.WED', 'orphan', 0, '[]');
+-- expect error: INSERT into wed_polygons takes kind
 INSERT INTO wed_polygons(file, vertices) VALUES ('fixtures/wed/AR9999.WED', '[[1,2],[x]]');
 -- expect error: column vertices
 UPDATE wed_doors SET cells = '[1,300]' WHERE source = 'fixtures/wed/AR9999.WED';
@@ -159,9 +160,25 @@ UPDATE wed_tiles SET overlay_mask = 256 WHERE source = 'fixtures/wed/AR9999.WED'
 UPDATE wed_overlays SET tileset = 'ABCDEFGHI' WHERE source = 'fixtures/wed/AR9999.WED' AND overlay = 0;
 -- expect error: column tileset
 -- expect error: 8 bytes
-UPDATE wed_overlays SET width = 3 WHERE source = 'fixtures/wed/AR9999.WED' AND overlay = 0;
--- expect error: column width
--- expect error: read-only
+UPDATE wed_overlays SET width = 1 WHERE source = 'fixtures/wed/AR9999.WED' AND overlay = 0;
+-- expect error: overlay 0: cannot resize: door 0: its cell 21 (x 1, y 1) lies outside the new 1x15 area
+UPDATE wed_overlays SET width = 0, height = 0 WHERE source = 'fixtures/wed/AR9999.WED' AND overlay = 0;
+-- expect error: the base overlay is the area and cannot be emptied
+UPDATE wed_overlays SET width = 2 WHERE source = 'fixtures/wed/AR9999.WED' AND overlay = 1;
+-- expect error: 2x0; both sizes are 0
+UPDATE wed_overlays SET height = 65536 WHERE source = 'fixtures/wed/AR9999.WED' AND overlay = 1;
+-- expect error: column height
+-- expect error: 0 to 65535
+UPDATE wed_overlays SET width = 300, height = 300 WHERE source = 'fixtures/wed/AR9999.WED' AND overlay = 1;
+-- expect error: 90000 cells
+DELETE FROM wed_overlays WHERE source = 'fixtures/wed/AR9999.WED' AND overlay = 0;
+-- expect error: overlay 0 is the base overlay
+INSERT INTO wed_overlays(file, width, height) VALUES ('fixtures/wed/AR9999.WED', 1, NULL);
+-- expect error: needs width and height
+INSERT INTO wed_overlays(file, overlay, width, height) VALUES ('fixtures/wed/AR9999.WED', 0, 1, 1);
+-- expect error: always in use
+INSERT INTO wed_overlays(file, overlay, width, height) VALUES ('fixtures/wed/AR9999.WED', 5, 1, 1);
+-- expect error: no such overlay record
 UPDATE wed_overlays SET movement_type = -1 WHERE source = 'fixtures/wed/AR9999.WED' AND overlay = 0;
 -- expect error: column movement_type
 -- expect error: 0 to 65535
@@ -169,8 +186,11 @@ UPDATE wed_wallgroups SET polygons = '[]' WHERE source = 'fixtures/wed/AR9999.WE
 -- expect error: read-only
 DELETE FROM wed_wallgroups WHERE source = 'fixtures/wed/AR9999.WED';
 -- expect error: cannot be deleted
-INSERT INTO wed_doors(file, name) VALUES ('fixtures/wed/AR9999.WED', 'X');
--- expect error: cannot be inserted
+INSERT INTO wed_doors(file, door, name) VALUES ('fixtures/wed/AR9999.WED', 0, 'X');
+-- expect error: a new door goes after the last, as door 1
+INSERT INTO wed_doors(file, name, cells) VALUES ('fixtures/wed/AR9999.WED', 'X', '[300]');
+-- expect error: column cells
+-- expect error: 0 to 299
 -- the failed statements leave the file as it was
 SELECT readfile('fixtures/wed/AR9999.WED') = bytes FROM orig;
 -- expect: 1

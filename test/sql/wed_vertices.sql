@@ -83,12 +83,15 @@ INSERT INTO wed_vertices(file, polygon, x, y) VALUES ('fixtures/wed/AR9999.WED',
 SELECT readfile('fixtures/wed/AR9999.WED') = bytes FROM orig;
 -- expect: 1
 
--- A DELETE of door polygons after walls in one statement: the refusal names
--- the door polygon by the index the statement saw (3), not the one it had
--- after the walls before it were deleted (1).
+-- A DELETE of door polygons after walls in one statement (door polygons
+-- can be deleted now): it deletes exactly the rows the statement saw, found
+-- by their uid after the walls before them moved (a refused DELETE naming
+-- the row as the statement saw it: wed_edit.sql).  Rolled back.
+BEGIN;
 DELETE FROM wed_polygons WHERE source = 'fixtures/wed/AR9999.WED' AND (polygon < 2 OR kind = 'door_open');
--- expect error: door_open polygon 3 of door 0 'DOOR01'
--- expect error: DELETE refused
+SELECT group_concat(polygon || ':' || kind || ':' || min_x, ' ') FROM wed_polygons('fixtures/wed/AR9999.WED');
+-- expect: 0:wall:1000 1:door_closed:310
+ROLLBACK;
 SELECT readfile('fixtures/wed/AR9999.WED') = bytes FROM orig;
 -- expect: 1
 

@@ -281,7 +281,7 @@ static const shape tw_shapes[] = {
 
 /* WED: the constructed area: 20x15 cells on overlay 0 (cell = y * 20 + x),
 ** walls 0..2 (min_x 100, 600, 1000), door polygons 3 and 4 (min_x 300 and
-** 310: DELETE refuses them).  $B is a second copy. */
+** 310).  $B is a second copy. */
 static const shape wed_shapes[] = {
   {"UPDATE, one row", NULL,
    "UPDATE wed_tiles SET anim_speed = CASE WHEN cell = $K THEN 256 ELSE $V END WHERE source = '$F' AND overlay = 0 AND cell = 150",
@@ -340,12 +340,12 @@ static const shape wed_shapes[] = {
    "INSERT INTO wed_polygons(source, vertices, height) SELECT '$F', vertices, CASE WHEN polygon = $K THEN 999 ELSE $V END "
    "FROM wed_polygons('$B') WHERE kind = 'wall'",
    "100", "column height", FIRST_MID_LAST("200", "0", "1", "2")},
-  {"DELETE, one door polygon (refused)", NULL,
-   "DELETE FROM wed_polygons WHERE source = '$F' AND min_x IN ($V)",
-   "100", "DELETE refused", {{"only", "300", NULL}}},
-  {"DELETE, walls and a door polygon (refused)", NULL,
-   "DELETE FROM wed_polygons WHERE source = '$F' AND min_x IN ($V)",
-   "100", "DELETE refused", {{"first", "300, 310", NULL}, {"middle", "600, 300, 310", NULL}, {"last", "600, 1000, 300", NULL}}},
+  {"DELETE, one door polygon", NULL,
+   "DELETE FROM wed_polygons WHERE source = '$F' AND (CASE WHEN min_x = $K THEN " SQLITE_BAD " ELSE 0 END OR min_x IN ($V))",
+   "310", "integer overflow", {{"only", "300", "300"}}},
+  {"DELETE, walls and door polygons", NULL,
+   "DELETE FROM wed_polygons WHERE source = '$F' AND (CASE WHEN min_x = $K THEN " SQLITE_BAD " ELSE 0 END OR min_x IN ($V))",
+   "100", "integer overflow", FIRST_MID_LAST("600, 1000, 300, 310", "600", "300", "310")},
   {"DELETE, SQLite's own error", NULL,
    "DELETE FROM wed_polygons WHERE source = '$F' AND (CASE WHEN min_x = $K THEN " SQLITE_BAD " ELSE 0 END OR min_x = $V)",
    "100", "integer overflow", FIRST_MID_LAST("600", "600", "300", "310")},

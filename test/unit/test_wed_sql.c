@@ -482,6 +482,58 @@ static void edit_corpus_file(sqlite3 *db, const char *name, const char *f) {
   free(want_last);
 }
 
+/* The structural edits on one corpus copy, committed: delete door 0 (with
+** its polygons and cells), add a door with cells and an open and a closed
+** polygon, grow the base overlay by one tile each way, grow overlay 1 to
+** 2x2 (or add it when unused).  A new connection then reads the written
+** file, and the codec checks it on its own (layout, groups, door states). */
+static void edit_corpus_structure(sqlite3 *db, const char *name, const char *f) {
+  sqlite3 *db2;
+  sqlite3_int64 polys = query_int(db, strf("SELECT count(*) FROM wed_polygons('%s')", f));
+  sqlite3_int64 ndoors = query_int(db, strf("SELECT count(*) FROM wed_doors('%s')", f));
+  sqlite3_int64 door0 = query_int(db, strf("SELECT coalesce((SELECT open_count + closed_count FROM wed_doors('%s') WHERE door = 0), 0)", f));
+  sqlite3_int64 width = query_int(db, strf("SELECT width FROM wed_overlays('%s') WHERE overlay = 0", f));
+  sqlite3_int64 ov1 = query_int(db, strf("SELECT width FROM wed_overlays('%s') WHERE overlay = 1", f));
+  char *cells = query_text(db, strf("SELECT coalesce((SELECT json_group_array(c.value %% %lld + c.value / %lld * %lld)"
+                                    " FROM wed_doors('%s') AS d, json_each(d.cells) AS c WHERE d.door = 1), '[]')",
+                                    (long long)width, (long long)width, (long long)(width + 1), f));
+  int ok = 1;
+  ok &= exec_ok(db, strf("BEGIN"));
+  if (ndoors > 0) ok &= exec_ok(db, strf("DELETE FROM wed_doors WHERE source = '%s' AND door = 0", f));
+  ok &= exec_ok(db, strf("INSERT INTO wed_doors(file, name, cells) VALUES ('%s', 'NEWDOOR', '[0,1]')", f));
+  ok &= exec_ok(db, strf("INSERT INTO wed_polygons(file, door, kind, vertices) SELECT file, door, 'door_open', '[[10,10],[90,10],[90,70]]'"
+                         " FROM wed_doors('%s') WHERE name = 'NEWDOOR'", f));
+  ok &= exec_ok(db, strf("INSERT INTO wed_polygons(file, door, kind, vertices) SELECT file, door, 'door_closed', '[[700,500],[790,500],[790,570]]'"
+                         " FROM wed_doors('%s') WHERE name = 'NEWDOOR'", f));
+  ok &= exec_ok(db, strf("UPDATE wed_overlays SET width = width + 1, height = height + 1 WHERE source = '%s' AND overlay = 0", f));
+  if (ov1) ok &= exec_ok(db, strf("UPDATE wed_overlays SET width = 2, height = 2 WHERE source = '%s' AND overlay = 1", f));
+  else ok &= exec_ok(db, strf("INSERT INTO wed_overlays(file, overlay, width, height, tileset) VALUES ('%s', 1, 2, 2, 'WTLAVA')", f));
+  ok &= exec_ok(db, strf("COMMIT"));
+  if (!ok) exec_ok(db, strf("ROLLBACK"));
+  db2 = db_open();
+  if (db2 && ok) {
+    char *label = strf("%s: the new door and its polygons", name);
+    char *want = strf("%lld|[0,1]|[%lld]|[%lld]", (long long)(ndoors > 0 ? ndoors - 1 : 0), (long long)(polys - door0),
+                      (long long)(polys - door0 + 1));
+    expect_text(db2, strf("SELECT door || '|' || cells || '|' || open_polygons || '|' || closed_polygons FROM wed_doors('%s') WHERE name = 'NEWDOOR'", f),
+                want, label);
+    free(label);
+    free(want);
+    CHECK(query_int(db2, strf("SELECT count(*) FROM wed_polygons('%s')", f)) == polys - door0 + 2, "%s: polygon count", name);
+    CHECK(query_int(db2, strf("SELECT count(*) FROM wed_polygons('%s') WHERE kind = 'orphan'", f)) == 0, "%s: no orphans", name);
+    if (ndoors > 1) {
+      label = strf("%s: the old door 1, now door 0, keeps its cells at their (x, y)", name);
+      expect_text(db2, strf("SELECT cells FROM wed_doors('%s') WHERE door = 0", f), cells, label);
+      free(label);
+    }
+    CHECK(query_int(db2, strf("SELECT width * 1000 + num_cells FROM wed_overlays('%s') WHERE overlay = 1", f)) == 2004, "%s: overlay 1 is 2x2", name);
+    check_sql_invariants(db2, name, f);
+  }
+  if (db2) sqlite3_close(db2);
+  check_file_invariants(name, f);
+  free(cells);
+}
+
 /* The cookbook reads the generated samples; on the corpus each sample path
 ** becomes a real area of the same role (the town with its doors, an area
 ** with doors and door cells), and the folder becomes the corpus copy.
@@ -562,7 +614,7 @@ static void test_corpus(sqlite3 *db, const test_env *env) {
   char *orig_dir, *dir;
   char **names;
   int n = 0, i, edited = 0;
-  check_loop edits = {0, 0, 0};
+  check_loop edits = {0, 0, 0}, structure = {0, 0, 0};
   if (!corpus) {
     SKIP("real WED corpus: ../shared/corpus is absent");
     return;
@@ -599,6 +651,17 @@ static void test_corpus(sqlite3 *db, const test_env *env) {
     free(to);
   }
   check_loop_done(&edits, "the edit scenario on every corpus area with 3 walls or more, re-read and checked");
+  check_loop_enter(&structure);
+  for (i = 0; i < n; i++) {
+    char *from = strf("%s/%s", orig_dir, names[i]), *to = strf("%s/edit/s-%s", env->tmp, names[i]);
+    if (copy_file(from, to)) {
+      edit_corpus_structure(db, names[i], to);
+      structure.inputs++;
+    }
+    free(from);
+    free(to);
+  }
+  check_loop_done(&structure, "the structural edits (doors, door polygons, overlays, the area's size) on every corpus area, re-read and checked");
   CHECK(edited >= 80, "edit scenario on %d real areas", edited);
   test_cookbook(env, env->tmp);
   for (i = 0; i < n; i++) free(names[i]);
