@@ -1,7 +1,8 @@
 #!/bin/sh
 # Makes sure the build and test dependencies are present: a C compiler,
 # make, pkg-config, SQLite (library, headers and the sqlite3 shell), zlib,
-# libpng (the previews' PNGs) and xmllint (the tests check the SVG previews).
+# libpng (the previews' PNGs; its source too, see tools/libpng-source.sh)
+# and xmllint (the tests check the SVG previews).
 # What is missing is installed with apt-get (as root, or through sudo), and
 # the user is told what is being installed.  Used by `make test`, `make demo`.
 # LEVELSQL_NEED_CLANG=1 adds clang and libFuzzer (`make fuzz`);
@@ -20,6 +21,10 @@ if ! command -v pkg-config >/dev/null 2>&1 || ! have_pkg sqlite3; then missing="
 if ! command -v pkg-config >/dev/null 2>&1 || ! have_pkg zlib; then missing="$missing zlib1g-dev"; fi
 if ! command -v pkg-config >/dev/null 2>&1 || ! have_pkg libpng; then missing="$missing libpng-dev"; fi
 command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
+# dpkg-source unpacks Debian's libpng source (tools/libpng-source.sh); nm
+# and readelf check what the extension exports (test/run.sh)
+command -v dpkg-source >/dev/null 2>&1 || missing="$missing dpkg-dev"
+command -v readelf >/dev/null 2>&1 || missing="$missing binutils"
 if [ "${LEVELSQL_NEED_CLANG:-0}" = 1 ]; then
   command -v clang >/dev/null 2>&1 || missing="$missing clang"
   # libFuzzer and the sanitizer runtimes
