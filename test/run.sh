@@ -10,7 +10,8 @@
 #     fixtures of $BUILD/tests/fixtures (fixtures/) and, for a file whose
 #     first line is "-- requires: corpus", a private copy of ../shared/corpus
 #     (corpus/; without it that file's cases are skipped);
-#  3. every query of sql/ runs without an error;
+#  3. every query of sql/ runs without an error; the Python package
+#     installs with pip and works (test/python/package.sh);
 #  4. build/tools/sqlrun (tools/sqlrun.c, linked with the system SQLite)
 #     prints what the sqlite3 shell prints for test/sqlrun/shell_subset.sql,
 #     and the README's table reference is current;
@@ -160,6 +161,10 @@ newsql_shell() { "$BUILD_ABS/newsql/sqlrun" -batch :memory:; }
 c_tests "$BUILD/tests" ""
 sql_tests "" env $shell_env sqlite3 -batch :memory:
 cookbooks system_shell ""
+# ... and the Python package, installed with pip into a venv of Debian's
+# /usr/bin/python3 (test/python/package.sh)
+PY_ENV="$shell_env" sh test/python/package.sh "$BUILD" "$work/samples.orig" >"$out" 2>&1
+tally test/python/package.sh $? "" '^(FAIL|SKIP)'
 
 # 4. sqlrun does what the sqlite3 shell does with the suite's scripts
 # (both on the system SQLite, in empty folders of their own).

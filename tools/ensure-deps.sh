@@ -25,6 +25,11 @@ command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
 # and readelf check what the extension exports (test/run.sh)
 command -v dpkg-source >/dev/null 2>&1 || missing="$missing dpkg-dev"
 command -v readelf >/dev/null 2>&1 || missing="$missing binutils"
+# the Python package is installed with pip into a venv of Debian's python3
+# (test/python/package.sh)
+[ -x /usr/bin/python3 ] || missing="$missing python3"
+/usr/bin/python3 -c 'import setuptools' >/dev/null 2>&1 || missing="$missing python3-setuptools"
+dpkg-query -W -f='${Status}' python3-venv 2>/dev/null | grep -q 'ok installed' || missing="$missing python3-venv"
 if [ "${LEVELSQL_NEED_CLANG:-0}" = 1 ]; then
   command -v clang >/dev/null 2>&1 || missing="$missing clang"
   # libFuzzer and the sanitizer runtimes
