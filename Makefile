@@ -31,7 +31,7 @@ HEADERS   := $(wildcard codecs/*.h ext/*.h test/unit/*.h tools/*.h)
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test demo asan coverage fuzz fuzz-build bench clean samples readme newsql newsql-build torture
+.PHONY: windows windows-test all deps test demo asan coverage fuzz fuzz-build bench clean samples readme newsql newsql-build torture
 
 all: $(BUILD)/levelsql.so $(UNIT_BIN) $(FIXTURES) $(TOOL_BIN) $(BUILD)/faultshim.so $(BUILD)/hosts/sqlrun-decoy-zlib
 
@@ -153,6 +153,60 @@ $(BUILD)/newsql/sqlrun: tools/sqlrun.c $(NEWSQL_OBJ)
 $(BUILD)/tests-newsql/%: test/unit/%.c $(CODEC_OBJ) $(NEWSQL_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(NEWSQL_CFLAGS) -Icodecs -o $@ $< $(CODEC_OBJ) $(NEWSQL_LIBS)
+
+# Windows (README, "Platforms and hosts"): build/windows/levelsql.dll,
+# cross-compiled with Debian's mingw-w64, zlib (libz-mingw-w64-dev) and
+# libpng (Debian's source, as above) linked in, exporting
+# sqlite3_levelsql_init alone (its __declspec(dllexport)); the engine's file
+# calls go through ext/win_port.c.  Beside it the Windows host of the tests,
+# sqlrun.exe: tools/sqlrun.c with the newer SQLite's amalgamation
+# (tools/newer-sqlite.sh).  `make windows-test` runs SQL tests with them
+# under wine (test/windows/run.sh).  Static: the DLL and the host need no
+# mingw runtime DLL.
+WIN       := build/windows
+WIN_CC    := x86_64-w64-mingw32-gcc
+WIN_CFLAGS := -std=c11 -D__USE_MINGW_ANSI_STDIO=1 -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE -O2 $(WARN) \
+  -Wno-format -Wno-missing-field-initializers -I$(NEWSQL) -I$(PNG_SRC)/src -I$(WIN)/libpng/include
+# (-Wno-format: gcc checks printf formats against msvcrt's, which lacks %zu;
+# __USE_MINGW_ANSI_STDIO gives the C99 printf that has it)
+WIN_OBJ   := $(CODEC_SRC:%.c=$(WIN)/obj/%.o) $(EXT_SRC:%.c=$(WIN)/obj/%.o)
+WIN_PNG_A := $(WIN)/libpng/libpng.a
+
+windows: deps
+	@LEVELSQL_NEED_WINDOWS=1 sh tools/ensure-deps.sh
+	@sh tools/newer-sqlite.sh $(NEWSQL)
+	@sh tools/libpng-source.sh $(PNG_SRC)
+	@$(MAKE) --no-print-directory $(WIN)/levelsql.dll $(WIN)/sqlrun.exe
+
+windows-test: windows
+	@$(MAKE) --no-print-directory all
+	@sh test/windows/run.sh $(BUILD)
+
+$(WIN)/obj/%.o: %.c $(HEADERS) $(WIN)/libpng/include/pnglibconf.h
+	@mkdir -p $(dir $@)
+	$(WIN_CC) $(WIN_CFLAGS) -c $< -o $@
+
+$(WIN)/libpng/include/pnglibconf.h: $(PNG_SRC)/src/scripts/pnglibconf.h.prebuilt
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(WIN)/libpng/obj/%.o: $(PNG_SRC)/src/%.c $(WIN)/libpng/include/pnglibconf.h
+	@mkdir -p $(dir $@)
+	$(WIN_CC) -O2 -DPNG_ARM_NEON_OPT=0 -DPNG_INTEL_SSE_OPT=0 -I$(WIN)/libpng/include -I$(PNG_SRC)/src -c $< -o $@
+
+$(WIN_PNG_A): $(PNG_NAMES:%=$(WIN)/libpng/obj/%.o)
+	rm -f $@
+	x86_64-w64-mingw32-ar rcs $@ $^
+
+$(WIN)/levelsql.dll: $(WIN_OBJ) $(WIN_PNG_A)
+	$(WIN_CC) -shared -static -o $@ $(WIN_OBJ) $(WIN_PNG_A) -lz -lpthread
+
+$(WIN)/sqlite3.o: $(NEWSQL)/sqlite3.c $(NEWSQL)/PINNED
+	@mkdir -p $(dir $@)
+	$(WIN_CC) -O1 $(NEWSQL_DEFS) -c $< -o $@
+
+$(WIN)/sqlrun.exe: tools/sqlrun.c $(WIN)/sqlite3.o
+	$(WIN_CC) $(WIN_CFLAGS) -static -o $@ $< $(WIN)/sqlite3.o -lpthread
 
 # Sample files of every format, one generator per format (tools/gen_*_samples.c).
 samples: $(filter $(BUILD)/tools/gen_%_samples,$(TOOL_BIN))

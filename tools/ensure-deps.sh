@@ -8,6 +8,7 @@
 # LEVELSQL_NEED_CLANG=1 adds clang and libFuzzer (`make fuzz`);
 # LEVELSQL_NEED_GCC=1 adds gcc, whose gcov `make coverage` reads the counts
 # with (when cc is another compiler);
+# LEVELSQL_NEED_WINDOWS=1 adds mingw-w64, its zlib and wine (`make windows`);
 # LEVELSQL_NEED_NPM=1 adds npm (tools/newer-sqlite.sh fetches the newer
 # SQLite of the suite's second pass with it).
 set -eu
@@ -38,6 +39,14 @@ fi
 
 if [ "${LEVELSQL_NEED_GCC:-0}" = 1 ]; then
   { command -v gcc && command -v gcov; } >/dev/null 2>&1 || missing="$missing gcc"
+fi
+
+if [ "${LEVELSQL_NEED_WINDOWS:-0}" = 1 ]; then
+  # `make windows`: the mingw-w64 cross compiler and its zlib; wine runs the
+  # Windows tests
+  command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing="$missing gcc-mingw-w64-x86-64"
+  [ -f /usr/x86_64-w64-mingw32/lib/libz.a ] || missing="$missing libz-mingw-w64-dev"
+  command -v wine >/dev/null 2>&1 || missing="$missing wine wine64"
 fi
 
 if [ "${LEVELSQL_NEED_NPM:-0}" = 1 ]; then
