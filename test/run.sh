@@ -165,6 +165,9 @@ cookbooks system_shell ""
 # /usr/bin/python3 (test/python/package.sh)
 PY_ENV="$shell_env" sh test/python/package.sh "$BUILD" "$work/samples.orig" >"$out" 2>&1
 tally test/python/package.sh $? "" '^(FAIL|SKIP)'
+# ... and the sqlite-utils recipe of the README (test/hosts/sqlite_utils.sh)
+env $shell_env sh test/hosts/sqlite_utils.sh "$BUILD" "$work/samples.orig" >"$out" 2>&1
+tally test/hosts/sqlite_utils.sh $? "" '^(FAIL|SKIP)'
 
 # 4. sqlrun does what the sqlite3 shell does with the suite's scripts
 # (both on the system SQLite, in empty folders of their own).
