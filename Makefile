@@ -31,9 +31,9 @@ HEADERS   := $(wildcard codecs/*.h ext/*.h test/unit/*.h tools/*.h)
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps test demo asan coverage fuzz fuzz-build bench clean samples readme newsql newsql-build torture
+.PHONY: windows windows-test all deps test demo asan coverage fuzz fuzz-build bench clean samples readme newsql newsql-build torture
 
-all: $(BUILD)/levelsql.so $(UNIT_BIN) $(FIXTURES) $(TOOL_BIN) $(BUILD)/faultshim.so
+all: $(BUILD)/levelsql.so $(UNIT_BIN) $(FIXTURES) $(TOOL_BIN) $(BUILD)/faultshim.so $(BUILD)/hosts/sqlrun-decoy-zlib
 
 deps:
 	@sh tools/ensure-deps.sh
@@ -43,9 +43,52 @@ $(BUILD)/obj/%.o: %.c $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # The extension reaches SQLite through the loader's routine table, so it
-# links zlib and libpng only.
-$(BUILD)/levelsql.so: $(CODEC_OBJ) $(EXT_OBJ)
-	$(CC) -shared -o $@ $^ $(ZLIB_LIBS) $(SANITIZE)
+# links zlib and libpng only, and both statically, hidden inside it: the
+# version script exports sqlite3_levelsql_init alone and --exclude-libs keeps
+# every symbol of the archives local, so a host that carries its own zlib
+# (Node.js, Python's zlib module...) can neither see ours nor replace it
+# (README, "Platforms").  zlib is Debian's libz.a (built with -fPIC);
+# libpng is Debian's source compiled for it (build/libpng, below), since
+# libpng16.a is not position-independent.
+PNG_SRC    := build/libpng-src
+PNG_DIR    := build/libpng
+PNG_A      := $(PNG_DIR)/libpng.a
+PNG_LINK   := $(PNG_DIR)/link.txt
+PNG_NAMES  := png pngerror pngget pngmem pngpread pngread pngrio pngrtran pngrutil pngset pngtrans pngwio pngwrite pngwtran pngwutil
+PNG_CFLAGS := -O2 -g -fPIC -fvisibility=hidden -DPNG_ARM_NEON_OPT=0 -DPNG_INTEL_SSE_OPT=0
+LINK_MAP   := ext/levelsql.map
+ZLIB_A     := $(shell p=$$($(CC) -print-file-name=libz.a 2>/dev/null); [ -f "$$p" ] && echo "$$p" || echo -lz)
+SO_LDFLAGS  = -Wl,--version-script=$(LINK_MAP) -Wl,--exclude-libs,ALL
+$(BUILD)/levelsql.so: $(CODEC_OBJ) $(EXT_OBJ) $(LINK_MAP) $(PNG_LINK)
+	$(CC) -shared $(SO_LDFLAGS) -o $@ $(CODEC_OBJ) $(EXT_OBJ) $$(cat $(PNG_LINK)) $(ZLIB_A) -lm $(SANITIZE)
+
+# libpng for the extension: the source of Debian's libpng1.6 package
+# (tools/libpng-source.sh, fetched once into build/libpng-src), compiled
+# position-independent with its prebuilt configuration, once for every build
+# folder (like the newer SQLite, it is never instrumented).  $(PNG_LINK)
+# holds what the extension links: the archive, or, when the source cannot be
+# obtained, the system's shared libpng (with a note; delete the file to try
+# again).
+$(PNG_LINK): tools/libpng-source.sh
+	@mkdir -p $(dir $@)
+	@if sh tools/libpng-source.sh $(PNG_SRC) && $(MAKE) --no-print-directory $(PNG_A); then \
+	  echo $(PNG_A) >$@; \
+	else \
+	  echo "$$(pkg-config --libs libpng 2>/dev/null || echo -lpng16)" >$@; \
+	  echo "note: libpng's source could not be obtained: the extension links the system's shared libpng"; \
+	fi
+
+$(PNG_DIR)/include/pnglibconf.h: $(PNG_SRC)/src/scripts/pnglibconf.h.prebuilt
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(PNG_DIR)/obj/%.o: $(PNG_SRC)/src/%.c $(PNG_DIR)/include/pnglibconf.h
+	@mkdir -p $(dir $@)
+	$(CC) $(PNG_CFLAGS) -I$(PNG_DIR)/include -I$(PNG_SRC)/src -c $< -o $@
+
+$(PNG_A): $(PNG_NAMES:%=$(PNG_DIR)/obj/%.o)
+	rm -f $@
+	ar rcs $@ $^
 
 $(BUILD)/tests/%: test/unit/%.c $(CODEC_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -60,6 +103,14 @@ $(BUILD)/tests/test_codec_errors: LDLIBS_ALL += -Wl,--wrap=malloc -Wl,--wrap=cal
 $(BUILD)/faultshim.so: test/faultshim/faultshim.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) -O1 -g $(WARN) -fPIC -shared -o $@ $< -ldl
+
+# tools/sqlrun in a host that exports a decoy zlib of its own
+# (test/hosts/decoy_zlib.c): test/run.sh runs the SQL tests that compress
+# through it, to show the extension never calls the host's zlib.  It links
+# SQLite alone (no zlib).
+$(BUILD)/hosts/sqlrun-decoy-zlib: tools/sqlrun.c test/hosts/decoy_zlib.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -rdynamic -o $@ $^ $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3) -ldl $(SANITIZE)
 
 $(BUILD)/tools/%: tools/%.c $(CODEC_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -102,6 +153,60 @@ $(BUILD)/newsql/sqlrun: tools/sqlrun.c $(NEWSQL_OBJ)
 $(BUILD)/tests-newsql/%: test/unit/%.c $(CODEC_OBJ) $(NEWSQL_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(NEWSQL_CFLAGS) -Icodecs -o $@ $< $(CODEC_OBJ) $(NEWSQL_LIBS)
+
+# Windows (README, "Platforms and hosts"): build/windows/levelsql.dll,
+# cross-compiled with Debian's mingw-w64, zlib (libz-mingw-w64-dev) and
+# libpng (Debian's source, as above) linked in, exporting
+# sqlite3_levelsql_init alone (its __declspec(dllexport)); the engine's file
+# calls go through ext/win_port.c.  Beside it the Windows host of the tests,
+# sqlrun.exe: tools/sqlrun.c with the newer SQLite's amalgamation
+# (tools/newer-sqlite.sh).  `make windows-test` runs SQL tests with them
+# under wine (test/windows/run.sh).  Static: the DLL and the host need no
+# mingw runtime DLL.
+WIN       := build/windows
+WIN_CC    := x86_64-w64-mingw32-gcc
+WIN_CFLAGS := -std=c11 -D__USE_MINGW_ANSI_STDIO=1 -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE -O2 $(WARN) \
+  -Wno-format -Wno-missing-field-initializers -I$(NEWSQL) -I$(PNG_SRC)/src -I$(WIN)/libpng/include
+# (-Wno-format: gcc checks printf formats against msvcrt's, which lacks %zu;
+# __USE_MINGW_ANSI_STDIO gives the C99 printf that has it)
+WIN_OBJ   := $(CODEC_SRC:%.c=$(WIN)/obj/%.o) $(EXT_SRC:%.c=$(WIN)/obj/%.o)
+WIN_PNG_A := $(WIN)/libpng/libpng.a
+
+windows: deps
+	@LEVELSQL_NEED_WINDOWS=1 sh tools/ensure-deps.sh
+	@sh tools/newer-sqlite.sh $(NEWSQL)
+	@sh tools/libpng-source.sh $(PNG_SRC)
+	@$(MAKE) --no-print-directory $(WIN)/levelsql.dll $(WIN)/sqlrun.exe
+
+windows-test: windows
+	@$(MAKE) --no-print-directory all
+	@sh test/windows/run.sh $(BUILD)
+
+$(WIN)/obj/%.o: %.c $(HEADERS) $(WIN)/libpng/include/pnglibconf.h
+	@mkdir -p $(dir $@)
+	$(WIN_CC) $(WIN_CFLAGS) -c $< -o $@
+
+$(WIN)/libpng/include/pnglibconf.h: $(PNG_SRC)/src/scripts/pnglibconf.h.prebuilt
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(WIN)/libpng/obj/%.o: $(PNG_SRC)/src/%.c $(WIN)/libpng/include/pnglibconf.h
+	@mkdir -p $(dir $@)
+	$(WIN_CC) -O2 -DPNG_ARM_NEON_OPT=0 -DPNG_INTEL_SSE_OPT=0 -I$(WIN)/libpng/include -I$(PNG_SRC)/src -c $< -o $@
+
+$(WIN_PNG_A): $(PNG_NAMES:%=$(WIN)/libpng/obj/%.o)
+	rm -f $@
+	x86_64-w64-mingw32-ar rcs $@ $^
+
+$(WIN)/levelsql.dll: $(WIN_OBJ) $(WIN_PNG_A)
+	$(WIN_CC) -shared -static -o $@ $(WIN_OBJ) $(WIN_PNG_A) -lz -lpthread
+
+$(WIN)/sqlite3.o: $(NEWSQL)/sqlite3.c $(NEWSQL)/PINNED
+	@mkdir -p $(dir $@)
+	$(WIN_CC) -O1 $(NEWSQL_DEFS) -c $< -o $@
+
+$(WIN)/sqlrun.exe: tools/sqlrun.c $(WIN)/sqlite3.o
+	$(WIN_CC) $(WIN_CFLAGS) -static -o $@ $< $(WIN)/sqlite3.o -lpthread
 
 # Sample files of every format, one generator per format (tools/gen_*_samples.c).
 samples: $(filter $(BUILD)/tools/gen_%_samples,$(TOOL_BIN))

@@ -30,7 +30,9 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
 #include <sys/file.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -50,6 +52,10 @@ char *ls_dir_of(const char *canon) {
   const char *slash = strrchr(canon, '/');
   if (!slash) return sqlite3_mprintf(".");
   if (slash == canon) return sqlite3_mprintf("/");
+#ifdef _WIN32
+  /* a file at the root of a drive: "C:/" (not "C:", that drive's current folder) */
+  if (slash == canon + 2 && canon[1] == ':') return sqlite3_mprintf("%.3s", canon);
+#endif
   return sqlite3_mprintf("%.*s", (int)(slash - canon), canon);
 }
 
@@ -227,12 +233,19 @@ static int nothing_written(char **err) {
 /* fsyncs a folder, so the names created, renamed or removed in it last.
 ** Returns 0 or an errno. */
 static int flush_dir(const char *dir) {
+#ifdef _WIN32
+  /* Windows cannot flush a folder (FlushFileBuffers wants a file open for
+  ** writing); NTFS journals its names itself. */
+  (void)dir;
+  return 0;
+#else
   int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   int e = 0;
   if (fd < 0) return errno;
   if (fsync(fd) != 0) e = errno;
   close(fd);
   return e;
+#endif
 }
 
 /* Removes path when it is still the file open at fd (a name reused since
@@ -855,6 +868,15 @@ static int replace_all(commit *c, char **err) {
   for (i = 0; i < c->n; i++) {
     target *t = &c->t[i];
     int e;
+#ifdef _WIN32
+    /* Windows cannot replace a file that is open: the target's lock goes
+    ** just before its rename.  A writer that takes it in that moment sees
+    ** the new file, which its own check (unchanged since read) refuses. */
+    if (t->fd >= 0) {
+      close(t->fd);
+      t->fd = -1;
+    }
+#endif
     if (rename(t->tmp, t->f->canon) == 0) {
       t->renamed = t->f->replaced = 1;
       continue;

@@ -32,6 +32,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "win_port.h" /* Windows: the POSIX file calls (empty elsewhere) */
+
 /* One file to replace. */
 typedef struct ls_commit_file {
   const char *canon;          /* realpath() of the target */

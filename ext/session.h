@@ -32,6 +32,7 @@
 #include <sys/types.h>
 
 #include "engine.h"
+#include "win_port.h" /* Windows: 64-bit dev_t and ino_t (empty elsewhere) */
 
 typedef struct ls_model {
   void *p;

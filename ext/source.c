@@ -326,12 +326,20 @@ static int walk(glob_walk *w, const char *dir, int i) {
   return walk_listing(w, dir, i, LIST_PATTERN);
 }
 
+/* Does c separate the names of a path?  On Windows '\\' does too (it is
+** never an escape there); a drive letter stays the first segment ("C:"). */
+#ifdef _WIN32
+#define is_separator(c) ((c) == '/' || (c) == '\\')
+#else
+#define is_separator(c) ((c) == '/')
+#endif
+
 /* Appends the regular files matching one pattern without {a,b} groups.  A
 ** missing fixed folder is an error naming it; `source` is the pattern as
 ** the user wrote it, for that message. */
 static int expand_pattern(const char *pattern, const char *source, int nocase, ls_pathlist *out, char **err) {
   char *copy = sqlite3_mprintf("%s", pattern), *p;
-  const char *start = pattern[0] == '/' ? "/" : "";
+  const char *start = is_separator(pattern[0]) ? "/" : "";
   glob_walk w;
   int rc = SQLITE_OK;
   memset(&w, 0, sizeof w);
@@ -342,9 +350,9 @@ static int expand_pattern(const char *pattern, const char *source, int nocase, l
     sqlite3_free(copy);
     return out_of_memory(err);
   }
-  /* split at '/' in place, dropping empty segments */
+  /* split at '/' (and '\\' on Windows) in place, dropping empty segments */
   for (p = copy; *p; p++) {
-    if (*p == '/') *p = 0;
+    if (is_separator(*p)) *p = 0;
     else if (p == copy || p[-1] == 0) w.segs[w.nsegs++] = p;
   }
   /* a final `**` means every file below */

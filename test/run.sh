@@ -10,10 +10,14 @@
 #     fixtures of $BUILD/tests/fixtures (fixtures/) and, for a file whose
 #     first line is "-- requires: corpus", a private copy of ../shared/corpus
 #     (corpus/; without it that file's cases are skipped);
-#  3. every query of sql/ runs without an error;
+#  3. every query of sql/ runs without an error; the Python package
+#     installs with pip and works (test/python/package.sh);
 #  4. build/tools/sqlrun (tools/sqlrun.c, linked with the system SQLite)
 #     prints what the sqlite3 shell prints for test/sqlrun/shell_subset.sql,
 #     and the README's table reference is current;
+#  4b. the extension exports only its entry point, and the SQL tests that
+#     compress pass in a host with a decoy zlib of its own
+#     ($BUILD/hosts/sqlrun-decoy-zlib);
 #  5. when $BUILD/newsql/sqlrun exists (`make newsql`: a newer SQLite, see
 #     tools/newer-sqlite.sh), 1-3 again on that SQLite: the C tests of
 #     $BUILD/tests-newsql/ and the scripts through sqlrun, every line
@@ -95,10 +99,11 @@ tally() {
 # given after $1 (its words), each in a fresh folder holding copies of the
 # samples, of the fixtures and, when the file needs it and ../shared/corpus
 # exists, of the corpus (never a link back); lines prefixed with $1.
+# $SQL_FILES, when set, names the files instead of test/sql/*.sql.
 sql_tests() {
   prefix=$1
   shift
-  for sql in test/sql/*.sql; do
+  for sql in ${SQL_FILES:-test/sql/*.sql}; do
     [ -f "$sql" ] || continue
     dir="$work/sql-$(basename "$sql" .sql)"
     mkdir -p "$dir"
@@ -156,6 +161,13 @@ newsql_shell() { "$BUILD_ABS/newsql/sqlrun" -batch :memory:; }
 c_tests "$BUILD/tests" ""
 sql_tests "" env $shell_env sqlite3 -batch :memory:
 cookbooks system_shell ""
+# ... and the Python package, installed with pip into a venv of Debian's
+# /usr/bin/python3 (test/python/package.sh)
+PY_ENV="$shell_env" sh test/python/package.sh "$BUILD" "$work/samples.orig" >"$out" 2>&1
+tally test/python/package.sh $? "" '^(FAIL|SKIP)'
+# ... and the sqlite-utils recipe of the README (test/hosts/sqlite_utils.sh)
+env $shell_env sh test/hosts/sqlite_utils.sh "$BUILD" "$work/samples.orig" >"$out" 2>&1
+tally test/hosts/sqlite_utils.sh $? "" '^(FAIL|SKIP)'
 
 # 4. sqlrun does what the sqlite3 shell does with the suite's scripts
 # (both on the system SQLite, in empty folders of their own).
@@ -185,6 +197,30 @@ else
   echo "FAIL README.md: the table reference is stale; run 'make readme'"
   failed=$((failed + 1))
 fi
+
+# 4b. The extension exports its entry point alone and carries its zlib and
+# libpng inside (README, "Platforms"), and so uses them in a host that
+# exports a zlib of its own: the SQL tests that compress and write maps, run
+# through a copy of sqlrun whose own decoy zlib aborts when called
+# (test/hosts/decoy_zlib.c).
+exported=$(nm -D --defined-only "$BUILD_ABS/levelsql.so" 2>&1 | awk '{print $NF}')
+if [ "$exported" = sqlite3_levelsql_init ]; then
+  passed=$((passed + 1))
+else
+  echo "FAIL $BUILD/levelsql.so exports more (or other) than sqlite3_levelsql_init:" $exported | cut -c1-300
+  failed=$((failed + 1))
+fi
+linked=$(readelf -d "$BUILD_ABS/levelsql.so" 2>&1 | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+case "$linked" in
+  *libz.so*) echo "FAIL $BUILD/levelsql.so links the shared zlib: $linked"; failed=$((failed + 1)) ;;
+  *libpng*) echo "SKIP $BUILD/levelsql.so links the shared libpng ($linked): libpng's source could not be obtained (see build/libpng/link.txt)"; skipped=$((skipped + 1)) ;;
+  *) passed=$((passed + 1)) ;;
+esac
+decoy_shell() { "$BUILD_ABS/hosts/sqlrun-decoy-zlib" -batch :memory:; }
+SQL_FILES="test/sql/samples.sql test/sql/tw_*.sql"
+sql_tests "[decoy zlib] " "$BUILD_ABS/hosts/sqlrun-decoy-zlib" -batch :memory:
+SQL_FILES=""
+cookbooks decoy_shell "[decoy zlib] "
 
 # 5. The same on the newer SQLite, when `make newsql` could build it.
 if [ -x "$BUILD/newsql/sqlrun" ]; then

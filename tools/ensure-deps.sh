@@ -1,12 +1,14 @@
 #!/bin/sh
 # Makes sure the build and test dependencies are present: a C compiler,
 # make, pkg-config, SQLite (library, headers and the sqlite3 shell), zlib,
-# libpng (the previews' PNGs) and xmllint (the tests check the SVG previews).
+# libpng (the previews' PNGs; its source too, see tools/libpng-source.sh)
+# and xmllint (the tests check the SVG previews).
 # What is missing is installed with apt-get (as root, or through sudo), and
 # the user is told what is being installed.  Used by `make test`, `make demo`.
 # LEVELSQL_NEED_CLANG=1 adds clang and libFuzzer (`make fuzz`);
 # LEVELSQL_NEED_GCC=1 adds gcc, whose gcov `make coverage` reads the counts
 # with (when cc is another compiler);
+# LEVELSQL_NEED_WINDOWS=1 adds mingw-w64, its zlib and wine (`make windows`);
 # LEVELSQL_NEED_NPM=1 adds npm (tools/newer-sqlite.sh fetches the newer
 # SQLite of the suite's second pass with it).
 set -eu
@@ -20,6 +22,15 @@ if ! command -v pkg-config >/dev/null 2>&1 || ! have_pkg sqlite3; then missing="
 if ! command -v pkg-config >/dev/null 2>&1 || ! have_pkg zlib; then missing="$missing zlib1g-dev"; fi
 if ! command -v pkg-config >/dev/null 2>&1 || ! have_pkg libpng; then missing="$missing libpng-dev"; fi
 command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
+# dpkg-source unpacks Debian's libpng source (tools/libpng-source.sh); nm
+# and readelf check what the extension exports (test/run.sh)
+command -v dpkg-source >/dev/null 2>&1 || missing="$missing dpkg-dev"
+command -v readelf >/dev/null 2>&1 || missing="$missing binutils"
+# the Python package is installed with pip into a venv of Debian's python3
+# (test/python/package.sh)
+[ -x /usr/bin/python3 ] || missing="$missing python3"
+/usr/bin/python3 -c 'import setuptools' >/dev/null 2>&1 || missing="$missing python3-setuptools"
+dpkg-query -W -f='${Status}' python3-venv 2>/dev/null | grep -q 'ok installed' || missing="$missing python3-venv"
 if [ "${LEVELSQL_NEED_CLANG:-0}" = 1 ]; then
   command -v clang >/dev/null 2>&1 || missing="$missing clang"
   # libFuzzer and the sanitizer runtimes
@@ -28,6 +39,14 @@ fi
 
 if [ "${LEVELSQL_NEED_GCC:-0}" = 1 ]; then
   { command -v gcc && command -v gcov; } >/dev/null 2>&1 || missing="$missing gcc"
+fi
+
+if [ "${LEVELSQL_NEED_WINDOWS:-0}" = 1 ]; then
+  # `make windows`: the mingw-w64 cross compiler and its zlib; wine runs the
+  # Windows tests
+  command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing="$missing gcc-mingw-w64-x86-64"
+  [ -f /usr/x86_64-w64-mingw32/lib/libz.a ] || missing="$missing libz-mingw-w64-dev"
+  command -v wine >/dev/null 2>&1 || missing="$missing wine wine64"
 fi
 
 if [ "${LEVELSQL_NEED_NPM:-0}" = 1 ]; then

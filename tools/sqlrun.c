@@ -32,7 +32,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+/* The Windows build (`make windows`: build/windows/sqlrun.exe, the host of
+** the Windows tests under wine) has no symbolic links, readlink or
+** getrusage; its stdout and stderr are binary (no \r added). */
+#include <fcntl.h>
+#include <io.h>
+#include <windows.h>
+#define lstat stat
+#define S_ISLNK(mode) 0
+#define readlink(path, buf, size) (-1)
+#else
 #include <sys/resource.h>
+#endif
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -604,10 +616,17 @@ static void report_error(Runner *r, const char *kind, int line, int rc, const ch
 
 /* Seconds of user and system CPU time so far. */
 static void cpu_times(double *user, double *sys) {
+#ifdef _WIN32
+  FILETIME created, exited, kernel, usr;
+  GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &usr);
+  *user = (double)((unsigned long long)usr.dwHighDateTime << 32 | usr.dwLowDateTime) * 1e-7;
+  *sys = (double)((unsigned long long)kernel.dwHighDateTime << 32 | kernel.dwLowDateTime) * 1e-7;
+#else
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   *user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
   *sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+#endif
 }
 
 /* Seconds on a monotonic clock. */
@@ -887,6 +906,29 @@ static int append_text(char **sql, size_t *sql_len, size_t *sql_cap, const char 
   return 1;
 }
 
+#ifdef _WIN32
+/* getline(3), which the Windows C library lacks: one line of f with its
+** '\n' into *line (grown as needed); -1 at the end of input. */
+static ssize_t getline(char **line, size_t *cap, FILE *f) {
+  size_t n = 0;
+  int c;
+  while ((c = getc(f)) != EOF) {
+    if (n + 2 > *cap) {
+      size_t grown = *cap ? *cap * 2 : 256;
+      char *p = realloc(*line, grown);
+      if (!p) return -1;
+      *line = p;
+      *cap = grown;
+    }
+    (*line)[n++] = (char)c;
+    if (c == '\n') break;
+  }
+  if (n == 0) return -1;
+  (*line)[n] = 0;
+  return (ssize_t)n;
+}
+#endif
+
 /* Reads the script from stdin and runs it (see the top of the file).
 ** Returns the number of errors. */
 static int run_script(Runner *r) {
@@ -940,6 +982,10 @@ int main(int argc, char **argv) {
   const char *path = ":memory:";
   int i, errors;
   memset(&r, 0, sizeof r);
+#ifdef _WIN32
+  _setmode(_fileno(stdout), _O_BINARY);
+  _setmode(_fileno(stderr), _O_BINARY);
+#endif
   for (i = 1; i < argc; i++) {
     if (strcmp(argv[i], "-batch") == 0) continue;
     if (strcmp(argv[i], "-bail") == 0) r.bail = 1;

@@ -1,0 +1,54 @@
+-- Windows paths and writes (test/windows/run.sh runs this with the Windows
+-- build under wine; @DIR@ is the test folder's Windows path, such as
+-- Z:\tmp\tmp.x\sql-paths, with its drive letter and backslashes).
+SELECT 'a folder by drive letter and backslashes', count(*) = 5 FROM wwd_levels('@DIR@\samples');
+SELECT 'a glob with backslashes', count(*) = 5 FROM wwd_levels('@DIR@\samples\SAMPLE*.WWD');
+SELECT 'a glob with a drive letter and forward slashes, any case', count(*) = 5 FROM wwd_levels('@DIR@/samples/sample*.wwd');
+SELECT 'a relative path with a backslash', count(*) = 1 FROM wwd_levels('samples\SAMPLE01.WWD');
+SELECT 'a ** glob with backslashes', count(*) = 6 FROM tw_maps('@DIR@\samples\**\*.map');
+SELECT 'the file column is the path as the source matched it', min(file) LIKE '%samples%SAMPLE01.WWD' FROM wwd_levels('@DIR@\samples\SAMPLE01.WWD');
+SELECT count(*) FROM levelsql_files('@DIR@\nothere\*.wwd');
+-- expect error: no such folder
+-- a write through a drive-letter path: the new file is renamed over the old one
+UPDATE wwd_objects SET score = 4242 WHERE source = '@DIR@\samples\SAMPLE01.WWD' AND id = 1;
+-- expect ok
+.open :memory:
+SELECT score FROM wwd_objects('@DIR@\samples\SAMPLE01.WWD') WHERE id = 1;
+-- expect: 4242
+-- again on the same file, named another way (forward slashes, relative)
+UPDATE wwd_objects SET score = 4343 WHERE source = 'samples/SAMPLE01.WWD' AND id = 1;
+-- expect ok
+.open :memory:
+SELECT score FROM wwd_objects('@DIR@\samples\SAMPLE01.WWD') WHERE id = 1;
+-- expect: 4343
+SELECT 'the rest of the level is as it was', count(*) = (SELECT count(*) FROM wwd_objects('samples/SAMPLE02.WWD') WHERE 0) + count(*) FROM wwd_objects('samples/SAMPLE01.WWD');
+-- a ROLLBACK writes nothing
+BEGIN;
+UPDATE wwd_objects SET score = 1 WHERE source = '@DIR@\samples\SAMPLE01.WWD' AND id = 1;
+-- expect ok
+ROLLBACK;
+.open :memory:
+SELECT score FROM wwd_objects('@DIR@\samples\SAMPLE01.WWD') WHERE id = 1;
+-- expect: 4343
+-- a commit of two files in two folders (the journal and its pointer)
+BEGIN;
+UPDATE wwd_objects SET score = 11 WHERE source = '@DIR@\samples\SAMPLE02.WWD' AND id = 1;
+-- expect ok
+UPDATE wwd_objects SET health = 9 WHERE source = '@DIR@\fixtures\engine\i.wwd';
+-- expect ok
+UPDATE tw_maps SET author = 'windows' WHERE source = '@DIR@\samples\dm_sample.map';
+-- expect ok
+COMMIT;
+.open :memory:
+SELECT score FROM wwd_objects('@DIR@\samples\SAMPLE02.WWD') WHERE id = 1;
+-- expect: 11
+SELECT author FROM tw_maps('@DIR@\samples\dm_sample.map');
+-- expect: windows
+SELECT count(*), sum(health) FROM wwd_objects('fixtures/engine/i.wwd');
+-- expect: 10|90
+SELECT 'a compressed map written on Windows reads back whole', count(*) > 0 FROM tw_layers('samples/dm_sample.map');
+-- no temporary file, journal or undo link is left, in either folder
+SELECT count(*) FROM fsdir('samples') WHERE name LIKE '%levelsql-%';
+-- expect: 0
+SELECT count(*) FROM fsdir('fixtures/engine') WHERE name LIKE '%levelsql-%';
+-- expect: 0
