@@ -1435,6 +1435,32 @@ static void shift_doors(wed_area *a, uint32_t from, int delta) {
   }
 }
 
+/* Makes np (np_n records, taken) the polygon table: rebuilds the vertex
+** table (polygon `special` gets pts; UINT32_MAX: none) and the wall groups
+** for it, then installs them with the vertex uids (taken).  On failure
+** frees what it took and changes nothing. */
+static int commit_polygon_table(wed_area *a, wed_polygon *np, uint32_t np_n, uint32_t special, const wed_point *pts,
+                                size_t n, uint32_t *uids, uint32_t nuids, uint32_t next, codec_error *err) {
+  wed_point *nv;
+  wed_wallgroup *g;
+  uint16_t *lk;
+  uint32_t nnv, nl;
+  if (!rebuild_vertices(a, np, np_n, special, pts, n, &nv, &nnv, err)) {
+    free(np);
+    free(uids);
+    return 0;
+  }
+  if (!build_groups(a, np, np_n, &g, &lk, &nl, err)) {
+    free(np);
+    free(nv);
+    free(uids);
+    return 0;
+  }
+  commit_polygons(a, np, np_n, nv, nnv, 1, g, lk, nl);
+  commit_uids(a, uids, nuids, next);
+  return 1;
+}
+
 /* Inserts an empty-handed polygon record at index `at` (0..num_polygons)
 ** with pts as its vertices, rebuilds the vertex table and the groups, then
 ** shifts the doors' polygon indices at or above `at`.  The caller fixes
@@ -1442,11 +1468,8 @@ static void shift_doors(wed_area *a, uint32_t from, int delta) {
 ** fails. */
 static int insert_polygon_at(wed_area *a, uint32_t at, uint8_t flags, uint8_t height, const wed_point *pts, size_t n,
                              codec_error *err) {
-  uint32_t np_n = a->num_polygons + 1, nnv, nl, *uids, nuids, next;
+  uint32_t np_n = a->num_polygons + 1, *uids, nuids, next;
   wed_polygon *np;
-  wed_point *nv;
-  wed_wallgroup *g;
-  uint16_t *lk;
   if (a->num_polygons >= U16_MAX_V)
     return codec_fail_limit(err, "polygons: %u polygons already, the 16-bit lookup holds at most 65535",
                             a->num_polygons);
@@ -1465,19 +1488,7 @@ static int insert_polygon_at(wed_area *a, uint32_t at, uint8_t flags, uint8_t he
   np[at].flags = flags;
   np[at].height = height;
   wed_bbox_of(pts, n, &np[at].min_x, &np[at].max_x, &np[at].min_y, &np[at].max_y);
-  if (!rebuild_vertices(a, np, np_n, at, pts, n, &nv, &nnv, err)) {
-    free(np);
-    free(uids);
-    return 0;
-  }
-  if (!build_groups(a, np, np_n, &g, &lk, &nl, err)) {
-    free(np);
-    free(nv);
-    free(uids);
-    return 0;
-  }
-  commit_polygons(a, np, np_n, nv, nnv, 1, g, lk, nl);
-  commit_uids(a, uids, nuids, next);
+  if (!commit_polygon_table(a, np, np_n, at, pts, n, uids, nuids, next, err)) return 0;
   shift_doors(a, at, +1);
   a->next_uid++;
   return 1;
@@ -1573,11 +1584,8 @@ static uint32_t reachable_end_after_delete(const wed_area *a, uint32_t poly) {
 ** so no orphan run stays behind), regenerates the groups; the door states
 ** that held it shrink by one and later references move down. */
 int wed_polygon_delete(wed_area *a, uint32_t poly, codec_error *err) {
-  uint32_t np_n, nnv, nl, *uids, nuids, next, i, end;
+  uint32_t np_n, *uids, nuids, next, i, end;
   wed_polygon *np;
-  wed_point *nv;
-  wed_wallgroup *g;
-  uint16_t *lk;
   if (poly >= a->num_polygons) return codec_fail_arg(err, "polygon %u: no such polygon (%u polygons)", poly, a->num_polygons);
   if (!wed_check(a, err)) return 0;
   end = reachable_end_after_delete(a, poly);
@@ -1597,19 +1605,7 @@ int wed_polygon_delete(wed_area *a, uint32_t poly, codec_error *err) {
   }
   if (poly) memcpy(np, a->polygons, poly * sizeof(wed_polygon));
   if (np_n > poly) memcpy(np + poly, a->polygons + poly + 1, (np_n - poly) * sizeof(wed_polygon));
-  if (!rebuild_vertices(a, np, np_n, UINT32_MAX, NULL, 0, &nv, &nnv, err)) {
-    free(np);
-    free(uids);
-    return 0;
-  }
-  if (!build_groups(a, np, np_n, &g, &lk, &nl, err)) {
-    free(np);
-    free(nv);
-    free(uids);
-    return 0;
-  }
-  commit_polygons(a, np, np_n, nv, nnv, 1, g, lk, nl);
-  commit_uids(a, uids, nuids, next);
+  if (!commit_polygon_table(a, np, np_n, UINT32_MAX, NULL, 0, uids, nuids, next, err)) return 0;
   for (i = 0; i < a->num_doors; i++) {
     wed_door *dr = &a->doors[i];
     if (dr->open_count && dr->open_first <= poly && poly - dr->open_first < dr->open_count) dr->open_count--;
