@@ -21,6 +21,8 @@
 #include "wwd.h"
 
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -724,16 +726,27 @@ static int section_ok(const wwd_src *src, size_t off, size_t len) {
 ** are disjoint parts of the main block, so together they cannot exceed it;
 ** when they do, offsets make sections overlap, which could otherwise make
 ** the model (and a re-written file) many times larger than the input.
-** Returns 0 with err naming the section when the budget is exceeded. */
-static int budget_take(wwd_src *src, size_t n, const char *section, size_t off, codec_error *err) {
+** Returns 0 with err naming the section when the budget is exceeded; the
+** section's name (printf-style) is formatted only then, since a parse takes
+** budget once per object. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static int budget_take(wwd_src *src, size_t n, size_t off, codec_error *err, const char *section_fmt, ...) {
   size_t main_len = src->size - WWD_HEADER_SIZE;
-  if (n > main_len - src->used)
-    return codec_fail(err,
-                      "%s: byte offset %zu%s: overlaps other sections (all sections together would need "
-                      "more than the %zu-byte main block)",
-                      section, off, src->note, main_len);
-  src->used += n;
-  return 1;
+  char section[64];
+  va_list ap;
+  if (n <= main_len - src->used) {
+    src->used += n;
+    return 1;
+  }
+  va_start(ap, section_fmt);
+  vsnprintf(section, sizeof section, section_fmt, ap);
+  va_end(ap);
+  return codec_fail(err,
+                    "%s: byte offset %zu%s: overlaps other sections (all sections together would need "
+                    "more than the %zu-byte main block)",
+                    section, off, src->note, main_len);
 }
 
 /* Reads the tiles of plane pi: tiles_wide * tiles_high uint32 values at
@@ -744,7 +757,6 @@ static int parse_tiles(wwd_src *src, wwd_plane *p, uint32_t pi, size_t hdr_off,
   size_t n, bytes, i;
   uint32_t off = le32_load(p->header + WWD_PLANE_OFFSET_TILES);
   byte_reader r = br_at(src->data, src->size, off);
-  char section[64];
   p->tiles_wide = le32_load(p->header + WWD_PLANE_TILES_WIDE);
   p->tiles_high = le32_load(p->header + WWD_PLANE_TILES_HIGH);
   if (!size_mul(p->tiles_wide, p->tiles_high, &n) || !size_mul(n, 4, &bytes) || bytes > UINT32_MAX)
@@ -756,8 +768,7 @@ static int parse_tiles(wwd_src *src, wwd_plane *p, uint32_t pi, size_t hdr_off,
                       "the main block (%zu bytes with the header)",
                       pi, off, src->note, p->tiles_wide, p->tiles_high, bytes, src->size);
   if (n == 0) return 1;
-  snprintf(section, sizeof section, "tiles of plane %u", pi);
-  if (!budget_take(src, bytes, section, off, err)) return 0;
+  if (!budget_take(src, bytes, off, err, "tiles of plane %u", pi)) return 0;
   p->tiles = (uint32_t *)malloc(bytes);
   if (!p->tiles) return codec_fail_oom(err, "tiles of plane %u: out of memory", pi);
   for (i = 0; i < n; i++) p->tiles[i] = br_u32le(&r); /* section_ok: all there */
@@ -784,7 +795,7 @@ static int parse_image_sets(wwd_src *src, wwd_plane *p, uint32_t pi, codec_error
     return codec_fail_limit(err, "image sets of plane %u: byte offset %u%s: more than %u image-set names in the level",
                             pi, off, src->note, (unsigned)WWD_MAX_IMAGE_SETS_TOTAL);
   src->sets += count;
-  if (!budget_take(src, count, section, off, err)) return 0;
+  if (!budget_take(src, count, off, err, "%s", section)) return 0;
   p->image_sets = (wwd_bytes *)calloc(count, sizeof(wwd_bytes));
   if (!p->image_sets) return codec_fail_oom(err, "image sets of plane %u: out of memory", pi);
   p->num_image_sets = count;
@@ -798,7 +809,7 @@ static int parse_image_sets(wwd_src *src, wwd_plane *p, uint32_t pi, codec_error
     len = (size_t)(nul - s);
     if (!bytes_dup(&p->image_sets[i], br_bytes(&r, len + 1), len))
       return codec_fail_oom(err, "image sets of plane %u: out of memory", pi);
-    if (len && !budget_take(src, len, section, pos, err)) return 0;
+    if (len && !budget_take(src, len, pos, err, "%s", section)) return 0;
     if (i + 1 < count && !br_left(&r))
       return codec_fail(err, "image sets of plane %u: byte offset %zu%s: truncated after %zu of %u names",
                         pi, r.pos, src->note, i + 1, count);
@@ -817,15 +828,13 @@ static int parse_objects(wwd_src *src, wwd_level *lvl, wwd_plane *p, uint32_t pi
   uint32_t off = le32_load(p->header + WWD_PLANE_OFFSET_OBJECTS);
   byte_reader r = br_at(src->data, src->size, off);
   size_t min_bytes, i;
-  char section[64];
   if (count == 0) return 1;
   if (!size_mul(count, WWD_OBJECT_FIXED_SIZE, &min_bytes) || !section_ok(src, off, min_bytes))
     return codec_fail(err,
                       "plane %u: byte offset %zu%s: %u objects at offset %u do not fit in the main "
                       "block (%zu bytes with the header)",
                       pi, hdr_off + WWD_PLANE_NUM_OBJECTS, src->note, count, off, src->size);
-  snprintf(section, sizeof section, "plane %u", pi);
-  if (!budget_take(src, min_bytes, section, hdr_off + WWD_PLANE_NUM_OBJECTS, err)) return 0;
+  if (!budget_take(src, min_bytes, hdr_off + WWD_PLANE_NUM_OBJECTS, err, "plane %u", pi)) return 0;
   p->objects = (wwd_object *)calloc(count, sizeof(wwd_object));
   if (!p->objects) return codec_fail_oom(err, "plane %u: out of memory for %u objects", pi, count);
   p->objects_cap = count;
@@ -851,8 +860,7 @@ static int parse_objects(wwd_src *src, wwd_level *lvl, wwd_plane *p, uint32_t pi
                         "object %zu of plane %u: byte offset %zu%s: string lengths exceed the main "
                         "block (name %u, logic %u, image set %u, animation %u; %zu bytes left)",
                         i, pi, pos, src->note, lens[0], lens[1], lens[2], lens[3], br_left(&r));
-    snprintf(section, sizeof section, "object %zu of plane %u", i, pi);
-    if (!budget_take(src, total, section, pos, err)) return 0;
+    if (!budget_take(src, total, pos, err, "object %zu of plane %u", i, pi)) return 0;
     for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) {
       if (!bytes_dup(&o->str[k], br_bytes(&r, lens[k]), lens[k]))
         return codec_fail_oom(err, "object %zu of plane %u: out of memory", i, pi);
@@ -886,7 +894,7 @@ static int parse_tile_props(wwd_src *src, wwd_level *lvl, codec_error *err) {
                       "tile properties header: byte offset %u%s: the 32-byte header does not fit in "
                       "the main block (%zu bytes with the header)",
                       off, src->note, src->size);
-  if (!budget_take(src, WWD_TILE_PROPS_HEADER_SIZE, "tile properties header", off, err)) return 0;
+  if (!budget_take(src, WWD_TILE_PROPS_HEADER_SIZE, off, err, "tile properties header")) return 0;
   memcpy(lvl->tile_props_header, br_bytes(&r, WWD_TILE_PROPS_HEADER_SIZE), WWD_TILE_PROPS_HEADER_SIZE);
   count = le32_load(lvl->tile_props_header + 8);
   if (count == 0) return 1;
@@ -899,7 +907,7 @@ static int parse_tile_props(wwd_src *src, wwd_level *lvl, codec_error *err) {
     return codec_fail_limit(err,
                             "tile properties header: byte offset %u%s: %u tile properties, more than the %u allowed",
                             off + 8, src->note, count, (unsigned)WWD_MAX_TILE_PROPERTIES);
-  if (!budget_take(src, min_bytes, "tile properties header", off + 8, err)) return 0;
+  if (!budget_take(src, min_bytes, off + 8, err, "tile properties header")) return 0;
   lvl->tile_properties = (wwd_tile_property *)calloc(count, sizeof(wwd_tile_property));
   if (!lvl->tile_properties)
     return codec_fail_oom(err, "tile properties header: out of memory for %u properties", count);
@@ -953,9 +961,7 @@ static int parse_tile_props(wwd_src *src, wwd_level *lvl, codec_error *err) {
                           i, pos, src->note, tp->type);
     }
     if (r.pos - pos > WWD_TP_HEAD_SIZE) {
-      char section[64];
-      snprintf(section, sizeof section, "tile property %zu", i);
-      if (!budget_take(src, r.pos - pos - WWD_TP_HEAD_SIZE, section, pos, err)) return 0;
+      if (!budget_take(src, r.pos - pos - WWD_TP_HEAD_SIZE, pos, err, "tile property %zu", i)) return 0;
     }
   }
   return 1;
@@ -1013,7 +1019,7 @@ int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_err
                compressed ? ", decompressed" : "");
     goto fail;
   }
-  if (!budget_take(&src, plane_bytes, "header", WWD_HDR_NUM_PLANES, err)) goto fail;
+  if (!budget_take(&src, plane_bytes, WWD_HDR_NUM_PLANES, err, "header")) goto fail;
   if (np) {
     lvl->planes = (wwd_plane *)calloc(np, sizeof(wwd_plane));
     if (!lvl->planes) {

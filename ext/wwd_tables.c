@@ -583,8 +583,10 @@ static int set_tile_id(ls_row *row, sqlite3_value *v, const ls_column *col, char
 static void get_tile_kind(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
   uint32_t t = CELL(row);
   (void)col;
-  sqlite3_result_text(ctx, t == WWD_TILE_INVISIBLE ? "invisible" : t == WWD_TILE_FILLED ? "filled" : "tile", -1,
-                      SQLITE_STATIC);
+  /* lengths given: a scan reads this column once per cell */
+  if (t == WWD_TILE_INVISIBLE) sqlite3_result_text(ctx, "invisible", 9, SQLITE_STATIC);
+  else if (t == WWD_TILE_FILLED) sqlite3_result_text(ctx, "filled", 6, SQLITE_STATIC);
+  else sqlite3_result_text(ctx, "tile", 4, SQLITE_STATIC);
 }
 
 static int set_tile_kind(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
