@@ -19,7 +19,7 @@
 #     compress pass in a host with a decoy zlib of its own
 #     ($BUILD/hosts/sqlrun-decoy-zlib);
 #  4c. DB Browser for SQLite's statements (test/hosts/dbbrowser.sh), on
-#     both SQLites;
+#     both SQLites, and Node's better-sqlite3 (test/hosts/better_sqlite3.sh);
 #  5. when $BUILD/newsql/sqlrun exists (`make newsql`: a newer SQLite, see
 #     tools/newer-sqlite.sh), 1-3 again on that SQLite: the C tests of
 #     $BUILD/tests-newsql/ and the scripts through sqlrun, every line
@@ -174,6 +174,10 @@ tally test/hosts/sqlite_utils.sh $? "" '^(FAIL|SKIP)'
 # Changes and Revert (test/hosts/dbbrowser.sh)
 env $shell_env sh test/hosts/dbbrowser.sh "$BUILD" "$work/samples.orig" sqlite3 >"$out" 2>&1
 tally test/hosts/dbbrowser.sh $? "" '^(FAIL|SKIP)'
+# ... and Node's better-sqlite3 (test/hosts/better_sqlite3.sh; built once
+# from the npm registry into $BUILD/hosts/better-sqlite3)
+env $shell_env sh test/hosts/better_sqlite3.sh "$BUILD" "$work/samples.orig" >"$out" 2>&1
+tally test/hosts/better_sqlite3.sh $? "" '^(FAIL|SKIP)'
 
 # 4. sqlrun does what the sqlite3 shell does with the suite's scripts
 # (both on the system SQLite, in empty folders of their own).

@@ -36,14 +36,11 @@ shift 2
 EXT="$BUILD_ABS/levelsql"
 WWD=SAMPLE01.WWD
 MAP=dm_sample.map
-passed=0
-failed=0
-check() { # name, got, want
-  if [ "$2" = "$3" ]; then passed=$((passed + 1)); else echo "FAIL $1: got '$2', want '$3'"; failed=$((failed + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 # Runs the SQL on stdin with the runner, in the folder $1.
 sql() { dir=$1; shift; (cd "$dir" && "$runner_cmd" $runner_args -batch :memory:) 2>&1; }
 runner_cmd=$1
+case "$runner_cmd" in */*) runner_cmd=$(cd "$(dirname "$runner_cmd")" && pwd)/$(basename "$runner_cmd") ;; esac
 shift
 runner_args="$*"
 command -v "$runner_cmd" >/dev/null 2>&1 || { echo "FAIL the runner $runner_cmd is missing"; echo "RESULT passed=0 failed=1 skipped=0"; exit 1; }
@@ -169,5 +166,4 @@ got=$(diff "$tmp/orig.dump" "$tmp/gui.dump" | grep '^>' | cut -c3- | sed "s/|777
   while IFS= read -r line; do grep -qxF "$line" "$tmp/orig.dump" && echo same; done | grep -c same)
 check "... in the edited cells alone" "$got" 2
 
-echo "RESULT passed=$passed failed=$failed skipped=0"
-[ "$failed" -eq 0 ]
+finish
