@@ -101,6 +101,15 @@ run_sql() {
   rm -rf "$dir"
 }
 
+# A new wine prefix (the first run, CI) is made by the first program wine
+# starts, which then prints wine's own notes on stderr ("created the
+# configuration directory"): make it now, so that the tests' stderr holds
+# only what sqlrun.exe says.
+if [ ! -f "$WINEPREFIX/system.reg" ]; then
+  echo 'SELECT 1;' | wine "$WIN/sqlrun.exe" -batch :memory: >/dev/null 2>&1
+  wineserver -w 2>/dev/null
+fi
+
 # 2. Windows paths and writes
 run_sql test/windows/paths.sql
 # 3. the portable SQL tests
