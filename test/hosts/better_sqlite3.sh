@@ -5,7 +5,8 @@
 # a WWD level, and reads them back; then the written map must be byte for
 # byte the map the sqlite3 shell writes for the same UPDATE, and what
 # DDNet's map_resave writes for it (tw_resave, run outside Node): Node
-# exports a zlib of its own (`nm -D node`), which the extension must not use.
+# exports a zlib of its own (`nm -D node`), which the extension must not use;
+# the dynamic linker's report (LD_DEBUG=bindings) shows it bound none of it.
 #
 #   sh test/hosts/better_sqlite3.sh BUILD SAMPLES
 #
@@ -40,10 +41,22 @@ else
   echo "note: $node_bin does not export deflate() (a shared zlib): the check below still holds"
 fi
 
-out=$(node "$HERE/better_sqlite3.js" "$CACHE" "$BUILD_ABS/levelsql.so" "$tmp/node/dm_sample.map" "$tmp/node/SAMPLE01.WWD" 2>&1)
+# (with the dynamic linker's report of every symbol it binds, below)
+out=$(LD_DEBUG=bindings LD_DEBUG_OUTPUT="$tmp/ld" node "$HERE/better_sqlite3.js" "$CACHE" "$BUILD_ABS/levelsql.so" \
+  "$tmp/node/dm_sample.map" "$tmp/node/SAMPLE01.WWD" 2>&1)
 echo "$out" | grep -v '^ok '
 oks=$(echo "$out" | grep -c '^ok ')
 check "better-sqlite3: every check of better_sqlite3.js" "$oks $(echo "$out" | grep -vc '^ok ')" "6 0"
+
+# The extension bound no zlib or libpng name to anything (Node's zlib or
+# another): this Node's zlib may well compress as the system's does, so
+# equal bytes alone would not show it.  (An extension linked with the
+# shared zlib shows its compress2, uncompress, ... bound to node here.)
+bound=$(cat "$tmp"/ld.* 2>/dev/null | grep -c "binding file $BUILD_ABS/levelsql.so ")
+zlib_bound=$(cat "$tmp"/ld.* 2>/dev/null | grep "binding file $BUILD_ABS/levelsql.so " |
+  grep -E "symbol .(deflate|inflate|compress|uncompress|crc32|adler32|zlib|png_)" | sed 's/.*symbol //' | sort -u | tr '\n' ' ')
+check "under Node the extension binds no zlib or libpng name outside itself (of $bound bindings)" "$zlib_bound" ""
+[ "$bound" -gt 0 ] || { echo "FAIL LD_DEBUG reported no binding of $BUILD_ABS/levelsql.so at all"; failed=$((failed + 1)); }
 
 sqlite3 -batch :memory: ".load $BUILD_ABS/levelsql" \
   "UPDATE tw_maps SET author = 'node' WHERE source = '$tmp/shell/dm_sample.map'" >/dev/null 2>&1
