@@ -59,9 +59,16 @@ char *ls_dir_of(const char *canon) {
   return sqlite3_mprintf("%.*s", (int)(slash - canon), canon);
 }
 
-/* The name part of a path. */
+/* The name part of a path.  On Windows a path the user gave (the target of
+** ls_commit_create) may separate with '\\' too, and may start with a drive
+** letter ("C:name"). */
 static const char *base_of(const char *path) {
   const char *slash = strrchr(path, '/');
+#ifdef _WIN32
+  const char *backslash = strrchr(path, '\\');
+  if (backslash && (!slash || backslash > slash)) slash = backslash;
+  if (!slash && path[0] && path[1] == ':') return path + 2;
+#endif
   return slash ? slash + 1 : path;
 }
 

@@ -90,8 +90,8 @@ int ls_win_closedir(ls_win_dir *d);
 #define opendir ls_win_opendir
 #define readdir ls_win_readdir
 #define closedir ls_win_closedir
-#define fchmod(fd, mode) 0 /* modes are POSIX's: a new file is writable */
-#define fchown(fd, uid, gid) 0
+#define fchmod(fd, mode) ((void)(fd), (void)(mode), 0) /* modes are POSIX's: a new file is writable */
+#define fchown(fd, uid, gid) ((void)(fd), (void)(uid), (void)(gid), 0)
 #define dev_t uint64_t
 #define ino_t uint64_t
 

@@ -18,6 +18,8 @@
 #  4b. the extension exports only its entry point, and the SQL tests that
 #     compress pass in a host with a decoy zlib of its own
 #     ($BUILD/hosts/sqlrun-decoy-zlib);
+#  4c. DB Browser for SQLite's statements (test/hosts/dbbrowser.sh), on
+#     both SQLites, and Node's better-sqlite3 (test/hosts/better_sqlite3.sh);
 #  5. when $BUILD/newsql/sqlrun exists (`make newsql`: a newer SQLite, see
 #     tools/newer-sqlite.sh), 1-3 again on that SQLite: the C tests of
 #     $BUILD/tests-newsql/ and the scripts through sqlrun, every line
@@ -168,6 +170,14 @@ tally test/python/package.sh $? "" '^(FAIL|SKIP)'
 # ... and the sqlite-utils recipe of the README (test/hosts/sqlite_utils.sh)
 env $shell_env sh test/hosts/sqlite_utils.sh "$BUILD" "$work/samples.orig" >"$out" 2>&1
 tally test/hosts/sqlite_utils.sh $? "" '^(FAIL|SKIP)'
+# ... and the statements DB Browser for SQLite sends for a grid edit, Write
+# Changes and Revert (test/hosts/dbbrowser.sh)
+env $shell_env sh test/hosts/dbbrowser.sh "$BUILD" "$work/samples.orig" sqlite3 >"$out" 2>&1
+tally test/hosts/dbbrowser.sh $? "" '^(FAIL|SKIP)'
+# ... and Node's better-sqlite3 (test/hosts/better_sqlite3.sh; built once
+# from the npm registry into $BUILD/hosts/better-sqlite3)
+env $shell_env sh test/hosts/better_sqlite3.sh "$BUILD" "$work/samples.orig" >"$out" 2>&1
+tally test/hosts/better_sqlite3.sh $? "" '^(FAIL|SKIP)'
 
 # 4. sqlrun does what the sqlite3 shell does with the suite's scripts
 # (both on the system SQLite, in empty folders of their own).
@@ -247,6 +257,8 @@ if [ -x "$BUILD/newsql/sqlrun" ]; then
   c_tests "$BUILD/tests-newsql" "$label"
   sql_tests "$label" "$BUILD_ABS/newsql/sqlrun" -batch :memory:
   cookbooks newsql_shell "$label"
+  sh test/hosts/dbbrowser.sh "$BUILD" "$work/samples.orig" "$BUILD_ABS/newsql/sqlrun" >"$out" 2>&1
+  tally test/hosts/dbbrowser.sh $? "$label" '^(FAIL|SKIP)'
 else
   echo "SKIP the newer SQLite: $BUILD/newsql/sqlrun is absent (\`make newsql\` fetches it with npm; see tools/newer-sqlite.sh)"
   skipped=$((skipped + 1))

@@ -10,7 +10,8 @@
 # with (when cc is another compiler);
 # LEVELSQL_NEED_WINDOWS=1 adds mingw-w64, its zlib and wine (`make windows`);
 # LEVELSQL_NEED_NPM=1 adds npm (tools/newer-sqlite.sh fetches the newer
-# SQLite of the suite's second pass with it).
+# SQLite of the suite's second pass with it) and g++ (better-sqlite3 is
+# built from source for test/hosts/better_sqlite3.sh).
 set -eu
 
 missing=""
@@ -51,6 +52,8 @@ fi
 
 if [ "${LEVELSQL_NEED_NPM:-0}" = 1 ]; then
   command -v npm >/dev/null 2>&1 || missing="$missing npm"
+  # node-gyp compiles better-sqlite3 (test/hosts/better_sqlite3_build.sh)
+  command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 fi
 
 [ -z "$missing" ] && exit 0

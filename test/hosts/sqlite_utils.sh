@@ -15,11 +15,7 @@ if ! command -v sqlite-utils >/dev/null 2>&1; then
   echo "RESULT passed=0 failed=0 skipped=1"
   exit 0
 fi
-passed=0
-failed=0
-check() { # name, got, want
-  if [ "$2" = "$3" ]; then passed=$((passed + 1)); else echo "FAIL $1: got '$2', want '$3'"; failed=$((failed + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp "$SAMPLES/SAMPLE01.WWD" "$tmp/"
@@ -31,5 +27,4 @@ got=$(sqlite-utils query "$tmp/levels.db" --load-extension "$BUILD_ABS/levelsql.
 check "sqlite-utils query --load-extension runs an UPDATE" "$got" '[{"rows_affected": 1}]'
 got=$(sqlite3 :memory: ".load $BUILD_ABS/levelsql" "SELECT score FROM wwd_objects('$tmp/SAMPLE01.WWD') WHERE id = 1" 2>&1)
 check "the UPDATE of sqlite-utils is on disk" "$got" 99
-echo "RESULT passed=$passed failed=$failed skipped=0"
-[ "$failed" -eq 0 ]
+finish

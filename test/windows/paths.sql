@@ -47,6 +47,31 @@ SELECT author FROM tw_maps('@DIR@\samples\dm_sample.map');
 SELECT count(*), sum(health) FROM wwd_objects('fixtures/engine/i.wwd');
 -- expect: 10|90
 SELECT 'a compressed map written on Windows reads back whole', count(*) > 0 FROM tw_layers('samples/dm_sample.map');
+-- levelsql_copy to a drive-letter path with backslashes: a new file made
+-- without overwriting (a hard link to the written temporary file, which
+-- fails on an existing name), byte for byte the template
+SELECT levelsql_copy('@DIR@\samples\SAMPLE03.WWD', '@DIR@\samples\COPY03.WWD');
+-- expect: @DIR@\samples\COPY03.WWD
+SELECT 'the copy is the template, byte for byte', a.data = b.data FROM fsdir('samples/SAMPLE03.WWD') a, fsdir('samples/COPY03.WWD') b;
+-- expect: the copy is the template, byte for byte|1
+SELECT levelsql_copy('samples\SAMPLE04.WWD', '@DIR@/samples/copy03.wwd');
+-- expect error: the file exists; nothing was written
+SELECT 'the refused copy left the file as it was', a.data = b.data FROM fsdir('samples/SAMPLE03.WWD') a, fsdir('samples/COPY03.WWD') b;
+-- expect: the refused copy left the file as it was|1
+SELECT levelsql_copy('@DIR@\samples\SAMPLE04.WWD', '@DIR@\samples\COPY03.WWD', 1);
+-- expect: @DIR@\samples\COPY03.WWD
+SELECT 'overwrite = 1 replaces it', a.data = b.data FROM fsdir('samples/SAMPLE04.WWD') a, fsdir('samples/COPY03.WWD') b;
+-- expect: overwrite = 1 replaces it|1
+SELECT levelsql_copy('@DIR@\samples\SAMPLE01.WWD', '@DIR@\nothere\COPY.WWD');
+-- expect error: no such folder
+-- the copy is a level like any: edit it, read it back in a new connection
+UPDATE wwd_objects SET score = 5151 WHERE source = '@DIR@\samples\COPY03.WWD' AND id = 1;
+-- expect ok
+.open :memory:
+SELECT score FROM wwd_objects('samples/COPY03.WWD') WHERE id = 1;
+-- expect: 5151
+SELECT 'the template is untouched', count(*) FROM wwd_objects('@DIR@\samples\SAMPLE04.WWD') WHERE id = 1 AND score = 5151;
+-- expect: the template is untouched|0
 -- no temporary file, journal or undo link is left, in either folder
 SELECT count(*) FROM fsdir('samples') WHERE name LIKE '%levelsql-%';
 -- expect: 0

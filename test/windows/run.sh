@@ -8,7 +8,7 @@
 #  2. test/windows/paths.sql, with @DIR@ replaced by the test folder's
 #     Windows path (Z:\tmp\...): sources with drive letters and backslashes,
 #     globs, writes re-read in a new connection (rename over an existing
-#     file), a ROLLBACK that writes nothing;
+#     file), a ROLLBACK that writes nothing, levelsql_copy;
 #  3. the SQL tests of test/sql/ that do not need POSIX (WINDOWS_SQL below),
 #     each in a fresh folder with the samples and fixtures (and a copy of
 #     ../shared/corpus for a file that needs it), as test/run.sh runs them.
@@ -24,8 +24,8 @@ WIN="$ROOT/build/windows"
 # The SQL tests that run on Windows as they are.  The others need what
 # Windows has not: symbolic links and POSIX permissions (fixtures/, the
 # read-only and link cases), /dev/full, the sqlite3 shell's .shell
-# (tw_corpus.sql copies files with it).
-WINDOWS_SQL="wwd_tables wwd_functions tw_samples tw_functions tw_errors wed_constructed wed_tables wed_vertices wz4_tables wz4_constructed samples wwd_corpus wed_vertices_corpus joins_corpus tw_tables"
+# (tw_corpus.sql and wz4_edit_corpus.sql copy files with it).
+WINDOWS_SQL="wwd_tables wwd_functions tw_samples tw_functions tw_errors wed_constructed wed_tables wed_vertices wz4_tables wz4_constructed samples wwd_corpus wed_vertices_corpus joins_corpus tw_tables wwd_edit wed_edit wz4_edit tw_blobs tw_resize tw_rows wwd_edit_corpus wed_edit_corpus tw_resize_corpus tw_rows_corpus"
 passed=0
 failed=0
 skipped=0
@@ -100,6 +100,15 @@ run_sql() {
   fi
   rm -rf "$dir"
 }
+
+# A new wine prefix (the first run, CI) is made by the first program wine
+# starts, which then prints wine's own notes on stderr ("created the
+# configuration directory"): make it now, so that the tests' stderr holds
+# only what sqlrun.exe says.
+if [ ! -f "$WINEPREFIX/system.reg" ]; then
+  echo 'SELECT 1;' | wine "$WIN/sqlrun.exe" -batch :memory: >/dev/null 2>&1
+  wineserver -w 2>/dev/null
+fi
 
 # 2. Windows paths and writes
 run_sql test/windows/paths.sql
