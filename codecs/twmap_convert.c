@@ -247,6 +247,14 @@ static int envelopes_to_ddnet(tw_map *m, codec_error *err) {
   size_t n, i, k;
   long type, pos;
   if (m->point_ints != 22) return 1;
+  if (m->envpoints_item < 0) { /* version-3 envelopes without any point */
+    for (i = 0; i < m->num_envelopes; i++) {
+      df_item *e = &m->df->items[m->env_items[i]];
+      if (cv_ival(e, CV_ENV_VERSION, 0) >= 3) e->ints[CV_ENV_VERSION] = 2;
+    }
+    m->point_ints = 6;
+    return 1;
+  }
   pi = &m->df->items[m->envpoints_item];
   n = pi->num_ints / 22;
   pts = (int32_t *)malloc((n ? n : 1) * 6 * 4);
