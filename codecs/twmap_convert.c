@@ -144,8 +144,9 @@ static int envelopes_to_07(tw_map *m, codec_error *err) {
 }
 
 /* Rewrites tilemap item l to `ints` ints at `version`: the first 15 ints
-** kept, the name kept from a version-3+ item (else empty), DDNet's indices
-** (23-int layout) kept when both sides have them, else -1. */
+** kept, the name kept from a version-3+ item (else empty); for DDNet's
+** 23 ints the five physics indices are kept from wherever the old item had
+** them (-1 where it had none), so a physics layer keeps its data. */
 static int relayout_tilemap(tw_map *m, size_t l, int version, size_t ints, codec_error *err) {
   const df_item *it = &m->df->items[m->layers[l].item];
   int32_t buf[CV_DDNET_INTS];
@@ -155,8 +156,10 @@ static int relayout_tilemap(tw_map *m, size_t l, int version, size_t ints, codec
     memcpy(buf + CV_NAME, it->ints + CV_NAME, sizeof EMPTY_NAME);
   else
     memcpy(buf + CV_NAME, EMPTY_NAME, sizeof EMPTY_NAME);
-  if (ints == CV_DDNET_INTS && it->num_ints >= CV_DDNET_INTS && cv_ival(it, CV_VERSION, 0) == 3)
-    memcpy(buf + CV_07_INTS, it->ints + CV_07_INTS, 5 * sizeof(int32_t));
+  if (ints == CV_DDNET_INTS) { /* where ddnet_base (twmap.c) finds them: after the name, or in 2010 right after data */
+    size_t from = cv_ival(it, CV_VERSION, 0) <= 2 ? CV_NAME : CV_07_INTS;
+    for (k = 0; k < 5; k++) buf[CV_07_INTS + k] = cv_ival(it, from + k, -1);
+  }
   buf[CV_VERSION] = version;
   if (!df_item_set(m->df, m->layers[l].item, buf, ints))
     return codec_fail_oom(err, "layer %zu: out of memory", l);
