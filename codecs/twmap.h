@@ -305,4 +305,20 @@ int tw_sound_get(tw_map *m, size_t s, tw_sound_info *out, codec_error *err);
 ** unchanged, except when memory runs out while applying. */
 int tw_layer_resize(tw_map *m, size_t l, int width, int height, codec_error *err);
 
+/* ---- converting (twmap_convert.c) ------------------------------------------------------ */
+
+/* Converts the map to Teeworlds 0.7's layout (to = TW_STYLE_07) or DDNet's
+** (TW_STYLE_DDNET); a map already of that style is left alone, '0.6' is
+** refused.  To 0.7: tilemaps version 4 (18 ints, skip-compressed tiles),
+** images version 2 (format RGBA), the info item's settings field dropped;
+** refused, before anything changes, when the map holds what 0.7 cannot
+** (DDNet physics layers, sound layers, sounds, settings, UUID items).  To
+** DDNet: tilemaps version 3 (23 ints, raw tiles), images version 1 (RGB
+** pixels expanded to RGBA), version-3 envelopes version 2 with their
+** tangents in DDNet's bezier item.  Tiles, quads, envelope points and
+** pixels read the same afterwards.  On failure (bad layer data found
+** while decoding, out of memory) the map may be partly converted: the
+** caller discards it. */
+int tw_map_convert(tw_map *m, tw_style to, codec_error *err);
+
 #endif

@@ -375,7 +375,9 @@ static const char *const style_names[] = {"0.6", "0.7", "ddnet", NULL};
 static const ls_column map_columns[] = {
   MINT("datafile_version", LS_I64, df_version, "datafile container version as read (3 or 4; levelsql writes 4)"),
   {.name = "style", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(map_rec, style),
-   .flags = LS_COL_RO, .aux = style_names, .doc = "'0.6', '0.7' or 'ddnet': the dialect the items show"},
+   .aux = style_names, .doc = "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts "
+   "the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound "
+   "layers, sounds, settings, UUID items) is refused for '0.7'"},
   MTEXT("author", TW_INFO_AUTHOR, 31, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
   MTEXT("map_version", TW_INFO_VERSION, 15, "map info: version string (15 bytes)"),
   MTEXT("credits", TW_INFO_CREDITS, 127, "map info: credits (127 bytes)"),
@@ -395,7 +397,9 @@ static const ls_column map_columns[] = {
 };
 
 /* Writes the info strings that changed ('' or [] removes one); an
-** unchanged one leaves its blob alone. */
+** unchanged one leaves its blob alone.  A new style converts the map
+** afterwards (so settings cleared in the same UPDATE no longer block a
+** conversion to 0.7). */
 static int map_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   const map_rec *r = row->rec, *was = old;
   int f, differs[TW_INFO_SETTINGS + 1];
@@ -408,6 +412,8 @@ static int map_store(ls_row *row, const void *old, const unsigned char *changed,
     if (differs[f] && !tw_info_set(ROW_MAP(row), (tw_info_field)f, r->info[f].n ? r->info[f].p : NULL, r->info[f].n, &e))
       return STORE_ERROR(map_columns, changed, &e, err);
   }
+  if (r->style != was->style && !tw_map_convert(ROW_MAP(row), (tw_style)r->style, &e))
+    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column style");
   return SQLITE_OK;
 }
 

@@ -23,6 +23,10 @@
 ** and the sound bytes must read back.  Inputs that are no map but start
 ** like a PNG go to the PNG decoder as untrusted bytes: refused with a
 ** format or limit error, never a crash.
+** Convert (twmap_convert.c): on a fresh parse, to '0.7' or 'ddnet' (the
+** input's first byte); a refusal must be ARG, FORMAT, LIMIT or MEMORY; a
+** conversion must serialize, parse again with that style (when the map has
+** a tilemap layer) and the same layer sizes.
 ** Any inconsistency calls abort(), which libFuzzer reports as a crash.
 */
 #include <stdint.h>
@@ -113,6 +117,37 @@ static void resize_one(tw_map *m, const uint8_t *data, size_t size) {
   }
   if (e.code != CODEC_E_ARG && e.code != CODEC_E_FORMAT && e.code != CODEC_E_MEMORY && e.code != CODEC_E_LIMIT)
     fuzz_fail("resize failed with the wrong code", e.msg);
+}
+
+/* Converts a fresh parse to the style the first byte picks, serializes,
+** parses again: same layers and sizes, and that style whenever a tilemap
+** layer carries it. */
+static void convert_round_trip(const uint8_t *data, size_t size) {
+  tw_map *m = NULL, *m2 = NULL;
+  codec_error e;
+  unsigned char *o = NULL;
+  size_t n, l;
+  int tilemaps = 0;
+  tw_style to = size && (data[0] & 1) ? TW_STYLE_07 : TW_STYLE_DDNET;
+  if (!tw_map_parse(data, size, &m, &e)) return;
+  if (!tw_map_convert(m, to, &e)) {
+    if (e.code != CODEC_E_ARG && e.code != CODEC_E_FORMAT && e.code != CODEC_E_MEMORY && e.code != CODEC_E_LIMIT)
+      fuzz_fail("convert failed with the wrong code", e.msg);
+    tw_map_free(m);
+    return;
+  }
+  if (!tw_map_serialize(m, 0, &o, &n, &e)) fuzz_fail("serialize after convert failed", e.msg);
+  if (!tw_map_parse(o, n, &m2, &e)) fuzz_fail("re-parse after convert failed", e.msg);
+  if (m2->num_layers != m->num_layers) fuzz_fail("convert changed the layer count", NULL);
+  for (l = 0; l < m->num_layers; l++) {
+    if (m2->layers[l].width != m->layers[l].width || m2->layers[l].height != m->layers[l].height)
+      fuzz_fail("convert changed a layer size", NULL);
+    if (m->layers[l].kind <= TW_KIND_TUNE) tilemaps = 1;
+  }
+  if (tilemaps && m2->style != to) fuzz_fail("converted map reads as another style", tw_style_name(m2->style));
+  free(o);
+  tw_map_free(m);
+  tw_map_free(m2);
 }
 
 /* Structural edits steered by the input's bytes; refusals are fine, the
@@ -283,5 +318,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tw_map_free(m);
   tw_map_free(m2);
   edit_structure(data, size);
+  convert_round_trip(data, size);
   return 0;
 }

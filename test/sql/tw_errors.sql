@@ -69,7 +69,7 @@ UPDATE tw_maps SET num_layers = 5 WHERE source = 'samples/ddnet_features.map';
 -- expect error: column num_layers of tw_maps is read-only
 -- expect error: map info
 UPDATE tw_maps SET style = '0.7' WHERE source = 'samples/ddnet_features.map';
--- expect error: column style of tw_maps is read-only
+-- expect error: column style: map: Teeworlds 0.7 has no front layers
 UPDATE tw_maps SET sha256 = '' WHERE source = 'samples/ddnet_features.map';
 -- expect error: column sha256 of tw_maps is read-only
 
