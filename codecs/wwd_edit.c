@@ -69,7 +69,7 @@ int wwd_plane_resize(wwd_level *lvl, uint32_t plane, uint32_t tiles_wide, uint32
   }
   keep_w = tiles_wide < p->tiles_wide ? tiles_wide : p->tiles_wide;
   keep_h = tiles_high < p->tiles_high ? tiles_high : p->tiles_high;
-  for (y = 0; y < tiles_high; y++) {
+  for (y = 0; cells && y < tiles_high; y++) { /* no cells: no array (NULL + 0 is undefined) */
     uint32_t *row = tiles + (size_t)y * tiles_wide;
     x = 0;
     if (y < keep_h && keep_w) {
