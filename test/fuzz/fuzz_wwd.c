@@ -155,8 +155,11 @@ static void fuzz_resize(wwd_level *lvl, uint32_t p, const uint8_t *k) {
   if (pl->tiles_wide != w || pl->tiles_high != h || le32_load(pl->header + WWD_PLANE_TILES_WIDE) != w ||
       le32_load(pl->header + WWD_PLANE_TILES_HIGH) != h)
     fuzz_fail("resize: dimensions", NULL);
-  if (le32_load(pl->header + WWD_PLANE_WIDTH_PX) != (uint32_t)w * le32_load(pl->header + WWD_PLANE_TILE_WIDTH) ||
-      le32_load(pl->header + WWD_PLANE_HEIGHT_PX) != (uint32_t)h * le32_load(pl->header + WWD_PLANE_TILE_HEIGHT))
+  /* a resize to the same size is no change: a file's own pixel sizes stay,
+  ** even when they do not match its tile counts */
+  if ((w != ow || h != oh) &&
+      (le32_load(pl->header + WWD_PLANE_WIDTH_PX) != (uint32_t)w * le32_load(pl->header + WWD_PLANE_TILE_WIDTH) ||
+       le32_load(pl->header + WWD_PLANE_HEIGHT_PX) != (uint32_t)h * le32_load(pl->header + WWD_PLANE_TILE_HEIGHT)))
     fuzz_fail("resize: pixel size", NULL);
   for (y = 0; y < h; y++) {
     for (x = 0; x < w; x++) {
