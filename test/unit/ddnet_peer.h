@@ -12,6 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
+#include "fileutil.h"
+
 #define DDNET_TOOLS "/usr/lib/x86_64-linux-gnu/ddnet"
 
 static inline int ddnet_name_cmp(const void *a, const void *b) {
@@ -43,6 +46,51 @@ static inline int ddnet_corpus_maps(const char *corpus, char *dir, size_t dir_si
   snprintf(dir, dir_size, "%s/tw", abs ? abs : corpus);
   free(abs);
   return ddnet_list_maps(dir, names, max);
+}
+
+/* A test's work on one map: its bytes, file name and a label for messages. */
+typedef void ddnet_map_case(const unsigned char *buf, size_t n, const char *name, const char *label);
+
+/* Runs map_case on each of the count maps `names` of dir, labelled
+** "what NAME"; a file that cannot be read is a failed check. */
+static inline void ddnet_each_map(const char *dir, char **names, int count, const char *what,
+                                  ddnet_map_case *map_case) {
+  int i;
+  for (i = 0; i < count; i++) {
+    char path[2048], label[2300];
+    size_t n = 0;
+    unsigned char *buf;
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    snprintf(label, sizeof label, "%s %s", what, names[i]);
+    buf = file_read_all(path, &n);
+    REQUIRE(buf != NULL, "read %s", path);
+    if (!buf) continue;
+    map_case(buf, n, names[i], label);
+    free(buf);
+  }
+}
+
+/* Runs map_case on every map of the generated samples ($LEVELSQL_SAMPLES)
+** and then of the corpus's tw folder, skipping (with `purpose` in the
+** message) a set that is not there.  Returns the number of sample maps. */
+static inline int ddnet_each_test_map(const char *purpose, ddnet_map_case *map_case) {
+  const char *samples = getenv("LEVELSQL_SAMPLES"), *corpus = check_corpus_dir();
+  char *names[256], dir[1024];
+  int n, i, nsamples = 0;
+  if (!samples || (n = ddnet_list_maps(samples, names, 256)) <= 0) {
+    SKIP("$LEVELSQL_SAMPLES unset or without maps: sample %s", purpose);
+  } else {
+    ddnet_each_map(samples, names, n, "sample", map_case);
+    for (i = 0; i < n; i++) free(names[i]);
+    nsamples = n;
+  }
+  if (!corpus || (n = ddnet_corpus_maps(corpus, dir, sizeof dir, names, 256)) < 0) {
+    SKIP("LEVELSQL_CORPUS unset: corpus %s", purpose);
+  } else {
+    ddnet_each_map(dir, names, n, "corpus", map_case);
+    for (i = 0; i < n; i++) free(names[i]);
+  }
+  return nsamples;
 }
 
 /* Writes the storage.cfg ("add_path $CURRENTDIR") the tools need in the

@@ -197,48 +197,23 @@ static void refusals(const unsigned char *buf, size_t n, const char *label) {
   tw_map_free(m);
 }
 
-/* Every case on the .map files of dir. */
-static void run_dir(const char *dir, char **names, int count, const char *what) {
-  int i;
-  for (i = 0; i < count; i++) {
-    char path[2048], label[2300];
-    size_t n = 0;
-    unsigned char *buf;
-    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-    snprintf(label, sizeof label, "%s %s", what, names[i]);
-    buf = file_read_all(path, &n);
-    REQUIRE(buf != NULL, "read %s", path);
-    if (!buf) continue;
-    resize_case(buf, n, 5, 3, 0, 1, label);
-    resize_case(buf, n, 0, 0, 1, 1, label);
-    resize_case(buf, n, 7, -1, 0, 0, label);
-    refusals(buf, n, label);
-    free(buf);
-  }
+/* Every case on one map. */
+static void map_cases(const unsigned char *buf, size_t n, const char *name, const char *label) {
+  (void)name;
+  resize_case(buf, n, 5, 3, 0, 1, label);
+  resize_case(buf, n, 0, 0, 1, 1, label);
+  resize_case(buf, n, 7, -1, 0, 0, label);
+  refusals(buf, n, label);
 }
 
 int main(void) {
-  const char *samples = getenv("LEVELSQL_SAMPLES"), *corpus = check_corpus_dir();
-  char *names[256], dir[1024];
-  int n, i;
   have_resave = access(DDNET_TOOLS "/map_resave", X_OK) == 0;
   if (have_resave) {
     strcpy(tmpdir, "/tmp/levelsql_twrs_XXXXXX");
     have_resave = ddnet_workspace_open(tmpdir);
   }
   if (!have_resave) SKIP("map_resave not installed: DDNet comparisons");
-  if (!samples || (n = ddnet_list_maps(samples, names, 256)) <= 0) {
-    SKIP("$LEVELSQL_SAMPLES unset or without maps: sample resizes");
-  } else {
-    run_dir(samples, names, n, "sample");
-    for (i = 0; i < n; i++) free(names[i]);
-  }
-  if (!corpus || (n = ddnet_corpus_maps(corpus, dir, sizeof dir, names, 256)) < 0) {
-    SKIP("LEVELSQL_CORPUS unset: corpus resizes");
-  } else {
-    run_dir(dir, names, n, "corpus");
-    for (i = 0; i < n; i++) free(names[i]);
-  }
+  ddnet_each_test_map("resizes", map_cases);
   if (have_resave) ddnet_workspace_close(tmpdir);
   return check_done();
 }
