@@ -809,18 +809,26 @@ int tw_image_insert(tw_map *m, const char *name, size_t len, int width, int heig
   return reindex(m, err);
 }
 
-int tw_image_delete(tw_map *m, size_t i, codec_error *err) {
+/* Removes the image or sound item (the kind `ref`) at `item`, index i of
+** its list, when nothing uses it: the indices past it are lowered, and the
+** two data blobs its ints `blob_int` and `blob_int + 1` name (name and
+** pixels, or name and opus bytes) go too when nothing else names them. */
+static int remove_blob_owner(tw_map *m, ref_kind ref, size_t i, size_t item, int blob_int, codec_error *err) {
   int32_t refs[2];
   const df_item *it;
-  if (i >= m->num_images) return codec_fail_arg(err, "image %zu: the map has %zu images", i, m->num_images);
-  if (!check_unused(m, REF_IMAGE, i, err)) return 0;
-  it = &m->df->items[m->image_items[i]];
-  refs[0] = item_int(it, 4, -1);
-  refs[1] = item_int(it, 5, -1);
-  item_remove(m, m->image_items[i]);
-  if (!reindex(m, err) || !lower_refs(m, REF_IMAGE, i, err)) return 0;
+  if (!check_unused(m, ref, i, err)) return 0;
+  it = &m->df->items[item];
+  refs[0] = item_int(it, blob_int, -1);
+  refs[1] = item_int(it, blob_int + 1, -1);
+  item_remove(m, item);
+  if (!reindex(m, err) || !lower_refs(m, ref, i, err)) return 0;
   blobs_remove_unused(m, refs, 2);
   return 1;
+}
+
+int tw_image_delete(tw_map *m, size_t i, codec_error *err) {
+  if (i >= m->num_images) return codec_fail_arg(err, "image %zu: the map has %zu images", i, m->num_images);
+  return remove_blob_owner(m, REF_IMAGE, i, m->image_items[i], 4, err);
 }
 
 int tw_sound_insert(tw_map *m, const char *name, size_t len, codec_error *err) {
@@ -836,15 +844,6 @@ int tw_sound_insert(tw_map *m, const char *name, size_t len, codec_error *err) {
 }
 
 int tw_sound_delete(tw_map *m, size_t s, codec_error *err) {
-  int32_t refs[2];
-  const df_item *it;
   if (s >= m->num_sounds) return codec_fail_arg(err, "sound %zu: the map has %zu sounds", s, m->num_sounds);
-  if (!check_unused(m, REF_SOUND, s, err)) return 0;
-  it = &m->df->items[m->sound_items[s]];
-  refs[0] = item_int(it, 2, -1);
-  refs[1] = item_int(it, 3, -1);
-  item_remove(m, m->sound_items[s]);
-  if (!reindex(m, err) || !lower_refs(m, REF_SOUND, s, err)) return 0;
-  blobs_remove_unused(m, refs, 2);
-  return 1;
+  return remove_blob_owner(m, REF_SOUND, s, m->sound_items[s], 2, err);
 }
