@@ -31,7 +31,7 @@ HEADERS   := $(wildcard codecs/*.h ext/*.h test/unit/*.h tools/*.h)
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: windows windows-test all deps test demo asan coverage fuzz fuzz-build bench clean samples readme newsql newsql-build torture
+.PHONY: windows windows-test all deps test demo asan tsan coverage fuzz fuzz-build bench clean samples readme newsql newsql-build torture
 
 all: $(BUILD)/levelsql.so $(UNIT_BIN) $(FIXTURES) $(TOOL_BIN) $(BUILD)/faultshim.so $(BUILD)/hosts/sqlrun-decoy-zlib
 
@@ -60,7 +60,7 @@ LINK_MAP   := ext/levelsql.map
 ZLIB_A     := $(shell p=$$($(CC) -print-file-name=libz.a 2>/dev/null); [ -f "$$p" ] && echo "$$p" || echo -lz)
 SO_LDFLAGS  = -Wl,--version-script=$(LINK_MAP) -Wl,--exclude-libs,ALL
 $(BUILD)/levelsql.so: $(CODEC_OBJ) $(EXT_OBJ) $(LINK_MAP) $(PNG_LINK)
-	$(CC) -shared $(SO_LDFLAGS) -o $@ $(CODEC_OBJ) $(EXT_OBJ) $$(cat $(PNG_LINK)) $(ZLIB_A) -lm $(SANITIZE)
+	$(CC) -shared $(SO_LDFLAGS) -o $@ $(CODEC_OBJ) $(EXT_OBJ) $$(cat $(PNG_LINK)) $(ZLIB_A) -lm -pthread $(SANITIZE)
 
 # libpng for the extension: the source of Debian's libpng1.6 package
 # (tools/libpng-source.sh, fetched once into build/libpng-src), compiled
@@ -232,6 +232,16 @@ asan: deps
 	  SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LEVELSQL_SANITIZED=1 sh test/run.sh build-asan
+
+# The SQL tests that scan many files under ThreadSanitizer (test/tsan.sh):
+# the parse-ahead threads against the connection's own.  The extension and
+# the test host tools/sqlrun are instrumented (so no LD_PRELOAD reaches the
+# shell commands the tests run).
+tsan: deps
+	@$(MAKE) --no-print-directory BUILD=build-tsan OPT="-O1 -g" SANITIZE="-fsanitize=thread" \
+	  build-tsan/levelsql.so build-tsan/tools/sqlrun build-tsan/tests/fixtures \
+	  $(filter build-tsan/tools/gen_%_samples,$(TOOL_SRC:tools/%.c=build-tsan/tools/%))
+	@sh test/tsan.sh build-tsan
 
 # Line coverage (README, "Tests"): the extension, the C tests and the sample
 # generators built with gcc --coverage in build-cov, the suite run on them

@@ -13,6 +13,7 @@ SQLITE_EXTENSION_INIT1
 #include "columns_table.h"
 #include "copy.h"
 #include "files_table.h"
+#include "parse_ahead.h"
 #include "render_functions.h"
 #include "session.h"
 #include "tw_tables.h"
@@ -40,6 +41,20 @@ static void cache_limit_func(sqlite3_context *ctx, int argc, sqlite3_value **arg
   sqlite3_result_int64(ctx, (sqlite3_int64)ls_session_cache_limit(s, (size_t)limit, argc));
 }
 
+/* levelsql_threads([n]): how many threads parse files ahead of a scan
+** (parse_ahead.h; default one per processor online, 0: parse on the
+** connection's thread only, at most 64); with an argument, sets it and
+** returns the old setting.  Results are the same either way. */
+static void threads_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  ls_session *s = sqlite3_user_data(ctx);
+  sqlite3_int64 n = argc ? sqlite3_value_int64(argv[0]) : 0;
+  if (argc && (n < 0 || n > LS_MAX_THREADS || sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER)) {
+    sqlite3_result_error(ctx, "levelsql_threads: the number of threads is an integer from 0 to 64", -1);
+    return;
+  }
+  sqlite3_result_int(ctx, ls_session_threads(s, (int)n, argc));
+}
+
 /* levelsql_overwrite_readonly([0 or 1]): whether this connection's
 ** commits replace a read-only level file (no write bit; or, for a user
 ** other than root, one it may not write) instead of refusing it; with an
@@ -52,7 +67,7 @@ static void overwrite_readonly_func(sqlite3_context *ctx, int argc, sqlite3_valu
 }
 
 /* levelsql_cache_stats(): JSON with the files parsed (cache misses), cache
-** hits, files written back, the bytes and budget of the cache, the sources
+** parsed ahead on the pool's threads and their number, hits, files written back, the bytes and budget of the cache, the sources
 ** listed by scans, the files looked up on disk (a join lists and checks
 ** each source once per statement, not once per outer row), and each
 ** cached file with its size and the bytes of its model
@@ -107,6 +122,11 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
     sess->refs++;
     rc = sqlite3_create_function_v2(db, "levelsql_overwrite_readonly", -1, SQLITE_UTF8 | SQLITE_DIRECTONLY, sess,
                                     overwrite_readonly_func, NULL, NULL, session_destroy);
+  }
+  if (rc == SQLITE_OK) {
+    sess->refs++;
+    rc = sqlite3_create_function_v2(db, "levelsql_threads", -1, SQLITE_UTF8 | SQLITE_DIRECTONLY, sess, threads_func,
+                                    NULL, NULL, session_destroy);
   }
   ls_session_release(sess); /* the modules and functions hold their own references */
   if (rc != SQLITE_OK && err) *err = sqlite3_mprintf("levelsql: cannot register: %s", sqlite3_errstr(rc));

@@ -6,6 +6,7 @@
 
 #include "commit.h"
 #include "json.h"
+#include "parse_ahead.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Files larger than this are refused before reading (no level is near it). */
-#define LS_MAX_FILE_BYTES ((int64_t)1 << 30)
 /* The default cache budget: enough for a collection of 2,000 typical
 ** levels (a Claw level's model is about 1 MB, a Teeworlds map's a few
 ** hundred KB until its layers are decoded), but never more than a quarter
@@ -25,8 +24,6 @@
 ** former default of 256 MiB. */
 #define LS_DEFAULT_CACHE_LIMIT ((uint64_t)2 << 30)
 #define LS_MIN_DEFAULT_CACHE_LIMIT ((uint64_t)256 << 20)
-/* Bytes read to recognise a file's format (levelsql_files). */
-#define LS_SNIFF_BYTES 4096
 
 /* ---- models --------------------------------------------------------------- */
 
@@ -122,9 +119,10 @@ char *ls_session_stats_json(ls_session *s) {
   int64_t cached = 0;
   for (f = s->lru_head; f; f = f->lru_next) cached++;
   sqlite3_str_appendf(out,
-                      "{\"parses\":%lld,\"hits\":%lld,\"writes\":%lld,\"bytes\":%lld,\"limit\":%lld,"
+                      "{\"parses\":%lld,\"parsed_ahead\":%lld,\"parsed_on_threads\":%lld,\"threads\":%d,\"hits\":%lld,\"writes\":%lld,\"bytes\":%lld,\"limit\":%lld,"
                       "\"expansions\":%lld,\"stats\":%lld,\"cached\":%lld,\"files\":[",
-                      (long long)s->parses, (long long)s->hits, (long long)s->writes, (long long)s->cache_bytes,
+                      (long long)s->parses, (long long)s->parsed_ahead, (long long)s->parsed_on_threads,
+                      s->pool ? ls_pool_threads(s->pool) : 0, (long long)s->hits, (long long)s->writes, (long long)s->cache_bytes,
                       (long long)s->cache_limit, (long long)s->expansions, (long long)s->stats, (long long)cached);
   for (f = s->lru_head; f; f = f->lru_next) {
     const char *path = f->shown ? f->shown : f->canon;
@@ -157,6 +155,8 @@ ls_session *ls_session_new(sqlite3 *db) {
   s->refs = 1;
   s->level = -1;
   s->cache_limit = default_cache_limit();
+  /* No pool (parsing on this thread only) when it cannot be made. */
+  s->pool = ls_pool_new(ls_processors_online());
   return s;
 }
 
@@ -187,8 +187,10 @@ static void file_free(ls_file *f) {
 void ls_session_release(ls_session *s) {
   int64_t i;
   if (!s || --s->refs > 0) return;
+  ls_pool_free(s->pool);
   for (i = 0; i < s->nfiles; i++) file_free(s->files[i]);
   sqlite3_free(s->files);
+  sqlite3_free(s->index);
   sqlite3_free(s->formats);
   sqlite3_free(s->tables);
   seen_dirs_free(s);
@@ -209,16 +211,58 @@ ls_file *ls_session_file_by_id(ls_session *s, int64_t id) {
   return (id >= 1 && id <= s->nfiles) ? s->files[id - 1] : NULL;
 }
 
+/* FNV-1a of a canonical path, for the session's index of entries. */
+static uint64_t path_hash(const char *path) {
+  uint64_t h = 1469598103934665603u;
+  for (; *path; path++) h = (h ^ (unsigned char)*path) * 1099511628211u;
+  return h;
+}
+
+/* The entry of a canonical path, or NULL: an open-addressing index of
+** entry numbers (0: empty slot), so a scan over thousands of files does
+** not compare every path with every entry. */
+static ls_file *file_find(const ls_session *s, const char *canon) {
+  size_t mask = s->index_cap - 1, i;
+  if (!s->index_cap) return NULL;
+  for (i = (size_t)path_hash(canon) & mask; s->index[i]; i = (i + 1) & mask) {
+    ls_file *f = s->files[s->index[i] - 1];
+    if (strcmp(f->canon, canon) == 0) return f;
+  }
+  return NULL;
+}
+
+/* Puts entry f into the index (growing it to keep it at most half full).
+** Returns 0 when out of memory. */
+static int index_add(ls_session *s, ls_file *f) {
+  size_t mask, i;
+  if ((size_t)(s->nfiles + 1) * 2 > s->index_cap) {
+    size_t cap = s->index_cap ? s->index_cap * 2 : 64;
+    int64_t *p = sqlite3_malloc64(sizeof *p * (sqlite3_uint64)cap), k;
+    if (!p) return 0;
+    memset(p, 0, sizeof *p * cap);
+    sqlite3_free(s->index);
+    s->index = p;
+    s->index_cap = cap;
+    for (k = 0; k < s->nfiles; k++) {
+      for (i = (size_t)path_hash(s->files[k]->canon) & (cap - 1); p[i]; i = (i + 1) & (cap - 1)) {
+      }
+      p[i] = s->files[k]->id;
+    }
+  }
+  mask = s->index_cap - 1;
+  for (i = (size_t)path_hash(f->canon) & mask; s->index[i]; i = (i + 1) & mask) {
+  }
+  s->index[i] = f->id;
+  return 1;
+}
+
 /* Finds the entry of a canonical path, or adds one (taking ownership of
 ** canon either way).  NULL when out of memory. */
 static ls_file *file_entry(ls_session *s, char *canon) {
-  int64_t i;
-  ls_file *f;
-  for (i = 0; i < s->nfiles; i++) {
-    if (strcmp(s->files[i]->canon, canon) == 0) {
-      sqlite3_free(canon);
-      return s->files[i];
-    }
+  ls_file *f = file_find(s, canon);
+  if (f) {
+    sqlite3_free(canon);
+    return f;
   }
   if (s->nfiles == s->files_cap) {
     int64_t cap = s->files_cap ? s->files_cap * 2 : 16;
@@ -238,6 +282,11 @@ static ls_file *file_entry(ls_session *s, char *canon) {
   memset(f, 0, sizeof *f);
   f->canon = canon;
   f->id = s->nfiles + 1;
+  if (!index_add(s, f)) {
+    sqlite3_free(canon);
+    sqlite3_free(f);
+    return NULL;
+  }
   s->files[s->nfiles++] = f;
   return f;
 }
@@ -254,111 +303,70 @@ static void stat_record(ls_file *f, const struct stat *st) {
   f->mtime_ns = ls_stat_mtime_ns(st);
 }
 
-/* How much of a file of st->st_size bytes to read: all, or at most limit. */
-static size_t bytes_to_read(const struct stat *st, size_t limit) {
-  return limit && (size_t)st->st_size > limit ? limit : (size_t)st->st_size;
-}
-
-/* Reads a regular file, whole (limit 0) or its first `limit` bytes; the
-** stat of the open descriptor (the identity of exactly the bytes read) goes
-** to *st and the number of bytes read to *n.  Returns a sqlite3_malloc'd
-** buffer or NULL with *err ("<path>: <reason>", path as the user spelled
-** it). */
-static unsigned char *read_file(const char *canon, const char *path, size_t limit, struct stat *st, size_t *n,
-                                char **err) {
-  unsigned char *buf = NULL;
-  size_t done = 0, want = 0;
-  int fd = open(canon, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    *err = sqlite3_mprintf("%s: cannot open: %s", path, strerror(errno));
-    return NULL;
-  }
-  if (fstat(fd, st) != 0) {
-    *err = sqlite3_mprintf("%s: cannot stat: %s", path, strerror(errno));
-  } else if (!S_ISREG(st->st_mode)) {
-    *err = sqlite3_mprintf("%s: not a regular file", path);
-  } else if (!limit && (int64_t)st->st_size > LS_MAX_FILE_BYTES) {
-    *err = sqlite3_mprintf("%s: file of %lld bytes is larger than the %lld-byte limit", path,
-                           (long long)st->st_size, (long long)LS_MAX_FILE_BYTES);
-  } else if (!(buf = sqlite3_malloc64((sqlite3_uint64)(want = bytes_to_read(st, limit)) + 1))) {
-    *err = sqlite3_mprintf("%s: out of memory reading %lld bytes", path, (long long)want);
-  } else {
-    while (done < want) {
-      ssize_t got = read(fd, buf + done, want - done);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) {
-        *err = got < 0 ? sqlite3_mprintf("%s: read error: %s", path, strerror(errno))
-                       : sqlite3_mprintf("%s: file shrank while being read", path);
-        sqlite3_free(buf);
-        buf = NULL;
-        break;
-      }
-      done += (size_t)got;
-    }
-  }
-  close(fd);
-  *n = done;
-  return buf;
-}
-
-/* The registered format whose sniff accepts the bytes; failing that, the
-** one whose extension the file has (so a damaged level reports what is
-** wrong with it rather than "unknown format"); else NULL. */
-static const ls_format *detect_format(ls_session *s, const char *path, const unsigned char *data, size_t size) {
-  const char *dot = strrchr(path, '.');
-  int i;
-  for (i = 0; i < s->nformats; i++) {
-    if (s->formats[i]->sniff(data, size)) return s->formats[i];
-  }
-  for (i = 0; dot && i < s->nformats; i++) {
-    const char *const *ext;
-    for (ext = s->formats[i]->extensions; ext && *ext; ext++) {
-      if (sqlite3_stricmp(dot, *ext) == 0) return s->formats[i];
-    }
+/* The message for a result that has no model: "<path>: <reason>", path as
+** the user spelled it (sqlite3_mprintf'd; NULL when out of memory). */
+static char *parsed_error(const char *path, const ls_parsed *r) {
+  switch (r->read_failure) {
+    case LS_READ_OPEN: return sqlite3_mprintf("%s: cannot open: %s", path, strerror(r->errno_value));
+    case LS_READ_STAT: return sqlite3_mprintf("%s: cannot stat: %s", path, strerror(r->errno_value));
+    case LS_READ_NOT_FILE: return sqlite3_mprintf("%s: not a regular file", path);
+    case LS_READ_TOO_BIG:
+      return sqlite3_mprintf("%s: file of %lld bytes is larger than the %lld-byte limit", path,
+                             (long long)r->st.st_size, (long long)LS_MAX_FILE_BYTES);
+    case LS_READ_NOMEM: return sqlite3_mprintf("%s: out of memory reading %lld bytes", path, (long long)r->wanted);
+    case LS_READ_IO: return sqlite3_mprintf("%s: read error: %s", path, strerror(r->errno_value));
+    case LS_READ_SHRANK: return sqlite3_mprintf("%s: file shrank while being read", path);
+    case LS_READ_OK: break;
   }
   return NULL;
 }
 
+/* Whether a result read ahead may stand for the file as it is now (st, its
+** stat just taken) with format fmt (NULL: detected): the bytes read are
+** those on disk, as far as the cache itself can tell. */
+static int parsed_still_current(const ls_parsed *r, const struct stat *st, const ls_format *fmt) {
+  return r->read_failure == LS_READ_OK && r->st.st_dev == st->st_dev && r->st.st_ino == st->st_ino &&
+         r->st.st_size == st->st_size && ls_stat_mtime_ns(&r->st) == ls_stat_mtime_ns(st) && (!fmt || r->fmt == fmt);
+}
+
 /* Parses the file's bytes into f->clean (or f->error) for format fmt (NULL:
-** detect).  The stat recorded is that of the bytes read. */
-static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_format *fmt, char **err) {
-  struct stat st;
-  unsigned char *data;
-  size_t n = 0;
-  codec_error cerr;
-  void *p;
+** detect).  `ahead`: the job that read it ahead (taken here, used when
+** still current against st, the stat taken just before; both NULL: none).  The stat
+** recorded is that of the bytes parsed.  A file that cannot be read is
+** not cached (the next load tries again); one that does not parse is,
+** with its error. */
+static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_format *fmt, ls_job *ahead,
+                       const struct stat *st, char **err) {
+  ls_parsed r;
   drop_clean(s, f);
-  if (!fmt) {
-    /* Detect from the first bytes, so a folder's large non-level files
-    ** (videos, archives) are never read whole. */
-    data = read_file(f->canon, path, LS_SNIFF_BYTES, &st, &n, err);
-    if (!data) return SQLITE_ERROR;
-    fmt = detect_format(s, path, data, n);
-    sqlite3_free(data);
-    if (!fmt) {
-      stat_record(f, &st);
-      f->fmt = NULL;
-      f->error = sqlite3_mprintf("not a level file of any known format");
-      *err = sqlite3_mprintf("%s: %s", path, f->error);
-      return SQLITE_ERROR;
+  if (ahead) {
+    ls_pool_take(s->pool, ahead, &r);
+    if (parsed_still_current(&r, st, fmt)) {
+      s->parsed_ahead++;
+      s->parsed_on_threads += r.on_thread;
+    } else {
+      ls_parsed_free_model(&r);
+      ahead = NULL;
     }
   }
-  data = read_file(f->canon, path, 0, &st, &n, err);
-  if (!data) return SQLITE_ERROR;
-  stat_record(f, &st);
-  f->fmt = fmt;
-  cerr.msg[0] = 0;
-  p = fmt->parse(data, n, &cerr);
-  if (!p) {
-    f->error = sqlite3_mprintf("%s", cerr.msg[0] ? cerr.msg : "cannot parse");
-  } else if (!(f->clean = model_wrap(p, fmt))) {
+  if (!ahead) ls_parse_file(f->canon, path, fmt, s->formats, s->nformats, &r);
+  if (r.read_failure != LS_READ_OK) {
+    *err = parsed_error(path, &r);
+    return SQLITE_ERROR;
+  }
+  stat_record(f, &r.st);
+  f->fmt = r.fmt;
+  if (!r.fmt) {
+    f->error = sqlite3_mprintf("not a level file of any known format");
+  } else if (!r.model) {
+    f->error = sqlite3_mprintf("%s", r.parse_error.msg[0] ? r.parse_error.msg : "cannot parse");
+  } else if (!(f->clean = model_wrap(r.model, r.fmt))) { /* (frees the model) */
     f->error = sqlite3_mprintf("out of memory");
   } else {
     s->cache_bytes += f->clean->footprint;
     lru_push_front(s, f);
     cache_trim(s, f);
   }
-  sqlite3_free(data);
   if (f->error) {
     *err = sqlite3_mprintf("%s: %s", path, f->error);
     return SQLITE_ERROR;
@@ -441,7 +449,12 @@ static int file_show_as(ls_file *f, const char *path) {
   return 1;
 }
 
-int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_file **out, char **err) {
+/* ls_session_load with what a scan passes (ls_ahead, or NULL): the job
+** that reads the file ahead is always taken or cancelled, and on_parse
+** runs before a miss parses. */
+static int load_with(ls_session *s, const char *path, const ls_format *fmt, const ls_ahead *how, ls_file **out,
+                     char **err) {
+  ls_job *ahead = how ? how->job : NULL;
   struct stat st;
   char *canon, *resolved;
   ls_file *f;
@@ -449,28 +462,36 @@ int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_fi
   s->stats++;
   resolved = realpath(path, NULL);
   if (!resolved) {
+    ls_pool_cancel(s->pool, ahead);
     *err = sqlite3_mprintf("%s: cannot open: %s", path, strerror(errno));
     return SQLITE_ERROR;
   }
   canon = sqlite3_mprintf("%s", resolved);
   free(resolved);
   if (!canon || !(f = file_entry(s, canon))) {
+    ls_pool_cancel(s->pool, ahead);
     *err = sqlite3_mprintf("out of memory");
     return SQLITE_NOMEM;
   }
   *out = f;
   if (!file_show_as(f, path)) {
+    ls_pool_cancel(s->pool, ahead);
     *err = sqlite3_mprintf("out of memory");
     return SQLITE_NOMEM;
   }
   /* The transaction's own copy wins; a change on disk is caught at COMMIT. */
-  if (f->working) return SQLITE_OK;
+  if (f->working) {
+    ls_pool_cancel(s->pool, ahead);
+    return SQLITE_OK;
+  }
   recover_folder(s, f->canon);
   if (stat(f->canon, &st) != 0) {
+    ls_pool_cancel(s->pool, ahead);
     *err = sqlite3_mprintf("%s: cannot stat: %s", path, strerror(errno));
     return SQLITE_ERROR;
   }
   if (stat_matches(f, &st) && (f->clean || f->error) && (!fmt || f->fmt == fmt)) {
+    ls_pool_cancel(s->pool, ahead);
     if (f->error) {
       *err = sqlite3_mprintf("%s: %s", path, f->error);
       return SQLITE_ERROR;
@@ -481,14 +502,20 @@ int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_fi
     return SQLITE_OK;
   }
   s->parses++;
-  return file_reload(s, f, path, fmt, err);
+  if (how && how->on_parse) how->on_parse(how->ctx);
+  return file_reload(s, f, path, fmt, ahead, &st, err);
 }
 
-int ls_session_load_again(ls_session *s, ls_file *known, const char *path, const ls_format *fmt, ls_file **out,
-                          char **err) {
+int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_file **out, char **err) {
+  return load_with(s, path, fmt, NULL, out, err);
+}
+
+int ls_session_load_again(ls_session *s, ls_file *known, const char *path, const ls_format *fmt,
+                          const ls_ahead *ahead, ls_file **out, char **err) {
   if (!known || !(known->working || (known->clean && (!fmt || known->fmt == fmt)))) {
-    return ls_session_load(s, path, fmt, out, err);
+    return load_with(s, path, fmt, ahead, out, err);
   }
+  if (ahead) ls_session_cancel_ahead(s, ahead->job);
   *out = known;
   if (!file_show_as(known, path)) {
     *err = sqlite3_mprintf("out of memory");
@@ -500,6 +527,33 @@ int ls_session_load_again(ls_session *s, ls_file *known, const char *path, const
     s->hits++;
   }
   return SQLITE_OK;
+}
+
+int ls_session_is_cached(ls_session *s, const char *path, const ls_format *fmt) {
+  struct stat st;
+  char *resolved;
+  ls_file *f;
+  s->stats++;
+  if (!(resolved = realpath(path, NULL))) return 0;
+  f = file_find(s, resolved);
+  free(resolved);
+  if (!f) return 0;
+  if (f->working) return 1;
+  return stat(f->canon, &st) == 0 && stat_matches(f, &st) && (f->clean || f->error) && (!fmt || f->fmt == fmt);
+}
+
+ls_job *ls_session_parse_ahead(ls_session *s, const char *path, const ls_format *fmt) {
+  return s->pool ? ls_pool_submit(s->pool, path, fmt, s->formats, s->nformats) : NULL;
+}
+
+void ls_session_cancel_ahead(ls_session *s, ls_job *job) {
+  if (job) ls_pool_cancel(s->pool, job);
+}
+
+int ls_session_threads(ls_session *s, int threads, int set) {
+  int old = s->pool ? ls_pool_threads(s->pool) : 0;
+  if (set && s->pool) ls_pool_set_threads(s->pool, threads);
+  return old;
 }
 
 ls_model *ls_file_current(ls_file *f) {
@@ -542,7 +596,7 @@ ls_model *ls_session_writable(ls_session *s, ls_file *f, const char *path, char 
       int64_t size = f->size, mtime = f->mtime_ns;
       dev_t dev = f->dev;
       ino_t ino = f->ino;
-      if (file_reload(s, f, path, f->fmt, err) != SQLITE_OK) return NULL;
+      if (file_reload(s, f, path, f->fmt, NULL, NULL, err) != SQLITE_OK) return NULL;
       if (f->size != size || f->mtime_ns != mtime || f->dev != dev || f->ino != ino) {
         *err = sqlite3_mprintf("%s: changed on disk since it was read; nothing was written", path);
         return NULL;

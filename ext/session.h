@@ -34,6 +34,15 @@
 #include "engine.h"
 #include "win_port.h" /* Windows: 64-bit dev_t and ino_t (empty elsewhere) */
 
+struct ls_job; /* parse_ahead.h */
+
+/* What a scan passes to a load so that parsing overlaps it (vtab.c). */
+typedef struct ls_ahead {
+  struct ls_job *job;          /* the job that read this file ahead, or NULL: taken or cancelled by the load */
+  void (*on_parse)(void *ctx); /* NULL, or called when the load is about to parse the file (a miss) */
+  void *ctx;
+} ls_ahead;
+
 typedef struct ls_model {
   void *p;
   const ls_format *fmt;
@@ -80,6 +89,9 @@ struct ls_session {
   int nseen, seen_cap;
   ls_file **files;            /* index id-1 */
   int64_t nfiles, files_cap;
+  int64_t *index;             /* ids by hash of the canonical path (session.c, file_find) */
+  size_t index_cap;           /* a power of two, or 0 */
+  struct ls_pool *pool;       /* threads that parse ahead of scans (parse_ahead.h); NULL: none */
   ls_file *lru_head, *lru_tail; /* most recently used first */
   size_t cache_bytes, cache_limit;
   const ls_format **formats;
@@ -91,6 +103,8 @@ struct ls_session {
   int committed;              /* files already written by this transaction's xSync */
   int64_t parses;             /* files parsed (cache misses), for levelsql_cache_stats() */
   int64_t hits;               /* loads answered from the cache */
+  int64_t parsed_ahead;       /* misses answered by a job started ahead (parse_ahead.h) */
+  int64_t parsed_on_threads;  /* of those, the jobs a pool thread ran (else this one did) */
   int64_t writes;             /* files written back */
   int64_t expansions;         /* sources listed by scans (ls_filter) */
   int64_t stats;              /* files looked up on disk (realpath, stat) to check the cache */
@@ -109,9 +123,25 @@ int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_fi
 ** (`known`, the entry it got then; NULL: not yet): answered from `known`
 ** without looking at the disk again while its model is still held, so a
 ** join's inner scan does not stat the file once per outer row.  Only for
-** use within one statement: the next one must call ls_session_load. */
-int ls_session_load_again(ls_session *s, ls_file *known, const char *path, const ls_format *fmt, ls_file **out,
-                          char **err);
+** use within one statement: the next one must call ls_session_load.
+** `ahead` (NULL: none): the job reading the file ahead
+** (ls_session_parse_ahead), always taken or cancelled here, and what to
+** call on a miss. */
+int ls_session_load_again(ls_session *s, ls_file *known, const char *path, const ls_format *fmt,
+                          const ls_ahead *ahead, ls_file **out, char **err);
+
+/* Whether loading path with fmt now would be answered without parsing (the
+** cache holds it unchanged on disk, or the transaction's copy). */
+int ls_session_is_cached(ls_session *s, const char *path, const ls_format *fmt);
+
+/* Starts reading and parsing path on the session's pool, for a load that
+** will come soon (pass the job to ls_session_load_again, or cancel it with
+** ls_session_cancel_ahead).  NULL: no thread will (parse on the spot). */
+struct ls_job *ls_session_parse_ahead(ls_session *s, const char *path, const ls_format *fmt);
+void ls_session_cancel_ahead(ls_session *s, struct ls_job *job);
+
+/* The number of threads that parse ahead (levelsql_threads); set: change it. */
+int ls_session_threads(ls_session *s, int threads, int set);
 
 /* The file with a rowid's file id, or NULL. */
 ls_file *ls_session_file_by_id(ls_session *s, int64_t id);

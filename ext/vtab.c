@@ -91,6 +91,11 @@ typedef struct ls_cursor {
   int run_which;       /* ls_table_run: the rows up to run_last of position run_which follow (-1: ask next()) */
   int64_t run_last;
   uint64_t run_gen;    /* the session generation run_last was found at */
+  /* Parsing ahead (parse_ahead.h): once the scan meets a file that is not
+  ** cached, the next files are parsed on the session's threads. */
+  int ahead_on;
+  struct ls_job **ahead; /* by path index: the job reading that file, or NULL */
+  int ahead_next;        /* the first path index not yet considered */
 } ls_cursor;
 
 /* SQL column numbers: 0 is `file`, then the table's columns, then hidden. */
@@ -467,8 +472,20 @@ static void cursor_leave_file(ls_cursor *c) {
   memset(&c->info, 0, sizeof c->info);
 }
 
+/* Gives up the jobs still reading files ahead of the scan. */
+static void ahead_cancel(ls_cursor *c) {
+  ls_session *s = ((ls_vtab *)c->base.pVtab)->sess;
+  int i;
+  for (i = 0; c->ahead && i < c->ahead_next && i < c->paths.n; i++) ls_session_cancel_ahead(s, c->ahead[i]);
+  sqlite3_free(c->ahead);
+  c->ahead = NULL;
+  c->ahead_next = 0;
+  c->ahead_on = 0;
+}
+
 static void cursor_reset(ls_cursor *c) {
   cursor_leave_file(c);
+  ahead_cancel(c);
   ls_pathlist_free(&c->paths);
   sqlite3_free(c->source);
   sqlite3_free(c->options_text);
@@ -552,26 +569,32 @@ static int paths_select(const ls_pathlist *all, int sorted, const char *only, ls
   return SQLITE_OK;
 }
 
-/* Loads the file at path for the cursor's scan: the first time in the
-** statement through ls_session_load, later from the entry found then
-** (ls_session_load_again). */
-static int cursor_load(ls_cursor *c, const char *path, ls_file **out, char **err) {
-  ls_vtab *v = (ls_vtab *)c->base.pVtab;
-  ls_memo *m = &c->memo;
-  int lo = 0, hi = m->nseen, found = 0, rc;
-  char *copy;
-  while (lo < hi && !found) {
+/* Whether the statement memo knows path (loaded earlier in the statement);
+** *at: its index, or where it would go. */
+static int memo_find(const ls_memo *m, const char *path, int *at) {
+  int lo = 0, hi = m->nseen;
+  while (lo < hi) {
     int mid = lo + (hi - lo) / 2, cmp = strcmp(m->seen[mid].path, path);
     if (cmp == 0) {
-      found = 1;
-      lo = mid;
-    } else if (cmp < 0) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
+      *at = mid;
+      return 1;
     }
+    if (cmp < 0) lo = mid + 1;
+    else hi = mid;
   }
-  rc = ls_session_load_again(v->sess, found ? m->seen[lo].file : NULL, path, v->table->format, out, err);
+  *at = lo;
+  return 0;
+}
+
+/* Loads the file at path for the cursor's scan: the first time in the
+** statement through ls_session_load, later from the entry found then
+** (ls_session_load_again), with what parsing ahead passes (ls_ahead). */
+static int cursor_load(ls_cursor *c, const char *path, const ls_ahead *ahead, ls_file **out, char **err) {
+  ls_vtab *v = (ls_vtab *)c->base.pVtab;
+  ls_memo *m = &c->memo;
+  int lo, found = memo_find(m, path, &lo), rc;
+  char *copy;
+  rc = ls_session_load_again(v->sess, found ? m->seen[lo].file : NULL, path, v->table->format, ahead, out, err);
   if (rc != SQLITE_OK) return rc;
   if (found) {
     m->seen[lo].file = *out;
@@ -591,6 +614,56 @@ static int cursor_load(ls_cursor *c, const char *path, ls_file **out, char **err
   m->seen[lo].file = *out;
   m->nseen++;
   return SQLITE_OK;
+}
+
+/* Whether loading path would parse it: neither loaded earlier in the
+** statement nor cached. */
+static int cursor_would_parse(ls_cursor *c, const char *path) {
+  ls_vtab *v = (ls_vtab *)c->base.pVtab;
+  int at;
+  return !memo_find(&c->memo, path, &at) && !ls_session_is_cached(v->sess, path, v->table->format);
+}
+
+/* Starts parsing the files that follow the current one and would need
+** parsing, up to two per thread ahead, so that a thread that finishes
+** one finds the next queued. */
+static void ahead_fill(ls_cursor *c) {
+  ls_vtab *v = (ls_vtab *)c->base.pVtab;
+  int threads = ls_session_threads(v->sess, 0, 0);
+  int64_t last = (int64_t)c->ipath + 2 * (int64_t)threads;
+  if (!threads) return;
+  if (!c->ahead) {
+    if (!(c->ahead = sqlite3_malloc64(sizeof *c->ahead * (sqlite3_uint64)c->paths.n))) return;
+    memset(c->ahead, 0, sizeof *c->ahead * (size_t)c->paths.n);
+  }
+  if (c->ahead_next <= c->ipath) c->ahead_next = c->ipath + 1;
+  for (; c->ahead_next < c->paths.n && c->ahead_next <= last; c->ahead_next++) {
+    const char *path = c->paths.paths[c->ahead_next];
+    if (cursor_would_parse(c, path)) c->ahead[c->ahead_next] = ls_session_parse_ahead(v->sess, path, v->table->format);
+  }
+}
+
+/* ls_ahead.on_parse of a scan: the load of its current file is about to
+** parse it, so the files after it are likely not cached either. */
+static void ahead_start(void *ctx) {
+  ls_cursor *c = ctx;
+  c->ahead_on = 1;
+  ahead_fill(c);
+}
+
+/* Loads paths[ipath] for the scan, with the job that parsed it ahead if
+** any.  Parsing ahead starts when the scan meets a file it has to parse,
+** before that file is parsed, and then keeps going. */
+static int cursor_load_next(ls_cursor *c, char **err) {
+  ls_ahead ahead = {NULL, NULL, c};
+  if (c->ahead && c->ipath < c->ahead_next) {
+    ahead.job = c->ahead[c->ipath];
+    c->ahead[c->ipath] = NULL;
+  }
+  if (c->ahead_on) ahead_fill(c);
+  else if (c->ipath + 1 < c->paths.n && ls_session_threads(((ls_vtab *)c->base.pVtab)->sess, 0, 0))
+    ahead.on_parse = ahead_start;
+  return cursor_load(c, c->paths.paths[c->ipath], &ahead, &c->file, err);
 }
 
 static int ls_close(sqlite3_vtab_cursor *cur) {
@@ -625,7 +698,7 @@ static int cursor_enter_file(ls_cursor *c) {
   const ls_table *t = v->table;
   const char *path = c->paths.paths[c->ipath];
   char *err = NULL;
-  int rc = cursor_load(c, path, &c->file, &err);
+  int rc = cursor_load_next(c, &err);
   c->entered = 1;
   c->info.path = path;
   c->info.size = -1;

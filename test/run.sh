@@ -159,6 +159,16 @@ fi
 system_shell() { env $shell_env sqlite3 -batch :memory:; }
 newsql_shell() { "$BUILD_ABS/newsql/sqlrun" -batch :memory:; }
 
+# `make tsan` (test/tsan.sh): only the SQL tests of $SQL_FILES, through
+# $BUILD/tools/sqlrun (instrumented like the extension), lines labelled
+# with $LEVELSQL_SQL_ONLY.
+if [ -n "${LEVELSQL_SQL_ONLY:-}" ]; then
+  sql_tests "$LEVELSQL_SQL_ONLY" "$BUILD_ABS/tools/sqlrun" -batch :memory:
+  echo "$passed passed, $failed failed, $skipped skipped"
+  [ "$failed" -eq 0 ]
+  exit
+fi
+
 # 1-3. On the system SQLite: C unit tests, SQL tests, cookbooks.
 c_tests "$BUILD/tests" ""
 sql_tests "" env $shell_env sqlite3 -batch :memory:

@@ -1,0 +1,323 @@
+/*
+** parse_ahead.c: reading and parsing one file, and the pool of threads that
+** does it ahead of a scan.  See parse_ahead.h for the contract.
+*/
+#include "parse_ahead.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef _WIN32
+#include <windows.h>
+#endif
+
+/* ---- one file -------------------------------------------------------------- */
+
+/* Reads the regular file at path, whole (limit 0) or its first `limit`
+** bytes, into a malloc'd buffer (one spare byte, so an empty file still
+** gets one); the stat of the open descriptor, the identity of exactly the
+** bytes read, goes to out->st.  Returns the buffer and its length in *n,
+** or NULL with out->read_failure set. */
+static unsigned char *read_whole(const char *path, size_t limit, ls_parsed *out, size_t *n) {
+  unsigned char *buf = NULL;
+  size_t done = 0, want;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  *n = 0;
+  if (fd < 0) {
+    out->read_failure = LS_READ_OPEN;
+    out->errno_value = errno;
+    return NULL;
+  }
+  if (fstat(fd, &out->st) != 0) {
+    out->read_failure = LS_READ_STAT;
+    out->errno_value = errno;
+  } else if (!S_ISREG(out->st.st_mode)) {
+    out->read_failure = LS_READ_NOT_FILE;
+  } else if (!limit && (int64_t)out->st.st_size > LS_MAX_FILE_BYTES) {
+    out->read_failure = LS_READ_TOO_BIG;
+  } else {
+    want = limit && (size_t)out->st.st_size > limit ? limit : (size_t)out->st.st_size;
+    if (!(buf = malloc(want + 1))) {
+      out->read_failure = LS_READ_NOMEM;
+      out->wanted = want;
+    }
+    while (buf && done < want) {
+      ssize_t got = read(fd, buf + done, want - done);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        out->read_failure = got < 0 ? LS_READ_IO : LS_READ_SHRANK;
+        out->errno_value = got < 0 ? errno : 0;
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      done += (size_t)got;
+    }
+  }
+  close(fd);
+  *n = done;
+  return buf;
+}
+
+/* The format whose sniff accepts the bytes; failing that, the one whose
+** extension `name` has (so a damaged level reports what is wrong with it
+** rather than "unknown format"); else NULL. */
+static const ls_format *detect_format(const ls_format *const *formats, int nformats, const char *name,
+                                      const unsigned char *data, size_t size) {
+  const char *dot = strrchr(name, '.');
+  int i;
+  for (i = 0; i < nformats; i++) {
+    if (formats[i]->sniff(data, size)) return formats[i];
+  }
+  for (i = 0; dot && i < nformats; i++) {
+    const char *const *ext;
+    for (ext = formats[i]->extensions; ext && *ext; ext++) {
+      if (sqlite3_stricmp(dot, *ext) == 0) return formats[i];
+    }
+  }
+  return NULL;
+}
+
+void ls_parse_file(const char *open_path, const char *name, const ls_format *fmt, const ls_format *const *formats,
+                   int nformats, ls_parsed *out) {
+  unsigned char *data;
+  size_t n;
+  memset(out, 0, sizeof *out);
+  if (!fmt) {
+    /* Detect from the first bytes, so a folder's large non-level files
+    ** (videos, archives) are never read whole. */
+    if (!(data = read_whole(open_path, LS_SNIFF_BYTES, out, &n))) return;
+    fmt = detect_format(formats, nformats, name, data, n);
+    free(data);
+    if (!fmt) return;
+  }
+  out->fmt = fmt;
+  if (!(data = read_whole(open_path, 0, out, &n))) return;
+  out->model = fmt->parse(data, n, &out->parse_error);
+  free(data);
+}
+
+void ls_parsed_free_model(ls_parsed *r) {
+  if (r->model) r->fmt->free_model(r->model);
+  r->model = NULL;
+}
+
+/* ---- the pool --------------------------------------------------------------- */
+
+typedef enum { JOB_QUEUED, JOB_RUNNING, JOB_DONE } job_state;
+
+struct ls_job {
+  char *path;                 /* malloc'd */
+  const ls_format *fmt;
+  const ls_format **formats;  /* malloc'd copy, only when fmt is NULL */
+  int nformats;
+  job_state state;            /* under the pool's lock */
+  int abandoned;              /* cancelled while running: the thread frees it */
+  ls_parsed result;           /* valid once JOB_DONE */
+  ls_job *prev, *next;        /* the queue, while JOB_QUEUED */
+};
+
+struct ls_pool {
+  pthread_mutex_t lock;
+  pthread_cond_t queued;      /* a job was queued, or the threads must stop */
+  pthread_cond_t finished;    /* a job is done */
+  ls_job *head, *tail;        /* queued jobs, oldest first */
+  pthread_t *threads;
+  int nthreads;               /* running */
+  int wanted;                 /* the size asked for */
+  int stopping;
+  int failed;                 /* a thread could not be started: no more tries */
+};
+
+static void job_free(ls_job *job) {
+  ls_parsed_free_model(&job->result);
+  free(job->formats);
+  free(job->path);
+  free(job);
+}
+
+static void job_run(ls_job *job) {
+  ls_parse_file(job->path, job->path, job->fmt, (const ls_format *const *)job->formats, job->nformats, &job->result);
+}
+
+/* Unlinks a queued job (lock held). */
+static void queue_remove(ls_pool *pool, ls_job *job) {
+  if (job->prev) job->prev->next = job->next;
+  else pool->head = job->next;
+  if (job->next) job->next->prev = job->prev;
+  else pool->tail = job->prev;
+  job->prev = job->next = NULL;
+}
+
+/* A worker: runs queued jobs, oldest first, until the pool stops. */
+static void *worker_main(void *arg) {
+  ls_pool *pool = arg;
+  pthread_mutex_lock(&pool->lock);
+  for (;;) {
+    ls_job *job;
+    while (!pool->stopping && !pool->head) pthread_cond_wait(&pool->queued, &pool->lock);
+    if (pool->stopping) break;
+    job = pool->head;
+    queue_remove(pool, job);
+    job->state = JOB_RUNNING;
+    pthread_mutex_unlock(&pool->lock);
+    job_run(job);
+    job->result.on_thread = 1;
+    pthread_mutex_lock(&pool->lock);
+    job->state = JOB_DONE;
+    if (job->abandoned) job_free(job);
+    else pthread_cond_broadcast(&pool->finished);
+  }
+  pthread_mutex_unlock(&pool->lock);
+  return NULL;
+}
+
+ls_pool *ls_pool_new(int threads) {
+  ls_pool *pool = calloc(1, sizeof *pool);
+  if (!pool) return NULL;
+  if (pthread_mutex_init(&pool->lock, NULL) != 0) {
+    free(pool);
+    return NULL;
+  }
+  if (pthread_cond_init(&pool->queued, NULL) != 0) {
+    pthread_mutex_destroy(&pool->lock);
+    free(pool);
+    return NULL;
+  }
+  if (pthread_cond_init(&pool->finished, NULL) != 0) {
+    pthread_cond_destroy(&pool->queued);
+    pthread_mutex_destroy(&pool->lock);
+    free(pool);
+    return NULL;
+  }
+  pool->wanted = threads < 0 ? 0 : threads > LS_MAX_THREADS ? LS_MAX_THREADS : threads;
+  return pool;
+}
+
+/* Stops and joins the running threads; queued jobs stay queued. */
+static void threads_stop(ls_pool *pool) {
+  int i;
+  if (!pool->nthreads) return;
+  pthread_mutex_lock(&pool->lock);
+  pool->stopping = 1;
+  pthread_cond_broadcast(&pool->queued);
+  pthread_mutex_unlock(&pool->lock);
+  for (i = 0; i < pool->nthreads; i++) pthread_join(pool->threads[i], NULL);
+  free(pool->threads);
+  pool->threads = NULL;
+  pool->nthreads = 0;
+  pool->stopping = 0;
+}
+
+/* Starts the pool's threads unless running.  Returns the number running:
+** 0 when none may or none could start (then none is tried again until the
+** size changes). */
+static int threads_start(ls_pool *pool) {
+  if (pool->nthreads || !pool->wanted || pool->failed) return pool->nthreads;
+  if (!(pool->threads = malloc(sizeof *pool->threads * (size_t)pool->wanted))) return 0;
+  while (pool->nthreads < pool->wanted &&
+         pthread_create(&pool->threads[pool->nthreads], NULL, worker_main, pool) == 0)
+    pool->nthreads++;
+  if (pool->nthreads < pool->wanted) pool->failed = 1;
+  if (!pool->nthreads) {
+    free(pool->threads);
+    pool->threads = NULL;
+  }
+  return pool->nthreads;
+}
+
+void ls_pool_free(ls_pool *pool) {
+  if (!pool) return;
+  threads_stop(pool);
+  while (pool->head) {
+    ls_job *job = pool->head;
+    queue_remove(pool, job);
+    job_free(job);
+  }
+  pthread_cond_destroy(&pool->finished);
+  pthread_cond_destroy(&pool->queued);
+  pthread_mutex_destroy(&pool->lock);
+  free(pool);
+}
+
+int ls_pool_threads(const ls_pool *pool) {
+  return pool->wanted;
+}
+
+void ls_pool_set_threads(ls_pool *pool, int threads) {
+  threads = threads < 0 ? 0 : threads > LS_MAX_THREADS ? LS_MAX_THREADS : threads;
+  if (threads == pool->wanted) return;
+  threads_stop(pool);
+  pool->wanted = threads;
+  pool->failed = 0;
+}
+
+ls_job *ls_pool_submit(ls_pool *pool, const char *path, const ls_format *fmt, const ls_format *const *formats,
+                       int nformats) {
+  ls_job *job;
+  if (!threads_start(pool) || !(job = calloc(1, sizeof *job))) return NULL;
+  job->fmt = fmt;
+  if (!(job->path = malloc(strlen(path) + 1))) {
+    job_free(job);
+    return NULL;
+  }
+  strcpy(job->path, path);
+  if (!fmt && nformats > 0) {
+    if (!(job->formats = malloc(sizeof *job->formats * (size_t)nformats))) {
+      job_free(job);
+      return NULL;
+    }
+    memcpy(job->formats, formats, sizeof *job->formats * (size_t)nformats);
+    job->nformats = nformats;
+  }
+  pthread_mutex_lock(&pool->lock);
+  job->state = JOB_QUEUED;
+  job->prev = pool->tail;
+  if (pool->tail) pool->tail->next = job;
+  else pool->head = job;
+  pool->tail = job;
+  pthread_cond_signal(&pool->queued);
+  pthread_mutex_unlock(&pool->lock);
+  return job;
+}
+
+void ls_pool_take(ls_pool *pool, ls_job *job, ls_parsed *out) {
+  int run_here = 0;
+  pthread_mutex_lock(&pool->lock);
+  if (job->state == JOB_QUEUED) {
+    queue_remove(pool, job);
+    run_here = 1;
+  } else {
+    while (job->state != JOB_DONE) pthread_cond_wait(&pool->finished, &pool->lock);
+  }
+  pthread_mutex_unlock(&pool->lock);
+  if (run_here) job_run(job);
+  *out = job->result;
+  job->result.model = NULL;
+  job_free(job);
+}
+
+void ls_pool_cancel(ls_pool *pool, ls_job *job) {
+  int free_now = 1;
+  if (!job) return;
+  pthread_mutex_lock(&pool->lock);
+  if (job->state == JOB_QUEUED) queue_remove(pool, job);
+  else if (job->state == JOB_RUNNING) free_now = 0, job->abandoned = 1;
+  pthread_mutex_unlock(&pool->lock);
+  if (free_now) job_free(job);
+}
+
+int ls_processors_online(void) {
+#ifdef _WIN32
+  SYSTEM_INFO info;
+  GetSystemInfo(&info);
+  return info.dwNumberOfProcessors > 0 ? (int)info.dwNumberOfProcessors : 1;
+#else
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > LS_MAX_THREADS ? LS_MAX_THREADS : (int)n;
+#endif
+}
