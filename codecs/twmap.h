@@ -131,7 +131,8 @@ int tw_map_serialize(tw_map *m, int df_flags, unsigned char **out, size_t *out_s
 /* Memory the map holds now: items, stored blobs, the blobs inflated and
 ** kept (names, settings, sound data, replaced blobs) and the cells of the
 ** layers decoded so far (it grows as tables decode more).  A decoded layer
-** counts once (its cells). */
+** counts once (its cells); image pixels are inflated only while a PNG or
+** a drawing is made, and not kept. */
 size_t tw_map_footprint(const tw_map *m);
 
 /* Decodes now the image and sound names and every envelope's points (what
