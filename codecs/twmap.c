@@ -1172,12 +1172,18 @@ int tw_map_has_bezier(const tw_map *m) {
 
 /* ---- whole-map helpers for the tables ------------------------------------------------------ */
 
+/* tw_map_footprint: every allocation the map owns, as allocated: the map
+** and datafile structs, the item and blob arrays at their capacity, item
+** payloads, stored and kept inflated blob bytes, the index arrays and the
+** decoded cells. */
 size_t tw_map_footprint(const tw_map *m) {
   size_t bytes = sizeof *m + m->num_layers * sizeof(tw_layer), i;
-  for (i = 0; i < m->df->num_items; i++) bytes += sizeof(df_item) + m->df->items[i].num_ints * 4;
+  bytes += (m->num_groups + m->num_images + m->num_envelopes + m->num_sounds) * sizeof(size_t);
+  bytes += sizeof *m->df + m->df->cap_items * sizeof(df_item) + m->df->cap_data * sizeof(df_data);
+  for (i = 0; i < m->df->num_items; i++) bytes += m->df->items[i].num_ints * 4;
   for (i = 0; i < m->df->num_data; i++) {
     const df_data *d = &m->df->data[i];
-    bytes += sizeof *d + d->stored_size + (d->raw ? d->raw_size : 0);
+    bytes += d->stored_size + (d->raw ? d->raw_size : 0);
   }
   for (i = 0; i < m->num_layers; i++) {
     if (m->layers[i].cells) bytes += m->layers[i].cells_size;
