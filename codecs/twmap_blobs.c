@@ -113,13 +113,16 @@ int tw_image_make_external(tw_map *m, size_t i, codec_error *err) {
   return 1;
 }
 
-int tw_sound_data(tw_map *m, size_t s, const unsigned char **data, size_t *size, codec_error *err) {
+/* tw_sound_data: inflated into the caller's buffer (df_data_copy), so the
+** map keeps the bytes compressed; opus bytes barely compress, so caching
+** them would hold a second copy of about the stored size. */
+int tw_sound_data(tw_map *m, size_t s, unsigned char **data, size_t *size, codec_error *err) {
   tw_sound_info so;
   *data = NULL;
   *size = 0;
   if (!tw_sound_get(m, s, &so, err)) return 0;
   if (so.data_index < 0) return 1;
-  if (!df_data_get(m->df, (size_t)so.data_index, data, size, err)) return codec_prefix(err, "sound %zu: data: ", s);
+  if (!df_data_copy(m->df, (size_t)so.data_index, data, size, err)) return codec_prefix(err, "sound %zu: data: ", s);
   return 1;
 }
 

@@ -113,7 +113,7 @@ static void test_writes(const unsigned char *file, size_t size) {
   size_t n = 0, bn = 0, n2 = 0;
   tw_image_info im;
   tw_sound_info so;
-  const unsigned char *sd;
+  unsigned char *sd = NULL, *sd1 = NULL;
   size_t sdn;
   long pixel_blob;
   static const unsigned char opus[] = {'O', 'g', 'g', 'S', 1, 2, 3};
@@ -138,7 +138,9 @@ static void test_writes(const unsigned char *file, size_t size) {
     CHECK(tw_sound_get(again, 0, &so, &e) && so.name_len == 4 && memcmp(so.name, "gust", 4) == 0 &&
               tw_sound_data(again, 0, &sd, &sdn, &e) && sdn == sizeof opus && memcmp(sd, opus, sdn) == 0,
           "sound 0's name and bytes read back");
-    CHECK(tw_sound_data(again, 1, &sd, &sdn, &e) && sdn == sizeof opus, "sound 1's new bytes read back");
+    CHECK(tw_sound_data(again, 1, &sd1, &sdn, &e) && sdn == sizeof opus, "sound 1's new bytes read back");
+    free(sd);
+    free(sd1);
     {
       size_t i, kept = 0, same = 0;
       for (i = 0; i < m->df->num_data; i++) {
