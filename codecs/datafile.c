@@ -441,11 +441,60 @@ size_t df_data_size(const datafile *df, size_t i) {
   return df->data[i].declared_size;
 }
 
-/* df_data_get: inflates blob i on first use.  The declared size is checked
-** against DF_MAX_DATA_SIZE and zlib's maximal expansion ratio before the
-** output buffer is allocated; the stream must inflate to exactly that size. */
+/* Inflates blob i's stored bytes into a fresh buffer the caller owns
+** (*out, *size), without caching them in the datafile.  The declared size
+** is checked against DF_MAX_DATA_SIZE and zlib's maximal expansion ratio
+** before the buffer is allocated; the stream must inflate to exactly that
+** size.  A stream that does not (or a declared size of 0) marks the blob
+** unavailable; a refused size or a failed allocation leaves it as it was. */
+static int inflate_stored(df_data *d, size_t i, unsigned char **out, size_t *size, codec_error *err) {
+  uLongf dest_len;
+  int zr;
+  size_t ratio_cap;
+  unsigned char *buf;
+  *out = NULL;
+  *size = 0;
+  if (d->stored_is_raw) {
+    if (!(buf = dup_bytes(d->stored, d->stored_size))) return codec_fail_oom(err, "data %zu: out of memory", i);
+    *out = buf;
+    *size = d->stored_size;
+    return 1;
+  }
+  if (d->declared_size == 0) {
+    d->state = DF_DATA_UNAVAILABLE;
+    return codec_fail(err, "data %zu: declared uncompressed size is 0 (unavailable)", i);
+  }
+  if (d->declared_size > DF_MAX_DATA_SIZE)
+    return codec_fail_limit(err, "data %zu: declared uncompressed size %u exceeds the limit of %u bytes", i,
+                            (unsigned)d->declared_size, (unsigned)DF_MAX_DATA_SIZE);
+  if (!size_mul(d->stored_size, DF_MAX_ZLIB_RATIO, &ratio_cap) || !size_add(ratio_cap, 64, &ratio_cap))
+    ratio_cap = SIZE_MAX;
+  if (d->declared_size > ratio_cap)
+    return codec_fail(err, "data %zu: declared uncompressed size %u impossible for %zu compressed bytes", i,
+                      (unsigned)d->declared_size, d->stored_size);
+  buf = (unsigned char *)xmalloc(d->declared_size);
+  if (!buf) return codec_fail_oom(err, "data %zu: out of memory for %u bytes", i, (unsigned)d->declared_size);
+  dest_len = (uLongf)d->declared_size;
+  zr = uncompress(buf, &dest_len, d->stored, (uLong)d->stored_size);
+  if (zr != Z_OK || dest_len != (uLongf)d->declared_size) {
+    free(buf);
+    if (zr == Z_MEM_ERROR) /* zlib's own allocation: the blob may inflate later */
+      return codec_fail_oom(err, "data %zu: out of memory inflating %zu bytes", i, d->stored_size);
+    d->state = DF_DATA_UNAVAILABLE;
+    return codec_fail(err, "data %zu: zlib stream of %zu bytes does not inflate to the declared %u bytes (%s)", i,
+                      d->stored_size, (unsigned)d->declared_size, zr == Z_OK ? "size mismatch" : zError(zr));
+  }
+  *out = buf;
+  *size = d->declared_size;
+  return 1;
+}
+
+/* df_data_get: inflates blob i on first use (inflate_stored) and keeps the
+** result, so later calls and the pointers handed out share one copy. */
 int df_data_get(datafile *df, size_t i, const unsigned char **data, size_t *size, codec_error *err) {
   df_data *d;
+  unsigned char *buf;
+  size_t n;
   if (i >= df->num_data)
     return codec_fail(err, "data %zu: index out of range (file has %zu data)", i, df->num_data);
   d = &df->data[i];
@@ -456,45 +505,34 @@ int df_data_get(datafile *df, size_t i, const unsigned char **data, size_t *size
   }
   if (d->state == DF_DATA_UNAVAILABLE)
     return codec_fail(err, "data %zu: unavailable (could not be inflated)", i);
-  if (d->stored_is_raw) {
-    d->raw = dup_bytes(d->stored, d->stored_size);
-    if (!d->raw) return codec_fail_oom(err, "data %zu: out of memory", i);
-    d->raw_size = d->stored_size;
-  } else {
-    uLongf dest_len;
-    int zr;
-    size_t ratio_cap;
-    if (d->declared_size == 0) {
-      d->state = DF_DATA_UNAVAILABLE;
-      return codec_fail(err, "data %zu: declared uncompressed size is 0 (unavailable)", i);
-    }
-    if (d->declared_size > DF_MAX_DATA_SIZE)
-      return codec_fail_limit(err, "data %zu: declared uncompressed size %u exceeds the limit of %u bytes", i,
-                              (unsigned)d->declared_size, (unsigned)DF_MAX_DATA_SIZE);
-    if (!size_mul(d->stored_size, DF_MAX_ZLIB_RATIO, &ratio_cap) || !size_add(ratio_cap, 64, &ratio_cap))
-      ratio_cap = SIZE_MAX;
-    if (d->declared_size > ratio_cap)
-      return codec_fail(err, "data %zu: declared uncompressed size %u impossible for %zu compressed bytes", i,
-                        (unsigned)d->declared_size, d->stored_size);
-    d->raw = (unsigned char *)xmalloc(d->declared_size);
-    if (!d->raw) return codec_fail_oom(err, "data %zu: out of memory for %u bytes", i, (unsigned)d->declared_size);
-    dest_len = (uLongf)d->declared_size;
-    zr = uncompress(d->raw, &dest_len, d->stored, (uLong)d->stored_size);
-    if (zr != Z_OK || dest_len != (uLongf)d->declared_size) {
-      free(d->raw);
-      d->raw = NULL;
-      if (zr == Z_MEM_ERROR) /* zlib's own allocation: the blob may inflate later */
-        return codec_fail_oom(err, "data %zu: out of memory inflating %zu bytes", i, d->stored_size);
-      d->state = DF_DATA_UNAVAILABLE;
-      return codec_fail(err, "data %zu: zlib stream of %zu bytes does not inflate to the declared %u bytes (%s)", i,
-                        d->stored_size, (unsigned)d->declared_size, zr == Z_OK ? "size mismatch" : zError(zr));
-    }
-    d->raw_size = d->declared_size;
-  }
+  if (!inflate_stored(d, i, &buf, &n, err)) return 0;
+  d->raw = buf;
+  d->raw_size = n;
   d->state = DF_DATA_LOADED;
   *data = d->raw;
   *size = d->raw_size;
   return 1;
+}
+
+/* df_data_copy: a copy of what df_data_get would return, but a blob not
+** inflated yet is inflated straight into the caller's buffer and stays
+** compressed in the datafile (a decoder that keeps its own form of the
+** bytes then holds them once). */
+int df_data_copy(datafile *df, size_t i, unsigned char **out, size_t *size, codec_error *err) {
+  df_data *d;
+  *out = NULL;
+  *size = 0;
+  if (i >= df->num_data)
+    return codec_fail(err, "data %zu: index out of range (file has %zu data)", i, df->num_data);
+  d = &df->data[i];
+  if (d->state == DF_DATA_UNAVAILABLE)
+    return codec_fail(err, "data %zu: unavailable (could not be inflated)", i);
+  if (d->state == DF_DATA_LOADED) {
+    if (!(*out = dup_bytes(d->raw, d->raw_size))) return codec_fail_oom(err, "data %zu: out of memory", i);
+    *size = d->raw_size;
+    return 1;
+  }
+  return inflate_stored(d, i, out, size, err);
 }
 
 int df_data_set(datafile *df, size_t i, const unsigned char *bytes, size_t n) {
@@ -552,10 +590,13 @@ typedef struct out_blob {
 
 /* Produces the bytes to store for blob i: the original stored bytes when
 ** allowed (unchanged v4 blob, no recompression asked, or unavailable data),
-** else compress2(level 6) of the uncompressed bytes. */
+** else compress2(level 6) of the uncompressed bytes.  A blob not inflated
+** yet is inflated into a buffer freed here, so writing does not leave the
+** datafile holding blobs its readers never asked for. */
 static int prepare_blob(datafile *df, size_t i, int flags, out_blob *ob, codec_error *err) {
   df_data *d = &df->data[i];
   const unsigned char *raw;
+  unsigned char *scratch = NULL;
   size_t raw_size;
   uLongf clen;
   int zr;
@@ -566,9 +607,12 @@ static int prepare_blob(datafile *df, size_t i, int flags, out_blob *ob, codec_e
     ob->raw_size = d->declared_size;
     return 1;
   }
-  if (!d->dirty) {
+  if (d->state == DF_DATA_LOADED) {
+    raw = d->raw;
+    raw_size = d->raw_size;
+  } else {
     codec_error e2;
-    if (!df_data_get(df, i, &raw, &raw_size, &e2)) {
+    if (!inflate_stored(d, i, &scratch, &raw_size, &e2)) {
       /* unavailable or refused (size limit): keep the stored bytes as read */
       if (!d->stored_is_raw) {
         ob->bytes = d->stored;
@@ -579,16 +623,20 @@ static int prepare_blob(datafile *df, size_t i, int flags, out_blob *ob, codec_e
       if (err) *err = e2;
       return 0;
     }
-  } else {
-    raw = d->raw;
-    raw_size = d->raw_size;
+    raw = scratch;
   }
-  if (raw_size > 0x7FFFFFFFu)
+  if (raw_size > 0x7FFFFFFFu) {
+    free(scratch);
     return codec_fail_limit(err, "data %zu: %zu bytes is too large for a datafile", i, raw_size);
+  }
   clen = compressBound((uLong)raw_size);
   ob->owned = (unsigned char *)xmalloc((size_t)clen);
-  if (!ob->owned) return codec_fail_oom(err, "data %zu: out of memory compressing %zu bytes", i, raw_size);
+  if (!ob->owned) {
+    free(scratch);
+    return codec_fail_oom(err, "data %zu: out of memory compressing %zu bytes", i, raw_size);
+  }
   zr = compress2(ob->owned, &clen, raw ? raw : (const unsigned char *)"", (uLong)raw_size, 6);
+  free(scratch);
   if (zr != Z_OK) {
     free(ob->owned);
     ob->owned = NULL;

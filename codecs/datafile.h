@@ -17,7 +17,9 @@
 **   internal type, allocated downward from 0xFFFE in order of first use, and
 **   one index item per used UUID.  Duplicate index items therefore vanish.
 ** - Data blobs stay as the stored (compressed, for v4) bytes until someone
-**   asks for them: df_data_get inflates on first use and caches the result.
+**   asks for them: df_data_get inflates on first use and caches the result;
+**   df_data_copy and df_write inflate into buffers of their own, leaving the
+**   blob compressed.
 **   A blob that cannot be inflated ("unavailable": zlib error, size
 **   mismatch, declared size 0) is reported by df_data_get and, unless it was
 **   replaced, written back with its original stored bytes and declared size.
@@ -139,6 +141,12 @@ size_t df_data_size(const datafile *df, size_t i);
 ** owned by the datafile.  Fails (0, message) for an index out of range or
 ** unavailable data. */
 int df_data_get(datafile *df, size_t i, const unsigned char **data, size_t *size, codec_error *err);
+
+/* A malloc'd copy of blob i's uncompressed bytes (*out, the caller frees
+** it).  A blob not inflated yet is inflated into it directly and stays
+** compressed in the datafile: for decoders that keep the bytes in their
+** own form, so the model holds them once.  Fails like df_data_get. */
+int df_data_copy(datafile *df, size_t i, unsigned char **out, size_t *size, codec_error *err);
 
 /* Replaces blob i with a copy of bytes[0..n).  0 on OOM (old kept). */
 int df_data_set(datafile *df, size_t i, const unsigned char *bytes, size_t n);

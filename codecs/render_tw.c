@@ -68,12 +68,13 @@ static int image_prepare(tw_painter *p, size_t i) {
     return 1;
   }
   {
-    const unsigned char *data;
+    /* a copy (df_data_copy): drawing leaves the map's pixels compressed */
+    unsigned char *data;
     size_t size;
-    if (!df_data_get(p->m->df, (size_t)info.data_index, &data, &size, p->err) ||
-        !canvas_from_pixels(&s->pixels, info.width, info.height, info.format == 0 ? 3 : 4, data, size, p->err)) {
-      return codec_prefix(p->err, "image %zu: ", i);
-    }
+    int ok = df_data_copy(p->m->df, (size_t)info.data_index, &data, &size, p->err) &&
+             canvas_from_pixels(&s->pixels, info.width, info.height, info.format == 0 ? 3 : 4, data, size, p->err);
+    free(data);
+    if (!ok) return codec_prefix(p->err, "image %zu: ", i);
   }
   s->state = 1;
   return 1;

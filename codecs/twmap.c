@@ -430,13 +430,61 @@ static int early_ddrace_cells(tw_layer *L, size_t n) {
   return 1;
 }
 
+/* Expands 0.7 skip-compressed tiles d[0..n) into L->cells (count cells of
+** 4 bytes, allocated here).  Each stored tile (id, flags, skip, reserved)
+** stands for itself and the next `skip` cells; the runs must cover the
+** layer exactly.  On failure L->cells stays NULL. */
+static int expand_skip_tiles(tw_layer *L, const df_item *it, size_t l, int32_t idx, const unsigned char *d, size_t n,
+                             codec_error *err) {
+  byte_reader r = br_at(d, n, 0);
+  size_t i = 0, need = L->count * 4; /* count * cell_size was checked by the caller */
+  unsigned char *cells;
+  if (L->count / 256 > n / 4) /* each stored tile covers at most 256 cells */
+    return codec_fail(err, "item type 5 id %u (layer %zu): data %d: %zu bytes of skip-compressed tiles cannot cover "
+                           "%zu cells", it->id, l, (int)idx, n, L->count);
+  if (!(cells = (unsigned char *)malloc(need ? need : 1)))
+    return codec_fail_oom(err, "item type 5 id %u (layer %zu): out of memory", it->id, l);
+  while (i < L->count) {
+    size_t s = r.pos;
+    const unsigned char *t = br_bytes(&r, 4);
+    unsigned skip, c;
+    if (!t) {
+      free(cells);
+      return codec_fail(err, "item type 5 id %u (layer %zu): data %d: byte offset %zu: skip-compressed tiles end "
+                             "after %zu of %zu cells", it->id, l, (int)idx, s, i, L->count);
+    }
+    skip = t[2];
+    for (c = 0; c <= skip && i < L->count; c++, i++) {
+      memcpy(cells + i * 4, t, 4);
+      cells[i * 4 + 2] = 0;
+    }
+    if (c <= skip) {
+      free(cells);
+      return codec_fail(err, "item type 5 id %u (layer %zu): data %d: byte offset %zu: skip run overflows the %zu "
+                             "cells", it->id, l, (int)idx, s, L->count);
+    }
+  }
+  if (br_left(&r)) {
+    free(cells);
+    return codec_fail(err, "item type 5 id %u (layer %zu): data %d: byte offset %zu: %zu bytes after the last "
+                           "skip-compressed tile", it->id, l, (int)idx, r.pos, br_left(&r));
+  }
+  L->cells = cells;
+  L->cells_size = need;
+  return 1;
+}
+
 /* tw_layer_load: inflates the layer's blob, expands 0.7 skip compression,
 ** and checks that it holds exactly count cells (tilemaps) or at least count
-** elements (quads/sources; DDNet writes one dummy for empty layers). */
+** elements (quads/sources; DDNet writes one dummy for empty layers).  The
+** blob is inflated into a buffer of the layer's own (df_data_copy), which
+** becomes the cells, or is freed once expanded: the datafile keeps only
+** the compressed bytes, which tw_map_serialize writes back as they are
+** while the layer is not dirty.  So decoded data is held once. */
 int tw_layer_load(tw_map *m, size_t l, codec_error *err) {
   tw_layer *L;
   const df_item *it;
-  const unsigned char *d;
+  unsigned char *d;
   size_t n, need;
   int32_t idx;
   if (l >= m->num_layers) return codec_fail_arg(err, "layer %zu: out of range (map has %zu layers)", l, m->num_layers);
@@ -457,58 +505,23 @@ int tw_layer_load(tw_map *m, size_t l, codec_error *err) {
   if (idx < 0)
     return codec_fail(err, "item type 5 id %u (layer %zu, %s): no data index for this layer", it->id, l,
                       tw_kind_name(L->kind));
-  if (!df_data_get(m->df, (size_t)idx, &d, &n, err))
+  if (!df_data_copy(m->df, (size_t)idx, &d, &n, err))
     return codec_prefix(err, "item type 5 id %u (layer %zu, %s): ", it->id, l, tw_kind_name(L->kind));
-  if (L->skip_compressed && L->count / 256 > n / 4) /* each stored tile covers at most 256 cells */
-    return codec_fail(err, "item type 5 id %u (layer %zu): data %d: %zu bytes of skip-compressed tiles cannot cover "
-                           "%zu cells", it->id, l, (int)idx, n, L->count);
-  L->cells = (unsigned char *)malloc((L->skip_compressed ? need : n) ? (L->skip_compressed ? need : n) : 1);
-  L->cells_size = L->skip_compressed ? need : n;
-  if (!L->cells) return codec_fail_oom(err, "item type 5 id %u (layer %zu): out of memory", it->id, l);
   if (L->skip_compressed) {
-    /* 4-byte tiles (id, flags, skip, reserved); each stands for itself and
-    ** the next `skip` cells */
-    byte_reader r = br_at(d, n, 0);
-    size_t i = 0;
-    while (i < L->count) {
-      size_t s = r.pos;
-      const unsigned char *t = br_bytes(&r, 4);
-      unsigned skip, c;
-      if (!t) {
-        free(L->cells);
-        L->cells = NULL;
-        return codec_fail(err, "item type 5 id %u (layer %zu): data %d: byte offset %zu: skip-compressed tiles end "
-                               "after %zu of %zu cells", it->id, l, (int)idx, s, i, L->count);
-      }
-      skip = t[2];
-      for (c = 0; c <= skip && i < L->count; c++, i++) {
-        memcpy(L->cells + i * 4, t, 4);
-        L->cells[i * 4 + 2] = 0;
-      }
-      if (c <= skip) {
-        free(L->cells);
-        L->cells = NULL;
-        return codec_fail(err, "item type 5 id %u (layer %zu): data %d: byte offset %zu: skip run overflows the %zu "
-                               "cells", it->id, l, (int)idx, s, L->count);
-      }
-    }
-    if (br_left(&r)) {
-      free(L->cells);
-      L->cells = NULL;
-      return codec_fail(err, "item type 5 id %u (layer %zu): data %d: byte offset %zu: %zu bytes after the last "
-                             "skip-compressed tile", it->id, l, (int)idx, r.pos, br_left(&r));
-    }
+    int ok = expand_skip_tiles(L, it, l, idx, d, n, err);
+    free(d);
+    if (!ok) return 0;
   } else {
     int tilemap = L->kind <= TW_KIND_TUNE;
     if (early_ddrace_cells(L, n)) need = n;
     if (tilemap ? n != need : n < need) {
-      free(L->cells);
-      L->cells = NULL;
+      free(d);
       return codec_fail(err, "item type 5 id %u (layer %zu, %s): data %d: holds %zu bytes, %s %zu (%zu x %zu bytes)",
                         it->id, l, tw_kind_name(L->kind), (int)idx, n, tilemap ? "need" : "need at least", need,
                         L->count, L->cell_size);
     }
-    memcpy(L->cells, d, n); /* quads/sources: keep any bytes past count */
+    L->cells = d; /* quads/sources: keep any bytes past count */
+    L->cells_size = n;
   }
   L->loaded = 1;
   return 1;
@@ -1159,12 +1172,18 @@ int tw_map_has_bezier(const tw_map *m) {
 
 /* ---- whole-map helpers for the tables ------------------------------------------------------ */
 
+/* tw_map_footprint: every allocation the map owns, as allocated: the map
+** and datafile structs, the item and blob arrays at their capacity, item
+** payloads, stored and kept inflated blob bytes, the index arrays and the
+** decoded cells. */
 size_t tw_map_footprint(const tw_map *m) {
   size_t bytes = sizeof *m + m->num_layers * sizeof(tw_layer), i;
-  for (i = 0; i < m->df->num_items; i++) bytes += sizeof(df_item) + m->df->items[i].num_ints * 4;
+  bytes += (m->num_groups + m->num_images + m->num_envelopes + m->num_sounds) * sizeof(size_t);
+  bytes += sizeof *m->df + m->df->cap_items * sizeof(df_item) + m->df->cap_data * sizeof(df_data);
+  for (i = 0; i < m->df->num_items; i++) bytes += m->df->items[i].num_ints * 4;
   for (i = 0; i < m->df->num_data; i++) {
     const df_data *d = &m->df->data[i];
-    bytes += sizeof *d + d->stored_size + (d->raw ? d->raw_size : 0);
+    bytes += d->stored_size + (d->raw ? d->raw_size : 0);
   }
   for (i = 0; i < m->num_layers; i++) {
     if (m->layers[i].cells) bytes += m->layers[i].cells_size;

@@ -17,9 +17,12 @@
 **   DDNet's map_resave writes it.
 ** - Tile, quad and sound-source data are decoded LAZILY: a layer's blob is
 **   inflated (and 0.7 skip-compression expanded) on the first tw_tile_get /
-**   tw_quad_get for that layer, never for the others.  An edit marks the
-**   layer dirty; tw_map_serialize re-encodes only dirty layers (0.7 layers
-**   are skip-compressed again, the way the 0.7 editor does).
+**   tw_quad_get for that layer, never for the others.  The decoded cells
+**   are the layer's only uncompressed copy: the datafile keeps just the
+**   blob's compressed bytes (df_data_copy), which a write copies as they
+**   are.  An edit marks the layer dirty; tw_map_serialize re-encodes only
+**   dirty layers (0.7 layers are skip-compressed again, the way the 0.7
+**   editor does), so untouched blobs keep their bytes.
 ** - Physics layers keep their extra blob (tele, speedup, front, switch,
 **   tune); the cells of such a layer come from that blob, and the main
 **   "data" blob (a zeroed Tile array kept for vanilla clients) is left alone.
@@ -125,8 +128,11 @@ tw_map *tw_map_clone(const tw_map *m);
 ** DF_WRITE_RECOMPRESS for output identical to DDNet's map_resave). */
 int tw_map_serialize(tw_map *m, int df_flags, unsigned char **out, size_t *out_size, codec_error *err);
 
-/* Memory the map holds now: items, stored blobs, the blobs inflated so far
-** and the layers decoded so far (it grows as tables decode more). */
+/* Memory the map holds now: items, stored blobs, the blobs inflated and
+** kept (names, settings, sound data, replaced blobs) and the cells of the
+** layers decoded so far (it grows as tables decode more).  A decoded layer
+** counts once (its cells); image pixels are inflated only while a PNG or
+** a drawing is made, and not kept. */
 size_t tw_map_footprint(const tw_map *m);
 
 /* Decodes now the image and sound names and every envelope's points (what

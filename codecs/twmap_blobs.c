@@ -50,12 +50,15 @@ static int item_blob_put(tw_map *m, size_t pos, size_t k, const unsigned char *b
 }
 
 /* tw_image_png: the item's pixels through a canvas (which checks their
-** size against width x height x channels) into libpng. */
+** size against width x height x channels) into libpng.  The pixels are
+** inflated into a buffer freed here (df_data_copy): the map keeps them
+** compressed, whatever table asked. */
 int tw_image_png(tw_map *m, size_t i, unsigned char **out, size_t *out_size, codec_error *err) {
   tw_image_info im;
-  const unsigned char *px;
+  unsigned char *px;
   size_t n;
   canvas c;
+  int ok;
   *out = NULL;
   *out_size = 0;
   if (!tw_image_get(m, i, &im, err)) return 0;
@@ -64,10 +67,11 @@ int tw_image_png(tw_map *m, size_t i, unsigned char **out, size_t *out_size, cod
                           (int)im.name_len, im.name ? im.name : "");
   if (im.width <= 0 || im.height <= 0)
     return codec_fail(err, "image %zu: the item says %d x %d pixels", i, im.width, im.height);
-  if (!df_data_get(m->df, (size_t)im.data_index, &px, &n, err))
+  if (!df_data_copy(m->df, (size_t)im.data_index, &px, &n, err))
     return codec_prefix(err, "image %zu: pixels: ", i);
-  if (!canvas_from_pixels(&c, im.width, im.height, im.format ? 4 : 3, px, n, err))
-    return codec_prefix(err, "image %zu (%d x %d %s): ", i, im.width, im.height, im.format ? "rgba" : "rgb");
+  ok = canvas_from_pixels(&c, im.width, im.height, im.format ? 4 : 3, px, n, err);
+  free(px);
+  if (!ok) return codec_prefix(err, "image %zu (%d x %d %s): ", i, im.width, im.height, im.format ? "rgba" : "rgb");
   return canvas_png_take(&c, out, out_size, err);
 }
 
@@ -109,13 +113,16 @@ int tw_image_make_external(tw_map *m, size_t i, codec_error *err) {
   return 1;
 }
 
-int tw_sound_data(tw_map *m, size_t s, const unsigned char **data, size_t *size, codec_error *err) {
+/* tw_sound_data: inflated into the caller's buffer (df_data_copy), so the
+** map keeps the bytes compressed; opus bytes barely compress, so caching
+** them would hold a second copy of about the stored size. */
+int tw_sound_data(tw_map *m, size_t s, unsigned char **data, size_t *size, codec_error *err) {
   tw_sound_info so;
   *data = NULL;
   *size = 0;
   if (!tw_sound_get(m, s, &so, err)) return 0;
   if (so.data_index < 0) return 1;
-  if (!df_data_get(m->df, (size_t)so.data_index, data, size, err)) return codec_prefix(err, "sound %zu: data: ", s);
+  if (!df_data_copy(m->df, (size_t)so.data_index, data, size, err)) return codec_prefix(err, "sound %zu: data: ", s);
   return 1;
 }
 

@@ -16,9 +16,9 @@
 ** by one NUL byte: blob indices of other items stay valid, and the pixels
 ** leave the file.  DDNet's readers ignore a blob no item names.
 **
-** Ownership: tw_image_png's output is malloc'd (caller frees with free());
-** tw_sound_data hands out bytes owned by the map (valid until the blob is
-** replaced or the map freed).  Inputs are only read.
+** Ownership: the outputs of tw_image_png and tw_sound_data are malloc'd
+** (the caller frees them with free()): the map keeps pixels and sound bytes
+** compressed, so reading them adds nothing to it.  Inputs are only read.
 */
 #ifndef LEVELSQL_TWMAP_BLOBS_H
 #define LEVELSQL_TWMAP_BLOBS_H
@@ -43,9 +43,9 @@ int tw_image_embed_png(tw_map *m, size_t i, const unsigned char *png, size_t n, 
 ** dropped as the top of this file says.  An external image stays as it is. */
 int tw_image_make_external(tw_map *m, size_t i, codec_error *err);
 
-/* The embedded (opus) bytes of sound s; *data = NULL, *size = 0 when the
-** sound has none. */
-int tw_sound_data(tw_map *m, size_t s, const unsigned char **data, size_t *size, codec_error *err);
+/* A malloc'd copy of the embedded (opus) bytes of sound s (the caller
+** frees it); *data = NULL, *size = 0 when the sound has none. */
+int tw_sound_data(tw_map *m, size_t s, unsigned char **data, size_t *size, codec_error *err);
 
 /* Replaces sound s's bytes with data[0..n) (n >= 1): the item's data size
 ** follows and the sound becomes embedded. */

@@ -1125,12 +1125,12 @@ static int sound_load(const ls_row *row, char **err) {
 
 /* data: the embedded opus bytes, inflated only when the column is read. */
 static void get_sound_data(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const unsigned char *d;
+  unsigned char *d;
   size_t n;
   codec_error e;
   (void)col;
   if (!tw_sound_data(ROW_MAP(row), (size_t)row->pos.a, &d, &n, &e)) ls_result_codec_error(ctx, row, &e);
-  else if (d) sqlite3_result_blob64(ctx, d, n, SQLITE_TRANSIENT);
+  else if (d) sqlite3_result_blob64(ctx, d, n, free); /* the codec's malloc'd copy: SQLite frees it */
 }
 
 /* data = BLOB: kept in the row for sound_store. */

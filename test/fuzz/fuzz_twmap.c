@@ -260,10 +260,11 @@ static void blob_round_trip(const uint8_t *data, size_t size) {
       fuzz_fail("externalised image not read back", e.msg);
   }
   if (sound_set) {
-    const unsigned char *d;
+    unsigned char *d;
     size_t dn;
     if (!tw_sound_data(m2, 0, &d, &dn, &e) || dn != size - size / 2 || memcmp(d, data + size / 2, dn) != 0)
       fuzz_fail("sound bytes not read back", e.msg);
+    free(d);
   }
   free(png);
   free(png2);
