@@ -535,6 +535,18 @@ int df_data_copy(datafile *df, size_t i, unsigned char **out, size_t *size, code
   return inflate_stored(d, i, out, size, err);
 }
 
+void df_shed(datafile *df) {
+  size_t i;
+  for (i = 0; i < df->num_data; i++) {
+    df_data *d = &df->data[i];
+    if (d->state != DF_DATA_LOADED || d->dirty || !d->stored || !d->stored_size) continue;
+    free(d->raw);
+    d->raw = NULL;
+    d->raw_size = 0;
+    d->state = DF_DATA_STORED;
+  }
+}
+
 int df_data_set(datafile *df, size_t i, const unsigned char *bytes, size_t n) {
   unsigned char *p;
   if (i >= df->num_data) return 0;

@@ -148,6 +148,12 @@ int df_data_get(datafile *df, size_t i, const unsigned char **data, size_t *size
 ** own form, so the model holds them once.  Fails like df_data_get. */
 int df_data_copy(datafile *df, size_t i, unsigned char **out, size_t *size, codec_error *err);
 
+/* Frees the uncompressed copies of the blobs that are unchanged since they
+** were read (not dirty; their stored bytes say the same), so each is
+** inflated again when next asked for.  Pointers df_data_get handed out for
+** them become invalid. */
+void df_shed(datafile *df);
+
 /* Replaces blob i with a copy of bytes[0..n).  0 on OOM (old kept). */
 int df_data_set(datafile *df, size_t i, const unsigned char *bytes, size_t n);
 

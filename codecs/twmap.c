@@ -1176,6 +1176,20 @@ int tw_map_has_bezier(const tw_map *m) {
 ** and datafile structs, the item and blob arrays at their capacity, item
 ** payloads, stored and kept inflated blob bytes, the index arrays and the
 ** decoded cells. */
+size_t tw_map_shed(tw_map *m) {
+  size_t i;
+  for (i = 0; i < m->num_layers; i++) {
+    tw_layer *L = &m->layers[i];
+    if (!L->loaded || L->dirty || !L->cells) continue;
+    free(L->cells);
+    L->cells = NULL;
+    L->cells_size = 0;
+    L->loaded = 0;
+  }
+  df_shed(m->df);
+  return tw_map_footprint(m);
+}
+
 size_t tw_map_footprint(const tw_map *m) {
   size_t bytes = sizeof *m + m->num_layers * sizeof(tw_layer), i;
   bytes += (m->num_groups + m->num_images + m->num_envelopes + m->num_sounds) * sizeof(size_t);

@@ -128,6 +128,12 @@ tw_map *tw_map_clone(const tw_map *m);
 ** DF_WRITE_RECOMPRESS for output identical to DDNet's map_resave). */
 int tw_map_serialize(tw_map *m, int df_flags, unsigned char **out, size_t *out_size, codec_error *err);
 
+/* Drops what the map decoded and can decode again: the cells of layers
+** loaded but not edited, and the blobs inflated and unchanged (names,
+** settings, sound data).  Pointers handed out into them become invalid; the
+** next read decodes again.  Returns tw_map_footprint after. */
+size_t tw_map_shed(tw_map *m);
+
 /* Memory the map holds now: items, stored blobs, the blobs inflated and
 ** kept (names, settings, sound data, replaced blobs) and the cells of the
 ** layers decoded so far (it grows as tables decode more).  A decoded layer

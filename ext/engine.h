@@ -76,6 +76,12 @@ typedef struct ls_format {
   /* The table options the format takes beside the engine's own (nocase,
   ** on_error), NULL-terminated; NULL: none. */
   const struct ls_option *const *options;
+  /* Optional, for formats that decode parts of a model lazily: frees what
+  ** was decoded and can be decoded again from what the model keeps (so
+  ** the cache can keep a file without its decoded data before it drops
+  ** the whole file), and returns the model's footprint after.  Called only
+  ** on a clean model that nothing but the cache holds. NULL: none. */
+  size_t (*shed)(void *model);
 } ls_format;
 
 /* The ls_format callbacks of a codec whose model is its own struct T and

@@ -74,6 +74,9 @@ static void lru_push_front(ls_session *s, ls_file *f) {
 ** reference); the recorded stat stays, for conflict checks at commit. */
 static void drop_clean(ls_session *s, ls_file *f) {
   if (f->clean) {
+    /* a record a cursor kept must not be taken for one of a model that
+    ** a later parse allocates at the same address */
+    s->generation++;
     s->cache_bytes -= f->clean->footprint;
     ls_model_unref(f->clean);
     f->clean = NULL;
@@ -83,10 +86,23 @@ static void drop_clean(ls_session *s, ls_file *f) {
   f->error = NULL;
 }
 
-/* Evicts least recently used clean models until the cache fits its budget;
-** `keep` (the file just loaded) is never evicted. */
+/* Brings the cache within its budget: first, from the least recently used
+** file on, drops what models decoded lazily (ls_format.shed; only models
+** nothing else holds, so no scan loses data under it), and only then
+** evicts least recently used clean models whole.  `keep` (the file just
+** loaded) is never evicted. */
 static void cache_trim(ls_session *s, ls_file *keep) {
-  ls_file *f = s->lru_tail;
+  ls_file *f;
+  for (f = s->lru_tail; f && s->cache_bytes > s->cache_limit; f = f->lru_prev) {
+    ls_model *m = f->clean;
+    if (m->fmt->shed && m->refs == 1) {
+      size_t now = m->fmt->shed(m->p);
+      s->cache_bytes = s->cache_bytes - m->footprint + now;
+      m->footprint = now;
+      s->generation++; /* a record a cursor kept may point into what went */
+    }
+  }
+  f = s->lru_tail;
   while (f && s->cache_bytes > s->cache_limit) {
     ls_file *prev = f->lru_prev;
     if (f != keep) drop_clean(s, f);

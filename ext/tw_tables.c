@@ -159,10 +159,18 @@ static int tw_format_validate(void *model, codec_error *err) {
   return 1;
 }
 
+/* Drops the layers and blobs the map decoded (tw_map_shed) when the cache
+** needs the room; the row keys stay. */
+static size_t tw_format_shed(void *model) {
+  tw_map_shed(((tw_model *)model)->map);
+  return tw_format_footprint(model);
+}
+
 const ls_format tw_format = {
   "tw", tw_extensions, tw_map_sniff, tw_format_parse, tw_format_serialize,
   tw_format_clone, tw_format_free, tw_format_footprint, tw_format_validate,
   NULL, /* options: text in maps is UTF-8, no code page to choose */
+  tw_format_shed,
 };
 
 /* ---- shared helpers -------------------------------------------------------- */

@@ -41,6 +41,7 @@ const ls_format wed_format = {
   wed_format_clone, wed_format_free, wed_format_footprint,
   NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
   wed_options,
+  NULL, /* shed: nothing is decoded lazily */
 };
 
 /* ---- shared helpers --------------------------------------------------------- */

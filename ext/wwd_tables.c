@@ -60,6 +60,7 @@ const ls_format wwd_format = {
   wwd_format_clone, wwd_format_free, wwd_format_footprint,
   NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
   wwd_options,
+  NULL, /* shed: nothing is decoded lazily */
 };
 
 /* ---- records ----------------------------------------------------------------- */

@@ -108,6 +108,7 @@ const ls_format wz4_format = {
   wz4_format_clone, wz4_format_free, wz4_format_footprint,
   NULL, /* validate: the loads read the parsed model as it is; only memory can run out */
   wz4_options_list, /* rename_links; text in projects is UTF-16, no code page to choose */
+  NULL, /* shed: nothing is decoded lazily */
 };
 
 /* ---- shared helpers ------------------------------------------------------------- */

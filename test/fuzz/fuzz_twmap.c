@@ -5,7 +5,8 @@
 ** _LIMIT or _MEMORY.  When that succeeds, decode everything the
 ** SQL tables show (every tile of every tilemap layer, which forces the lazy
 ** decoding, quads, images, envelopes and their points, sounds, info),
-** edit one tile of each layer that loaded, resize one tilemap layer
+** edit one tile of each layer that loaded, drop what was decoded
+** (tw_map_shed) and do it all again, resize one tilemap layer
 ** chosen by the input (tw_layer_resize: the game layer takes its physics
 ** layers along; a refusal must be CODEC_E_ARG or a damaged layer's
 ** CODEC_E_FORMAT), serialize (must succeed) and parse the output (must
@@ -296,6 +297,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   blob_round_trip(data, size);
+  touch(m);
+  /* the cache's shed hook between reads: edited layers stay, the rest is
+  ** decoded again by the next touch */
+  tw_map_shed(m);
   touch(m);
   resize_one(m, data, size);
   if (!tw_map_serialize(m, 0, &o, &n, &e)) fuzz_fail("serialize failed", e.msg);

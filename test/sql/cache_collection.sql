@@ -40,6 +40,25 @@ SELECT (SELECT value ->> 'bytes' FROM json_each(levelsql_cache_stats() -> 'files
 SELECT sum(value ->> 'bytes') = levelsql_cache_stats() ->> 'bytes' FROM json_each(levelsql_cache_stats() -> 'files');
 -- expect: 1
 
+-- A budget that holds the maps but not their decoded layers: the cache
+-- drops the layers it decoded (they decode again when read) before it
+-- drops whole files, so no map is parsed again.
+.open :memory:
+SELECT levelsql_cache_limit(10000000) > 0;
+-- expect: 1
+SELECT count(*) > 0 FROM tw_layers('many/tw');
+-- expect: 1
+SELECT levelsql_cache_stats() ->> 'cached', levelsql_cache_stats() ->> 'bytes' < 10000000;
+-- expect: 1000|1
+-- every layer of every map decoded: about four times the budget
+CREATE TEMP TABLE sums AS SELECT sum(id) AS s, count(*) AS n FROM tw_tiles('many/tw');
+SELECT levelsql_cache_stats() ->> 'cached', levelsql_cache_stats() ->> 'bytes' <= 10000000, levelsql_cache_stats() ->> 'parses';
+-- expect: 1000|1|1000
+SELECT sum(id) = (SELECT s FROM sums), count(*) = (SELECT n FROM sums) FROM tw_tiles('many/tw');
+-- expect: 1|1
+SELECT levelsql_cache_stats() ->> 'parses', levelsql_cache_stats() ->> 'cached';
+-- expect: 1000|1000
+
 -- WWD levels: every tile read twice, parsed once.
 .open :memory:
 SELECT count(DISTINCT logic), count(*) FROM wwd_objects('many/wwd');

@@ -484,7 +484,7 @@ static void test_corpus(void) {
   }
   if (!have_tools) SKIP("map_resave/map_diff not installed: DDNet comparisons");
   for (i = 0; i < nn; i++) {
-    size_t n = 0, rn = 0, on = 0;
+    size_t n = 0, rn = 0, on = 0, at_parse;
     unsigned char *buf, *r = NULL, *o = NULL;
     tw_map *m = NULL;
     codec_error e;
@@ -502,6 +502,7 @@ static void test_corpus(void) {
       continue;
     }
     CHECK(loaded_blobs(m) == 0, "%s: parsing inflates no blob", names[i]);
+    at_parse = tw_map_footprint(m);
     if (m->num_layers > 1) {
       size_t l, before;
       for (l = 0; l < m->num_layers && m->layers[l].kind > TW_KIND_TUNE; l++) {
@@ -516,6 +517,10 @@ static void test_corpus(void) {
     }
     CHECK(m->file_size == n, "%s: file size", names[i]);
     CHECK(touch_all(m, names[i], 1) == 0, "%s: everything decodes", names[i]);
+    /* The cache's shed hook: everything decoded goes, and comes back. */
+    CHECK(tw_map_shed(m) == at_parse && loaded_blobs(m) == 0,
+          "%s: shedding drops all that was decoded (%zu bytes, %zu at parse)", names[i], tw_map_footprint(m), at_parse);
+    CHECK(touch_all(m, names[i], 1) == 0, "%s: everything decodes again after shedding", names[i]);
     decoded_layers_write_kept(buf, n, names[i]);
     if (have_tools) {
       snprintf(ref, sizeof ref, "%s/%s", tmpdir, names[i]);
