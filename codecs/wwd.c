@@ -109,13 +109,40 @@ static int bytes_dup(wwd_bytes *b, const unsigned char *s, size_t n) {
 
 /* ---- checksum, names, game ------------------------------------------------ */
 
+/* The sum of n bytes modulo 2^32, eight at a time: each 64-bit word is
+** split into four 16-bit lanes holding two bytes' sum (at most 510), and
+** the lanes are folded into the total every 128 words, before they could
+** pass 65535 (128 * 510 = 65280).  A sum does not depend on byte order, so
+** the host's endianness does not matter. */
+static uint32_t byte_sum(const unsigned char *p, size_t n) {
+  const uint64_t low_bytes = 0x00FF00FF00FF00FFull;
+  uint32_t total = 0;
+  while (n >= 8) {
+    uint64_t lanes = 0;
+    size_t words = n / 8 < 128 ? n / 8 : 128, w;
+    for (w = 0; w < words; w++) {
+      uint64_t v;
+      memcpy(&v, p + 8 * w, 8);
+      lanes += (v & low_bytes) + ((v >> 8) & low_bytes);
+    }
+    total += (uint32_t)((lanes & 0xFFFF) + ((lanes >> 16) & 0xFFFF) + ((lanes >> 32) & 0xFFFF) + (lanes >> 48));
+    p += 8 * words;
+    n -= 8 * words;
+  }
+  while (n--) total += *p++;
+  return total;
+}
+
 /* S = -L + sum over i = 1 .. L-1 of (B[i] - i) in uint32 arithmetic (the
-** formula the real files were measured against, see wwd.md). */
+** formula the real files were measured against, see wwd.md), computed as
+** -L - (1 + ... + L-1) + (B[1] + ... + B[L-1]): the index sum in closed
+** form, L(L-1)/2 (the even factor halved first, so the size_t product is
+** exact modulo 2^64 and therefore modulo 2^32), and the bytes summed by
+** byte_sum. */
 uint32_t wwd_checksum(const unsigned char *block, size_t len) {
-  uint32_t s = 0u - (uint32_t)len;
-  size_t i;
-  for (i = 1; i < len; i++) s += (uint32_t)block[i] - (uint32_t)i;
-  return s;
+  size_t index_sum = len % 2 == 0 ? (len / 2) * (len - 1) : len * ((len - 1) / 2);
+  uint32_t bytes = len > 1 ? byte_sum(block + 1, len - 1) : 0;
+  return bytes - (uint32_t)len - (uint32_t)index_sum;
 }
 
 /* Names of the checksum classes, as the SQL layer shows them. */
@@ -749,14 +776,22 @@ static int budget_take(wwd_src *src, size_t n, size_t off, codec_error *err, con
                     section, off, src->note, main_len);
 }
 
+/* 1 on a little-endian host, where a tile's file bytes are its value. */
+static int host_is_little_endian(void) {
+  const uint32_t one = 1;
+  unsigned char first;
+  memcpy(&first, &one, 1);
+  return first == 1;
+}
+
 /* Reads the tiles of plane pi: tiles_wide * tiles_high uint32 values at
 ** offset_tiles; the product is overflow-checked and the bytes must be
-** present before the array is allocated. */
+** present before the array is allocated.  The values are copied whole on
+** a little-endian host (the file's byte order), else one by one. */
 static int parse_tiles(wwd_src *src, wwd_plane *p, uint32_t pi, size_t hdr_off,
                        codec_error *err) {
   size_t n, bytes, i;
   uint32_t off = le32_load(p->header + WWD_PLANE_OFFSET_TILES);
-  byte_reader r = br_at(src->data, src->size, off);
   p->tiles_wide = le32_load(p->header + WWD_PLANE_TILES_WIDE);
   p->tiles_high = le32_load(p->header + WWD_PLANE_TILES_HIGH);
   if (!size_mul(p->tiles_wide, p->tiles_high, &n) || !size_mul(n, 4, &bytes) || bytes > UINT32_MAX)
@@ -771,7 +806,11 @@ static int parse_tiles(wwd_src *src, wwd_plane *p, uint32_t pi, size_t hdr_off,
   if (!budget_take(src, bytes, off, err, "tiles of plane %u", pi)) return 0;
   p->tiles = (uint32_t *)malloc(bytes);
   if (!p->tiles) return codec_fail_oom(err, "tiles of plane %u: out of memory", pi);
-  for (i = 0; i < n; i++) p->tiles[i] = br_u32le(&r); /* section_ok: all there */
+  if (host_is_little_endian()) {
+    memcpy(p->tiles, src->data + off, bytes); /* section_ok: all there */
+  } else {
+    for (i = 0; i < n; i++) p->tiles[i] = le32_load(src->data + off + i * 4);
+  }
   return 1;
 }
 
@@ -842,19 +881,21 @@ static int parse_objects(wwd_src *src, wwd_level *lvl, wwd_plane *p, uint32_t pi
     wwd_object *o = &p->objects[i];
     uint32_t lens[WWD_OBJECT_NSTRINGS];
     size_t total = 0, pos = r.pos;
+    const unsigned char *fixed = br_bytes(&r, WWD_OBJECT_FIXED_SIZE);
     int k;
-    if (!br_need(&r, WWD_OBJECT_FIXED_SIZE))
+    if (!fixed)
       return codec_fail(err, "object %zu of plane %u: byte offset %zu%s: truncated: needs %u bytes, %zu left",
                         i, pi, pos, src->note, (unsigned)WWD_OBJECT_FIXED_SIZE, br_left(&r));
     p->num_objects = (uint32_t)i + 1;
     o->uid = lvl->next_uid++;
-    /* 284 fixed bytes: field 0, the four string lengths, fields 1..66 */
-    o->field[0] = br_i32le(&r);
+    /* 284 fixed bytes, all present: field 0, the four string lengths,
+    ** fields 1..66 (read straight from the bytes, one bounds check) */
+    o->field[0] = u32_as_i32(le32_load(fixed));
     for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) {
-      lens[k] = br_u32le(&r);
+      lens[k] = le32_load(fixed + 4 + 4 * k);
       if (!size_add(total, lens[k], &total)) total = SIZE_MAX;
     }
-    for (k = 1; k < WWD_OBJECT_NFIELDS; k++) o->field[k] = br_i32le(&r);
+    for (k = 1; k < WWD_OBJECT_NFIELDS; k++) o->field[k] = u32_as_i32(le32_load(fixed + 20 + 4 * (k - 1)));
     if (!br_need(&r, total))
       return codec_fail(err,
                         "object %zu of plane %u: byte offset %zu%s: string lengths exceed the main "

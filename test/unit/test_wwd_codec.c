@@ -1283,7 +1283,46 @@ static void test_structural_edits(void) {
   wwd_free(lvl);
 }
 
+/* The checksum S = -L + sum over i = 1 .. L-1 of (B[i] - i), computed
+** here term by term as wwd.md states it, against wwd_checksum (which sums
+** eight bytes at a time and the indexes in closed form): every length from
+** 0 to 1100 (the word loop's tails and its 128-word folds), a few large
+** ones, at every start alignment, over pseudo-random bytes and all-0xFF
+** bytes (the largest lane sums). */
+static uint32_t checksum_reference(const unsigned char *b, size_t len) {
+  uint32_t s = 0u - (uint32_t)len;
+  size_t i;
+  for (i = 1; i < len; i++) s += (uint32_t)b[i] - (uint32_t)i;
+  return s;
+}
+
+static void test_checksum_formula(void) {
+  static const size_t big[] = {4095, 4096, 4097, 65536 + 13, 300007};
+  size_t cap = 300007 + 8, len, i;
+  unsigned char *buf = malloc(cap);
+  uint32_t seed = 12345;
+  int fill, bad = 0;
+  REQUIRE(buf != NULL, "checksum: out of memory");
+  if (!buf) return;
+  for (fill = 0; fill < 2; fill++) {
+    size_t shift;
+    for (i = 0; i < cap; i++) {
+      seed = seed * 1103515245u + 12345u;
+      buf[i] = fill ? 0xFF : (unsigned char)(seed >> 16);
+    }
+    for (shift = 0; shift < 8; shift++) {
+      for (len = 0; len <= 1100; len++)
+        if (wwd_checksum(buf + shift, len) != checksum_reference(buf + shift, len)) bad++;
+      for (i = 0; i < sizeof big / sizeof big[0]; i++)
+        if (wwd_checksum(buf + shift, big[i]) != checksum_reference(buf + shift, big[i])) bad++;
+    }
+  }
+  CHECK(bad == 0, "checksum: %d lengths/alignments where wwd_checksum differs from the formula", bad);
+  free(buf);
+}
+
 int main(void) {
+  test_checksum_formula();
   test_text8();
   test_generated();
   test_edits();
