@@ -957,7 +957,11 @@ static int parse_objects(wwd_src *src, wwd_level *lvl, wwd_plane *p, uint32_t pi
       lens[k] = le32_load(fixed + 4 + 4 * k);
       if (!size_add(total, lens[k], &total)) total = SIZE_MAX;
     }
-    for (k = 1; k < WWD_OBJECT_NFIELDS; k++) o->field[k] = u32_as_i32(le32_load(fixed + 20 + 4 * (k - 1)));
+    if (host_is_little_endian()) { /* the file's bytes are the fields' two's-complement values */
+      memcpy(&o->field[1], fixed + 20, (WWD_OBJECT_NFIELDS - 1) * 4);
+    } else {
+      for (k = 1; k < WWD_OBJECT_NFIELDS; k++) o->field[k] = u32_as_i32(le32_load(fixed + 20 + 4 * (k - 1)));
+    }
     if (!br_need(&r, total))
       return codec_fail(err,
                         "object %zu of plane %u: byte offset %zu%s: string lengths exceed the main "
