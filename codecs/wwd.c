@@ -60,15 +60,23 @@ typedef struct wwd_src {
   const char *note; /* "" or " (decompressed)" */
   size_t used;      /* bytes of main-block sections read so far */
   size_t sets;      /* image-set names read so far, all planes */
+  /* The level's block (wwd_level.block) while it is filled: tiles and
+  ** object strings are copied to arena + arena_used in parse order, tiles
+  ** at a multiple of 4.  NULL: every array and string gets its own malloc. */
+  unsigned char *arena;
+  size_t arena_cap;
+  size_t arena_used;
 } wwd_src;
 
-/* Frees the strings of one object (the object itself lives in an array). */
+/* Frees the strings of one object (the object itself lives in an array);
+** strings in the level's block go with the block. */
 static void object_clear(wwd_object *o) {
   int s;
   for (s = 0; s < WWD_OBJECT_NSTRINGS; s++) {
-    free(o->str[s].data);
+    if (!o->str[s].in_block) free(o->str[s].data);
     o->str[s].data = NULL;
     o->str[s].len = 0;
+    o->str[s].in_block = 0;
   }
 }
 
@@ -76,8 +84,7 @@ static void object_clear(wwd_object *o) {
 ** array), so a half-built plane can be released too. */
 static void plane_clear(wwd_plane *p) {
   uint32_t i;
-  free(p->tiles);
-  p->tiles = NULL;
+  wwd_plane_set_tiles(p, NULL);
   if (p->image_sets) {
     for (i = 0; i < p->num_image_sets; i++) free(p->image_sets[i].data);
   }
@@ -93,11 +100,21 @@ static void plane_clear(wwd_plane *p) {
   p->objects_cap = 0;
 }
 
+/* Swaps in a plane's new tile array (see wwd.h): the old one is freed
+** only when the plane owns it, since tiles in the level's block go with
+** the block (wwd_free). */
+void wwd_plane_set_tiles(wwd_plane *p, uint32_t *tiles) {
+  if (!p->tiles_in_block) free(p->tiles);
+  p->tiles = tiles;
+  p->tiles_in_block = 0;
+}
+
 /* Copies n bytes into a new malloc'd wwd_bytes (NULL data when n == 0).
 ** Returns 0 when memory runs out. */
 static int bytes_dup(wwd_bytes *b, const unsigned char *s, size_t n) {
   b->data = NULL;
   b->len = 0;
+  b->in_block = 0;
   if (n == 0) return 1;
   if (n > UINT32_MAX) return 0;
   b->data = (unsigned char *)malloc(n);
@@ -109,13 +126,40 @@ static int bytes_dup(wwd_bytes *b, const unsigned char *s, size_t n) {
 
 /* ---- checksum, names, game ------------------------------------------------ */
 
+/* The sum of n bytes modulo 2^32, eight at a time: each 64-bit word is
+** split into four 16-bit lanes holding two bytes' sum (at most 510), and
+** the lanes are folded into the total every 128 words, before they could
+** pass 65535 (128 * 510 = 65280).  A sum does not depend on byte order, so
+** the host's endianness does not matter. */
+static uint32_t byte_sum(const unsigned char *p, size_t n) {
+  const uint64_t low_bytes = 0x00FF00FF00FF00FFull;
+  uint32_t total = 0;
+  while (n >= 8) {
+    uint64_t lanes = 0;
+    size_t words = n / 8 < 128 ? n / 8 : 128, w;
+    for (w = 0; w < words; w++) {
+      uint64_t v;
+      memcpy(&v, p + 8 * w, 8);
+      lanes += (v & low_bytes) + ((v >> 8) & low_bytes);
+    }
+    total += (uint32_t)((lanes & 0xFFFF) + ((lanes >> 16) & 0xFFFF) + ((lanes >> 32) & 0xFFFF) + (lanes >> 48));
+    p += 8 * words;
+    n -= 8 * words;
+  }
+  while (n--) total += *p++;
+  return total;
+}
+
 /* S = -L + sum over i = 1 .. L-1 of (B[i] - i) in uint32 arithmetic (the
-** formula the real files were measured against, see wwd.md). */
+** formula the real files were measured against, see wwd.md), computed as
+** -L - (1 + ... + L-1) + (B[1] + ... + B[L-1]): the index sum in closed
+** form, L(L-1)/2 (the even factor halved first, so the size_t product is
+** exact modulo 2^64 and therefore modulo 2^32), and the bytes summed by
+** byte_sum. */
 uint32_t wwd_checksum(const unsigned char *block, size_t len) {
-  uint32_t s = 0u - (uint32_t)len;
-  size_t i;
-  for (i = 1; i < len; i++) s += (uint32_t)block[i] - (uint32_t)i;
-  return s;
+  size_t index_sum = len % 2 == 0 ? (len / 2) * (len - 1) : len * ((len - 1) / 2);
+  uint32_t bytes = len > 1 ? byte_sum(block + 1, len - 1) : 0;
+  return bytes - (uint32_t)len - (uint32_t)index_sum;
 }
 
 /* Names of the checksum classes, as the SQL layer shows them. */
@@ -210,11 +254,12 @@ int wwd_fixed_string_set(unsigned char *field, size_t field_size, const unsigned
 }
 
 /* Replaces an 8-bit string; the new copy is made before the old one is
-** freed, so s may point into b itself. */
+** freed (unless it lies in the level's block), so s may point into b
+** itself. */
 int wwd_bytes_set(wwd_bytes *b, const unsigned char *s, size_t n) {
   wwd_bytes nb;
   if (!bytes_dup(&nb, s, n)) return 0;
-  free(b->data);
+  if (!b->in_block) free(b->data);
   *b = nb;
   return 1;
 }
@@ -365,6 +410,7 @@ void wwd_free(wwd_level *lvl) {
     for (i = 0; i < lvl->num_tile_properties; i++) free(lvl->tile_properties[i].mask);
   }
   free(lvl->tile_properties);
+  free(lvl->block); /* after the planes: their tiles may point into it */
   free(lvl);
 }
 
@@ -387,15 +433,21 @@ int32_t wwd_next_object_id(const wwd_level *lvl) {
   return top < INT32_MAX ? (int32_t)(top + 1) : INT32_MAX;
 }
 
+/* Counts the kept block whole (it is held as long as the level lives, even
+** after edits replaced everything in it) and the tile
+** arrays and object strings of their own; those in the block are in its
+** size already. */
 size_t wwd_footprint(const wwd_level *lvl) {
-  size_t bytes = sizeof *lvl;
+  size_t bytes = sizeof *lvl + lvl->block_size;
   uint32_t i, k;
   for (i = 0; i < lvl->num_planes; i++) {
     const wwd_plane *p = &lvl->planes[i];
-    bytes += sizeof *p + (size_t)p->tiles_wide * p->tiles_high * 4 + (size_t)p->objects_cap * sizeof(wwd_object);
+    bytes += sizeof *p + (size_t)p->objects_cap * sizeof(wwd_object);
+    if (!p->tiles_in_block) bytes += (size_t)p->tiles_wide * p->tiles_high * 4;
     for (k = 0; k < p->num_objects; k++) {
       int s;
-      for (s = 0; s < WWD_OBJECT_NSTRINGS; s++) bytes += p->objects[k].str[s].len;
+      for (s = 0; s < WWD_OBJECT_NSTRINGS; s++)
+        if (!p->objects[k].str[s].in_block) bytes += p->objects[k].str[s].len;
     }
   }
   for (i = 0; i < lvl->num_tile_properties; i++) bytes += sizeof(wwd_tile_property) + lvl->tile_properties[i].mask_len;
@@ -444,7 +496,8 @@ static int plane_copy(wwd_plane *d, const wwd_plane *s) {
   return 1;
 }
 
-/* Deep copy; uids and next_uid are kept (see wwd.h). */
+/* Deep copy; uids and next_uid are kept (see wwd.h).  The copy gets tile
+** arrays of its own (plane_copy), never the original's block. */
 wwd_level *wwd_clone(const wwd_level *lvl) {
   wwd_level *c;
   uint32_t i;
@@ -456,6 +509,8 @@ wwd_level *wwd_clone(const wwd_level *lvl) {
   c->num_planes = 0;
   c->tile_properties = NULL;
   c->num_tile_properties = 0;
+  c->block = NULL;
+  c->block_size = 0;
   if (lvl->num_planes) {
     c->planes = (wwd_plane *)calloc(lvl->num_planes, sizeof(wwd_plane));
     if (!c->planes) goto fail;
@@ -749,14 +804,34 @@ static int budget_take(wwd_src *src, size_t n, size_t off, codec_error *err, con
                     section, off, src->note, main_len);
 }
 
+/* 1 on a little-endian host, where a tile's file bytes are its value. */
+static int host_is_little_endian(void) {
+  const uint32_t one = 1;
+  unsigned char first;
+  memcpy(&first, &one, 1);
+  return first == 1;
+}
+
+/* The offset in the block at which the next tile array of `bytes` bytes
+** goes, after `used` bytes: rounded up to a multiple of 4 so the tiles are
+** aligned.  Returns 0 when it would not fit in `cap` bytes. */
+static int arena_tiles_at(size_t used, size_t bytes, size_t cap, size_t *at) {
+  size_t pos = used + (4 - used % 4) % 4;
+  if (pos < used || pos > cap || bytes > cap - pos) return 0;
+  *at = pos;
+  return 1;
+}
+
 /* Reads the tiles of plane pi: tiles_wide * tiles_high uint32 values at
 ** offset_tiles; the product is overflow-checked and the bytes must be
-** present before the array is allocated. */
+** present before anything is allocated.  They go into the level's block
+** when there is room (always, for the block sized by wwd_parse), else into
+** an array of the plane's own; copied whole on a little-endian host (the
+** file's byte order), else value by value. */
 static int parse_tiles(wwd_src *src, wwd_plane *p, uint32_t pi, size_t hdr_off,
                        codec_error *err) {
-  size_t n, bytes, i;
+  size_t n, bytes, i, at;
   uint32_t off = le32_load(p->header + WWD_PLANE_OFFSET_TILES);
-  byte_reader r = br_at(src->data, src->size, off);
   p->tiles_wide = le32_load(p->header + WWD_PLANE_TILES_WIDE);
   p->tiles_high = le32_load(p->header + WWD_PLANE_TILES_HIGH);
   if (!size_mul(p->tiles_wide, p->tiles_high, &n) || !size_mul(n, 4, &bytes) || bytes > UINT32_MAX)
@@ -769,9 +844,19 @@ static int parse_tiles(wwd_src *src, wwd_plane *p, uint32_t pi, size_t hdr_off,
                       pi, off, src->note, p->tiles_wide, p->tiles_high, bytes, src->size);
   if (n == 0) return 1;
   if (!budget_take(src, bytes, off, err, "tiles of plane %u", pi)) return 0;
-  p->tiles = (uint32_t *)malloc(bytes);
-  if (!p->tiles) return codec_fail_oom(err, "tiles of plane %u: out of memory", pi);
-  for (i = 0; i < n; i++) p->tiles[i] = br_u32le(&r); /* section_ok: all there */
+  if (src->arena && arena_tiles_at(src->arena_used, bytes, src->arena_cap, &at)) {
+    p->tiles = (uint32_t *)(void *)(src->arena + at); /* malloc'd block, at a multiple of 4: aligned */
+    p->tiles_in_block = 1;
+    src->arena_used = at + bytes;
+  } else {
+    p->tiles = (uint32_t *)malloc(bytes);
+    if (!p->tiles) return codec_fail_oom(err, "tiles of plane %u: out of memory", pi);
+  }
+  if (host_is_little_endian()) {
+    memcpy(p->tiles, src->data + off, bytes); /* section_ok: all there */
+  } else {
+    for (i = 0; i < n; i++) p->tiles[i] = le32_load(src->data + off + i * 4);
+  }
   return 1;
 }
 
@@ -817,6 +902,19 @@ static int parse_image_sets(wwd_src *src, wwd_plane *p, uint32_t pi, codec_error
   return 1;
 }
 
+/* Copies an object string of len bytes at offset off (present, checked by
+** the caller) into the level's block when there is room, else into an
+** allocation of its own.  Returns 0 when memory runs out. */
+static int object_string(wwd_src *src, wwd_bytes *b, size_t off, uint32_t len) {
+  if (len == 0 || !src->arena || len > src->arena_cap - src->arena_used) return bytes_dup(b, src->data + off, len);
+  b->data = src->arena + src->arena_used;
+  b->len = len;
+  b->in_block = 1;
+  memcpy(b->data, src->data + off, len);
+  src->arena_used += len;
+  return 1;
+}
+
 /* Reads the objects of plane pi: each is 284 fixed bytes followed by its
 ** four strings, whose lengths are summed overflow-safely and checked
 ** against the bytes left.  The count is checked against the bytes left
@@ -827,7 +925,7 @@ static int parse_objects(wwd_src *src, wwd_level *lvl, wwd_plane *p, uint32_t pi
   uint32_t count = le32_load(p->header + WWD_PLANE_NUM_OBJECTS);
   uint32_t off = le32_load(p->header + WWD_PLANE_OFFSET_OBJECTS);
   byte_reader r = br_at(src->data, src->size, off);
-  size_t min_bytes, i;
+  size_t min_bytes, array_bytes, i;
   if (count == 0) return 1;
   if (!size_mul(count, WWD_OBJECT_FIXED_SIZE, &min_bytes) || !section_ok(src, off, min_bytes))
     return codec_fail(err,
@@ -835,35 +933,45 @@ static int parse_objects(wwd_src *src, wwd_level *lvl, wwd_plane *p, uint32_t pi
                       "block (%zu bytes with the header)",
                       pi, hdr_off + WWD_PLANE_NUM_OBJECTS, src->note, count, off, src->size);
   if (!budget_take(src, min_bytes, hdr_off + WWD_PLANE_NUM_OBJECTS, err, "plane %u", pi)) return 0;
-  p->objects = (wwd_object *)calloc(count, sizeof(wwd_object));
-  if (!p->objects) return codec_fail_oom(err, "plane %u: out of memory for %u objects", pi, count);
+  /* not zeroed: each object is written whole below, its strings emptied
+  ** before it counts (so a failure frees nothing unset) */
+  if (!size_mul(count, sizeof(wwd_object), &array_bytes) || !(p->objects = (wwd_object *)malloc(array_bytes)))
+    return codec_fail_oom(err, "plane %u: out of memory for %u objects", pi, count);
   p->objects_cap = count;
   for (i = 0; i < count; i++) {
     wwd_object *o = &p->objects[i];
     uint32_t lens[WWD_OBJECT_NSTRINGS];
     size_t total = 0, pos = r.pos;
+    const unsigned char *fixed = br_bytes(&r, WWD_OBJECT_FIXED_SIZE);
     int k;
-    if (!br_need(&r, WWD_OBJECT_FIXED_SIZE))
+    if (!fixed)
       return codec_fail(err, "object %zu of plane %u: byte offset %zu%s: truncated: needs %u bytes, %zu left",
                         i, pi, pos, src->note, (unsigned)WWD_OBJECT_FIXED_SIZE, br_left(&r));
+    memset(o->str, 0, sizeof o->str);
     p->num_objects = (uint32_t)i + 1;
     o->uid = lvl->next_uid++;
-    /* 284 fixed bytes: field 0, the four string lengths, fields 1..66 */
-    o->field[0] = br_i32le(&r);
+    /* 284 fixed bytes, all present: field 0, the four string lengths,
+    ** fields 1..66 (read straight from the bytes, one bounds check) */
+    o->field[0] = u32_as_i32(le32_load(fixed));
     for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) {
-      lens[k] = br_u32le(&r);
+      lens[k] = le32_load(fixed + 4 + 4 * k);
       if (!size_add(total, lens[k], &total)) total = SIZE_MAX;
     }
-    for (k = 1; k < WWD_OBJECT_NFIELDS; k++) o->field[k] = br_i32le(&r);
+    if (host_is_little_endian()) { /* the file's bytes are the fields' two's-complement values */
+      memcpy(&o->field[1], fixed + 20, (WWD_OBJECT_NFIELDS - 1) * 4);
+    } else {
+      for (k = 1; k < WWD_OBJECT_NFIELDS; k++) o->field[k] = u32_as_i32(le32_load(fixed + 20 + 4 * (k - 1)));
+    }
     if (!br_need(&r, total))
       return codec_fail(err,
                         "object %zu of plane %u: byte offset %zu%s: string lengths exceed the main "
                         "block (name %u, logic %u, image set %u, animation %u; %zu bytes left)",
                         i, pi, pos, src->note, lens[0], lens[1], lens[2], lens[3], br_left(&r));
     if (!budget_take(src, total, pos, err, "object %zu of plane %u", i, pi)) return 0;
-    for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) {
-      if (!bytes_dup(&o->str[k], br_bytes(&r, lens[k]), lens[k]))
+    for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) { /* br_need above: all there */
+      if (!object_string(src, &o->str[k], r.pos, lens[k]))
         return codec_fail_oom(err, "object %zu of plane %u: out of memory", i, pi);
+      r.pos += lens[k];
     }
   }
   return 1;
@@ -967,6 +1075,47 @@ static int parse_tile_props(wwd_src *src, wwd_level *lvl, codec_error *err) {
   return 1;
 }
 
+/* After a parse: the block shrinks to the bytes used (freed when none
+** were).  realloc may move it, so the tiles and strings in it are pointed
+** into the result by walking them in the order parse_plane filled it (per
+** plane: tiles at a multiple of 4, then its objects' strings), never
+** through the old pointers, which are not even compared.  When realloc
+** fails the block stays whole (and is counted whole by wwd_footprint). */
+static void arena_finish(wwd_level *lvl, const wwd_src *src) {
+  unsigned char *shrunk;
+  size_t pos = 0, bytes;
+  uint32_t i, k;
+  int s;
+  if (src->arena_used == 0) {
+    free(lvl->block);
+    lvl->block = NULL;
+    lvl->block_size = 0;
+    return;
+  }
+  if (src->arena_used == lvl->block_size) return;
+  shrunk = (unsigned char *)realloc(lvl->block, src->arena_used);
+  if (!shrunk) return;
+  lvl->block = shrunk;
+  lvl->block_size = src->arena_used;
+  for (i = 0; i < lvl->num_planes; i++) {
+    wwd_plane *p = &lvl->planes[i];
+    if (p->tiles_in_block) {
+      bytes = (size_t)p->tiles_wide * p->tiles_high * 4; /* fitted in the block */
+      arena_tiles_at(pos, bytes, src->arena_used, &pos);
+      p->tiles = (uint32_t *)(void *)(shrunk + pos);
+      pos += bytes;
+    }
+    for (k = 0; k < p->num_objects; k++) {
+      for (s = 0; s < WWD_OBJECT_NSTRINGS; s++) {
+        wwd_bytes *b = &p->objects[k].str[s];
+        if (!b->in_block) continue;
+        b->data = shrunk + pos;
+        pos += b->len;
+      }
+    }
+  }
+}
+
 /* Parses a whole file (see wwd.h).  On failure *out is set to NULL and err
 ** names the section and byte offset. */
 int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_error *err) {
@@ -994,6 +1143,9 @@ int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_err
   src.note = "";
   src.used = 0;
   src.sets = 0;
+  src.arena = NULL;
+  src.arena_cap = 0;
+  src.arena_used = 0;
   if (compressed) {
     if (!inflate_main(data, size, &owned, &src.size, err)) return 0;
     src.data = owned;
@@ -1020,6 +1172,18 @@ int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_err
     goto fail;
   }
   if (!budget_take(&src, plane_bytes, WWD_HDR_NUM_PLANES, err, "header")) goto fail;
+  /* The block for all tiles and object strings: they are sections of the
+  ** main block, which budget_take keeps from adding up to more than it,
+  ** plus at most 3 bytes of alignment per plane.  Pages never written are
+  ** never touched, and arena_finish gives back the rest.  Without it (a
+  ** size beyond size_t, out of memory) each gets its own allocation. */
+  if (size_add(src.size - WWD_HEADER_SIZE, (size_t)np * 3, &src.arena_cap) && src.arena_cap > 0 &&
+      (src.arena = (unsigned char *)malloc(src.arena_cap)) != NULL) {
+    lvl->block = src.arena; /* owned by the level from here on: wwd_free releases it after its users */
+    lvl->block_size = src.arena_cap;
+  } else {
+    src.arena_cap = 0;
+  }
   if (np) {
     lvl->planes = (wwd_plane *)calloc(np, sizeof(wwd_plane));
     if (!lvl->planes) {
@@ -1038,6 +1202,7 @@ int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_err
   lvl->next_plane_uid = lvl->num_planes;
   for (i = 0; i < lvl->num_tile_properties; i++) lvl->tile_properties[i].uid = i;
   lvl->next_property_uid = lvl->num_tile_properties;
+  arena_finish(lvl, &src);
   free(owned);
   if (out) *out = lvl;
   else wwd_free(lvl);

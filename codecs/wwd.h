@@ -20,7 +20,13 @@
 **
 ** Ownership: wwd_parse, wwd_clone and wwd_level_new return a level the caller
 ** frees with wwd_free.  All arrays and strings inside are owned by the level
-** and allocated with malloc.  wwd_serialize's output is malloc'd; the caller
+** and allocated with malloc.  One exception, for speed: wwd_parse copies
+** the tiles of all planes and the strings of all objects into one block,
+** wwd_level.block, owned by the level (one allocation instead of tens of
+** thousands), marked wwd_plane.tiles_in_block and wwd_bytes.in_block.  Each
+** has bytes of its own there and may be written in place, but is never
+** freed on its own: p->tiles is replaced through wwd_plane_set_tiles, an
+** object string through wwd_bytes_set.  Image-set names are never in it.  wwd_serialize's output is malloc'd; the caller
 ** frees it with free().
 */
 #ifndef LEVELSQL_WWD_H
@@ -132,6 +138,7 @@ enum wwd_object_field {
 typedef struct wwd_bytes {
   unsigned char *data; /* malloc'd, may be NULL when len == 0 */
   uint32_t len;
+  int in_block;        /* 1: data lies in the level's block (see above), not freed alone */
 } wwd_bytes;
 
 /* The four strings of an object, in file order. */
@@ -147,6 +154,7 @@ typedef struct wwd_plane {
   uint32_t uid;             /* model-only identity, like an object's (see above) */
   unsigned char header[WWD_PLANE_HEADER_SIZE]; /* raw; counts/offsets rewritten on save */
   uint32_t *tiles;          /* tiles_wide * tiles_high values, row by row */
+  int tiles_in_block;       /* 1: tiles lie in the level's block (not freed alone); 0: malloc'd */
   uint32_t tiles_wide;      /* copies of the header dimensions, validated on parse */
   uint32_t tiles_high;
   uint32_t num_image_sets;
@@ -198,6 +206,11 @@ typedef struct wwd_level {
   ** file order; inserts take the next one, deletes leave gaps). */
   uint32_t next_plane_uid;
   uint32_t next_property_uid;
+  /* The tiles and object strings of a parsed level (see above; malloc'd,
+  ** owned by the level, freed by wwd_free, kept whole even when edits
+  ** replaced what was in it; NULL for clones and new levels). */
+  unsigned char *block;
+  size_t block_size;
 } wwd_level;
 
 /* ---- whole files -------------------------------------------------------- */
@@ -221,6 +234,11 @@ wwd_level *wwd_clone(const wwd_level *lvl);
 
 void wwd_free(wwd_level *lvl);
 
+/* Gives a plane a new tile array (malloc'd, or NULL for no cells; the
+** plane owns it from now on), releasing the old one unless it lies in the
+** level's block.  The dimensions are the caller's to update. */
+void wwd_plane_set_tiles(wwd_plane *p, uint32_t *tiles);
+
 /* The main plane (the first whose flags have WWD_PLANE_MAIN), or -1. */
 long wwd_main_plane(const wwd_level *lvl);
 
@@ -228,8 +246,9 @@ long wwd_main_plane(const wwd_level *lvl);
 ** level (any plane), or 1 in a level without objects (INT32_MAX at most). */
 int32_t wwd_next_object_id(const wwd_level *lvl);
 
-/* About how many bytes of memory a level holds: tiles, objects and their
-** strings, masks (headers are small), for a cache budget. */
+/* About how many bytes of memory a level holds: the kept block whole,
+** tiles and object strings not in it, objects, masks (headers are small),
+** for a cache budget. */
 size_t wwd_footprint(const wwd_level *lvl);
 
 /* A new, valid, empty level: signature, flags = use z coords, one main plane
@@ -269,7 +288,9 @@ size_t wwd_fixed_string(const unsigned char *field, size_t field_size, const uns
 ** unchanged) when n >= field_size: the field needs room for the NUL. */
 int wwd_fixed_string_set(unsigned char *field, size_t field_size, const unsigned char *s, size_t n);
 
-/* Replaces an 8-bit string.  Returns 0 when memory runs out (old kept). */
+/* Replaces an 8-bit string (the new one malloc'd; the old one freed unless
+** it lies in the level's block).  Returns 0 when memory runs out (old
+** kept). */
 int wwd_bytes_set(wwd_bytes *b, const unsigned char *s, size_t n);
 
 /* Appends a zeroed object (all fields 0, strings empty) to a plane, giving it

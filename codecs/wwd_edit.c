@@ -78,8 +78,7 @@ int wwd_plane_resize(wwd_level *lvl, uint32_t plane, uint32_t tiles_wide, uint32
     }
     for (; x < tiles_wide; x++) row[x] = fill;
   }
-  free(p->tiles);
-  p->tiles = tiles;
+  wwd_plane_set_tiles(p, tiles); /* the old array may point into the level's block */
   p->tiles_wide = tiles_wide;
   p->tiles_high = tiles_high;
   le32_store(p->header + WWD_PLANE_TILES_WIDE, tiles_wide);

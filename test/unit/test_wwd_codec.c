@@ -1283,7 +1283,153 @@ static void test_structural_edits(void) {
   wwd_free(lvl);
 }
 
+/* The checksum S = -L + sum over i = 1 .. L-1 of (B[i] - i), computed
+** here term by term as wwd.md states it, against wwd_checksum (which sums
+** eight bytes at a time and the indexes in closed form): every length from
+** 0 to 1100 (the word loop's tails and its 128-word folds), a few large
+** ones, at every start alignment, over pseudo-random bytes and all-0xFF
+** bytes (the largest lane sums). */
+static uint32_t checksum_reference(const unsigned char *b, size_t len) {
+  uint32_t s = 0u - (uint32_t)len;
+  size_t i;
+  for (i = 1; i < len; i++) s += (uint32_t)b[i] - (uint32_t)i;
+  return s;
+}
+
+static void test_checksum_formula(void) {
+  static const size_t big[] = {4095, 4096, 4097, 65536 + 13, 300007};
+  size_t cap = 300007 + 8, len, i;
+  unsigned char *buf = malloc(cap);
+  uint32_t seed = 12345;
+  int fill, bad = 0;
+  REQUIRE(buf != NULL, "checksum: out of memory");
+  if (!buf) return;
+  for (fill = 0; fill < 2; fill++) {
+    size_t shift;
+    for (i = 0; i < cap; i++) {
+      seed = seed * 1103515245u + 12345u;
+      buf[i] = fill ? 0xFF : (unsigned char)(seed >> 16);
+    }
+    for (shift = 0; shift < 8; shift++) {
+      for (len = 0; len <= 1100; len++)
+        if (wwd_checksum(buf + shift, len) != checksum_reference(buf + shift, len)) bad++;
+      for (i = 0; i < sizeof big / sizeof big[0]; i++)
+        if (wwd_checksum(buf + shift, big[i]) != checksum_reference(buf + shift, big[i])) bad++;
+    }
+  }
+  CHECK(bad == 0, "checksum: %d lengths/alignments where wwd_checksum differs from the formula", bad);
+  free(buf);
+}
+
+/* One range of bytes of a parsed level's block, for test_block. */
+typedef struct block_range {
+  const unsigned char *p;
+  size_t n;
+} block_range;
+
+/* Collects the in-block tiles and object strings of a level; returns how
+** many, or -1 when one lies outside the block or tiles are misaligned. */
+static int block_ranges(const wwd_level *lvl, block_range *out, int max) {
+  int n = 0, s;
+  uint32_t pi, k;
+  for (pi = 0; pi < lvl->num_planes; pi++) {
+    const wwd_plane *p = &lvl->planes[pi];
+    block_range r[1 + 64 * WWD_OBJECT_NSTRINGS];
+    int m = 0, j;
+    if (p->tiles_in_block) {
+      r[m].p = (const unsigned char *)p->tiles;
+      r[m++].n = (size_t)p->tiles_wide * p->tiles_high * 4;
+      if ((uintptr_t)p->tiles % sizeof(uint32_t) != 0) return -1;
+    }
+    for (k = 0; k < p->num_objects && k < 64; k++)
+      for (s = 0; s < WWD_OBJECT_NSTRINGS; s++)
+        if (p->objects[k].str[s].in_block) {
+          r[m].p = p->objects[k].str[s].data;
+          r[m++].n = p->objects[k].str[s].len;
+        }
+    for (j = 0; j < m; j++) {
+      if (!lvl->block || r[j].p < lvl->block || r[j].n > lvl->block_size ||
+          r[j].p - lvl->block > (ptrdiff_t)(lvl->block_size - r[j].n) || n == max)
+        return -1;
+      out[n++] = r[j];
+    }
+  }
+  return n;
+}
+
+/* The tiles and object strings wwd_parse puts into the level's block
+** (wwd.h, Ownership), for an uncompressed and a compressed level: all of
+** them are there, aligned, without sharing bytes; wwd_footprint counts the
+** block once and not its contents again; a clone owns its own arrays; and
+** edits of the parsed level in place (a tile written, a string replaced,
+** an object removed, a plane resized and one removed) neither free nor
+** write what they must not (a wrong free aborts, ASan sees the rest) and
+** give the same level as the same edits of the clone. */
+static void test_block(void) {
+  int compress;
+  for (compress = 0; compress < 2; compress++) {
+    size_t n = 0, tiles = 0, strings = 0;
+    unsigned char *buf = make_bytes(compress, &n);
+    wwd_level *lvl = buf ? parse_ok(buf, n, "block") : NULL, *copy;
+    block_range r[64];
+    int nr, i, j, disjoint = 1, all_in = 1, s;
+    uint32_t pi, k;
+    char why[128] = "";
+    free(buf);
+    REQUIRE(lvl != NULL, "block: parse (compress %d)", compress);
+    if (!lvl) continue;
+    for (pi = 0; pi < lvl->num_planes; pi++) {
+      const wwd_plane *p = &lvl->planes[pi];
+      if ((size_t)p->tiles_wide * p->tiles_high != 0) all_in &= p->tiles_in_block;
+      tiles += (size_t)p->tiles_wide * p->tiles_high * 4;
+      for (k = 0; k < p->num_objects; k++)
+        for (s = 0; s < WWD_OBJECT_NSTRINGS; s++) {
+          if (p->objects[k].str[s].len) all_in &= p->objects[k].str[s].in_block;
+          strings += p->objects[k].str[s].len;
+        }
+    }
+    nr = block_ranges(lvl, r, 64);
+    for (i = 0; i < nr; i++)
+      for (j = i + 1; j < nr; j++)
+        if (r[i].p < r[j].p + r[j].n && r[j].p < r[i].p + r[i].n) disjoint = 0;
+    CHECK(all_in && nr > 0 && disjoint && lvl->block_size >= tiles + strings,
+          "block (compress %d): every tile array and string in the block, aligned, apart (%d ranges)", compress, nr);
+    copy = wwd_clone(lvl);
+    REQUIRE(copy != NULL, "block: clone");
+    if (!copy) {
+      wwd_free(lvl);
+      continue;
+    }
+    CHECK(!copy->block && !copy->planes[1].tiles_in_block && copy->planes[1].tiles != lvl->planes[1].tiles &&
+              !copy->planes[1].objects[0].str[WWD_STR_LOGIC].in_block && wwd_equal(lvl, copy, why, sizeof why),
+          "block (compress %d): the clone owns its arrays and strings and equals the level: %s", compress, why);
+    CHECK(wwd_footprint(lvl) == wwd_footprint(copy) - tiles - strings + lvl->block_size,
+          "block (compress %d): footprint %zu counts the block (%zu) once, not its tiles (%zu) and strings (%zu) again "
+          "(clone: %zu)",
+          compress, wwd_footprint(lvl), lvl->block_size, tiles, strings, wwd_footprint(copy));
+    for (i = 0; i < 2; i++) { /* the same edits on the parsed level (i == 0) and on its clone */
+      wwd_level *l = i == 0 ? lvl : copy;
+      codec_error err;
+      l->planes[1].tiles[3] = 4242;
+      CHECK(wwd_bytes_set(&l->planes[1].objects[0].str[WWD_STR_NAME], (const unsigned char *)"Cat", 3) &&
+                wwd_object_remove(l, 1, 1) && wwd_plane_resize(l, 0, 4, 4, 7, &err) && wwd_plane_remove(l, 2),
+            "block (compress %d): edits on %s", compress, i == 0 ? "the parsed level" : "the clone");
+    }
+    CHECK(lvl->planes[1].tiles_in_block && !lvl->planes[0].tiles_in_block && lvl->planes[1].tiles[4] == 4 &&
+              wwd_equal(lvl, copy, why, sizeof why),
+          "block (compress %d): the edited level equals the edited clone, its other cells unchanged: %s", compress, why);
+    wwd_free(copy);
+    copy = reparse(lvl, "block: edited");
+    CHECK(copy && wwd_equal(lvl, copy, why, sizeof why), "block (compress %d): the edited level round-trips: %s",
+          compress, why);
+    wwd_free(copy);
+    wwd_free(lvl);
+  }
+}
+
 int main(void) {
+  test_checksum_formula();
+  test_block();
   test_text8();
   test_generated();
   test_edits();
