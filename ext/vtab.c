@@ -85,16 +85,18 @@ typedef struct ls_cursor {
   const uint64_t *generation;  /* the session's write counter (ls_session.generation) */
   /* The current row as getters see it: opts, file, rec and arena are the
   ** cursor's own (set at open); model and pos are copied in by the first
-  ** column read after the cursor moves (row_current), so a row's later
-  ** columns reuse them, and its record. */
+  ** column read after the cursor moves, so a row's later columns reuse
+  ** them, and its record. */
   ls_row row;
-  int row_current;
+  /* row is current and, where the table has records and the row a model,
+  ** its record loaded without error, as of this generation of the session;
+  ** REC_STALE after every move of the cursor (ls_next, ls_filter), so the
+  ** next column read brings the row up to date (cursor_row_ready), and a
+  ** write (which bumps the generation) makes the record load again. */
+  uint64_t ready_gen;
   void *rec;           /* the current row's record (tables with records) */
   ls_arena *arena;     /* what loading it decoded */
-  /* rec holds the current row's record, loaded at this generation;
-  ** REC_STALE after every move of the cursor (ls_next, ls_filter), so a
-  ** record is loaded at most once per row, and again after a write. */
-  uint64_t rec_gen;
+  uint64_t rec_gen;    /* rec, or rec_error, is of the current row at this generation; REC_STALE after a move */
   char *rec_error;     /* why it could not be loaded */
   int run_which;       /* ls_table_run: the rows up to run_last of position run_which follow (-1: ask next()) */
   int64_t run_last;
@@ -469,7 +471,7 @@ static int ls_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
   c->row.file = &c->info;
   c->row.rec = c->rec;
   c->row.arena = c->arena;
-  c->rec_gen = REC_STALE;
+  c->ready_gen = c->rec_gen = REC_STALE;
   c->eof = 1;
   c->run_which = -1;
   *out = &c->base;
@@ -721,8 +723,7 @@ static int cursor_advance(ls_cursor *c, int first_in_file) {
 ** to move.  Every move goes through ls_next or ls_filter, which call it
 ** first, so a column read after a move sees the new row. */
 static void cursor_moved(ls_cursor *c) {
-  c->row_current = 0;
-  c->rec_gen = REC_STALE;
+  c->ready_gen = c->rec_gen = REC_STALE;
 }
 
 /* The next row: along the run of rows ls_table_run found (a grid row)
@@ -893,35 +894,43 @@ static int ls_eof(sqlite3_vtab_cursor *cur) {
   return ((ls_cursor *)cur)->eof;
 }
 
-/* Loads the record of the cursor's row into c->rec (c->row current),
-** after a move or a write made the one it holds stale (cursor_record).
-** Returns 1, or 0 with c->rec_error.  Kept out of line: the column reads
-** of a row that reuse its record stay short. */
-static __attribute__((noinline)) int cursor_load_record(ls_cursor *c) {
-  const ls_table *t = c->table;
+/* Frees what the previous row's record left: its arena's allocations
+** and its load error. */
+static __attribute__((noinline)) void cursor_record_clear(ls_cursor *c) {
   if (!ls_arena_empty(c->arena)) ls_arena_reset(c->arena);
-  if (c->rec_error) {
-    sqlite3_free(c->rec_error);
-    c->rec_error = NULL;
-  }
-  /* a constant size is a few stores, not a call (ls_open allocated it) */
-  if (t->record_size <= SMALL_RECORD) memset(c->rec, 0, SMALL_RECORD);
-  else memset(c->rec, 0, t->record_size);
-  c->rec_gen = *c->generation;
-  if (t->load(&c->row, &c->rec_error) != SQLITE_OK) {
-    if (!c->rec_error) c->rec_error = sqlite3_mprintf("out of memory");
-    return 0;
-  }
-  return 1;
+  sqlite3_free(c->rec_error);
+  c->rec_error = NULL;
 }
 
-/* The record of the cursor's row, loaded once per row: the first typed
-** column read after a move loads it, the row's other columns reuse it
-** unless a write (which bumps the session's generation) came between.
-** Returns 1, or 0 with c->rec_error. */
-static inline int cursor_record(ls_cursor *c) {
-  if (c->rec_gen == *c->generation) return !c->rec_error;
-  return cursor_load_record(c);
+/* Brings c->row up to date for reading column col, once per row (and
+** again after a write): copies the row's model and position in, and
+** loads its record unless the column reads without one.  A record that
+** failed to load is not loaded again for the same row and generation.
+** Returns 1, or 0 when col needs the record and it cannot be loaded
+** (c->rec_error).  Called by ls_column_value only when c->ready_gen is
+** stale, so the column reads that find the row ready skip all of it. */
+static inline int cursor_row_ready(ls_cursor *c, const ls_column *col) {
+  const ls_table *t = c->table;
+  uint64_t generation = *c->generation;
+  c->row.pos = c->pos;
+  if (!c->model || !t->record_size) {
+    c->row.model = c->model ? c->model->p : NULL;
+    c->ready_gen = generation;
+    return 1;
+  }
+  c->row.model = c->model->p;
+  if (col->flags & LS_COL_NOREC) return 1;
+  if (c->rec_gen != generation) {
+    if (c->arena->head || c->rec_error) cursor_record_clear(c);
+    /* a constant size is a few stores, not a call (ls_open allocated it) */
+    if (t->record_size <= SMALL_RECORD) memset(c->rec, 0, SMALL_RECORD);
+    else memset(c->rec, 0, t->record_size);
+    c->rec_gen = generation;
+    if (t->load(&c->row, &c->rec_error) != SQLITE_OK && !c->rec_error) c->rec_error = sqlite3_mprintf("out of memory");
+  }
+  if (c->rec_error) return 0;
+  c->ready_gen = generation;
+  return 1;
 }
 
 /* Fails a column read whose record cannot be loaded: "<file>: <why>". */
@@ -949,30 +958,24 @@ static __attribute__((noinline)) int column_outside_table(ls_cursor *c, sqlite3_
 ** alone are not computed.  Position columns are answered without a record
 ** (a grid scan reading x and y loads nothing per row).  The other columns
 ** see the row through c->row, brought up to date once per row, and share
-** its record.  The slow cases are out of line, so this path stays short:
-** it runs for every column of every row. */
+** its record (cursor_row_ready).  The rare cases are out of line, so this
+** path, run for every column of every row, stays short. */
 static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
   ls_cursor *c = (ls_cursor *)cur;
-  const ls_table *t = c->table;
   const ls_column *col;
-  if ((unsigned)i - 1u >= (unsigned)t->ncolumns) return column_outside_table(c, ctx, i);
+  if ((unsigned)i - 1u >= (unsigned)c->table->ncolumns) return column_outside_table(c, ctx, i);
   if (sqlite3_vtab_nochange(ctx)) return SQLITE_OK;
-  col = &t->columns[i - 1];
+  col = &c->table->columns[i - 1];
   if (col->kind == LS_POS) {
     sqlite3_result_int64(ctx, col->offset == 0 ? c->pos.a : col->offset == 1 ? c->pos.b : c->pos.c);
     return SQLITE_OK;
   }
-  if (!c->row_current) {
-    c->row.model = c->model ? c->model->p : NULL;
-    c->row.pos = c->pos;
-    c->row_current = 1;
-  }
-  if (t->record_size && !(col->flags & LS_COL_NOREC) && c->row.model && !cursor_record(c)) {
+  if (c->ready_gen != *c->generation && !cursor_row_ready(c, col)) {
     column_unloadable(c, ctx);
   } else if (col->kind == LS_CUSTOM) {
     col->get(&c->row, ctx, col);
   } else {
-    ls_column_get(t, &c->row, ctx, col);
+    ls_column_get(c->table, &c->row, ctx, col);
   }
   return SQLITE_OK;
 }
