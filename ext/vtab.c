@@ -94,6 +94,7 @@ typedef struct ls_cursor {
   ** next column read brings the row up to date (cursor_row_ready), and a
   ** write (which bumps the generation) makes the record load again. */
   uint64_t ready_gen;
+  uint64_t row_gen;    /* row alone is current (what LS_COL_NOREC columns need), as of this generation */
   void *rec;           /* the current row's record (tables with records) */
   ls_arena *arena;     /* what loading it decoded */
   uint64_t rec_gen;    /* rec, or rec_error, is of the current row at this generation; REC_STALE after a move */
@@ -471,7 +472,7 @@ static int ls_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
   c->row.file = &c->info;
   c->row.rec = c->rec;
   c->row.arena = c->arena;
-  c->ready_gen = c->rec_gen = REC_STALE;
+  c->ready_gen = c->row_gen = c->rec_gen = REC_STALE;
   c->eof = 1;
   c->run_which = -1;
   *out = &c->base;
@@ -723,7 +724,7 @@ static int cursor_advance(ls_cursor *c, int first_in_file) {
 ** to move.  Every move goes through ls_next or ls_filter, which call it
 ** first, so a column read after a move sees the new row. */
 static void cursor_moved(ls_cursor *c) {
-  c->ready_gen = c->rec_gen = REC_STALE;
+  c->ready_gen = c->row_gen = c->rec_gen = REC_STALE;
 }
 
 /* The next row: along the run of rows ls_table_run found (a grid row)
@@ -903,8 +904,8 @@ static __attribute__((noinline)) void cursor_record_clear(ls_cursor *c) {
 }
 
 /* Brings c->row up to date for reading column col, once per row (and
-** again after a write): copies the row's model and position in, and
-** loads its record unless the column reads without one.  A record that
+** again after a write): copies the row's model and position in (row_gen),
+** and loads its record (ready_gen) unless the column reads without one.  A record that
 ** failed to load is not loaded again for the same row and generation.
 ** Returns 1, or 0 when col needs the record and it cannot be loaded
 ** (c->rec_error).  Called by ls_column_value only when c->ready_gen is
@@ -913,6 +914,7 @@ static inline int cursor_row_ready(ls_cursor *c, const ls_column *col) {
   const ls_table *t = c->table;
   uint64_t generation = *c->generation;
   c->row.pos = c->pos;
+  c->row_gen = generation;
   if (!c->model || !t->record_size) {
     c->row.model = c->model ? c->model->p : NULL;
     c->ready_gen = generation;
@@ -970,7 +972,7 @@ static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i
     sqlite3_result_int64(ctx, col->offset == 0 ? c->pos.a : col->offset == 1 ? c->pos.b : c->pos.c);
     return SQLITE_OK;
   }
-  if (c->ready_gen != *c->generation && !cursor_row_ready(c, col)) {
+  if ((col->flags & LS_COL_NOREC ? c->row_gen : c->ready_gen) != *c->generation && !cursor_row_ready(c, col)) {
     column_unloadable(c, ctx);
   } else if (col->kind == LS_CUSTOM) {
     col->get(&c->row, ctx, col);
