@@ -81,12 +81,23 @@ typedef struct ls_cursor {
   char *row_error;     /* levelsql_files: the current file's error message */
   char *scan_error;    /* set by a table's next() that could not go on */
   ls_memo memo;
+  const ls_table *table;       /* the vtab's table, one load away per column read */
+  const uint64_t *generation;  /* the session's write counter (ls_session.generation) */
+  /* The current row as getters see it: opts, file, rec and arena are the
+  ** cursor's own (set at open); model and pos are copied in by the first
+  ** column read after the cursor moves, so a row's later columns reuse
+  ** them, and its record. */
+  ls_row row;
+  /* row is current and, where the table has records and the row a model,
+  ** its record loaded without error, as of this generation of the session;
+  ** REC_STALE after every move of the cursor (ls_next, ls_filter), so the
+  ** next column read brings the row up to date (cursor_row_ready), and a
+  ** write (which bumps the generation) makes the record load again. */
+  uint64_t ready_gen;
+  uint64_t row_gen;    /* row alone is current (what LS_COL_NOREC columns need), as of this generation */
   void *rec;           /* the current row's record (tables with records) */
   ls_arena *arena;     /* what loading it decoded */
-  int rec_loaded;      /* rec holds the row at rec_pos of rec_model, loaded at generation rec_gen */
-  uint64_t rec_gen;
-  ls_pos rec_pos;
-  const ls_model *rec_model;
+  uint64_t rec_gen;    /* rec, or rec_error, is of the current row at this generation; REC_STALE after a move */
   char *rec_error;     /* why it could not be loaded */
   int run_which;       /* ls_table_run: the rows up to run_last of position run_which follow (-1: ask next()) */
   int64_t run_last;
@@ -97,6 +108,15 @@ typedef struct ls_cursor {
   struct ls_job **ahead; /* by path index: the job reading that file, or NULL */
   int ahead_next;        /* the first path index not yet considered */
 } ls_cursor;
+
+/* The generation of a cursor's record after the cursor moved: none (the
+** session's counter starts at 0 and only counts up). */
+#define REC_STALE UINT64_MAX
+
+/* Records of up to this many bytes (grid cells, most rows) are cleared
+** before each load() with fixed-size stores rather than a call to memset:
+** the cursor allocates at least this much for its record. */
+#define SMALL_RECORD 32
 
 /* SQL column numbers: 0 is `file`, then the table's columns, then hidden. */
 #define COL_FILE 0
@@ -441,7 +461,7 @@ static int ls_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
   memset(c, 0, sizeof *c);
   c->range = sqlite3_malloc64(sizeof *c->range * (sqlite3_uint64)(v->table->ncolumns + 1));
   if (v->table->record_size) {
-    c->rec = sqlite3_malloc64(v->table->record_size);
+    c->rec = sqlite3_malloc64(v->table->record_size < SMALL_RECORD ? SMALL_RECORD : v->table->record_size);
     c->arena = ls_arena_new();
   }
   if (!c->range || (v->table->record_size && (!c->rec || !c->arena))) {
@@ -451,6 +471,13 @@ static int ls_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
     sqlite3_free(c);
     return SQLITE_NOMEM;
   }
+  c->table = v->table;
+  c->generation = &v->sess->generation;
+  c->row.opts = &c->opts;
+  c->row.file = &c->info;
+  c->row.rec = c->rec;
+  c->row.arena = c->arena;
+  c->ready_gen = c->row_gen = c->rec_gen = REC_STALE;
   c->eof = 1;
   c->run_which = -1;
   *out = &c->base;
@@ -766,16 +793,24 @@ static int cursor_advance(ls_cursor *c, int first_in_file) {
   }
 }
 
+/* Forgets what the cursor knew of its row (ls_row, record): it is about
+** to move.  Every move goes through ls_next or ls_filter, which call it
+** first, so a column read after a move sees the new row. */
+static void cursor_moved(ls_cursor *c) {
+  c->ready_gen = c->row_gen = c->rec_gen = REC_STALE;
+}
+
 /* The next row: along the run of rows ls_table_run found (a grid row)
 ** by one step of its position while the model is unchanged, else through
 ** cursor_advance. */
 static int ls_next(sqlite3_vtab_cursor *cur) {
   ls_cursor *c = (ls_cursor *)cur;
+  cursor_moved(c);
   if (c->has_rowid) {
     c->eof = 1;
     return SQLITE_OK;
   }
-  if (c->run_which >= 0 && c->run_gen == ((ls_vtab *)cur->pVtab)->sess->generation) {
+  if (c->run_which >= 0 && c->run_gen == *c->generation) {
     int64_t *at = c->run_which == 2 ? &c->pos.c : c->run_which == 1 ? &c->pos.b : &c->pos.a;
     if (*at < c->run_last) {
       (*at)++;
@@ -850,6 +885,7 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
   /* A scan starts: the statement that was writing (if any) is over (see
   ** ls_update). */
   ls_session_statement_end(v->sess);
+  cursor_moved(c);
   cursor_reset(c);
   for (i = 0; i < t->ncolumns; i++) {
     c->range[i].lo = INT64_MIN;
@@ -932,70 +968,89 @@ static int ls_eof(sqlite3_vtab_cursor *cur) {
   return ((ls_cursor *)cur)->eof;
 }
 
-/* Loads the record of the cursor's row, once per row (and again after any
-** write, which may have changed it).  Returns 1, or 0 with c->rec_error. */
-static int cursor_record(ls_cursor *c, ls_row *row) {
-  ls_vtab *v = (ls_vtab *)c->base.pVtab;
-  const ls_table *t = v->table;
-  if (c->rec_loaded && c->rec_gen == v->sess->generation && c->rec_model == c->model &&
-      c->rec_pos.a == c->pos.a && c->rec_pos.b == c->pos.b && c->rec_pos.c == c->pos.c) {
-    return !c->rec_error;
-  }
+/* Frees what the previous row's record left: its arena's allocations
+** and its load error. */
+static __attribute__((noinline)) void cursor_record_clear(ls_cursor *c) {
   if (!ls_arena_empty(c->arena)) ls_arena_reset(c->arena);
-  if (c->rec_error) {
-    sqlite3_free(c->rec_error);
-    c->rec_error = NULL;
+  sqlite3_free(c->rec_error);
+  c->rec_error = NULL;
+}
+
+/* Brings c->row up to date for reading column col, once per row (and
+** again after a write): copies the row's model and position in (row_gen),
+** and loads its record (ready_gen) unless the column reads without one.  A record that
+** failed to load is not loaded again for the same row and generation.
+** Returns 1, or 0 when col needs the record and it cannot be loaded
+** (c->rec_error).  Called by ls_column_value only when c->ready_gen is
+** stale, so the column reads that find the row ready skip all of it. */
+static inline int cursor_row_ready(ls_cursor *c, const ls_column *col) {
+  const ls_table *t = c->table;
+  uint64_t generation = *c->generation;
+  c->row.pos = c->pos;
+  c->row_gen = generation;
+  if (!c->model || !t->record_size) {
+    c->row.model = c->model ? c->model->p : NULL;
+    c->ready_gen = generation;
+    return 1;
   }
-  memset(c->rec, 0, t->record_size);
-  c->rec_loaded = 1;
-  c->rec_gen = v->sess->generation;
-  c->rec_model = c->model;
-  c->rec_pos = c->pos;
-  if (t->load(row, &c->rec_error) != SQLITE_OK) {
-    if (!c->rec_error) c->rec_error = sqlite3_mprintf("out of memory");
-    return 0;
+  c->row.model = c->model->p;
+  if (col->flags & LS_COL_NOREC) return 1;
+  if (c->rec_gen != generation) {
+    if (c->arena->head || c->rec_error) cursor_record_clear(c);
+    /* a constant size is a few stores, not a call (ls_open allocated it) */
+    if (t->record_size <= SMALL_RECORD) memset(c->rec, 0, SMALL_RECORD);
+    else memset(c->rec, 0, t->record_size);
+    c->rec_gen = generation;
+    if (t->load(&c->row, &c->rec_error) != SQLITE_OK && !c->rec_error) c->rec_error = sqlite3_mprintf("out of memory");
   }
+  if (c->rec_error) return 0;
+  c->ready_gen = generation;
   return 1;
 }
 
-/* The value of SQL column i of the cursor's row.  Position columns are
-** answered first, without a record (a grid scan reading x and y loads
-** nothing per row). */
-static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
-  ls_cursor *c = (ls_cursor *)cur;
-  const ls_table *t = ((ls_vtab *)cur->pVtab)->table;
-  /* Columns an UPDATE leaves alone are not computed; the hidden arguments
-  ** are always given, so xUpdate knows the options (encoding) in force. */
-  if (i >= 1 && i <= t->ncolumns) {
-    const ls_column *col = &t->columns[i - 1];
-    if (sqlite3_vtab_nochange(ctx)) return SQLITE_OK;
-    if (col->kind == LS_POS) {
-      sqlite3_result_int64(ctx, col->offset == 0 ? c->pos.a : col->offset == 1 ? c->pos.b : c->pos.c);
-      return SQLITE_OK;
-    }
-  }
+/* Fails a column read whose record cannot be loaded: "<file>: <why>". */
+static __attribute__((noinline)) void column_unloadable(ls_cursor *c, sqlite3_context *ctx) {
+  char *msg = sqlite3_mprintf("%s: %s", c->info.path, c->rec_error);
+  sqlite3_result_error(ctx, msg ? msg : c->rec_error, -1);
+  sqlite3_free(msg);
+}
+
+/* The columns beside the table's own: `file`, and the hidden arguments,
+** which are always given (an UPDATE's unchanged ones too), so xUpdate
+** knows the options (encoding) in force. */
+static __attribute__((noinline)) int column_outside_table(ls_cursor *c, sqlite3_context *ctx, int i) {
   if (i == COL_FILE) {
     sqlite3_result_text(ctx, c->info.path, -1, SQLITE_TRANSIENT);
-  } else if (i == col_source(t)) {
+  } else if (i == col_source(c->table)) {
     if (c->source) sqlite3_result_text(ctx, c->source, -1, SQLITE_TRANSIENT);
-  } else if (i == col_options(t)) {
+  } else if (i == col_options(c->table)) {
     if (c->options_text) sqlite3_result_text(ctx, c->options_text, -1, SQLITE_TRANSIENT);
-  } else if (i >= 1 && i <= t->ncolumns) {
-    const ls_column *col = &t->columns[i - 1];
-    ls_row row;
-    row.model = c->model ? c->model->p : NULL;
-    row.pos = c->pos;
-    row.opts = &c->opts;
-    row.file = &c->info;
-    row.rec = c->rec;
-    row.arena = c->arena;
-    if (t->record_size && !(col->flags & LS_COL_NOREC) && row.model && !cursor_record(c, &row)) {
-      char *msg = sqlite3_mprintf("%s: %s", c->info.path, c->rec_error);
-      sqlite3_result_error(ctx, msg ? msg : c->rec_error, -1);
-      sqlite3_free(msg);
-      return SQLITE_OK;
-    }
-    ls_column_get(t, &row, ctx, col);
+  }
+  return SQLITE_OK;
+}
+
+/* The value of SQL column i of the cursor's row.  Columns an UPDATE leaves
+** alone are not computed.  Position columns are answered without a record
+** (a grid scan reading x and y loads nothing per row).  The other columns
+** see the row through c->row, brought up to date once per row, and share
+** its record (cursor_row_ready).  The rare cases are out of line, so this
+** path, run for every column of every row, stays short. */
+static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
+  ls_cursor *c = (ls_cursor *)cur;
+  const ls_column *col;
+  if ((unsigned)i - 1u >= (unsigned)c->table->ncolumns) return column_outside_table(c, ctx, i);
+  if (sqlite3_vtab_nochange(ctx)) return SQLITE_OK;
+  col = &c->table->columns[i - 1];
+  if (col->kind == LS_POS) {
+    sqlite3_result_int64(ctx, col->offset == 0 ? c->pos.a : col->offset == 1 ? c->pos.b : c->pos.c);
+    return SQLITE_OK;
+  }
+  if ((col->flags & LS_COL_NOREC ? c->row_gen : c->ready_gen) != *c->generation && !cursor_row_ready(c, col)) {
+    column_unloadable(c, ctx);
+  } else if (col->kind == LS_CUSTOM) {
+    col->get(&c->row, ctx, col);
+  } else {
+    ls_column_get(c->table, &c->row, ctx, col);
   }
   return SQLITE_OK;
 }

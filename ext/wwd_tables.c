@@ -556,9 +556,10 @@ static int tile_store(ls_row *row, const void *old, const unsigned char *changed
 
 #define CELL(row) (((tile_rec *)(row)->rec)->cell)
 
-/* The tile id: NULL for the special values (invisible, filled). */
+/* The tile id: NULL for the special values (invisible, filled).  Reads
+** the cell in the model (LS_COL_NOREC), so a scan loads no record. */
 static void get_tile_id(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  uint32_t t = CELL(row);
+  uint32_t t = *tile_cell(row);
   (void)col;
   if (t != WWD_TILE_INVISIBLE && t != WWD_TILE_FILLED) sqlite3_result_int64(ctx, t);
 }
@@ -581,8 +582,9 @@ static int set_tile_id(ls_row *row, sqlite3_value *v, const ls_column *col, char
   return SQLITE_OK;
 }
 
+/* The cell's kind, from the model as get_tile_id. */
 static void get_tile_kind(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  uint32_t t = CELL(row);
+  uint32_t t = *tile_cell(row);
   (void)col;
   /* lengths given: a scan reads this column once per cell */
   if (t == WWD_TILE_INVISIBLE) sqlite3_result_text(ctx, "invisible", 9, SQLITE_STATIC);
@@ -613,8 +615,10 @@ static const ls_column tile_columns[] = {
   LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number"),
   LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(490), "column, 0-based"),
   LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(155), "row, 0-based"),
-  LS_COL_CUSTOM("tile", "INTEGER", get_tile_id, set_tile_id, "tile id; NULL for invisible and filled cells (setting NULL makes the cell invisible)"),
-  LS_COL_CUSTOM("kind", "TEXT", get_tile_kind, set_tile_kind, "'tile', 'invisible' or 'filled'"),
+  {.name = "tile", .type = "INTEGER", .kind = LS_CUSTOM, .get = get_tile_id, .set = set_tile_id, .flags = LS_COL_NOREC,
+   .doc = "tile id; NULL for invisible and filled cells (setting NULL makes the cell invisible)"},
+  {.name = "kind", .type = "TEXT", .kind = LS_CUSTOM, .get = get_tile_kind, .set = set_tile_kind, .flags = LS_COL_NOREC,
+   .doc = "'tile', 'invisible' or 'filled'"},
 };
 
 static const ls_table wwd_tiles = {
