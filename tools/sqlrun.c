@@ -100,9 +100,29 @@ static void readfile_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
   if (data) sqlite3_result_blob64(ctx, data, (sqlite3_uint64)len, sqlite3_free);
 }
 
+/* Creates the folders above path that are missing, as the shell's
+** writefile() does.  Returns 0 when one cannot be made. */
+static int make_parent_folders(const char *path) {
+  char *copy = sqlite3_mprintf("%s", path), *slash;
+  int ok = copy != NULL;
+  for (slash = copy ? strchr(copy + 1, '/') : NULL; ok && slash; slash = strchr(slash + 1, '/')) {
+    struct stat st;
+    *slash = 0;
+#ifdef _WIN32
+    if (stat(copy, &st) != 0 && mkdir(copy) != 0) ok = 0;
+#else
+    if (stat(copy, &st) != 0 && mkdir(copy, 0777) != 0) ok = 0;
+#endif
+    *slash = '/';
+  }
+  sqlite3_free(copy);
+  return ok;
+}
+
 /* writefile(PATH, DATA): writes the bytes of DATA (a blob, or text) to
-** the file, replacing it, and returns how many; fails like the shell's
-** ("failed to write file: PATH") when it cannot. */
+** the file, replacing it (making the folders above it that are missing),
+** and returns how many; fails like the shell's ("failed to write file:
+** PATH") when it cannot. */
 static void writefile_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *path = (const char *)sqlite3_value_text(argv[0]);
   const void *data = sqlite3_value_blob(argv[1]);
@@ -112,6 +132,7 @@ static void writefile_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   (void)argc;
   if (!path) return;
   f = fopen(path, "wb");
+  if (!f && errno == ENOENT && make_parent_folders(path)) f = fopen(path, "wb");
   ok = f && (n == 0 || fwrite(data, 1, (size_t)n, f) == (size_t)n);
   if (f && fclose(f) != 0) ok = 0;
   if (!ok) {

@@ -5,7 +5,7 @@
 -- disk after a thread read it is read again.  The results of each setting
 -- are kept in a database file, so that each setting starts with a cold
 -- cache on a connection of its own.
-.shell mkdir -p ahead/wwd ahead/tw ahead/all ahead/stale
+-- (writefile makes the folders)
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)
 SELECT count(writefile(printf('ahead/wwd/l%02d.WWD', i), readfile('samples/SAMPLE0' || (i % 5 + 1) || '.WWD'))) FROM n;
 -- expect: 60
