@@ -674,7 +674,19 @@ int wwd_sniff(const unsigned char *data, size_t size) {
 ** The claim is capped (WWD_MAX_MAIN_BLOCK) and checked against the largest
 ** ratio deflate can reach BEFORE allocating; a stream that ends early, runs
 ** past the claim, is corrupt, or is followed by extra bytes is an error. */
-static int inflate_main(const unsigned char *data, size_t size, unsigned char **full,
+/* The buffer inflate_main writes into: scratch's, grown to total bytes, or
+** (scratch NULL) a new one.  NULL when out of memory (scratch is kept). */
+static unsigned char *inflate_buffer(wwd_scratch *scratch, size_t total) {
+  unsigned char *grown;
+  if (!scratch) return (unsigned char *)malloc(total);
+  if (scratch->cap >= total) return scratch->data;
+  if (!(grown = (unsigned char *)realloc(scratch->data, total))) return NULL;
+  scratch->data = grown;
+  scratch->cap = total;
+  return grown;
+}
+
+static int inflate_main(const unsigned char *data, size_t size, wwd_scratch *scratch, unsigned char **full,
                         size_t *full_size, codec_error *err) {
   size_t clen = size - WWD_HEADER_SIZE, total, plausible, produced;
   uint32_t claimed = le32_load(data + WWD_HDR_DECOMPRESSED_SIZE);
@@ -699,12 +711,12 @@ static int inflate_main(const unsigned char *data, size_t size, unsigned char **
     return codec_fail_limit(err, "main block (zlib): byte offset %u: compressed block too large (%zu bytes)",
                             (unsigned)WWD_HEADER_SIZE, clen);
   total = (size_t)WWD_HEADER_SIZE + claimed;
-  buf = (unsigned char *)malloc(total);
+  buf = inflate_buffer(scratch, total);
   if (!buf) return codec_fail_oom(err, "main block (zlib): out of memory for %zu bytes", total);
   memcpy(buf, data, WWD_HEADER_SIZE);
   memset(&zs, 0, sizeof zs);
   if (inflateInit(&zs) != Z_OK) {
-    free(buf);
+    if (!scratch) free(buf);
     return codec_fail_oom(err, "main block (zlib): cannot initialise zlib");
   }
   zs.next_in = (Bytef *)(data + WWD_HEADER_SIZE);
@@ -722,7 +734,7 @@ static int inflate_main(const unsigned char *data, size_t size, unsigned char **
     ret = inflate(&zs, Z_FINISH);
     if (zs.avail_out == 0) {
       inflateEnd(&zs);
-      free(buf);
+      if (!scratch) free(buf);
       return codec_fail(err,
                         "main block (zlib): byte offset %u: decompressed size mismatch: the stream "
                         "holds more than the %u bytes claimed at header offset %u",
@@ -733,7 +745,7 @@ static int inflate_main(const unsigned char *data, size_t size, unsigned char **
     size_t at = WWD_HEADER_SIZE + (clen - zs.avail_in);
     const char *zmsg = zs.msg ? zs.msg : "data error";
     inflateEnd(&zs);
-    free(buf);
+    if (!scratch) free(buf);
     if (ret == Z_DATA_ERROR)
       return codec_fail(err, "main block (zlib): file byte offset %zu: corrupt zlib stream (%s)", at, zmsg);
     if (ret == Z_NEED_DICT)
@@ -749,7 +761,7 @@ static int inflate_main(const unsigned char *data, size_t size, unsigned char **
   }
   if (produced != claimed) {
     inflateEnd(&zs);
-    free(buf);
+    if (!scratch) free(buf);
     return codec_fail(err,
                       "main block (zlib): byte offset %u: decompressed size mismatch: the stream "
                       "holds %zu bytes, header offset %u claims %u",
@@ -759,7 +771,7 @@ static int inflate_main(const unsigned char *data, size_t size, unsigned char **
     size_t at = WWD_HEADER_SIZE + (clen - zs.avail_in);
     uInt left = zs.avail_in;
     inflateEnd(&zs);
-    free(buf);
+    if (!scratch) free(buf);
     return codec_fail(err, "main block (zlib): file byte offset %zu: %u bytes after the end of the zlib stream",
                       at, (unsigned)left);
   }
@@ -1119,6 +1131,13 @@ static void arena_finish(wwd_level *lvl, const wwd_src *src) {
 /* Parses a whole file (see wwd.h).  On failure *out is set to NULL and err
 ** names the section and byte offset. */
 int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_error *err) {
+  return wwd_parse_reusing(data, size, NULL, out, err);
+}
+
+/* wwd_parse with the inflated main block in *scratch when given (see
+** wwd.h); `owned` is the block when it is this call's own. */
+int wwd_parse_reusing(const unsigned char *data, size_t size, wwd_scratch *scratch, wwd_level **out,
+                      codec_error *err) {
   wwd_level *lvl = NULL;
   unsigned char *owned = NULL;
   wwd_src src;
@@ -1147,8 +1166,10 @@ int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_err
   src.arena_cap = 0;
   src.arena_used = 0;
   if (compressed) {
-    if (!inflate_main(data, size, &owned, &src.size, err)) return 0;
-    src.data = owned;
+    unsigned char *inflated = NULL;
+    if (!inflate_main(data, size, scratch, &inflated, &src.size, err)) return 0;
+    if (!scratch) owned = inflated;
+    src.data = inflated;
     src.note = " (decompressed)";
   }
   lvl = (wwd_level *)calloc(1, sizeof *lvl);

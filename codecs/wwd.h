@@ -223,6 +223,21 @@ int wwd_sniff(const unsigned char *data, size_t size);
 ** N, object K of plane N, tile property K) and the byte offset. */
 int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_error *err);
 
+/* A buffer a caller lends wwd_parse_reusing for the inflated main block of
+** compressed levels, so that parsing many levels in a row reuses one
+** allocation, and the pages already in memory, instead of a fresh one per
+** level.  Owned by the caller: start it zeroed, free(data) when done.
+** wwd_parse_reusing grows it with realloc when a level needs more and
+** keeps no pointer into it. */
+typedef struct wwd_scratch {
+  unsigned char *data;
+  size_t cap;
+} wwd_scratch;
+
+/* wwd_parse, inflating into *scratch (NULL: a buffer of its own). */
+int wwd_parse_reusing(const unsigned char *data, size_t size, wwd_scratch *scratch, wwd_level **out,
+                      codec_error *err);
+
 /* Serializes a level: recomputes counts, offsets, the decompressed size and
 ** the exact checksum S; compresses the main block when WWD_FLAG_COMPRESS is
 ** set in the header flags.  Returns 1 and a malloc'd buffer, or 0 with err

@@ -53,6 +53,15 @@ SQLITE_EXTENSION_INIT3
 
 /* ---- formats ---------------------------------------------------------- */
 
+/* A buffer lent to a parse so that parsing many files in a row on one
+** thread reuses one allocation, and its pages, instead of a fresh one per
+** file (parse_ahead.c): owned by the lender (free(data) when done); the
+** borrower grows it with realloc and keeps no pointer into it. */
+typedef struct ls_scratch {
+  unsigned char *data;
+  size_t cap;
+} ls_scratch;
+
 typedef struct ls_format {
   const char *name;               /* levelsql_files.format: "wwd", "tw", ... */
   const char *const *extensions;  /* lower-case, with dot, NULL-terminated: files taken from a directory */
@@ -82,6 +91,10 @@ typedef struct ls_format {
   ** the whole file), and returns the model's footprint after.  Called only
   ** on a clean model that nothing but the cache holds. NULL: none. */
   size_t (*shed)(void *model);
+  /* Optional: parse() with what it decodes on the way (an inflated block)
+  ** in *scratch, for parse-ahead threads that parse file after file.
+  ** NULL: parse() is used. */
+  void *(*parse_reusing)(const unsigned char *data, size_t size, ls_scratch *scratch, codec_error *err);
 } ls_format;
 
 /* The ls_format callbacks of a codec whose model is its own struct T and

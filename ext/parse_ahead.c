@@ -17,12 +17,30 @@
 
 /* ---- one file -------------------------------------------------------------- */
 
+/* A buffer of at least n bytes: reuse's, grown as needed, or (reuse NULL)
+** a new one.  NULL when out of memory. */
+static unsigned char *buffer_for(ls_scratch *reuse, size_t n) {
+  unsigned char *grown;
+  if (!reuse) return malloc(n);
+  if (reuse->cap >= n) return reuse->data;
+  if (!(grown = realloc(reuse->data, n))) return NULL;
+  reuse->data = grown;
+  reuse->cap = n;
+  return grown;
+}
+
+void ls_parse_buffers_free(ls_parse_buffers *bufs) {
+  free(bufs->file.data);
+  free(bufs->parse.data);
+  memset(bufs, 0, sizeof *bufs);
+}
+
 /* Reads the regular file at path, whole (limit 0) or its first `limit`
-** bytes, into a malloc'd buffer (one spare byte, so an empty file still
-** gets one); the stat of the open descriptor, the identity of exactly the
-** bytes read, goes to out->st.  Returns the buffer and its length in *n,
-** or NULL with out->read_failure set. */
-static unsigned char *read_whole(const char *path, size_t limit, ls_parsed *out, size_t *n) {
+** bytes, into reuse's buffer (NULL: a malloc'd one; one spare byte, so an
+** empty file still gets one); the stat of the open descriptor, the
+** identity of exactly the bytes read, goes to out->st.  Returns the buffer
+** and its length in *n, or NULL with out->read_failure set. */
+static unsigned char *read_whole(const char *path, size_t limit, ls_scratch *reuse, ls_parsed *out, size_t *n) {
   unsigned char *buf = NULL;
   size_t done = 0, want;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -41,7 +59,7 @@ static unsigned char *read_whole(const char *path, size_t limit, ls_parsed *out,
     out->read_failure = LS_READ_TOO_BIG;
   } else {
     want = limit && (size_t)out->st.st_size > limit ? limit : (size_t)out->st.st_size;
-    if (!(buf = malloc(want + 1))) {
+    if (!(buf = buffer_for(reuse, want + 1))) {
       out->read_failure = LS_READ_NOMEM;
       out->wanted = want;
     }
@@ -51,7 +69,7 @@ static unsigned char *read_whole(const char *path, size_t limit, ls_parsed *out,
       if (got <= 0) {
         out->read_failure = got < 0 ? LS_READ_IO : LS_READ_SHRANK;
         out->errno_value = got < 0 ? errno : 0;
-        free(buf);
+        if (!reuse) free(buf);
         buf = NULL;
         break;
       }
@@ -83,22 +101,24 @@ static const ls_format *detect_format(const ls_format *const *formats, int nform
 }
 
 void ls_parse_file(const char *open_path, const char *name, const ls_format *fmt, const ls_format *const *formats,
-                   int nformats, ls_parsed *out) {
+                   int nformats, ls_parse_buffers *bufs, ls_parsed *out) {
+  ls_scratch *file_buf = bufs ? &bufs->file : NULL;
   unsigned char *data;
   size_t n;
   memset(out, 0, sizeof *out);
   if (!fmt) {
     /* Detect from the first bytes, so a folder's large non-level files
     ** (videos, archives) are never read whole. */
-    if (!(data = read_whole(open_path, LS_SNIFF_BYTES, out, &n))) return;
+    if (!(data = read_whole(open_path, LS_SNIFF_BYTES, file_buf, out, &n))) return;
     fmt = detect_format(formats, nformats, name, data, n);
-    free(data);
+    if (!bufs) free(data);
     if (!fmt) return;
   }
   out->fmt = fmt;
-  if (!(data = read_whole(open_path, 0, out, &n))) return;
-  out->model = fmt->parse(data, n, &out->parse_error);
-  free(data);
+  if (!(data = read_whole(open_path, 0, file_buf, out, &n))) return;
+  out->model = bufs && fmt->parse_reusing ? fmt->parse_reusing(data, n, &bufs->parse, &out->parse_error)
+                                          : fmt->parse(data, n, &out->parse_error);
+  if (!bufs) free(data);
 }
 
 void ls_parsed_free_model(ls_parsed *r) {
@@ -140,8 +160,10 @@ static void job_free(ls_job *job) {
   free(job);
 }
 
-static void job_run(ls_job *job) {
-  ls_parse_file(job->path, job->path, job->fmt, (const ls_format *const *)job->formats, job->nformats, &job->result);
+/* Runs a job; bufs: the running thread's buffers, or NULL. */
+static void job_run(ls_job *job, ls_parse_buffers *bufs) {
+  ls_parse_file(job->path, job->path, job->fmt, (const ls_format *const *)job->formats, job->nformats, bufs,
+                &job->result);
 }
 
 /* Unlinks a queued job (lock held). */
@@ -153,19 +175,29 @@ static void queue_remove(ls_pool *pool, ls_job *job) {
   job->prev = job->next = NULL;
 }
 
-/* A worker: runs queued jobs, oldest first, until the pool stops. */
+/* A worker: runs queued jobs, oldest first, until the pool stops.  It
+** keeps its buffers from one job to the next and gives them back whenever
+** the queue runs dry, so an idle pool holds no memory. */
 static void *worker_main(void *arg) {
   ls_pool *pool = arg;
+  ls_parse_buffers bufs;
+  memset(&bufs, 0, sizeof bufs);
   pthread_mutex_lock(&pool->lock);
   for (;;) {
     ls_job *job;
+    if (!pool->head && (bufs.file.data || bufs.parse.data)) {
+      pthread_mutex_unlock(&pool->lock);
+      ls_parse_buffers_free(&bufs);
+      pthread_mutex_lock(&pool->lock);
+      continue;
+    }
     while (!pool->stopping && !pool->head) pthread_cond_wait(&pool->queued, &pool->lock);
     if (pool->stopping) break;
     job = pool->head;
     queue_remove(pool, job);
     job->state = JOB_RUNNING;
     pthread_mutex_unlock(&pool->lock);
-    job_run(job);
+    job_run(job, &bufs);
     job->result.on_thread = 1;
     pthread_mutex_lock(&pool->lock);
     job->state = JOB_DONE;
@@ -173,6 +205,7 @@ static void *worker_main(void *arg) {
     else pthread_cond_broadcast(&pool->finished);
   }
   pthread_mutex_unlock(&pool->lock);
+  ls_parse_buffers_free(&bufs);
   return NULL;
 }
 
@@ -295,7 +328,7 @@ void ls_pool_take(ls_pool *pool, ls_job *job, ls_parsed *out) {
     while (job->state != JOB_DONE) pthread_cond_wait(&pool->finished, &pool->lock);
   }
   pthread_mutex_unlock(&pool->lock);
-  if (run_here) job_run(job);
+  if (run_here) job_run(job, NULL);
   *out = job->result;
   job->result.model = NULL;
   job_free(job);

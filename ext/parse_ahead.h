@@ -59,13 +59,26 @@ typedef struct ls_parsed {
   int on_thread;        /* a pool thread did the work (ls_pool_take) */
 } ls_parsed;
 
+/* What a thread that parses file after file keeps between files: the
+** buffer the file is read into and the format's own scratch
+** (ls_format.parse_reusing), so each file reuses the memory of the last
+** one instead of faulting in fresh pages.  Zeroed to start;
+** ls_parse_buffers_free gives them back. */
+typedef struct ls_parse_buffers {
+  ls_scratch file;
+  ls_scratch parse;
+} ls_parse_buffers;
+
+void ls_parse_buffers_free(ls_parse_buffers *bufs);
+
 /* Reads the file at `open_path` and parses it with fmt, or, fmt NULL, with
 ** the first of formats[0..nformats) whose sniff accepts its first bytes
 ** (then the one whose extension `name` has), reading only those first
-** bytes when none does.  Fills *out; never fails otherwise.  Safe on any
-** thread: the formats must stay registered meanwhile. */
+** bytes when none does.  bufs: the thread's buffers to reuse, or NULL
+** (fresh ones, freed here).  Fills *out; never fails otherwise.  Safe on
+** any thread: the formats must stay registered meanwhile. */
 void ls_parse_file(const char *open_path, const char *name, const ls_format *fmt, const ls_format *const *formats,
-                   int nformats, ls_parsed *out);
+                   int nformats, ls_parse_buffers *bufs, ls_parsed *out);
 
 /* Frees the model of a result (keeps the rest). */
 void ls_parsed_free_model(ls_parsed *r);

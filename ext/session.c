@@ -365,7 +365,7 @@ static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_for
       ahead = NULL;
     }
   }
-  if (!ahead) ls_parse_file(f->canon, path, fmt, s->formats, s->nformats, &r);
+  if (!ahead) ls_parse_file(f->canon, path, fmt, s->formats, s->nformats, NULL, &r);
   if (r.read_failure != LS_READ_OK) {
     *err = parsed_error(path, &r);
     return SQLITE_ERROR;

@@ -171,6 +171,7 @@ const ls_format tw_format = {
   tw_format_clone, tw_format_free, tw_format_footprint, tw_format_validate,
   NULL, /* options: text in maps is UTF-8, no code page to choose */
   tw_format_shed,
+  NULL, /* parse_reusing: blobs stay compressed until read */
 };
 
 /* ---- shared helpers -------------------------------------------------------- */

@@ -42,6 +42,7 @@ const ls_format wed_format = {
   NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
   wed_options,
   NULL, /* shed: nothing is decoded lazily */
+  NULL, /* parse_reusing: nothing to reuse */
 };
 
 /* ---- shared helpers --------------------------------------------------------- */

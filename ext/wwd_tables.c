@@ -55,12 +55,25 @@ static const ls_option wwd_option_new_cells = {"new_cells", "new_cells=filled", 
 /* Text in WWD files is 8-bit, in the code page the option names. */
 static const ls_option *const wwd_options[] = {&ls_option_encoding, &wwd_option_new_cells, NULL};
 
+/* wwd_parse_reusing with the engine's scratch: the inflated main block of
+** compressed levels goes into the buffer a parse-ahead thread keeps. */
+static void *wwd_format_parse_reusing(const unsigned char *data, size_t size, ls_scratch *scratch,
+                                      codec_error *err) {
+  wwd_scratch block = {scratch->data, scratch->cap};
+  wwd_level *lvl = NULL;
+  int ok = wwd_parse_reusing(data, size, &block, &lvl, err);
+  scratch->data = block.data;
+  scratch->cap = block.cap;
+  return ok ? lvl : NULL;
+}
+
 const ls_format wwd_format = {
   "wwd", wwd_extensions, wwd_sniff, wwd_format_parse, wwd_format_serialize,
   wwd_format_clone, wwd_format_free, wwd_format_footprint,
   NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
   wwd_options,
   NULL, /* shed: nothing is decoded lazily */
+  wwd_format_parse_reusing,
 };
 
 /* ---- records ----------------------------------------------------------------- */

@@ -109,6 +109,7 @@ const ls_format wz4_format = {
   NULL, /* validate: the loads read the parsed model as it is; only memory can run out */
   wz4_options_list, /* rename_links; text in projects is UTF-16, no code page to choose */
   NULL, /* shed: nothing is decoded lazily */
+  NULL, /* parse_reusing: nothing to reuse */
 };
 
 /* ---- shared helpers ------------------------------------------------------------- */

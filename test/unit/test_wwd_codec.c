@@ -155,6 +155,7 @@ static void set_strings(wwd_object *o, const char *name, const char *logic, cons
 static void test_corpus_roundtrip(void) {
   size_t f;
   check_loop files = {0, 0, 0};
+  wwd_scratch shared = {NULL, 0}; /* one buffer lent to every parse, as a parse-ahead thread does */
   if (!check_corpus_dir()) {
     SKIP("corpus round trip: LEVELSQL_CORPUS unset");
     return;
@@ -179,6 +180,16 @@ static void test_corpus_roundtrip(void) {
     }
     compressed = (le32_load(d + WWD_HDR_FLAGS) & WWD_FLAG_COMPRESS) != 0;
     CHECK(wwd_serialize(lvl, &out, &m, &err), "%s: serialize: %s", corpus_files[f], err.msg);
+    {
+      wwd_level *again = NULL;
+      unsigned char *again_out = NULL;
+      size_t again_n = 0;
+      CHECK(wwd_parse_reusing(d, n, &shared, &again, &err) && wwd_serialize(again, &again_out, &again_n, &err) &&
+                out && again_n == m && memcmp(again_out, out, m) == 0,
+            "%s: parsed through the buffer the files before it used, the same level", corpus_files[f]);
+      wwd_free(again);
+      free(again_out);
+    }
     if (out) {
       if (!compressed) {
         CHECK(m == n && memcmp(out, d, n) == 0, "%s: not byte-identical (%zu vs %zu bytes)",
@@ -235,8 +246,9 @@ static void test_corpus_roundtrip(void) {
     wwd_free(lvl);
     free(d);
   }
+  free(shared.data);
   check_loop_done(&files, "every corpus level round-trips (bytes, or the decompressed block and the header), its clone and "
-                  "uids too");
+                  "uids too, and parses the same through a reused buffer");
 }
 
 /* The reference values of wwd.md for RETAIL01.WWD, and the checksum class
