@@ -138,7 +138,7 @@ char *ls_session_stats_json(ls_session *s) {
                       "{\"parses\":%lld,\"parsed_ahead\":%lld,\"parsed_on_threads\":%lld,\"threads\":%d,\"hits\":%lld,\"writes\":%lld,\"bytes\":%lld,\"limit\":%lld,"
                       "\"expansions\":%lld,\"stats\":%lld,\"cached\":%lld,\"files\":[",
                       (long long)s->parses, (long long)s->parsed_ahead, (long long)s->parsed_on_threads,
-                      s->pool ? ls_pool_threads(s->pool) : 0, (long long)s->hits, (long long)s->writes, (long long)s->cache_bytes,
+                      ls_session_threads(s, 0, 0), (long long)s->hits, (long long)s->writes, (long long)s->cache_bytes,
                       (long long)s->cache_limit, (long long)s->expansions, (long long)s->stats, (long long)cached);
   for (f = s->lru_head; f; f = f->lru_next) {
     const char *path = f->shown ? f->shown : f->canon;
@@ -247,28 +247,29 @@ static ls_file *file_find(const ls_session *s, const char *canon) {
   return NULL;
 }
 
+/* Puts f's id into the first free slot of its probe sequence in index
+** (cap slots, a power of two, not full). */
+static void index_put(int64_t *index, size_t cap, const ls_file *f) {
+  size_t i;
+  for (i = (size_t)path_hash(f->canon) & (cap - 1); index[i]; i = (i + 1) & (cap - 1)) {
+  }
+  index[i] = f->id;
+}
+
 /* Puts entry f into the index (growing it to keep it at most half full).
 ** Returns 0 when out of memory. */
 static int index_add(ls_session *s, ls_file *f) {
-  size_t mask, i;
   if ((size_t)(s->nfiles + 1) * 2 > s->index_cap) {
     size_t cap = s->index_cap ? s->index_cap * 2 : 64;
     int64_t *p = sqlite3_malloc64(sizeof *p * (sqlite3_uint64)cap), k;
     if (!p) return 0;
     memset(p, 0, sizeof *p * cap);
+    for (k = 0; k < s->nfiles; k++) index_put(p, cap, s->files[k]);
     sqlite3_free(s->index);
     s->index = p;
     s->index_cap = cap;
-    for (k = 0; k < s->nfiles; k++) {
-      for (i = (size_t)path_hash(s->files[k]->canon) & (cap - 1); p[i]; i = (i + 1) & (cap - 1)) {
-      }
-      p[i] = s->files[k]->id;
-    }
   }
-  mask = s->index_cap - 1;
-  for (i = (size_t)path_hash(f->canon) & mask; s->index[i]; i = (i + 1) & mask) {
-  }
-  s->index[i] = f->id;
+  index_put(s->index, s->index_cap, f);
   return 1;
 }
 
@@ -465,49 +466,41 @@ static int file_show_as(ls_file *f, const char *path) {
   return 1;
 }
 
-/* ls_session_load with what a scan passes (ls_ahead, or NULL): the job
-** that reads the file ahead is always taken or cancelled, and on_parse
-** runs before a miss parses. */
-static int load_with(ls_session *s, const char *path, const ls_format *fmt, const ls_ahead *how, ls_file **out,
-                     char **err) {
-  ls_job *ahead = how ? how->job : NULL;
-  struct stat st;
+/* The lookup half of a load: resolves path to its entry (*out) and
+** answers from the transaction's copy or the cache when it can.  Returns
+** SQLITE_OK with *miss 0 when answered, an error, or SQLITE_OK with *miss
+** 1 and *st the file's stat when the file must be parsed. */
+static int load_lookup(ls_session *s, const char *path, const ls_format *fmt, ls_file **out, struct stat *st,
+                       int *miss, char **err) {
   char *canon, *resolved;
   ls_file *f;
   *out = NULL;
+  *miss = 0;
   s->stats++;
   resolved = realpath(path, NULL);
   if (!resolved) {
-    ls_pool_cancel(s->pool, ahead);
     *err = sqlite3_mprintf("%s: cannot open: %s", path, strerror(errno));
     return SQLITE_ERROR;
   }
   canon = sqlite3_mprintf("%s", resolved);
   free(resolved);
   if (!canon || !(f = file_entry(s, canon))) {
-    ls_pool_cancel(s->pool, ahead);
     *err = sqlite3_mprintf("out of memory");
     return SQLITE_NOMEM;
   }
   *out = f;
   if (!file_show_as(f, path)) {
-    ls_pool_cancel(s->pool, ahead);
     *err = sqlite3_mprintf("out of memory");
     return SQLITE_NOMEM;
   }
   /* The transaction's own copy wins; a change on disk is caught at COMMIT. */
-  if (f->working) {
-    ls_pool_cancel(s->pool, ahead);
-    return SQLITE_OK;
-  }
+  if (f->working) return SQLITE_OK;
   recover_folder(s, f->canon);
-  if (stat(f->canon, &st) != 0) {
-    ls_pool_cancel(s->pool, ahead);
+  if (stat(f->canon, st) != 0) {
     *err = sqlite3_mprintf("%s: cannot stat: %s", path, strerror(errno));
     return SQLITE_ERROR;
   }
-  if (stat_matches(f, &st) && (f->clean || f->error) && (!fmt || f->fmt == fmt)) {
-    ls_pool_cancel(s->pool, ahead);
+  if (stat_matches(f, st) && (f->clean || f->error) && (!fmt || f->fmt == fmt)) {
     if (f->error) {
       *err = sqlite3_mprintf("%s: %s", path, f->error);
       return SQLITE_ERROR;
@@ -517,9 +510,25 @@ static int load_with(ls_session *s, const char *path, const ls_format *fmt, cons
     s->hits++;
     return SQLITE_OK;
   }
+  *miss = 1;
+  return SQLITE_OK;
+}
+
+/* ls_session_load with what a scan passes (ls_ahead, or NULL): the job
+** that reads the file ahead is taken by a parse, else cancelled, and
+** on_parse runs before a miss parses. */
+static int load_with(ls_session *s, const char *path, const ls_format *fmt, const ls_ahead *how, ls_file **out,
+                     char **err) {
+  ls_job *ahead = how ? how->job : NULL;
+  struct stat st;
+  int miss, rc = load_lookup(s, path, fmt, out, &st, &miss, err);
+  if (rc != SQLITE_OK || !miss) {
+    ls_session_cancel_ahead(s, ahead);
+    return rc;
+  }
   s->parses++;
   if (how && how->on_parse) how->on_parse(how->ctx);
-  return file_reload(s, f, path, fmt, ahead, &st, err);
+  return file_reload(s, *out, path, fmt, ahead, &st, err);
 }
 
 int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_file **out, char **err) {
