@@ -74,8 +74,9 @@ static void lru_push_front(ls_session *s, ls_file *f) {
 ** reference); the recorded stat stays, for conflict checks at commit. */
 static void drop_clean(ls_session *s, ls_file *f) {
   if (f->clean) {
-    /* a record a cursor kept must not be taken for one of a model that
-    ** a later parse allocates at the same address */
+    /* row state a cursor kept (vtab.c: ready_gen, rec_gen) must never be
+    ** read against freed memory; cursors also drop it on every move, so
+    ** this only guards a read that would come without one */
     s->generation++;
     s->cache_bytes -= f->clean->footprint;
     ls_model_unref(f->clean);
@@ -99,7 +100,7 @@ static void cache_trim(ls_session *s, ls_file *keep) {
       size_t now = m->fmt->shed(m->p);
       s->cache_bytes = s->cache_bytes - m->footprint + now;
       m->footprint = now;
-      s->generation++; /* a record a cursor kept may point into what went */
+      s->generation++; /* as in drop_clean: no kept row state outlives what went */
     }
   }
   f = s->lru_tail;
