@@ -686,13 +686,13 @@ static unsigned char *inflate_buffer(wwd_scratch *scratch, size_t total) {
   return grown;
 }
 
-static int inflate_main(const unsigned char *data, size_t size, wwd_scratch *scratch, unsigned char **full,
-                        size_t *full_size, codec_error *err) {
-  size_t clen = size - WWD_HEADER_SIZE, total, plausible, produced;
+/* The size of "header + inflated main block" a compressed level claims
+** (header offset 744), in *total, once the claim is checked: capped
+** (WWD_MAX_MAIN_BLOCK) and plausible for the stream's length.  Returns 0
+** with err (may be NULL) otherwise. */
+static int claimed_total(const unsigned char *data, size_t size, size_t *total, codec_error *err) {
+  size_t clen = size - WWD_HEADER_SIZE, plausible;
   uint32_t claimed = le32_load(data + WWD_HDR_DECOMPRESSED_SIZE);
-  unsigned char *buf;
-  z_stream zs;
-  int ret;
   if (claimed > WWD_MAX_MAIN_BLOCK)
     return codec_fail_limit(err,
                             "main block (zlib): byte offset %u: claimed decompressed size %u exceeds the "
@@ -710,7 +710,26 @@ static int inflate_main(const unsigned char *data, size_t size, wwd_scratch *scr
   if (clen > UINT_MAX)
     return codec_fail_limit(err, "main block (zlib): byte offset %u: compressed block too large (%zu bytes)",
                             (unsigned)WWD_HEADER_SIZE, clen);
-  total = (size_t)WWD_HEADER_SIZE + claimed;
+  *total = (size_t)WWD_HEADER_SIZE + claimed;
+  return 1;
+}
+
+size_t wwd_scratch_bytes(const unsigned char *data, size_t size) {
+  size_t total;
+  if (!data || size < WWD_HEADER_SIZE || le32_load(data) != WWD_SIGNATURE ||
+      !(le32_load(data + WWD_HDR_FLAGS) & WWD_FLAG_COMPRESS) || !claimed_total(data, size, &total, NULL))
+    return 0;
+  return total;
+}
+
+static int inflate_main(const unsigned char *data, size_t size, wwd_scratch *scratch, unsigned char **full,
+                        size_t *full_size, codec_error *err) {
+  size_t clen = size - WWD_HEADER_SIZE, total, produced;
+  uint32_t claimed = le32_load(data + WWD_HDR_DECOMPRESSED_SIZE);
+  unsigned char *buf;
+  z_stream zs;
+  int ret;
+  if (!claimed_total(data, size, &total, err)) return 0;
   buf = inflate_buffer(scratch, total);
   if (!buf) return codec_fail_oom(err, "main block (zlib): out of memory for %zu bytes", total);
   memcpy(buf, data, WWD_HEADER_SIZE);

@@ -234,6 +234,13 @@ typedef struct wwd_scratch {
   size_t cap;
 } wwd_scratch;
 
+/* The bytes wwd_parse_reusing will want in its scratch for this file: the
+** header plus the main block's claimed decompressed size, for a compressed
+** level whose claim passes the parser's checks; 0 otherwise (nothing to
+** inflate, or the parse will fail before inflating).  Lets a caller
+** provide the buffer in memory of its choosing before the parse. */
+size_t wwd_scratch_bytes(const unsigned char *data, size_t size);
+
 /* wwd_parse, inflating into *scratch (NULL: a buffer of its own). */
 int wwd_parse_reusing(const unsigned char *data, size_t size, wwd_scratch *scratch, wwd_level **out,
                       codec_error *err);

@@ -62,6 +62,12 @@ typedef struct ls_scratch {
   size_t cap;
 } ls_scratch;
 
+/* Makes scratch hold at least n bytes and returns its data, or NULL when
+** out of memory (scratch unchanged).  Growing does not keep the contents.
+** Large buffers are aligned and advised for huge pages (parse_ahead.c);
+** data is always released with free(). */
+unsigned char *ls_scratch_reserve(ls_scratch *scratch, size_t n);
+
 typedef struct ls_format {
   const char *name;               /* levelsql_files.format: "wwd", "tw", ... */
   const char *const *extensions;  /* lower-case, with dot, NULL-terminated: files taken from a directory */

@@ -205,6 +205,7 @@ void ls_session_release(ls_session *s) {
   int64_t i;
   if (!s || --s->refs > 0) return;
   ls_pool_free(s->pool);
+  ls_parse_buffers_free(&s->buffers);
   for (i = 0; i < s->nfiles; i++) file_free(s->files[i]);
   sqlite3_free(s->files);
   sqlite3_free(s->index);
@@ -358,7 +359,7 @@ static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_for
   ls_parsed r;
   drop_clean(s, f);
   if (ahead) {
-    ls_pool_take(s->pool, ahead, &r);
+    ls_pool_take(s->pool, ahead, &s->buffers, &r);
     if (parsed_still_current(&r, st, fmt)) {
       s->parsed_ahead++;
       s->parsed_on_threads += r.on_thread;
@@ -367,7 +368,7 @@ static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_for
       ahead = NULL;
     }
   }
-  if (!ahead) ls_parse_file(f->canon, path, fmt, s->formats, s->nformats, NULL, &r);
+  if (!ahead) ls_parse_file(f->canon, path, fmt, s->formats, s->nformats, &s->buffers, &r);
   if (r.read_failure != LS_READ_OK) {
     *err = parsed_error(path, &r);
     return SQLITE_ERROR;
@@ -574,6 +575,10 @@ ls_job *ls_session_parse_ahead(ls_session *s, const char *path, const ls_format 
 
 void ls_session_cancel_ahead(ls_session *s, ls_job *job) {
   if (job) ls_pool_cancel(s->pool, job);
+}
+
+void ls_session_scan_done(ls_session *s) {
+  ls_parse_buffers_free(&s->buffers);
 }
 
 int ls_session_threads(ls_session *s, int threads, int set) {

@@ -32,6 +32,7 @@
 #include <sys/types.h>
 
 #include "engine.h"
+#include "parse_ahead.h" /* ls_parse_buffers */
 #include "win_port.h" /* Windows: 64-bit dev_t and ino_t (empty elsewhere) */
 
 struct ls_job; /* parse_ahead.h */
@@ -92,6 +93,7 @@ struct ls_session {
   int64_t *index;             /* ids by hash of the canonical path (session.c, file_find) */
   size_t index_cap;           /* a power of two, or 0 */
   struct ls_pool *pool;       /* threads that parse ahead of scans (parse_ahead.h); NULL: none */
+  ls_parse_buffers buffers;   /* this thread's, for the files it parses itself; ls_session_scan_done frees them */
   ls_file *lru_head, *lru_tail; /* most recently used first */
   size_t cache_bytes, cache_limit;
   const ls_format **formats;
@@ -139,6 +141,11 @@ int ls_session_is_cached(ls_session *s, const char *path, const ls_format *fmt);
 ** ls_session_cancel_ahead).  NULL: no thread will (parse on the spot). */
 struct ls_job *ls_session_parse_ahead(ls_session *s, const char *path, const ls_format *fmt);
 void ls_session_cancel_ahead(ls_session *s, struct ls_job *job);
+
+/* A scan is over: gives back the buffers the connection's thread kept
+** from one file it parsed to the next (the file's bytes, a format's
+** scratch), so an idle connection holds only its cache. */
+void ls_session_scan_done(ls_session *s);
 
 /* The number of threads that parse ahead (levelsql_threads); set: change it. */
 int ls_session_threads(ls_session *s, int threads, int set);

@@ -696,6 +696,7 @@ static int cursor_load_next(ls_cursor *c, char **err) {
 static int ls_close(sqlite3_vtab_cursor *cur) {
   ls_cursor *c = (ls_cursor *)cur;
   cursor_reset(c);
+  ls_session_scan_done(((ls_vtab *)c->base.pVtab)->sess);
   memo_free(&c->memo);
   sqlite3_free(c->scan_error);
   sqlite3_free(c->range);

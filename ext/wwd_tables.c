@@ -56,12 +56,19 @@ static const ls_option wwd_option_new_cells = {"new_cells", "new_cells=filled", 
 static const ls_option *const wwd_options[] = {&ls_option_encoding, &wwd_option_new_cells, NULL};
 
 /* wwd_parse_reusing with the engine's scratch: the inflated main block of
-** compressed levels goes into the buffer a parse-ahead thread keeps. */
+** compressed levels goes into the buffer a parse-ahead thread keeps,
+** reserved first by the engine (ls_scratch_reserve: huge pages where the
+** system has them) so the codec never has to grow it. */
 static void *wwd_format_parse_reusing(const unsigned char *data, size_t size, ls_scratch *scratch,
                                       codec_error *err) {
-  wwd_scratch block = {scratch->data, scratch->cap};
+  size_t want = wwd_scratch_bytes(data, size);
+  wwd_scratch block;
   wwd_level *lvl = NULL;
-  int ok = wwd_parse_reusing(data, size, &block, &lvl, err);
+  int ok;
+  if (want) (void)ls_scratch_reserve(scratch, want); /* out of memory: the parse reports it */
+  block.data = scratch->data;
+  block.cap = scratch->cap;
+  ok = wwd_parse_reusing(data, size, &block, &lvl, err);
   scratch->data = block.data;
   scratch->cap = block.cap;
   return ok ? lvl : NULL;

@@ -81,6 +81,24 @@ static void fuzz_wwd(const uint8_t *data, size_t size) {
   }
   (void)wwd_game(lvl);
   (void)wwd_checksum_kind_name(lvl->checksum_kind);
+  {
+    /* a parsed level that inflates asks for exactly the scratch it uses */
+    size_t want = wwd_scratch_bytes(data, size);
+    int compressed = (le32_load(data + WWD_HDR_FLAGS) & WWD_FLAG_COMPRESS) != 0;
+    if (compressed != (want != 0)) fuzz_fail("wwd_scratch_bytes disagrees with the compression flag", NULL);
+    if (want && want <= 256u * 1024u) {
+      wwd_scratch exact = {(unsigned char *)malloc(want), want};
+      unsigned char *lent = exact.data;
+      if (lent) {
+        if (!wwd_parse_reusing(data, size, &exact, &back, &err))
+          fuzz_fail("parse in a scratch of wwd_scratch_bytes failed", err.msg);
+        if (exact.data != lent || exact.cap != want) fuzz_fail("the scratch of wwd_scratch_bytes had to grow", NULL);
+        wwd_free(back);
+        back = NULL;
+        free(exact.data);
+      }
+    }
+  }
   if (size > WWD_HEADER_SIZE && le32_load(data + WWD_HDR_DECOMPRESSED_SIZE) > 256u * 1024u) {
     /* A big compressed level: parsing it is the test; re-compressing it
     ** twice per run would leave the fuzzer a few runs a second. */

@@ -179,6 +179,20 @@ static void test_corpus_roundtrip(void) {
       continue;
     }
     compressed = (le32_load(d + WWD_HDR_FLAGS) & WWD_FLAG_COMPRESS) != 0;
+    CHECK(wwd_scratch_bytes(d, n) == (compressed ? WWD_HEADER_SIZE + le32_load(d + WWD_HDR_DECOMPRESSED_SIZE) : 0),
+          "%s: wwd_scratch_bytes is the header plus the claimed inflated size (0 when uncompressed)",
+          corpus_files[f]);
+    if (compressed) {
+      /* a scratch of exactly the bytes asked for is used as it is */
+      size_t want = wwd_scratch_bytes(d, n);
+      wwd_scratch exact = {(unsigned char *)malloc(want), want};
+      unsigned char *lent = exact.data;
+      wwd_level *in_exact = NULL;
+      CHECK(lent && wwd_parse_reusing(d, n, &exact, &in_exact, &err) && exact.data == lent && exact.cap == want,
+            "%s: parsed in a scratch of wwd_scratch_bytes without growing it", corpus_files[f]);
+      wwd_free(in_exact);
+      free(exact.data);
+    }
     CHECK(wwd_serialize(lvl, &out, &m, &err), "%s: serialize: %s", corpus_files[f], err.msg);
     {
       wwd_level *again = NULL;
