@@ -66,6 +66,9 @@ typedef struct wwd_src {
   unsigned char *arena;
   size_t arena_cap;
   size_t arena_used;
+  /* Allocates the block (wwd_scratch.alloc_large; never NULL: malloc
+  ** when the caller gave none). */
+  void *(*alloc_large)(size_t n);
 } wwd_src;
 
 /* Frees the strings of one object (the object itself lives in an array);
@@ -94,8 +97,9 @@ static void plane_clear(wwd_plane *p) {
   if (p->objects) {
     for (i = 0; i < p->num_objects; i++) object_clear(&p->objects[i]);
   }
-  free(p->objects);
+  if (!p->objects_in_block) free(p->objects);
   p->objects = NULL;
+  p->objects_in_block = 0;
   p->num_objects = 0;
   p->objects_cap = 0;
 }
@@ -354,8 +358,15 @@ long wwd_object_append(wwd_level *lvl, uint32_t plane) {
     wwd_object *n;
     if (p->objects_cap) cap = p->objects_cap > UINT32_MAX / 2 ? UINT32_MAX : p->objects_cap * 2;
     if (!size_mul(cap, sizeof(wwd_object), &bytes)) return -1;
-    n = (wwd_object *)realloc(p->objects, bytes);
-    if (!n) return -1;
+    if (p->objects_in_block) { /* the block's array cannot grow: the plane gets one of its own */
+      n = (wwd_object *)malloc(bytes);
+      if (!n) return -1;
+      memcpy(n, p->objects, (size_t)p->num_objects * sizeof(wwd_object));
+      p->objects_in_block = 0;
+    } else {
+      n = (wwd_object *)realloc(p->objects, bytes);
+      if (!n) return -1;
+    }
     p->objects = n;
     p->objects_cap = cap;
   }
@@ -442,7 +453,8 @@ size_t wwd_footprint(const wwd_level *lvl) {
   uint32_t i, k;
   for (i = 0; i < lvl->num_planes; i++) {
     const wwd_plane *p = &lvl->planes[i];
-    bytes += sizeof *p + (size_t)p->objects_cap * sizeof(wwd_object);
+    bytes += sizeof *p;
+    if (!p->objects_in_block) bytes += (size_t)p->objects_cap * sizeof(wwd_object);
     if (!p->tiles_in_block) bytes += (size_t)p->tiles_wide * p->tiles_high * 4;
     for (k = 0; k < p->num_objects; k++) {
       int s;
@@ -843,14 +855,24 @@ static int host_is_little_endian(void) {
   return first == 1;
 }
 
-/* The offset in the block at which the next tile array of `bytes` bytes
-** goes, after `used` bytes: rounded up to a multiple of 4 so the tiles are
-** aligned.  Returns 0 when it would not fit in `cap` bytes. */
-static int arena_tiles_at(size_t used, size_t bytes, size_t cap, size_t *at) {
-  size_t pos = used + (4 - used % 4) % 4;
+/* The offset in the block at which the next array of `bytes` bytes
+** aligned at `align` goes, after `used` bytes.  Returns 0 when it would not
+** fit in `cap` bytes. */
+static int arena_aligned_at(size_t used, size_t align, size_t bytes, size_t cap, size_t *at) {
+  size_t pos = used + (align - used % align) % align;
   if (pos < used || pos > cap || bytes > cap - pos) return 0;
   *at = pos;
   return 1;
+}
+
+/* Where the next tile array goes: at a multiple of 4. */
+static int arena_tiles_at(size_t used, size_t bytes, size_t cap, size_t *at) {
+  return arena_aligned_at(used, 4, bytes, cap, at);
+}
+
+/* Where the next object array goes: at a multiple of its alignment. */
+static int arena_objects_at(size_t used, size_t bytes, size_t cap, size_t *at) {
+  return arena_aligned_at(used, _Alignof(wwd_object), bytes, cap, at);
 }
 
 /* Reads the tiles of plane pi: tiles_wide * tiles_high uint32 values at
@@ -956,7 +978,7 @@ static int parse_objects(wwd_src *src, wwd_level *lvl, wwd_plane *p, uint32_t pi
   uint32_t count = le32_load(p->header + WWD_PLANE_NUM_OBJECTS);
   uint32_t off = le32_load(p->header + WWD_PLANE_OFFSET_OBJECTS);
   byte_reader r = br_at(src->data, src->size, off);
-  size_t min_bytes, array_bytes, i;
+  size_t min_bytes, array_bytes, i, at;
   if (count == 0) return 1;
   if (!size_mul(count, WWD_OBJECT_FIXED_SIZE, &min_bytes) || !section_ok(src, off, min_bytes))
     return codec_fail(err,
@@ -966,8 +988,15 @@ static int parse_objects(wwd_src *src, wwd_level *lvl, wwd_plane *p, uint32_t pi
   if (!budget_take(src, min_bytes, hdr_off + WWD_PLANE_NUM_OBJECTS, err, "plane %u", pi)) return 0;
   /* not zeroed: each object is written whole below, its strings emptied
   ** before it counts (so a failure frees nothing unset) */
-  if (!size_mul(count, sizeof(wwd_object), &array_bytes) || !(p->objects = (wwd_object *)malloc(array_bytes)))
+  if (!size_mul(count, sizeof(wwd_object), &array_bytes))
     return codec_fail_oom(err, "plane %u: out of memory for %u objects", pi, count);
+  if (src->arena && arena_objects_at(src->arena_used, array_bytes, src->arena_cap, &at)) {
+    p->objects = (wwd_object *)(void *)(src->arena + at); /* malloc'd block, at a multiple of the alignment */
+    p->objects_in_block = 1;
+    src->arena_used = at + array_bytes;
+  } else if (!(p->objects = (wwd_object *)malloc(array_bytes))) {
+    return codec_fail_oom(err, "plane %u: out of memory for %u objects", pi, count);
+  }
   p->objects_cap = count;
   for (i = 0; i < count; i++) {
     wwd_object *o = &p->objects[i];
@@ -1107,9 +1136,10 @@ static int parse_tile_props(wwd_src *src, wwd_level *lvl, codec_error *err) {
 }
 
 /* After a parse: the block shrinks to the bytes used (freed when none
-** were).  realloc may move it, so the tiles and strings in it are pointed
-** into the result by walking them in the order parse_plane filled it (per
-** plane: tiles at a multiple of 4, then its objects' strings), never
+** were).  realloc may move it, so the tiles, object arrays and strings in
+** it are pointed into the result by walking them in the order parse_plane
+** filled it (per plane: tiles at a multiple of 4, the object array at its
+** alignment, then its objects' strings), never
 ** through the old pointers, which are not even compared.  When realloc
 ** fails the block stays whole (and is counted whole by wwd_footprint). */
 static void arena_finish(wwd_level *lvl, const wwd_src *src) {
@@ -1136,6 +1166,12 @@ static void arena_finish(wwd_level *lvl, const wwd_src *src) {
       p->tiles = (uint32_t *)(void *)(shrunk + pos);
       pos += bytes;
     }
+    if (p->objects_in_block) { /* moved with the block: the strings below are read from the moved array */
+      bytes = (size_t)p->objects_cap * sizeof(wwd_object);
+      arena_objects_at(pos, bytes, src->arena_used, &pos);
+      p->objects = (wwd_object *)(void *)(shrunk + pos);
+      pos += bytes;
+    }
     for (k = 0; k < p->num_objects; k++) {
       for (s = 0; s < WWD_OBJECT_NSTRINGS; s++) {
         wwd_bytes *b = &p->objects[k].str[s];
@@ -1145,6 +1181,21 @@ static void arena_finish(wwd_level *lvl, const wwd_src *src) {
       }
     }
   }
+}
+
+/* The block a parse allocates for a main block of main_len bytes and np
+** planes (see wwd_parse_reusing): 0 when beyond size_t. */
+static int block_size_for(size_t main_len, uint32_t np, size_t *size) {
+  size_t per_object = sizeof(wwd_object) > WWD_OBJECT_FIXED_SIZE ? sizeof(wwd_object) - WWD_OBJECT_FIXED_SIZE : 0;
+  size_t extra, align;
+  return size_mul(main_len / WWD_OBJECT_FIXED_SIZE, per_object, &extra) &&
+         size_mul(np, 3 + _Alignof(wwd_object), &align) && size_add(main_len, extra, size) &&
+         size_add(*size, align, size);
+}
+
+/* malloc as a function of the allocator's type, for parses without one. */
+static void *plain_alloc(size_t n) {
+  return malloc(n);
 }
 
 /* Parses a whole file (see wwd.h).  On failure *out is set to NULL and err
@@ -1184,6 +1235,7 @@ int wwd_parse_reusing(const unsigned char *data, size_t size, wwd_scratch *scrat
   src.arena = NULL;
   src.arena_cap = 0;
   src.arena_used = 0;
+  src.alloc_large = scratch && scratch->alloc_large ? scratch->alloc_large : plain_alloc;
   if (compressed) {
     unsigned char *inflated = NULL;
     if (!inflate_main(data, size, scratch, &inflated, &src.size, err)) return 0;
@@ -1212,13 +1264,16 @@ int wwd_parse_reusing(const unsigned char *data, size_t size, wwd_scratch *scrat
     goto fail;
   }
   if (!budget_take(&src, plane_bytes, WWD_HDR_NUM_PLANES, err, "header")) goto fail;
-  /* The block for all tiles and object strings: they are sections of the
-  ** main block, which budget_take keeps from adding up to more than it,
-  ** plus at most 3 bytes of alignment per plane.  Pages never written are
-  ** never touched, and arena_finish gives back the rest.  Without it (a
-  ** size beyond size_t, out of memory) each gets its own allocation. */
-  if (size_add(src.size - WWD_HEADER_SIZE, (size_t)np * 3, &src.arena_cap) && src.arena_cap > 0 &&
-      (src.arena = (unsigned char *)malloc(src.arena_cap)) != NULL) {
+  /* The block for all tiles, object arrays and object strings.  Tiles and
+  ** strings are sections of the main block, and so are the objects' fixed
+  ** parts, which budget_take keeps from adding up to more than it; an
+  ** object in the array takes block_extra_per_object bytes more than its
+  ** fixed part, and each plane at most its two alignments.  Pages never
+  ** written are never touched, and arena_finish gives back the rest.
+  ** Without it (a size beyond size_t, out of memory) each gets its own
+  ** allocation. */
+  if (block_size_for(src.size - WWD_HEADER_SIZE, np, &src.arena_cap) && src.arena_cap > 0 &&
+      (src.arena = (unsigned char *)src.alloc_large(src.arena_cap)) != NULL) {
     lvl->block = src.arena; /* owned by the level from here on: wwd_free releases it after its users */
     lvl->block_size = src.arena_cap;
   } else {

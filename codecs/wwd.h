@@ -20,14 +20,17 @@
 **
 ** Ownership: wwd_parse, wwd_clone and wwd_level_new return a level the caller
 ** frees with wwd_free.  All arrays and strings inside are owned by the level
-** and allocated with malloc.  One exception, for speed: wwd_parse copies
-** the tiles of all planes and the strings of all objects into one block,
-** wwd_level.block, owned by the level (one allocation instead of tens of
-** thousands), marked wwd_plane.tiles_in_block and wwd_bytes.in_block.  Each
-** has bytes of its own there and may be written in place, but is never
-** freed on its own: p->tiles is replaced through wwd_plane_set_tiles, an
-** object string through wwd_bytes_set.  Image-set names are never in it.  wwd_serialize's output is malloc'd; the caller
-** frees it with free().
+** and allocated with malloc.  One exception, for speed: wwd_parse puts
+** the tiles of all planes, the object arrays and the strings of all
+** objects into one block, wwd_level.block, owned by the level (one
+** allocation instead of tens of thousands), marked
+** wwd_plane.tiles_in_block, wwd_plane.objects_in_block and
+** wwd_bytes.in_block.  Each has bytes of its own there and may be written
+** in place, but is never freed or grown on its own: p->tiles is replaced
+** through wwd_plane_set_tiles, an object string through wwd_bytes_set, and
+** wwd_object_append moves a plane's objects to an array of its own.
+** Image-set names are never in it.  wwd_serialize's output is malloc'd; the
+** caller frees it with free().
 */
 #ifndef LEVELSQL_WWD_H
 #define LEVELSQL_WWD_H
@@ -162,6 +165,7 @@ typedef struct wwd_plane {
   uint32_t num_objects;
   uint32_t objects_cap;
   wwd_object *objects;
+  int objects_in_block;     /* 1: the array lies in the level's block (grows into one of its own); 0: malloc'd */
 } wwd_plane;
 
 enum wwd_tile_type { WWD_TILE_SINGLE = 1, WWD_TILE_DOUBLE = 2, WWD_TILE_MASK = 3 };
@@ -223,15 +227,23 @@ int wwd_sniff(const unsigned char *data, size_t size);
 ** N, object K of plane N, tile property K) and the byte offset. */
 int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_error *err);
 
-/* A buffer a caller lends wwd_parse_reusing for the inflated main block of
-** compressed levels, so that parsing many levels in a row reuses one
-** allocation, and the pages already in memory, instead of a fresh one per
-** level.  Owned by the caller: start it zeroed, free(data) when done.
-** wwd_parse_reusing grows it with realloc when a level needs more and
-** keeps no pointer into it. */
+/* What a caller lends wwd_parse_reusing.
+** - data, cap: a buffer for the inflated main block of compressed levels,
+**   so that parsing many levels in a row reuses one allocation, and the
+**   pages already in memory, instead of a fresh one per level.  Owned by
+**   the caller: start it zeroed, free(data) when done.  wwd_parse_reusing
+**   grows it with realloc when a level needs more (see wwd_scratch_bytes)
+**   and keeps no pointer into it.
+** - alloc_large (optional, NULL: malloc): allocates the level's block
+**   (wwd_level.block, most of a level's memory), so a caller can place a
+**   model in memory of its choosing (huge pages).  What it returns must be
+**   memory free() and realloc() accept; it may hold more than asked for,
+**   since the parse realloc()s the block to the size it uses before it
+**   returns. */
 typedef struct wwd_scratch {
   unsigned char *data;
   size_t cap;
+  void *(*alloc_large)(size_t n);
 } wwd_scratch;
 
 /* The bytes wwd_parse_reusing will want in its scratch for this file: the

@@ -68,6 +68,14 @@ typedef struct ls_scratch {
 ** data is always released with free(). */
 unsigned char *ls_scratch_reserve(ls_scratch *scratch, size_t n);
 
+/* Memory for a model's large parts (a level's block, its object arrays):
+** at least n bytes, in huge pages where the system has them, so it is
+** faulted in at once instead of page by page.  Large requests are rounded
+** up to whole huge pages: the caller realloc()s it to the size it keeps,
+** which gives the rest back, and releases it with free().  NULL when out
+** of memory. */
+void *ls_alloc_large(size_t n);
+
 typedef struct ls_format {
   const char *name;               /* levelsql_files.format: "wwd", "tw", ... */
   const char *const *extensions;  /* lower-case, with dot, NULL-terminated: files taken from a directory */

@@ -21,34 +21,36 @@
 
 /* ---- one file -------------------------------------------------------------- */
 
-/* Buffers of at least this size are 2 MiB-aligned whole multiples of 2
-** MiB, advised for transparent huge pages where the system has them.  A
-** thread writes its buffers whole for every file, and on virtual machines
-** each first touch of a 4 KiB page costs microseconds (a cold WWD query
-** spent a fifth of its time faulting in its threads' buffers); a huge page
-** is one fault.  Smaller ones are plain malloc. */
+/* Allocations of at least this size are 2 MiB-aligned whole multiples of
+** 2 MiB, advised for transparent huge pages where the system has them.  A
+** parse writes its buffers and its model's large parts whole, and on
+** virtual machines each first touch of a 4 KiB page costs microseconds: a
+** cold WWD query spent over a third of its time faulting in pages.  A
+** huge page is one fault.  Smaller ones, and all where there is no
+** MADV_HUGEPAGE, are plain malloc. */
 #define LS_HUGE_PAGE ((size_t)2 << 20)
 #define LS_HUGE_FROM (LS_HUGE_PAGE / 4)
 
-/* A new buffer of at least n bytes (cap: its size) that free() releases. */
-static unsigned char *buffer_new(size_t n, size_t *cap) {
-#if defined(_WIN32)
+/* A new allocation of at least n bytes (its size in *cap) that free() and
+** realloc() accept. */
+static void *alloc_large(size_t n, size_t *cap) {
+#if defined(MADV_HUGEPAGE) && !defined(_WIN32)
+  void *p = NULL;
+  if (n >= LS_HUGE_FROM && n <= SIZE_MAX - LS_HUGE_PAGE) {
+    n = (n + LS_HUGE_PAGE - 1) / LS_HUGE_PAGE * LS_HUGE_PAGE;
+    if (posix_memalign(&p, LS_HUGE_PAGE, n) != 0) return NULL;
+    (void)madvise(p, n, MADV_HUGEPAGE); /* advice only: without it, plain pages */
+    *cap = n;
+    return p;
+  }
+#endif
   *cap = n;
   return malloc(n);
-#else
-  void *p = NULL;
-  if (n < LS_HUGE_FROM || n > SIZE_MAX - LS_HUGE_PAGE) {
-    *cap = n;
-    return malloc(n);
-  }
-  n = (n + LS_HUGE_PAGE - 1) / LS_HUGE_PAGE * LS_HUGE_PAGE;
-  if (posix_memalign(&p, LS_HUGE_PAGE, n) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-  (void)madvise(p, n, MADV_HUGEPAGE); /* advice only: without it, plain pages */
-#endif
-  *cap = n;
-  return p;
-#endif
+}
+
+void *ls_alloc_large(size_t n) {
+  size_t cap;
+  return alloc_large(n, &cap);
 }
 
 unsigned char *ls_scratch_reserve(ls_scratch *scratch, size_t n) {
@@ -56,7 +58,7 @@ unsigned char *ls_scratch_reserve(ls_scratch *scratch, size_t n) {
   size_t cap;
   if (scratch->cap >= n && scratch->data) return scratch->data;
   /* the old contents are not kept: a scratch holds one file's bytes */
-  if (!(fresh = buffer_new(n ? n : 1, &cap))) return NULL;
+  if (!(fresh = alloc_large(n ? n : 1, &cap))) return NULL;
   free(scratch->data);
   scratch->data = fresh;
   scratch->cap = cap;

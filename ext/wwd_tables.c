@@ -58,7 +58,8 @@ static const ls_option *const wwd_options[] = {&ls_option_encoding, &wwd_option_
 /* wwd_parse_reusing with the engine's scratch: the inflated main block of
 ** compressed levels goes into the buffer a parse-ahead thread keeps,
 ** reserved first by the engine (ls_scratch_reserve: huge pages where the
-** system has them) so the codec never has to grow it. */
+** system has them) so the codec never has to grow it; the level's block
+** and object arrays come from ls_alloc_large, huge pages too. */
 static void *wwd_format_parse_reusing(const unsigned char *data, size_t size, ls_scratch *scratch,
                                       codec_error *err) {
   size_t want = wwd_scratch_bytes(data, size);
@@ -68,6 +69,7 @@ static void *wwd_format_parse_reusing(const unsigned char *data, size_t size, ls
   if (want) (void)ls_scratch_reserve(scratch, want); /* out of memory: the parse reports it */
   block.data = scratch->data;
   block.cap = scratch->cap;
+  block.alloc_large = ls_alloc_large;
   ok = wwd_parse_reusing(data, size, &block, &lvl, err);
   scratch->data = block.data;
   scratch->cap = block.cap;

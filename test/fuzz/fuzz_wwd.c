@@ -63,6 +63,14 @@ static void fuzz_text8(const uint8_t *data, size_t size) {
 
 static void fuzz_wwd_edit(const wwd_level *parsed, const uint8_t *data, size_t size);
 
+/* A wwd_scratch.alloc_large that gives more than asked for, filled with
+** junk, as the engine's rounds up to whole huge pages. */
+static void *junk_alloc(size_t n) {
+  unsigned char *p = n <= SIZE_MAX - 4096 ? (unsigned char *)malloc(n + 4096) : NULL;
+  if (p) memset(p, 0x5A, n + 4096);
+  return p;
+}
+
 /* Parse, serialize, re-parse, compare, serialize again; then the edits. */
 static void fuzz_wwd(const uint8_t *data, size_t size) {
   wwd_level *lvl = NULL, *back = NULL;
@@ -87,7 +95,7 @@ static void fuzz_wwd(const uint8_t *data, size_t size) {
     int compressed = (le32_load(data + WWD_HDR_FLAGS) & WWD_FLAG_COMPRESS) != 0;
     if (compressed != (want != 0)) fuzz_fail("wwd_scratch_bytes disagrees with the compression flag", NULL);
     if (want && want <= 256u * 1024u) {
-      wwd_scratch exact = {(unsigned char *)malloc(want), want};
+      wwd_scratch exact = {(unsigned char *)malloc(want), want, NULL};
       unsigned char *lent = exact.data;
       if (lent) {
         if (!wwd_parse_reusing(data, size, &exact, &back, &err))
@@ -108,8 +116,9 @@ static void fuzz_wwd(const uint8_t *data, size_t size) {
   if (!wwd_serialize(lvl, &out, &out_size, &err)) fuzz_fail("serialize of a parsed level failed", err.msg);
   {
     /* the re-parse through a lent buffer, as parse-ahead threads parse:
-    ** too small for a compressed level, and holding junk */
-    wwd_scratch lent = {(unsigned char *)malloc(16), 16};
+    ** too small for a compressed level, and holding junk; the model's
+    ** large parts from an allocator that gives more, holding junk too */
+    wwd_scratch lent = {(unsigned char *)malloc(16), 16, junk_alloc};
     if (lent.data) memset(lent.data, 0xA5, 16);
     else lent.cap = 0;
     if (!wwd_parse_reusing(out, out_size, &lent, &back, &err))
