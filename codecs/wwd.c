@@ -1267,8 +1267,8 @@ int wwd_parse_reusing(const unsigned char *data, size_t size, wwd_scratch *scrat
   /* The block for all tiles, object arrays and object strings.  Tiles and
   ** strings are sections of the main block, and so are the objects' fixed
   ** parts, which budget_take keeps from adding up to more than it; an
-  ** object in the array takes block_extra_per_object bytes more than its
-  ** fixed part, and each plane at most its two alignments.  Pages never
+  ** object in its array takes a few bytes more than its fixed part, and
+  ** each plane at most its two alignments (block_size_for).  Pages never
   ** written are never touched, and arena_finish gives back the rest.
   ** Without it (a size beyond size_t, out of memory) each gets its own
   ** allocation. */

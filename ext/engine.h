@@ -68,9 +68,9 @@ typedef struct ls_scratch {
 ** data is always released with free(). */
 unsigned char *ls_scratch_reserve(ls_scratch *scratch, size_t n);
 
-/* Memory for a model's large parts (a level's block, its object arrays):
-** at least n bytes, in huge pages where the system has them, so it is
-** faulted in at once instead of page by page.  Large requests are rounded
+/* Memory for a model's large parts (a WWD level's block): at least n
+** bytes, in huge pages where the system has them, so it is faulted in at
+** once instead of page by page.  Large requests are rounded
 ** up to whole huge pages: the caller realloc()s it to the size it keeps,
 ** which gives the rest back, and releases it with free().  NULL when out
 ** of memory. */
