@@ -68,7 +68,6 @@ typedef struct ls_cursor {
   ls_file *file;       /* its cache entry (NULL when it could not be resolved) */
   ls_model *model;     /* the model being scanned; a reference is held */
   ls_file_info info;
-  ls_pos pos;
   int eof;
   int has_rowid;       /* a rowid = ? scan: at most one row */
   int64_t rowid_key;
@@ -83,10 +82,11 @@ typedef struct ls_cursor {
   ls_memo memo;
   const ls_table *table;       /* the vtab's table, one load away per column read */
   const uint64_t *generation;  /* the session's write counter (ls_session.generation) */
-  /* The current row as getters see it: opts, file, rec and arena are the
-  ** cursor's own (set at open); model and pos are copied in by the first
-  ** column read after the cursor moves, so a row's later columns reuse
-  ** them, and its record. */
+  /* The current row as getters see it.  row.pos is the cursor's position
+  ** (the scan moves it there); opts, file, rec and arena are the cursor's
+  ** own (set at open); model is set by the first column read after the
+  ** cursor moves (row_gen), so a row's later columns reuse it, and its
+  ** record. */
   ls_row row;
   /* row is current and, where the table has records and the row a model,
   ** its record loaded without error, as of this generation of the session;
@@ -94,12 +94,12 @@ typedef struct ls_cursor {
   ** next column read brings the row up to date (cursor_row_ready), and a
   ** write (which bumps the generation) makes the record load again. */
   uint64_t ready_gen;
-  uint64_t row_gen;    /* row alone is current (what LS_COL_NOREC columns need), as of this generation */
+  uint64_t row_gen;    /* row.model is current (what LS_COL_NOREC columns need), as of this generation */
   void *rec;           /* the current row's record (tables with records) */
   ls_arena *arena;     /* what loading it decoded */
   uint64_t rec_gen;    /* rec, or rec_error, is of the current row at this generation; REC_STALE after a move */
   char *rec_error;     /* why it could not be loaded */
-  int run_which;       /* ls_table_run: the rows up to run_last of position run_which follow (-1: ask next()) */
+  int64_t *run_at;     /* ls_table_run: the coordinate of row.pos that steps up to run_last (NULL: ask next()) */
   int64_t run_last;
   uint64_t run_gen;    /* the session generation run_last was found at */
   /* Parsing ahead (parse_ahead.h): once the scan meets a file that is not
@@ -479,7 +479,7 @@ static int ls_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
   c->row.arena = c->arena;
   c->ready_gen = c->row_gen = c->rec_gen = REC_STALE;
   c->eof = 1;
-  c->run_which = -1;
+  c->run_at = NULL;
   *out = &c->base;
   return SQLITE_OK;
 }
@@ -493,7 +493,7 @@ static void cursor_leave_file(ls_cursor *c) {
   c->model = NULL;
   c->file = NULL;
   c->entered = 0;
-  c->run_which = -1;
+  c->run_at = NULL;
   sqlite3_free(c->row_error);
   c->row_error = NULL;
   memset(&c->info, 0, sizeof c->info);
@@ -768,8 +768,9 @@ static int cursor_advance(ls_cursor *c, int first_in_file) {
     if (c->entered) {
       if (t->one_row_per_file) {
         if (first_in_file) return SQLITE_OK;
-      } else if (c->model && ls_table_next(t, c->model->p, &c->scan, &c->pos, first_in_file)) {
-        c->run_which = ls_table_run(t, c->model->p, &c->scan, &c->pos, &c->run_last);
+      } else if (c->model && ls_table_next(t, c->model->p, &c->scan, &c->row.pos, first_in_file)) {
+        int which = ls_table_run(t, c->model->p, &c->scan, &c->row.pos, &c->run_last);
+        c->run_at = which == 0 ? &c->row.pos.a : which == 1 ? &c->row.pos.b : which == 2 ? &c->row.pos.c : NULL;
         c->run_gen = v->sess->generation;
         return SQLITE_OK;
       }
@@ -803,20 +804,21 @@ static void cursor_moved(ls_cursor *c) {
 
 /* The next row: along the run of rows ls_table_run found (a grid row)
 ** by one step of its position while the model is unchanged, else through
-** cursor_advance. */
+** cursor_advance.  Along a run the model stays the one c->row holds, so
+** the row's position steps with the cursor's and the columns that read
+** without a record (LS_COL_NOREC) stay ready (row_gen); the record is the
+** next row's to load. */
 static int ls_next(sqlite3_vtab_cursor *cur) {
   ls_cursor *c = (ls_cursor *)cur;
+  if (c->run_at && *c->run_at < c->run_last && c->run_gen == *c->generation) { /* never in a rowid scan */
+    ++*c->run_at;
+    c->ready_gen = c->rec_gen = REC_STALE;
+    return SQLITE_OK;
+  }
   cursor_moved(c);
   if (c->has_rowid) {
     c->eof = 1;
     return SQLITE_OK;
-  }
-  if (c->run_which >= 0 && c->run_gen == *c->generation) {
-    int64_t *at = c->run_which == 2 ? &c->pos.c : c->run_which == 1 ? &c->pos.b : &c->pos.a;
-    if (*at < c->run_last) {
-      (*at)++;
-      return SQLITE_OK;
-    }
   }
   return cursor_advance(c, 0);
 }
@@ -950,7 +952,7 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
     c->eof = 0;
     if ((rc = cursor_enter_file(c)) != SQLITE_OK) return rc;
     if (!c->model || c->file != f || t->one_row_per_file ||
-        !ls_table_seek(t, c->model->p, c->rowid_key & LS_KEY_MAX, &c->pos)) {
+        !ls_table_seek(t, c->model->p, c->rowid_key & LS_KEY_MAX, &c->row.pos)) {
       c->eof = 1;
     }
     return SQLITE_OK;
@@ -978,16 +980,16 @@ static __attribute__((noinline)) void cursor_record_clear(ls_cursor *c) {
 }
 
 /* Brings c->row up to date for reading column col, once per row (and
-** again after a write): copies the row's model and position in (row_gen),
-** and loads its record (ready_gen) unless the column reads without one.  A record that
+** again after a write): sets the row's model (row_gen; the position is
+** the cursor's own), and loads its record (ready_gen) unless the column
+** reads without one.  A record that
 ** failed to load is not loaded again for the same row and generation.
 ** Returns 1, or 0 when col needs the record and it cannot be loaded
 ** (c->rec_error).  Called by ls_column_value only when c->ready_gen is
 ** stale, so the column reads that find the row ready skip all of it. */
-static inline int cursor_row_ready(ls_cursor *c, const ls_column *col) {
+static __attribute__((noinline)) int cursor_row_ready(ls_cursor *c, const ls_column *col) {
   const ls_table *t = c->table;
   uint64_t generation = *c->generation;
-  c->row.pos = c->pos;
   c->row_gen = generation;
   if (!c->model || !t->record_size) {
     c->row.model = c->model ? c->model->p : NULL;
@@ -1043,7 +1045,7 @@ static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i
   if (sqlite3_vtab_nochange(ctx)) return SQLITE_OK;
   col = &c->table->columns[i - 1];
   if (col->kind == LS_POS) {
-    sqlite3_result_int64(ctx, col->offset == 0 ? c->pos.a : col->offset == 1 ? c->pos.b : c->pos.c);
+    sqlite3_result_int64(ctx, col->offset == 0 ? c->row.pos.a : col->offset == 1 ? c->row.pos.b : c->row.pos.c);
     return SQLITE_OK;
   }
   if ((col->flags & LS_COL_NOREC ? c->row_gen : c->ready_gen) != *c->generation && !cursor_row_ready(c, col)) {
@@ -1062,7 +1064,7 @@ static int ls_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out) {
   if (t->one_row_per_file || !c->model || !c->file) {
     *out = c->ipath + 1;
   } else {
-    *out = (c->file->id << LS_KEY_BITS) | (ls_table_key(t, c->model->p, &c->pos) & LS_KEY_MAX);
+    *out = (c->file->id << LS_KEY_BITS) | (ls_table_key(t, c->model->p, &c->row.pos) & LS_KEY_MAX);
   }
   return SQLITE_OK;
 }
