@@ -37,6 +37,11 @@ typedef struct ls_vtab {
   char *source;        /* a named table's source, NULL for the eponymous table */
   char *options_text;  /* a named table's options, NULL when none */
   ls_options opts;
+  /* Between xBegin and the transaction's end: SQLite begins a virtual
+  ** table before any statement that may write it, so only then can a
+  ** column read be part of an UPDATE that leaves the column unchanged
+  ** (sqlite3_vtab_nochange).  Reads outside skip the question. */
+  int writing;
 } ls_vtab;
 
 /* A file this cursor loaded during its statement, by the path it came as. */
@@ -1042,7 +1047,7 @@ static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i
   ls_cursor *c = (ls_cursor *)cur;
   const ls_column *col;
   if ((unsigned)i - 1u >= (unsigned)c->table->ncolumns) return column_outside_table(c, ctx, i);
-  if (sqlite3_vtab_nochange(ctx)) return SQLITE_OK;
+  if (((ls_vtab *)cur->pVtab)->writing && sqlite3_vtab_nochange(ctx)) return SQLITE_OK;
   col = &c->table->columns[i - 1];
   if (col->kind == LS_POS) {
     sqlite3_result_int64(ctx, col->offset == 0 ? c->row.pos.a : col->offset == 1 ? c->row.pos.b : c->row.pos.c);
@@ -1391,6 +1396,7 @@ static int ls_update(sqlite3_vtab *base, int argc, sqlite3_value **argv, sqlite3
 /* ---- transactions --------------------------------------------------------- */
 
 static int ls_begin(sqlite3_vtab *base) {
+  ((ls_vtab *)base)->writing = 1;
   ls_session_begin(((ls_vtab *)base)->sess);
   return SQLITE_OK;
 }
@@ -1406,11 +1412,13 @@ static int ls_sync(sqlite3_vtab *base) {
 }
 
 static int ls_commit(sqlite3_vtab *base) {
+  ((ls_vtab *)base)->writing = 0;
   ls_session_commit(((ls_vtab *)base)->sess);
   return SQLITE_OK;
 }
 
 static int ls_rollback(sqlite3_vtab *base) {
+  ((ls_vtab *)base)->writing = 0;
   ls_session_rollback(((ls_vtab *)base)->sess);
   return SQLITE_OK;
 }
