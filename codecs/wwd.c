@@ -66,9 +66,6 @@ typedef struct wwd_src {
   unsigned char *arena;
   size_t arena_cap;
   size_t arena_used;
-  /* Allocates the block (wwd_scratch.alloc_large; never NULL: malloc
-  ** when the caller gave none). */
-  void *(*alloc_large)(size_t n);
 } wwd_src;
 
 /* Frees the strings of one object (the object itself lives in an array);
@@ -681,11 +678,6 @@ int wwd_sniff(const unsigned char *data, size_t size) {
   return data && br_need(&r, 4) && br_u32le(&r) == WWD_SIGNATURE;
 }
 
-/* Inflates the compressed main block into a new buffer holding the header
-** followed by exactly the decompressed size claimed at header offset 744.
-** The claim is capped (WWD_MAX_MAIN_BLOCK) and checked against the largest
-** ratio deflate can reach BEFORE allocating; a stream that ends early, runs
-** past the claim, is corrupt, or is followed by extra bytes is an error. */
 /* The buffer inflate_main writes into: scratch's, grown to total bytes, or
 ** (scratch NULL) a new one.  NULL when out of memory (scratch is kept). */
 static unsigned char *inflate_buffer(wwd_scratch *scratch, size_t total) {
@@ -734,6 +726,12 @@ size_t wwd_scratch_bytes(const unsigned char *data, size_t size) {
   return total;
 }
 
+/* Inflates the compressed main block into a buffer (scratch's, or a new
+** one) holding the header followed by exactly the decompressed size
+** claimed at header offset 744.  The claim is capped (WWD_MAX_MAIN_BLOCK)
+** and checked against the largest ratio deflate can reach BEFORE
+** allocating (claimed_total); a stream that ends early, runs past the
+** claim, is corrupt, or is followed by extra bytes is an error. */
 static int inflate_main(const unsigned char *data, size_t size, wwd_scratch *scratch, unsigned char **full,
                         size_t *full_size, codec_error *err) {
   size_t clen = size - WWD_HEADER_SIZE, total, produced;
@@ -1193,9 +1191,10 @@ static int block_size_for(size_t main_len, uint32_t np, size_t *size) {
          size_add(*size, align, size);
 }
 
-/* malloc as a function of the allocator's type, for parses without one. */
-static void *plain_alloc(size_t n) {
-  return malloc(n);
+/* The level's block of n bytes: from the caller's allocator when scratch
+** names one (wwd_scratch.alloc_large), else malloc. */
+static unsigned char *block_alloc(const wwd_scratch *scratch, size_t n) {
+  return (unsigned char *)(scratch && scratch->alloc_large ? scratch->alloc_large(n) : malloc(n));
 }
 
 /* Parses a whole file (see wwd.h).  On failure *out is set to NULL and err
@@ -1235,7 +1234,6 @@ int wwd_parse_reusing(const unsigned char *data, size_t size, wwd_scratch *scrat
   src.arena = NULL;
   src.arena_cap = 0;
   src.arena_used = 0;
-  src.alloc_large = scratch && scratch->alloc_large ? scratch->alloc_large : plain_alloc;
   if (compressed) {
     unsigned char *inflated = NULL;
     if (!inflate_main(data, size, scratch, &inflated, &src.size, err)) return 0;
@@ -1273,7 +1271,7 @@ int wwd_parse_reusing(const unsigned char *data, size_t size, wwd_scratch *scrat
   ** Without it (a size beyond size_t, out of memory) each gets its own
   ** allocation. */
   if (block_size_for(src.size - WWD_HEADER_SIZE, np, &src.arena_cap) && src.arena_cap > 0 &&
-      (src.arena = (unsigned char *)src.alloc_large(src.arena_cap)) != NULL) {
+      (src.arena = block_alloc(scratch, src.arena_cap)) != NULL) {
     lvl->block = src.arena; /* owned by the level from here on: wwd_free releases it after its users */
     lvl->block_size = src.arena_cap;
   } else {

@@ -990,7 +990,8 @@ static __attribute__((noinline)) void cursor_record_clear(ls_cursor *c) {
 ** reads without one.  A record that
 ** failed to load is not loaded again for the same row and generation.
 ** Returns 1, or 0 when col needs the record and it cannot be loaded
-** (c->rec_error).  Called by ls_column_value only when c->ready_gen is
+** (c->rec_error).  Called by ls_column_value only when the generation the
+** column needs (row_gen for LS_COL_NOREC columns, else ready_gen) is
 ** stale, so the column reads that find the row ready skip all of it. */
 static __attribute__((noinline)) int cursor_row_ready(ls_cursor *c, const ls_column *col) {
   const ls_table *t = c->table;

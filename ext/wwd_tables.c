@@ -59,7 +59,8 @@ static const ls_option *const wwd_options[] = {&ls_option_encoding, &wwd_option_
 ** compressed levels goes into the buffer a parse-ahead thread keeps,
 ** reserved first by the engine (ls_scratch_reserve: huge pages where the
 ** system has them) so the codec never has to grow it; the level's block
-** and object arrays come from ls_alloc_large, huge pages too. */
+** (its tiles, object arrays and strings) comes from ls_alloc_large, huge
+** pages too. */
 static void *wwd_format_parse_reusing(const unsigned char *data, size_t size, ls_scratch *scratch,
                                       codec_error *err) {
   size_t want = wwd_scratch_bytes(data, size);
