@@ -540,6 +540,25 @@ int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_col
 
 #define LS_PLAN_ROWS_PER_FILE 1000.0
 
+/* ---- interrupts ------------------------------------------------------- */
+
+/* Long work on the connection's thread (expanding a source, parsing or
+** rendering a large file) stops when the statement is interrupted
+** (sqlite3_interrupt): it calls ls_interrupt_check now and then, which
+** looks at most every 10 ms (interrupt.c), and fails with SQLITE_INTERRUPT
+** ("interrupted") when it returns 1.  Init with the connection (NULL: never
+** interrupted); done finalizes what a check prepared.  Not for threads
+** other than the connection's. */
+typedef struct ls_interrupt {
+  sqlite3 *db;
+  sqlite3_stmt *probe; /* "SELECT 1", prepared by the first look */
+  int64_t next_ns;     /* CLOCK_MONOTONIC time of the next look */
+  int hit;             /* seen interrupted: stays so */
+} ls_interrupt;
+void ls_interrupt_init(ls_interrupt *ic, sqlite3 *db);
+int ls_interrupt_check(ls_interrupt *ic);
+void ls_interrupt_done(ls_interrupt *ic);
+
 /* ---- registration ----------------------------------------------------- */
 
 /* Registers every table of a family on the connection, sharing the
