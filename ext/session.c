@@ -485,21 +485,32 @@ static int file_show_as(ls_file *f, const char *path) {
 ** while an explicit transaction (BEGIN or SAVEPOINT) is open
 ** (sqlite3_get_autocommit() == 0).  SQLite tells a virtual table nothing of
 ** a transaction that never writes it, so the end of a read-only explicit
-** transaction is seen through a token: the first pin of such a transaction
-** opens a read transaction on the connection's TEMP schema (a SELECT on
-** temp.sqlite_master, which changes nothing), which SQLite keeps until the
-** transaction ends; a later read that finds pins but no read transaction on
-** TEMP knows the pinning transaction is over.  (The main schema cannot
-** serve: every statement on a table declared there opens one.)  What this
-** cannot see: a new transaction whose first levelsql read comes in a
-** statement that itself reads the TEMP schema (a TEMP table, a levelsql
-** table created in temp), with no levelsql statement between the two
-** transactions; that read keeps the old versions (README, "Transactions"). */
+** transaction is seen through tokens: read transactions SQLite keeps open
+** until the transaction ends.  At a pin, TEMP's (opened by a SELECT on
+** temp.sqlite_master when not open: it changes nothing) and main's when
+** it is open already or main is in memory (opening it on a database file
+** would lock that file); a later read that finds pins and a token's
+** schema without a read transaction knows the pinning transaction is
+** over.  What this cannot see: a new transaction whose first levelsql read
+** comes in a statement that itself opens every token's schema (it reads
+** TEMP, and main too when main had a token), with no levelsql statement
+** between the two transactions; that read keeps the old versions (README,
+** "Transactions"). */
+
+#define TOKEN_TEMP 1 /* ls_session.tokens: TEMP's read transaction is a token */
+#define TOKEN_MAIN 2 /* ... main's */
 
 /* Unpins every file: the transaction that pinned them is over. */
 static void txn_end(ls_session *s) {
   s->txn_serial++;
   s->pins = 0;
+  s->tokens = 0;
+}
+
+/* Whether a token's schema has no transaction open: its transaction ended. */
+static int tokens_gone(const ls_session *s) {
+  return ((s->tokens & TOKEN_TEMP) && sqlite3_txn_state(s->db, "temp") == SQLITE_TXN_NONE) ||
+         ((s->tokens & TOKEN_MAIN) && sqlite3_txn_state(s->db, "main") == SQLITE_TXN_NONE);
 }
 
 /* Whether a read now is part of a transaction (1) or of an autocommit
@@ -511,34 +522,52 @@ static int txn_reading(ls_session *s) {
     if (s->pins) txn_end(s);
     return 0;
   }
-  if (s->pins && sqlite3_txn_state(s->db, "temp") == SQLITE_TXN_NONE) txn_end(s);
+  if (s->pins && tokens_gone(s)) txn_end(s);
   return 1;
 }
 
-/* Opens the token of a read-only explicit transaction (see above) unless
-** it is open: a read transaction on the TEMP schema.  Returns SQLITE_OK,
-** or an error with *err set ("<path>: ..."), the file then not pinned. */
-static int txn_token(ls_session *s, const char *path, char **err) {
+/* Opens a read transaction on schema (SQLITE_OK, or an error code). */
+static int read_transaction(ls_session *s, const char *schema) {
   sqlite3_stmt *st = NULL;
-  int rc;
-  if (sqlite3_txn_state(s->db, "temp") != SQLITE_TXN_NONE) return SQLITE_OK;
-  rc = sqlite3_prepare_v2(s->db, "SELECT 1 FROM temp.sqlite_master LIMIT 0", -1, &st, NULL);
+  char *sql = sqlite3_mprintf("SELECT 1 FROM %s.sqlite_master LIMIT 0", schema);
+  int rc = sql ? sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) : SQLITE_NOMEM;
   if (rc == SQLITE_OK) rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
-  if (rc == SQLITE_OK && sqlite3_txn_state(s->db, "temp") == SQLITE_TXN_NONE) rc = SQLITE_ERROR;
-  if (rc != SQLITE_OK) {
-    *err = sqlite3_mprintf("%s: cannot keep this transaction's view of the file (a read transaction on the TEMP "
-                           "schema could not be opened: %s)",
-                           path, sqlite3_errmsg(s->db));
-  }
   sqlite3_finalize(st);
-  return rc == SQLITE_OK ? SQLITE_OK : SQLITE_ERROR;
+  sqlite3_free(sql);
+  if (rc == SQLITE_OK && sqlite3_txn_state(s->db, schema) == SQLITE_TXN_NONE) rc = SQLITE_ERROR;
+  return rc;
+}
+
+/* Takes the tokens of a read-only explicit transaction (see above) not
+** taken yet.  Returns SQLITE_OK, or an error with *err set ("<path>:
+** ..."), the file then not pinned: without TEMP's token the end of the
+** transaction could not be seen. */
+static int txn_tokens(ls_session *s, const char *path, char **err) {
+  const char *main_file;
+  if (!(s->tokens & TOKEN_TEMP)) {
+    if (sqlite3_txn_state(s->db, "temp") == SQLITE_TXN_NONE && read_transaction(s, "temp") != SQLITE_OK) {
+      *err = sqlite3_mprintf("%s: cannot keep this transaction's view of the file (a read transaction on the TEMP "
+                             "schema could not be opened: %s)",
+                             path, sqlite3_errmsg(s->db));
+      return SQLITE_ERROR;
+    }
+    s->tokens |= TOKEN_TEMP;
+  }
+  if (!(s->tokens & TOKEN_MAIN)) {
+    main_file = sqlite3_db_filename(s->db, "main");
+    if (sqlite3_txn_state(s->db, "main") != SQLITE_TXN_NONE ||
+        (main_file && !*main_file && read_transaction(s, "main") == SQLITE_OK)) {
+      s->tokens |= TOKEN_MAIN;
+    }
+  }
+  return SQLITE_OK;
 }
 
 /* After a successful read inside a transaction: f keeps this version (its
 ** recorded stat) for the rest of the transaction. */
 static int txn_pin(ls_session *s, ls_file *f, const char *path, char **err) {
   if (f->pinned_in == s->txn_serial) return SQLITE_OK;
-  if (!s->txn_writing && txn_token(s, path, err) != SQLITE_OK) return SQLITE_ERROR;
+  if (!s->txn_writing && txn_tokens(s, path, err) != SQLITE_OK) return SQLITE_ERROR;
   f->pinned_in = s->txn_serial;
   s->pins = 1;
   return SQLITE_OK;

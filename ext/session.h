@@ -115,6 +115,7 @@ struct ls_session {
   ** is txn_serial keep the version this transaction first read. */
   int64_t txn_serial;         /* this transaction's number; bumped when one ends */
   int pins;                   /* some file is pinned in txn_serial */
+  int tokens;                 /* schemas whose read transaction marks it (session.c, TOKEN_*) */
   int txn_writing;            /* between xBegin and xCommit/xRollback */
   int64_t parses;             /* files parsed (cache misses), for levelsql_cache_stats() */
   int64_t hits;               /* loads answered from the cache */

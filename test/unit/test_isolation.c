@@ -440,6 +440,35 @@ done:
   scene_end(&sc);
 }
 
+/* The same through a levelsql table created in TEMP (README's CREATE
+** VIRTUAL TABLE temp.x): its statements open TEMP's read transaction
+** themselves, so the end of the first transaction is seen through main's. */
+static void temp_table(const format_case *fc, txn_kind kind, other_kind who) {
+  scene sc;
+  int ready = scene_start(&sc, fc, kind, who, "temp-table");
+  const char *what = sc.what;
+  sqlite3 *db = sc.db;
+  const char *read = fmt("SELECT %s FROM lv WHERE %s", fc->column, fc->row);
+  char read_sql[512];
+  long long first, again;
+  snprintf(read_sql, sizeof read_sql, "%s", read);
+  if (!ready || !exec_ok(db, fmt("CREATE VIRTUAL TABLE temp.lv USING %s('%s')", fc->module, sc.path))) goto done;
+  exec_ok(db, txn_open_sql[kind]);
+  first = query_int(db, read_sql);
+  other_sets(&sc.o, first + 3);
+  again = query_int(db, read_sql);
+  CHECK(again == first, "%s: the transaction read %lld, then %lld", what, first, again);
+  exec_ok(db, txn_commit_sql[kind]);
+  other_sets(&sc.o, first + 5);
+  exec_ok(db, txn_open_sql[kind]);
+  again = query_int(db, read_sql);
+  CHECK(again == wrap(fc, first + 5), "%s: the next transaction read %lld, not the new %lld", what, again,
+        wrap(fc, first + 5));
+  exec_ok(db, txn_commit_sql[kind]);
+done:
+  scene_end(&sc);
+}
+
 /* ---- 5. the token is invisible -------------------------------------------------- */
 
 static void token_invisible(const format_case *fc) {
@@ -463,6 +492,19 @@ static void token_invisible(const format_case *fc) {
   exec_ok(db, "COMMIT");
   CHECK(query_int(db, "SELECT count(*) FROM temp.sqlite_master") == temps && query_int(db, "SELECT count(*) FROM t") == 3,
         "%s: the TEMP schema or the user's table changed", fc->name);
+  /* a transaction that reads only through TEMP: main (in memory) gets a
+  ** token too, as invisibly */
+  exec_ok(db, fmt("CREATE VIRTUAL TABLE temp.lv USING %s('%s'); INSERT INTO t VALUES (4)", fc->module, path));
+  changes = sqlite3_changes(db);
+  last = sqlite3_last_insert_rowid(db);
+  total = sqlite3_total_changes(db);
+  exec_ok(db, "BEGIN");
+  CHECK(sqlite3_txn_state(db, "main") == SQLITE_TXN_NONE, "the test needs main without a transaction");
+  query_int(db, fmt("SELECT %s FROM lv WHERE %s", fc->column, fc->row));
+  CHECK(sqlite3_txn_state(db, "main") == SQLITE_TXN_READ, "a read in a transaction holds main's read transaction");
+  CHECK(sqlite3_changes(db) == changes && sqlite3_last_insert_rowid(db) == last && sqlite3_total_changes(db) == total,
+        "%s: the read through TEMP changed changes(), last_insert_rowid() or total_changes()", fc->name);
+  exec_ok(db, "COMMIT");
 done:
   sqlite3_free(path);
   sqlite3_close(db);
@@ -584,7 +626,11 @@ int main(void) {
         write_only(&formats[f], (txn_kind)kind, (other_kind)who);
       }
     }
-    for (who = OTHER_CONNECTION; who <= OTHER_PROCESS; who++) savepoints_and_eviction(&formats[f], (other_kind)who);
+    for (who = OTHER_CONNECTION; who <= OTHER_PROCESS; who++) {
+      savepoints_and_eviction(&formats[f], (other_kind)who);
+      temp_table(&formats[f], TXN_BEGIN, (other_kind)who);
+      temp_table(&formats[f], TXN_SAVEPOINT, (other_kind)who);
+    }
     token_invisible(&formats[f]);
   }
   for (f = 0; f < NFORMATS; f++) {
