@@ -23,9 +23,11 @@
 **    transaction reads its own copy meanwhile.
 ** 4. Savepoints within a transaction (ROLLBACK TO, RELEASE) keep the
 **    versions read; a pinned version evicted from the cache is read again
-**    when unchanged, and a clear error when it changed.
-** 5. The token that tells a read-only transaction's end (a read
-**    transaction on the TEMP schema) changes nothing the user sees:
+**    when unchanged, and a clear error when it changed, also in a folder
+**    scan whose files are parsed ahead on threads; a levelsql table created
+**    in TEMP sees the next transaction's versions too.
+** 5. The tokens that tell a read-only transaction's end (read
+**    transactions on TEMP and main) change nothing the user sees:
 **    changes(), last_insert_rowid(), total_changes(), the TEMP schema.
 ** 6. Counters: 2 processes x N rounds of (BEGIN; SELECT v; UPDATE SET v =
 **    <v + 1, a literal>; COMMIT), retrying on the stale-file or locked
@@ -469,6 +471,55 @@ done:
   scene_end(&sc);
 }
 
+/* A scan of a folder in a transaction (files parsed ahead on the pool's
+** threads): evicted, its versions are read again; one file changed since
+** fails the scan rather than being replaced by the new version a thread
+** parsed. */
+static void folder_scan(const format_case *fc) {
+  char dir[400], files[4][460], msg[512];
+  const char *sum_sql;
+  sqlite3 *db = open_db(), *other = open_db();
+  long long first, again, limit, ahead;
+  int k, ok = db && other, rc;
+  size_t n = 0;
+  unsigned char *data = file_read_all(fmt("%s/%s", samples, fc->sample), &n);
+  snprintf(dir, sizeof dir, "%s/%s-folder", tmpdir, fc->name);
+  ok = ok && data && mkdir(dir, 0700) == 0;
+  for (k = 0; ok && k < 4; k++) {
+    snprintf(files[k], sizeof files[k], "%s/L%d.%s", dir, k, fc->ext);
+    ok = file_write_all(files[k], data, n);
+  }
+  free(data);
+  REQUIRE(ok, "%s: cannot make the folder %s", fc->name, dir);
+  if (!ok) goto done;
+  sum_sql = fmt("SELECT sum(%s) FROM %s('%s') WHERE %s", fc->column, fc->module, dir, fc->row);
+  limit = query_int(db, "SELECT levelsql_cache_limit()");
+  exec_ok(db, "BEGIN");
+  first = query_int(db, sum_sql);
+  query_int(db, "SELECT levelsql_cache_limit(0)");
+  ahead = query_int(db, "SELECT json_extract(levelsql_cache_stats(), '$.parsed_ahead')");
+  again = query_int(db, sum_sql);
+  CHECK(again == first, "%s: a folder read again after eviction summed %lld, not %lld", fc->name, again, first);
+  CHECK(query_int(db, "SELECT levelsql_threads()") == 0 ||
+            query_int(db, "SELECT json_extract(levelsql_cache_stats(), '$.parsed_ahead')") > ahead,
+        "%s: the folder's files were not parsed ahead: the test does not cover that path", fc->name);
+  exec_ok(other, fmt("UPDATE %s SET %s = %lld WHERE source = '%s' AND %s", fc->module, fc->column,
+                     wrap(fc, query_int(other, fmt("SELECT %s FROM %s('%s') WHERE %s", fc->column, fc->module, files[2],
+                                                   fc->row)) + 1),
+                     files[2], fc->row));
+  query_int(db, "SELECT levelsql_cache_limit(0)");
+  rc = run(db, sum_sql, msg, sizeof msg);
+  CHECK(rc != SQLITE_OK && strstr(msg, STALE) && strstr(msg, "L2."),
+        "%s: a folder scan over an evicted file that changed must fail naming it: %s", fc->name,
+        rc == SQLITE_OK ? "it succeeded" : msg);
+  exec_ok(db, "ROLLBACK");
+  query_int(db, fmt("SELECT levelsql_cache_limit(%lld)", limit));
+  CHECK(query_int(db, sum_sql) != first, "%s: after ROLLBACK the folder still sums as before the change", fc->name);
+done:
+  sqlite3_close(db);
+  sqlite3_close(other);
+}
+
 /* ---- 5. the token is invisible -------------------------------------------------- */
 
 static void token_invisible(const format_case *fc) {
@@ -632,6 +683,7 @@ int main(void) {
       temp_table(&formats[f], TXN_SAVEPOINT, (other_kind)who);
     }
     token_invisible(&formats[f]);
+    folder_scan(&formats[f]);
   }
   for (f = 0; f < NFORMATS; f++) {
     if (torture) counters(&formats[f], 2, 200);
