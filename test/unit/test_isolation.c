@@ -31,9 +31,8 @@
 **    changes(), last_insert_rowid(), total_changes(), the TEMP schema.
 ** 6. Counters: 2 processes x N rounds of (BEGIN; SELECT v; UPDATE SET v =
 **    <v + 1, a literal>; COMMIT), retrying on the stale-file or locked
-**    error, must end at exactly 2 x N increments.  N is 25 (wwd and tw) in
-**    `make test`, 200 on every format with LEVELSQL_TORTURE=1 (`make
-**    torture`).
+**    error, must end at exactly 2 x N increments, on every format.  N is
+**    25 in `make test`, 200 with LEVELSQL_TORTURE=1 (`make torture`).
 */
 #include <errno.h>
 #include <sqlite3.h>
@@ -685,10 +684,7 @@ int main(void) {
     token_invisible(&formats[f]);
     folder_scan(&formats[f]);
   }
-  for (f = 0; f < NFORMATS; f++) {
-    if (torture) counters(&formats[f], 2, 200);
-    else if (f < 2) counters(&formats[f], 2, 25);
-  }
+  for (f = 0; f < NFORMATS; f++) counters(&formats[f], 2, torture ? 200 : 25);
   remove_tree(tmpdir);
   return check_done();
 }
