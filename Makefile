@@ -271,10 +271,13 @@ fuzz: fuzz-build
 	@sh test/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
 # test_write_safety at length (README, "Writing, safely"): thousands of
-# kill -9 points, more concurrent writers and rounds.
+# kill -9 points, more concurrent writers and rounds; test_isolation's
+# read-modify-write counters at 2 processes x 200 transactions on every
+# format (README, "Transactions").
 torture: deps
 	@$(MAKE) --no-print-directory all samples
 	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql $(BUILD)/tests/test_write_safety
+	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql $(BUILD)/tests/test_isolation
 
 bench: deps
 	@$(MAKE) --no-print-directory all samples

@@ -171,6 +171,7 @@ ls_session *ls_session_new(sqlite3 *db) {
   s->db = db;
   s->refs = 1;
   s->level = -1;
+  s->txn_serial = 1;
   s->cache_limit = default_cache_limit();
   /* No pool (parsing on this thread only) when it cannot be made. */
   s->pool = ls_pool_new(ls_processors_online());
@@ -468,14 +469,162 @@ static int file_show_as(ls_file *f, const char *path) {
   return 1;
 }
 
+/* ---- the transaction's view of files ---------------------------------------
+**
+** Inside a transaction every file keeps the version its first read found
+** (a snapshot per file, "first read wins"): the first read pins the file
+** (pinned_in = txn_serial), later reads answer from the cache without
+** looking at the disk, and COMMIT writes a file only if it is still that
+** version on disk (commit.c checks the stat recorded at the pin), like
+** SQLite's SQLITE_BUSY_SNAPSHOT in WAL mode.  Pins do not hold models in
+** the cache: a pinned model evicted under the memory budget is read again,
+** and only the same bytes (same stat) are accepted.
+**
+** When is a read inside a transaction?  Between xBegin and xCommit or
+** xRollback (txn_writing: every write statement, autocommit or not), and
+** while an explicit transaction (BEGIN or SAVEPOINT) is open
+** (sqlite3_get_autocommit() == 0).  SQLite tells a virtual table nothing of
+** a transaction that never writes it, so the end of a read-only explicit
+** transaction is seen through tokens: read transactions SQLite keeps open
+** until the transaction ends.  At a pin, TEMP's (opened by a SELECT on
+** temp.sqlite_master when not open: it changes nothing) and main's when
+** it is open already or main is in memory (opening it on a database file
+** would lock that file); a later read that finds pins and a token's
+** schema without a read transaction knows the pinning transaction is
+** over.  What this cannot see: a new transaction whose first levelsql read
+** comes in a statement that itself opens every token's schema (it reads
+** TEMP, and main too when main had a token), with no levelsql statement
+** between the two transactions; that read keeps the old versions (README,
+** "Transactions"). */
+
+#define TOKEN_TEMP 1 /* ls_session.tokens: TEMP's read transaction is a token */
+#define TOKEN_MAIN 2 /* ... main's */
+
+/* Unpins every file: the transaction that pinned them is over. */
+static void txn_end(ls_session *s) {
+  s->txn_serial++;
+  s->pins = 0;
+  s->tokens = 0;
+}
+
+/* Whether a token's schema has no transaction open: its transaction ended. */
+static int tokens_gone(const ls_session *s) {
+  return ((s->tokens & TOKEN_TEMP) && sqlite3_txn_state(s->db, "temp") == SQLITE_TXN_NONE) ||
+         ((s->tokens & TOKEN_MAIN) && sqlite3_txn_state(s->db, "main") == SQLITE_TXN_NONE);
+}
+
+/* Whether a read now is part of a transaction (1) or of an autocommit
+** statement that writes no levelsql table (0: it sees the disk as it is).
+** First drops the pins of a transaction that ended unannounced. */
+static int txn_reading(ls_session *s) {
+  if (s->txn_writing) return 1;
+  if (!s->db || sqlite3_get_autocommit(s->db)) {
+    if (s->pins) txn_end(s);
+    return 0;
+  }
+  if (s->pins && tokens_gone(s)) txn_end(s);
+  return 1;
+}
+
+/* Opens a read transaction on schema (SQLITE_OK, or an error code). */
+static int read_transaction(ls_session *s, const char *schema) {
+  sqlite3_stmt *st = NULL;
+  char *sql = sqlite3_mprintf("SELECT 1 FROM %s.sqlite_master LIMIT 0", schema);
+  int rc = sql ? sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+  if (rc == SQLITE_OK) rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
+  sqlite3_finalize(st);
+  sqlite3_free(sql);
+  if (rc == SQLITE_OK && sqlite3_txn_state(s->db, schema) == SQLITE_TXN_NONE) rc = SQLITE_ERROR;
+  return rc;
+}
+
+/* Takes the tokens of a read-only explicit transaction (see above) not
+** taken yet.  Returns SQLITE_OK, or an error with *err set ("<path>:
+** ..."), the file then not pinned: without TEMP's token the end of the
+** transaction could not be seen. */
+static int txn_tokens(ls_session *s, const char *path, char **err) {
+  const char *main_file;
+  if (!(s->tokens & TOKEN_TEMP)) {
+    if (sqlite3_txn_state(s->db, "temp") == SQLITE_TXN_NONE && read_transaction(s, "temp") != SQLITE_OK) {
+      *err = sqlite3_mprintf("%s: cannot keep this transaction's view of the file (a read transaction on the TEMP "
+                             "schema could not be opened: %s)",
+                             path, sqlite3_errmsg(s->db));
+      return SQLITE_ERROR;
+    }
+    s->tokens |= TOKEN_TEMP;
+  }
+  if (!(s->tokens & TOKEN_MAIN)) {
+    main_file = sqlite3_db_filename(s->db, "main");
+    if (sqlite3_txn_state(s->db, "main") != SQLITE_TXN_NONE ||
+        (main_file && !*main_file && read_transaction(s, "main") == SQLITE_OK)) {
+      s->tokens |= TOKEN_MAIN;
+    }
+  }
+  return SQLITE_OK;
+}
+
+/* After a successful read inside a transaction: f keeps this version (its
+** recorded stat) for the rest of the transaction. */
+static int txn_pin(ls_session *s, ls_file *f, const char *path, char **err) {
+  if (f->pinned_in == s->txn_serial) return SQLITE_OK;
+  if (!s->txn_writing && txn_tokens(s, path, err) != SQLITE_OK) return SQLITE_ERROR;
+  f->pinned_in = s->txn_serial;
+  s->pins = 1;
+  return SQLITE_OK;
+}
+
+/* Whether f's version is pinned by the transaction a read now belongs to
+** (call txn_reading first). */
+static int txn_pinned(const ls_session *s, const ls_file *f) {
+  return s->pins && f->pinned_in == s->txn_serial;
+}
+
+/* The message of a pinned file that changed on disk and is no longer in
+** the cache: the version the transaction read cannot be given again. */
+static char *pinned_gone_error(const char *path) {
+  return sqlite3_mprintf("%s: changed on disk since it was read in this transaction, and the cache no longer holds "
+                         "the version read (levelsql_cache_limit); end the transaction (ROLLBACK) and read it again",
+                         path);
+}
+
+/* file_reload for a file whose version is fixed (pinned, or about to be
+** written): accepts only the bytes f's recorded stat describes.  When the
+** file changed, nothing of the new version is kept (the stat recorded
+** stays the old one, which COMMIT checks against) and the load fails with
+** `changed` (sqlite3_mprintf'd; freed otherwise). */
+static int reload_same(ls_session *s, ls_file *f, const char *path, const ls_format *fmt, ls_job *ahead,
+                       const struct stat *st, char *changed, char **err) {
+  dev_t dev = f->dev;
+  ino_t ino = f->ino;
+  int64_t size = f->size, mtime_ns = f->mtime_ns;
+  int rc = file_reload(s, f, path, fmt, ahead, st, err);
+  if (f->dev == dev && f->ino == ino && f->size == size && f->mtime_ns == mtime_ns) {
+    sqlite3_free(changed);
+    return rc;
+  }
+  drop_clean(s, f);
+  f->dev = dev;
+  f->ino = ino;
+  f->size = size;
+  f->mtime_ns = mtime_ns;
+  sqlite3_free(*err);
+  *err = changed;
+  return changed ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
 /* The lookup half of a load: resolves path to its entry (*out) and
 ** answers from the transaction's copy or the cache when it can.  Returns
 ** SQLITE_OK with *miss 0 when answered, an error, or SQLITE_OK with *miss
-** 1 and *st the file's stat when the file must be parsed. */
-static int load_lookup(ls_session *s, const char *path, const ls_format *fmt, ls_file **out, struct stat *st,
-                       int *miss, char **err) {
+** 1 and *st the file's stat when the file must be parsed.  in_txn: the
+** read is part of a transaction (txn_reading); a file it pinned is
+** answered without looking at the disk, or, evicted from the cache, must
+** be parsed again from the same bytes (*miss 1 then, and the disk has that
+** stat now). */
+static int load_lookup(ls_session *s, const char *path, const ls_format *fmt, int in_txn, ls_file **out,
+                       struct stat *st, int *miss, char **err) {
   char *canon, *resolved;
   ls_file *f;
+  int pinned;
   *out = NULL;
   *miss = 0;
   s->stats++;
@@ -497,12 +646,15 @@ static int load_lookup(ls_session *s, const char *path, const ls_format *fmt, ls
   }
   /* The transaction's own copy wins; a change on disk is caught at COMMIT. */
   if (f->working) return SQLITE_OK;
-  recover_folder(s, f->canon);
-  if (stat(f->canon, st) != 0) {
-    *err = sqlite3_mprintf("%s: cannot stat: %s", path, strerror(errno));
-    return SQLITE_ERROR;
+  pinned = in_txn && txn_pinned(s, f);
+  if (!pinned) {
+    recover_folder(s, f->canon);
+    if (stat(f->canon, st) != 0) {
+      *err = sqlite3_mprintf("%s: cannot stat: %s", path, strerror(errno));
+      return SQLITE_ERROR;
+    }
   }
-  if (stat_matches(f, st) && (f->clean || f->error) && (!fmt || f->fmt == fmt)) {
+  if ((pinned || stat_matches(f, st)) && (f->clean || f->error) && (!fmt || f->fmt == fmt)) {
     if (f->error) {
       *err = sqlite3_mprintf("%s: %s", path, f->error);
       return SQLITE_ERROR;
@@ -512,25 +664,42 @@ static int load_lookup(ls_session *s, const char *path, const ls_format *fmt, ls
     s->hits++;
     return SQLITE_OK;
   }
+  if (pinned) {
+    /* evicted (or asked for as another format): only the version pinned */
+    recover_folder(s, f->canon);
+    if (stat(f->canon, st) != 0) {
+      *err = sqlite3_mprintf("%s: cannot stat: %s", path, strerror(errno));
+      return SQLITE_ERROR;
+    }
+    if (!stat_matches(f, st)) {
+      *err = pinned_gone_error(path);
+      return SQLITE_ERROR;
+    }
+  }
   *miss = 1;
   return SQLITE_OK;
 }
 
 /* ls_session_load with what a scan passes (ls_ahead, or NULL): the job
 ** that reads the file ahead is taken by a parse, else cancelled, and
-** on_parse runs before a miss parses. */
+** on_parse runs before a miss parses.  Inside a transaction the file read
+** is pinned (a pinned one parsed again must be the same version). */
 static int load_with(ls_session *s, const char *path, const ls_format *fmt, const ls_ahead *how, ls_file **out,
                      char **err) {
   ls_job *ahead = how ? how->job : NULL;
   struct stat st;
-  int miss, rc = load_lookup(s, path, fmt, out, &st, &miss, err);
+  int in_txn = txn_reading(s);
+  int miss, rc = load_lookup(s, path, fmt, in_txn, out, &st, &miss, err);
   if (rc != SQLITE_OK || !miss) {
     ls_session_cancel_ahead(s, ahead);
-    return rc;
+  } else {
+    s->parses++;
+    if (how && how->on_parse) how->on_parse(how->ctx);
+    rc = in_txn && txn_pinned(s, *out) ? reload_same(s, *out, path, fmt, ahead, &st, pinned_gone_error(path), err)
+                                       : file_reload(s, *out, path, fmt, ahead, &st, err);
   }
-  s->parses++;
-  if (how && how->on_parse) how->on_parse(how->ctx);
-  return file_reload(s, *out, path, fmt, ahead, &st, err);
+  if (rc == SQLITE_OK && in_txn) rc = txn_pin(s, *out, path, err);
+  return rc;
 }
 
 int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_file **out, char **err) {
@@ -566,6 +735,7 @@ int ls_session_is_cached(ls_session *s, const char *path, const ls_format *fmt) 
   free(resolved);
   if (!f) return 0;
   if (f->working) return 1;
+  if (txn_reading(s) && txn_pinned(s, f)) return (f->clean || f->error) && (!fmt || f->fmt == fmt);
   return stat(f->canon, &st) == 0 && stat_matches(f, &st) && (f->clean || f->error) && (!fmt || f->fmt == fmt);
 }
 
@@ -624,14 +794,8 @@ ls_model *ls_session_writable(ls_session *s, ls_file *f, const char *path, char 
   if (!f->working) {
     if (!f->clean) {
       /* Evicted since the scan read it: read again, but only the same bytes. */
-      int64_t size = f->size, mtime = f->mtime_ns;
-      dev_t dev = f->dev;
-      ino_t ino = f->ino;
-      if (file_reload(s, f, path, f->fmt, NULL, NULL, err) != SQLITE_OK) return NULL;
-      if (f->size != size || f->mtime_ns != mtime || f->dev != dev || f->ino != ino) {
-        *err = sqlite3_mprintf("%s: changed on disk since it was read; nothing was written", path);
-        return NULL;
-      }
+      char *changed = sqlite3_mprintf("%s: changed on disk since it was read; nothing was written", path);
+      if (reload_same(s, f, path, f->fmt, NULL, NULL, changed, err) != SQLITE_OK) return NULL;
     }
     if (!(f->working = model_clone(f->clean))) {
       *err = sqlite3_mprintf("%s: out of memory copying the level", path);
@@ -741,8 +905,15 @@ const ls_model *ls_session_statement_model(const ls_session *s, const ls_file *f
 
 /* ---- transactions ------------------------------------------------------- */
 
+/* xBegin: a statement that writes a levelsql table begins (in
+** autocommit mode, a transaction of its own: the pins of an earlier one
+** go); from now on xCommit or xRollback says when the transaction ends. */
 void ls_session_begin(ls_session *s) {
   ls_session_statement_end(s);
+  if (!s->txn_writing) {
+    txn_reading(s);
+    s->txn_writing = 1;
+  }
 }
 
 void ls_session_savepoint(ls_session *s, int level) {
@@ -767,6 +938,8 @@ static void discard_transaction(ls_session *s) {
   restore_level(s, -1);
   s->level = -1;
   s->committed = 0;
+  s->txn_writing = 0;
+  txn_end(s);
 }
 
 void ls_session_rollback(ls_session *s) {

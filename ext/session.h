@@ -14,6 +14,9 @@
 **    drops it.
 **  - `snaps`: copies of `working` taken at the first write after a savepoint
 **    opened, so ROLLBACK TO (and a failed statement) restores exactly.
+**  - a pin (`pinned_in`): inside a transaction, the first read of a file
+**    fixes the version the rest of the transaction reads (a snapshot per
+**    file), and COMMIT refuses to write a file changed on disk since then.
 **
 ** Levels: SQLite numbers its savepoints 0, 1, ... (statement savepoints
 ** included) and tells a virtual table only of those opened after it joined
@@ -72,6 +75,11 @@ typedef struct ls_file {
   ls_snap *snaps;
   int nsnaps, snaps_cap;
   struct ls_file *lru_prev, *lru_next; /* clean models only */
+  /* The transaction (ls_session.txn_serial) that pinned this file's
+  ** version: while it lasts, the stat above is the one its first read
+  ** found, reads never look at the disk again, and COMMIT checks against
+  ** it (session.c, "transactions"). */
+  int64_t pinned_in;
 } ls_file;
 
 /* A folder recovery found clean (session.c, recover_folder), as it was. */
@@ -103,6 +111,12 @@ struct ls_session {
   int level;                  /* innermost open SQLite savepoint, -1 for none */
   int in_statement;           /* the statement level (level + 1) is open */
   int committed;              /* files already written by this transaction's xSync */
+  /* Snapshot per file (session.c, "transactions"): files whose pinned_in
+  ** is txn_serial keep the version this transaction first read. */
+  int64_t txn_serial;         /* this transaction's number; bumped when one ends */
+  int pins;                   /* some file is pinned in txn_serial */
+  int tokens;                 /* schemas whose read transaction marks it (session.c, TOKEN_*) */
+  int txn_writing;            /* between xBegin and xCommit/xRollback */
   int64_t parses;             /* files parsed (cache misses), for levelsql_cache_stats() */
   int64_t hits;               /* loads answered from the cache */
   int64_t parsed_ahead;       /* misses answered by a job started ahead (parse_ahead.h) */
