@@ -425,11 +425,22 @@ static double plan_files(const ls_vtab *v, sqlite3_index_info *info, int source_
   return source ? plan_count_files(source) : LS_PLAN_FILES_GUESS;
 }
 
+/* Whether constraint i compares with the BINARY collation, the only one
+** the pushed-down `file` match (strcmp) agrees with.  A constraint under
+** another (file = 'x' COLLATE NOCASE, RTRIM, an IN list with a COLLATE)
+** is left to SQLite, so the answer does not depend on the plan.  Integer
+** ranges and rowid need no such check: a collation only applies between
+** two texts, and SQLite checks ranges again itself. */
+static int binary_collation(sqlite3_index_info *info, int i) {
+  const char *coll = sqlite3_vtab_collation(info, i);
+  return !coll || sqlite3_stricmp(coll, "BINARY") == 0;
+}
+
 /* The share of a scan's rows that pass the usable constraints SQLite
 ** checks after the scan (those on columns not pushed down, other than
 ** "differs" and "is not null"): the scan reads every row, but fewer come
 ** out, so a table with such a filter is a better outer loop. */
-static double plan_checked_share(const ls_table *t, const sqlite3_index_info *info) {
+static double plan_checked_share(const ls_table *t, sqlite3_index_info *info) {
   double share = 1;
   int i;
   for (i = 0; i < info->nConstraint; i++) {
@@ -438,7 +449,7 @@ static double plan_checked_share(const ls_table *t, const sqlite3_index_info *in
                       c->op == SQLITE_INDEX_CONSTRAINT_GE || c->op == SQLITE_INDEX_CONSTRAINT_LT ||
                       c->op == SQLITE_INDEX_CONSTRAINT_LE;
     if (!c->usable || c->iColumn < 0 || c->iColumn > t->ncolumns) continue;
-    if (c->iColumn == COL_FILE ? c->op == SQLITE_INDEX_CONSTRAINT_EQ
+    if (c->iColumn == COL_FILE ? c->op == SQLITE_INDEX_CONSTRAINT_EQ && binary_collation(info, i)
                                : (t->columns[c->iColumn - 1].flags & LS_COL_RANGE) && pushable_op) {
       continue;
     }
@@ -452,7 +463,9 @@ static double plan_checked_share(const ls_table *t, const sqlite3_index_info *in
 }
 
 /* Plans a scan.  Pushed down: source and options (required arguments of
-** the eponymous table), file = ?, rowid = ?, and =, <, <=, >, >= on
+** the eponymous table: arguments, not filters, so a COLLATE on them
+** changes nothing), file = ? (under the BINARY collation only:
+** binary_collation), rowid = ?, and =, <, <=, >, >= on
 ** integer columns flagged LS_COL_RANGE.  The plan is written to idxStr as
 ** one token per argv entry ("S", "O", "F", "R", "C<col>:<op>") plus
 ** "U<colUsed>".
@@ -479,8 +492,9 @@ static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     int eq = c->op == SQLITE_INDEX_CONSTRAINT_EQ;
     int rowid = c->iColumn == -1 && eq && !t->one_row_per_file;
+    int file = c->iColumn == COL_FILE && eq && binary_collation(info, i);
     /* anything that could name the files in some join order */
-    if (eq && (c->iColumn == col_source(t) || c->iColumn == COL_FILE || rowid)) files_named = 1;
+    if ((eq && c->iColumn == col_source(t)) || file || rowid) files_named = 1;
     if (c->iColumn == col_source(t) || c->iColumn == col_options(t)) {
       if (!c->usable) {
         if (eq && c->iColumn == col_source(t)) source_blocked = 1;
@@ -492,7 +506,7 @@ static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
       else options_i = i;
     } else if (!c->usable) {
       continue;
-    } else if (c->iColumn == COL_FILE && eq && file_i < 0) {
+    } else if (file && file_i < 0) {
       file_i = i;
     } else if (rowid && rowid_i < 0) {
       rowid_i = i;
@@ -1194,8 +1208,8 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
       }
       case 'U': c->scan.cols_used = strtoull(p + 1, NULL, 16); break;
       case 'N':
-        return cursor_error(c, SQLITE_ERROR, sqlite3_mprintf("%s needs a source: %s('folder') or WHERE source = '...'",
-                                                              t->name, t->name));
+        return cursor_error(c, SQLITE_ERROR, sqlite3_mprintf("%s needs a source: %s('folder') or WHERE %s = '...'",
+                                                              t->name, t->name, source_arg(t)));
     }
     p = strchr(p, ',');
     if (!p) break;
@@ -1547,7 +1561,7 @@ static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
     return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s: the table writes only inside its own source '%s', not '%s'", t->name, v->source, given));
   }
   if (!source) {
-    if (!file) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s needs a target: give the source column (INSERT INTO %s(source, ...)) or the file column", t->name, t->name));
+    if (!file) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s needs a target: give the %s column (INSERT INTO %s(%s, ...)) or the file column", t->name, source_arg(t), t->name, source_arg(t)));
     *path = sqlite3_mprintf("%s", file);
     return *path ? SQLITE_OK : SQLITE_NOMEM;
   }
