@@ -92,7 +92,7 @@ typedef struct ls_memo {
   int nby_part;
   ls_seen_file *seen;  /* sorted by path */
   int nseen, seen_cap;
-  ls_part_map parts;   /* the files of `seen` by file part: two with one part are refused */
+  ls_part_map parts;   /* the files its scans entered in the statement, by file part: two with one part are refused */
 } ls_memo;
 
 typedef struct ls_cursor {
