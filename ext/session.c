@@ -226,15 +226,44 @@ int ls_register_format(ls_session *s, const ls_format *format) {
 
 /* ---- file entries ---------------------------------------------------------- */
 
-ls_file *ls_session_file_by_id(ls_session *s, int64_t id) {
-  return (id >= 1 && id <= s->nfiles) ? s->files[id - 1] : NULL;
-}
-
-/* FNV-1a of a canonical path, for the session's index of entries. */
+/* FNV-1a (64 bits) of a canonical path's bytes. */
 static uint64_t path_hash(const char *path) {
   uint64_t h = 1469598103934665603u;
   for (; *path; path++) h = (h ^ (unsigned char)*path) * 1099511628211u;
   return h;
+}
+
+/* The rowid file part of a canonical path (engine.h, "Row identity"):
+** its FNV-1a hash folded to LS_FILE_BITS (the high bits xor'ed onto the
+** low ones, so every bit of the hash counts).  Depends on the path's
+** bytes alone: the same in every connection, process and platform. */
+int64_t ls_file_part(const char *canon) {
+  uint64_t h = path_hash(canon);
+  return (int64_t)((h ^ (h >> LS_FILE_BITS)) & (uint64_t)LS_FILE_PART_MAX);
+}
+
+/* The index is probed from a file's part: file_find (by canonical path)
+** and ls_session_file_by_part walk the same sequence. */
+static size_t index_start(int64_t part, size_t cap) {
+  return (size_t)part & (cap - 1);
+}
+
+ls_file *ls_session_file_by_part(ls_session *s, int64_t part, ls_file **other) {
+  size_t mask = s->index_cap - 1, i;
+  ls_file *found = NULL;
+  *other = NULL;
+  if (!s->index_cap) return NULL;
+  for (i = index_start(part, s->index_cap); s->index[i]; i = (i + 1) & mask) {
+    ls_file *f = s->files[s->index[i] - 1];
+    if (f->part != part || !f->shown) continue;
+    if (!found) {
+      found = f;
+    } else {
+      *other = f;
+      break;
+    }
+  }
+  return found;
 }
 
 /* The entry of a canonical path, or NULL: an open-addressing index of
@@ -243,7 +272,7 @@ static uint64_t path_hash(const char *path) {
 static ls_file *file_find(const ls_session *s, const char *canon) {
   size_t mask = s->index_cap - 1, i;
   if (!s->index_cap) return NULL;
-  for (i = (size_t)path_hash(canon) & mask; s->index[i]; i = (i + 1) & mask) {
+  for (i = index_start(ls_file_part(canon), s->index_cap); s->index[i]; i = (i + 1) & mask) {
     ls_file *f = s->files[s->index[i] - 1];
     if (strcmp(f->canon, canon) == 0) return f;
   }
@@ -254,7 +283,7 @@ static ls_file *file_find(const ls_session *s, const char *canon) {
 ** (cap slots, a power of two, not full). */
 static void index_put(int64_t *index, size_t cap, const ls_file *f) {
   size_t i;
-  for (i = (size_t)path_hash(f->canon) & (cap - 1); index[i]; i = (i + 1) & (cap - 1)) {
+  for (i = index_start(f->part, cap); index[i]; i = (i + 1) & (cap - 1)) {
   }
   index[i] = f->id;
 }
@@ -302,6 +331,7 @@ static ls_file *file_entry(ls_session *s, char *canon) {
   memset(f, 0, sizeof *f);
   f->canon = canon;
   f->id = s->nfiles + 1;
+  f->part = ls_file_part(canon);
   if (!index_add(s, f)) {
     sqlite3_free(canon);
     sqlite3_free(f);

@@ -60,7 +60,8 @@ typedef struct ls_snap {
 } ls_snap;
 
 typedef struct ls_file {
-  int64_t id;                 /* rowid prefix, 1-based, never reused */
+  int64_t id;                 /* index in the session's files, 1-based, never reused */
+  int64_t part;               /* the rowid's file part: ls_file_part(canon) */
   char *canon;                /* realpath(): one entry per file however it is spelled */
   char *shown;                /* the path as last matched by a source (the `file` column) */
   /* the bytes `clean` was parsed from */
@@ -164,8 +165,11 @@ void ls_session_scan_done(ls_session *s);
 /* The number of threads that parse ahead (levelsql_threads); set: change it. */
 int ls_session_threads(ls_session *s, int threads, int set);
 
-/* The file with a rowid's file id, or NULL. */
-ls_file *ls_session_file_by_id(ls_session *s, int64_t id);
+/* A file this connection has loaded (and matched by a source) whose
+** rowid file part is `part`, or NULL; *other: a second, different one
+** with the same part (a collision: the caller refuses the rowid), or
+** NULL. */
+ls_file *ls_session_file_by_part(ls_session *s, int64_t part, ls_file **other);
 
 /* The model readers see: the transaction's copy, else the clean one. */
 ls_model *ls_file_current(ls_file *f);

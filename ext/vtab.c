@@ -22,6 +22,21 @@
 #include "session.h"
 #include "source.h"
 
+/* Files by their rowid file part (engine.h, "Row identity"): an
+** open-addressing table (empty slot: file NULL), at most half full.  Per
+** part: the file put last and, when a different file with the same part
+** was put before it, that one (other: a collision). */
+typedef struct ls_part_slot {
+  int64_t part;
+  ls_file *file;
+  ls_file *other;
+} ls_part_slot;
+
+typedef struct ls_part_map {
+  ls_part_slot *slots;
+  size_t cap, n; /* cap: 0 or a power of two */
+} ls_part_map;
+
 /* What one registered module knows: the shared session and its table. */
 typedef struct ls_module_aux {
   ls_session *sess;
@@ -42,7 +57,18 @@ typedef struct ls_vtab {
   ** column read be part of an UPDATE that leaves the column unchanged
   ** (sqlite3_vtab_nochange).  Reads outside skip the question. */
   int writing;
+  /* The files this table's scans loaded since its transaction began
+  ** (xBegin clears it; before any, since it was connected): where the
+  ** second pass of an UPDATE or DELETE (xUpdate, which gets only the
+  ** rowid) finds the file of a rowid its scan returned. */
+  ls_part_map parts;
 } ls_vtab;
+
+/* A path of the memo's expansion by its file part (memo_path_of_part). */
+typedef struct ls_path_part {
+  int64_t part;
+  int index; /* in ls_memo.paths */
+} ls_path_part;
 
 /* A file this cursor loaded during its statement, by the path it came as. */
 typedef struct ls_seen_file {
@@ -62,8 +88,11 @@ typedef struct ls_memo {
   char *source, *options;
   ls_pathlist paths;
   int sorted;          /* paths are in strcmp order: binary search */
+  ls_path_part *by_part; /* paths' file parts in increasing order (the first rowid lookup makes it), or NULL */
+  int nby_part;
   ls_seen_file *seen;  /* sorted by path */
   int nseen, seen_cap;
+  ls_part_map parts;   /* the files its scans entered in the statement, by file part: two with one part are refused */
 } ls_memo;
 
 typedef struct ls_cursor {
@@ -127,6 +156,95 @@ typedef struct ls_cursor {
 #define COL_FILE 0
 static int col_source(const ls_table *t) { return t->ncolumns + 1; }
 static int col_options(const ls_table *t) { return t->ncolumns + 2; }
+
+/* The name of the hidden source argument: `source`, or `source_path` in
+** a table with a visible column named source (tw_sound_sources), since
+** table-valued arguments bind by position and INSERT can name its target
+** with `file`.  Messages name the argument the table takes. */
+static const char *source_arg(const ls_table *t) {
+  int i;
+  for (i = 0; i < t->ncolumns; i++) {
+    if (strcmp(t->columns[i].name, "source") == 0) return "source_path";
+  }
+  return "source";
+}
+
+/* ---- files by rowid file part (ls_part_map) ---------------------------------- */
+
+/* The slot of part in m, or NULL. */
+static ls_part_slot *part_map_get(const ls_part_map *m, int64_t part) {
+  size_t i;
+  if (!m->cap) return NULL;
+  for (i = (size_t)part & (m->cap - 1); m->slots[i].file; i = (i + 1) & (m->cap - 1)) {
+    if (m->slots[i].part == part) return &m->slots[i];
+  }
+  return NULL;
+}
+
+/* The free slot where part goes, or its own (slots: cap, not full). */
+static ls_part_slot *part_slot_for(ls_part_slot *slots, size_t cap, int64_t part) {
+  size_t i;
+  for (i = (size_t)part & (cap - 1); slots[i].file && slots[i].part != part; i = (i + 1) & (cap - 1)) {
+  }
+  return &slots[i];
+}
+
+/* Puts file f under its part.  *previous: a different file that had the
+** part already (a collision: it stays as the slot's `other`), else NULL.
+** Returns SQLITE_OK or SQLITE_NOMEM. */
+static int part_map_put(ls_part_map *m, ls_file *f, ls_file **previous) {
+  ls_part_slot *slot;
+  *previous = NULL;
+  if ((m->n + 1) * 2 > m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 16, i;
+    ls_part_slot *slots = sqlite3_malloc64(sizeof *slots * (sqlite3_uint64)cap);
+    if (!slots) return SQLITE_NOMEM;
+    memset(slots, 0, sizeof *slots * cap);
+    for (i = 0; i < m->cap; i++) {
+      if (m->slots[i].file) *part_slot_for(slots, cap, m->slots[i].part) = m->slots[i];
+    }
+    sqlite3_free(m->slots);
+    m->slots = slots;
+    m->cap = cap;
+  }
+  slot = part_slot_for(m->slots, m->cap, f->part);
+  if (!slot->file) {
+    m->n++;
+    slot->part = f->part;
+  } else if (slot->file != f) {
+    *previous = slot->file;
+    if (!slot->other) slot->other = slot->file;
+  }
+  slot->file = f;
+  return SQLITE_OK;
+}
+
+static void part_map_clear(ls_part_map *m) {
+  sqlite3_free(m->slots);
+  memset(m, 0, sizeof *m);
+}
+
+/* "rowid collision: <a> and <b> ...": two different files whose rowids
+** would share their file part (engine.h, "Row identity"). */
+static char *collision_message(const char *a, const char *b, int64_t part) {
+  return sqlite3_mprintf("rowid collision: %s and %s have the same rowid file part (%lld), so their rows cannot "
+                         "be told apart by rowid; use them in separate statements",
+                         a, b, (long long)part);
+}
+
+/* The rowid of the row with key `key` in file f (*out), or an error
+** message (sqlite3_mprintf'd, NULL: out of memory) when the key does not
+** fit in the rowid's LS_KEY_BITS. */
+static int rowid_of(const ls_table *t, const ls_file *f, const char *path, int64_t key, sqlite3_int64 *out,
+                    char **err) {
+  if (key < 0 || key > LS_KEY_MAX) {
+    *err = sqlite3_mprintf("%s: %s: row key %lld does not fit in a rowid (keys of one file end at %lld)", path,
+                           t->name, (long long)key, (long long)LS_KEY_MAX);
+    return SQLITE_ERROR;
+  }
+  *out = (sqlite3_int64)((f->part << LS_KEY_BITS) | key);
+  return SQLITE_OK;
+}
 
 /* ---- options -------------------------------------------------------------- */
 
@@ -194,12 +312,7 @@ static int ls_connect(sqlite3 *db, void *aux_, int argc, const char *const *argv
   for (i = 0; i < t->ncolumns; i++) {
     sqlite3_str_appendf(sql, ", \"%w\" %s", t->columns[i].name, t->columns[i].type);
   }
-  /* A table with a visible column named `source` (tw_sound_sources) calls
-  ** the hidden one source_path: table-valued arguments bind by position,
-  ** and INSERT can name its target with `file`. */
-  for (i = 0; i < t->ncolumns && strcmp(t->columns[i].name, "source") != 0; i++) {
-  }
-  sqlite3_str_appendf(sql, ", %s HIDDEN, options HIDDEN)", i < t->ncolumns ? "source_path" : "source");
+  sqlite3_str_appendf(sql, ", %s HIDDEN, options HIDDEN)", source_arg(t));
   schema = sqlite3_str_finish(sql);
   if (!schema) {
     rc = SQLITE_NOMEM;
@@ -222,6 +335,7 @@ fail:
 static int ls_disconnect(sqlite3_vtab *base) {
   ls_vtab *v = (ls_vtab *)base;
   sqlite3_finalize(v->same_value);
+  part_map_clear(&v->parts);
   ls_session_release(v->sess);
   sqlite3_free(v->source);
   sqlite3_free(v->options_text);
@@ -311,11 +425,22 @@ static double plan_files(const ls_vtab *v, sqlite3_index_info *info, int source_
   return source ? plan_count_files(source) : LS_PLAN_FILES_GUESS;
 }
 
+/* Whether constraint i compares with the BINARY collation, the only one
+** the pushed-down `file` match (strcmp) agrees with.  A constraint under
+** another (file = 'x' COLLATE NOCASE, RTRIM, an IN list with a COLLATE)
+** is left to SQLite, so the answer does not depend on the plan.  Integer
+** ranges and rowid need no such check: a collation only applies between
+** two texts, and SQLite checks ranges again itself. */
+static int binary_collation(sqlite3_index_info *info, int i) {
+  const char *coll = sqlite3_vtab_collation(info, i);
+  return !coll || sqlite3_stricmp(coll, "BINARY") == 0;
+}
+
 /* The share of a scan's rows that pass the usable constraints SQLite
 ** checks after the scan (those on columns not pushed down, other than
 ** "differs" and "is not null"): the scan reads every row, but fewer come
 ** out, so a table with such a filter is a better outer loop. */
-static double plan_checked_share(const ls_table *t, const sqlite3_index_info *info) {
+static double plan_checked_share(const ls_table *t, sqlite3_index_info *info) {
   double share = 1;
   int i;
   for (i = 0; i < info->nConstraint; i++) {
@@ -324,7 +449,7 @@ static double plan_checked_share(const ls_table *t, const sqlite3_index_info *in
                       c->op == SQLITE_INDEX_CONSTRAINT_GE || c->op == SQLITE_INDEX_CONSTRAINT_LT ||
                       c->op == SQLITE_INDEX_CONSTRAINT_LE;
     if (!c->usable || c->iColumn < 0 || c->iColumn > t->ncolumns) continue;
-    if (c->iColumn == COL_FILE ? c->op == SQLITE_INDEX_CONSTRAINT_EQ
+    if (c->iColumn == COL_FILE ? c->op == SQLITE_INDEX_CONSTRAINT_EQ && binary_collation(info, i)
                                : (t->columns[c->iColumn - 1].flags & LS_COL_RANGE) && pushable_op) {
       continue;
     }
@@ -338,7 +463,9 @@ static double plan_checked_share(const ls_table *t, const sqlite3_index_info *in
 }
 
 /* Plans a scan.  Pushed down: source and options (required arguments of
-** the eponymous table), file = ?, rowid = ?, and =, <, <=, >, >= on
+** the eponymous table: arguments, not filters, so a COLLATE on them
+** changes nothing), file = ? (under the BINARY collation only:
+** binary_collation), rowid = ?, and =, <, <=, >, >= on
 ** integer columns flagged LS_COL_RANGE.  The plan is written to idxStr as
 ** one token per argv entry ("S", "O", "F", "R", "C<col>:<op>") plus
 ** "U<colUsed>".
@@ -365,8 +492,9 @@ static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     int eq = c->op == SQLITE_INDEX_CONSTRAINT_EQ;
     int rowid = c->iColumn == -1 && eq && !t->one_row_per_file;
+    int file = c->iColumn == COL_FILE && eq && binary_collation(info, i);
     /* anything that could name the files in some join order */
-    if (eq && (c->iColumn == col_source(t) || c->iColumn == COL_FILE || rowid)) files_named = 1;
+    if ((eq && c->iColumn == col_source(t)) || file || rowid) files_named = 1;
     if (c->iColumn == col_source(t) || c->iColumn == col_options(t)) {
       if (!c->usable) {
         if (eq && c->iColumn == col_source(t)) source_blocked = 1;
@@ -378,7 +506,7 @@ static int ls_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
       else options_i = i;
     } else if (!c->usable) {
       continue;
-    } else if (c->iColumn == COL_FILE && eq && file_i < 0) {
+    } else if (file && file_i < 0) {
       file_i = i;
     } else if (rowid && rowid_i < 0) {
       rowid_i = i;
@@ -535,6 +663,9 @@ static int text_equal(const char *a, const char *b) {
 
 static void memo_forget_source(ls_memo *m) {
   ls_pathlist_free(&m->paths);
+  sqlite3_free(m->by_part);
+  m->by_part = NULL;
+  m->nby_part = 0;
   sqlite3_free(m->source);
   sqlite3_free(m->options);
   m->source = m->options = NULL;
@@ -546,6 +677,7 @@ static void memo_free(ls_memo *m) {
   memo_forget_source(m);
   for (i = 0; i < m->nseen; i++) sqlite3_free(m->seen[i].path);
   sqlite3_free(m->seen);
+  part_map_clear(&m->parts);
   memset(m, 0, sizeof *m);
 }
 
@@ -601,6 +733,83 @@ static int paths_select(const ls_pathlist *all, int sorted, const char *only, ls
   return SQLITE_OK;
 }
 
+/* A path of the expansion with its file part and canonical path, while
+** memo_path_of_part sorts them. */
+typedef struct ls_part_entry {
+  int64_t part;
+  int index;
+  char *canon;
+} ls_part_entry;
+
+static int part_entry_cmp(const void *a_, const void *b_) {
+  const ls_part_entry *a = a_, *b = b_;
+  if (a->part != b->part) return a->part < b->part ? -1 : 1;
+  return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The file part of path (realpath, then ls_file_part) and its canonical
+** path (*canon, malloc'd; NULL with part -1 when the path resolves to
+** nothing: no rowid names it). */
+static int64_t path_part(const char *path, char **canon) {
+  *canon = realpath(path, NULL);
+  return *canon ? ls_file_part(*canon) : -1;
+}
+
+/* Makes m->by_part: the file part of every path of the memo's expansion,
+** in increasing order (a realpath per file, once per statement).  Two
+** paths of different files with one part fail with the collision error
+** naming both; two paths of one file (a link) keep the first in path
+** order. */
+static int memo_index_parts(ls_memo *m, char **err) {
+  ls_part_entry *e = sqlite3_malloc64(sizeof *e * (sqlite3_uint64)(m->paths.n + 1));
+  int i, n = 0, rc = SQLITE_OK;
+  if (!e) return SQLITE_NOMEM;
+  for (i = 0; i < m->paths.n; i++) {
+    e[n].index = i;
+    e[n].part = path_part(m->paths.paths[i], &e[n].canon);
+    if (e[n].canon) n++;
+  }
+  qsort(e, (size_t)n, sizeof *e, part_entry_cmp);
+  if (!(m->by_part = sqlite3_malloc64(sizeof *m->by_part * (sqlite3_uint64)(n + 1)))) rc = SQLITE_NOMEM;
+  m->nby_part = 0;
+  for (i = 0; i < n && rc == SQLITE_OK; i++) {
+    if (m->nby_part && m->by_part[m->nby_part - 1].part == e[i].part) {
+      if (strcmp(e[i - 1].canon, e[i].canon) != 0) { /* e[i - 1]: the same part, the last kept */
+        *err = collision_message(m->paths.paths[e[i - 1].index], m->paths.paths[e[i].index], e[i].part);
+        rc = SQLITE_ERROR;
+      }
+      continue;
+    }
+    m->by_part[m->nby_part].part = e[i].part;
+    m->by_part[m->nby_part++].index = e[i].index;
+  }
+  for (i = 0; i < n; i++) free(e[i].canon);
+  sqlite3_free(e);
+  if (rc != SQLITE_OK) {
+    sqlite3_free(m->by_part);
+    m->by_part = NULL;
+    m->nby_part = 0;
+  }
+  return rc;
+}
+
+/* The path of the memo's expansion whose file is the one with file part
+** `part` (*path; NULL: none of them).  The parts are found at the
+** statement's first rowid lookup and kept with the expansion. */
+static int memo_path_of_part(ls_memo *m, int64_t part, const char **path, char **err) {
+  int lo = 0, hi, rc;
+  *path = NULL;
+  if (!m->by_part && (rc = memo_index_parts(m, err)) != SQLITE_OK) return rc;
+  hi = m->nby_part;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (m->by_part[mid].part < part) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < m->nby_part && m->by_part[lo].part == part) *path = m->paths.paths[m->by_part[lo].index];
+  return SQLITE_OK;
+}
+
 /* Whether the statement memo knows path (loaded earlier in the statement);
 ** *at: its index, or where it would go. */
 static int memo_find(const ls_memo *m, const char *path, int *at) {
@@ -616,6 +825,31 @@ static int memo_find(const ls_memo *m, const char *path, int *at) {
   }
   *at = lo;
   return 0;
+}
+
+/* Notes file f, loaded by the cursor's scan, under its rowid file part:
+** in the statement's memo, where another file with the same part fails
+** the scan (its rows and f's could not be told apart by rowid), and in
+** the table's map, where xUpdate looks rowids up (locate_for_write).
+** Tables of one row per file number rows otherwise: nothing to note. */
+static int cursor_note_part(ls_cursor *c, ls_file *f, char **err) {
+  ls_vtab *v = (ls_vtab *)c->base.pVtab;
+  ls_file *previous;
+  if (v->table->one_row_per_file) return SQLITE_OK;
+  if (part_map_put(&c->memo.parts, f, &previous) != SQLITE_OK) {
+    *err = sqlite3_mprintf("out of memory");
+    return SQLITE_NOMEM;
+  }
+  if (previous) {
+    *err = collision_message(previous->shown, f->shown, f->part);
+    return SQLITE_ERROR;
+  }
+  /* (a collision there is kept in the slot, for locate_for_write to refuse) */
+  if (part_map_put(&v->parts, f, &previous) != SQLITE_OK) {
+    *err = sqlite3_mprintf("out of memory");
+    return SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
 }
 
 /* Loads the file at path for the cursor's scan: the first time in the
@@ -732,6 +966,9 @@ static int cursor_enter_file(ls_cursor *c) {
   const char *path = c->paths.paths[c->ipath];
   char *err = NULL;
   int rc = cursor_load_next(c, &err);
+  if (rc == SQLITE_OK && (rc = cursor_note_part(c, c->file, &err)) != SQLITE_OK) {
+    return cursor_error(c, rc, err); /* never skipped: the rows would mix */
+  }
   c->entered = 1;
   c->info.path = path;
   c->info.size = -1;
@@ -880,6 +1117,46 @@ static int cursor_paths(ls_cursor *c, const char *only) {
   return SQLITE_OK;
 }
 
+/* A rowid = ? scan (c->rowid_key): the row whose key the rowid holds, in
+** the file whose file part it holds (engine.h, "Row identity"), found
+** among the files the statement names: its source's (file_eq: and only
+** that one of them), else file_eq's, else those this connection has
+** loaded (a part two of them share is refused).  A rowid of no such file
+** matches nothing. */
+static int filter_rowid(ls_cursor *c, const char *file_eq) {
+  ls_vtab *v = (ls_vtab *)c->base.pVtab;
+  const ls_table *t = v->table;
+  int64_t part = c->rowid_key >> LS_KEY_BITS;
+  const ls_pathlist *all;
+  const char *path = NULL;
+  char *err = NULL, *canon = NULL;
+  int rc;
+  if (c->rowid_key < 0) return SQLITE_OK;
+  if (c->source) {
+    if ((rc = memo_expand(v, &c->memo, c->source, c->options_text, c->opts.nocase, &all, &err)) != SQLITE_OK ||
+        (rc = memo_path_of_part(&c->memo, part, &path, &err)) != SQLITE_OK) {
+      return cursor_error(c, rc, err);
+    }
+    if (path && file_eq && strcmp(file_eq, path) != 0) path = NULL;
+  } else if (file_eq) {
+    if (path_part(file_eq, &canon) == part) path = file_eq;
+    free(canon);
+  } else {
+    ls_file *other, *f = ls_session_file_by_part(v->sess, part, &other);
+    if (other) return cursor_error(c, SQLITE_ERROR, collision_message(f->shown, other->shown, part));
+    if (f) path = f->shown;
+  }
+  if (!path) return SQLITE_OK;
+  /* a copy: loading may change what path points to (f->shown) */
+  if (paths_select(NULL, 0, path, &c->paths) != SQLITE_OK) return cursor_error(c, SQLITE_NOMEM, sqlite3_mprintf("out of memory"));
+  c->eof = 0;
+  if ((rc = cursor_enter_file(c)) != SQLITE_OK) return rc;
+  if (!c->model || c->file->part != part || !ls_table_seek(t, c->model->p, c->rowid_key & LS_KEY_MAX, &c->row.pos)) {
+    c->eof = 1;
+  }
+  return SQLITE_OK;
+}
+
 static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
                      sqlite3_value **argv) {
   ls_cursor *c = (ls_cursor *)cur;
@@ -931,8 +1208,8 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
       }
       case 'U': c->scan.cols_used = strtoull(p + 1, NULL, 16); break;
       case 'N':
-        return cursor_error(c, SQLITE_ERROR, sqlite3_mprintf("%s needs a source: %s('folder') or WHERE source = '...'",
-                                                              t->name, t->name));
+        return cursor_error(c, SQLITE_ERROR, sqlite3_mprintf("%s needs a source: %s('folder') or WHERE %s = '...'",
+                                                              t->name, t->name, source_arg(t)));
     }
     p = strchr(p, ',');
     if (!p) break;
@@ -944,24 +1221,7 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
   }
   if (!c->source && v->source && !empty) c->source = sqlite3_mprintf("%s", v->source);
   if (empty) return SQLITE_OK;
-  if (c->has_rowid) {
-    /* The file is known from the rowid, whatever the source. */
-    int64_t id = c->rowid_key >> LS_KEY_BITS;
-    ls_file *f = ls_session_file_by_id(v->sess, id);
-    if (!f || !f->shown) return SQLITE_OK;
-    if (file_eq && strcmp(file_eq, f->shown) != 0) return SQLITE_OK;
-    /* with a source, the row must also be one of the source's (SQLite
-    ** leaves that to us) */
-    if ((rc = cursor_paths(c, f->shown)) != SQLITE_OK) return rc;
-    if (c->paths.n == 0) return SQLITE_OK;
-    c->eof = 0;
-    if ((rc = cursor_enter_file(c)) != SQLITE_OK) return rc;
-    if (!c->model || c->file != f || t->one_row_per_file ||
-        !ls_table_seek(t, c->model->p, c->rowid_key & LS_KEY_MAX, &c->row.pos)) {
-      c->eof = 1;
-    }
-    return SQLITE_OK;
-  }
+  if (c->has_rowid) return filter_rowid(c, file_eq);
   if ((rc = cursor_paths(c, file_eq)) != SQLITE_OK) return rc;
   c->eof = 0;
   c->ipath = 0;
@@ -1067,10 +1327,12 @@ static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i
 static int ls_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out) {
   ls_cursor *c = (ls_cursor *)cur;
   const ls_table *t = ((ls_vtab *)cur->pVtab)->table;
+  char *err = NULL;
+  int rc;
   if (t->one_row_per_file || !c->model || !c->file) {
     *out = c->ipath + 1;
-  } else {
-    *out = (c->file->id << LS_KEY_BITS) | (ls_table_key(t, c->model->p, &c->row.pos) & LS_KEY_MAX);
+  } else if ((rc = rowid_of(t, c->file, c->info.path, ls_table_key(t, c->model->p, &c->row.pos), out, &err)) != SQLITE_OK) {
+    return cursor_error(c, err ? rc : SQLITE_NOMEM, err);
   }
   return SQLITE_OK;
 }
@@ -1084,11 +1346,18 @@ static int vtab_error(ls_vtab *v, int rc, char *msg) {
 }
 
 /* Finds the file of a rowid and its working model, and positions *pos on
-** the row.  Errors say which file and that the row is gone. */
+** the row.  The file is the one with the rowid's file part among those
+** this table's scans loaded in the transaction (v->parts): the statement's
+** own scan returned the rowid, so its file is there; a part two of them
+** share is refused.  Errors say which file and that the row is gone. */
 static int locate_for_write(ls_vtab *v, sqlite3_int64 rowid, ls_file **f, ls_model **m, ls_pos *pos) {
+  const ls_part_slot *slot = rowid >= 0 ? part_map_get(&v->parts, rowid >> LS_KEY_BITS) : NULL;
   char *err = NULL;
-  *f = ls_session_file_by_id(v->sess, rowid >> LS_KEY_BITS);
-  if (!*f || !(*f)->shown) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("no level file has rowid %lld", (long long)rowid));
+  if (!slot || !slot->file->shown) {
+    return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("no level file read by this statement has rowid %lld", (long long)rowid));
+  }
+  if (slot->other) return vtab_error(v, SQLITE_ERROR, collision_message(slot->other->shown, slot->file->shown, slot->part));
+  *f = slot->file;
   if (!(*m = ls_session_writable(v->sess, *f, (*f)->shown, &err))) return vtab_error(v, SQLITE_ERROR, err);
   if (!ls_table_seek(v->table, (*m)->p, rowid & LS_KEY_MAX, pos)) {
     return vtab_error(v, SQLITE_ERROR,
@@ -1292,7 +1561,7 @@ static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
     return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s: the table writes only inside its own source '%s', not '%s'", t->name, v->source, given));
   }
   if (!source) {
-    if (!file) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s needs a target: give the source column (INSERT INTO %s(source, ...)) or the file column", t->name, t->name));
+    if (!file) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("INSERT into %s needs a target: give the %s column (INSERT INTO %s(%s, ...)) or the file column", t->name, source_arg(t), t->name, source_arg(t)));
     *path = sqlite3_mprintf("%s", file);
     return *path ? SQLITE_OK : SQLITE_NOMEM;
   }
@@ -1351,7 +1620,9 @@ static int write_row(ls_vtab *v, int argc, sqlite3_value **argv, sqlite3_int64 *
       return vtab_error(v, rc, msg);
     }
     if ((rc = apply_values(v, f, m, &pos, argv + 2, 1)) != SQLITE_OK) return rc;
-    *rowid_out = (f->id << LS_KEY_BITS) | ls_table_key(t, m->p, &pos);
+    if ((rc = rowid_of(t, f, f->shown, ls_table_key(t, m->p, &pos), rowid_out, &err)) != SQLITE_OK) {
+      return vtab_error(v, err ? rc : SQLITE_NOMEM, err);
+    }
     return SQLITE_OK;
   }
   /* UPDATE */
@@ -1396,8 +1667,12 @@ static int ls_update(sqlite3_vtab *base, int argc, sqlite3_value **argv, sqlite3
 
 /* ---- transactions --------------------------------------------------------- */
 
+/* A transaction begins (before the scan of its first write statement):
+** the rowids the table's writes look up (v->parts) are those of files its
+** scans load from now on. */
 static int ls_begin(sqlite3_vtab *base) {
   ((ls_vtab *)base)->writing = 1;
+  part_map_clear(&((ls_vtab *)base)->parts);
   ls_session_begin(((ls_vtab *)base)->sess);
   return SQLITE_OK;
 }

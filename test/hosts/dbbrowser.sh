@@ -64,10 +64,10 @@ SELECT count(*) > 0 FROM objs;
 EOF
 )
 check "levels.db with CREATE VIRTUAL TABLE definitions" "$got" 1
-# The rows to edit: the first row of each grid.  Row ids are those of the
-# connection (they number the files in the order it opened them), so they
-# are taken after the same browse queries as the session's below, in the
-# same order; the key columns too, for the plain UPDATEs.
+# The rows to edit: the first row of each grid, read in another process
+# than the session's below (a row id names the same row in every
+# connection: README, "Writing, safely"), after the same browse queries;
+# the key columns too, for the plain UPDATEs.
 browse='SELECT COUNT(*) > 0 FROM (SELECT "_rowid_",* FROM "main"."objs");
 SELECT COUNT(*) > 0 FROM (SELECT "_rowid_",* FROM "main"."grps");'
 first=$(printf '.open %s\n.load %s\n%s\nSELECT min(_rowid_) FROM objs;\nSELECT min(_rowid_) FROM grps;\n' "$G/levels.db" "$EXT" "$browse" | sql "$G" | tr '\n' ' ')
