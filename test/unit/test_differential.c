@@ -1,9 +1,10 @@
 /*
 ** test_differential.c: a query's answer does not depend on the plan.
 **
-** Every table (levelsql_columns names them; pragma_table_xinfo gives each
-** one's columns and the name of its source argument, `source` or
-** `source_path`) is read over every generated sample ($LEVELSQL_SAMPLES),
+** Every table, levelsql_files too (levelsql_columns names them;
+** pragma_table_xinfo gives each one's columns and the name of its source
+** argument, `source` or `source_path`), is read over every generated
+** sample ($LEVELSQL_SAMPLES),
 ** over the folder of each format's samples, and over every corpus file that
 ** reads (LEVELSQL_CORPUS; skipped when unset), each one a private copy in a
 ** temporary folder.  For each (table, source) pair the rows are copied
@@ -37,9 +38,13 @@
 **
 ** Each (table, source) pair is one case; the first mismatches are printed
 ** with the seed, the table, both queries and both answers.  The seed is
-** fixed (LEVELSQL_DIFF_SEED overrides it); LEVELSQL_TORTURE=1 (`make
-** torture`) runs ten times more queries, and the corpus folders as sources
-** too; LEVELSQL_DIFF_TABLE=name runs that table alone.
+** fixed (LEVELSQL_DIFF_SEED overrides it); LEVELSQL_DIFF_TABLE=name runs
+** that table alone.  In `make test`: 25 queries per sample, 60 per folder
+** of samples, 4 per corpus file (a few hundred per table; about 10 s of
+** CPU), BLOB columns left out over the corpus (encoded on every read, the
+** corpus' images would take most of the time).  LEVELSQL_TORTURE=1 (`make
+** torture`): ten times the queries, the BLOB columns, bigger frames and
+** the corpus folders as sources too.
 */
 #include <dirent.h>
 #include <stdint.h>
@@ -905,6 +910,7 @@ static void print_answer(const char *label, const answer *a) {
 
 /* The run's totals. */
 typedef struct tally_counts {
+  uint64_t seed; /* the run's (each pair's is derived from it) */
   long pairs, queries, mismatches, shown, framed, rows, failed_pairs;
 } tally_counts;
 
@@ -960,8 +966,9 @@ static long run_pair(sqlite3 *db, const table_def *all_columns, const target *tg
       if (!mismatches++) *first_bad = sqlite3_mprintf("%s", sql_v);
       tally->mismatches++;
       if (tally->shown++ < MISMATCHES_SHOWN) {
-        printf("MISMATCH seed %llu, query %d of %s over %s%s%s:\n  virtual table: %s\n  copy:          %s\n",
-               (unsigned long long)seed, i, t->name, tg->source, fr.pushed[0] ? " framed by " : "", fr.pushed, sql_v,
+        printf("MISMATCH LEVELSQL_DIFF_SEED=%llu (this pair's: %llu), query %d of %s over %s%s%s:\n"
+               "  virtual table: %s\n  copy:          %s\n",
+               (unsigned long long)tally->seed, (unsigned long long)seed, i, t->name, tg->source, fr.pushed[0] ? " framed by " : "", fr.pushed, sql_v,
                sql_c);
         print_answer("virtual table", &av);
         print_answer("copy", &ac);
@@ -1032,13 +1039,13 @@ int main(void) {
     CHECK(0, "LEVELSQL_SAMPLES names the generated samples (test/run.sh sets it)");
   } else {
     char into[600];
-    target like = {.queries = 30 * scale, .row_cap = 4000};
+    target like = {.queries = 25 * scale, .row_cap = 4000};
     snprintf(into, sizeof into, "%s/samples", tmpdir);
     mkdir(into, 0755);
     copy_readable(db, samples, into, 0, &like, &targets, formats, &seen);
     CHECK(seen == (1u << 4) - 1, "samples of every format in %s (mask %x)", samples, seen);
     for (f = 0; formats[f]; f++)
-      if (seen & (1u << f)) target_add(&targets, fmt("%s/%s", into, formats[f]), formats[f], 1, 80 * scale, 4000, 0);
+      if (seen & (1u << f)) target_add(&targets, fmt("%s/%s", into, formats[f]), formats[f], 1, 60 * scale, 4000, 0);
   }
   /* the corpus: each file alone (fewer queries, smaller frames); its
   ** folders under torture */
@@ -1050,7 +1057,7 @@ int main(void) {
     /* the BLOB columns (png, data, mask) are encoded again on every read:
     ** the corpus' many images would take most of the time, and the samples
     ** have them too */
-    target like = {.queries = 5 * scale, .row_cap = torture ? 20000 : 2500, .skip_blobs = !torture};
+    target like = {.queries = 4 * scale, .row_cap = torture ? 20000 : 2500, .skip_blobs = !torture};
     snprintf(into, sizeof into, "%s/corpus", tmpdir);
     mkdir(into, 0755);
     copy_readable(db, corpus, into, 1, &like, &targets, formats, &corpus_seen);
@@ -1059,6 +1066,7 @@ int main(void) {
       if (corpus_seen & (1u << f)) target_add(&targets, fmt("%s/%s", into, formats[f]), formats[f], 1, 200, 20000, 0);
   }
 
+  tally.seed = seed;
   run_all(db, tables, ntables, &targets, seed, only_table, &tally);
   printf("INFO differential (seed %llu): %ld (table, source) pairs, %ld queries, %ld disagree, %ld pairs framed,"
          " %ld rows copied, %lds\n",
