@@ -278,6 +278,8 @@ torture: deps
 	@$(MAKE) --no-print-directory all samples
 	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql $(BUILD)/tests/test_write_safety
 	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql $(BUILD)/tests/test_isolation
+	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql \
+	  LEVELSQL_CORPUS=$$(cd ../shared/corpus 2>/dev/null && pwd -P) $(BUILD)/tests/test_differential
 
 bench: deps
 	@$(MAKE) --no-print-directory all samples
