@@ -1157,6 +1157,23 @@ static int filter_rowid(ls_cursor *c, const char *file_eq) {
   return SQLITE_OK;
 }
 
+/* The integer a rowid = ? constraint's value names (*out): an integer, or
+** a real or text equal to one exactly (SQLite compares 5.0 and '5' with
+** the rowid 5 as equal).  0 when no rowid can equal it. */
+static int rowid_value(sqlite3_value *val, int64_t *out) {
+  double d;
+  switch (sqlite3_value_numeric_type(val)) {
+    case SQLITE_INTEGER: *out = sqlite3_value_int64(val); return 1;
+    case SQLITE_FLOAT:
+      d = sqlite3_value_double(val);
+      /* [-2^63, 2^63): every integral double there is an int64 */
+      if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0) || d != (double)(int64_t)d) return 0;
+      *out = (int64_t)d;
+      return 1;
+    default: return 0;
+  }
+}
+
 static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
                      sqlite3_value **argv) {
   ls_cursor *c = (ls_cursor *)cur;
@@ -1193,11 +1210,10 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
         if (!file_eq) empty = 1;
         a++; break;
       case 'R':
-        if (val && sqlite3_value_numeric_type(val) == SQLITE_INTEGER) {
-          c->has_rowid = 1;
-          c->rowid_key = sqlite3_value_int64(val);
-        } else {
+        if (!val || !rowid_value(val, &c->rowid_key)) {
           empty = 1;
+        } else {
+          c->has_rowid = 1;
         }
         a++; break;
       case 'C': {
@@ -1330,7 +1346,10 @@ static int ls_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out) {
   char *err = NULL;
   int rc;
   if (t->one_row_per_file || !c->model || !c->file) {
-    *out = c->ipath + 1;
+    /* one row per file: the file's part alone, so the rowid is the same
+    ** however the statement narrowed its list (not the row's place in it) */
+    int64_t part = c->file ? c->file->part : c->info.path ? ls_file_part(c->info.path) : 0;
+    *out = (sqlite3_int64)(part << LS_KEY_BITS);
   } else if ((rc = rowid_of(t, c->file, c->info.path, ls_table_key(t, c->model->p, &c->row.pos), out, &err)) != SQLITE_OK) {
     return cursor_error(c, err ? rc : SQLITE_NOMEM, err);
   }

@@ -64,3 +64,19 @@ SELECT polygon || ':' || vertex FROM wed_vertices('samples') WHERE rowid = (SELE
 -- expect: 1:2
 SELECT page || ':' || op FROM wz4_operators('samples') WHERE rowid = (SELECT r FROM kept_wz4);
 -- expect: 1:2
+-- A rowid given as a real or as text equal to it finds the row, as it
+-- does in an ordinary table (the differential tester found 123.0 missed);
+-- 0.5 off it finds nothing.
+.open rowid_keep.db
+SELECT count(*) FROM wwd_objects('pair_A.WWD') WHERE rowid = (SELECT r FROM kept) * 1.0;
+-- expect: 1
+SELECT count(*) FROM wwd_objects('pair_A.WWD') WHERE rowid = CAST((SELECT r FROM kept) AS TEXT);
+-- expect: 1
+SELECT count(*) FROM wwd_objects('pair_A.WWD') WHERE rowid = (SELECT r FROM kept) % 1000 + 0.5;
+-- expect: 0
+-- levelsql_files' rowid is its file's, not its place in the statement's
+-- list: the same with file = pushed down and with it checked by SQLite.
+SELECT (SELECT rowid FROM levelsql_files('pair_*.WWD') WHERE file = 'pair_B.WWD') = (SELECT rowid FROM levelsql_files('pair_*.WWD') WHERE +file = 'pair_B.WWD');
+-- expect: 1
+SELECT count(DISTINCT rowid) FROM levelsql_files('pair_*.WWD');
+-- expect: 2
