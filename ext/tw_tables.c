@@ -19,8 +19,9 @@
 ** a tile's key is base[layer] + y * width + x and a quad's base[layer] +
 ** quad, O(1), until quads or sources of that layer are inserted or
 ** deleted (then tw_edit.c keeps them by index, as it does for groups,
-** layers, images, envelopes and sounds).  A layer whose rows would not fit
-** under LS_KEY_MAX (never in a real map) is left out of the scans.
+** layers, images, envelopes and sounds).  A map with a layer whose rows
+** would not fit under LS_KEY_MAX (never a real map) does not parse; a layer
+** an edit pushes past it is left out of the scans.
 ** INSERT and DELETE are tw_edit.c's (through codecs/twmap_edit.h).
 ** Resizing a layer (tw_layers width, height) gives the layers whose size
 ** changed fresh key bases (tw_keys_layer_resized), so their cells never
@@ -104,8 +105,25 @@ static const char *const tw_extensions[] = {".map", NULL};
 static void *tw_format_parse(const unsigned char *data, size_t size, codec_error *err) {
   tw_map *m = NULL;
   tw_model *tm;
+  size_t l;
   if (!tw_map_parse(data, size, &m, err)) return NULL;
-  if (!(tm = model_wrap(m, NULL))) codec_fail_oom(err, "map: out of memory");
+  if (!(tm = model_wrap(m, NULL))) {
+    codec_fail_oom(err, "map: out of memory");
+    return NULL;
+  }
+  /* A layer past the rowids' key space is refused here, not left out of
+  ** the scans silently. */
+  for (l = 0; l < tm->map->num_layers; l++) {
+    if (!layer_addressable(tm, l)) {
+      codec_fail_limit(err, "layer %zu: its %lld rows would take row keys from %lld on, past the %lld rows a rowid can name in one file",
+                       l, (long long)tm->map->layers[l].count, (long long)tw_keys_base(tm->keys, l),
+                       (long long)LS_KEY_MAX + 1);
+      tw_map_free(tm->map);
+      tw_keys_free(tm->keys);
+      free(tm);
+      return NULL;
+    }
+  }
   return tm;
 }
 
