@@ -28,6 +28,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -127,7 +128,9 @@ static int found_add(expansion *x, const char *path, const struct stat *st) {
   found_path *f;
   if (x->n == x->cap) {
     int cap = x->cap ? x->cap * 2 : 16;
-    if (cap <= x->cap || !(f = sqlite3_realloc64(x->found, sizeof *f * (sqlite3_uint64)cap))) return out_of_memory(x->err);
+    if (x->cap > INT_MAX / 2 || !(f = sqlite3_realloc64(x->found, sizeof *f * (sqlite3_uint64)cap))) {
+      return out_of_memory(x->err);
+    }
     x->found = f;
     x->cap = cap;
   }
