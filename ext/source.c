@@ -8,6 +8,19 @@
 ** from a folder without matches.  A folder is listed only where a path
 ** segment has wildcards, or where a plain name does not exist as spelled
 ** and names match in any case; a pattern's fixed folders cost a stat each.
+**
+** What an expansion promises beyond matching (README, "Sources"):
+**  - one entry per file: paths that reach the same file (a symbolic link
+**    beside its target, a hard link, "./A.WWD" beside "A.WWD") are one
+**    entry, under the first of them in byte order (identity: st_dev and
+**    st_ino, links followed);
+**  - a walk linear in the folders it visits: repeated `**` segments are
+**    one, and with several `**` each (folder, pattern position) is walked
+**    once (walk_seen);
+**  - no silent skips: a name the walk cannot follow (a path longer than
+**    PATH_MAX, a link loop, a name it may not stat) is kept in the list,
+**    so loading it reports why, as for any unreadable file;
+**  - sqlite3_interrupt() stops it within a few milliseconds (ls_interrupt).
 */
 #include "source.h"
 
@@ -15,6 +28,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,32 +56,184 @@ static int pathlist_add(ls_pathlist *list, const char *path) {
   return 1;
 }
 
-/* Frees the paths after the first n (what a failed expansion added). */
-static void pathlist_truncate(ls_pathlist *list, int n) {
-  while (list->n > n) sqlite3_free(list->paths[--list->n]);
-}
-
-static int compare_paths(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorts the paths in byte order (the order the engine promises for
-** ORDER BY file) and drops repeats ({a,b} groups, array elements and `**`
-** may reach one file more than once). */
-static void pathlist_sort_unique(ls_pathlist *list) {
-  int i, kept = 0;
-  if (list->n < 2) return;
-  qsort(list->paths, (size_t)list->n, sizeof *list->paths, compare_paths);
-  for (i = 0; i < list->n; i++) {
-    if (kept > 0 && strcmp(list->paths[kept - 1], list->paths[i]) == 0) sqlite3_free(list->paths[i]);
-    else list->paths[kept++] = list->paths[i];
+int ls_utf8_valid(const char *s, size_t n) {
+  const unsigned char *p = (const unsigned char *)s, *end = p + n;
+  while (p < end) {
+    unsigned c = *p, need, cp, min;
+    if (c < 0x80) {
+      p++;
+      continue;
+    }
+    if (c >= 0xC2 && c <= 0xDF) need = 1, cp = c & 0x1F, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF) need = 2, cp = c & 0x0F, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4) need = 3, cp = c & 0x07, min = 0x10000;
+    else return 0;
+    if ((size_t)(end - p) <= need) return 0;
+    for (p++; need > 0; need--, p++) {
+      if ((*p & 0xC0) != 0x80) return 0;
+      cp = cp << 6 | (*p & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
   }
-  list->n = kept;
+  return 1;
 }
+
+int ls_path_spelling_equal(const char *a, const char *b) {
+#ifdef _WIN32
+  for (; *a && *b; a++, b++) {
+    if (*a != *b && !((*a == '/' || *a == '\\') && (*b == '/' || *b == '\\'))) return 0;
+  }
+  return *a == *b;
+#else
+  return strcmp(a, b) == 0;
+#endif
+}
+
+/* ---- the paths an expansion finds ------------------------------------------- */
+
+/* One path found, with the identity of the file it reaches when known (a
+** stat that succeeded), for one entry per file (found_finish). */
+typedef struct found_path {
+  char *path;
+  dev_t dev;
+  ino_t ino;
+  int known;
+} found_path;
+
+/* What one ls_source_expand carries through its walks. */
+typedef struct expansion {
+  found_path *found;
+  int n, cap;
+  ls_interrupt *ic; /* NULL: not interruptible */
+  char **err;
+} expansion;
 
 static int out_of_memory(char **err) {
   *err = sqlite3_mprintf("out of memory");
   return SQLITE_NOMEM;
+}
+
+/* Whether the statement was interrupted (sqlite3_interrupt), with
+** "interrupted" in *err then: every loop of the expansion asks, and passes
+** SQLITE_INTERRUPT up at once. */
+static int interrupted(expansion *x) {
+  if (!x->ic || !ls_interrupt_check(x->ic)) return 0;
+  *x->err = sqlite3_mprintf("interrupted");
+  return 1;
+}
+
+/* Appends a copy of path, with st the file's stat (NULL: not known, or it
+** cannot be read: loading it will say why). */
+static int found_add(expansion *x, const char *path, const struct stat *st) {
+  found_path *f;
+  if (x->n == x->cap) {
+    int cap = x->cap ? x->cap * 2 : 16;
+    if (x->cap > INT_MAX / 2 || !(f = sqlite3_realloc64(x->found, sizeof *f * (sqlite3_uint64)cap))) {
+      return out_of_memory(x->err);
+    }
+    x->found = f;
+    x->cap = cap;
+  }
+  f = &x->found[x->n];
+  memset(f, 0, sizeof *f);
+  if (!(f->path = sqlite3_mprintf("%s", path))) return out_of_memory(x->err);
+  if (st) {
+    f->dev = st->st_dev;
+    f->ino = st->st_ino;
+    f->known = 1;
+  }
+  x->n++;
+  return SQLITE_OK;
+}
+
+/* Frees the paths after the first n (what a failed expansion added). */
+static void found_truncate(expansion *x, int n) {
+  while (x->n > n) sqlite3_free(x->found[--x->n].path);
+}
+
+static int compare_found_paths(const void *a, const void *b) {
+  return strcmp(((const found_path *)a)->path, ((const found_path *)b)->path);
+}
+
+/* A file identity and where its path stands in byte order. */
+typedef struct identity {
+  dev_t dev;
+  ino_t ino;
+  int at;
+} identity;
+
+static int compare_identities(const void *a, const void *b) {
+  const identity *x = a, *y = b;
+  if (x->dev != y->dev) return x->dev < y->dev ? -1 : 1;
+  if (x->ino != y->ino) return x->ino < y->ino ? -1 : 1;
+  return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Moves the found paths into out: in byte order, each file once.  Paths
+** spelled alike are one; then paths whose files have one identity (st_dev,
+** st_ino, links followed: a symbolic link and its target, hard links,
+** "./A.WWD" and "A.WWD") are one, under the first path in byte order.  A
+** path found without a stat (a source naming one file) is stat'ed here; one
+** that cannot be stat'ed stays, for its load to report. */
+static int found_finish(expansion *x, ls_pathlist *out) {
+  identity *ids;
+  int i, kept = 0, nids = 0;
+  if (x->n > 1) qsort(x->found, (size_t)x->n, sizeof *x->found, compare_found_paths);
+  for (i = 0; i < x->n; i++) {
+    found_path *f = &x->found[i];
+    if (kept > 0 && strcmp(x->found[kept - 1].path, f->path) == 0) {
+      sqlite3_free(f->path);
+      continue;
+    }
+    x->found[kept++] = *f;
+  }
+  x->n = kept;
+  if (!(ids = sqlite3_malloc64(sizeof *ids * (sqlite3_uint64)(x->n + 1)))) return out_of_memory(x->err);
+  for (i = 0; i < x->n; i++) {
+    found_path *f = &x->found[i];
+    struct stat st;
+    if (!f->known && stat(f->path, &st) == 0) {
+      f->dev = st.st_dev;
+      f->ino = st.st_ino;
+      f->known = 1;
+    }
+    /* (a file system without inode numbers says 0: no identity then) */
+    if (f->known && (f->dev != 0 || f->ino != 0)) {
+      ids[nids].dev = f->dev;
+      ids[nids].ino = f->ino;
+      ids[nids++].at = i;
+    }
+  }
+  qsort(ids, (size_t)nids, sizeof *ids, compare_identities);
+  for (i = 1; i < nids; i++) {
+    if (ids[i].dev != ids[i - 1].dev || ids[i].ino != ids[i - 1].ino) continue;
+    sqlite3_free(x->found[ids[i].at].path);
+    x->found[ids[i].at].path = NULL;
+  }
+  sqlite3_free(ids);
+  out->n = 0;
+  if (!(out->paths = sqlite3_malloc64(sizeof *out->paths * (sqlite3_uint64)(x->n + 1)))) return out_of_memory(x->err);
+  for (i = 0; i < x->n; i++) {
+    if (x->found[i].path) out->paths[out->n++] = x->found[i].path;
+  }
+  sqlite3_free(x->found);
+  x->found = NULL;
+  x->n = x->cap = 0;
+  return SQLITE_OK;
+}
+
+/* What a path is (stat, or lstat when not following links).  A path that
+** does not exist (or a dangling link) is missing; one that exists but
+** cannot be stat'ed (longer than PATH_MAX, a link loop, no search
+** permission on a folder) is unreadable: the walk keeps it, so its load
+** reports why rather than the file going silently missing. */
+enum path_kind { PATH_MISSING, PATH_FILE, PATH_FOLDER, PATH_OTHER, PATH_UNREADABLE };
+
+static enum path_kind path_kind(const char *path, int follow_links, struct stat *st) {
+  if ((follow_links ? stat(path, st) : lstat(path, st)) != 0) {
+    return errno == ENOENT || errno == ENOTDIR ? PATH_MISSING : PATH_UNREADABLE;
+  }
+  return S_ISREG(st->st_mode) ? PATH_FILE : S_ISDIR(st->st_mode) ? PATH_FOLDER : PATH_OTHER;
 }
 
 static int is_regular_file(const char *path) {
@@ -78,13 +244,6 @@ static int is_regular_file(const char *path) {
 static int is_directory(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* A folder that is not a symbolic link: what `**` descends into, so a link
-** back up the tree cannot make the walk endless. */
-static int is_real_directory(const char *path) {
-  struct stat st;
-  return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* Does the file name end in one of fmt's extensions (any case)? */
@@ -240,14 +399,71 @@ static int expand_groups(const char *pat, int depth, ls_pathlist *out, char **er
 
 /* ---- walking the folders of one pattern ------------------------------------ */
 
+/* The (folder, pattern position) pairs a walk has been at, when the
+** pattern has several `**`: with "** / x / ** / *.map" (without the spaces)
+** a folder below two x's is reached at the second `**` once through each,
+** and a naive walk repeats all that follows, exponentially in the number
+** of `**`.  A pair seen before has
+** given its matches already.  Open addressing on the folder's path. */
+typedef struct walk_seen_slot {
+  char *dir; /* NULL: empty */
+  int seg;
+} walk_seen_slot;
+
+typedef struct walk_seen {
+  walk_seen_slot *slots;
+  size_t cap, n; /* cap a power of two (or 0), n at most half of it */
+} walk_seen;
+
+static size_t walk_seen_hash(const char *dir, int seg) {
+  uint64_t h = 14695981039346656037ULL ^ (uint64_t)(unsigned)seg;
+  for (; *dir; dir++) h = (h ^ (unsigned char)*dir) * 1099511628211ULL;
+  return (size_t)(h ^ (h >> 29));
+}
+
+/* Records (dir, seg): 1 when new, 0 when seen before, -1 out of memory. */
+static int walk_seen_add(walk_seen *s, const char *dir, int seg) {
+  size_t i;
+  if (2 * (s->n + 1) > s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 64, k;
+    walk_seen_slot *slots;
+    if (cap > SIZE_MAX / 2 / sizeof *slots || !(slots = sqlite3_malloc64(sizeof *slots * (sqlite3_uint64)cap))) return -1;
+    memset(slots, 0, sizeof *slots * cap);
+    for (k = 0; k < s->cap; k++) {
+      if (!s->slots[k].dir) continue;
+      for (i = walk_seen_hash(s->slots[k].dir, s->slots[k].seg) & (cap - 1); slots[i].dir; i = (i + 1) & (cap - 1)) {
+      }
+      slots[i] = s->slots[k];
+    }
+    sqlite3_free(s->slots);
+    s->slots = slots;
+    s->cap = cap;
+  }
+  for (i = walk_seen_hash(dir, seg) & (s->cap - 1); s->slots[i].dir; i = (i + 1) & (s->cap - 1)) {
+    if (s->slots[i].seg == seg && strcmp(s->slots[i].dir, dir) == 0) return 0;
+  }
+  if (!(s->slots[i].dir = sqlite3_mprintf("%s", dir))) return -1;
+  s->slots[i].seg = seg;
+  s->n++;
+  return 1;
+}
+
+static void walk_seen_free(walk_seen *s) {
+  size_t k;
+  for (k = 0; k < s->cap; k++) sqlite3_free(s->slots[k].dir);
+  sqlite3_free(s->slots);
+  memset(s, 0, sizeof *s);
+}
+
 typedef struct glob_walk {
-  const char **segs; /* the pattern's path segments (no empty ones) */
+  const char **segs; /* the pattern's path segments (no empty ones, no `**` twice in a row) */
   int nsegs;
   int nfixed;        /* leading folder segments that are plain names */
   int reached;       /* how many of those were found (0: only the start) */
+  int globstars;     /* how many `**` segments */
   int nocase;
-  ls_pathlist *out;
-  char **err;
+  walk_seen seen;    /* with globstars > 1 */
+  expansion *x;
 } glob_walk;
 
 /* What a listing of a folder looks for (walk_listing). */
@@ -260,15 +476,17 @@ enum listing_mode {
 static int walk(glob_walk *w, const char *dir, int i);
 
 /* Takes path, which matched segment i: a file is kept when i is the last
-** segment, a folder is walked into for the next one. */
+** segment, a folder is walked into for the next one; a path that cannot
+** be stat'ed is kept either way (path_kind). */
 static int walk_visit(glob_walk *w, char *path, int i) {
+  struct stat st;
+  enum path_kind kind;
   int rc = SQLITE_OK;
-  if (!path) return out_of_memory(w->err);
-  if (i == w->nsegs - 1) {
-    if (is_regular_file(path) && !pathlist_add(w->out, path)) rc = out_of_memory(w->err);
-  } else if (is_directory(path)) {
-    rc = walk(w, path, i + 1);
-  }
+  if (!path) return out_of_memory(w->x->err);
+  kind = path_kind(path, 1, &st);
+  if (kind == PATH_UNREADABLE) rc = found_add(w->x, path, NULL);
+  else if (i == w->nsegs - 1) rc = kind == PATH_FILE ? found_add(w->x, path, &st) : SQLITE_OK;
+  else if (kind == PATH_FOLDER) rc = walk(w, path, i + 1);
   sqlite3_free(path);
   return rc;
 }
@@ -283,18 +501,30 @@ static int walk_listing(glob_walk *w, const char *dir, int i, enum listing_mode 
   int rc = SQLITE_OK;
   if (!d) {
     if (errno == ENOENT || errno == ENOTDIR) return SQLITE_OK; /* gone meanwhile */
-    *w->err = sqlite3_mprintf("%s: cannot list the folder: %s", *dir ? dir : ".", strerror(errno));
+    *w->x->err = sqlite3_mprintf("%s: cannot list the folder: %s", *dir ? dir : ".", strerror(errno));
     return SQLITE_ERROR;
   }
   while (rc == SQLITE_OK && (e = readdir(d)) != NULL) {
     const char *name = e->d_name;
+    if (interrupted(w->x)) {
+      rc = SQLITE_INTERRUPT;
+      break;
+    }
     /* (a dot-glob must not list a writer's temporary files and journals) */
     if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || ls_commit_owns_name(name)) continue;
     if (mode == LIST_SUBFOLDERS) {
+      struct stat st;
       char *path;
       if (name[0] == '.') continue;
-      if (!(path = path_join(dir, name))) rc = out_of_memory(w->err);
-      else if (is_real_directory(path)) rc = walk(w, path, i);
+      if (!(path = path_join(dir, name))) {
+        rc = out_of_memory(w->x->err);
+        break;
+      }
+      switch (path_kind(path, 0, &st)) {
+        case PATH_FOLDER: rc = walk(w, path, i); break;
+        case PATH_UNREADABLE: rc = found_add(w->x, path, NULL); break;
+        default: break;
+      }
       sqlite3_free(path);
     } else if (mode == LIST_ANY_CASE ? sqlite3_stricmp(name, seg) == 0 : segment_match(seg, name, w->nocase)) {
       rc = walk_visit(w, path_join(dir, name), i);
@@ -308,18 +538,36 @@ static int walk_listing(glob_walk *w, const char *dir, int i, enum listing_mode 
 ** one).  `**` matches dir itself, then every visible subfolder in turn
 ** (symbolic links to folders are not followed, so a link up the tree
 ** cannot loop); a plain name is taken as spelled when it exists, else
-** (nocase) in any case; other segments list the folder. */
+** (nocase) in any case; other segments list the folder.  With several
+** `**`, a (dir, i) seen before is not walked again (walk_seen). */
 static int walk(glob_walk *w, const char *dir, int i) {
   const char *seg = w->segs[i];
+  if (interrupted(w->x)) return SQLITE_INTERRUPT;
+  if (w->globstars > 1) {
+    int fresh = walk_seen_add(&w->seen, dir, i);
+    if (fresh < 0) return out_of_memory(w->x->err);
+    if (!fresh) return SQLITE_OK;
+  }
   if (i <= w->nfixed && i > w->reached) w->reached = i;
   if (strcmp(seg, "**") == 0) {
     int rc = walk(w, dir, i + 1);
     return rc == SQLITE_OK ? walk_listing(w, dir, i, LIST_SUBFOLDERS) : rc;
   }
   if (segment_is_plain(seg)) {
+    struct stat st;
     char *path = path_join(dir, seg);
-    if (!path) return out_of_memory(w->err);
-    if (i == w->nsegs - 1 ? is_regular_file(path) : is_directory(path)) return walk_visit(w, path, i);
+    enum path_kind kind;
+    int rc;
+    if (!path) return out_of_memory(w->x->err);
+    kind = path_kind(path, 1, &st);
+    if (i == w->nsegs - 1 ? kind == PATH_FILE : kind == PATH_FOLDER) return walk_visit(w, path, i);
+    if (kind == PATH_UNREADABLE) {
+      /* not a missing folder: the path is listed, its load says why */
+      w->reached = w->nfixed;
+      rc = found_add(w->x, path, NULL);
+      sqlite3_free(path);
+      return rc;
+    }
     sqlite3_free(path);
     return w->nocase ? walk_listing(w, dir, i, LIST_ANY_CASE) : SQLITE_OK;
   }
@@ -337,38 +585,46 @@ static int walk(glob_walk *w, const char *dir, int i) {
 /* Appends the regular files matching one pattern without {a,b} groups.  A
 ** missing fixed folder is an error naming it; `source` is the pattern as
 ** the user wrote it, for that message. */
-static int expand_pattern(const char *pattern, const char *source, int nocase, ls_pathlist *out, char **err) {
+static int expand_pattern(expansion *x, const char *pattern, const char *source, int nocase) {
   char *copy = sqlite3_mprintf("%s", pattern), *p;
   const char *start = is_separator(pattern[0]) ? "/" : "";
   glob_walk w;
-  int rc = SQLITE_OK;
+  int rc = SQLITE_OK, k;
   memset(&w, 0, sizeof w);
   w.nocase = nocase;
-  w.out = out;
-  w.err = err;
+  w.x = x;
   if (!copy || !(w.segs = sqlite3_malloc64(sizeof *w.segs * (strlen(pattern) + 2)))) {
     sqlite3_free(copy);
-    return out_of_memory(err);
+    return out_of_memory(x->err);
   }
-  /* split at '/' (and '\\' on Windows) in place, dropping empty segments */
+  /* split at '/' (and '\\' on Windows) in place, dropping empty segments
+  ** and a `**` segment right after another: repeated, it means one */
   for (p = copy; *p; p++) {
-    if (is_separator(*p)) *p = 0;
-    else if (p == copy || p[-1] == 0) w.segs[w.nsegs++] = p;
+    if (is_separator(*p)) {
+      *p = 0;
+    } else if (p == copy || p[-1] == 0) {
+      if (w.nsegs > 0 && strcmp(w.segs[w.nsegs - 1], "**") == 0 && strncmp(p, "**", 2) == 0 &&
+          (p[2] == 0 || is_separator(p[2]))) {
+        continue;
+      }
+      w.segs[w.nsegs++] = p;
+    }
   }
   /* a final `**` means every file below */
   if (w.nsegs > 0 && strcmp(w.segs[w.nsegs - 1], "**") == 0) w.segs[w.nsegs++] = "*";
   while (w.nfixed < w.nsegs - 1 && segment_is_plain(w.segs[w.nfixed])) w.nfixed++;
+  for (k = 0; k < w.nsegs; k++) w.globstars += strcmp(w.segs[k], "**") == 0;
   if (w.nsegs > 0) rc = walk(&w, start, 0);
   if (rc == SQLITE_OK && w.reached < w.nfixed) {
     sqlite3_str *missing = sqlite3_str_new(NULL);
-    int k;
     sqlite3_str_appendall(missing, start);
     for (k = 0; k <= w.reached; k++) sqlite3_str_appendf(missing, "%s%s", k ? "/" : "", w.segs[k]);
     p = sqlite3_str_finish(missing);
-    *err = p ? sqlite3_mprintf("%s: no such folder (in the source pattern '%s')", p, source) : NULL;
+    *x->err = p ? sqlite3_mprintf("%s: no such folder (in the source pattern '%s')", p, source) : NULL;
     sqlite3_free(p);
-    rc = *err ? SQLITE_ERROR : SQLITE_NOMEM;
+    rc = *x->err ? SQLITE_ERROR : SQLITE_NOMEM;
   }
+  walk_seen_free(&w.seen);
   sqlite3_free(w.segs);
   sqlite3_free(copy);
   return rc;
@@ -377,20 +633,32 @@ static int expand_pattern(const char *pattern, const char *source, int nocase, l
 /* ---- one source ------------------------------------------------------------- */
 
 /* Appends the regular files of a folder (not recursive, not hidden) with
-** one of fmt's extensions. */
-static int expand_directory(const char *dir, const ls_format *fmt, ls_pathlist *out, char **err) {
+** one of fmt's extensions, and those that cannot be stat'ed (path_kind). */
+static int expand_directory(expansion *x, const char *dir, const ls_format *fmt) {
   DIR *d = opendir(dir);
   struct dirent *e;
   int rc = SQLITE_OK;
   if (!d) {
-    *err = sqlite3_mprintf("%s: cannot list the directory: %s", dir, strerror(errno));
+    *x->err = sqlite3_mprintf("%s: cannot list the directory: %s", dir, strerror(errno));
     return SQLITE_ERROR;
   }
   while (rc == SQLITE_OK && (e = readdir(d)) != NULL) {
+    struct stat st;
     char *path;
+    if (interrupted(x)) {
+      rc = SQLITE_INTERRUPT;
+      break;
+    }
     if (e->d_name[0] == '.' || !has_format_extension(e->d_name, fmt)) continue;
-    if (!(path = path_join(dir, e->d_name))) rc = out_of_memory(err);
-    else if (is_regular_file(path) && !pathlist_add(out, path)) rc = out_of_memory(err);
+    if (!(path = path_join(dir, e->d_name))) {
+      rc = out_of_memory(x->err);
+      break;
+    }
+    switch (path_kind(path, 1, &st)) {
+      case PATH_FILE: rc = found_add(x, path, &st); break;
+      case PATH_UNREADABLE: rc = found_add(x, path, NULL); break;
+      default: break;
+    }
     sqlite3_free(path);
   }
   closedir(d);
@@ -401,22 +669,22 @@ static int expand_directory(const char *dir, const ls_format *fmt, ls_pathlist *
 ** folder's level files, or the path itself.  A pattern that matches
 ** nothing, or misses a folder, but is the name of a real file (brackets
 ** and braces are legal in names) gives that file. */
-static int expand_one(const char *source, const ls_format *fmt, int nocase, ls_pathlist *out, char **err) {
+static int expand_one(expansion *x, const char *source, const ls_format *fmt, int nocase) {
   size_t open, close;
   if (strpbrk(source, "*?[") || find_group(source, &open, &close)) {
     ls_pathlist patterns = {NULL, 0};
-    int n0 = out->n, i;
-    int rc = expand_groups(source, 0, &patterns, err);
-    for (i = 0; rc == SQLITE_OK && i < patterns.n; i++) rc = expand_pattern(patterns.paths[i], source, nocase, out, err);
+    int n0 = x->n, i;
+    int rc = expand_groups(source, 0, &patterns, x->err);
+    for (i = 0; rc == SQLITE_OK && i < patterns.n; i++) rc = expand_pattern(x, patterns.paths[i], source, nocase);
     ls_pathlist_free(&patterns);
-    if (rc == SQLITE_NOMEM || (out->n > n0 && rc == SQLITE_OK) || !is_regular_file(source)) return rc;
-    pathlist_truncate(out, n0);
-    sqlite3_free(*err);
-    *err = NULL;
+    if (!(rc == SQLITE_ERROR || (rc == SQLITE_OK && x->n == n0)) || !is_regular_file(source)) return rc;
+    found_truncate(x, n0);
+    sqlite3_free(*x->err);
+    *x->err = NULL;
   } else if (is_directory(source)) {
-    return expand_directory(source, fmt, out, err);
+    return expand_directory(x, source, fmt);
   }
-  return pathlist_add(out, source) ? SQLITE_OK : out_of_memory(err);
+  return found_add(x, source, NULL);
 }
 
 /* ---- JSON arrays of sources -------------------------------------------------- */
@@ -578,10 +846,15 @@ static int json_paths(const char *source, ls_pathlist *out, char **err) {
   return SQLITE_ERROR;
 }
 
-int ls_source_expand(const char *source, const ls_format *fmt, int nocase, ls_pathlist *out, char **err) {
+int ls_source_expand(const char *source, const ls_format *fmt, int nocase, ls_interrupt *ic, ls_pathlist *out,
+                     char **err) {
+  expansion x;
   int rc = SQLITE_OK;
   out->paths = NULL;
   out->n = 0;
+  memset(&x, 0, sizeof x);
+  x.ic = ic;
+  x.err = err;
   if (!*source) {
     /* '' is a slip (an unset variable in a script), not a file called "" */
     *err = sqlite3_mprintf("the source is empty: give a file, a folder, a pattern or a JSON array of them");
@@ -595,18 +868,19 @@ int ls_source_expand(const char *source, const ls_format *fmt, int nocase, ls_pa
       /* a file or folder whose name only looks like an array */
       sqlite3_free(*err);
       *err = NULL;
-      rc = expand_one(source, fmt, nocase, out, err);
+      rc = expand_one(&x, source, fmt, nocase);
     } else {
-      for (i = 0; rc == SQLITE_OK && i < elements.n; i++) rc = expand_one(elements.paths[i], fmt, nocase, out, err);
+      for (i = 0; rc == SQLITE_OK && i < elements.n; i++) rc = expand_one(&x, elements.paths[i], fmt, nocase);
     }
     ls_pathlist_free(&elements);
   } else {
-    rc = expand_one(source, fmt, nocase, out, err);
+    rc = expand_one(&x, source, fmt, nocase);
   }
+  if (rc == SQLITE_OK) rc = found_finish(&x, out);
   if (rc != SQLITE_OK) {
+    found_truncate(&x, 0);
+    sqlite3_free(x.found);
     ls_pathlist_free(out);
-    return rc;
   }
-  pathlist_sort_unique(out);
-  return SQLITE_OK;
+  return rc;
 }

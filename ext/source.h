@@ -32,11 +32,28 @@ typedef struct ls_pathlist {
 **    extension is one of fmt's in any case (any extension when fmt is
 **    NULL), sorted;
 **  - anything else: that one path (whether it opens is found out on load).
+** Each file is listed once: paths reaching one file (a symbolic link and
+** its target, hard links, "./A.WWD" and "A.WWD") give only the first of
+** them in byte order.  A path the walk meets but cannot stat (longer than
+** PATH_MAX, a link loop) is listed too, so that its load reports why.
+** ic (NULL: none) is checked as the walk goes: an interrupted statement
+** stops it with SQLITE_INTERRUPT and "interrupted".
 ** Returns SQLITE_OK, or an error with *err (sqlite3_mprintf'd): a missing
 ** folder, a folder that cannot be listed, a malformed array, out of
-** memory. */
-int ls_source_expand(const char *source, const ls_format *fmt, int nocase, ls_pathlist *out, char **err);
+** memory, an interrupt. */
+int ls_source_expand(const char *source, const ls_format *fmt, int nocase, ls_interrupt *ic, ls_pathlist *out,
+                     char **err);
 
 void ls_pathlist_free(ls_pathlist *list);
+
+/* Are the n bytes at s valid UTF-8 (no overlong forms, no surrogates)?  A
+** path that is not is shown as a BLOB of its bytes in the `file` column,
+** so no host fails to decode it (README, "Sources"). */
+int ls_utf8_valid(const char *s, size_t n);
+
+/* Do a and b spell the same path for a `file = ?` constraint: byte for
+** byte, and on Windows with '/' and '\\' alike (the walk joins names with
+** '/', a user may write either). */
+int ls_path_spelling_equal(const char *a, const char *b);
 
 #endif

@@ -111,6 +111,7 @@ typedef struct ls_cursor {
   char *options_text;
   ls_options opts;
   int entered;         /* paths[ipath] has been loaded */
+  int path_is_blob;    /* paths[ipath] is not UTF-8: `file` is a BLOB of its bytes */
   char *row_error;     /* levelsql_files: the current file's error message */
   char *scan_error;    /* set by a table's next() that could not go on */
   ls_memo memo;
@@ -683,9 +684,11 @@ static void memo_free(ls_memo *m) {
 
 /* The files `source` names under `options` (the text; nocase is what it
 ** says): listed at the cursor's first scan of that source in the
-** statement, then taken from the memo.  *out belongs to the memo. */
+** statement, then taken from the memo.  *out belongs to the memo.  The
+** listing stops when the statement is interrupted. */
 static int memo_expand(ls_vtab *v, ls_memo *m, const char *source, const char *options, int nocase,
                        const ls_pathlist **out, char **err) {
+  ls_interrupt ic;
   int i, rc;
   if (!m->expanded || !text_equal(m->source, source) || !text_equal(m->options, options)) {
     memo_forget_source(m);
@@ -696,7 +699,10 @@ static int memo_expand(ls_vtab *v, ls_memo *m, const char *source, const char *o
       return SQLITE_NOMEM;
     }
     v->sess->expansions++;
-    if ((rc = ls_source_expand(source, v->table->format, nocase, &m->paths, err)) != SQLITE_OK) return rc;
+    ls_interrupt_init(&ic, v->sess->db);
+    rc = ls_source_expand(source, v->table->format, nocase, &ic, &m->paths, err);
+    ls_interrupt_done(&ic);
+    if (rc != SQLITE_OK) return rc;
     m->sorted = 1;
     for (i = 1; i < m->paths.n && m->sorted; i++) m->sorted = strcmp(m->paths.paths[i - 1], m->paths.paths[i]) < 0;
     m->expanded = 1;
@@ -707,9 +713,10 @@ static int memo_expand(ls_vtab *v, ls_memo *m, const char *source, const char *o
 
 /* Copies into *out (empty on entry) the paths a scan visits: all of
 ** `all`, or only those equal to `only` (the `file` column compares paths
-** as the source spelled them); all == NULL: `only` alone.  `sorted`: all
-** is in strictly increasing strcmp order, so one binary search finds
-** `only`.  Returns SQLITE_OK or SQLITE_NOMEM. */
+** as the source spelled them; on Windows '/' and '\\' alike:
+** ls_path_spelling_equal); all == NULL: `only` alone.  `sorted`: all is in
+** strictly increasing strcmp order, so one binary search finds `only`
+** spelled byte for byte.  Returns SQLITE_OK or SQLITE_NOMEM. */
 static int paths_select(const ls_pathlist *all, int sorted, const char *only, ls_pathlist *out) {
   int i, lo = 0, hi = all ? all->n : 1;
   if (all && only && sorted) {
@@ -719,14 +726,18 @@ static int paths_select(const ls_pathlist *all, int sorted, const char *only, ls
       else if (cmp < 0) lo = mid + 1;
       else hi = mid;
     }
-    if (lo == all->n || strcmp(all->paths[lo], only) != 0) return SQLITE_OK;
-    hi = lo + 1;
+    if (lo < all->n && strcmp(all->paths[lo], only) == 0) hi = lo + 1;
+#ifdef _WIN32
+    else lo = 0, hi = all->n; /* another spelling of the separators: look at each */
+#else
+    else return SQLITE_OK;
+#endif
   }
   if (!all && !only) return SQLITE_OK;
   if (!(out->paths = sqlite3_malloc64(sizeof *out->paths * (sqlite3_uint64)(hi - lo + 1)))) return SQLITE_NOMEM;
   for (i = lo; i < hi; i++) {
     const char *path = all ? all->paths[i] : only;
-    if (all && only && strcmp(path, only) != 0) continue;
+    if (all && only && !ls_path_spelling_equal(path, only)) continue;
     if (!(out->paths[out->n] = sqlite3_mprintf("%s", path))) return SQLITE_NOMEM;
     out->n++;
   }
@@ -971,6 +982,7 @@ static int cursor_enter_file(ls_cursor *c) {
   }
   c->entered = 1;
   c->info.path = path;
+  c->path_is_blob = !ls_utf8_valid(path, strlen(path));
   c->info.size = -1;
   if (c->file) {
     c->info.format = c->file->fmt ? c->file->fmt->name : NULL;
@@ -1137,7 +1149,7 @@ static int filter_rowid(ls_cursor *c, const char *file_eq) {
         (rc = memo_path_of_part(&c->memo, part, &path, &err)) != SQLITE_OK) {
       return cursor_error(c, rc, err);
     }
-    if (path && file_eq && strcmp(file_eq, path) != 0) path = NULL;
+    if (path && file_eq && !ls_path_spelling_equal(file_eq, path)) path = NULL;
   } else if (file_eq) {
     if (path_part(file_eq, &canon) == part) path = file_eq;
     free(canon);
@@ -1300,14 +1312,23 @@ static __attribute__((noinline)) void column_unloadable(ls_cursor *c, sqlite3_co
   sqlite3_free(msg);
 }
 
+/* Sets a path as TEXT, or as a BLOB of its bytes when it is not UTF-8 (a
+** file name in another encoding): lossless, and no host fails to decode
+** the result.  `WHERE file = <that blob>` finds it (ls_filter reads the
+** bytes). */
+static void result_path(sqlite3_context *ctx, const char *path, int is_blob) {
+  if (is_blob) sqlite3_result_blob(ctx, path, (int)strlen(path), SQLITE_TRANSIENT);
+  else sqlite3_result_text(ctx, path, -1, SQLITE_TRANSIENT);
+}
+
 /* The columns beside the table's own: `file`, and the hidden arguments,
 ** which are always given (an UPDATE's unchanged ones too), so xUpdate
 ** knows the options (encoding) in force. */
 static __attribute__((noinline)) int column_outside_table(ls_cursor *c, sqlite3_context *ctx, int i) {
   if (i == COL_FILE) {
-    sqlite3_result_text(ctx, c->info.path, -1, SQLITE_TRANSIENT);
+    result_path(ctx, c->info.path, c->path_is_blob);
   } else if (i == col_source(c->table)) {
-    if (c->source) sqlite3_result_text(ctx, c->source, -1, SQLITE_TRANSIENT);
+    if (c->source) result_path(ctx, c->source, !ls_utf8_valid(c->source, strlen(c->source)));
   } else if (i == col_options(c->table)) {
     if (c->options_text) sqlite3_result_text(ctx, c->options_text, -1, SQLITE_TRANSIENT);
   }
@@ -1589,7 +1610,10 @@ static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
     const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
     ls_options opts = v->opts;
     if (options && (rc = ls_options_parse(t->format, options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
-    rc = ls_source_expand(source, t->format, opts.nocase, &list, &err);
+    ls_interrupt ic;
+    ls_interrupt_init(&ic, v->sess->db);
+    rc = ls_source_expand(source, t->format, opts.nocase, &ic, &list, &err);
+    ls_interrupt_done(&ic);
   }
   if (rc != SQLITE_OK) return vtab_error(v, rc, err);
   if (list.n == 1) {

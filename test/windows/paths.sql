@@ -9,6 +9,21 @@ SELECT 'a ** glob with backslashes', count(*) = 6 FROM tw_maps('@DIR@\samples\**
 SELECT 'the file column is the path as the source matched it', min(file) LIKE '%samples%SAMPLE01.WWD' FROM wwd_levels('@DIR@\samples\SAMPLE01.WWD');
 SELECT count(*) FROM levelsql_files('@DIR@\nothere\*.wwd');
 -- expect error: no such folder
+-- `file` joins the names a listing adds with '/'; file = '...' matches
+-- with either separator (issue 24, item 6b)
+SELECT file = replace('@DIR@\samples\SAMPLE01.WWD', '\', '/') FROM wwd_levels('@DIR@\samples\*.WWD') WHERE file = '@DIR@\samples\SAMPLE01.WWD';
+-- expect: 1
+SELECT count(*) FROM wwd_levels('@DIR@\samples\*.WWD') WHERE file = '@DIR@/samples\SAMPLE02.WWD';
+-- expect: 1
+SELECT count(*) FROM wwd_levels('@DIR@\samples') WHERE file = '@DIR@\samples\SAMPLE03.WWD';
+-- expect: 1
+SELECT count(*) FROM wwd_objects('@DIR@/samples') WHERE file = '@DIR@\samples\SAMPLE01.WWD' AND id = 2;
+-- expect: 1
+SELECT count(*) FROM wwd_levels('@DIR@\samples\*.WWD') WHERE file = '@DIR@\samples\SAMPLE01.WW';
+-- expect: 0
+-- one entry per file (volume serial and file index): two spellings of one file
+SELECT count(*) FROM levelsql_files(json_array(replace('@DIR@', '\', '/') || '/samples/SAMPLE01.WWD', 'samples\SAMPLE01.WWD'));
+-- expect: 1
 -- a write through a drive-letter path: the new file is renamed over the old one
 UPDATE wwd_objects SET score = 4242 WHERE source = '@DIR@\samples\SAMPLE01.WWD' AND id = 1;
 -- expect ok
