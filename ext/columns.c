@@ -446,9 +446,9 @@ static int set_int(const ls_row *row, sqlite3_value *v, const ls_column *col, ch
     }
     return rc;
   }
-  if (col->aux && !((col->flags & LS_COL_NULL) && x == col->null_value)) {
-    if ((rc = check_index_ref(row, col, x, err)) != SQLITE_OK) return rc;
-  }
+  /* an index written as a number must name an element, even when the
+  ** number is the null value: -1 is not taken for NULL (only NULL is) */
+  if (col->aux && (rc = check_index_ref(row, col, x, err)) != SQLITE_OK) return rc;
   field_set_int(f, col->store, x);
   return SQLITE_OK;
 }

@@ -268,7 +268,7 @@ typedef enum ls_kind {
   ** keeps WTF-8 already; store() converts back (wtf8_to_utf16le).  Reads
   ** give the WTF-8 bytes as they are: SQLite keeps a lone surrogate's
   ** bytes and hands them back unchanged, so writing a value back is
-  ** lossless.  Writes take text or a blob of WTF-8 bytes (numbers and
+  ** lossless.  Writes take text of WTF-8 bytes (numbers, blobs and
   ** NULL are refused, unless LS_COL_NULL on a span) and check them. */
   LS_WTF8
 } ls_kind;
@@ -583,10 +583,11 @@ int ls_value_text8(sqlite3_value *v, const ls_column *col, const ls_options *opt
 int ls_value_utf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
                   char **err);
 
-/* Reads a text value (or a blob of bytes) for col: WTF-8 (utf16.h), NUL
-** characters allowed, min_len to max_len bytes.  *s points into the value
-** (valid until it changes).  NULL and numbers are refused; callers that
-** take NULL check for it first. */
+/* Reads a text value for col: WTF-8 (utf16.h), NUL characters allowed,
+** min_len to max_len bytes.  *s points into the value (valid until it
+** changes).  NULL, numbers and blobs are refused (as by every text column;
+** CAST(x'..' AS TEXT) gives text of any bytes); callers that take NULL
+** check for it first. */
 int ls_value_wtf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
                   char **err);
 /* The checks of ls_value_utf8 on bytes s[0..n) (a string from JSON, say):

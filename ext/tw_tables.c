@@ -208,6 +208,25 @@ static int64_t count_images(const void *model);
 static int64_t count_envelopes(const void *model);
 static const ls_index_ref image_index = {count_images, "image", "map"};
 static const ls_index_ref envelope_index = {count_envelopes, "envelope", "map"};
+/* An envelope index newly written to a column that takes one kind of
+** envelope (3 channels: position, 4: color, 1: sound) must name an
+** envelope of that kind, as DDNet's editor insists: a color envelope in
+** pos_env would be dropped or misread by the game.  NULL (-1) and the
+** index the row holds pass, so a file with an odd pairing stays editable. */
+static int check_envelope_kind(const ls_row *row, const char *column, int32_t index, int32_t held, int channels,
+                               char **err) {
+  tw_envelope_info info;
+  codec_error e;
+  const char *want = channels == 1 ? "sound" : channels == 3 ? "position" : "color";
+  if (index < 0 || index == held) return SQLITE_OK;
+  if (!tw_envelope_get(ROW_MAP(row), (size_t)index, &info, &e)) return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", column);
+  if (info.channels == channels) return SQLITE_OK;
+  *err = sqlite3_mprintf("column %s: envelope %d is a %s envelope (%d channels); it takes a %s envelope (%d channels), or NULL for none",
+                         column, (int)index, info.kind, info.channels, want, channels);
+  return SQLITE_CONSTRAINT;
+}
+enum { ENV_SOUND = 1, ENV_POSITION = 3, ENV_COLOR = 4 };
+
 /* The element count of the tables that are lists of the map's things. */
 #define COUNT_OF(fn, field) static int64_t fn(const void *model) { return (int64_t)MAP_OF(model)->field; }
 
@@ -568,7 +587,11 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
       if (m->layers[l].count != counts[l]) tw_keys_layer_resized(((tw_model *)row->model)->keys, m, l);
     free(counts);
   }
-  if (r->color_env != was->color_env) r->li.color_env = r->color_env;
+  if (r->color_env != was->color_env) {
+    int rc = check_envelope_kind(row, "color_env", r->color_env, was->color_env, ENV_COLOR, err);
+    if (rc != SQLITE_OK) return rc;
+    r->li.color_env = r->color_env;
+  }
   if (r->image != was->image) r->li.image = r->image;
   if (memcmp(&r->li, &was->li, sizeof r->li) == 0 || tw_layer_set(ROW_MAP(row), (size_t)row->pos.a, &r->li, &e))
     return SQLITE_OK;
@@ -698,6 +721,9 @@ static int quad_store(ls_row *row, const void *old, const unsigned char *changed
   quad_rec *r = row->rec;
   const quad_rec *was = old;
   codec_error e;
+  int rc = check_envelope_kind(row, "pos_env", r->pos_env, was->pos_env, ENV_POSITION, err);
+  if (rc == SQLITE_OK) rc = check_envelope_kind(row, "color_env", r->color_env, was->color_env, ENV_COLOR, err);
+  if (rc != SQLITE_OK) return rc;
   if (r->pos_env != was->pos_env) r->q.pos_env = r->pos_env;
   if (r->color_env != was->color_env) r->q.color_env = r->color_env;
   if (memcmp(&r->q, &was->q, sizeof r->q) == 0 ||
@@ -785,6 +811,9 @@ static int source_store(ls_row *row, const void *old, const unsigned char *chang
   const source_rec *was = old;
   enum { WIDTH = 14, HEIGHT = 15, RADIUS = 16 };
   codec_error e;
+  int rc = check_envelope_kind(row, "pos_env", r->pos_env, was->pos_env, ENV_POSITION, err);
+  if (rc == SQLITE_OK) rc = check_envelope_kind(row, "sound_env", r->sound_env, was->sound_env, ENV_SOUND, err);
+  if (rc != SQLITE_OK) return rc;
   if (r->pos_env != was->pos_env) r->s.pos_env = r->pos_env;
   if (r->sound_env != was->sound_env) r->s.sound_env = r->sound_env;
   if (r->s.shape == 1) {
