@@ -407,9 +407,9 @@ static const ls_column map_columns[] = {
    "the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound "
    "layers, sounds, settings, UUID items) is refused for '0.7'"},
   MTEXT("author", TW_INFO_AUTHOR, 31, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
-  MTEXT("map_version", TW_INFO_VERSION, 15, "map info: version string (15 bytes)"),
-  MTEXT("credits", TW_INFO_CREDITS, 127, "map info: credits (127 bytes)"),
-  MTEXT("license", TW_INFO_LICENSE, 31, "map info: license (31 bytes)"),
+  MTEXT("map_version", TW_INFO_VERSION, 15, "map info: version string (15 bytes); NULL when absent, and setting NULL or '' removes it"),
+  MTEXT("credits", TW_INFO_CREDITS, 127, "map info: credits (127 bytes); NULL when absent, and setting NULL or '' removes it"),
+  MTEXT("license", TW_INFO_LICENSE, 31, "map info: license (31 bytes); NULL when absent, and setting NULL or '' removes it"),
   {.name = "settings", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_NUL_STRINGS,
    .offset = offsetof(map_rec, info[TW_INFO_SETTINGS]), .max = TW_SETTING_MAX, .flags = LS_COL_UTF8, .aux = &settings_shape,
    .doc = "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"},
@@ -555,7 +555,7 @@ static const ls_column layer_columns[] = {
   INDEX_INT("color_env", layer_rec, color_env, &envelope_index, 0, KINDS_TILEMAP, "tilemaps: color envelope index, 0-based (the editor counts from 1); NULL: none"),
   LINT("color_env_offset", color_env_offset, 0, 0, 0, KINDS_TILEMAP, "tilemaps: color envelope time offset (ms)"),
   INDEX_INT("image", layer_rec, image, &image_index, 0, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index, 0-based (the first image is 0); NULL: none"),
-  LS_COL_CUSTOM("image_name", "TEXT", get_layer_image_name, NULL, "name of that image"),
+  LS_COL_CUSTOM("image_name", "TEXT", get_layer_image_name, NULL, "name of that image; NULL without one"),
   LINT("num_quads", num_quads, 0, 0, LS_COL_RO, KIND(TW_KIND_QUADS), "quads layers: number of quads"),
   LINT("num_sources", num_sources, 0, 0, LS_COL_RO, KINDS_SOUNDS, "sounds layers: number of sound sources"),
   INDEX_INT("sound", layer_rec, sound, NULL, LS_COL_RO, KINDS_SOUNDS, "sounds layers: sound index, 0-based; NULL: none"),
@@ -900,11 +900,14 @@ static void get_image_png(const ls_row *row, sqlite3_context *ctx, const ls_colu
 }
 
 /* Copies a non-empty BLOB value into *out (the row's arena) for store(),
-** or fails naming the column and what it takes (`takes`). */
-static int stage_file_bytes(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, ls_span *out,
-                            char **err) {
+** or fails naming the column and what it takes (`takes`).  NULL where the
+** column reads NULL (reads_null: no bytes in the map) is what it read, so
+** it changes nothing (*out stays {NULL, 0}). */
+static int stage_file_bytes(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, int reads_null,
+                            ls_span *out, char **err) {
   void *copy;
   size_t n = (size_t)sqlite3_value_bytes(v);
+  if (sqlite3_value_type(v) == SQLITE_NULL && reads_null) return SQLITE_OK;
   if (sqlite3_value_type(v) != SQLITE_BLOB || n == 0) {
     *err = sqlite3_mprintf("column %s: takes %s", col->name, takes);
     return SQLITE_CONSTRAINT;
@@ -918,8 +921,23 @@ static int stage_file_bytes(ls_row *row, sqlite3_value *v, const ls_column *col,
 
 /* png = BLOB: kept in the row for image_store, which embeds it. */
 static int set_image_png(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  tw_image_info im;
+  codec_error e;
+  int reads_null = tw_image_get(ROW_MAP(row), (size_t)row->pos.a, &im, &e) && (im.external || im.data_index < 0);
   return stage_file_bytes(row, v, col, "the bytes of a PNG file (a non-empty BLOB, e.g. readfile('x.png')); "
-                          "set external = 1 to drop the pixels", &((image_rec *)row->rec)->png, err);
+                          "set external = 1 to drop the pixels", reads_null, &((image_rec *)row->rec)->png, err);
+}
+
+/* Whether png is exactly the PNG the row's embedded image reads as (the
+** column written back): embedding it again would re-encode the pixels
+** (another format or stride in the file), so it is no change. */
+static int png_is_current(const ls_row *row, const ls_span *png) {
+  unsigned char *cur = NULL;
+  size_t n = 0;
+  codec_error e;
+  int same = tw_image_png(ROW_MAP(row), (size_t)row->pos.a, &cur, &n, &e) && n == png->n && memcmp(cur, png->p, n) == 0;
+  free(cur);
+  return same;
 }
 
 /* The pixels: a PNG written embeds it (width, height and format follow);
@@ -932,6 +950,7 @@ static int image_store_pixels(ls_row *row, const image_rec *was, int external_se
       *err = sqlite3_mprintf("column external: an image given a png is embedded; set external = 0 or leave it");
       return SQLITE_CONSTRAINT;
     }
+    if (!was->external && png_is_current(row, &r->png)) return SQLITE_OK;
     if (tw_image_embed_png(ROW_MAP(row), (size_t)row->pos.a, r->png.p, r->png.n, &e)) return SQLITE_OK;
     return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column png");
   }
@@ -1173,8 +1192,11 @@ static void get_sound_data(const ls_row *row, sqlite3_context *ctx, const ls_col
 
 /* data = BLOB: kept in the row for sound_store. */
 static int set_sound_data(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  tw_sound_info so;
+  codec_error e;
+  int reads_null = tw_sound_get(ROW_MAP(row), (size_t)row->pos.a, &so, &e) && so.data_index < 0;
   return stage_file_bytes(row, v, col, "the bytes of an opus file (a non-empty BLOB, e.g. readfile('x.opus'))",
-                          &((sound_rec *)row->rec)->data, err);
+                          reads_null, &((sound_rec *)row->rec)->data, err);
 }
 
 /* New bytes (the sound becomes embedded, its size follows), then a new

@@ -609,12 +609,15 @@ static void get_tile_id(const ls_row *row, sqlite3_context *ctx, const ls_column
   if (t != WWD_TILE_INVISIBLE && t != WWD_TILE_FILLED) sqlite3_result_int64(ctx, t);
 }
 
-/* A tile id, or NULL for an invisible cell. */
+/* A tile id, or NULL: no tile id, which a filled or invisible cell
+** already has (it reads NULL there: writing it back changes nothing), and
+** which makes a tile cell invisible. */
 static int set_tile_id(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   int64_t x;
   int rc;
   if (sqlite3_value_type(v) == SQLITE_NULL) {
-    CELL(row) = ((tile_rec *)row->rec)->tile_written = WWD_TILE_INVISIBLE;
+    ((tile_rec *)row->rec)->tile_written = WWD_TILE_INVISIBLE; /* "NULL", for tile_store */
+    if (CELL(row) != WWD_TILE_FILLED) CELL(row) = WWD_TILE_INVISIBLE;
     return SQLITE_OK;
   }
   rc = ls_value_int(v, col, 0, UINT32_MAX, &x, err);
@@ -661,7 +664,7 @@ static const ls_column tile_columns[] = {
   LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(490), "column, 0-based"),
   LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(155), "row, 0-based"),
   {.name = "tile", .type = "INTEGER", .kind = LS_CUSTOM, .get = get_tile_id, .set = set_tile_id, .flags = LS_COL_NOREC,
-   .doc = "tile id; NULL for invisible and filled cells (setting NULL makes the cell invisible)"},
+   .doc = "tile id; NULL for invisible and filled cells (setting NULL makes a tile cell invisible and leaves a filled one filled)"},
   {.name = "kind", .type = "TEXT", .kind = LS_CUSTOM, .get = get_tile_kind, .set = set_tile_kind, .flags = LS_COL_NOREC,
    .doc = "'tile', 'invisible' or 'filled'"},
 };
@@ -792,7 +795,7 @@ static const ls_column property_columns[] = {
   PINT("rect_right", LS_I32, rect[2], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle right"),
   PINT("rect_bottom", LS_I32, rect[3], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle bottom"),
   {.name = "mask", .type = "BLOB", .kind = LS_BLOB, .store = LS_SPAN, .offset = offsetof(property_rec, mask),
-   .applies = 1 << WWD_TILE_MASK, .doc = "mask: one attribute byte per pixel, width*height bytes"},
+   .applies = 1 << WWD_TILE_MASK, .doc = "mask: one attribute byte per pixel, width*height bytes; NULL for other types"},
 };
 
 static const ls_table wwd_tile_properties = {

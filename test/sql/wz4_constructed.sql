@@ -200,8 +200,10 @@ SELECT group_concat(op || ':' || coalesce(pos_x, 'n') || coalesce(width, 'n') ||
 -- expect: 0:030 1:nnn
 UPDATE wz4_operators SET pos_x = 3 WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
 -- expect error: op 1 of page 1: column pos_x: a tree op has no grid position, size or flags
-UPDATE wz4_operators SET hide = NULL WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
+UPDATE wz4_operators SET hide = 1 WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
 -- expect error: column hide: a tree op has no
+UPDATE wz4_operators SET hide = NULL, pos_x = NULL WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
+-- expect ok
 UPDATE wz4_operators SET name = x'7472eda080' WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1;
 -- expect error: column name: a blob; it takes UTF-8 text (or WTF-8 for lone surrogates: CAST(x'...' AS TEXT))
 UPDATE wz4_operators SET name = CAST(x'7472eda080' AS TEXT) WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1;
