@@ -138,6 +138,8 @@ typedef struct ls_options {
   text8_codepage encoding; /* the code page of 8-bit text columns (ls_option_encoding) */
   int nocase;      /* nocase=1 (default): glob patterns match names in any case */
   int skip_errors; /* on_error=skip: scans pass over files they cannot read (default fail) */
+  int rewrite;     /* rewrite=1: an UPDATE re-saves every file it touches, even with the values the rows hold
+                   ** (default 0: such an UPDATE changes nothing and leaves the file alone) */
   int64_t format[LS_FORMAT_OPTIONS]; /* free for the options a format declares */
 } ls_options;
 

@@ -1325,7 +1325,8 @@ static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
 ** (saving an unchanged model may still change bytes: a block compressed
 ** again, a legacy header fixed).  Anything unusual (the row not found, a
 ** record that does not load, a `file` value given) answers 0, and the
-** write goes the usual way, which reports it. */
+** write goes the usual way, which reports it.  The table option rewrite=1
+** turns this off (re-saving a level: `SET name = name` then rewrites it). */
 static int update_changes_nothing(ls_vtab *v, sqlite3_int64 rowid, sqlite3_value **values, int *nothing) {
   const ls_table *t = v->table;
   const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
@@ -1346,6 +1347,7 @@ static int update_changes_nothing(ls_vtab *v, sqlite3_int64 rowid, sqlite3_value
     sqlite3_free(err);
     return SQLITE_OK;
   }
+  if (opts.rewrite) return SQLITE_OK; /* rewrite=1: re-save it anyway */
   memset(&row, 0, sizeof row);
   if (!ls_table_seek(t, m->p, rowid & LS_KEY_MAX, &row.pos)) return SQLITE_OK;
   memset(&info, 0, sizeof info);
