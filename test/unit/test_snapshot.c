@@ -173,6 +173,7 @@ int main(void) {
   int nexpected = read_lines(path, expected, LINES_MAX), nnow = 0, ntables, i, j, skipped_grid = 0, skipped_corpus = 0;
   sqlite3 *db = db_open();
   level_copies copies;
+  check_loop loop = {0, 0, 0};
   REQUIRE(db != NULL, "the extension loads");
   if (!db) return check_done();
   if (!copies_make(&copies, db)) {
@@ -198,15 +199,26 @@ int main(void) {
     return check_done();
   }
   CHECK(nexpected > 0, "%s has digests (make snapshot)", path);
+  /* one case per table (now[] is in table order), each failing line printed
+  ** (the first 5 of a table) with the table and the file */
   for (i = 0; i < nnow; i++) {
     snap_line *want = find_line(expected, nexpected, now[i].table, now[i].file);
+    if (i == 0 || strcmp(now[i].table, now[i - 1].table) != 0) {
+      memset(&loop, 0, sizeof loop);
+      check_loop_enter(&loop);
+    }
+    loop.inputs++;
     CHECK(want != NULL, "%s %s: not in %s (%lld rows); run make snapshot if the table or file is new", now[i].table,
           now[i].file, path, now[i].rows);
-    if (!want) continue;
-    want->seen = 1;
-    CHECK(want->rows == now[i].rows && strcmp(want->digest, now[i].digest) == 0,
-          "%s %s changed: %lld rows, digest %.12s now; %lld rows, digest %.12s in %s", now[i].table, now[i].file,
-          now[i].rows, now[i].digest, want->rows, want->digest, path);
+    if (want) {
+      want->seen = 1;
+      CHECK(want->rows == now[i].rows && strcmp(want->digest, now[i].digest) == 0,
+            "%s %s changed: %lld rows, digest %.12s now; %lld rows, digest %.12s in %s", now[i].table, now[i].file,
+            now[i].rows, now[i].digest, want->rows, want->digest, path);
+    }
+    if (i == nnow - 1 || strcmp(now[i].table, now[i + 1].table) != 0) {
+      check_loop_done(&loop, "%s: digests of %ld files", now[i].table, loop.inputs);
+    }
   }
   for (i = 0; i < nexpected; i++) {
     int in_corpus = strncmp(expected[i].file, "corpus/", 7) == 0;
