@@ -31,7 +31,7 @@ HEADERS   := $(wildcard codecs/*.h ext/*.h test/unit/*.h tools/*.h)
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: windows windows-test all deps test demo asan tsan coverage fuzz fuzz-build bench clean samples readme newsql newsql-build torture
+.PHONY: windows windows-test all deps test demo asan tsan coverage fuzz fuzz-build bench clean samples readme newsql newsql-build torture snapshot
 
 all: $(BUILD)/levelsql.so $(UNIT_BIN) $(FIXTURES) $(TOOL_BIN) $(BUILD)/faultshim.so $(BUILD)/hosts/sqlrun-decoy-zlib
 
@@ -284,6 +284,14 @@ torture: deps
 bench: deps
 	@$(MAKE) --no-print-directory all samples
 	@sh tools/bench.sh $(BUILD)
+
+# Regenerates test/snapshot/digests.txt (test_snapshot: a digest of every
+# table of every sample and corpus file) after an intended change of what
+# the tables read; without ../shared/corpus its old corpus lines are kept.
+snapshot: deps
+	@$(MAKE) --no-print-directory all samples
+	@LEVELSQL_SNAPSHOT_WRITE=test/snapshot/digests.txt LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql \
+	  LEVELSQL_CORPUS=$$([ -d ../shared/corpus ] && cd ../shared/corpus && pwd -P) $(BUILD)/tests/test_snapshot
 
 # Regenerates the table reference in README.md from levelsql_columns.
 readme: $(BUILD)/levelsql.so

@@ -15,8 +15,9 @@
 **  - a value equal to the one the row holds always passes the checks, so
 **    a file with an odd value can still be edited elsewhere (a row that
 **    reads NULL holds no value: its null sentinel is checked like any);
-**  - a column whose `applies` does not include the row's kind reads NULL
-**    and refuses writes, saying which rows it applies to.
+**  - a column whose `applies` does not include the row's kind reads NULL,
+**    takes NULL back as no change and refuses other values, saying which
+**    rows it applies to.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -446,9 +447,9 @@ static int set_int(const ls_row *row, sqlite3_value *v, const ls_column *col, ch
     }
     return rc;
   }
-  if (col->aux && !((col->flags & LS_COL_NULL) && x == col->null_value)) {
-    if ((rc = check_index_ref(row, col, x, err)) != SQLITE_OK) return rc;
-  }
+  /* an index written as a number must name an element, even when the
+  ** number is the null value: -1 is not taken for NULL (only NULL is) */
+  if (col->aux && (rc = check_index_ref(row, col, x, err)) != SQLITE_OK) return rc;
   field_set_int(f, col->store, x);
   return SQLITE_OK;
 }
@@ -813,6 +814,8 @@ int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_col
     char *which, *desc;
     int k;
     if (t->other_kind) return t->other_kind(row, v, col, err);
+    /* NULL is what the column reads there: writing it back changes nothing */
+    if (sqlite3_value_type(v) == SQLITE_NULL) return SQLITE_OK;
     which = applies_text(t, col);
     desc = ls_table_describe(t, row->model, &row->pos);
     k = t->row_kind(row);

@@ -159,6 +159,8 @@ typedef struct ls_options {
   text8_codepage encoding; /* the code page of 8-bit text columns (ls_option_encoding) */
   int nocase;      /* nocase=1 (default): glob patterns match names in any case */
   int skip_errors; /* on_error=skip: scans pass over files they cannot read (default fail) */
+  int rewrite;     /* rewrite=1: an UPDATE re-saves every file it touches, even with the values the rows hold
+                   ** (default 0: such an UPDATE changes nothing and leaves the file alone) */
   int64_t format[LS_FORMAT_OPTIONS]; /* free for the options a format declares */
 } ls_options;
 
@@ -289,7 +291,7 @@ typedef enum ls_kind {
   ** keeps WTF-8 already; store() converts back (wtf8_to_utf16le).  Reads
   ** give the WTF-8 bytes as they are: SQLite keeps a lone surrogate's
   ** bytes and hands them back unchanged, so writing a value back is
-  ** lossless.  Writes take text or a blob of WTF-8 bytes (numbers and
+  ** lossless.  Writes take text of WTF-8 bytes (numbers, blobs and
   ** NULL are refused, unless LS_COL_NULL on a span) and check them. */
   LS_WTF8
 } ls_kind;
@@ -623,10 +625,11 @@ int ls_value_text8(sqlite3_value *v, const ls_column *col, const ls_options *opt
 int ls_value_utf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
                   char **err);
 
-/* Reads a text value (or a blob of bytes) for col: WTF-8 (utf16.h), NUL
-** characters allowed, min_len to max_len bytes.  *s points into the value
-** (valid until it changes).  NULL and numbers are refused; callers that
-** take NULL check for it first. */
+/* Reads a text value for col: WTF-8 (utf16.h), NUL characters allowed,
+** min_len to max_len bytes.  *s points into the value (valid until it
+** changes).  NULL, numbers and blobs are refused (as by every text column;
+** CAST(x'..' AS TEXT) gives text of any bytes); callers that take NULL
+** check for it first. */
 int ls_value_wtf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
                   char **err);
 /* The checks of ls_value_utf8 on bytes s[0..n) (a string from JSON, say):

@@ -35,14 +35,26 @@ static int parse_on_error(const char *value, ls_options *opts, char **err) {
   return 1;
 }
 
+static int parse_rewrite(const char *value, ls_options *opts, char **err) {
+  if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) {
+    *err = sqlite3_mprintf("option rewrite takes 0 (the default: writing back the values rows hold changes nothing) or "
+                           "1 (re-save every file an UPDATE touches), not '%s'", value);
+    return 0;
+  }
+  opts->rewrite = value[0] == '1';
+  return 1;
+}
+
 static const ls_option option_nocase = {"nocase", "nocase=0", "1", parse_nocase};
 static const ls_option option_on_error = {"on_error", "on_error=skip", "fail", parse_on_error};
-static const ls_option *const engine_options[] = {&option_nocase, &option_on_error, NULL};
+static const ls_option option_rewrite = {"rewrite", "rewrite=1", "0", parse_rewrite};
+static const ls_option *const engine_options[] = {&option_nocase, &option_on_error, &option_rewrite, NULL};
+#define ENGINE_OPTIONS_END (engine_options + sizeof engine_options / sizeof engine_options[0] - 1) /* the NULL */
 
 /* The option lists a table of the format takes: the format's, then the
 ** engine's. */
 static void option_lists(const ls_format *fmt, const ls_option *const *lists[2]) {
-  lists[0] = fmt && fmt->options ? fmt->options : engine_options + 2; /* an empty list */
+  lists[0] = fmt && fmt->options ? fmt->options : ENGINE_OPTIONS_END; /* an empty list */
   lists[1] = engine_options;
 }
 

@@ -226,6 +226,25 @@ static int64_t count_images(const void *model);
 static int64_t count_envelopes(const void *model);
 static const ls_index_ref image_index = {count_images, "image", "map"};
 static const ls_index_ref envelope_index = {count_envelopes, "envelope", "map"};
+/* An envelope index newly written to a column that takes one kind of
+** envelope (3 channels: position, 4: color, 1: sound) must name an
+** envelope of that kind, as DDNet's editor insists: a color envelope in
+** pos_env would be dropped or misread by the game.  NULL (-1) and the
+** index the row holds pass, so a file with an odd pairing stays editable. */
+static int check_envelope_kind(const ls_row *row, const char *column, int32_t index, int32_t held, int channels,
+                               char **err) {
+  tw_envelope_info info;
+  codec_error e;
+  const char *want = channels == 1 ? "sound" : channels == 3 ? "position" : "color";
+  if (index < 0 || index == held) return SQLITE_OK;
+  if (!tw_envelope_get(ROW_MAP(row), (size_t)index, &info, &e)) return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", column);
+  if (info.channels == channels) return SQLITE_OK;
+  *err = sqlite3_mprintf("column %s: envelope %d is a %s envelope (%d channels); it takes a %s envelope (%d channels), or NULL for none",
+                         column, (int)index, info.kind, info.channels, want, channels);
+  return SQLITE_CONSTRAINT;
+}
+enum { ENV_SOUND = 1, ENV_POSITION = 3, ENV_COLOR = 4 };
+
 /* The element count of the tables that are lists of the map's things. */
 #define COUNT_OF(fn, field) static int64_t fn(const void *model) { return (int64_t)MAP_OF(model)->field; }
 
@@ -406,9 +425,9 @@ static const ls_column map_columns[] = {
    "the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound "
    "layers, sounds, settings, UUID items) is refused for '0.7'"},
   MTEXT("author", TW_INFO_AUTHOR, 31, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
-  MTEXT("map_version", TW_INFO_VERSION, 15, "map info: version string (15 bytes)"),
-  MTEXT("credits", TW_INFO_CREDITS, 127, "map info: credits (127 bytes)"),
-  MTEXT("license", TW_INFO_LICENSE, 31, "map info: license (31 bytes)"),
+  MTEXT("map_version", TW_INFO_VERSION, 15, "map info: version string (15 bytes); NULL when absent, and setting NULL or '' removes it"),
+  MTEXT("credits", TW_INFO_CREDITS, 127, "map info: credits (127 bytes); NULL when absent, and setting NULL or '' removes it"),
+  MTEXT("license", TW_INFO_LICENSE, 31, "map info: license (31 bytes); NULL when absent, and setting NULL or '' removes it"),
   {.name = "settings", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_NUL_STRINGS,
    .offset = offsetof(map_rec, info[TW_INFO_SETTINGS]), .max = TW_SETTING_MAX, .flags = LS_COL_UTF8, .aux = &settings_shape,
    .doc = "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"},
@@ -554,7 +573,7 @@ static const ls_column layer_columns[] = {
   INDEX_INT("color_env", layer_rec, color_env, &envelope_index, 0, KINDS_TILEMAP, "tilemaps: color envelope index, 0-based (the editor counts from 1); NULL: none"),
   LINT("color_env_offset", color_env_offset, 0, 0, 0, KINDS_TILEMAP, "tilemaps: color envelope time offset (ms)"),
   INDEX_INT("image", layer_rec, image, &image_index, 0, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index, 0-based (the first image is 0); NULL: none"),
-  LS_COL_CUSTOM("image_name", "TEXT", get_layer_image_name, NULL, "name of that image"),
+  LS_COL_CUSTOM("image_name", "TEXT", get_layer_image_name, NULL, "name of that image; NULL without one"),
   LINT("num_quads", num_quads, 0, 0, LS_COL_RO, KIND(TW_KIND_QUADS), "quads layers: number of quads"),
   LINT("num_sources", num_sources, 0, 0, LS_COL_RO, KINDS_SOUNDS, "sounds layers: number of sound sources"),
   INDEX_INT("sound", layer_rec, sound, NULL, LS_COL_RO, KINDS_SOUNDS, "sounds layers: sound index, 0-based; NULL: none"),
@@ -586,7 +605,11 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
       if (m->layers[l].count != counts[l]) tw_keys_layer_resized(((tw_model *)row->model)->keys, m, l);
     free(counts);
   }
-  if (r->color_env != was->color_env) r->li.color_env = r->color_env;
+  if (r->color_env != was->color_env) {
+    int rc = check_envelope_kind(row, "color_env", r->color_env, was->color_env, ENV_COLOR, err);
+    if (rc != SQLITE_OK) return rc;
+    r->li.color_env = r->color_env;
+  }
   if (r->image != was->image) r->li.image = r->image;
   if (memcmp(&r->li, &was->li, sizeof r->li) == 0 || tw_layer_set(ROW_MAP(row), (size_t)row->pos.a, &r->li, &e))
     return SQLITE_OK;
@@ -716,6 +739,9 @@ static int quad_store(ls_row *row, const void *old, const unsigned char *changed
   quad_rec *r = row->rec;
   const quad_rec *was = old;
   codec_error e;
+  int rc = check_envelope_kind(row, "pos_env", r->pos_env, was->pos_env, ENV_POSITION, err);
+  if (rc == SQLITE_OK) rc = check_envelope_kind(row, "color_env", r->color_env, was->color_env, ENV_COLOR, err);
+  if (rc != SQLITE_OK) return rc;
   if (r->pos_env != was->pos_env) r->q.pos_env = r->pos_env;
   if (r->color_env != was->color_env) r->q.color_env = r->color_env;
   if (memcmp(&r->q, &was->q, sizeof r->q) == 0 ||
@@ -803,6 +829,9 @@ static int source_store(ls_row *row, const void *old, const unsigned char *chang
   const source_rec *was = old;
   enum { WIDTH = 14, HEIGHT = 15, RADIUS = 16 };
   codec_error e;
+  int rc = check_envelope_kind(row, "pos_env", r->pos_env, was->pos_env, ENV_POSITION, err);
+  if (rc == SQLITE_OK) rc = check_envelope_kind(row, "sound_env", r->sound_env, was->sound_env, ENV_SOUND, err);
+  if (rc != SQLITE_OK) return rc;
   if (r->pos_env != was->pos_env) r->s.pos_env = r->pos_env;
   if (r->sound_env != was->sound_env) r->s.sound_env = r->sound_env;
   if (r->s.shape == 1) {
@@ -889,11 +918,14 @@ static void get_image_png(const ls_row *row, sqlite3_context *ctx, const ls_colu
 }
 
 /* Copies a non-empty BLOB value into *out (the row's arena) for store(),
-** or fails naming the column and what it takes (`takes`). */
-static int stage_file_bytes(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, ls_span *out,
-                            char **err) {
+** or fails naming the column and what it takes (`takes`).  NULL where the
+** column reads NULL (reads_null: no bytes in the map) is what it read, so
+** it changes nothing (*out stays {NULL, 0}). */
+static int stage_file_bytes(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, int reads_null,
+                            ls_span *out, char **err) {
   void *copy;
   size_t n = (size_t)sqlite3_value_bytes(v);
+  if (sqlite3_value_type(v) == SQLITE_NULL && reads_null) return SQLITE_OK;
   if (sqlite3_value_type(v) != SQLITE_BLOB || n == 0) {
     *err = sqlite3_mprintf("column %s: takes %s", col->name, takes);
     return SQLITE_CONSTRAINT;
@@ -907,8 +939,23 @@ static int stage_file_bytes(ls_row *row, sqlite3_value *v, const ls_column *col,
 
 /* png = BLOB: kept in the row for image_store, which embeds it. */
 static int set_image_png(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  tw_image_info im;
+  codec_error e;
+  int reads_null = tw_image_get(ROW_MAP(row), (size_t)row->pos.a, &im, &e) && (im.external || im.data_index < 0);
   return stage_file_bytes(row, v, col, "the bytes of a PNG file (a non-empty BLOB, e.g. readfile('x.png')); "
-                          "set external = 1 to drop the pixels", &((image_rec *)row->rec)->png, err);
+                          "set external = 1 to drop the pixels", reads_null, &((image_rec *)row->rec)->png, err);
+}
+
+/* Whether png is exactly the PNG the row's embedded image reads as (the
+** column written back): embedding it again would re-encode the pixels
+** (another format or stride in the file), so it is no change. */
+static int png_is_current(const ls_row *row, const ls_span *png) {
+  unsigned char *cur = NULL;
+  size_t n = 0;
+  codec_error e;
+  int same = tw_image_png(ROW_MAP(row), (size_t)row->pos.a, &cur, &n, &e) && n == png->n && memcmp(cur, png->p, n) == 0;
+  free(cur);
+  return same;
 }
 
 /* The pixels: a PNG written embeds it (width, height and format follow);
@@ -921,6 +968,7 @@ static int image_store_pixels(ls_row *row, const image_rec *was, int external_se
       *err = sqlite3_mprintf("column external: an image given a png is embedded; set external = 0 or leave it");
       return SQLITE_CONSTRAINT;
     }
+    if (!was->external && png_is_current(row, &r->png)) return SQLITE_OK;
     if (tw_image_embed_png(ROW_MAP(row), (size_t)row->pos.a, r->png.p, r->png.n, &e)) return SQLITE_OK;
     return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column png");
   }
@@ -1162,8 +1210,11 @@ static void get_sound_data(const ls_row *row, sqlite3_context *ctx, const ls_col
 
 /* data = BLOB: kept in the row for sound_store. */
 static int set_sound_data(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  tw_sound_info so;
+  codec_error e;
+  int reads_null = tw_sound_get(ROW_MAP(row), (size_t)row->pos.a, &so, &e) && so.data_index < 0;
   return stage_file_bytes(row, v, col, "the bytes of an opus file (a non-empty BLOB, e.g. readfile('x.opus'))",
-                          &((sound_rec *)row->rec)->data, err);
+                          reads_null, &((sound_rec *)row->rec)->data, err);
 }
 
 /* New bytes (the sound becomes embedded, its size follows), then a new

@@ -162,15 +162,16 @@ int ls_text_utf8(const char *s, size_t n, const ls_column *col, size_t min_len, 
 int ls_value_wtf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
                   char **err) {
   int type = sqlite3_value_type(v);
-  if (type != SQLITE_TEXT && type != SQLITE_BLOB) {
-    *err = sqlite3_mprintf("column %s: %s; it takes UTF-8 text (or WTF-8 for lone surrogates)", col->name,
-                           type == SQLITE_NULL ? "NULL" : "a number");
+  if (type != SQLITE_TEXT) {
+    /* a blob is refused as in every other format's text columns: text
+    ** holds a lone surrogate's bytes as they are (CAST(x'..' AS TEXT)) */
+    *err = sqlite3_mprintf("column %s: %s; it takes UTF-8 text (or WTF-8 for lone surrogates: CAST(x'...' AS TEXT))",
+                           col->name, type == SQLITE_NULL ? "NULL" : type == SQLITE_BLOB ? "a blob" : "a number");
     return SQLITE_CONSTRAINT;
   }
-  *s = type == SQLITE_TEXT ? (const char *)sqlite3_value_text(v) : (const char *)sqlite3_value_blob(v);
+  *s = (const char *)sqlite3_value_text(v);
   *n = (size_t)sqlite3_value_bytes(v);
-  if (!*s && (type == SQLITE_TEXT || *n)) return SQLITE_NOMEM;
-  if (!*s) *s = ""; /* an empty blob */
+  if (!*s) return SQLITE_NOMEM;
   return ls_text_wtf8(*s, *n, col, min_len, max_len, err);
 }
 

@@ -1630,6 +1630,62 @@ static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
   return *path ? SQLITE_OK : SQLITE_NOMEM;
 }
 
+/* Sets *nothing when an UPDATE of the row `rowid` of a clean file (no
+** working copy in this transaction yet) gives every column it sets the
+** value the row already holds, as `UPDATE t SET c = c` does: the row is
+** then left alone and the file stays clean, so COMMIT does not rewrite it
+** (saving an unchanged model may still change bytes: a block compressed
+** again, a legacy header fixed).  Anything unusual (the row not found, a
+** record that does not load, a `file` value given) answers 0, and the
+** write goes the usual way, which reports it.  The table option rewrite=1
+** turns this off (re-saving a level: `SET name = name` then rewrites it). */
+static int update_changes_nothing(ls_vtab *v, sqlite3_int64 rowid, sqlite3_value **values, int *nothing) {
+  const ls_table *t = v->table;
+  const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
+  ls_file *f = ls_session_file_by_id(v->sess, rowid >> LS_KEY_BITS);
+  ls_model *m = f && !f->working ? ls_file_current(f) : NULL;
+  ls_options opts = v->opts;
+  ls_file_info info;
+  ls_row row;
+  char *err = NULL;
+  int i, same = 1, rc = SQLITE_OK;
+  *nothing = 0;
+  if (!m || !f->shown) return SQLITE_OK;
+  if (!sqlite3_value_nochange(values[0])) { /* `file`, given: a new value is refused by the usual way */
+    const char *file = (const char *)sqlite3_value_text(values[0]);
+    if (!file || strcmp(file, f->shown) != 0) return SQLITE_OK;
+  }
+  if (options && ls_options_parse(t->format, options, &opts, &err) != SQLITE_OK) {
+    sqlite3_free(err);
+    return SQLITE_OK;
+  }
+  if (opts.rewrite) return SQLITE_OK; /* rewrite=1: re-save it anyway */
+  memset(&row, 0, sizeof row);
+  if (!ls_table_seek(t, m->p, rowid & LS_KEY_MAX, &row.pos)) return SQLITE_OK;
+  memset(&info, 0, sizeof info);
+  info.path = f->shown;
+  info.format = f->fmt ? f->fmt->name : NULL;
+  info.size = f->size;
+  row.model = m->p;
+  row.opts = &opts;
+  row.file = &info;
+  if (t->record_size) {
+    row.rec = sqlite3_malloc64(t->record_size);
+    row.arena = ls_arena_new();
+    if (!row.rec || !row.arena) rc = SQLITE_NOMEM;
+    else memset(row.rec, 0, t->record_size);
+    if (rc == SQLITE_OK && t->load(&row, &err) != SQLITE_OK) same = 0;
+    sqlite3_free(err);
+  }
+  for (i = 1; rc == SQLITE_OK && same && i <= t->ncolumns; i++) {
+    if (!sqlite3_value_nochange(values[i])) rc = column_holds(v, &row, &t->columns[i - 1], values[i], &same);
+  }
+  *nothing = rc == SQLITE_OK && same;
+  sqlite3_free(row.rec);
+  ls_arena_free(row.arena);
+  return rc;
+}
+
 /* One INSERT, UPDATE or DELETE of ls_update. */
 static int write_row(ls_vtab *v, int argc, sqlite3_value **argv, sqlite3_int64 *rowid_out) {
   const ls_table *t = v->table;
@@ -1637,7 +1693,7 @@ static int write_row(ls_vtab *v, int argc, sqlite3_value **argv, sqlite3_int64 *
   ls_model *m;
   ls_pos pos;
   char *err = NULL;
-  int rc;
+  int rc, nothing;
   if (argc == 1) { /* DELETE */
     if (!t->remove) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("rows cannot be deleted from %s", t->name));
     if ((rc = locate_for_write(v, sqlite3_value_int64(argv[0]), &f, &m, &pos)) != SQLITE_OK) return rc;
@@ -1672,6 +1728,7 @@ static int write_row(ls_vtab *v, int argc, sqlite3_value **argv, sqlite3_int64 *
   if (sqlite3_value_type(argv[1]) != SQLITE_NULL && sqlite3_value_int64(argv[0]) != sqlite3_value_int64(argv[1])) {
     return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("%s: the rowid cannot be changed", t->name));
   }
+  if ((rc = update_changes_nothing(v, sqlite3_value_int64(argv[0]), argv + 2, &nothing)) != SQLITE_OK || nothing) return rc;
   if ((rc = locate_for_write(v, sqlite3_value_int64(argv[0]), &f, &m, &pos)) != SQLITE_OK) return rc;
   if (!sqlite3_value_nochange(argv[2])) {
     const char *file = (const char *)sqlite3_value_text(argv[2]);

@@ -112,9 +112,12 @@ typedef struct object_rec {
   ls_span str[WWD_OBJECT_NSTRINGS];
 } object_rec;
 
-/* wwd_tiles: the cell's value (a tile id or a special value). */
+/* wwd_tiles: the cell's value (a tile id or a special value), and what
+** the tile column was given in this write (tile_written), so that store()
+** can refuse a kind set in the same UPDATE that contradicts it. */
 typedef struct tile_rec {
   uint32_t cell;
+  uint32_t tile_written;
 } tile_rec;
 
 /* wwd_tile_properties: the property as the codec holds it, the mask as a span. */
@@ -453,7 +456,9 @@ static int object_load(const ls_row *row, char **err) {
   (void)err;
   memcpy(r->f, o->field, sizeof r->f);
   for (s = 0; s < WWD_OBJECT_NSTRINGS; s++) {
-    r->str[s].p = o->str[s].data;
+    /* A string of length 0 has no bytes (data may be NULL); the file holds
+    ** a length, never "no string", so it reads '' as in every format. */
+    r->str[s].p = o->str[s].data ? (const void *)o->str[s].data : (const void *)"";
     r->str[s].n = o->str[s].len;
   }
   return SQLITE_OK;
@@ -476,7 +481,7 @@ static int object_store(ls_row *row, const void *old, const unsigned char *chang
 
 #define OSTR(nm, k, doc_) \
   {.name = nm, .type = "TEXT", .kind = LS_TEXT8, .store = LS_SPAN, .offset = offsetof(object_rec, str[k]), \
-   .max = WWD_OBJECT_STRING_MAX, .doc = doc_}
+   .max = WWD_OBJECT_STRING_MAX, .doc = doc_ " ('' when empty; never NULL)"}
 #define OINT(nm, k, doc_) LS_COL_INT(nm, LS_I32, object_rec, f[k], 0, doc_)
 #define OFLAGS(nm, k, doc_) LS_COL_INT(nm, LS_U32, object_rec, f[k], 0, doc_) /* shown unsigned */
 #define ORECT(prefix, first, doc_)                                                          \
@@ -571,9 +576,26 @@ static int tile_load(const ls_row *row, char **err) {
   return SQLITE_OK;
 }
 
+/* Columns of wwd_tiles by index (tile_columns), for store()'s changed[]. */
+enum { TILE_COL_TILE = 3, TILE_COL_KIND = 4 };
+
+/* The cell as the setters left it.  When one UPDATE sets both tile and
+** kind, the kind is applied last (column order) and would silently drop
+** the tile id: `SET kind = 'filled', tile = 5` is refused instead.  They
+** agree when the kind left the cell as the tile column wrote it, or when
+** tile = NULL (which reads for both special kinds) meets 'filled'. */
 static int tile_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  (void)old, (void)changed, (void)err;
-  *tile_cell(row) = ((const tile_rec *)row->rec)->cell;
+  const tile_rec *r = row->rec;
+  (void)old;
+  if (changed[TILE_COL_TILE] && changed[TILE_COL_KIND] && r->cell != r->tile_written &&
+      !(r->tile_written == WWD_TILE_INVISIBLE && r->cell == WWD_TILE_FILLED)) {
+    /* (kind = 'tile' with tile = NULL was refused by set_tile_kind) */
+    *err = sqlite3_mprintf("column kind: '%s' contradicts tile = %lu in the same UPDATE (an invisible or filled cell has no "
+                           "tile id); set one of the two",
+                           r->cell == WWD_TILE_FILLED ? "filled" : "invisible", (unsigned long)r->tile_written);
+    return SQLITE_CONSTRAINT;
+  }
+  *tile_cell(row) = r->cell;
   return SQLITE_OK;
 }
 
@@ -587,12 +609,15 @@ static void get_tile_id(const ls_row *row, sqlite3_context *ctx, const ls_column
   if (t != WWD_TILE_INVISIBLE && t != WWD_TILE_FILLED) sqlite3_result_int64(ctx, t);
 }
 
-/* A tile id, or NULL for an invisible cell. */
+/* A tile id, or NULL: no tile id, which a filled or invisible cell
+** already has (it reads NULL there: writing it back changes nothing), and
+** which makes a tile cell invisible. */
 static int set_tile_id(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   int64_t x;
   int rc;
   if (sqlite3_value_type(v) == SQLITE_NULL) {
-    CELL(row) = WWD_TILE_INVISIBLE;
+    ((tile_rec *)row->rec)->tile_written = WWD_TILE_INVISIBLE; /* "NULL", for tile_store */
+    if (CELL(row) != WWD_TILE_FILLED) CELL(row) = WWD_TILE_INVISIBLE;
     return SQLITE_OK;
   }
   rc = ls_value_int(v, col, 0, UINT32_MAX, &x, err);
@@ -601,7 +626,7 @@ static int set_tile_id(ls_row *row, sqlite3_value *v, const ls_column *col, char
     *err = sqlite3_mprintf("column tile: %lld is a special value; set kind = 'invisible' or 'filled' instead", (long long)x);
     return SQLITE_CONSTRAINT;
   }
-  CELL(row) = (uint32_t)x;
+  CELL(row) = ((tile_rec *)row->rec)->tile_written = (uint32_t)x;
   return SQLITE_OK;
 }
 
@@ -639,7 +664,7 @@ static const ls_column tile_columns[] = {
   LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(490), "column, 0-based"),
   LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(155), "row, 0-based"),
   {.name = "tile", .type = "INTEGER", .kind = LS_CUSTOM, .get = get_tile_id, .set = set_tile_id, .flags = LS_COL_NOREC,
-   .doc = "tile id; NULL for invisible and filled cells (setting NULL makes the cell invisible)"},
+   .doc = "tile id; NULL for invisible and filled cells (setting NULL makes a tile cell invisible and leaves a filled one filled)"},
   {.name = "kind", .type = "TEXT", .kind = LS_CUSTOM, .get = get_tile_kind, .set = set_tile_kind, .flags = LS_COL_NOREC,
    .doc = "'tile', 'invisible' or 'filled'"},
 };
@@ -770,7 +795,7 @@ static const ls_column property_columns[] = {
   PINT("rect_right", LS_I32, rect[2], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle right"),
   PINT("rect_bottom", LS_I32, rect[3], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle bottom"),
   {.name = "mask", .type = "BLOB", .kind = LS_BLOB, .store = LS_SPAN, .offset = offsetof(property_rec, mask),
-   .applies = 1 << WWD_TILE_MASK, .doc = "mask: one attribute byte per pixel, width*height bytes"},
+   .applies = 1 << WWD_TILE_MASK, .doc = "mask: one attribute byte per pixel, width*height bytes; NULL for other types"},
 };
 
 static const ls_table wwd_tile_properties = {

@@ -483,9 +483,11 @@ static const ls_column op_columns[] = {
 };
 
 /* A write to a grid column of a tree op: no column makes an op a tree op
-** or a stacked one, so "set the kind first" would mislead. */
+** or a stacked one, so "set the kind first" would mislead.  NULL, what the
+** column reads there, is taken as no change. */
 static int tree_op_refuses(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  (void)row, (void)v;
+  (void)row;
+  if (sqlite3_value_type(v) == SQLITE_NULL) return SQLITE_OK; /* what it reads: no change */
   *err = sqlite3_mprintf("column %s: a tree op has no grid position, size or flags", col->name);
   return SQLITE_CONSTRAINT;
 }
@@ -682,8 +684,8 @@ static int project_store(ls_row *row, const void *old, const unsigned char *chan
 static const ls_column project_columns[] = {
   LS_COL_INT("options_version", LS_I32, project_rec, o.version, LS_COL_RO,
              "version of the options chunk (0..16; real files have 10, 13 and 16): the columns of later versions read NULL"),
-  PROJ_TEXT("project_path", project_path, 1, 0, "the project folder (an absolute path on the author's machine)"),
-  PROJ_TEXT("project_name", project_name, 2, 0, "project name (options version 2+)"),
+  PROJ_TEXT("project_path", project_path, 1, 0, "the project folder (an absolute path on the author's machine); NULL in options version 0"),
+  PROJ_TEXT("project_name", project_name, 2, 0, "project name (options version 2+; NULL before)"),
   PROJ_INT("project_id", LS_U32, project_id, 11, LS_COL_RO, "project id (options version 11+)"),
   PROJ_INT("site_id", LS_U32, site_id, 11, LS_COL_RO, "site id (options version 11+)"),
   PROJ_INT("texture_quality", LS_U32, texture_quality, 3, 0, "texture quality setting (version 3+)"),
@@ -691,13 +693,13 @@ static const ls_column project_columns[] = {
   PROJ_INT("beats_per_second", LS_U32, beats_per_second, 5, 0, "tempo as stored: beats per second in 16.16 fixed point (version 5+)"),
   {.name = "bpm", .type = "REAL", .kind = LS_FLOAT, .store = LS_F64, .offset = offsetof(project_rec, bpm),
    .applies = SINCE(5), .doc = "tempo in beats per minute (beats_per_second * 60 / 65536); a write is rounded to the 16.16 fixed point"},
-  PROJ_TEXT("music_file", music_file, 5, 0, "the music file (version 5+)"),
+  PROJ_TEXT("music_file", music_file, 5, 0, "the music file (version 5+; NULL before)"),
   PROJ_INT("beat_start", LS_U32, beat_start, 10, 0, "first beat (version 10+)"),
   PROJ_INT("beats", LS_U32, beats, 9, 0, "length in beats (version 9+)"),
   PROJ_INT("screen_x", LS_U32, screen_x, 6, 0, "screen width (version 6+)"),
   PROJ_INT("screen_y", LS_U32, screen_y, 6, 0, "screen height (version 6+)"),
-  PROJ_TEXT("page_name", page_name, 7, 0, "the last open page (version 7+; renaming that page renames it too)"),
-  PROJ_TEXT("packfiles", packfiles, 8, 0, "pack files, separated by ';' (version 8+)"),
+  PROJ_TEXT("page_name", page_name, 7, 0, "the last open page (version 7+, NULL before; renaming that page renames it too)"),
+  PROJ_TEXT("packfiles", packfiles, 8, 0, "pack files, separated by ';' (version 8+; NULL before)"),
   PROJ_INT("sample_rate", LS_U32, sample_rate, 13, 0, "music sample rate (version 13+)"),
   PROJ_INT("variable_bpm", LS_U32, variable_bpm, 13, LS_COL_RO, "1 when the tempo changes along the song (version 13+)"),
   PROJ_INT("num_bpm_segments", LS_U32, num_bpm, 13, LS_COL_RO, "tempo segments (version 13+)"),

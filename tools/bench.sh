@@ -113,7 +113,7 @@ if [ -d ../shared/corpus/tw ]; then
   tw_rows=$(count "SELECT count(*) FROM tw_tiles('tw/$tw_name');")
   t_tw=$(best 3 "SELECT sum(id), count(flags) FROM tw_tiles('tw/$tw_name');")
   tw_ns=$(ns_per_row "$t_tw" "$tw_rows")
-  t_tw_write=$(best 3 "UPDATE tw_maps SET author = author WHERE source = 'tw/$tw_name';")
+  t_tw_write=$(best 3 "UPDATE tw_maps SET author = author WHERE source = 'tw/$tw_name' AND options = 'rewrite=1';")
   tw_ms=$(awk -v t="$t_tw_write" 'BEGIN{printf "%.1f ms", t*1000}')
   tw_vs="map_resave not installed: no ratio"
   resave=/usr/lib/x86_64-linux-gnu/ddnet/map_resave

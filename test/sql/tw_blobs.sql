@@ -77,8 +77,11 @@ UPDATE tw_images SET png = substr(readfile('ref_stripes.png'), 1, 60)
 -- expect error: PNG
 UPDATE tw_images SET png = 'grass.png' WHERE source = 'samples/ddnet_features.map' AND image = 0;
 -- expect error: takes the bytes of a PNG file
-UPDATE tw_images SET png = NULL WHERE source = 'samples/ddnet_features.map' AND image = 0;
+UPDATE tw_images SET png = NULL WHERE source = 'samples/ddrace_sample.map' AND name = 'stripes';
 -- expect error: set external = 1 to drop the pixels
+-- an external image reads png NULL: NULL written back there changes nothing
+UPDATE tw_images SET png = NULL WHERE source = 'samples/ddnet_features.map' AND image = 0;
+-- expect ok
 UPDATE tw_images SET external = 1, png = readfile('ref_dots.png')
   WHERE source = 'samples/ddnet_features.map' AND image = 0;
 -- expect error: an image given a png is embedded
@@ -112,8 +115,8 @@ UPDATE tw_tiles SET id = 1 WHERE source = 'samples/dm_sample.map' AND kind = 'ga
 -- expect ok
 SELECT 'a one-tile edit keeps the size class', abs(length(readfile('samples/dm_sample.map')) - 1137) < 64;
 SELECT 'tw_resave after an edit = the file', tw_resave('samples/dm_sample.map') = readfile('samples/dm_sample.map');
--- A no-op rewrite (the engine writes every file a statement touched) is
--- byte-identical.
+-- A no-op UPDATE (every value written back as read) leaves the file as
+-- it was: byte-identical.
 UPDATE tw_maps SET author = author WHERE source = 'samples/legacy.map';
 -- expect ok
 SELECT 'no-op rewrite is byte-identical', readfile('samples/legacy.map') = readfile('orig_legacy.map');

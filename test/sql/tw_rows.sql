@@ -84,12 +84,12 @@ INSERT INTO tw_sound_sources(file, grp, layer, shape) VALUES ('samples/ddnet_fea
 -- expect error: a rectangle needs a width and a height
 UPDATE tw_sound_sources SET radius = 5 WHERE source_path = 'samples/ddnet_features.map' AND grp = 1 AND source = 1;
 -- expect error: a rectangle has a width and height, no radius
-UPDATE tw_sound_sources SET shape = 'circle', radius = 700, sound_env = 1 WHERE source_path = 'samples/ddnet_features.map' AND grp = 3 AND source = 1;
+UPDATE tw_sound_sources SET shape = 'circle', radius = 700, sound_env = 2 WHERE source_path = 'samples/ddnet_features.map' AND grp = 3 AND source = 1;
 SELECT grp, source, x, y, loop, falloff, sound_env, shape, width, height, radius FROM tw_sound_sources('samples/ddnet_features.map');
 -- expect: 1|0|1024|2048|1|80||circle|||1500
 -- expect: 1|1|0|0|1|80||rectangle|500|300|
 -- expect: 3|0|655360|327680|1|80|2|circle|||1500
--- expect: 3|1|983040|327680|0|0|1|circle|||700
+-- expect: 3|1|983040|327680|0|0|2|circle|||700
 SELECT num_sources FROM tw_layers('samples/ddnet_features.map') WHERE grp = 1 AND kind = 'sounds';
 -- expect: 2
 
@@ -127,7 +127,7 @@ SELECT count(*) FROM tw_envelopes('samples/ddnet_features.map');
 -- Delete every unused envelope, image and sound (sql/tw_cookbook.sql): the users' indices follow.
 SELECT group_concat(env, ',') FROM tw_envelopes('samples/ddnet_features.map');
 -- expect: 0,1,2,3,4
-UPDATE tw_quads SET color_env = 4 WHERE source = 'samples/ddnet_features.map' AND grp = 1;
+UPDATE tw_quads SET pos_env = 4 WHERE source = 'samples/ddnet_features.map' AND grp = 1;
 DELETE FROM tw_envelopes WHERE source = 'samples/ddnet_features.map' AND env NOT IN (
   SELECT pos_env FROM tw_quads(tw_envelopes.file) WHERE pos_env IS NOT NULL
   UNION SELECT color_env FROM tw_quads(tw_envelopes.file) WHERE color_env IS NOT NULL
@@ -136,7 +136,7 @@ DELETE FROM tw_envelopes WHERE source = 'samples/ddnet_features.map' AND env NOT
   UNION SELECT sound_env FROM tw_sound_sources(tw_envelopes.file) WHERE sound_env IS NOT NULL);
 SELECT group_concat(env || ':' || kind || ':' || coalesce(name, ''), ' ') FROM tw_envelopes('samples/ddnet_features.map');
 -- expect: 0:position:wobble 1:color:blink 2:sound:fade 3:position:Spin
-SELECT grp, quad, color_env FROM tw_quads('samples/ddnet_features.map') WHERE grp = 1;
+SELECT grp, quad, pos_env FROM tw_quads('samples/ddnet_features.map') WHERE grp = 1;
 -- expect: 1|0|3
 DELETE FROM tw_images WHERE source = 'samples/ddnet_features.map' AND image NOT IN (SELECT image FROM tw_layers(tw_images.file) WHERE image IS NOT NULL);
 SELECT group_concat(image || ':' || name, ' ') FROM tw_images('samples/ddnet_features.map');
@@ -171,7 +171,7 @@ SELECT group_concat(grp || ':' || layer || ':' || kind || ':' || coalesce(name, 
 -- expect: 0:0:quads:Checker 0:1:tiles:Hills 1:0:game:Game 1:1:front:Front 1:2:speedup:Speedup 1:3:switch:Switch 1:4:tiles:Ground 1:5:tele:Tele 2:0:sounds:Ambience 2:1:sounds_deprecated:Old sounds 2:2:quads:Empty 3:0:tiles:Deco
 SELECT grp, source, shape, radius, sound_env FROM tw_sound_sources('samples/ddnet_features.map');
 -- expect: 2|0|circle|1500|2
--- expect: 2|1|circle|700|1
+-- expect: 2|1|circle|700|2
 SELECT count(*), sum(id) FROM tw_tiles('samples/ddnet_features.map') WHERE kind = 'game';
 -- expect: 800|1535
 SELECT 'levelsql_files reads it', ok FROM levelsql_files('samples/ddnet_features.map');

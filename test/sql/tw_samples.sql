@@ -132,10 +132,10 @@ SELECT 'layers: grp and layer push-down', group_concat(name) = 'Tele' FROM tw_la
 SELECT 'layers: 0.7 tilemaps are version 4', group_concat(version) = '4,4' FROM tw_layers('samples/v07_sample.map') WHERE width > 0;
 SELECT 'layers: rowid', (SELECT name FROM tw_layers('samples/ddnet_features.map')
   WHERE rowid = (SELECT rowid FROM tw_layers('samples/ddnet_features.map') WHERE layer_index = 7)) = 'Tune';
-UPDATE tw_layers SET name = 'Blue hills', detail = 0, color_r = 10, color_g = 20, color_b = 30, color_a = 40, color_env = 0,
+UPDATE tw_layers SET name = 'Blue hills', detail = 0, color_r = 10, color_g = 20, color_b = 30, color_a = 40, color_env = 1,
   color_env_offset = -250, image = NULL WHERE source = 'samples/ddnet_features.map' AND layer_index = 1;
 SELECT 'layers: every tilemap field written', name = 'Blue hills' AND detail = 0 AND color_r = 10 AND color_g = 20
-  AND color_b = 30 AND color_a = 40 AND color_env = 0 AND color_env_offset = -250 AND image IS NULL AND image_name IS NULL
+  AND color_b = 30 AND color_a = 40 AND color_env = 1 AND color_env_offset = -250 AND image IS NULL AND image_name IS NULL
   FROM tw_layers('samples/ddnet_features.map') WHERE layer_index = 1;
 UPDATE tw_layers SET color_env = NULL, image = 1, detail = 1 WHERE source = 'samples/ddnet_features.map' AND layer_index = 1;
 SELECT 'layers: envelope removed, image set', color_env IS NULL AND image = 1 AND image_name = 'checker' AND detail = 1
@@ -235,11 +235,11 @@ SELECT 'quads: rowid', (SELECT quad FROM tw_quads('samples/ddrace_sample.map')
   WHERE rowid = (SELECT rowid FROM tw_quads('samples/ddrace_sample.map') WHERE layer_index = 6 AND quad = 1)) = 1;
 UPDATE tw_quads SET points = '[[-1024,-1024],[1024,-1024],[-1024,1024],[1024,1024],[0,0]]',
   colors = '[[1,2,3,4],[5,6,7,8],[9,10,11,12],[13,14,15,16]]', tex_coords = '[[0,0],[512,0],[0,512],[512,512]]',
-  pos_env = NULL, pos_env_offset = -10, color_env = 2, color_env_offset = 20000
+  pos_env = NULL, pos_env_offset = -10, color_env = 1, color_env_offset = 20000
   WHERE source = 'samples/ddnet_features.map' AND quad = 0;
 SELECT 'quads: every field written', points = '[[-1024,-1024],[1024,-1024],[-1024,1024],[1024,1024],[0,0]]'
   AND colors = '[[1,2,3,4],[5,6,7,8],[9,10,11,12],[13,14,15,16]]' AND tex_coords = '[[0,0],[512,0],[0,512],[512,512]]'
-  AND pos_env IS NULL AND pos_env_offset = -10 AND color_env = 2 AND color_env_offset = 20000
+  AND pos_env IS NULL AND pos_env_offset = -10 AND color_env = 1 AND color_env_offset = 20000
   FROM tw_quads('samples/ddnet_features.map') WHERE quad = 0;
 UPDATE tw_quads SET pos_env = 0, points = json_replace(points, '$[4]', json('[5,5]'))
   WHERE source = 'samples/ddnet_features.map' AND quad = 1;

@@ -43,8 +43,11 @@ SELECT 'AR0100 wall 0', vertices = '[[1059,858],[1182,844],[1153,737],[1155,701]
 SELECT 'AR0100 overlay', tileset = 'AR0100' AND width = 25 AND height = 18 FROM wed_overlays('corpus/wed/gemrb__demo__override__AR0100.WED') WHERE overlay = 0;
 SELECT 'levelsql_columns documents the WED tables', count(DISTINCT table_name) = 6 FROM levelsql_columns WHERE table_name LIKE 'wed\_%' ESCAPE '\';
 
--- a no-op UPDATE of every file rewrites each byte-identically
+-- a no-op UPDATE of every file (each value written back as read) leaves
+-- every file alone; with rewrite=1 it re-saves each, byte-identically
 UPDATE wed_overlays SET tileset = tileset WHERE source = 'corpus/wed';
+SELECT 'a no-op UPDATE writes no file', json_extract(levelsql_cache_stats(), '$.writes') = 0 FROM (SELECT 1);
+UPDATE wed_overlays SET tileset = tileset WHERE source = 'corpus/wed' AND options = 'rewrite=1';
 SELECT 'no-op rewrite of every area', json_extract(levelsql_cache_stats(), '$.writes') >= 98 FROM (SELECT 1);
 SELECT 'no-op rewrites are byte-identical', count(*) = 98 FROM orig AS o WHERE readfile(o.name) = o.data;
 
@@ -77,8 +80,8 @@ SELECT 'the edited file still loads', ok FROM levelsql_files('corpus/wed/bst__bs
 -- box vs. vertices in one UPDATE: the explicit box wins
 UPDATE wed_polygons SET vertices = '[[10,20],[30,40]]', max_x = 100 WHERE source = 'corpus/wed/bst__bst__areas__BS0128.WED' AND polygon = 0;
 SELECT 'explicit max_x wins over the vertices', min_x = 10 AND max_x = 100 AND min_y = 20 AND max_y = 40 FROM wed_polygons('corpus/wed/bst__bst__areas__BS0128.WED') WHERE polygon = 0;
-UPDATE wed_polygons SET vertices = '[[10,20],[30,40]]' WHERE source = 'corpus/wed/bst__bst__areas__BS0128.WED' AND polygon = 0;
-SELECT 'vertices alone recompute the box', max_x = 30 FROM wed_polygons('corpus/wed/bst__bst__areas__BS0128.WED') WHERE polygon = 0;
+UPDATE wed_polygons SET vertices = '[[10,20],[31,40]]' WHERE source = 'corpus/wed/bst__bst__areas__BS0128.WED' AND polygon = 0;
+SELECT 'vertices alone recompute the box', max_x = 31 FROM wed_polygons('corpus/wed/bst__bst__areas__BS0128.WED') WHERE polygon = 0;
 
 -- bulk edit inside a transaction, rolled back
 BEGIN;

@@ -191,7 +191,8 @@ SELECT count(*) FROM wz4_links('fixtures/wz4/built.wz4') WHERE page = 0 AND kind
 -- Tree ops, on a new connection (fixtures/wz4/tree.wz4: the project with op 1 of page 1 made a
 -- tree op by the codec) have no grid fields: they read NULL and refuse
 -- writes in the table's words.  And the name column's WTF-8 text kind
--- (LS_WTF8): a blob of WTF-8 bytes is taken as text, a number is refused.
+-- (LS_WTF8): text of WTF-8 bytes (CAST of a blob) is taken, a number or a
+-- blob is refused (as by every text column of every format).
 .open :memory:
 SELECT count(*) FROM levelsql_files('fixtures/wz4/tree.wz4') WHERE format = 'wz4' AND ok;
 -- expect: 1
@@ -199,9 +200,13 @@ SELECT group_concat(op || ':' || coalesce(pos_x, 'n') || coalesce(width, 'n') ||
 -- expect: 0:030 1:nnn
 UPDATE wz4_operators SET pos_x = 3 WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
 -- expect error: op 1 of page 1: column pos_x: a tree op has no grid position, size or flags
-UPDATE wz4_operators SET hide = NULL WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
+UPDATE wz4_operators SET hide = 1 WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
 -- expect error: column hide: a tree op has no
+UPDATE wz4_operators SET hide = NULL, pos_x = NULL WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
+-- expect ok
 UPDATE wz4_operators SET name = x'7472eda080' WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1;
+-- expect error: column name: a blob; it takes UTF-8 text (or WTF-8 for lone surrogates: CAST(x'...' AS TEXT))
+UPDATE wz4_operators SET name = CAST(x'7472eda080' AS TEXT) WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1;
 -- the name with a lone surrogate, as its 5 WTF-8 bytes
 SELECT hex(name) FROM wz4_operators('fixtures/wz4/tree.wz4') WHERE page = 1 AND op = 1;
 -- expect: 7472EDA080
@@ -211,7 +216,7 @@ SELECT count(*) FROM wz4_operators('fixtures/wz4/tree.wz4') WHERE page = 1 AND o
 UPDATE wz4_operators SET name = 5 WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
 -- expect error: column name: a number
 -- expect error: UTF-8 text
-UPDATE wz4_operators SET name = x'eda080edb080' WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
+UPDATE wz4_operators SET name = CAST(x'eda080edb080' AS TEXT) WHERE source = 'fixtures/wz4/tree.wz4' AND page = 1 AND op = 1;
 -- expect error: column name: not UTF-8 (or WTF-8) at byte 3
 
 -- An INSERT goes after the last stacked op, before the tree ops (stored

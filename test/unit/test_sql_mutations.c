@@ -4,7 +4,7 @@
 ** The codec fuzzers check that parsing never crashes; this test checks the
 ** step after it: a file that still parses after random damage is read
 ** through every table of its family (every column, so every getter runs on
-** the odd model) and re-saved with a no-op UPDATE (so the serializer runs on
+** the odd model) and re-saved with an UPDATE of one name (so the serializer runs on
 ** it too).  Each statement may succeed or fail with an error; under `make
 ** asan` any out-of-bounds access aborts the run.  The inputs are private
 ** copies of small corpus files (skipped without the corpus) and the
@@ -26,18 +26,19 @@ typedef struct family {
   const char *dir;          /* corpus sub-folder */
   const char *ext;          /* extension of the private copy */
   const char *tables[9];    /* its tables, NULL-terminated */
-  const char *noop_update;  /* a no-op UPDATE, %s = the file */
+  const char *noop_update;  /* an UPDATE that rewrites the file, %s = the file (one that writes back the
+                            ** values it read leaves the file alone, so it sets a new value) */
 } family;
 
 static const family families[] = {
   {"wwd", "wwd", {"wwd_levels", "wwd_planes", "wwd_objects", "wwd_tiles", "wwd_tile_properties", NULL},
-   "UPDATE wwd_levels SET name = name WHERE source = '%s'"},
+   "UPDATE wwd_levels SET name = 'levelsql' WHERE source = '%s'"},
   {"tw", "map", {"tw_maps", "tw_groups", "tw_layers", "tw_tiles", "tw_quads", "tw_images", "tw_envelopes", "tw_sounds", NULL},
-   "UPDATE tw_maps SET author = author WHERE source = '%s'"},
+   "UPDATE tw_maps SET author = 'levelsql' WHERE source = '%s'"},
   {"wed", "wed", {"wed_overlays", "wed_doors", "wed_polygons", "wed_tiles", "wed_wallgroups", NULL},
-   "UPDATE wed_overlays SET tileset = tileset WHERE source = '%s'"},
+   "UPDATE wed_overlays SET tileset = 'LSQL01' WHERE source = '%s'"},
   {"wz4", "wz4", {"wz4_pages", "wz4_operators", "wz4_links", NULL},
-   "UPDATE wz4_operators SET name = name WHERE source = '%s'"},
+   "UPDATE wz4_operators SET name = 'levelsql' WHERE source = '%s'"},
 };
 
 /* The family whose extension (any case) the file name has, or NULL. */
@@ -64,7 +65,7 @@ static void run_quietly(sqlite3 *db, const char *sql) {
   sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
-/* Every table of the family, every column, then the no-op rewrite. */
+/* Every table of the family, every column, then the rewrite. */
 static void exercise(sqlite3 *db, const family *fam, const char *path) {
   int t;
   for (t = 0; fam->tables[t]; t++) {

@@ -981,10 +981,11 @@ static const from_case from_cases[] = {
    "SELECT group_concat(pos_x) FROM wz4_operators('$F') WHERE page = 1", "10,10"},
 };
 
-/* A plain UPDATE that sets a column to the value it reads and still means
-** a change: the README's "setting NULL makes the cell invisible" holds for
-** a 'filled' WWD cell, whose tile reads NULL too.  ($F the level; the
-** check must give `want` afterwards.) */
+/* A plain UPDATE that sets a column to the value it reads: writing back
+** what a column reads changes nothing (README, "Writing, safely"), so a
+** 'filled' WWD cell, whose tile reads NULL, stays filled when given tile =
+** NULL (it made the cells invisible before).  ($F the level; the check
+** must give `want` afterwards.) */
 typedef struct same_value_case {
   const char *format;
   const char *what;
@@ -994,9 +995,9 @@ typedef struct same_value_case {
 } same_value_case;
 
 static const same_value_case same_value_cases[] = {
-  {"wwd", "SET tile = NULL on 'filled' cells (whose tile reads NULL) makes them invisible",
+  {"wwd", "SET tile = NULL on 'filled' cells (whose tile reads NULL) leaves them filled",
    "UPDATE wwd_tiles SET tile = NULL WHERE source = '$F' AND kind = 'filled'",
-   "SELECT count(*) FROM wwd_tiles('$F') WHERE kind = 'filled'", "0"},
+   "SELECT count(*) > 0 FROM wwd_tiles('$F') WHERE kind = 'filled'", "1"},
 };
 
 /* Each same_value_case of the format (one CHECK each). */
