@@ -1642,7 +1642,9 @@ static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
 static int update_changes_nothing(ls_vtab *v, sqlite3_int64 rowid, sqlite3_value **values, int *nothing) {
   const ls_table *t = v->table;
   const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
-  ls_file *f = ls_session_file_by_id(v->sess, rowid >> LS_KEY_BITS);
+  /* the file as locate_for_write finds it (a collision: the usual way) */
+  const ls_part_slot *slot = rowid >= 0 ? part_map_get(&v->parts, rowid >> LS_KEY_BITS) : NULL;
+  ls_file *f = slot && !slot->other ? slot->file : NULL;
   ls_model *m = f && !f->working ? ls_file_current(f) : NULL;
   ls_options opts = v->opts;
   ls_file_info info;
