@@ -13,10 +13,11 @@
 ** same on every SQLite) of `SELECT rowid, * FROM t('<copy>')`: for each
 ** value its type tag, then an integer as 8 little-endian bytes, a real as
 ** the 8 bytes of its IEEE double, text and blobs as an 8-byte length and
-** their bytes; the `file` column is digested as the relative name, so no
-** digest depends on where the copies are.  Each file is read on a
-** connection of its own, so its rowids (file id << 40 | key) do not depend
-** on which files were read before it.
+** their bytes; the `file` column is digested as the relative name, and the
+** rowid as its key part (rowid & (2^ROWID_KEY_BITS - 1)), so no digest
+** depends on where the copies are: the rowid's file part is a hash of the
+** file's canonical path (engine.h, "Row identity"), which test_rowid
+** checks; here every row of one file must carry the same file part.
 **
 ** Check (default): every line must match what the tables read now; a line
 ** of the corpus is skipped when the corpus is absent, and the cell grids
@@ -38,6 +39,8 @@
 #include "sqltest.h"
 
 #define SNAPSHOT_DEFAULT "test/snapshot/digests.txt"
+/* ext/engine.h's LS_KEY_BITS: a rowid is (file part << 29) | key */
+#define ROWID_KEY_BITS 29
 #define LINES_MAX 8192
 
 typedef struct snap_line {
@@ -97,7 +100,8 @@ static void digest_table(const level_table *t, const level_copy *f, snap_line *o
   sqlite3_stmt *st = NULL;
   sha256_ctx h;
   unsigned char sum[32];
-  int ncols, i, rc, file_col = -1;
+  int ncols, i, rc, file_col = -1, parts_differ = 0;
+  int64_t part = 0;
   memset(out, 0, sizeof *out);
   snprintf(out->table, sizeof out->table, "%s", t->name);
   snprintf(out->file, sizeof out->file, "%s", f->rel);
@@ -114,9 +118,17 @@ static void digest_table(const level_table *t, const level_copy *f, snap_line *o
   sha256_init(&h);
   out->rows = 0;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    for (i = 0; i < ncols; i++) hash_value(&h, st, i, i == file_col ? f->rel : NULL);
+    int64_t rowid = sqlite3_column_int64(st, 0), key = rowid & ((INT64_C(1) << ROWID_KEY_BITS) - 1);
+    unsigned char tag = SQLITE_INTEGER;
+    if (out->rows == 0) part = rowid >> ROWID_KEY_BITS;
+    else if (rowid >> ROWID_KEY_BITS != part) parts_differ = 1;
+    sha256_update(&h, &tag, 1);
+    hash_u64(&h, (uint64_t)key);
+    for (i = 1; i < ncols; i++) hash_value(&h, st, i, i == file_col ? f->rel : NULL);
     out->rows++;
   }
+  /* (one_row_per_file tables and a file of one part: every row alike) */
+  if (parts_differ) rc = SQLITE_ERROR;
   sha256_final(&h, sum);
   if (rc == SQLITE_DONE) sha256_hex(sum, out->digest);
   else out->rows = -1;
