@@ -172,6 +172,7 @@ ls_session *ls_session_new(sqlite3 *db) {
   s->refs = 1;
   s->level = -1;
   s->cache_limit = default_cache_limit();
+  s->max_decoded = LS_DEFAULT_MAX_DECODED;
   /* No pool (parsing on this thread only) when it cannot be made. */
   s->pool = ls_pool_new(ls_processors_online());
   return s;
@@ -379,6 +380,9 @@ static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_for
     f->error = sqlite3_mprintf("not a level file of any known format");
   } else if (!r.model) {
     f->error = sqlite3_mprintf("%s", r.parse_error.msg[0] ? r.parse_error.msg : "cannot parse");
+  } else if (!ls_check_decoded(r.fmt, r.model, s->max_decoded, &r.parse_error)) {
+    r.fmt->free_model(r.model); /* over levelsql_limit('decoded') (limits.c) */
+    f->error = sqlite3_mprintf("%s", r.parse_error.msg);
   } else if (!(f->clean = model_wrap(r.model, r.fmt))) { /* (frees the model) */
     f->error = sqlite3_mprintf("out of memory");
   } else {

@@ -43,6 +43,7 @@ const ls_format wed_format = {
   wed_options,
   NULL, /* shed: nothing is decoded lazily */
   NULL, /* parse_reusing: nothing to reuse */
+  NULL, /* decoded_claim: the parse decoded everything; its footprint counts (limits.c) */
 };
 
 /* ---- shared helpers --------------------------------------------------------- */

@@ -84,6 +84,7 @@ const ls_format wwd_format = {
   wwd_options,
   NULL, /* shed: nothing is decoded lazily */
   wwd_format_parse_reusing,
+  NULL, /* decoded_claim: the parse decoded everything; its footprint counts (limits.c) */
 };
 
 /* ---- records ----------------------------------------------------------------- */
