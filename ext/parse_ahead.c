@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef _WIN32
@@ -360,20 +361,47 @@ ls_job *ls_pool_submit(ls_pool *pool, const char *path, const ls_format *fmt, co
   return job;
 }
 
-void ls_pool_take(ls_pool *pool, ls_job *job, ls_parse_buffers *bufs, ls_parsed *out) {
-  int run_here = 0;
+/* Waits until the running job is done (1), or `cancel` says stop (0),
+** looking every 10 ms; called and returns with the pool's lock held. */
+static int wait_done(ls_pool *pool, ls_job *job, const codec_cancel *cancel) {
+  while (job->state != JOB_DONE) {
+    struct timespec until;
+    int stop;
+    if (!cancel) {
+      pthread_cond_wait(&pool->finished, &pool->lock);
+      continue;
+    }
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 10000000;
+    if (until.tv_nsec >= 1000000000) until.tv_sec++, until.tv_nsec -= 1000000000;
+    if (pthread_cond_timedwait(&pool->finished, &pool->lock, &until) == 0 || job->state == JOB_DONE) continue;
+    pthread_mutex_unlock(&pool->lock); /* the callback may step SQLite: not under the lock */
+    stop = codec_cancelled(cancel);
+    pthread_mutex_lock(&pool->lock);
+    if (stop && job->state != JOB_DONE) return 0;
+  }
+  return 1;
+}
+
+int ls_pool_take(ls_pool *pool, ls_job *job, ls_parse_buffers *bufs, const codec_cancel *cancel, ls_parsed *out) {
+  int run_here = 0, done = 1;
   pthread_mutex_lock(&pool->lock);
   if (job->state == JOB_QUEUED) {
     queue_remove(pool, job);
     run_here = 1;
   } else {
-    while (job->state != JOB_DONE) pthread_cond_wait(&pool->finished, &pool->lock);
+    done = wait_done(pool, job, cancel);
   }
   pthread_mutex_unlock(&pool->lock);
+  if (!done) {
+    ls_pool_cancel(pool, job);
+    return 0;
+  }
   if (run_here) job_run(job, bufs);
   *out = job->result;
   job->result.model = NULL;
   job_free(job);
+  return 1;
 }
 
 void ls_pool_cancel(ls_pool *pool, ls_job *job) {

@@ -110,8 +110,10 @@ ls_job *ls_pool_submit(ls_pool *pool, const char *path, const ls_format *fmt, co
 /* The job's result into *out (the caller owns out->model), waiting for a
 ** thread that is running it, or running it here, with the calling
 ** thread's buffers `bufs` (NULL: fresh ones), if none has started it.
-** Frees the job. */
-void ls_pool_take(ls_pool *pool, ls_job *job, ls_parse_buffers *bufs, ls_parsed *out);
+** Frees the job.  While it waits, `cancel` (NULL: none) is polled every
+** 10 ms: when it says stop, the job is given up (ls_pool_cancel) and 0 is
+** returned with *out untouched; else 1. */
+int ls_pool_take(ls_pool *pool, ls_job *job, ls_parse_buffers *bufs, const codec_cancel *cancel, ls_parsed *out);
 
 /* Gives up a job: its result, when there is one, is freed now or by the
 ** thread that finishes it.  NULL is ignored. */

@@ -360,7 +360,18 @@ static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_for
   ls_parsed r;
   drop_clean(s, f);
   if (ahead) {
-    ls_pool_take(s->pool, ahead, &s->buffers, &r);
+    /* the wait for a thread parsing the file stops on sqlite3_interrupt */
+    ls_interrupt ic;
+    codec_cancel cancel;
+    int taken;
+    ls_interrupt_init(&ic, s->db);
+    cancel = ls_interrupt_cancel(&ic);
+    taken = ls_pool_take(s->pool, ahead, &s->buffers, &cancel, &r);
+    ls_interrupt_done(&ic);
+    if (!taken) {
+      f->size = -1; /* nothing recorded: read again next time */
+      return SQLITE_INTERRUPT;
+    }
     if (parsed_still_current(&r, st, fmt)) {
       s->parsed_ahead++;
       s->parsed_on_threads += r.on_thread;

@@ -757,6 +757,7 @@ static int cursor_enter_file(ls_cursor *c) {
     }
   }
   if (rc == SQLITE_OK) return SQLITE_OK;
+  if (rc == SQLITE_INTERRUPT) return cursor_error(c, rc, err); /* not a file's error: the statement stops */
   if (!t->one_row_per_file && c->opts.skip_errors && rc != SQLITE_NOMEM) {
     sqlite3_free(err);
     ls_model_unref(c->model);
