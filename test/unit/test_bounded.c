@@ -118,6 +118,34 @@ static void test_amplification(const char *dir) {
         "tw_tiles fails alike, fast and small: %s", m.text);
 }
 
+/* The codec's sum itself: each of the 40 layers counts its 64 MiB (the
+** shared blob is named, so not counted again), the part that crosses the
+** limit is the 17th layer, and the arithmetic saturates. */
+static void test_claim_codec(const char *dir) {
+  size_t size = 0;
+  unsigned char *bytes = file_read_all(fmt("%s/hostile.map", dir), &size);
+  tw_map *m = NULL;
+  codec_error err = {0};
+  codec_claim claim;
+  REQUIRE(bytes && tw_map_parse(bytes, size, &m, &err), "hostile map parses (no layer decoded): %s", err.msg);
+  free(bytes);
+  if (!m) return;
+  CHECK(size < 200 * 1024, "the hostile map is small on disk (%zu bytes)", size);
+  codec_claim_init(&claim, UINT64_MAX);
+  tw_map_decoded_claim(m, &claim);
+  CHECK(claim.total == 40ull * 4096 * 4096 * 4 && claim.over[0] == 0, "claims 40 x 64 MiB (%llu)",
+        (unsigned long long)claim.total);
+  codec_claim_init(&claim, 1ull << 30);
+  tw_map_decoded_claim(m, &claim);
+  CHECK(strcmp(claim.over, "layer 16 (tiles)") == 0 && claim.over_bytes == 67108864, "crossing part: '%s' %llu",
+        claim.over, (unsigned long long)claim.over_bytes);
+  tw_map_free(m);
+  codec_claim_init(&claim, 10);
+  CHECK(!codec_claim_add(&claim, UINT64_MAX - 1, "a") && !codec_claim_add(&claim, 5, "b") &&
+            claim.total == UINT64_MAX && strcmp(claim.over, "a") == 0 && codec_mul_sat(1ull << 40, 1ull << 40) == UINT64_MAX,
+        "sums and products saturate; the first crossing part is kept");
+}
+
 static void test_limit_option(const char *dir) {
   sqlite3 *db = db_open();
   const char *smaller = fmt("%s/smaller.map", dir);
@@ -226,6 +254,7 @@ int main(void) {
     return check_done();
   }
   test_amplification(dir);
+  test_claim_codec(dir);
   test_limit_option(dir);
   test_corpus();
   test_interrupt(dir);
