@@ -347,12 +347,14 @@ int tw_render_canvas(tw_map *m, const tw_render_opts *o, canvas *out, codec_erro
     free(p.images);
     return 0;
   }
+  m->df->cancel = o->cancel; /* polled while layers' and images' blobs inflate too */
   for (pass = 0; ok && pass < 2; pass++) {
     if (pass == 1 && !o->entities) break;
     for (g = 0; ok && g < m->num_groups; g++) {
       if (listed(o->groups, o->ngroups, (long)g)) ok = draw_group(&p, g, pass);
     }
   }
+  m->df->cancel = NULL;
   for (i = 0; i < m->num_images; i++) {
     canvas_free(&p.images[i].pixels);
     canvas_free(&p.images[i].tileset);

@@ -53,7 +53,7 @@ typedef struct tw_render_opts {
   canvas_color background;  /* under everything (transparent by default) */
   tw_external_image_fn external; /* NULL: external images in one colour */
   void *external_ctx;
-  const codec_cancel *cancel; /* NULL: none; polled per layer and per row of cells (CODEC_E_INTERRUPT) */
+  const codec_cancel *cancel; /* NULL: none; polled per layer, per row of cells and while a blob inflates (CODEC_E_INTERRUPT) */
 } tw_render_opts;
 
 /* The defaults above. */

@@ -137,13 +137,13 @@ static size_t tw_format_footprint(const void *model) {
 ** and quads layer a scan reaches (decoded parts stay decoded, so a second
 ** call costs little).  A map it accepts is readable by every table:
 ** levelsql_files' `ok` and on_error=skip rest on it.  `cancel` is polled
-** before each layer (a large map's layers take tens of milliseconds
-** each), so an interrupted statement stops here soon. */
+** before each layer and while a layer's blob inflates (every 4 MiB), so
+** an interrupted statement stops here soon. */
 static int tw_format_validate(void *model, const codec_cancel *cancel, codec_error *err) {
   static const char *const info_columns[] = {"author", "map_version", "credits", "license", "settings"};
   tw_model *tm = model;
   size_t l;
-  int f;
+  int f, ok = 1;
   for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
     const char *s;
     size_t n;
@@ -154,12 +154,14 @@ static int tw_format_validate(void *model, const codec_cancel *cancel, codec_err
     }
   }
   if (!tw_map_decode_items(tm->map, err)) return 0;
-  for (l = 0; l < tm->map->num_layers; l++) {
+  tm->map->df->cancel = cancel; /* polled inside each blob's inflate too */
+  for (l = 0; ok && l < tm->map->num_layers; l++) {
     tw_kind k = tm->map->layers[l].kind;
-    if (codec_cancelled(cancel)) return codec_fail_interrupted(err);
-    if ((k <= TW_KIND_TUNE || k == TW_KIND_QUADS) && layer_addressable(tm, l) && !tw_layer_load(tm->map, l, err)) return 0;
+    if (codec_cancelled(cancel)) ok = codec_fail_interrupted(err);
+    else if ((k <= TW_KIND_TUNE || k == TW_KIND_QUADS) && layer_addressable(tm, l)) ok = tw_layer_load(tm->map, l, err);
   }
-  return 1;
+  tm->map->df->cancel = NULL;
+  return ok;
 }
 
 /* What the map claims it would decode (tw_map_decoded_claim). */

@@ -15,7 +15,8 @@
 ** (400 layers of 512 x 512, every layer decoded) is interrupted from a
 ** second thread after 300 ms; the statement must stop soon after (the
 ** delay is printed; asserted under 500 ms, aimed at 100 ms), and so is
-** tw_render drawing it.
+** tw_render drawing it; and one layer of 256 MiB, inflated in steps that
+** poll the interrupt.
 */
 #include <pthread.h>
 #include <sys/resource.h>
@@ -247,6 +248,49 @@ static void test_interrupt(const char *dir) {
   sqlite3_close(db);
 }
 
+/* One layer of 8192 x 8192 (256 MiB, under the cap): validating it is one
+** long inflate, which polls the interrupt every 4 MiB.  The statement is
+** timed whole first; interrupted 20 ms in, it must stop well before it
+** would have ended (under half its time, and under 500 ms after the
+** interrupt). */
+static void test_interrupt_inflate(const char *dir) {
+  sqlite3 *db = db_open();
+  const char *huge = fmt("%s/one_huge_layer.map", dir);
+  interrupter it;
+  pthread_t th;
+  double t0, whole, late;
+  int rc;
+  REQUIRE(db != NULL, "connection");
+  if (!db) return;
+  REQUIRE(write_shared_blob_map(huge, 1, 8192), "map written");
+  exec_ok(db, "SELECT levelsql_threads(0)");
+  t0 = now_ms();
+  CHECK(query_int(db, fmt("SELECT ok FROM levelsql_files('%s')", huge)) == 1, "the 256 MiB layer validates");
+  whole = now_ms() - t0;
+  exec_ok(db, "SELECT levelsql_cache_limit(0)"); /* parse and validate again */
+  exec_ok(db, "SELECT levelsql_cache_limit(2147483648)");
+  if (whole < 100) {
+    SKIP("the whole validation took %.1f ms: too fast to interrupt inside it", whole);
+    sqlite3_close(db);
+    return;
+  }
+  it.db = db, it.after_ms = 20, it.at_ms = 0;
+  {
+    sqlite3_stmt *st = NULL;
+    rc = sqlite3_prepare_v2(db, fmt("SELECT ok FROM levelsql_files('%s')", huge), -1, &st, NULL);
+    pthread_create(&th, NULL, interrupt_later, &it);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    }
+    late = now_ms() - it.at_ms;
+    pthread_join(th, NULL);
+    sqlite3_finalize(st);
+  }
+  printf("INFO one 256 MiB layer: validated in %.1f ms; interrupted, stopped %.1f ms after (rc %d)\n", whole, late, rc);
+  CHECK(rc == SQLITE_INTERRUPT && late < 500 && late < whole / 2,
+        "an inflate stops soon after an interrupt (%.1f ms of %.1f, rc %d)", late, whole, rc);
+  sqlite3_close(db);
+}
+
 int main(void) {
   char dir[] = "/tmp/test_bounded_XXXXXX";
   if (!mkdtemp(dir)) {
@@ -258,6 +302,7 @@ int main(void) {
   test_limit_option(dir);
   test_corpus();
   test_interrupt(dir);
+  test_interrupt_inflate(dir);
   if (system(fmt("rm -rf '%s'", dir)) != 0) printf("cannot remove %s\n", dir);
   return check_done();
 }
