@@ -28,18 +28,28 @@
 #include "session.h"
 
 /* The message names the part that crossed the cap, its bytes, the total
-** claimed and the cap, with thousands separators (sqlite3's "%,lld"). */
+** claimed and the cap, with thousands separators (sqlite3's "%,lld"):
+** "layer 16 (tiles) would decode 67,108,864 bytes (2,684,354,560 in all),
+** over ...", or for a format without a claim "the parsed level holds
+** 164,444 bytes, over ...". */
 int ls_check_decoded(const ls_format *fmt, const void *model, uint64_t limit, codec_error *err) {
   codec_claim claim;
+  size_t n;
   codec_claim_init(&claim, limit);
   if (fmt->decoded_claim) fmt->decoded_claim(model, &claim);
-  else if (fmt->footprint) codec_claim_add(&claim, fmt->footprint(model), "the parsed file");
+  else if (fmt->footprint) codec_claim_add(&claim, fmt->footprint(model), "the parsed level");
   if (claim.total <= limit) return 1;
-  sqlite3_snprintf((int)sizeof err->msg, err->msg,
-                   "%s would decode %,lld bytes (%s%,lld in all), over the file's limit of %,lld bytes in all "
-                   "(SELECT levelsql_limit('decoded', bytes) raises it)",
-                   claim.over, (long long)claim.over_bytes, claim.total == UINT64_MAX ? "over " : "",
-                   (long long)(claim.total > INT64_MAX ? INT64_MAX : claim.total), (long long)limit);
+  if (fmt->decoded_claim) {
+    sqlite3_snprintf((int)sizeof err->msg, err->msg, "%s would decode %,lld bytes (%s%,lld in all)", claim.over,
+                     (long long)claim.over_bytes, claim.total == UINT64_MAX ? "over " : "",
+                     (long long)(claim.total > INT64_MAX ? INT64_MAX : claim.total));
+  } else {
+    sqlite3_snprintf((int)sizeof err->msg, err->msg, "%s holds %,lld bytes", claim.over, (long long)claim.over_bytes);
+  }
+  n = strlen(err->msg);
+  sqlite3_snprintf((int)(sizeof err->msg - n), err->msg + n,
+                   ", over the file's limit of %,lld bytes in all (SELECT levelsql_limit('decoded', bytes) raises it)",
+                   (long long)limit);
   err->code = CODEC_E_LIMIT;
   return 0;
 }

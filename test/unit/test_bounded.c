@@ -166,6 +166,29 @@ static void test_limit_option(const char *dir) {
   CHECK(query_int(db, fmt("SELECT ok FROM levelsql_files('%s')", smaller)) == 1, "a raised cap lets it through");
   CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s') WHERE layer_index = 7", smaller)) == 2048 * 2048,
         "its tiles read");
+  if (getenv("LEVELSQL_SAMPLES")) {
+    /* every format is held to the cap: WWD, WED and wz4 by their parsed level */
+    const char *samples = getenv("LEVELSQL_SAMPLES");
+    exec_ok(db, "SELECT levelsql_limit('decoded', 1000)");
+    CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s') WHERE NOT ok AND error LIKE "
+                            "'%%over the file''s limit of 1,000 bytes in all%%'", samples)) ==
+              query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s')", samples)),
+          "under a cap of 1,000 bytes every sample is refused");
+    CHECK(strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s/SAMPLE01.WWD')", samples)),
+                 "the parsed level holds ") != NULL &&
+              strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s/AR0100.WED')", samples)),
+                     "the parsed level holds ") != NULL &&
+              strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s/intro.wz4')", samples)),
+                     "the parsed level holds ") != NULL,
+          "WWD, WED and wz4 name their parsed level: %s", query_text(db, fmt("SELECT error FROM levelsql_files('%s/SAMPLE01.WWD')", samples)));
+    exec_err(db, fmt("SELECT count(*) FROM wwd_objects('%s/SAMPLE01.WWD')", samples), "SAMPLE01.WWD: the parsed level holds",
+             "over the file's limit of 1,000 bytes");
+    exec_ok(db, "SELECT levelsql_limit('decoded', 1073741824)");
+    CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s') WHERE NOT ok", samples)) == 0,
+          "back at the default every sample reads (the refusals were not cached)");
+  } else {
+    SKIP("LEVELSQL_SAMPLES unset: the cap on WWD, WED and wz4 samples");
+  }
   exec_err(db, "SELECT levelsql_limit('decoded', 0)", "a number of bytes, 1 or more", NULL);
   exec_err(db, "SELECT levelsql_limit('cells')", "unknown limit", NULL);
   sqlite3_close(db);
