@@ -570,7 +570,7 @@ codec_cancel ls_interrupt_cancel(ls_interrupt *ic);
 /* ---- bounded decoding (limits.c) ---------------------------------------- */
 
 /* What one file may decode in all by default (levelsql_limit('decoded')):
-** 1 GiB, far above the largest real level (about 70 MB). */
+** 1 GiB, far above the largest real level (ddnet_Tutorial.map claims 95 MB). */
 #define LS_DEFAULT_MAX_DECODED ((uint64_t)1 << 30)
 
 /* Checks a freshly parsed model against the connection's cap on decoded
