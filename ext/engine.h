@@ -115,6 +115,11 @@ typedef struct ls_format {
   ** claims (nothing decoded), for levelsql_limit('decoded').  NULL: the
   ** parse decoded everything already, and the model's footprint counts. */
   void (*decoded_claim)(const void *model, codec_claim *claim);
+  /* Optional, for formats whose parse inflates: adds to *claim what
+  ** parsing these bytes would decode, from their header alone, so a file
+  ** over levelsql_limit('decoded') is refused before its parse allocates
+  ** (ls_parse_file; any thread: pure C). */
+  void (*bytes_claim)(const unsigned char *data, size_t size, codec_claim *claim);
 } ls_format;
 
 /* The ls_format callbacks of a codec whose model is its own struct T and
@@ -578,6 +583,10 @@ codec_cancel ls_interrupt_cancel(ls_interrupt *ic);
 ** `limit`.  Returns 1, or 0 with *err naming the part that passes it and
 ** the figures (CODEC_E_LIMIT). */
 int ls_check_decoded(const ls_format *fmt, const void *model, uint64_t limit, codec_error *err);
+/* The same before parsing, on the file's bytes (ls_format.bytes_claim; 1
+** when the format has none).  Pure C: safe on parse-ahead threads. */
+int ls_check_bytes_claim(const ls_format *fmt, const unsigned char *data, size_t size, uint64_t limit,
+                         codec_error *err);
 
 /* ---- registration ----------------------------------------------------- */
 

@@ -8,8 +8,9 @@
 ** by default), BEFORE its lazy parts are decoded: formats that decode from
 ** compressed blobs on demand sum what their items and headers claim
 ** (ls_format.decoded_claim; codec_limits.h), the others (whose parse
-** decoded everything already, bounded by their codecs' own caps) count
-** the parsed model's footprint.  A file over the cap fails to load with
+** decoded everything already) count the parsed model's footprint; a
+** format whose parse inflates (WWD) is checked on its header's claim
+** before the parse as well (ls_format.bytes_claim, in ls_parse_file).  A file over the cap fails to load with
 ** "<file>: layer 12 (tiles) would decode 67,108,864 bytes, over the file's
 ** limit of 1,073,741,824 bytes in all ...": levelsql_files shows it as
 ** ok = 0, a table scan fails with it.
@@ -22,36 +23,64 @@
 ** read.  A render's picture has caps of its own (canvas.h: 16384 pixels a
 ** side, 16 Mi pixels in all).
 */
+#include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
 #include "session.h"
 
-/* The message names the part that crossed the cap, its bytes, the total
-** claimed and the cap, with thousands separators (sqlite3's "%,lld"):
+/* n with a comma between each three digits, into buf (at least 27 bytes). */
+static const char *with_commas(uint64_t n, char *buf) {
+  char digits[21];
+  int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n), i, o = 0;
+  for (i = 0; i < len; i++) {
+    if (i && (len - i) % 3 == 0) buf[o++] = ',';
+    buf[o++] = digits[i];
+  }
+  buf[o] = 0;
+  return buf;
+}
+
+/* The refusal of a claim over its limit, into err (CODEC_E_LIMIT):
 ** "layer 16 (tiles) would decode 67,108,864 bytes (2,684,354,560 in all),
-** over ...", or for a format without a claim "the parsed level holds
-** 164,444 bytes, over ...". */
+** over the file's limit of 1,073,741,824 bytes in all (...)", or, for a
+** part that counts what is already decoded (`holds`), "the parsed level
+** holds 164,444 bytes, over ...".  Plain snprintf: this runs on parse-ahead
+** threads too. */
+static int claim_refused(const codec_claim *claim, int holds, codec_error *err) {
+  char part[32], total[32], limit[32];
+  with_commas(claim->over_bytes, part);
+  with_commas(claim->total, total);
+  with_commas(claim->limit, limit);
+  if (holds)
+    snprintf(err->msg, sizeof err->msg, "%s holds %s bytes, over the file's limit of %s bytes in all %s", claim->over,
+             part, limit, "(SELECT levelsql_limit('decoded', bytes) raises it)");
+  else if (claim->over_bytes == claim->total)
+    snprintf(err->msg, sizeof err->msg, "%s would decode %s bytes, over the file's limit of %s bytes in all %s",
+             claim->over, part, limit, "(SELECT levelsql_limit('decoded', bytes) raises it)");
+  else
+    snprintf(err->msg, sizeof err->msg, "%s would decode %s bytes (%s%s in all), over the file's limit of %s bytes in all %s",
+             claim->over, part, claim->total == UINT64_MAX ? "over " : "", total, limit,
+             "(SELECT levelsql_limit('decoded', bytes) raises it)");
+  err->code = CODEC_E_LIMIT;
+  return 0;
+}
+
 int ls_check_decoded(const ls_format *fmt, const void *model, uint64_t limit, codec_error *err) {
   codec_claim claim;
-  size_t n;
   codec_claim_init(&claim, limit);
   if (fmt->decoded_claim) fmt->decoded_claim(model, &claim);
   else if (fmt->footprint) codec_claim_add(&claim, fmt->footprint(model), "the parsed level");
-  if (claim.total <= limit) return 1;
-  if (fmt->decoded_claim) {
-    sqlite3_snprintf((int)sizeof err->msg, err->msg, "%s would decode %,lld bytes (%s%,lld in all)", claim.over,
-                     (long long)claim.over_bytes, claim.total == UINT64_MAX ? "over " : "",
-                     (long long)(claim.total > INT64_MAX ? INT64_MAX : claim.total));
-  } else {
-    sqlite3_snprintf((int)sizeof err->msg, err->msg, "%s holds %,lld bytes", claim.over, (long long)claim.over_bytes);
-  }
-  n = strlen(err->msg);
-  sqlite3_snprintf((int)(sizeof err->msg - n), err->msg + n,
-                   ", over the file's limit of %,lld bytes in all (SELECT levelsql_limit('decoded', bytes) raises it)",
-                   (long long)limit);
-  err->code = CODEC_E_LIMIT;
-  return 0;
+  return claim.total <= limit ? 1 : claim_refused(&claim, !fmt->decoded_claim, err);
+}
+
+int ls_check_bytes_claim(const ls_format *fmt, const unsigned char *data, size_t size, uint64_t limit,
+                         codec_error *err) {
+  codec_claim claim;
+  if (!fmt->bytes_claim) return 1;
+  codec_claim_init(&claim, limit);
+  fmt->bytes_claim(data, size, &claim);
+  return claim.total <= limit ? 1 : claim_refused(&claim, 0, err);
 }
 
 /* Makes every file be parsed and checked again when next read: the clean

@@ -380,7 +380,7 @@ static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_for
       ahead = NULL;
     }
   }
-  if (!ahead) ls_parse_file(f->canon, path, fmt, s->formats, s->nformats, &s->buffers, &r);
+  if (!ahead) ls_parse_file(f->canon, path, fmt, s->formats, s->nformats, s->max_decoded, &s->buffers, &r);
   if (r.read_failure != LS_READ_OK) {
     *err = parsed_error(path, &r);
     return SQLITE_ERROR;
@@ -585,7 +585,7 @@ int ls_session_is_cached(ls_session *s, const char *path, const ls_format *fmt) 
 }
 
 ls_job *ls_session_parse_ahead(ls_session *s, const char *path, const ls_format *fmt) {
-  return s->pool ? ls_pool_submit(s->pool, path, fmt, s->formats, s->nformats) : NULL;
+  return s->pool ? ls_pool_submit(s->pool, path, fmt, s->formats, s->nformats, s->max_decoded) : NULL;
 }
 
 void ls_session_cancel_ahead(ls_session *s, ls_job *job) {

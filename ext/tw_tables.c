@@ -183,6 +183,7 @@ const ls_format tw_format = {
   tw_format_shed,
   NULL, /* parse_reusing: blobs stay compressed until read */
   tw_format_decoded_claim,
+  NULL, /* bytes_claim: the parse inflates nothing */
 };
 
 /* ---- shared helpers -------------------------------------------------------- */

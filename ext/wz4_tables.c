@@ -111,6 +111,7 @@ const ls_format wz4_format = {
   NULL, /* shed: nothing is decoded lazily */
   NULL, /* parse_reusing: nothing to reuse */
   NULL, /* decoded_claim: the parse decoded everything; its footprint counts (limits.c) */
+  NULL, /* bytes_claim: the parse inflates nothing */
 };
 
 /* ---- shared helpers ------------------------------------------------------------- */

@@ -167,7 +167,8 @@ static void test_limit_option(const char *dir) {
   CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s') WHERE layer_index = 7", smaller)) == 2048 * 2048,
         "its tiles read");
   if (getenv("LEVELSQL_SAMPLES")) {
-    /* every format is held to the cap: WWD, WED and wz4 by their parsed level */
+    /* every format is held to the cap: WWD, WED and wz4 by their parsed
+    ** level (an uncompressed WWD, SAMPLE01), a compressed WWD by its header */
     const char *samples = getenv("LEVELSQL_SAMPLES");
     exec_ok(db, "SELECT levelsql_limit('decoded', 1000)");
     CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s') WHERE NOT ok AND error LIKE "
@@ -183,6 +184,11 @@ static void test_limit_option(const char *dir) {
           "WWD, WED and wz4 name their parsed level: %s", query_text(db, fmt("SELECT error FROM levelsql_files('%s/SAMPLE01.WWD')", samples)));
     exec_err(db, fmt("SELECT count(*) FROM wwd_objects('%s/SAMPLE01.WWD')", samples), "SAMPLE01.WWD: the parsed level holds",
              "over the file's limit of 1,000 bytes");
+    /* a compressed level is refused on its header's claim, before the parse inflates it */
+    CHECK(strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s/SAMPLE02.WWD')", samples)),
+                 "the main block (zlib) would decode 204,690 bytes, over the file's limit of 1,000 bytes") != NULL,
+          "a compressed WWD is refused before inflating: %s",
+          query_text(db, fmt("SELECT error FROM levelsql_files('%s/SAMPLE02.WWD')", samples)));
     exec_ok(db, "SELECT levelsql_limit('decoded', 1073741824)");
     CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s') WHERE NOT ok", samples)) == 0,
           "back at the default every sample reads (the refusals were not cached)");
