@@ -10,10 +10,11 @@
 ** (ls_format.decoded_claim; codec_limits.h), the others (whose parse
 ** decoded everything already) count the parsed model's footprint; a
 ** format whose parse inflates (WWD) is checked on its header's claim
-** before the parse as well (ls_format.bytes_claim, in ls_parse_file).  A file over the cap fails to load with
-** "<file>: layer 12 (tiles) would decode 67,108,864 bytes, over the file's
-** limit of 1,073,741,824 bytes in all ...": levelsql_files shows it as
-** ok = 0, a table scan fails with it.
+** before the parse as well (ls_format.bytes_claim, in ls_parse_file).  A
+** file over the cap fails to load with "<file>: layer 16 (tiles) would
+** decode 67,108,864 bytes (2,684,354,560 in all), over the file's limit
+** of 1,073,741,824 bytes in all ...": levelsql_files shows it as ok = 0,
+** a table scan fails with it.
 **
 **   SELECT levelsql_limit('decoded');              -- the cap now (bytes)
 **   SELECT levelsql_limit('decoded', 4294967296);  -- sets it, returns the old
