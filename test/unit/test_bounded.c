@@ -16,10 +16,11 @@
 ** second thread after 300 ms; the statement must stop soon after (the
 ** delay is printed; asserted under 500 ms, aimed at 100 ms), and so is
 ** tw_render drawing it; and one layer of 256 MiB, inflated in steps that
-** poll the interrupt.
+** poll the interrupt; and a scan waiting for a parse-ahead thread.
 */
 #include <pthread.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
 #include "fileutil.h"
 #include "sqltest.h"
 #include "twmap.h"
+#include "wwd.h"
 
 static double now_ms(void) {
   struct timespec ts;
@@ -308,6 +310,58 @@ static void test_interrupt_inflate(const char *dir) {
   sqlite3_close(db);
 }
 
+/* Writes a compressed WWD level of one side x side plane (4 bytes a
+** tile, inflated by the parse). */
+static int write_wwd(const char *path, unsigned side) {
+  wwd_level *l = wwd_level_new(side, side, 64, 64);
+  unsigned char *out = NULL;
+  size_t n = 0;
+  codec_error err = {0};
+  int ok;
+  if (!l) return 0;
+  l->header[WWD_HDR_FLAGS] |= WWD_FLAG_COMPRESS;
+  ok = wwd_serialize(l, &out, &n, &err) && file_write_all(path, out, n);
+  if (!ok) printf("cannot write %s: %s\n", path, err.msg);
+  free(out);
+  wwd_free(l);
+  return ok;
+}
+
+/* A scan waiting for a parse-ahead thread: a small level first (parsed on
+** the connection's thread, which then hands the next files to two
+** threads), then two levels of 5000 x 5000 tiles (100 MB inflated each).
+** Interrupted 100 ms in, while it waits for the thread parsing the
+** second file, the scan stops before half the time it takes whole. */
+static void test_interrupt_wait(const char *dir) {
+  sqlite3 *db = db_open();
+  const char *folder = fmt("%s/wwd", dir), *sql;
+  double t0, whole, late;
+  int rc;
+  REQUIRE(db != NULL, "connection");
+  if (!db) return;
+  REQUIRE(mkdir(folder, 0700) == 0, "folder");
+  REQUIRE(write_wwd(fmt("%s/a_small.wwd", folder), 10) && write_wwd(fmt("%s/b_big.wwd", folder), 5000) &&
+              write_wwd(fmt("%s/c_big.wwd", folder), 5000),
+          "levels written");
+  sql = fmt("SELECT count(*) FROM wwd_planes('%s')", folder);
+  exec_ok(db, "SELECT levelsql_threads(2)");
+  t0 = now_ms();
+  CHECK(query_int(db, sql) == 3, "the three levels read");
+  whole = now_ms() - t0;
+  exec_ok(db, "SELECT levelsql_cache_limit(0)");
+  if (whole < 200) {
+    SKIP("the whole scan took %.1f ms: too fast to interrupt a wait inside it", whole);
+    sqlite3_close(db);
+    return;
+  }
+  late = interrupted_after(db, sql, 100, &rc);
+  printf("INFO a scan waiting for parse-ahead threads: %.1f ms whole; interrupted, stopped %.1f ms after (rc %d)\n",
+         whole, late, rc);
+  CHECK(rc == SQLITE_INTERRUPT && late >= 0 && late < 500 && late < whole / 2,
+        "the wait for a thread stops soon after an interrupt (%.1f ms of %.1f, rc %d)", late, whole, rc);
+  sqlite3_close(db);
+}
+
 int main(void) {
   char dir[] = "/tmp/test_bounded_XXXXXX";
   if (!mkdtemp(dir)) {
@@ -320,6 +374,7 @@ int main(void) {
   test_corpus();
   test_interrupt(dir);
   test_interrupt_inflate(dir);
+  test_interrupt_wait(dir);
   if (system(fmt("rm -rf '%s'", dir)) != 0) printf("cannot remove %s\n", dir);
   return check_done();
 }
