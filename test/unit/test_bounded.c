@@ -327,11 +327,14 @@ static int write_wwd(const char *path, unsigned side) {
   return ok;
 }
 
-/* A scan waiting for a parse-ahead thread: a small level first (parsed on
-** the connection's thread, which then hands the next files to two
-** threads), then two levels of 5000 x 5000 tiles (100 MB inflated each).
-** Interrupted 100 ms in, while it waits for the thread parsing the
-** second file, the scan stops before half the time it takes whole. */
+/* A scan waiting for a parse-ahead thread: a level of 1500 x 1500 tiles
+** first (parsed on the connection's thread, which hands the next files
+** to two threads meanwhile: long enough for them to take the jobs, or the
+** connection, finding a job not started, would run it itself, beyond an
+** interrupt's reach), then two levels of 5000 x 5000 tiles (100 MB
+** inflated each).  Interrupted 200 ms in, while it waits for the thread
+** parsing the second file, the scan stops before half the time it takes
+** whole. */
 static void test_interrupt_wait(const char *dir) {
   sqlite3 *db = db_open();
   const char *folder = fmt("%s/wwd", dir), *sql;
@@ -340,7 +343,7 @@ static void test_interrupt_wait(const char *dir) {
   REQUIRE(db != NULL, "connection");
   if (!db) return;
   REQUIRE(mkdir(folder, 0700) == 0, "folder");
-  REQUIRE(write_wwd(fmt("%s/a_small.wwd", folder), 10) && write_wwd(fmt("%s/b_big.wwd", folder), 5000) &&
+  REQUIRE(write_wwd(fmt("%s/a_first.wwd", folder), 1500) && write_wwd(fmt("%s/b_big.wwd", folder), 5000) &&
               write_wwd(fmt("%s/c_big.wwd", folder), 5000),
           "levels written");
   sql = fmt("SELECT count(*) FROM wwd_planes('%s')", folder);
@@ -354,7 +357,7 @@ static void test_interrupt_wait(const char *dir) {
     sqlite3_close(db);
     return;
   }
-  late = interrupted_after(db, sql, 100, &rc);
+  late = interrupted_after(db, sql, 200, &rc);
   printf("INFO a scan waiting for parse-ahead threads: %.1f ms whole; interrupted, stopped %.1f ms after (rc %d)\n",
          whole, late, rc);
   CHECK(rc == SQLITE_INTERRUPT && late >= 0 && late < 500 && late < whole / 2,
