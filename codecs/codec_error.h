@@ -25,6 +25,8 @@
 **                      setter's value out of range or not fitting its field,
 **                      an index that does not exist, text that is not valid
 **                      UTF-8/JSON, a model too inconsistent to serialize.
+**   CODEC_E_INTERRUPT: the caller's cancel callback asked a long loop to
+**                      stop (codec_limits.h); nothing is wrong with the file.
 **
 ** On success a codec leaves the codec_error untouched.  A codec that passes
 ** an inner failure on with more context uses codec_prefix(), which keeps the
@@ -37,7 +39,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum codec_code { CODEC_OK = 0, CODEC_E_FORMAT, CODEC_E_MEMORY, CODEC_E_LIMIT, CODEC_E_ARG };
+enum codec_code { CODEC_OK = 0, CODEC_E_FORMAT, CODEC_E_MEMORY, CODEC_E_LIMIT, CODEC_E_ARG, CODEC_E_INTERRUPT };
 
 typedef struct codec_error {
   char msg[512]; /* first, so `codec_error e = {0};` empties both */

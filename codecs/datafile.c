@@ -447,7 +447,50 @@ size_t df_data_size(const datafile *df, size_t i) {
 ** before the buffer is allocated; the stream must inflate to exactly that
 ** size.  A stream that does not (or a declared size of 0) marks the blob
 ** unavailable; a refused size or a failed allocation leaves it as it was. */
-static int inflate_stored(df_data *d, size_t i, unsigned char **out, size_t *size, codec_error *err) {
+/* zlib's uncompress() (same codes: Z_OK with *dst_len the bytes written,
+** Z_DATA_ERROR for a damaged or truncated stream, Z_BUF_ERROR when dst is
+** too small, Z_MEM_ERROR), in steps of DF_INFLATE_STEP output bytes with
+** `cancel` polled between them: DF_Z_CANCELLED when it says stop.  A
+** 512 MiB blob takes about half a second to inflate; a step, a few ms. */
+#define DF_INFLATE_STEP (4u * 1024u * 1024u)
+#define DF_Z_CANCELLED 100 /* not a zlib code */
+static int inflate_steps(unsigned char *dst, uLongf *dst_len, const unsigned char *src, size_t src_len,
+                         const codec_cancel *cancel) {
+  z_stream zs;
+  size_t in_left = src_len, out_cap = (size_t)*dst_len, out_done = 0;
+  int zr;
+  memset(&zs, 0, sizeof zs);
+  if ((zr = inflateInit(&zs)) != Z_OK) return zr;
+  zs.next_in = (Bytef *)(uintptr_t)src;
+  zs.next_out = dst;
+  for (;;) {
+    size_t out_left = out_cap - out_done, before_out;
+    if (zs.avail_in == 0 && in_left) {
+      zs.avail_in = in_left > UINT32_MAX ? UINT32_MAX : (uInt)in_left;
+      in_left -= zs.avail_in;
+    }
+    zs.avail_out = out_left < DF_INFLATE_STEP ? (uInt)out_left : DF_INFLATE_STEP;
+    before_out = zs.avail_out;
+    zr = inflate(&zs, Z_NO_FLUSH);
+    out_done += before_out - zs.avail_out;
+    if (zr == Z_STREAM_END) break;
+    if (zr == Z_NEED_DICT || (zr == Z_BUF_ERROR && zs.avail_in == 0 && !in_left)) zr = Z_DATA_ERROR;
+    if (zr != Z_OK) {
+      inflateEnd(&zs);
+      return zr;
+    }
+    if (codec_cancelled(cancel)) {
+      inflateEnd(&zs);
+      return DF_Z_CANCELLED;
+    }
+  }
+  inflateEnd(&zs);
+  *dst_len = (uLongf)out_done;
+  return Z_OK;
+}
+
+static int inflate_stored(df_data *d, size_t i, const codec_cancel *cancel, unsigned char **out, size_t *size,
+                          codec_error *err) {
   uLongf dest_len;
   int zr;
   size_t ratio_cap;
@@ -475,7 +518,11 @@ static int inflate_stored(df_data *d, size_t i, unsigned char **out, size_t *siz
   buf = (unsigned char *)xmalloc(d->declared_size);
   if (!buf) return codec_fail_oom(err, "data %zu: out of memory for %u bytes", i, (unsigned)d->declared_size);
   dest_len = (uLongf)d->declared_size;
-  zr = uncompress(buf, &dest_len, d->stored, (uLong)d->stored_size);
+  zr = inflate_steps(buf, &dest_len, d->stored, d->stored_size, cancel);
+  if (zr == DF_Z_CANCELLED) {
+    free(buf);
+    return codec_fail_interrupted(err);
+  }
   if (zr != Z_OK || dest_len != (uLongf)d->declared_size) {
     free(buf);
     if (zr == Z_MEM_ERROR) /* zlib's own allocation: the blob may inflate later */
@@ -505,7 +552,7 @@ int df_data_get(datafile *df, size_t i, const unsigned char **data, size_t *size
   }
   if (d->state == DF_DATA_UNAVAILABLE)
     return codec_fail(err, "data %zu: unavailable (could not be inflated)", i);
-  if (!inflate_stored(d, i, &buf, &n, err)) return 0;
+  if (!inflate_stored(d, i, df->cancel, &buf, &n, err)) return 0;
   d->raw = buf;
   d->raw_size = n;
   d->state = DF_DATA_LOADED;
@@ -532,7 +579,7 @@ int df_data_copy(datafile *df, size_t i, unsigned char **out, size_t *size, code
     *size = d->raw_size;
     return 1;
   }
-  return inflate_stored(d, i, out, size, err);
+  return inflate_stored(d, i, df->cancel, out, size, err);
 }
 
 void df_shed(datafile *df) {
@@ -624,7 +671,7 @@ static int prepare_blob(datafile *df, size_t i, int flags, out_blob *ob, codec_e
     raw_size = d->raw_size;
   } else {
     codec_error e2;
-    if (!inflate_stored(d, i, &scratch, &raw_size, &e2)) {
+    if (!inflate_stored(d, i, df->cancel, &scratch, &raw_size, &e2)) {
       /* unavailable or refused (size limit): keep the stored bytes as read */
       if (!d->stored_is_raw) {
         ob->bytes = d->stored;

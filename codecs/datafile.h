@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "codec_error.h"
+#include "codec_limits.h"
 
 #define DF_ITEMTYPE_EX 0xFFFFu          /* UUID-index items */
 #define DF_UUID_TYPE_MIN 0x8000u        /* internal types >= this may be UUID types */
@@ -86,6 +87,11 @@ typedef struct datafile {
   df_item *items;
   size_t num_data, cap_data;
   df_data *data;
+  /* Borrowed, NULL normally: set by a caller for the length of a long call
+  ** (validating or drawing a whole map), polled while a blob inflates;
+  ** when it says stop the inflate fails with CODEC_E_INTERRUPT and the
+  ** blob stays as it was.  Not copied by df_clone. */
+  const codec_cancel *cancel;
 } datafile;
 
 /* Flags for df_write. */

@@ -138,6 +138,7 @@ static int each_visible_cell(tw_painter *p, size_t l, const tw_layer_info *info,
   int x, y, x0, y0, x1, y1;
   visible_cells(p, info->width, info->height, sx, sy, &x0, &y0, &x1, &y1);
   for (y = y0; y < y1; y++) {
+    if (codec_cancelled(p->o->cancel)) return codec_fail_interrupted(p->err);
     for (x = x0; x < x1; x++) {
       tw_tile t;
       if (!tw_tile_get(p->m, l, x, y, &t, p->err)) return 0;
@@ -198,6 +199,7 @@ static int draw_quads(tw_painter *p, size_t l, const tw_layer_info *info, int64_
   }
   for (q = 0; q < p->m->layers[l].count; q++) {
     tw_quad quad;
+    if (q % 256 == 0 && codec_cancelled(p->o->cancel)) return codec_fail_interrupted(p->err);
     int t, k;
     if (!tw_quad_get(p->m, l, q, &quad, p->err)) return 0;
     for (t = 0; t < 2; t++) {
@@ -281,7 +283,8 @@ static int draw_group(tw_painter *p, size_t g, int pass) {
     if (p->m->layers[l].group != (long)g || !listed(p->o->layers, p->o->nlayers, (long)l)) continue;
     if (!tw_layer_get(p->m, l, &info, p->err)) return codec_prefix(p->err, "layer %zu: ", l);
     if (info.detail && !p->o->detail) continue;
-    if (pass == 1) {
+    if (codec_cancelled(p->o->cancel)) ok = codec_fail_interrupted(p->err);
+    else if (pass == 1) {
       if (is_physics(info.kind)) ok = tw_layer_load(p->m, l, p->err) && each_visible_cell(p, l, &info, sx, sy, paint_entity, NULL);
     } else if (info.kind == TW_KIND_TILES) {
       ok = tw_layer_load(p->m, l, p->err) && draw_tiles(p, l, &info, sx, sy);
@@ -344,12 +347,14 @@ int tw_render_canvas(tw_map *m, const tw_render_opts *o, canvas *out, codec_erro
     free(p.images);
     return 0;
   }
+  m->df->cancel = o->cancel; /* polled while layers' and images' blobs inflate too */
   for (pass = 0; ok && pass < 2; pass++) {
     if (pass == 1 && !o->entities) break;
     for (g = 0; ok && g < m->num_groups; g++) {
       if (listed(o->groups, o->ngroups, (long)g)) ok = draw_group(&p, g, pass);
     }
   }
+  m->df->cancel = NULL;
   for (i = 0; i < m->num_images; i++) {
     canvas_free(&p.images[i].pixels);
     canvas_free(&p.images[i].tileset);

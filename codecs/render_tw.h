@@ -31,6 +31,7 @@
 
 #include "canvas.h"
 #include "codec_error.h"
+#include "codec_limits.h"
 #include "twmap.h"
 
 /* Loads an external image called name[0..len) into *out (RGBA, caller of
@@ -52,6 +53,7 @@ typedef struct tw_render_opts {
   canvas_color background;  /* under everything (transparent by default) */
   tw_external_image_fn external; /* NULL: external images in one colour */
   void *external_ctx;
+  const codec_cancel *cancel; /* NULL: none; polled per layer, per row of cells and while a blob inflates (CODEC_E_INTERRUPT) */
 } tw_render_opts;
 
 /* The defaults above. */

@@ -92,6 +92,10 @@ int wwd_render_canvas(const wwd_level *lvl, uint32_t plane, const wwd_render_opt
   }
   if (!canvas_new(out, (int)pl->tiles_wide * ts, (int)pl->tiles_high * ts, o->background, err)) return 0;
   for (y = 0; y < pl->tiles_high; y++) {
+    if (codec_cancelled(o->cancel)) {
+      canvas_free(out);
+      return codec_fail_interrupted(err);
+    }
     for (x = 0; x < pl->tiles_wide; x++) {
       draw_cell(out, lvl, pl->tiles[(size_t)y * pl->tiles_wide + x], (int64_t)x * ts, (int64_t)y * ts, ts);
     }

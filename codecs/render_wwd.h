@@ -21,6 +21,7 @@
 
 #include "canvas.h"
 #include "codec_error.h"
+#include "codec_limits.h"
 #include "wwd.h"
 
 typedef struct wwd_render_opts {
@@ -28,6 +29,7 @@ typedef struct wwd_render_opts {
   int fit;                 /* 2048 */
   int objects;             /* draw the object markers (1) */
   canvas_color background; /* transparent by default */
+  const codec_cancel *cancel; /* NULL: none; polled per row of tiles (CODEC_E_INTERRUPT) */
 } wwd_render_opts;
 
 void wwd_render_defaults(wwd_render_opts *o);

@@ -1205,6 +1205,29 @@ size_t tw_map_footprint(const tw_map *m) {
   return bytes;
 }
 
+void tw_map_decoded_claim(const tw_map *m, codec_claim *claim) {
+  const datafile *df = m->df;
+  unsigned char *named = df->num_data ? (unsigned char *)calloc(df->num_data, 1) : NULL;
+  size_t i;
+  for (i = 0; i < m->num_layers; i++) {
+    const tw_layer *L = &m->layers[i];
+    int32_t idx = layer_data_index(m, L);
+    uint64_t cells = codec_mul_sat(L->count, L->cell_size), blob = 0, bytes;
+    if (L->kind == TW_KIND_UNKNOWN) continue;
+    if (idx >= 0 && (size_t)idx < df->num_data) {
+      blob = df_data_size(df, (size_t)idx);
+      if (named) named[idx] = 1;
+    }
+    if (L->skip_compressed) bytes = blob > UINT64_MAX - cells ? UINT64_MAX : blob + cells;
+    else bytes = blob > cells ? blob : cells;
+    codec_claim_add(claim, bytes, "layer %zu (%s)", i, tw_kind_name(L->kind));
+  }
+  /* without the marks (no memory for them), every blob counts once more */
+  for (i = 0; i < df->num_data; i++)
+    if (!named || !named[i]) codec_claim_add(claim, df_data_size(df, i), "data %zu", i);
+  free(named);
+}
+
 int tw_map_decode_items(tw_map *m, codec_error *err) {
   size_t i;
   for (i = 0; i < m->num_images; i++) {

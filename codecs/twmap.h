@@ -42,6 +42,7 @@
 #include <stdint.h>
 
 #include "codec_error.h"
+#include "codec_limits.h"
 #include "datafile.h"
 
 /* Map item types. */
@@ -146,6 +147,16 @@ size_t tw_map_footprint(const tw_map *m);
 ** error there; inflated blobs stay inflated.  Info strings and layer data
 ** are checked by tw_info_get and tw_layer_load. */
 int tw_map_decode_items(tw_map *m, codec_error *err);
+
+/* What decoding the whole map would allocate, summed into *claim from what
+** its items and blob headers claim, nothing inflated: for each layer with
+** data, its cells (width x height x cell size; quads or sources x their
+** size) or its blob's declared size if larger, both for a 0.7
+** skip-compressed layer (the blob is inflated, then expanded); then the
+** declared size of every blob no layer names (info strings, names, image
+** pixels, sound data).  Two layers naming one blob each count it: each
+** decodes its own copy.  Parts are named "layer 12 (tiles)", "data 3". */
+void tw_map_decoded_claim(const tw_map *m, codec_claim *claim);
 
 const char *tw_style_name(tw_style s); /* "0.6", "0.7", "ddnet" */
 const char *tw_kind_name(tw_kind k);   /* "tiles", "game", ..., "sounds_deprecated", "unknown" */

@@ -61,6 +61,7 @@ SQLITE_EXTENSION_INIT3
 #include <stdint.h>
 
 #include "../codecs/codec_error.h"
+#include "../codecs/codec_limits.h"
 #include "../codecs/text8.h"
 
 #define LS_KEY_BITS 29
@@ -115,8 +116,8 @@ typedef struct ls_format {
   ** format.  Returns 1, or 0 with err.  Run for levelsql_files (its `ok`)
   ** and for scans with on_error=skip; must be cheap when repeated on the
   ** same model (what it decoded stays decoded).  NULL: a parsed model is
-  ** always readable. */
-  int (*validate)(void *model, codec_error *err);
+  ** always readable.  `cancel` (NULL: none) stops a long validation (CODEC_E_INTERRUPT). */
+  int (*validate)(void *model, const codec_cancel *cancel, codec_error *err);
   /* The table options the format takes beside the engine's own (nocase,
   ** on_error), NULL-terminated; NULL: none. */
   const struct ls_option *const *options;
@@ -130,6 +131,16 @@ typedef struct ls_format {
   ** in *scratch, for parse-ahead threads that parse file after file.
   ** NULL: parse() is used. */
   void *(*parse_reusing)(const unsigned char *data, size_t size, ls_scratch *scratch, codec_error *err);
+  /* Optional, for formats that decode lazily from compressed blobs: adds
+  ** to *claim what the model would decode in all, from the sizes it
+  ** claims (nothing decoded), for levelsql_limit('decoded').  NULL: the
+  ** parse decoded everything already, and the model's footprint counts. */
+  void (*decoded_claim)(const void *model, codec_claim *claim);
+  /* Optional, for formats whose parse inflates: adds to *claim what
+  ** parsing these bytes would decode, from their header alone, so a file
+  ** over levelsql_limit('decoded') is refused before its parse allocates
+  ** (ls_parse_file; any thread: pure C). */
+  void (*bytes_claim)(const unsigned char *data, size_t size, codec_claim *claim);
 } ls_format;
 
 /* The ls_format callbacks of a codec whose model is its own struct T and
@@ -581,6 +592,24 @@ typedef struct ls_interrupt {
 void ls_interrupt_init(ls_interrupt *ic, sqlite3 *db);
 int ls_interrupt_check(ls_interrupt *ic);
 void ls_interrupt_done(ls_interrupt *ic);
+/* A codec_cancel that polls ls_interrupt_check(ic), for codec loops. */
+codec_cancel ls_interrupt_cancel(ls_interrupt *ic);
+
+/* ---- bounded decoding (limits.c) ---------------------------------------- */
+
+/* What one file may decode in all by default (levelsql_limit('decoded')):
+** 1 GiB, far above the largest real level (ddnet_Tutorial.map claims 95 MB). */
+#define LS_DEFAULT_MAX_DECODED ((uint64_t)1 << 30)
+
+/* Checks a freshly parsed model against the connection's cap on decoded
+** bytes: its format's decoded_claim (else its footprint) must not pass
+** `limit`.  Returns 1, or 0 with *err naming the part that passes it and
+** the figures (CODEC_E_LIMIT). */
+int ls_check_decoded(const ls_format *fmt, const void *model, uint64_t limit, codec_error *err);
+/* The same before parsing, on the file's bytes (ls_format.bytes_claim; 1
+** when the format has none).  Pure C: safe on parse-ahead threads. */
+int ls_check_bytes_claim(const ls_format *fmt, const unsigned char *data, size_t size, uint64_t limit,
+                         codec_error *err);
 
 /* ---- registration ----------------------------------------------------- */
 
@@ -588,6 +617,8 @@ void ls_interrupt_done(ls_interrupt *ic);
 ** connection's file cache (created by levelsql_engine_open).  The table and
 ** format declarations must outlive the connection (static const data). */
 typedef struct ls_session ls_session;
+/* Registers levelsql_limit(name [, value]) on the connection (limits.c). */
+int ls_limit_register(sqlite3 *db, ls_session *sess);
 ls_session *ls_session_new(sqlite3 *db);
 int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table);
 /* A table family as data: its format and its tables (NULL-terminated);

@@ -57,3 +57,15 @@ void ls_interrupt_done(ls_interrupt *ic) {
   sqlite3_finalize(ic->probe);
   ic->probe = NULL;
 }
+
+/* The callback of ls_interrupt_cancel. */
+static int interrupt_cancelled(void *ctx) {
+  return ls_interrupt_check((ls_interrupt *)ctx);
+}
+
+codec_cancel ls_interrupt_cancel(ls_interrupt *ic) {
+  codec_cancel c;
+  c.cancelled = interrupt_cancelled;
+  c.ctx = ic;
+  return c;
+}

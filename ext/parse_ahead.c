@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef _WIN32
@@ -143,7 +144,7 @@ static const ls_format *detect_format(const ls_format *const *formats, int nform
 }
 
 void ls_parse_file(const char *open_path, const char *name, const ls_format *fmt, const ls_format *const *formats,
-                   int nformats, ls_parse_buffers *bufs, ls_parsed *out) {
+                   int nformats, uint64_t max_decoded, ls_parse_buffers *bufs, ls_parsed *out) {
   ls_scratch *file_buf = bufs ? &bufs->file : NULL;
   unsigned char *data;
   size_t n;
@@ -158,8 +159,10 @@ void ls_parse_file(const char *open_path, const char *name, const ls_format *fmt
   }
   out->fmt = fmt;
   if (!(data = read_whole(open_path, 0, file_buf, out, &n))) return;
-  out->model = bufs && fmt->parse_reusing ? fmt->parse_reusing(data, n, &bufs->parse, &out->parse_error)
-                                          : fmt->parse(data, n, &out->parse_error);
+  if (!ls_check_bytes_claim(fmt, data, n, max_decoded, &out->parse_error)) out->model = NULL;
+  else
+    out->model = bufs && fmt->parse_reusing ? fmt->parse_reusing(data, n, &bufs->parse, &out->parse_error)
+                                            : fmt->parse(data, n, &out->parse_error);
   if (!bufs) free(data);
 }
 
@@ -177,6 +180,7 @@ struct ls_job {
   const ls_format *fmt;
   const ls_format **formats;  /* malloc'd copy, only when fmt is NULL */
   int nformats;
+  uint64_t max_decoded;       /* levelsql_limit('decoded') when submitted */
   job_state state;            /* under the pool's lock */
   int abandoned;              /* cancelled while running: the thread frees it */
   ls_parsed result;           /* valid once JOB_DONE */
@@ -204,7 +208,8 @@ static void job_free(ls_job *job) {
 
 /* Runs a job; bufs: the running thread's buffers, or NULL. */
 static void job_run(ls_job *job, ls_parse_buffers *bufs) {
-  ls_parse_file(job->path, job->path, job->fmt, (const ls_format *const *)job->formats, job->nformats, bufs,
+  ls_parse_file(job->path, job->path, job->fmt, (const ls_format *const *)job->formats, job->nformats,
+                job->max_decoded, bufs,
                 &job->result);
 }
 
@@ -332,10 +337,11 @@ void ls_pool_set_threads(ls_pool *pool, int threads) {
 }
 
 ls_job *ls_pool_submit(ls_pool *pool, const char *path, const ls_format *fmt, const ls_format *const *formats,
-                       int nformats) {
+                       int nformats, uint64_t max_decoded) {
   ls_job *job;
   if (!threads_start(pool) || !(job = calloc(1, sizeof *job))) return NULL;
   job->fmt = fmt;
+  job->max_decoded = max_decoded;
   if (!(job->path = malloc(strlen(path) + 1))) {
     job_free(job);
     return NULL;
@@ -360,20 +366,47 @@ ls_job *ls_pool_submit(ls_pool *pool, const char *path, const ls_format *fmt, co
   return job;
 }
 
-void ls_pool_take(ls_pool *pool, ls_job *job, ls_parse_buffers *bufs, ls_parsed *out) {
-  int run_here = 0;
+/* Waits until the running job is done (1), or `cancel` says stop (0),
+** looking every 10 ms; called and returns with the pool's lock held. */
+static int wait_done(ls_pool *pool, ls_job *job, const codec_cancel *cancel) {
+  while (job->state != JOB_DONE) {
+    struct timespec until;
+    int stop;
+    if (!cancel) {
+      pthread_cond_wait(&pool->finished, &pool->lock);
+      continue;
+    }
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 10000000;
+    if (until.tv_nsec >= 1000000000) until.tv_sec++, until.tv_nsec -= 1000000000;
+    if (pthread_cond_timedwait(&pool->finished, &pool->lock, &until) == 0 || job->state == JOB_DONE) continue;
+    pthread_mutex_unlock(&pool->lock); /* the callback may step SQLite: not under the lock */
+    stop = codec_cancelled(cancel);
+    pthread_mutex_lock(&pool->lock);
+    if (stop && job->state != JOB_DONE) return 0;
+  }
+  return 1;
+}
+
+int ls_pool_take(ls_pool *pool, ls_job *job, ls_parse_buffers *bufs, const codec_cancel *cancel, ls_parsed *out) {
+  int run_here = 0, done = 1;
   pthread_mutex_lock(&pool->lock);
   if (job->state == JOB_QUEUED) {
     queue_remove(pool, job);
     run_here = 1;
   } else {
-    while (job->state != JOB_DONE) pthread_cond_wait(&pool->finished, &pool->lock);
+    done = wait_done(pool, job, cancel);
   }
   pthread_mutex_unlock(&pool->lock);
+  if (!done) {
+    ls_pool_cancel(pool, job);
+    return 0;
+  }
   if (run_here) job_run(job, bufs);
   *out = job->result;
   job->result.model = NULL;
   job_free(job);
+  return 1;
 }
 
 void ls_pool_cancel(ls_pool *pool, ls_job *job) {

@@ -76,9 +76,11 @@ void ls_parse_buffers_free(ls_parse_buffers *bufs);
 ** (then the one whose extension `name` has), reading only those first
 ** bytes when none does.  bufs: the thread's buffers to reuse, or NULL
 ** (fresh ones, freed here).  Fills *out; never fails otherwise.  Safe on
-** any thread: the formats must stay registered meanwhile. */
+** any thread: the formats must stay registered meanwhile.  A file whose
+** header claims more than max_decoded bytes decoded
+** (ls_check_bytes_claim) is refused before it is parsed. */
 void ls_parse_file(const char *open_path, const char *name, const ls_format *fmt, const ls_format *const *formats,
-                   int nformats, ls_parse_buffers *bufs, ls_parsed *out);
+                   int nformats, uint64_t max_decoded, ls_parse_buffers *bufs, ls_parsed *out);
 
 /* Frees the model of a result (keeps the rest). */
 void ls_parsed_free_model(ls_parsed *r);
@@ -100,18 +102,20 @@ void ls_pool_free(ls_pool *pool);
 int ls_pool_threads(const ls_pool *pool);
 void ls_pool_set_threads(ls_pool *pool, int threads);
 
-/* Queues a job that runs ls_parse_file(path, path, fmt, formats, nformats)
+/* Queues a job that runs ls_parse_file(path, path, fmt, formats, nformats, max_decoded)
 ** (both arrays are copied).  Returns NULL when the pool runs no threads,
 ** cannot start one, or is out of memory: the caller parses when it gets
 ** there, as without a pool. */
 ls_job *ls_pool_submit(ls_pool *pool, const char *path, const ls_format *fmt, const ls_format *const *formats,
-                       int nformats);
+                       int nformats, uint64_t max_decoded);
 
 /* The job's result into *out (the caller owns out->model), waiting for a
 ** thread that is running it, or running it here, with the calling
 ** thread's buffers `bufs` (NULL: fresh ones), if none has started it.
-** Frees the job. */
-void ls_pool_take(ls_pool *pool, ls_job *job, ls_parse_buffers *bufs, ls_parsed *out);
+** Frees the job.  While it waits, `cancel` (NULL: none) is polled every
+** 10 ms: when it says stop, the job is given up (ls_pool_cancel) and 0 is
+** returned with *out untouched; else 1. */
+int ls_pool_take(ls_pool *pool, ls_job *job, ls_parse_buffers *bufs, const codec_cancel *cancel, ls_parsed *out);
 
 /* Gives up a job: its result, when there is one, is freed now or by the
 ** thread that finishes it.  NULL is ignored. */

@@ -61,6 +61,7 @@ static void render_error(sqlite3_context *ctx, const char *fn, const char *fmt, 
 /* A codec's failure as the call's error, naming the file. */
 static void codec_result_error(sqlite3_context *ctx, const char *fn, const char *path, const codec_error *e) {
   if (e->code == CODEC_E_MEMORY) sqlite3_result_error_nomem(ctx);
+  else if (e->code == CODEC_E_INTERRUPT) sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
   else render_error(ctx, fn, "%s: %s", path, e->msg[0] ? e->msg : "cannot render");
 }
 
@@ -309,6 +310,8 @@ static void tw_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   size_t ngroups = 0, nlayers = 0;
   char *mapres = NULL;
   int have_groups, have_layers;
+  ls_interrupt ic;
+  codec_cancel cancel;
   render_option opts[] = {
     {"tile", OPT_INT, 1, 64, &o.tile, NULL},         {"entities", OPT_FLAG, 0, 1, &o.entities, NULL},
     {"detail", OPT_FLAG, 0, 1, &o.detail, NULL},     {"quads", OPT_FLAG, 0, 1, &o.quads, NULL},
@@ -332,8 +335,12 @@ static void tw_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   o.external = mapres ? mapres_load : NULL;
   o.external_ctx = mapres;
   if (!render_file_open(ctx, fn, argv[0], &tw_format, &rf)) goto done;
+  ls_interrupt_init(&ic, sqlite3_context_db_handle(ctx));
+  cancel = ls_interrupt_cancel(&ic);
+  o.cancel = &cancel;
   if (tw_render_png(TW_MAP_OF(rf.model), &o, &png, &n, &err)) result_take(ctx, png, n, 0);
   else codec_result_error(ctx, fn, rf.path, &err);
+  ls_interrupt_done(&ic);
   render_file_done(&rf);
 done:
   sqlite3_free(mapres);
@@ -415,13 +422,19 @@ static void wwd_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   unsigned char *png = NULL;
   size_t n = 0;
   uint32_t plane;
+  ls_interrupt ic;
+  codec_cancel cancel;
   wwd_render_defaults(&o);
   if (!parse_options(ctx, fn, argc > 2 ? argv[2] : NULL, opts, sizeof opts / sizeof opts[0])) return;
   if (!render_file_open(ctx, fn, argv[0], &wwd_format, &rf)) return;
+  ls_interrupt_init(&ic, sqlite3_context_db_handle(ctx));
+  cancel = ls_interrupt_cancel(&ic);
+  o.cancel = &cancel;
   if (find_plane(ctx, fn, rf.path, rf.model->p, argv[1], &plane)) {
     if (wwd_render_png(rf.model->p, plane, &o, &png, &n, &err)) result_take(ctx, png, n, 0);
     else codec_result_error(ctx, fn, rf.path, &err);
   }
+  ls_interrupt_done(&ic);
   render_file_done(&rf);
 }
 

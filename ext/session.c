@@ -173,6 +173,7 @@ ls_session *ls_session_new(sqlite3 *db) {
   s->level = -1;
   s->txn_serial = 1;
   s->cache_limit = default_cache_limit();
+  s->max_decoded = LS_DEFAULT_MAX_DECODED;
   /* No pool (parsing on this thread only) when it cannot be made. */
   s->pool = ls_pool_new(ls_processors_online());
   return s;
@@ -390,7 +391,18 @@ static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_for
   ls_parsed r;
   drop_clean(s, f);
   if (ahead) {
-    ls_pool_take(s->pool, ahead, &s->buffers, &r);
+    /* the wait for a thread parsing the file stops on sqlite3_interrupt */
+    ls_interrupt ic;
+    codec_cancel cancel;
+    int taken;
+    ls_interrupt_init(&ic, s->db);
+    cancel = ls_interrupt_cancel(&ic);
+    taken = ls_pool_take(s->pool, ahead, &s->buffers, &cancel, &r);
+    ls_interrupt_done(&ic);
+    if (!taken) {
+      f->size = -1; /* nothing recorded: read again next time */
+      return SQLITE_INTERRUPT;
+    }
     if (parsed_still_current(&r, st, fmt)) {
       s->parsed_ahead++;
       s->parsed_on_threads += r.on_thread;
@@ -399,7 +411,7 @@ static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_for
       ahead = NULL;
     }
   }
-  if (!ahead) ls_parse_file(f->canon, path, fmt, s->formats, s->nformats, &s->buffers, &r);
+  if (!ahead) ls_parse_file(f->canon, path, fmt, s->formats, s->nformats, s->max_decoded, &s->buffers, &r);
   if (r.read_failure != LS_READ_OK) {
     *err = parsed_error(path, &r);
     return SQLITE_ERROR;
@@ -410,6 +422,9 @@ static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_for
     f->error = sqlite3_mprintf("not a level file of any known format");
   } else if (!r.model) {
     f->error = sqlite3_mprintf("%s", r.parse_error.msg[0] ? r.parse_error.msg : "cannot parse");
+  } else if (!ls_check_decoded(r.fmt, r.model, s->max_decoded, &r.parse_error)) {
+    r.fmt->free_model(r.model); /* over levelsql_limit('decoded') (limits.c) */
+    f->error = sqlite3_mprintf("%s", r.parse_error.msg);
   } else if (!(f->clean = model_wrap(r.model, r.fmt))) { /* (frees the model) */
     f->error = sqlite3_mprintf("out of memory");
   } else {
@@ -770,7 +785,7 @@ int ls_session_is_cached(ls_session *s, const char *path, const ls_format *fmt) 
 }
 
 ls_job *ls_session_parse_ahead(ls_session *s, const char *path, const ls_format *fmt) {
-  return s->pool ? ls_pool_submit(s->pool, path, fmt, s->formats, s->nformats) : NULL;
+  return s->pool ? ls_pool_submit(s->pool, path, fmt, s->formats, s->nformats, s->max_decoded) : NULL;
 }
 
 void ls_session_cancel_ahead(ls_session *s, ls_job *job) {

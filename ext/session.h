@@ -95,6 +95,7 @@ struct ls_session {
   int refs;
   sqlite3 *db;                /* the connection: its busy timeout, for commits */
   int overwrite_readonly;     /* levelsql_overwrite_readonly(1): replace read-only files */
+  uint64_t max_decoded;       /* levelsql_limit('decoded'): bytes one file may decode in all (limits.c) */
   ls_seen_dir *seen;          /* folders recovered lately (after a crash of a writer) */
   int nseen, seen_cap;
   ls_file **files;            /* index id-1 */

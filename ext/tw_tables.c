@@ -154,12 +154,14 @@ static size_t tw_format_footprint(const void *model) {
 ** image and sound names, envelope points, and the cells of every tilemap
 ** and quads layer a scan reaches (decoded parts stay decoded, so a second
 ** call costs little).  A map it accepts is readable by every table:
-** levelsql_files' `ok` and on_error=skip rest on it. */
-static int tw_format_validate(void *model, codec_error *err) {
+** levelsql_files' `ok` and on_error=skip rest on it.  `cancel` is polled
+** before each layer and while a layer's blob inflates (every 4 MiB), so
+** an interrupted statement stops here soon. */
+static int tw_format_validate(void *model, const codec_cancel *cancel, codec_error *err) {
   static const char *const info_columns[] = {"author", "map_version", "credits", "license", "settings"};
   tw_model *tm = model;
   size_t l;
-  int f;
+  int f, ok = 1;
   for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
     const char *s;
     size_t n;
@@ -170,11 +172,19 @@ static int tw_format_validate(void *model, codec_error *err) {
     }
   }
   if (!tw_map_decode_items(tm->map, err)) return 0;
-  for (l = 0; l < tm->map->num_layers; l++) {
+  tm->map->df->cancel = cancel; /* polled inside each blob's inflate too */
+  for (l = 0; ok && l < tm->map->num_layers; l++) {
     tw_kind k = tm->map->layers[l].kind;
-    if ((k <= TW_KIND_TUNE || k == TW_KIND_QUADS) && layer_addressable(tm, l) && !tw_layer_load(tm->map, l, err)) return 0;
+    if (codec_cancelled(cancel)) ok = codec_fail_interrupted(err);
+    else if ((k <= TW_KIND_TUNE || k == TW_KIND_QUADS) && layer_addressable(tm, l)) ok = tw_layer_load(tm->map, l, err);
   }
-  return 1;
+  tm->map->df->cancel = NULL;
+  return ok;
+}
+
+/* What the map claims it would decode (tw_map_decoded_claim). */
+static void tw_format_decoded_claim(const void *model, codec_claim *claim) {
+  tw_map_decoded_claim(MAP_OF(model), claim);
 }
 
 /* Drops the layers and blobs the map decoded (tw_map_shed) when the cache
@@ -190,6 +200,8 @@ const ls_format tw_format = {
   NULL, /* options: text in maps is UTF-8, no code page to choose */
   tw_format_shed,
   NULL, /* parse_reusing: blobs stay compressed until read */
+  tw_format_decoded_claim,
+  NULL, /* bytes_claim: the parse inflates nothing */
 };
 
 /* ---- shared helpers -------------------------------------------------------- */

@@ -991,13 +991,22 @@ static int cursor_enter_file(ls_cursor *c) {
   }
   if (rc == SQLITE_OK && c->model && c->model->fmt->validate && (t->one_row_per_file || c->opts.skip_errors)) {
     codec_error cerr;
+    ls_interrupt ic;
+    codec_cancel cancel;
+    int ok;
     cerr.msg[0] = 0;
-    if (!c->model->fmt->validate(c->model->p, &cerr)) {
+    ls_interrupt_init(&ic, v->db);
+    cancel = ls_interrupt_cancel(&ic);
+    ok = c->model->fmt->validate(c->model->p, &cancel, &cerr);
+    ls_interrupt_done(&ic);
+    if (!ok && cerr.code == CODEC_E_INTERRUPT) return cursor_error(c, SQLITE_INTERRUPT, NULL);
+    if (!ok) {
       err = sqlite3_mprintf("%s: %s", path, cerr.msg[0] ? cerr.msg : "cannot be read");
       rc = err ? SQLITE_ERROR : SQLITE_NOMEM;
     }
   }
   if (rc == SQLITE_OK) return SQLITE_OK;
+  if (rc == SQLITE_INTERRUPT) return cursor_error(c, rc, err); /* not a file's error: the statement stops */
   if (!t->one_row_per_file && c->opts.skip_errors && rc != SQLITE_NOMEM) {
     sqlite3_free(err);
     ls_model_unref(c->model);

@@ -43,6 +43,8 @@ const ls_format wed_format = {
   wed_options,
   NULL, /* shed: nothing is decoded lazily */
   NULL, /* parse_reusing: nothing to reuse */
+  NULL, /* decoded_claim: the parse decoded everything; its footprint counts (limits.c) */
+  NULL, /* bytes_claim: the parse inflates nothing */
 };
 
 /* ---- shared helpers --------------------------------------------------------- */

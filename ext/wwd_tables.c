@@ -55,6 +55,13 @@ static const ls_option wwd_option_new_cells = {"new_cells", "new_cells=filled", 
 /* Text in WWD files is 8-bit, in the code page the option names. */
 static const ls_option *const wwd_options[] = {&ls_option_encoding, &wwd_option_new_cells, NULL};
 
+/* A compressed level's header claims its inflated main block (header
+** included; wwd_scratch_bytes, 0 for an uncompressed level or a claim the
+** codec refuses anyway): counted before the parse inflates it. */
+static void wwd_format_bytes_claim(const unsigned char *data, size_t size, codec_claim *claim) {
+  codec_claim_add(claim, wwd_scratch_bytes(data, size), "the main block (zlib)");
+}
+
 /* wwd_parse_reusing with the engine's scratch: the inflated main block of
 ** compressed levels goes into the buffer a parse-ahead thread keeps,
 ** reserved first by the engine (ls_scratch_reserve: huge pages where the
@@ -84,6 +91,8 @@ const ls_format wwd_format = {
   wwd_options,
   NULL, /* shed: nothing is decoded lazily */
   wwd_format_parse_reusing,
+  NULL, /* decoded_claim: the parse decoded everything; its footprint counts (limits.c) */
+  wwd_format_bytes_claim,
 };
 
 /* ---- records ----------------------------------------------------------------- */

@@ -110,6 +110,8 @@ const ls_format wz4_format = {
   wz4_options_list, /* rename_links; text in projects is UTF-16, no code page to choose */
   NULL, /* shed: nothing is decoded lazily */
   NULL, /* parse_reusing: nothing to reuse */
+  NULL, /* decoded_claim: the parse decoded everything; its footprint counts (limits.c) */
+  NULL, /* bytes_claim: the parse inflates nothing */
 };
 
 /* ---- shared helpers ------------------------------------------------------------- */

@@ -2,7 +2,8 @@
 ** fuzz_twmap.c: libFuzzer harness for the map model.
 **
 ** For every input: tw_map_parse; a refusal must carry CODEC_E_FORMAT,
-** _LIMIT or _MEMORY.  When that succeeds, decode everything the
+** _LIMIT or _MEMORY.  When that succeeds, the cells decoded below must
+** not exceed what tw_map_decoded_claim says the map would decode.  Decode everything the
 ** SQL tables show (every tile of every tilemap layer, which forces the lazy
 ** decoding, quads, images, envelopes and their points, sounds, info),
 ** edit one tile of each layer that loaded, drop what was decoded
@@ -297,7 +298,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   blob_round_trip(data, size);
-  touch(m);
+  {
+    /* the cells decoded never exceed what the map claimed (the engine's
+    ** levelsql_limit('decoded') rests on it) */
+    codec_claim claim;
+    uint64_t decoded = 0;
+    codec_claim_init(&claim, UINT64_MAX);
+    tw_map_decoded_claim(m, &claim);
+    touch(m);
+    for (i = 0; i < m->num_layers; i++)
+      if (m->layers[i].loaded && m->layers[i].cells) decoded += m->layers[i].cells_size;
+    if (decoded > claim.total) fuzz_fail("decoded more cells than the map claimed", NULL);
+  }
   /* the cache's shed hook between reads: edited layers stay, the rest is
   ** decoded again by the next touch */
   tw_map_shed(m);

@@ -1,0 +1,384 @@
+/*
+** test_bounded.c: bounded work on hostile files (issue 24, item 5).
+**
+** 5a, decompression amplification: a map generated here (small on disk)
+** whose 40 tile layers of 4096 x 4096 all point at one 65 KB zlib blob
+** claims 2.5 GiB of cells.  levelsql_files must refuse it in under a
+** second, naming the layer and the figures, with the process's peak
+** memory under 200 MB (measured in a forked child: getrusage's
+** ru_maxrss); a tw_tiles scan fails alike.  A smaller crafted map (8
+** layers of 2048 x 2048, 128 MiB) shows levelsql_limit('decoded') both
+** ways: refused under a cap of 100,000,000 bytes, read after raising it.
+** Every real corpus file still passes under the default.
+**
+** 5c, interrupts: levelsql_files validating a large map under the cap
+** (400 layers of 512 x 512, every layer decoded) is interrupted from a
+** second thread after 300 ms; the statement must stop soon after (the
+** delay is printed; asserted under 500 ms, aimed at 100 ms), and so is
+** tw_render drawing it; and one layer of 256 MiB, inflated in steps that
+** poll the interrupt; and a scan waiting for a parse-ahead thread.
+*/
+#include <pthread.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "datafile.h"
+#include "fileutil.h"
+#include "sqltest.h"
+#include "twmap.h"
+#include "wwd.h"
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+/* Writes a 0.6 map of `layers` plain tile layers of side x side cells,
+** all naming data 0: one zeroed tile array (zlib shrinks it ~1000:1).
+** Returns whether it was written. */
+static int write_shared_blob_map(const char *path, int layers, int side) {
+  static const int32_t version[1] = {1};
+  int32_t group[7] = {1, 0, 0, 100, 100, 0, 0};
+  size_t cells = (size_t)side * (size_t)side;
+  unsigned char *zero = calloc(cells, 4), *out = NULL;
+  size_t out_size = 0;
+  datafile *df = df_new();
+  codec_error err = {0};
+  int ok = zero && df && df_item_add(df, TW_ITEM_VERSION, 0, version, 1) >= 0 && df_data_add(df, zero, cells * 4) == 0;
+  int l;
+  free(zero);
+  group[6] = layers;
+  ok = ok && df_item_add(df, TW_ITEM_GROUP, 0, group, 7) >= 0;
+  for (l = 0; ok && l < layers; l++) {
+    int32_t it[18] = {0, 2, 0, 3, side, side, 0, 255, 255, 255, 255, -1, 0, -1, 0, 0, 0, 0};
+    ok = df_item_add(df, TW_ITEM_LAYER, (uint32_t)l, it, 18) >= 0;
+  }
+  ok = ok && df_write(df, 0, &out, &out_size, &err) && file_write_all(path, out, out_size);
+  if (!ok) printf("cannot write %s: %s\n", path, err.msg);
+  free(out);
+  if (df) df_free(df);
+  return ok;
+}
+
+/* What the child measured (sent back through a pipe). */
+typedef struct measured {
+  double ms;
+  long maxrss_kb;
+  char text[1024];
+} measured;
+
+/* Runs `sql` (first column of the first row as text) in a forked child
+** with a fresh connection, and returns its time and the child's peak
+** memory; the parent holds nothing big while it runs. */
+static int measure_in_child(const char *sql, measured *m) {
+  int fds[2];
+  pid_t pid;
+  memset(m, 0, sizeof *m);
+  if (pipe(fds) != 0) return 0;
+  fflush(stdout);
+  pid = fork();
+  if (pid == 0) {
+    measured r;
+    struct rusage ru;
+    sqlite3 *db = db_open();
+    double t0 = now_ms();
+    memset(&r, 0, sizeof r);
+    snprintf(r.text, sizeof r.text, "%s", db ? query_text(db, sql) : "(no connection)");
+    r.ms = now_ms() - t0;
+    getrusage(RUSAGE_SELF, &ru);
+    r.maxrss_kb = ru.ru_maxrss;
+    if (write(fds[1], &r, sizeof r) != (ssize_t)sizeof r) _exit(2);
+    _exit(0);
+  }
+  close(fds[1]);
+  if (pid < 0 || read(fds[0], m, sizeof *m) != (ssize_t)sizeof *m) {
+    close(fds[0]);
+    return 0;
+  }
+  close(fds[0]);
+  waitpid(pid, NULL, 0);
+  return 1;
+}
+
+static void test_amplification(const char *dir) {
+  measured m;
+  const char *hostile = fmt("%s/hostile.map", dir);
+  REQUIRE(write_shared_blob_map(hostile, 40, 4096), "hostile map written");
+  REQUIRE(measure_in_child(fmt("SELECT ok || ' ' || error FROM levelsql_files('%s')", hostile), &m), "child ran");
+  printf("INFO hostile map in levelsql_files: %.1f ms, peak %ld KB: %s\n", m.ms, m.maxrss_kb, m.text);
+  CHECK(strncmp(m.text, "0 ", 2) == 0 && strstr(m.text, "would decode 67,108,864 bytes") &&
+            strstr(m.text, "over the file's limit of 1,073,741,824 bytes in all") && strstr(m.text, "layer 16 (tiles)"),
+        "hostile map refused naming layer 16 (the one past 1 GiB) and the figures: %s", m.text);
+  CHECK(m.ms < 1000, "refused in under a second (%.1f ms)", m.ms);
+  CHECK(m.maxrss_kb > 0 && m.maxrss_kb < 200 * 1024, "peak memory under 200 MB (%ld KB)", m.maxrss_kb);
+  REQUIRE(measure_in_child(fmt("SELECT sum(id) FROM tw_tiles('%s')", hostile), &m), "child ran");
+  printf("INFO hostile map in a tw_tiles sum: %.1f ms, peak %ld KB: %s\n", m.ms, m.maxrss_kb, m.text);
+  CHECK(strstr(m.text, "hostile.map: layer 16 (tiles) would decode") && m.ms < 1000 && m.maxrss_kb < 200 * 1024,
+        "tw_tiles fails alike, fast and small: %s", m.text);
+}
+
+/* The codec's sum itself: each of the 40 layers counts its 64 MiB (the
+** shared blob is named, so not counted again), the part that crosses the
+** limit is the 17th layer, and the arithmetic saturates. */
+static void test_claim_codec(const char *dir) {
+  size_t size = 0;
+  unsigned char *bytes = file_read_all(fmt("%s/hostile.map", dir), &size);
+  tw_map *m = NULL;
+  codec_error err = {0};
+  codec_claim claim;
+  REQUIRE(bytes && tw_map_parse(bytes, size, &m, &err), "hostile map parses (no layer decoded): %s", err.msg);
+  free(bytes);
+  if (!m) return;
+  CHECK(size < 200 * 1024, "the hostile map is small on disk (%zu bytes)", size);
+  codec_claim_init(&claim, UINT64_MAX);
+  tw_map_decoded_claim(m, &claim);
+  CHECK(claim.total == 40ull * 4096 * 4096 * 4 && claim.over[0] == 0, "claims 40 x 64 MiB (%llu)",
+        (unsigned long long)claim.total);
+  codec_claim_init(&claim, 1ull << 30);
+  tw_map_decoded_claim(m, &claim);
+  CHECK(strcmp(claim.over, "layer 16 (tiles)") == 0 && claim.over_bytes == 67108864, "crossing part: '%s' %llu",
+        claim.over, (unsigned long long)claim.over_bytes);
+  tw_map_free(m);
+  codec_claim_init(&claim, 10);
+  CHECK(!codec_claim_add(&claim, UINT64_MAX - 1, "a") && !codec_claim_add(&claim, 5, "b") &&
+            claim.total == UINT64_MAX && strcmp(claim.over, "a") == 0 && codec_mul_sat(1ull << 40, 1ull << 40) == UINT64_MAX,
+        "sums and products saturate; the first crossing part is kept");
+}
+
+static void test_limit_option(const char *dir) {
+  sqlite3 *db = db_open();
+  const char *smaller = fmt("%s/smaller.map", dir);
+  REQUIRE(db != NULL, "connection");
+  if (!db) return;
+  REQUIRE(write_shared_blob_map(smaller, 8, 2048), "smaller map written");
+  CHECK(query_int(db, "SELECT levelsql_limit('decoded')") == 1073741824, "the default cap is 1 GiB");
+  CHECK(query_int(db, fmt("SELECT ok FROM levelsql_files('%s')", smaller)) == 1, "128 MiB map passes the default");
+  CHECK(query_int(db, "SELECT levelsql_limit('decoded', 100000000)") == 1073741824, "setting returns the old cap");
+  CHECK(strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s')", smaller)),
+               "layer 5 (tiles) would decode 16,777,216 bytes (134,217,728 in all), over the file's limit of 100,000,000"),
+        "refused under a lowered cap (a cached model is checked again): %s",
+        query_text(db, fmt("SELECT error FROM levelsql_files('%s')", smaller)));
+  exec_err(db, fmt("SELECT count(*) FROM tw_tiles('%s')", smaller), "smaller.map: layer 5 (tiles) would decode",
+           "levelsql_limit('decoded', bytes)");
+  CHECK(query_int(db, "SELECT levelsql_limit('decoded', 200000000)") == 100000000, "raised");
+  CHECK(query_int(db, fmt("SELECT ok FROM levelsql_files('%s')", smaller)) == 1, "a raised cap lets it through");
+  CHECK(query_int(db, fmt("SELECT count(*) FROM tw_tiles('%s') WHERE layer_index = 7", smaller)) == 2048 * 2048,
+        "its tiles read");
+  if (getenv("LEVELSQL_SAMPLES")) {
+    /* every format is held to the cap: WWD, WED and wz4 by their parsed
+    ** level (an uncompressed WWD, SAMPLE01), a compressed WWD by its header */
+    const char *samples = getenv("LEVELSQL_SAMPLES");
+    exec_ok(db, "SELECT levelsql_limit('decoded', 1000)");
+    CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s') WHERE NOT ok AND error LIKE "
+                            "'%%over the file''s limit of 1,000 bytes in all%%'", samples)) ==
+              query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s')", samples)),
+          "under a cap of 1,000 bytes every sample is refused");
+    CHECK(strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s/SAMPLE01.WWD')", samples)),
+                 "the parsed level holds ") != NULL &&
+              strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s/AR0100.WED')", samples)),
+                     "the parsed level holds ") != NULL &&
+              strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s/intro.wz4')", samples)),
+                     "the parsed level holds ") != NULL,
+          "WWD, WED and wz4 name their parsed level: %s", query_text(db, fmt("SELECT error FROM levelsql_files('%s/SAMPLE01.WWD')", samples)));
+    exec_err(db, fmt("SELECT count(*) FROM wwd_objects('%s/SAMPLE01.WWD')", samples), "SAMPLE01.WWD: the parsed level holds",
+             "over the file's limit of 1,000 bytes");
+    /* a compressed level is refused on its header's claim, before the parse inflates it */
+    CHECK(strstr(query_text(db, fmt("SELECT error FROM levelsql_files('%s/SAMPLE02.WWD')", samples)),
+                 "the main block (zlib) would decode 204,690 bytes, over the file's limit of 1,000 bytes") != NULL,
+          "a compressed WWD is refused before inflating: %s",
+          query_text(db, fmt("SELECT error FROM levelsql_files('%s/SAMPLE02.WWD')", samples)));
+    exec_ok(db, "SELECT levelsql_limit('decoded', 1073741824)");
+    CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s') WHERE NOT ok", samples)) == 0,
+          "back at the default every sample reads (the refusals were not cached)");
+  } else {
+    SKIP("LEVELSQL_SAMPLES unset: the cap on WWD, WED and wz4 samples");
+  }
+  exec_err(db, "SELECT levelsql_limit('decoded', 0)", "a number of bytes, 1 or more", NULL);
+  exec_err(db, "SELECT levelsql_limit('cells')", "unknown limit", NULL);
+  sqlite3_close(db);
+}
+
+/* Every real file of every format passes levelsql_files as before: none
+** is refused by the cap. */
+static void test_corpus(void) {
+  const char *corpus = getenv("LEVELSQL_CORPUS");
+  sqlite3 *db;
+  if (!corpus) {
+    SKIP("LEVELSQL_CORPUS unset: corpus files under the default cap");
+    return;
+  }
+  db = db_open();
+  REQUIRE(db != NULL, "connection");
+  if (!db) return;
+  CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s/*') WHERE error LIKE '%%levelsql_limit%%'", corpus)) ==
+            0,
+        "no corpus file is over the default cap");
+  CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s/tw') WHERE ok", corpus)) ==
+            query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s/tw')", corpus)),
+        "every corpus map validates under the default cap");
+  sqlite3_close(db);
+}
+
+/* ---- interrupts ---------------------------------------------------------- */
+
+typedef struct interrupter {
+  sqlite3 *db;
+  int after_ms;
+  double at_ms; /* when sqlite3_interrupt was called */
+} interrupter;
+
+static void *interrupt_later(void *p) {
+  interrupter *it = p;
+  struct timespec ts = {it->after_ms / 1000, (long)(it->after_ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+  it->at_ms = now_ms();
+  sqlite3_interrupt(it->db);
+  return NULL;
+}
+
+/* Runs sql (stepping every row) while another thread interrupts after
+** after_ms; returns how long after the interrupt the statement stopped
+** (-1 when it finished without being interrupted), rc its last code. */
+static double interrupted_after(sqlite3 *db, const char *sql, int after_ms, int *rc) {
+  interrupter it = {db, after_ms, 0};
+  pthread_t th;
+  sqlite3_stmt *st = NULL;
+  double done;
+  *rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+  if (*rc != SQLITE_OK) return -1;
+  pthread_create(&th, NULL, interrupt_later, &it);
+  while ((*rc = sqlite3_step(st)) == SQLITE_ROW) {
+  }
+  done = now_ms();
+  pthread_join(th, NULL);
+  sqlite3_finalize(st);
+  return *rc == SQLITE_INTERRUPT ? done - it.at_ms : -1;
+}
+
+static void test_interrupt(const char *dir) {
+  sqlite3 *db = db_open();
+  const char *big = fmt("%s/big.map", dir);
+  double late;
+  int rc;
+  REQUIRE(db != NULL, "connection");
+  if (!db) return;
+  REQUIRE(write_shared_blob_map(big, 400, 512), "big map written");
+  exec_ok(db, "SELECT levelsql_threads(0)");
+  late = interrupted_after(db, fmt("SELECT ok FROM levelsql_files('%s')", big), 300, &rc);
+  printf("INFO levelsql_files stopped %.1f ms after the interrupt (rc %d)\n", late, rc);
+  CHECK(rc == SQLITE_INTERRUPT && late >= 0 && late < 500, "validation stops soon after an interrupt (%.1f ms, rc %d)",
+        late, rc);
+  late = interrupted_after(db, fmt("SELECT length(tw_render('%s'))", big), 300, &rc);
+  printf("INFO tw_render stopped %.1f ms after the interrupt (rc %d)\n", late, rc);
+  CHECK(rc == SQLITE_INTERRUPT && late >= 0 && late < 500, "a render stops soon after an interrupt (%.1f ms, rc %d)",
+        late, rc);
+  sqlite3_close(db);
+}
+
+/* One layer of 8192 x 8192 (256 MiB, under the cap): validating it is one
+** long inflate, which polls the interrupt every 4 MiB.  The statement is
+** timed whole first; interrupted 20 ms in, it must stop well before it
+** would have ended (under half its time, and under 500 ms after the
+** interrupt). */
+static void test_interrupt_inflate(const char *dir) {
+  sqlite3 *db = db_open();
+  const char *huge = fmt("%s/one_huge_layer.map", dir);
+  double t0, whole, late;
+  int rc;
+  REQUIRE(db != NULL, "connection");
+  if (!db) return;
+  REQUIRE(write_shared_blob_map(huge, 1, 8192), "map written");
+  exec_ok(db, "SELECT levelsql_threads(0)");
+  t0 = now_ms();
+  CHECK(query_int(db, fmt("SELECT ok FROM levelsql_files('%s')", huge)) == 1, "the 256 MiB layer validates");
+  whole = now_ms() - t0;
+  exec_ok(db, "SELECT levelsql_cache_limit(0)"); /* parse and validate again */
+  exec_ok(db, "SELECT levelsql_cache_limit(2147483648)");
+  if (whole < 100) {
+    SKIP("the whole validation took %.1f ms: too fast to interrupt inside it", whole);
+    sqlite3_close(db);
+    return;
+  }
+  late = interrupted_after(db, fmt("SELECT ok FROM levelsql_files('%s')", huge), 20, &rc);
+  printf("INFO one 256 MiB layer: validated in %.1f ms; interrupted, stopped %.1f ms after (rc %d)\n", whole, late, rc);
+  CHECK(rc == SQLITE_INTERRUPT && late >= 0 && late < 500 && late < whole / 2,
+        "an inflate stops soon after an interrupt (%.1f ms of %.1f, rc %d)", late, whole, rc);
+  sqlite3_close(db);
+}
+
+/* Writes a compressed WWD level of one side x side plane (4 bytes a
+** tile, inflated by the parse). */
+static int write_wwd(const char *path, unsigned side) {
+  wwd_level *l = wwd_level_new(side, side, 64, 64);
+  unsigned char *out = NULL;
+  size_t n = 0;
+  codec_error err = {0};
+  int ok;
+  if (!l) return 0;
+  l->header[WWD_HDR_FLAGS] |= WWD_FLAG_COMPRESS;
+  ok = wwd_serialize(l, &out, &n, &err) && file_write_all(path, out, n);
+  if (!ok) printf("cannot write %s: %s\n", path, err.msg);
+  free(out);
+  wwd_free(l);
+  return ok;
+}
+
+/* A scan waiting for a parse-ahead thread: a level of 1500 x 1500 tiles
+** first (parsed on the connection's thread, which hands the next files
+** to two threads meanwhile: long enough for them to take the jobs, or the
+** connection, finding a job not started, would run it itself, beyond an
+** interrupt's reach), then two levels of 5000 x 5000 tiles (100 MB
+** inflated each).  Interrupted 200 ms in, while it waits for the thread
+** parsing the second file, the scan stops within 200 ms and a quarter of
+** the time it takes whole (a wait that does not poll ends with that
+** file's parse, 400 to 800 ms later here). */
+static void test_interrupt_wait(const char *dir) {
+  sqlite3 *db = db_open();
+  const char *folder = fmt("%s/wwd", dir), *sql;
+  double t0, whole, late;
+  int rc;
+  REQUIRE(db != NULL, "connection");
+  if (!db) return;
+  REQUIRE(mkdir(folder, 0700) == 0, "folder");
+  REQUIRE(write_wwd(fmt("%s/a_first.wwd", folder), 1500) && write_wwd(fmt("%s/b_big.wwd", folder), 5000) &&
+              write_wwd(fmt("%s/c_big.wwd", folder), 5000),
+          "levels written");
+  sql = fmt("SELECT count(*) FROM wwd_planes('%s')", folder);
+  exec_ok(db, "SELECT levelsql_threads(2)");
+  t0 = now_ms();
+  CHECK(query_int(db, sql) == 3, "the three levels read");
+  whole = now_ms() - t0;
+  exec_ok(db, "SELECT levelsql_cache_limit(0)");
+  if (whole < 200) {
+    SKIP("the whole scan took %.1f ms: too fast to interrupt a wait inside it", whole);
+    sqlite3_close(db);
+    return;
+  }
+  late = interrupted_after(db, sql, 200, &rc);
+  printf("INFO a scan waiting for parse-ahead threads: %.1f ms whole; interrupted, stopped %.1f ms after (rc %d)\n",
+         whole, late, rc);
+  CHECK(rc == SQLITE_INTERRUPT && late >= 0 && late < 200 && late < whole / 4,
+        "the wait for a thread stops soon after an interrupt (%.1f ms of %.1f, rc %d)", late, whole, rc);
+  sqlite3_close(db);
+}
+
+int main(void) {
+  char dir[] = "/tmp/test_bounded_XXXXXX";
+  if (!mkdtemp(dir)) {
+    CHECK(0, "mkdtemp");
+    return check_done();
+  }
+  test_amplification(dir);
+  test_claim_codec(dir);
+  test_limit_option(dir);
+  test_corpus();
+  test_interrupt(dir);
+  test_interrupt_inflate(dir);
+  test_interrupt_wait(dir);
+  if (system(fmt("rm -rf '%s'", dir)) != 0) printf("cannot remove %s\n", dir);
+  return check_done();
+}
