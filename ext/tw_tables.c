@@ -19,9 +19,10 @@
 ** a tile's key is base[layer] + y * width + x and a quad's base[layer] +
 ** quad, O(1), until quads or sources of that layer are inserted or
 ** deleted (then tw_edit.c keeps them by index, as it does for groups,
-** layers, images, envelopes and sounds).  A map with a layer whose rows
-** would not fit under LS_KEY_MAX (never a real map) does not parse; a layer
-** an edit pushes past it is left out of the scans.
+** layers, images, envelopes and sounds).  A layer whose rows would not fit
+** under LS_KEY_MAX (never in a real map: only under a raised
+** levelsql_limit('decoded')) fails the scans that reach it and
+** levelsql_files' check, naming it.
 ** INSERT and DELETE are tw_edit.c's (through codecs/twmap_edit.h).
 ** Resizing a layer (tw_layers width, height) gives the layers whose size
 ** changed fresh key bases (tw_keys_layer_resized), so their cells never
@@ -99,31 +100,39 @@ static int layer_addressable(const tw_model *tm, size_t l) {
   return tw_keys_base(tm->keys, l) + (int64_t)tm->map->layers[l].count <= LS_KEY_MAX + 1;
 }
 
+/* Whether every layer's rows have keys (a map that large passes only a
+** raised levelsql_limit('decoded')): checked before any layer is
+** decoded, so such a map fails at once instead of after decoding gigabytes
+** of the layers before the first that does not fit. */
+static int map_addressable(const tw_model *tm, size_t *bad) {
+  size_t l;
+  for (l = 0; l < tm->map->num_layers; l++) {
+    tw_kind k = tm->map->layers[l].kind;
+    if ((k <= TW_KIND_TUNE || k == TW_KIND_QUADS || k == TW_KIND_SOUNDS) && !layer_addressable(tm, l)) {
+      *bad = l;
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Why layer l's rows cannot be read (not layer_addressable), into buf: a
+** map that large passes only a raised levelsql_limit('decoded'), since
+** its cells alone decode more than 2 GiB. */
+static const char *layer_unaddressable_why(const tw_model *tm, size_t l, char *buf, size_t n) {
+  snprintf(buf, n, "layer %zu: its %lld rows would take row keys from %lld on, past the %lld rows a rowid can name in one file",
+           l, (long long)tm->map->layers[l].count, (long long)tw_keys_base(tm->keys, l), (long long)LS_KEY_MAX + 1);
+  return buf;
+}
+
 static const char *const tw_extensions[] = {".map", NULL};
 
 /* The codec checks the container and the items; layer data waits. */
 static void *tw_format_parse(const unsigned char *data, size_t size, codec_error *err) {
   tw_map *m = NULL;
   tw_model *tm;
-  size_t l;
   if (!tw_map_parse(data, size, &m, err)) return NULL;
-  if (!(tm = model_wrap(m, NULL))) {
-    codec_fail_oom(err, "map: out of memory");
-    return NULL;
-  }
-  /* A layer past the rowids' key space is refused here, not left out of
-  ** the scans silently. */
-  for (l = 0; l < tm->map->num_layers; l++) {
-    if (!layer_addressable(tm, l)) {
-      codec_fail_limit(err, "layer %zu: its %lld rows would take row keys from %lld on, past the %lld rows a rowid can name in one file",
-                       l, (long long)tm->map->layers[l].count, (long long)tw_keys_base(tm->keys, l),
-                       (long long)LS_KEY_MAX + 1);
-      tw_map_free(tm->map);
-      tw_keys_free(tm->keys);
-      free(tm);
-      return NULL;
-    }
-  }
+  if (!(tm = model_wrap(m, NULL))) codec_fail_oom(err, "map: out of memory");
   return tm;
 }
 
@@ -162,6 +171,7 @@ static int tw_format_validate(void *model, const codec_cancel *cancel, codec_err
   tw_model *tm = model;
   size_t l;
   int f, ok = 1;
+  char why[200];
   for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
     const char *s;
     size_t n;
@@ -172,11 +182,12 @@ static int tw_format_validate(void *model, const codec_cancel *cancel, codec_err
     }
   }
   if (!tw_map_decode_items(tm->map, err)) return 0;
+  if (!map_addressable(tm, &l)) return codec_fail_limit(err, "%s", layer_unaddressable_why(tm, l, why, sizeof why));
   tm->map->df->cancel = cancel; /* polled inside each blob's inflate too */
   for (l = 0; ok && l < tm->map->num_layers; l++) {
     tw_kind k = tm->map->layers[l].kind;
     if (codec_cancelled(cancel)) ok = codec_fail_interrupted(err);
-    else if ((k <= TW_KIND_TUNE || k == TW_KIND_QUADS) && layer_addressable(tm, l)) ok = tw_layer_load(tm->map, l, err);
+    else if (k <= TW_KIND_TUNE || k == TW_KIND_QUADS) ok = tw_layer_load(tm->map, l, err);
   }
   tm->map->df->cancel = NULL;
   return ok;
@@ -329,7 +340,17 @@ static int layer_has_rows(const tw_model *tm, int64_t l, const ls_scan *scan, co
                           int family) {
   const tw_layer *L = &tm->map->layers[l];
   const ls_range *grp, *layer;
-  if (!in_family(L, family) || (family != ANY_LAYER && !layer_addressable(tm, (size_t)l))) return 0;
+  size_t bad;
+  if (!in_family(L, family)) return 0;
+  if (family != ANY_LAYER && !map_addressable(tm, &bad)) {
+    /* a scan fails with why (the engine reports scan->error), never
+    ** leaves layers out silently; a seek finds no such key */
+    if (scan && scan->error && !*scan->error) {
+      char why[200];
+      *scan->error = sqlite3_mprintf("%s", layer_unaddressable_why(tm, bad, why, sizeof why));
+    }
+    return 0;
+  }
   if (!scan) return 1;
   grp = getter_range(cols, ncols, scan, get_layer_group);
   layer = getter_range(cols, ncols, scan, get_layer_in_group);
