@@ -1630,9 +1630,11 @@ static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
   } else if (!file) {
     err = sqlite3_mprintf("INSERT into %s: the source '%s' names %d files; say which with the file column", t->name, source, list.n);
   } else {
-    for (i = 0; i < list.n && !found; i++) found = strcmp(list.paths[i], file) == 0;
-    if (found) *path = sqlite3_mprintf("%s", file);
-    else err = sqlite3_mprintf("INSERT into %s: file '%s' is not among the %d files of source '%s'", t->name, file, list.n, source);
+    /* (on Windows either separator; the listing's spelling is kept) */
+    for (i = 0; i < list.n && !found; i++) {
+      if ((found = ls_path_spelling_equal(list.paths[i], file)) != 0) *path = sqlite3_mprintf("%s", list.paths[i]);
+    }
+    if (!found) err = sqlite3_mprintf("INSERT into %s: file '%s' is not among the %d files of source '%s'", t->name, file, list.n, source);
   }
   ls_pathlist_free(&list);
   if (err) return vtab_error(v, SQLITE_ERROR, err);

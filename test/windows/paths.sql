@@ -21,6 +21,12 @@ SELECT count(*) FROM wwd_objects('@DIR@/samples') WHERE file = '@DIR@\samples\SA
 -- expect: 1
 SELECT count(*) FROM wwd_levels('@DIR@\samples\*.WWD') WHERE file = '@DIR@\samples\SAMPLE01.WW';
 -- expect: 0
+-- an INSERT into a source of several files names its target with either
+-- separator too
+INSERT INTO wwd_objects(source, file, plane, logic, x, y) VALUES ('@DIR@\samples\*.WWD', '@DIR@\samples\SAMPLE05.WWD', 0, 'WinSepProbe', 1, 2);
+-- expect ok
+SELECT count(*) FROM wwd_objects('samples/SAMPLE05.WWD') WHERE logic = 'WinSepProbe';
+-- expect: 1
 -- one entry per file (volume serial and file index): two spellings of one file
 SELECT count(*) FROM levelsql_files(json_array(replace('@DIR@', '\', '/') || '/samples/SAMPLE01.WWD', 'samples\SAMPLE01.WWD'));
 -- expect: 1
