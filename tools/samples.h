@@ -65,7 +65,7 @@ static inline const char *sample_out_dir(int argc, char **argv, const char *tool
   struct stat st;
   const char *dir;
   *fuzz = argc == 3 && strcmp(argv[1], "--fuzz") == 0;
-  if (argc != 2 + *fuzz) {
+  if (argc != 2 + *fuzz || argv[1 + *fuzz][0] == '-') { /* an option is no folder name */
     fprintf(stderr, "usage: %s [--fuzz] OUTDIR\n", tool);
     return NULL;
   }
