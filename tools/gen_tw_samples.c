@@ -937,7 +937,7 @@ static int tw_sample(size_t i, sample_file *f, codec_error *err) {
 ** layer is the attack. */
 static unsigned char *build_amplified(int layers, int w, int h, int skip07, size_t *size, codec_error *err) {
   size_t cells = (size_t)w * (size_t)h, n = skip07 ? (cells + 255) / 256 * 4 : cells * 4, i;
-  unsigned char *blob = (unsigned char *)calloc(n, 1), *out;
+  unsigned char *blob = (unsigned char *)calloc(n, 1);
   map_builder mb;
   int32_t data;
   int l;
