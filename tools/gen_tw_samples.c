@@ -959,14 +959,37 @@ static unsigned char *build_amplified(int layers, int w, int h, int skip07, size
   return mb_finish(&mb, size, err);
 }
 
+/* v07_sample.map converted to DDNet's style by the codec (tw_map_convert),
+** which keeps its bezier tangents in a UUID item (DDNet's
+** envpoints-bezier): a map with the datafile's UUID index items, which
+** none of the samples has. */
+static unsigned char *build_v07_as_ddnet(size_t *size, codec_error *err) {
+  size_t n07;
+  unsigned char *v07 = build_v07(&n07, err), *out = NULL;
+  tw_map *m = NULL;
+  if (v07 && tw_map_parse(v07, n07, &m, err) && tw_map_convert(m, TW_STYLE_DDNET, err) &&
+      !tw_map_serialize(m, 0, &out, size, err))
+    out = NULL;
+  tw_map_free(m);
+  free(v07);
+  return out;
+}
+
 /* Fuzz seed i (sample_run's build function for --fuzz): the samples, which
 ** are 0.5 to 3 KB and hold every item, layer and field kind between them,
-** then amplify_07.map (40 layers of 4096 x 4096 cells, 2.6 GB decoded,
-** from a blob of a few hundred bytes) and amplify_ddnet.map (64 layers of
-** 1024 x 1024, 256 MB decoded, from one 4 MB blob zlib keeps in 4 KB). */
+** then v07_as_ddnet.map (build_v07_as_ddnet), amplify_07.map (40 layers
+** of 4096 x 4096 cells, 2.6 GB decoded, from a blob of a few hundred
+** bytes) and amplify_ddnet.map (64 layers of 1024 x 1024, 256 MB decoded,
+** from one 4 MB blob zlib keeps in 4 KB). */
 static int tw_seed(size_t i, sample_file *f, codec_error *err) {
-  const size_t n = sizeof maps / sizeof maps[0];
-  if (i < n) return tw_sample(i, f, err);
+  const size_t n = sizeof maps / sizeof maps[0] + 1;
+  if (i + 1 < n) return tw_sample(i, f, err);
+  if (i + 1 == n) {
+    f->name = "v07_as_ddnet.map";
+    snprintf(f->what, sizeof f->what, "v07_sample.map converted to DDNet: a UUID item");
+    f->data = build_v07_as_ddnet(&f->size, err);
+    return f->data != NULL;
+  }
   f->check = SAMPLE_UNCHECKED;
   f->name = i == n ? "amplify_07.map" : "amplify_ddnet.map";
   snprintf(f->what, sizeof f->what, "hostile: %s", i == n ? "40 layers of 4096x4096 on one skip-compressed blob"
@@ -977,6 +1000,6 @@ static int tw_seed(size_t i, sample_file *f, codec_error *err) {
 
 int main(int argc, char **argv) {
   sample_set files = {sizeof maps / sizeof maps[0], tw_sample};
-  sample_set seeds = {sizeof maps / sizeof maps[0] + 2, tw_seed};
+  sample_set seeds = {sizeof maps / sizeof maps[0] + 3, tw_seed};
   return sample_run(argc, argv, "gen_tw_samples", files, seeds, tw_reparse);
 }
