@@ -198,7 +198,8 @@ static void fuzz_resize(wwd_level *lvl, uint32_t p, const uint8_t *k) {
       (le32_load(pl->header + WWD_PLANE_WIDTH_PX) != (uint32_t)w * le32_load(pl->header + WWD_PLANE_TILE_WIDTH) ||
        le32_load(pl->header + WWD_PLANE_HEIGHT_PX) != (uint32_t)h * le32_load(pl->header + WWD_PLANE_TILE_HEIGHT)))
     fuzz_fail("resize: pixel size", NULL);
-  for (y = 0; y < h; y++) {
+  /* no rows to walk when the plane is 0 wide: a 0 x 2^31 plane took seconds */
+  for (y = 0; w > 0 && y < h; y++) {
     for (x = 0; x < w; x++) {
       uint32_t want = x < ow && y < oh ? old[(size_t)y * ow + x] : fill;
       if (pl->tiles[(size_t)y * w + x] != want) fuzz_fail("resize: a cell moved or a new cell is not the fill", NULL);
