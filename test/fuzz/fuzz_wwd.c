@@ -175,8 +175,12 @@ static void fuzz_resize(wwd_level *lvl, uint32_t p, const uint8_t *k) {
   uint32_t *old = NULL;
   codec_error err;
   size_t n = (size_t)ow * oh;
+  /* a size is a uint32: a plane UINT32_MAX high grows to UINT32_MAX, not
+  ** to 2^32, which the cast would wrap to 0 */
   if (w < 0) w = 0;
   if (h < 0) h = 0;
+  if (w > UINT32_MAX) w = UINT32_MAX;
+  if (h > UINT32_MAX) h = UINT32_MAX;
   if (n > 1u << 20) return; /* a huge plane: copying it every run would be slow */
   if (n && !(old = malloc(n * sizeof *old))) return;
   if (n) memcpy(old, pl->tiles, n * sizeof *old);

@@ -17,8 +17,9 @@
 # Limits: an input may take 25 s, 2 GB of memory and one allocation of at
 # most 2 GB; anything more is a failure, like a crash.
 # Seeds and findings stay in a temporary folder; a crash fails the run and
-# its input is printed as hex so it can become a regression test.  Each
-# harness's line gives its runs and runs a second.
+# its input is printed as hex so it can become a regression test (with
+# FUZZ_FINDINGS=DIR, the failing inputs are also copied to DIR/<harness>/).
+# Each harness's line gives its runs and runs a second.
 set -u
 BUILD=${1:-build-fuzz}
 SECONDS_EACH=${2:-60}
@@ -102,12 +103,16 @@ for fz in "$BUILD"/fuzz/fuzz_*; do
   if [ $rc -ne 0 ]; then
     status=1
     echo "FAIL $name (exit $rc):"
-    grep -E 'ERROR|SUMMARY|==[0-9]+==' "$work/$name.log" | head -n 20
+    # the sanitizer's report and the harness's own message ("fuzz_wwd: ...")
+    grep -E 'ERROR|SUMMARY|==[0-9]+==|^fuzz_[a-z0-9_]+: ' "$work/$name.log" | head -n 20
     for a in "$work/findings-$name"/crash-* "$work/findings-$name"/leak-* "$work/findings-$name"/timeout-* \
       "$work/findings-$name"/oom-*; do
       [ -f "$a" ] || continue
       echo "input $(basename "$a") ($(wc -c <"$a") bytes):"
       od -An -tx1 "$a" | head -n 20
+      if [ -n "${FUZZ_FINDINGS:-}" ] && mkdir -p "$FUZZ_FINDINGS/$name" && cp "$a" "$FUZZ_FINDINGS/$name/"; then
+        echo "copied to $FUZZ_FINDINGS/$name/"
+      fi
     done
   fi
 done
