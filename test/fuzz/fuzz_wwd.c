@@ -181,7 +181,11 @@ static void fuzz_resize(wwd_level *lvl, uint32_t p, const uint8_t *k) {
   if (h < 0) h = 0;
   if (w > UINT32_MAX) w = UINT32_MAX;
   if (h > UINT32_MAX) h = UINT32_MAX;
-  if (n > 1u << 20) return; /* a huge plane: copying it every run would be slow */
+  /* a huge plane, before or after (a 0 x 16M plane, which has no cells,
+  ** grown to 4 x 16M): copying and checking it every run would take seconds;
+  ** a size past WWD_MAX_PLANE_CELLS is still asked for, and must be refused */
+  if (n > 1u << 20) return;
+  if ((uint64_t)w * (uint64_t)h > 1u << 20 && (uint64_t)w * (uint64_t)h <= WWD_MAX_PLANE_CELLS) return;
   if (n && !(old = malloc(n * sizeof *old))) return;
   if (n) memcpy(old, pl->tiles, n * sizeof *old);
   codec_error_clear(&err);
