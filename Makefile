@@ -256,16 +256,25 @@ coverage: deps
 	  GCOV=gcov sh tools/coverage.sh build-cov && exit $$rc
 
 # libFuzzer harnesses, one per codec (clang only), built with every codec
-# under ASan and UBSan.
+# under ASan and UBSan.  The codecs are compiled once (with libFuzzer's
+# coverage, without its main) and linked into every harness.
 FUZZ_BIN  := $(FUZZ_SRC:test/fuzz/%.c=build-fuzz/fuzz/%)
+FUZZ_OBJ  := $(CODEC_SRC:codecs/%.c=build-fuzz/obj/%.o)
+FUZZ_SAN  := -fno-sanitize-recover=undefined
+FUZZ_HDRS := $(HEADERS) $(wildcard test/fuzz/*.h)
+.SECONDARY: $(FUZZ_OBJ)
 
 fuzz-build: deps
 	@LEVELSQL_NEED_CLANG=1 sh tools/ensure-deps.sh
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)
 
-build-fuzz/fuzz/%: test/fuzz/%.c $(CODEC_SRC) $(HEADERS)
+build-fuzz/obj/%.o: codecs/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	clang $(CSTD) -O1 -g -Icodecs -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o $@ $< $(CODEC_SRC) $(ZLIB_LIBS)
+	clang $(CSTD) -O1 -g -Icodecs -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_SAN) -c -o $@ $<
+
+build-fuzz/fuzz/%: test/fuzz/%.c $(FUZZ_OBJ) $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	clang $(CSTD) -O1 -g -Icodecs -fsanitize=fuzzer,address,undefined $(FUZZ_SAN) -o $@ $< $(FUZZ_OBJ) $(ZLIB_LIBS)
 
 fuzz: fuzz-build
 	@sh test/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)

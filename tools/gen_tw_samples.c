@@ -47,6 +47,8 @@
 **   no name) and as Teeworlds 0.5 did; then a tiles layer no group lists
 **   and a layer item of a type no game writes (7), which are kept as read.
 ** map_resave (DDNet 16.4) rewrites each of them byte for byte.
+** `gen_tw_samples --fuzz OUTDIR` writes the seeds of test/fuzz/run.sh: the
+** same maps and two hostile ones (see tw_seed).
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -357,6 +359,39 @@ static unsigned char *skip_compress(const unsigned char *cells, size_t count, si
   return out;
 }
 
+/* The item of a tilemap layer of w x h cells (tiles or a physics layer:
+** `flags`) laid out as `layout` says, looking as `look` says, whose cells
+** are in blob `data` (and, for a DDNet physics layer other than the game
+** layer, in blob `own` at DDNet's index for its kind; -1 otherwise). */
+static void mb_tilemap_item(map_builder *mb, const char *name, int32_t flags, int w, int h, int32_t image,
+                            tile_layout layout, const tile_look *look, int32_t data, int32_t own) {
+  int v2 = layout == LAYOUT_05 || layout == LAYOUT_DDRACE10;
+  int32_t it[23];
+  size_t base = v2 ? 15 : 18, n_ints;
+  int k;
+  it[0] = 0;
+  it[1] = 2;
+  it[2] = look->detail;
+  it[3] = layout == LAYOUT_07 ? 4 : v2 ? 2 : 3;
+  it[4] = w;
+  it[5] = h;
+  it[6] = flags;
+  for (k = 0; k < 4; k++) it[7 + k] = look->color[k];
+  it[11] = look->color_env;
+  it[12] = look->color_env_offset;
+  it[13] = image;
+  it[14] = data;
+  if (!v2) i32str(it + 15, 3, name);
+  for (k = 0; k < 5; k++) it[base + (size_t)k] = -1;
+  if (own >= 0) {
+    size_t slot = flags == TILES_TELE ? 0 : flags == TILES_SPEEDUP ? 1 : flags == TILES_FRONT ? 2
+                : flags == TILES_SWITCH ? 3 : 4;
+    it[base + slot] = own;
+  }
+  n_ints = layout == LAYOUT_DDNET ? 23 : layout == LAYOUT_DDRACE10 ? 20 : layout == LAYOUT_05 ? 15 : 18;
+  mb_item(mb, TW_ITEM_LAYER, mb->layers++, it, n_ints);
+}
+
 /* A tilemap layer (tiles or a physics layer: `flags`) with the cells of g,
 ** laid out as `layout` says, looking as `look` says.  A DDNet physics
 ** layer other than the game layer keeps its cells in its own blob (DDNet's
@@ -364,36 +399,17 @@ static unsigned char *skip_compress(const unsigned char *cells, size_t count, si
 ** clients read. */
 static void mb_tilemap_v(map_builder *mb, const char *name, int32_t flags, const grid *g, int32_t image,
                          tile_layout layout, const tile_look *look) {
-  int v2 = layout == LAYOUT_05 || layout == LAYOUT_DDRACE10;
-  int32_t it[23];
-  size_t cells = (size_t)g->w * (size_t)g->h, base = v2 ? 15 : 18, n_ints;
-  int k;
-  it[0] = 0;
-  it[1] = 2;
-  it[2] = look->detail;
-  it[3] = layout == LAYOUT_07 ? 4 : v2 ? 2 : 3;
-  it[4] = g->w;
-  it[5] = g->h;
-  it[6] = flags;
-  for (k = 0; k < 4; k++) it[7 + k] = look->color[k];
-  it[11] = look->color_env;
-  it[12] = look->color_env_offset;
-  it[13] = image;
-  it[14] = -1;
-  if (!v2) i32str(it + 15, 3, name);
-  for (k = 0; k < 5; k++) it[base + (size_t)k] = -1;
-  n_ints = layout == LAYOUT_DDNET ? 23 : layout == LAYOUT_DDRACE10 ? 20 : layout == LAYOUT_05 ? 15 : 18;
+  size_t cells = (size_t)g->w * (size_t)g->h;
+  int32_t data, own = -1;
   if (flags != TILES_PLAIN && flags != TILES_GAME) {
     unsigned char *zero = (unsigned char *)calloc(cells, 4);
-    size_t slot = flags == TILES_TELE ? 0 : flags == TILES_SPEEDUP ? 1 : flags == TILES_FRONT ? 2
-                : flags == TILES_SWITCH ? 3 : 4;
     if (!zero) {
       mb->failed = 1;
       return;
     }
-    it[14] = mb_blob(mb, zero, cells * 4);
+    data = mb_blob(mb, zero, cells * 4);
     free(zero);
-    it[base + slot] = mb_blob(mb, g->b, cells * g->cell);
+    own = mb_blob(mb, g->b, cells * g->cell);
   } else if (layout == LAYOUT_07) {
     size_t n;
     unsigned char *packed = skip_compress(g->b, cells, &n);
@@ -401,12 +417,12 @@ static void mb_tilemap_v(map_builder *mb, const char *name, int32_t flags, const
       mb->failed = 1;
       return;
     }
-    it[14] = mb_blob(mb, packed, n);
+    data = mb_blob(mb, packed, n);
     free(packed);
   } else {
-    it[14] = mb_blob(mb, g->b, cells * g->cell);
+    data = mb_blob(mb, g->b, cells * g->cell);
   }
-  mb_item(mb, TW_ITEM_LAYER, mb->layers++, it, n_ints);
+  mb_tilemap_item(mb, name, flags, g->w, g->h, image, layout, look, data, own);
 }
 
 /* A plain-looking tilemap, DDNet's layout (ddnet) or Teeworlds 0.6's. */
@@ -911,6 +927,79 @@ static int tw_sample(size_t i, sample_file *f, codec_error *err) {
   return f->data != NULL;
 }
 
+/* ---- the hostile fuzz seeds -------------------------------------------- */
+
+/* A map of `layers` tiles layers of w x h cells, all pointing at one blob
+** (decompression amplification, issue 24 item 5): a 0.7 map (skip07) whose
+** blob is the skip-compressed cells (one stored tile per 256 cells, which
+** zlib shrinks a thousand times again), or a DDNet map whose blob holds
+** the w x h zeroed cells.  Written without reading it back: decoding every
+** layer is the attack. */
+static unsigned char *build_amplified(int layers, int w, int h, int skip07, size_t *size, codec_error *err) {
+  size_t cells = (size_t)w * (size_t)h, n = skip07 ? (cells + 255) / 256 * 4 : cells * 4, i;
+  unsigned char *blob = (unsigned char *)calloc(n, 1);
+  map_builder mb;
+  int32_t data;
+  int l;
+  if (!blob) {
+    codec_fail(err, "out of memory");
+    return NULL;
+  }
+  for (i = 0; skip07 && i < n / 4; i++) /* runs of 256 air tiles, the last one short */
+    blob[4 * i + 2] = (unsigned char)(i + 1 < n / 4 ? 255 : (cells - 1) % 256);
+  mb_init(&mb);
+  if (skip07) mb.point_ints = 22;
+  mb_info(&mb, "levelsql fuzz seed", "1", NULL, "CC0", NULL, 0);
+  data = mb_blob(&mb, blob, n);
+  free(blob);
+  mb_group(&mb, "Game", 100, layers);
+  for (l = 0; l < layers; l++)
+    mb_tilemap_item(&mb, l ? "Big" : "Game", l ? TILES_PLAIN : TILES_GAME, w, h, -1, skip07 ? LAYOUT_07 : LAYOUT_DDNET,
+                    &plain_look, data, -1);
+  return mb_finish(&mb, size, err);
+}
+
+/* v07_sample.map converted to DDNet's style by the codec (tw_map_convert),
+** which keeps its bezier tangents in a UUID item (DDNet's
+** envpoints-bezier): a map with the datafile's UUID index items, which
+** none of the samples has. */
+static unsigned char *build_v07_as_ddnet(size_t *size, codec_error *err) {
+  size_t n07;
+  unsigned char *v07 = build_v07(&n07, err), *out = NULL;
+  tw_map *m = NULL;
+  if (v07 && tw_map_parse(v07, n07, &m, err) && tw_map_convert(m, TW_STYLE_DDNET, err) &&
+      !tw_map_serialize(m, 0, &out, size, err))
+    out = NULL;
+  tw_map_free(m);
+  free(v07);
+  return out;
+}
+
+/* Fuzz seed i (sample_run's build function for --fuzz): the samples, which
+** are 0.5 to 3 KB and hold every item, layer and field kind between them,
+** then v07_as_ddnet.map (build_v07_as_ddnet), amplify_07.map (40 layers
+** of 4096 x 4096 cells, 2.6 GB decoded, from a blob of a few hundred
+** bytes) and amplify_ddnet.map (64 layers of 1024 x 1024, 256 MB decoded,
+** from one 4 MB blob zlib keeps in 4 KB). */
+static int tw_seed(size_t i, sample_file *f, codec_error *err) {
+  const size_t n = sizeof maps / sizeof maps[0] + 1;
+  if (i + 1 < n) return tw_sample(i, f, err);
+  if (i + 1 == n) {
+    f->name = "v07_as_ddnet.map";
+    snprintf(f->what, sizeof f->what, "v07_sample.map converted to DDNet: a UUID item");
+    f->data = build_v07_as_ddnet(&f->size, err);
+    return f->data != NULL;
+  }
+  f->check = SAMPLE_UNCHECKED;
+  f->name = i == n ? "amplify_07.map" : "amplify_ddnet.map";
+  snprintf(f->what, sizeof f->what, "hostile: %s", i == n ? "40 layers of 4096x4096 on one skip-compressed blob"
+                                                           : "64 layers of 1024x1024 on one zlib blob");
+  f->data = i == n ? build_amplified(40, 4096, 4096, 1, &f->size, err) : build_amplified(64, 1024, 1024, 0, &f->size, err);
+  return f->data != NULL;
+}
+
 int main(int argc, char **argv) {
-  return sample_run(argc, argv, "gen_tw_samples", sizeof maps / sizeof maps[0], tw_sample, tw_reparse);
+  sample_set files = {sizeof maps / sizeof maps[0], tw_sample};
+  sample_set seeds = {sizeof maps / sizeof maps[0] + 3, tw_seed};
+  return sample_run(argc, argv, "gen_tw_samples", files, seeds, tw_reparse);
 }

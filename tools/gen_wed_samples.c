@@ -18,6 +18,11 @@
 ** - AR0200.WED: a tavern, 20x15 tiles: four walls, three doors, one of
 **   whose closed polygons has no vertices (another check), one a double
 **   door with two closed polygons.
+** `gen_wed_samples --fuzz OUTDIR` writes the seeds of test/fuzz/run.sh
+** instead: FUZZ.WED, a 12x9-tile area of about 2 KB with every section
+** kind (a water overlay, animated cells, walls, one crossing the four wall
+** groups, a door with open and closed polygons and one with an empty
+** closed polygon), and AR0200.WED.
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -111,6 +116,27 @@ static const door_spec tavern_doors[] = {
      {{DOOR_FLAGS, 4, {{640, 620}, {700, 620}, {700, 640}, {640, 640}}},
       {DOOR_FLAGS, 4, {{700, 620}, {760, 620}, {760, 640}, {700, 640}}}}},
 };
+
+static const poly_spec tiny_walls[] = {
+    {WALL_FLAGS, 4, {{300, 400}, {700, 400}, {700, 560}, {300, 560}}}, /* over the four wall groups */
+    {WALL_FLAGS | WED_PF_COVER_ANIMATIONS, 3, {{60, 60}, {200, 60}, {130, 180}}},
+    {0, 4, {{500, 100}, {560, 100}, {560, 160}, {500, 160}}},
+};
+
+static const door_spec tiny_doors[] = {
+    {"DOOR9900", 1, 2, {40, 41}, 1, 1,
+     {{DOOR_FLAGS, 4, {{130, 250}, {150, 250}, {150, 310}, {130, 310}}}},
+     {{DOOR_FLAGS, 4, {{130, 280}, {190, 280}, {190, 300}, {130, 300}}}}},
+    {"DOOR9901", 0, 1, {90}, 1, 1, /* an empty closed polygon */
+     {{DOOR_FLAGS, 4, {{390, 500}, {410, 500}, {410, 540}, {390, 540}}}},
+     {{DOOR_FLAGS, 0, {{0, 0}}}}},
+};
+
+/* The fuzz seed (--fuzz): small, with every section kind. */
+static const area_spec tiny_area = {"FUZZ.WED", "AR9900", "fuzz seed, 12x9 tiles, 3 walls, 2 doors, a water overlay",
+                                    12, 9, (int)(sizeof tiny_walls / sizeof tiny_walls[0]), tiny_walls,
+                                    (int)(sizeof tiny_doors / sizeof tiny_doors[0]), tiny_doors, 1, {7, 5, 9, 6},
+                                    2, {14, 15, 0, 0}};
 
 static const area_spec areas[] = {
     {"AR0100.WED", "AR0100", "town, 30x20 tiles, 8 walls, 2 doors, a water overlay", 30, 20,
@@ -271,16 +297,29 @@ static int wed_reparse(const unsigned char *data, size_t size, codec_error *err)
   return ok;
 }
 
-/* Sample i: areas[i], built and serialized (sample_run's build function). */
-static int wed_sample(size_t i, sample_file *f, codec_error *err) {
-  wed_area *a = build(&areas[i], err);
+/* The area of spec s, built and serialized into f. */
+static int build_file(const area_spec *s, sample_file *f, codec_error *err) {
+  wed_area *a = build(s, err);
   int ok = a && wed_serialize(a, &f->data, &f->size, err);
-  f->name = areas[i].file;
-  snprintf(f->what, sizeof f->what, "%s", areas[i].what);
+  f->name = s->file;
+  snprintf(f->what, sizeof f->what, "%s", s->what);
   wed_free(a);
   return ok;
 }
 
+/* Sample i: areas[i] (sample_run's build function). */
+static int wed_sample(size_t i, sample_file *f, codec_error *err) {
+  return build_file(&areas[i], f, err);
+}
+
+/* Fuzz seed i (sample_run's build function for --fuzz): tiny_area, then
+** AR0200.WED (4 KB). */
+static int wed_seed(size_t i, sample_file *f, codec_error *err) {
+  return build_file(i == 0 ? &tiny_area : &areas[1], f, err);
+}
+
 int main(int argc, char **argv) {
-  return sample_run(argc, argv, "gen_wed_samples", sizeof areas / sizeof areas[0], wed_sample, wed_reparse);
+  sample_set files = {sizeof areas / sizeof areas[0], wed_sample};
+  sample_set seeds = {2, wed_seed};
+  return sample_run(argc, argv, "gen_wed_samples", files, seeds, wed_reparse);
 }

@@ -16,6 +16,16 @@
 ** accidents sql/wwd_cookbook.sql looks for (an object above its plane, an
 ** enemy outside its patrol range).
 **
+** `gen_wwd_samples --fuzz OUTDIR` writes the seeds of test/fuzz/run.sh
+** instead: levels of 2 to 4 KB that still hold every section kind (a
+** compressed and an uncompressed Claw-like level with three planes, tiles,
+** objects on two planes, two image sets on the main plane, single, double
+** and mask tile properties; a Gruntz-like and a Get Medieval-like one),
+** and the hostile ones of issue 24: a level whose header claims a
+** decompressed size beyond the codec's cap, one whose claim is within the
+** cap but more than its zlib stream holds, and a real zlib bomb (a 1 MB
+** main block in 1 KB of zlib, 2.6 KB with the header).
+**
 ** Deterministic: a fixed 64-bit LCG per level, no rand(), no clock.
 */
 #include <stdint.h>
@@ -106,14 +116,25 @@ typedef struct sample_spec {
   int singles, doubles, masks;     /* tile properties */
   uint64_t seed;
   int accidents; /* add the editing accidents the cookbook's checks find */
+  int small;     /* a fuzz seed: 8-pixel tiles on every plane (8x8 masks), the Background and
+                 ** Front planes as small as the main one, a second image set on the main plane */
 } sample_spec;
 
 static const sample_spec samples[] = {
-    {"SAMPLE01.WWD", "Claw - Sample 1", 0, 1, 0, 160, 48, 320, 0, 48, 8, 0, 1, 0},
-    {"SAMPLE02.WWD", "Claw - Sample 2", 0, 2, 1, 200, 60, 450, 0, 60, 12, 0, 2, 1},
-    {"SAMPLE03.WWD", "Gruntz - Sample 1", 1, 1, 1, 60, 40, 260, 0, 910, 0, 0, 3, 0},
-    {"SAMPLE04.WWD", "Claw - Sample 3", 0, 3, 0, 120, 40, 180, 12, 40, 10, 2, 4, 0},
-    {"SAMPLE05.WWD", "Get Medieval - Sample 1", 2, 1, 0, 40, 30, 60, 0, 16, 0, 0, 5, 0},
+    {"SAMPLE01.WWD", "Claw - Sample 1", 0, 1, 0, 160, 48, 320, 0, 48, 8, 0, 1, 0, 0},
+    {"SAMPLE02.WWD", "Claw - Sample 2", 0, 2, 1, 200, 60, 450, 0, 60, 12, 0, 2, 1, 0},
+    {"SAMPLE03.WWD", "Gruntz - Sample 1", 1, 1, 1, 60, 40, 260, 0, 910, 0, 0, 3, 0, 0},
+    {"SAMPLE04.WWD", "Claw - Sample 3", 0, 3, 0, 120, 40, 180, 12, 40, 10, 2, 4, 0, 0},
+    {"SAMPLE05.WWD", "Get Medieval - Sample 1", 2, 1, 0, 40, 30, 60, 0, 16, 0, 0, 5, 0, 0},
+};
+
+/* The fuzz seeds built from a spec (`--fuzz`); the hostile ones follow
+** them (see wwd_seed). */
+static const sample_spec seed_specs[] = {
+    {"FUZZ_C.WWD", "Claw - fuzz seed", 0, 1, 1, 6, 5, 5, 2, 2, 2, 1, 11, 1, 1},
+    {"FUZZ_U.WWD", "Claw - fuzz seed", 0, 2, 0, 6, 5, 5, 2, 2, 2, 1, 12, 1, 1},
+    {"FUZZ_G.WWD", "Gruntz - fuzz seed", 1, 1, 0, 5, 4, 4, 0, 3, 0, 0, 13, 0, 1},
+    {"FUZZ_M.WWD", "Get Medieval - fuzz seed", 2, 1, 1, 4, 3, 3, 0, 2, 0, 0, 14, 0, 1},
 };
 
 /* Stores a C string into a fixed-size header field (truncated if needed). */
@@ -129,6 +150,15 @@ static int set_plane_image_set(wwd_plane *p, const char *name) {
   if (!p->image_sets) return 0;
   p->num_image_sets = 1;
   return wwd_bytes_set(&p->image_sets[0], (const unsigned char *)name, strlen(name));
+}
+
+/* Gives a plane two image-set names.  Returns 0 when out of memory. */
+static int set_plane_image_sets(wwd_plane *p, const char *first, const char *second) {
+  p->image_sets = (wwd_bytes *)calloc(2, sizeof(wwd_bytes));
+  if (!p->image_sets) return 0;
+  p->num_image_sets = 2;
+  return wwd_bytes_set(&p->image_sets[0], (const unsigned char *)first, strlen(first)) &&
+         wwd_bytes_set(&p->image_sets[1], (const unsigned char *)second, strlen(second));
 }
 
 /* Picks a logic by weight. */
@@ -151,11 +181,11 @@ static int add_object(wwd_level *lvl, uint32_t plane, lcg *g, const logic_kind *
                       int32_t px_w, int32_t px_h) {
   long idx = wwd_object_append(lvl, plane);
   wwd_object *o;
-  int32_t x, y;
+  int32_t x, y, margin = px_w > 128 && px_h > 128 ? 32 : 0; /* none on a fuzz seed's small planes */
   if (idx < 0) return 0;
   o = &lvl->planes[plane].objects[idx];
-  x = lcg_range(g, 32, px_w - 32);
-  y = lcg_range(g, 32, px_h - 32);
+  x = lcg_range(g, margin, px_w - margin);
+  y = lcg_range(g, margin, px_h - margin);
   o->field[WWD_OBJ_ID] = id;
   o->field[WWD_OBJ_X] = x;
   o->field[WWD_OBJ_Y] = y;
@@ -244,7 +274,10 @@ static void fill_tiles(wwd_plane *p, lcg *g, int action) {
 static wwd_level *build(const sample_spec *s) {
   lcg g;
   wwd_level *lvl;
-  uint32_t main_plane = 0, tile = s->game == 1 ? 32 : 64, i;
+  uint32_t main_plane = 0, tile = s->small ? 8 : s->game == 1 ? 32 : 64, i;
+  /* the Background and Front planes: 24 x 24 and 24 x 60 tiles of 64 pixels */
+  uint32_t side_tile = s->small ? tile : 64, side_wide = s->small ? s->tiles_wide : 24;
+  uint32_t back_high = s->small ? s->tiles_high : 24, front_high = s->small ? s->tiles_high : 60;
   char buf[128];
   const logic_kind *kinds;
   size_t nkinds;
@@ -255,7 +288,9 @@ static wwd_level *build(const sample_spec *s) {
   if (!lvl) return NULL;
   if (s->game == 0) {
     /* Background (z -999, wraps both ways) and Front (z 9000, wraps in x) around Action. */
-    if (!wwd_plane_insert(lvl, 0, 24, 24, 64, 64) || !wwd_plane_insert(lvl, 2, 24, 60, 64, 64)) goto fail;
+    if (!wwd_plane_insert(lvl, 0, side_wide, back_high, side_tile, side_tile) ||
+        !wwd_plane_insert(lvl, 2, side_wide, front_high, side_tile, side_tile))
+      goto fail;
     main_plane = 1;
     put_str(lvl->planes[0].header + WWD_PLANE_NAME, 64, "Background");
     le32_store(lvl->planes[0].header + WWD_PLANE_FLAGS, WWD_PLANE_WRAP_X | WWD_PLANE_WRAP_Y);
@@ -276,7 +311,9 @@ static wwd_level *build(const sample_spec *s) {
   }
   fill_tiles(&lvl->planes[main_plane], &g, 1);
   le32_store(lvl->planes[main_plane].header + WWD_PLANE_FILL_COLOR, s->game == 1 ? 128 : 50);
-  if (!set_plane_image_set(&lvl->planes[main_plane], "ACTION")) goto fail;
+  if (s->small ? !set_plane_image_sets(&lvl->planes[main_plane], "ACTION", "ACTION2")
+              : !set_plane_image_set(&lvl->planes[main_plane], "ACTION"))
+    goto fail;
 
   /* Header strings like the real games'. */
   put_str(lvl->header + WWD_HDR_NAME, 64, s->name);
@@ -346,7 +383,8 @@ static wwd_level *build(const sample_spec *s) {
   if (s->front_objects && lvl->num_planes > 2) {
     static const logic_kind front = {"FrontCandy", "LEVEL_ARCHESFRONT", "", 1, 0};
     for (k = 0; k < s->front_objects; k++) {
-      if (!add_object(lvl, 2, &g, &front, id++, 24 * 64, 60 * 64)) goto fail;
+      if (!add_object(lvl, 2, &g, &front, id++, (int32_t)(side_wide * side_tile), (int32_t)(front_high * side_tile)))
+        goto fail;
       lvl->planes[2].objects[k].field[WWD_OBJ_Z] = 9500;
     }
   }
@@ -391,10 +429,8 @@ static int wwd_reparse(const unsigned char *data, size_t size, codec_error *err)
   return ok;
 }
 
-/* Sample i: samples[i], built and serialized (sample_run's build
-** function). */
-static int wwd_sample(size_t i, sample_file *f, codec_error *err) {
-  const sample_spec *s = &samples[i];
+/* The level of spec s, built and serialized into f. */
+static int build_file(const sample_spec *s, sample_file *f, codec_error *err) {
   wwd_level *lvl = build(s);
   uint32_t p, objects = 0;
   int ok;
@@ -408,6 +444,51 @@ static int wwd_sample(size_t i, sample_file *f, codec_error *err) {
   return ok;
 }
 
+/* Sample i: samples[i] (sample_run's build function). */
+static int wwd_sample(size_t i, sample_file *f, codec_error *err) {
+  return build_file(&samples[i], f, err);
+}
+
+/* The zlib bomb: one 512 x 512 plane of invisible tiles, compressed, a
+** 1 MB main block in about 1 KB (deflate's ratio is near its limit of
+** 1032:1, which the codec's plausibility check allows; bigger, each run of
+** it would take the fuzzer longer than a hundred small levels). */
+static int build_bomb(sample_file *f, codec_error *err) {
+  wwd_level *lvl = wwd_level_new(512, 512, 64, 64);
+  int ok;
+  if (!lvl) return codec_fail(err, "out of memory");
+  le32_store(lvl->header + WWD_HDR_FLAGS, WWD_FLAG_USE_Z_COORDS | WWD_FLAG_COMPRESS);
+  ok = wwd_serialize(lvl, &f->data, &f->size, err);
+  wwd_free(lvl);
+  snprintf(f->what, sizeof f->what, "hostile: a 1 MB main block in 1 KB of zlib");
+  return ok;
+}
+
+/* Fuzz seed i (sample_run's build function for --fuzz): seed_specs, then
+** FUZZ_CLAIM_HUGE.WWD (FUZZ_C.WWD claiming 0xFFFFFFF0 decompressed bytes:
+** refused by the cap before any allocation), FUZZ_CLAIM_SHORT.WWD
+** (claiming the most its stream could plausibly hold, far more than it
+** does: refused after inflating), FUZZ_BOMB.WWD (build_bomb). */
+static int wwd_seed(size_t i, sample_file *f, codec_error *err) {
+  const size_t n = sizeof seed_specs / sizeof seed_specs[0];
+  uint32_t claim;
+  if (i < n) return build_file(&seed_specs[i], f, err);
+  if (i == n + 2) {
+    f->name = "FUZZ_BOMB.WWD";
+    return build_bomb(f, err);
+  }
+  if (!build_file(&seed_specs[0], f, err)) return 0;
+  f->name = i == n ? "FUZZ_CLAIM_HUGE.WWD" : "FUZZ_CLAIM_SHORT.WWD";
+  f->check = SAMPLE_REFUSED;
+  /* the stream's plausible maximum: 1032 bytes per byte plus 1 KB of slack */
+  claim = i == n ? 0xFFFFFFF0u : (uint32_t)((f->size - WWD_HEADER_SIZE) * 1032u + 1024u);
+  le32_store(f->data + WWD_HDR_DECOMPRESSED_SIZE, claim);
+  snprintf(f->what, sizeof f->what, "hostile: claims %u decompressed bytes", (unsigned)claim);
+  return 1;
+}
+
 int main(int argc, char **argv) {
-  return sample_run(argc, argv, "gen_wwd_samples", sizeof samples / sizeof samples[0], wwd_sample, wwd_reparse);
+  sample_set files = {sizeof samples / sizeof samples[0], wwd_sample};
+  sample_set seeds = {sizeof seed_specs / sizeof seed_specs[0] + 3, wwd_seed};
+  return sample_run(argc, argv, "gen_wwd_samples", files, seeds, wwd_reparse);
 }

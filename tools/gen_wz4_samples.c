@@ -18,6 +18,8 @@
 **   tex_title, which a Load still asks for by its old name tex_old (a name
 **   link without a target).
 ** - logo.wz4: a logo texture on one page, shown on another.
+** `gen_wz4_samples --fuzz OUTDIR` writes the same two as the seeds of
+** test/fuzz/run.sh: 1 and 5 KB, with every chunk and op part between them.
 */
 #include <stdint.h>
 #include <stdio.h>
@@ -259,5 +261,6 @@ static int wz4_sample(size_t i, sample_file *f, codec_error *err) {
 }
 
 int main(int argc, char **argv) {
-  return sample_run(argc, argv, "gen_wz4_samples", sizeof projects / sizeof projects[0], wz4_sample, wz4_reparse);
+  sample_set files = {sizeof projects / sizeof projects[0], wz4_sample};
+  return sample_run(argc, argv, "gen_wz4_samples", files, files, wz4_reparse);
 }

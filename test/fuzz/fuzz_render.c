@@ -4,7 +4,8 @@
 **
 ** The input is parsed by the codec whose sniff accepts it, then drawn:
 ** a Teeworlds map with its defaults at a small size (tile 2, entities on;
-** maps with a tilemap above 1M cells are only parsed, to keep runs fast),
+** maps whose layers claim more than FUZZ_MAX_DECODED_BYTES, fuzz_budget.h,
+** are only parsed, as the engine refuses them before decoding),
 ** every plane of a WWD level, a WED area as SVG and as PNG, every page of
 ** a wz4 project as SVG; a PNG input is decoded.  A render may fail, but
 ** only with a message and a code; it must never crash, leak or read out
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "canvas.h"
+#include "fuzz_budget.h"
 #include "render_tw.h"
 #include "render_wed.h"
 #include "render_wwd.h"
@@ -54,13 +56,11 @@ static void fuzz_tw(const uint8_t *data, size_t size) {
   codec_error e = {{0}, 0};
   tw_render_opts o;
   unsigned char *png = NULL;
-  size_t n = 0, l;
+  size_t n = 0;
   if (!tw_map_parse(data, size, &m, &e)) return;
-  for (l = 0; l < m->num_layers; l++) {
-    if ((uint64_t)m->layers[l].width * (uint64_t)m->layers[l].height > 1000000) {
-      tw_map_free(m);
-      return;
-    }
+  if (fuzz_tw_over_budget(m)) {
+    tw_map_free(m);
+    return;
   }
   tw_render_defaults(&o);
   o.tile = 2;

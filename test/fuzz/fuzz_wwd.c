@@ -3,7 +3,8 @@
 ** conversion.
 **
 ** For every input:
-** - text8: decoding the bytes in each code page and encoding the result
+** - text8 (on the first 256 bytes): decoding the bytes in each code page
+**   and encoding the result
 **   must give the bytes back; when the input happens to be valid UTF-8 that
 **   a code page can represent, encoding then decoding must give it back.
 ** - wwd: parse; a refusal must carry a message and CODEC_E_FORMAT, _LIMIT
@@ -174,9 +175,17 @@ static void fuzz_resize(wwd_level *lvl, uint32_t p, const uint8_t *k) {
   uint32_t *old = NULL;
   codec_error err;
   size_t n = (size_t)ow * oh;
+  /* a size is a uint32: a plane UINT32_MAX high grows to UINT32_MAX, not
+  ** to 2^32, which the cast would wrap to 0 */
   if (w < 0) w = 0;
   if (h < 0) h = 0;
-  if (n > 1u << 20) return; /* a huge plane: copying it every run would be slow */
+  if (w > UINT32_MAX) w = UINT32_MAX;
+  if (h > UINT32_MAX) h = UINT32_MAX;
+  /* a huge plane, before or after (a 0 x 16M plane, which has no cells,
+  ** grown to 4 x 16M): copying and checking it every run would take seconds;
+  ** a size past WWD_MAX_PLANE_CELLS is still asked for, and must be refused */
+  if (n > 1u << 20) return;
+  if ((uint64_t)w * (uint64_t)h > 1u << 20 && (uint64_t)w * (uint64_t)h <= WWD_MAX_PLANE_CELLS) return;
   if (n && !(old = malloc(n * sizeof *old))) return;
   if (n) memcpy(old, pl->tiles, n * sizeof *old);
   codec_error_clear(&err);
@@ -197,7 +206,8 @@ static void fuzz_resize(wwd_level *lvl, uint32_t p, const uint8_t *k) {
       (le32_load(pl->header + WWD_PLANE_WIDTH_PX) != (uint32_t)w * le32_load(pl->header + WWD_PLANE_TILE_WIDTH) ||
        le32_load(pl->header + WWD_PLANE_HEIGHT_PX) != (uint32_t)h * le32_load(pl->header + WWD_PLANE_TILE_HEIGHT)))
     fuzz_fail("resize: pixel size", NULL);
-  for (y = 0; y < h; y++) {
+  /* no rows to walk when the plane is 0 wide: a 0 x 2^31 plane took seconds */
+  for (y = 0; w > 0 && y < h; y++) {
     for (x = 0; x < w; x++) {
       uint32_t want = x < ow && y < oh ? old[(size_t)y * ow + x] : fill;
       if (pl->tiles[(size_t)y * w + x] != want) fuzz_fail("resize: a cell moved or a new cell is not the fill", NULL);
@@ -249,9 +259,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* libFuzzer entry point. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  /* level strings are short; converting a whole 128 KiB input four ways
-  ** would make every run slow */
-  fuzz_text8(data, size < 4096 ? size : 4096);
+  /* level strings are short (256 bytes at most in a header field); converting
+  ** more of the input four ways would take most of each run (at 4 KiB it took
+  ** 70% of it) */
+  fuzz_text8(data, size < 256 ? size : 256);
   fuzz_wwd(data, size);
   return 0;
 }
