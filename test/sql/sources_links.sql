@@ -73,6 +73,7 @@ kinds = sorted(set(type(r[0]).__name__ for r in rows))
 print("rows", len(rows), "names", names, "types", kinds)
 ');
 -- expect ok
-.shell /usr/bin/python3 check.py >check.txt 2>&1
+-- (under `make asan` the extension needs the ASan runtime first in Python)
+.shell if [ "${LEVELSQL_SANITIZED:-0}" = 1 ]; then LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0 /usr/bin/python3 check.py; else /usr/bin/python3 check.py; fi >check.txt 2>&1
 SELECT rtrim(CAST(readfile('check.txt') AS TEXT), char(10));
 -- expect: rows 771 names [b'names/A.WWD', b'names/\xff.WWD'] types ['bytes', 'str']

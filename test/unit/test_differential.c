@@ -782,7 +782,7 @@ static int put(unsigned char **buf, size_t *len, size_t *cap, const void *bytes,
     *buf = b;
     *cap = grown;
   }
-  memcpy(*buf + *len, bytes, n);
+  if (n) memcpy(*buf + *len, bytes, n); /* (an empty blob's bytes may be NULL) */
   *len += n;
   return 1;
 }
@@ -838,7 +838,7 @@ static void run_query(sqlite3 *db, const char *sql, int nkeys, answer *a) {
 }
 
 static int bytes_cmp(const unsigned char *a, size_t na, const unsigned char *b, size_t nb) {
-  int d = memcmp(a, b, na < nb ? na : nb);
+  int d = na && nb ? memcmp(a, b, na < nb ? na : nb) : 0;
   return d ? d : (na > nb) - (na < nb);
 }
 
@@ -855,7 +855,7 @@ static int answers_agree(answer *a, answer *b, const shape *sh) {
   for (i = 0; i < a->n && sh->nkeys; i++) /* the keys in order */
     if (bytes_cmp(a->rows[i].data, a->rows[i].key_len, b->rows[i].data, b->rows[i].key_len)) return 0;
   if (sh->limited && !sh->total) return 1; /* the rows among ties may differ */
-  if (!sh->total) {
+  if (!sh->total && a->n > 0) { /* (qsort of no rows may get NULL) */
     qsort(a->rows, (size_t)a->n, sizeof *a->rows, row_cmp);
     qsort(b->rows, (size_t)b->n, sizeof *b->rows, row_cmp);
   }
