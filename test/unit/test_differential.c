@@ -45,6 +45,19 @@
 ** corpus' images would take most of the time).  LEVELSQL_TORTURE=1 (`make
 ** torture`): ten times the queries, the BLOB columns, bigger frames and
 ** the corpus folders as sources too.
+**
+** Then the transaction phase (issue 24, item 1): for each (table, sample
+** file) pair, and each (table, corpus file) pair under torture, with the
+** copy taken, a transaction opened with BEGIN or SAVEPOINT (in turn) runs
+** random queries; a second connection changes a writable integer value of
+** the file (of that table, else of another table of its format), and the
+** transaction's queries must still answer as the copy (repeatable reads).
+** Read-only, its COMMIT succeeds and a new read sees the change; over a
+** new copy, a transaction that reads, sees the file change again and
+** writes must get the stale-file error at the write or the COMMIT, the
+** file must keep the second connection's bytes and a new read must see
+** its value.  Each pair's sequence is one case (3 queries per step; 20
+** under torture, 4 over the corpus).
 */
 #include <dirent.h>
 #include <stdint.h>
