@@ -45,6 +45,19 @@
 ** corpus' images would take most of the time).  LEVELSQL_TORTURE=1 (`make
 ** torture`): ten times the queries, the BLOB columns, bigger frames and
 ** the corpus folders as sources too.
+**
+** Then the transaction phase (issue 24, item 1): for each (table, sample
+** file) pair, and each (table, corpus file) pair under torture, with the
+** copy taken, a transaction opened with BEGIN or SAVEPOINT (in turn) runs
+** random queries; a second connection changes a writable integer value of
+** the file (of that table, else of another table of its format), and the
+** transaction's queries must still answer as the copy (repeatable reads).
+** Read-only, its COMMIT succeeds and a new read sees the change; over a
+** new copy, a transaction that reads, sees the file change again and
+** writes must get the stale-file error at the write or the COMMIT, the
+** file must keep the second connection's bytes and a new read must see
+** its value.  Each pair's sequence is one case (3 queries per step; 20
+** under torture, 4 over the corpus).
 */
 #include <dirent.h>
 #include <stdint.h>
@@ -101,6 +114,7 @@ typedef struct column {
   char copy_name[64]; /* in the copy */
   char type;          /* declared: 'i' integer, 't' text, 'r' real, 'b' blob */
   int pushed;         /* file, rowid and the key columns: pushed down */
+  int writable;       /* UPDATE can set it (levelsql_columns) */
 } column;
 
 /* A table: cols[0] is the row id, cols[1] `file`, then the others in their
@@ -121,6 +135,7 @@ typedef struct target {
   int queries;    /* per table */
   long row_cap;   /* more rows than this: a frame (see the header) */
   int skip_blobs; /* leave BLOB columns out (see main) */
+  int tx_queries; /* the transaction phase: queries per step (0: none) */
 } target;
 
 typedef struct target_list {
@@ -158,7 +173,8 @@ static int load_tables(sqlite3 *db, table_def *tables, int max) {
   if (sqlite3_prepare_v2(db, "SELECT DISTINCT table_name FROM levelsql_columns ORDER BY 1", -1, &names, NULL) ||
       sqlite3_prepare_v2(db,
                          "SELECT x.name, upper(x.type), x.hidden,"
-                         " (SELECT c.pushed_down FROM levelsql_columns AS c WHERE c.table_name = ?1 AND c.column_name = x.name)"
+                         " (SELECT c.pushed_down FROM levelsql_columns AS c WHERE c.table_name = ?1 AND c.column_name = x.name),"
+                         " (SELECT c.writable FROM levelsql_columns AS c WHERE c.table_name = ?1 AND c.column_name = x.name)"
                          " FROM pragma_table_xinfo(?1) AS x ORDER BY x.cid",
                          -1, &cols, NULL)) {
     printf("cannot read the tables: %s\n", sqlite3_errmsg(db));
@@ -193,6 +209,7 @@ static int load_tables(sqlite3 *db, table_def *tables, int max) {
       snprintf(c->copy_name, sizeof c->copy_name, "\"%s\"", cname);
       c->type = !type ? 'b' : strstr(type, "INT") ? 'i' : strstr(type, "TEXT") ? 't' : strstr(type, "REAL") ? 'r' : 'b';
       c->pushed = sqlite3_column_int(cols, 3);
+      c->writable = sqlite3_column_int(cols, 4);
     }
     sqlite3_reset(cols);
     if (t->ncols > 1 && t->source_arg[0]) n++;
@@ -251,6 +268,7 @@ static int copy_readable(sqlite3 *db, const char *from, const char *into, int su
     data = file_read_all(path, &size);
     if (data && file_write_all(dest, data, size) &&
         target_add(targets, dest, format, 0, like->queries, like->row_cap, like->skip_blobs)) {
+      targets->items[targets->n - 1].tx_queries = like->tx_queries;
       *formats_seen |= 1u << f;
       copied++;
     } else {
@@ -912,6 +930,7 @@ static void print_answer(const char *label, const answer *a) {
 typedef struct tally_counts {
   uint64_t seed; /* the run's (each pair's is derived from it) */
   long pairs, queries, mismatches, shown, framed, rows, failed_pairs;
+  long tx_pairs, tx_failed; /* the transaction phase's */
 } tally_counts;
 
 /* The table t without its BLOB columns, in *out. */
@@ -922,6 +941,66 @@ static const table_def *table_without_blobs(const table_def *t, table_def *out) 
   for (c = 0; c < t->ncols; c++)
     if (t->cols[c].type != 'b') out->cols[out->ncols++] = t->cols[c];
   return out;
+}
+
+/* Runs queries first..first+n-1 of the generator g against temp.copy (see
+** the header); returns the mismatches (the first `shown` printed in
+** full, `when` saying at which step), and in *first_bad, unless already
+** set, the first query (on the virtual table) whose answer differs
+** (sqlite3_malloc'd). */
+static long run_queries(sqlite3 *db, gen *g, const target *tg, const frame *fr, int first, int n, uint64_t seed,
+                        const char *when, tally_counts *tally, char **first_bad) {
+  long mismatches = 0;
+  int i;
+  for (i = first; i < first + n; i++) {
+    query_pair q = {sqlite3_str_new(db), sqlite3_str_new(db)};
+    char *sql_v, *sql_c;
+    answer av, ac;
+    shape sh;
+    gen_query(&q, g, tg, fr, i == 0, &sh);
+    sql_v = sqlite3_str_finish(q.v);
+    sql_c = sqlite3_str_finish(q.c);
+    run_query(db, sql_v, sh.nkeys, &av);
+    run_query(db, sql_c, sh.nkeys, &ac);
+    tally->queries++;
+    if (!answers_agree(&av, &ac, &sh)) {
+      if (!mismatches++ && !*first_bad) *first_bad = sqlite3_mprintf("%s", sql_v);
+      tally->mismatches++;
+      if (tally->shown++ < MISMATCHES_SHOWN) {
+        printf("MISMATCH LEVELSQL_DIFF_SEED=%llu (this pair's: %llu), query %d of %s over %s%s%s%s:\n"
+               "  virtual table: %s\n  copy:          %s\n",
+               (unsigned long long)tally->seed, (unsigned long long)seed, i, g->t->name, tg->source,
+               fr->pushed[0] ? " framed by " : "", fr->pushed, when, sql_v, sql_c);
+        print_answer("virtual table", &av);
+        print_answer("copy", &ac);
+      }
+    }
+    answer_free(&av);
+    answer_free(&ac);
+    sqlite3_free(sql_v);
+    sqlite3_free(sql_c);
+  }
+  return mismatches;
+}
+
+/* Counts the pair's rows, chooses its frame and makes temp.copy with a
+** sample of its values (g's); returns 0 on failure (printed). */
+static int pair_prepare(sqlite3 *db, const table_def *t, const target *tg, rng_state *rng, frame *fr,
+                        sampled *sv, gen *g, tally_counts *tally) {
+  char *count_sql = sqlite3_mprintf("SELECT count(*) FROM \"%s\"(%Q)", t->name, tg->source);
+  sqlite3_int64 total = one_int(db, count_sql), copied;
+  sqlite3_free(count_sql);
+  if (total < 0) return 0;
+  frame_choose(db, t, tg, rng, total, fr);
+  if (fr->pushed[0]) tally->framed++;
+  copied = copy_make(db, t, tg, fr);
+  if (copied < 0) return 0;
+  tally->rows += copied;
+  sampled_take(db, t->ncols, rng, sv);
+  g->rng = rng;
+  g->t = t;
+  g->sv = sv;
+  return 1;
 }
 
 /* Runs the random queries of one (table, target) pair; returns its
@@ -935,53 +1014,248 @@ static long run_pair(sqlite3 *db, const table_def *all_columns, const target *tg
   sampled sv = {0};
   frame fr;
   gen g;
-  char *count_sql = sqlite3_mprintf("SELECT count(*) FROM \"%s\"(%Q)", t->name, tg->source);
-  sqlite3_int64 total = one_int(db, count_sql), copied;
-  long mismatches = 0;
-  int i;
-  sqlite3_free(count_sql);
+  long mismatches;
   *first_bad = NULL;
-  if (total < 0) return 1;
-  frame_choose(db, t, tg, &rng, total, &fr);
-  if (fr.pushed[0]) tally->framed++;
-  copied = copy_make(db, t, tg, &fr);
-  if (copied < 0) return 1;
-  tally->rows += copied;
-  sampled_take(db, t->ncols, &rng, &sv);
-  g.rng = &rng;
-  g.t = t;
-  g.sv = &sv;
-  for (i = 0; i < nqueries; i++) {
-    query_pair q = {sqlite3_str_new(db), sqlite3_str_new(db)};
-    char *sql_v, *sql_c;
-    answer av, ac;
-    shape sh;
-    gen_query(&q, &g, tg, &fr, i == 0, &sh);
-    sql_v = sqlite3_str_finish(q.v);
-    sql_c = sqlite3_str_finish(q.c);
-    run_query(db, sql_v, sh.nkeys, &av);
-    run_query(db, sql_c, sh.nkeys, &ac);
-    tally->queries++;
-    if (!answers_agree(&av, &ac, &sh)) {
-      if (!mismatches++) *first_bad = sqlite3_mprintf("%s", sql_v);
-      tally->mismatches++;
-      if (tally->shown++ < MISMATCHES_SHOWN) {
-        printf("MISMATCH LEVELSQL_DIFF_SEED=%llu (this pair's: %llu), query %d of %s over %s%s%s:\n"
-               "  virtual table: %s\n  copy:          %s\n",
-               (unsigned long long)tally->seed, (unsigned long long)seed, i, t->name, tg->source, fr.pushed[0] ? " framed by " : "", fr.pushed, sql_v,
-               sql_c);
-        print_answer("virtual table", &av);
-        print_answer("copy", &ac);
-      }
-    }
-    answer_free(&av);
-    answer_free(&ac);
-    sqlite3_free(sql_v);
-    sqlite3_free(sql_c);
-  }
+  if (!pair_prepare(db, t, tg, &rng, &fr, &sv, &g, tally)) return 1;
+  mismatches = run_queries(db, &g, tg, &fr, 0, nqueries, seed, "", tally, first_bad);
   sampled_free(&sv);
   exec_ok(db, "DROP TABLE temp.copy");
   return mismatches;
+}
+
+/* ---- the transaction phase ------------------------------------------------- */
+
+#define STALE_MESSAGE "changed on disk since it was read"
+
+/* One value changed in the file: which table, column and row, and the
+** value before and after.  The row is named by its position in the
+** file's rows (their natural order), not by a rowid, so that the
+** sequence does not depend on rowids being the same in two connections
+** (another promise, tested elsewhere). */
+typedef struct change {
+  const table_def *table;
+  const column *col;
+  unsigned row; /* OFFSET among the table's rows of the file */
+  sqlite3_int64 before, after;
+} change;
+
+/* The integer in column col of the row at `row` of table t over the
+** target, as connection db reads it now; 0 and *ok = 0 when it cannot be
+** read or is no integer. */
+static sqlite3_int64 read_cell(sqlite3 *db, const table_def *t, const column *col, const target *tg, unsigned row,
+                               int *ok) {
+  sqlite3_stmt *st = NULL;
+  sqlite3_int64 v = 0;
+  char *sql = sqlite3_mprintf("SELECT %s FROM \"%s\"(%Q) LIMIT 1 OFFSET %u", col->name, t->name, tg->source, row);
+  *ok = 0;
+  if (sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+      sqlite3_column_type(st, 0) == SQLITE_INTEGER) {
+    v = sqlite3_column_int64(st, 0);
+    *ok = 1;
+  }
+  sqlite3_finalize(st);
+  sqlite3_free(sql);
+  return v;
+}
+
+/* The values tried as a new value of an integer cell holding v: near it
+** and small ones, the column's own checks refuse the others. */
+static int change_candidates(sqlite3_int64 v, sqlite3_int64 *out) {
+  int n = 0;
+  if (v < INT64_MAX) out[n++] = v + 1;
+  if (v > INT64_MIN) out[n++] = v - 1;
+  out[n++] = v ^ 1;
+  out[n++] = 0;
+  out[n++] = 1;
+  out[n++] = 2;
+  return n;
+}
+
+/* The UPDATE of one cell (sqlite3_malloc'd). */
+static char *update_sql(const change *ch, const target *tg, sqlite3_int64 value) {
+  return sqlite3_mprintf("UPDATE \"%s\" SET %s = %lld WHERE \"%s\" = %Q AND rowid ="
+                         " (SELECT rowid FROM \"%s\"(%Q) LIMIT 1 OFFSET %u)",
+                         ch->table->name, ch->col->name, (long long)value, ch->table->source_arg, tg->source,
+                         ch->table->name, tg->source, ch->row);
+}
+
+/* From connection db2, changes one value of the target's file: an integer
+** column that levelsql_columns says is writable, of table t first, else of
+** another table of the same format, in a row chosen at random; the first
+** new value the column takes (and reads back different) is kept.  Returns
+** 1 with *ch filled, 0 when no column of the file could be changed. */
+static int change_file(sqlite3 *db2, const table_def *t, const table_def *tables, int ntables, const target *tg,
+                       rng_state *rng, change *ch) {
+  int k, attempts = 0;
+  for (k = -1; k < ntables && attempts < 60; k++) {
+    const table_def *tt = k < 0 ? t : &tables[k];
+    int c, start;
+    if ((k >= 0 && tt == t) || strcmp(tt->family, tg->family) != 0 || tt->ncols < 3) continue;
+    start = (int)pick(rng, (uint32_t)tt->ncols);
+    for (c = 0; c < tt->ncols && attempts < 60; c++) {
+      const column *col = &tt->cols[(start + c) % tt->ncols];
+      sqlite3_int64 candidates[8];
+      int i, n, ok;
+      if (!col->writable || col->type != 'i') continue;
+      ch->table = tt;
+      ch->col = col;
+      ch->row = pick(rng, 16);
+      ch->before = read_cell(db2, tt, col, tg, ch->row, &ok);
+      if (!ok) { /* fewer rows, or no integer there: the first row */
+        ch->row = 0;
+        ch->before = read_cell(db2, tt, col, tg, ch->row, &ok);
+      }
+      if (!ok) continue;
+      n = change_candidates(ch->before, candidates);
+      for (i = 0; i < n && attempts < 60; i++) {
+        char *upd;
+        int rc;
+        if (candidates[i] == ch->before) continue;
+        attempts++;
+        upd = update_sql(ch, tg, candidates[i]);
+        rc = sqlite3_exec(db2, upd, NULL, NULL, NULL);
+        sqlite3_free(upd);
+        if (rc != SQLITE_OK || sqlite3_changes(db2) != 1) continue;
+        ch->after = read_cell(db2, tt, col, tg, ch->row, &ok);
+        if (ok && ch->after != ch->before) return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* The problems of one pair's sequence: each printed as it is found, the
+** first kept for the FAIL line. */
+typedef struct tx_problems {
+  int n;
+  char first[600];
+} tx_problems;
+
+static void tx_problem(tx_problems *p, const table_def *t, const target *tg, const char *what) {
+  if (!p->n++) snprintf(p->first, sizeof p->first, "%s", what);
+  printf("  TX %s over %s: %s\n", t->name, tg->source, what);
+}
+
+/* The two ways a transaction opens and ends: BEGIN ... COMMIT and an
+** outermost SAVEPOINT ... RELEASE. */
+static const char *const tx_open[] = {"BEGIN", "SAVEPOINT tx_diff"};
+static const char *const tx_close[] = {"COMMIT", "RELEASE tx_diff"};
+
+/* The transaction sequence of one (table, single file) pair (issue 24,
+** item 1, as the header says): with db's copy of the rows taken, a
+** transaction reads; db2 changes the file; the same transaction still
+** reads the copy's rows (repeatable reads).  First read-only: its
+** COMMIT succeeds and the next read sees db2's change.  Then, over a new
+** copy, a transaction that reads, sees db2 change the file again, and
+** writes: the write or its COMMIT fails with the stale-file error, the
+** file keeps db2's bytes, and after the rollback db reads db2's value.
+** `style` chooses BEGIN or SAVEPOINT for the first (the other for the
+** second).  Returns the problems (0: the pair passes). */
+static int run_tx_pair(sqlite3 *db, sqlite3 *db2, const table_def *all_columns, const table_def *tables,
+                       int ntables, const target *tg, uint64_t seed, int nqueries, int style, tally_counts *tally) {
+  static table_def without_blobs;
+  const table_def *t = tg->skip_blobs ? table_without_blobs(all_columns, &without_blobs) : all_columns;
+  rng_state rng = {seed};
+  tx_problems problems = {0};
+  int phase;
+  for (phase = 0; phase < 2 && !problems.n; phase++) {
+    int writes = phase == 1, kind = (style + phase) % 2, ok, rc, i, stale_seen = 0;
+    sampled sv = {0};
+    frame fr;
+    gen g;
+    change ch;
+    char *first_bad = NULL, *err = NULL;
+    unsigned char *written = NULL, *now = NULL;
+    size_t written_len = 0, now_len = 0;
+    long m;
+    if (!pair_prepare(db, t, tg, &rng, &fr, &sv, &g, tally)) {
+      tx_problem(&problems, t, tg, "cannot copy the rows");
+      break;
+    }
+    exec_ok(db, tx_open[kind]);
+    m = run_queries(db, &g, tg, &fr, 0, nqueries, seed, fmt(" (in %s, before the change)", tx_open[kind]), tally,
+                    &first_bad);
+    if (m) tx_problem(&problems, t, tg, fmt("%ld queries disagree before the change: %s", m, first_bad));
+    if (!change_file(db2, t, tables, ntables, tg, &rng, &ch)) {
+      tx_problem(&problems, t, tg, "a second connection could change no writable integer column of the file");
+    } else {
+      written = file_read_all(tg->source, &written_len);
+      m = run_queries(db, &g, tg, &fr, 0, nqueries, seed,
+                      fmt(" (in %s, after another connection set %s.%s of row %u from %lld to %lld)", tx_open[kind],
+                          ch.table->name, ch.col->name, ch.row, (long long)ch.before, (long long)ch.after),
+                      tally, &first_bad);
+      if (m)
+        tx_problem(&problems, t, tg,
+                   fmt("%ld queries of the open transaction disagree with its first read after another connection"
+                       " set %s.%s of row %u from %lld to %lld: %s",
+                       m, ch.table->name, ch.col->name, ch.row, (long long)ch.before, (long long)ch.after,
+                       first_bad));
+      if (!writes) {
+        rc = sqlite3_exec(db, tx_close[kind], NULL, NULL, &err);
+        if (rc != SQLITE_OK) tx_problem(&problems, t, tg, fmt("a read-only %s fails: %s", tx_close[kind], err ? err : "?"));
+      } else {
+        /* db writes the same cell, a value other than the one it read:
+        ** first those db2 did not write, then db2's (a column of two
+        ** values has no other) */
+        sqlite3_int64 candidates[8];
+        int n = change_candidates(ch.before, candidates), wrote = 0;
+        for (i = 0; i < 2 * n && !wrote && !stale_seen; i++) {
+          sqlite3_int64 value = candidates[i % n];
+          char *upd;
+          if (value == ch.before || (value == ch.after) != (i >= n)) continue;
+          upd = update_sql(&ch, tg, value);
+          sqlite3_free(err);
+          err = NULL;
+          rc = sqlite3_exec(db, upd, NULL, NULL, &err);
+          sqlite3_free(upd);
+          if (rc == SQLITE_OK) wrote = 1;
+          else if (err && strstr(err, STALE_MESSAGE)) stale_seen = 1;
+        }
+        if (!wrote && !stale_seen) {
+          tx_problem(&problems, t, tg, fmt("the transaction's own UPDATE of %s.%s fails: %s", ch.table->name,
+                                           ch.col->name, err ? err : "?"));
+        } else if (wrote) {
+          sqlite3_free(err);
+          err = NULL;
+          rc = sqlite3_exec(db, tx_close[kind], NULL, NULL, &err);
+          if (rc == SQLITE_OK)
+            tx_problem(&problems, t, tg,
+                       fmt("%s of a write succeeds although another connection changed the file after the"
+                           " transaction read it (a lost update)",
+                           tx_close[kind]));
+          else if (!err || !strstr(err, STALE_MESSAGE))
+            tx_problem(&problems, t, tg, fmt("%s fails with another error than \"" STALE_MESSAGE "\": %s",
+                                             tx_close[kind], err ? err : "?"));
+          else if (!strstr(err, tg->source))
+            tx_problem(&problems, t, tg, fmt("the stale-file error does not name the file: %s", err));
+        }
+      }
+      if (!sqlite3_get_autocommit(db)) exec_ok(db, "ROLLBACK");
+      now = file_read_all(tg->source, &now_len);
+      if (!written || !now || now_len != written_len || memcmp(now, written, now_len) != 0)
+        tx_problem(&problems, t, tg, "the file's bytes are no longer those the second connection wrote");
+      /* a new read in db sees db2's change */
+      {
+        sqlite3_int64 seen = read_cell(db, ch.table, ch.col, tg, ch.row, &ok);
+        if (!ok || seen != ch.after)
+          tx_problem(&problems, t, tg,
+                     fmt("after the transaction, %s.%s of row %u reads %s, not the other connection's %lld",
+                         ch.table->name, ch.col->name, ch.row, ok ? fmt("%lld", (long long)seen) : "nothing",
+                         (long long)ch.after));
+      }
+    }
+    if (!sqlite3_get_autocommit(db)) exec_ok(db, "ROLLBACK");
+    free(written);
+    free(now);
+    sqlite3_free(err);
+    sqlite3_free(first_bad);
+    sampled_free(&sv);
+    exec_ok(db, "DROP TABLE temp.copy");
+  }
+  if (!check_count(problems.n == 0, 1))
+    printf("FAIL transaction sequence of %s over %s (seed %llu): %s\n", t->name, tg->source,
+           (unsigned long long)seed, problems.first);
+  return problems.n;
 }
 
 /* Every (table, target) pair whose formats match: one case each. */
@@ -1007,6 +1281,25 @@ static void run_all(sqlite3 *db, const table_def *tables, int ntables, const tar
       sqlite3_free(first_bad);
     }
     if (pairs == 0 && !only_table) CHECK(0, "%s: no source of its format was found", t->name);
+  }
+}
+
+/* The transaction phase: every (table, single file) pair whose target
+** asks for it, its sequence one case; BEGIN and SAVEPOINT alternate. */
+static void run_tx_all(sqlite3 *db, sqlite3 *db2, const table_def *tables, int ntables, const target_list *targets,
+                       uint64_t seed, const char *only_table, tally_counts *tally) {
+  int ti, gi, style = 0;
+  for (ti = 0; ti < ntables; ti++) {
+    const table_def *t = &tables[ti];
+    if (only_table && strcmp(only_table, t->name) != 0) continue;
+    for (gi = 0; gi < targets->n; gi++) {
+      const target *tg = &targets->items[gi];
+      if (!tg->tx_queries || tg->is_folder || (t->family[0] && strcmp(t->family, tg->family) != 0)) continue;
+      tally->tx_pairs++;
+      if (run_tx_pair(db, db2, t, tables, ntables, tg, seed ^ 0x7478u ^ ((uint64_t)(ti + 1) << 40) ^ ((uint64_t)(gi + 1) << 16),
+                      tg->tx_queries, style++ % 2, tally))
+        tally->tx_failed++;
+    }
   }
 }
 
@@ -1039,7 +1332,7 @@ int main(void) {
     CHECK(0, "LEVELSQL_SAMPLES names the generated samples (test/run.sh sets it)");
   } else {
     char into[600];
-    target like = {.queries = 25 * scale, .row_cap = 4000};
+    target like = {.queries = 25 * scale, .row_cap = 4000, .tx_queries = torture ? 20 : 3};
     snprintf(into, sizeof into, "%s/samples", tmpdir);
     mkdir(into, 0755);
     copy_readable(db, samples, into, 0, &like, &targets, formats, &seen);
@@ -1057,7 +1350,8 @@ int main(void) {
     /* the BLOB columns (png, data, mask) are encoded again on every read:
     ** the corpus' many images would take most of the time, and the samples
     ** have them too */
-    target like = {.queries = 4 * scale, .row_cap = torture ? 20000 : 2500, .skip_blobs = !torture};
+    target like = {.queries = 4 * scale, .row_cap = torture ? 20000 : 2500, .skip_blobs = !torture,
+                   .tx_queries = torture ? 4 : 0};
     snprintf(into, sizeof into, "%s/corpus", tmpdir);
     mkdir(into, 0755);
     copy_readable(db, corpus, into, 1, &like, &targets, formats, &corpus_seen);
@@ -1068,6 +1362,17 @@ int main(void) {
 
   tally.seed = seed;
   run_all(db, tables, ntables, &targets, seed, only_table, &tally);
+  {
+    time_t tx_started = time(NULL);
+    sqlite3 *db2 = db_open();
+    REQUIRE(db2 != NULL, "a second connection loads the extension");
+    if (db2) {
+      run_tx_all(db, db2, tables, ntables, &targets, seed, only_table, &tally);
+      sqlite3_close(db2);
+    }
+    printf("INFO transaction phase: %ld (table, file) sequences, %ld failed, %lds\n", tally.tx_pairs, tally.tx_failed,
+           (long)(time(NULL) - tx_started));
+  }
   printf("INFO differential (seed %llu): %ld (table, source) pairs, %ld queries, %ld disagree, %ld pairs framed,"
          " %ld rows copied, %lds\n",
          (unsigned long long)seed, tally.pairs, tally.queries, tally.mismatches, tally.framed, tally.rows,
