@@ -127,7 +127,10 @@ sql_tests() {
 # < sql/x.sql` (no .load added: each file loads build/levelsql itself) in a
 # folder holding build/levelsql.so (a link to this build's extension, the
 # sanitized one under `make asan`) and a fresh copy of the samples in
-# build/samples.  Any output on stderr fails it.  Lines prefixed with $2.
+# build/samples.  Any output on stderr fails it.  Each file runs twice in
+# that folder: both runs must print the same, and build/samples must be as
+# it was (a cookbook writes only into the scratch copy it makes).  Lines
+# prefixed with $2.
 cookbooks() {
   for sql in sql/*.sql; do
     [ -f "$sql" ] || continue
@@ -136,16 +139,28 @@ cookbooks() {
     mkdir -p "$dir/build"
     ln -s "$BUILD_ABS/levelsql.so" "$dir/build/levelsql.so"
     cp -r "$work/samples.orig" "$dir/build/samples"
-    ( cd "$dir" && $1 <"$ROOT/$sql" ) >"$out" 2>"$work/user.err"
-    rc=$?
-    if [ $rc -ne 0 ] || [ -s "$work/user.err" ]; then
-      echo "${2}FAIL sql/$name (exit $rc):"
-      head -n 5 "$work/user.err" | sed "s|^|$2|"
+    problem=""
+    for run in 1 2; do
+      ( cd "$dir" && $1 <"$ROOT/$sql" ) >"$work/user.out$run" 2>"$work/user.err"
+      rc=$?
+      if [ $rc -ne 0 ] || [ -s "$work/user.err" ]; then
+        problem="run $run exited $rc: $(head -n 5 "$work/user.err")"
+        break
+      fi
+    done
+    if [ -z "$problem" ] && ! cmp -s "$work/user.out1" "$work/user.out2"; then
+      problem="a second run prints other results: $(diff "$work/user.out1" "$work/user.out2" | head -n 5)"
+    fi
+    if [ -z "$problem" ] && ! diff -r "$work/samples.orig" "$dir/build/samples" >"$work/user.err" 2>&1; then
+      problem="it changed build/samples: $(head -n 5 "$work/user.err")"
+    fi
+    if [ -n "$problem" ]; then
+      printf "%s\n" "${2}FAIL sql/$name: $problem" | head -n 8 | sed "2,\$s|^|$2  |"
       failed=$((failed + 1))
     else
       passed=$((passed + 1))
     fi
-    rm -rf "$dir" "$work/user.err"
+    rm -rf "$dir" "$work/user.err" "$work/user.out1" "$work/user.out2"
   done
 }
 
