@@ -10,8 +10,10 @@
 #     fixtures of $BUILD/tests/fixtures (fixtures/) and, for a file whose
 #     first line is "-- requires: corpus", a private copy of ../shared/corpus
 #     (corpus/; without it that file's cases are skipped);
-#  3. every query of sql/ runs without an error; the Python package
-#     installs with pip and works (test/python/package.sh);
+#  3. every query of sql/ runs without an error, twice alike, leaving the
+#     samples as they were; the README's examples run as written after
+#     `make demo` and docs/ holds what it draws (test/readme.py); the Python
+#     package installs with pip and works (test/python/package.sh);
 #  4. build/tools/sqlrun (tools/sqlrun.c, linked with the system SQLite)
 #     prints what the sqlite3 shell prints for test/sqlrun/shell_subset.sql,
 #     and the README's table reference is current;
@@ -192,6 +194,11 @@ cookbooks system_shell ""
 # /usr/bin/python3 (test/python/package.sh)
 PY_ENV="$shell_env" sh test/python/package.sh "$BUILD" "$work/samples.orig" >"$out" 2>&1
 tally test/python/package.sh $? "" '^(FAIL|SKIP)'
+# ... and the README's front door (test/readme.py): a fresh `make demo`
+# output in a scratch folder draws the pictures of docs/, and every SQL
+# example of README.md runs there as written
+env $shell_env python3 test/readme.py "$BUILD" "$work/samples.orig" >"$out" 2>&1
+tally test/readme.py $? "" '^(FAIL|SKIP)'
 # ... and the sqlite-utils recipe of the README (test/hosts/sqlite_utils.sh)
 env $shell_env sh test/hosts/sqlite_utils.sh "$BUILD" "$work/samples.orig" >"$out" 2>&1
 tally test/hosts/sqlite_utils.sh $? "" '^(FAIL|SKIP)'
