@@ -8,8 +8,9 @@
 #     test/sqltest.sh (the file format is described there), in a fresh
 #     temporary folder holding the generated samples (samples/), the test
 #     fixtures of $BUILD/tests/fixtures (fixtures/) and, for a file whose
-#     first line is "-- requires: corpus", a private copy of ../shared/corpus
-#     (corpus/; without it that file's cases are skipped);
+#     first line is "-- requires: corpus", a private copy of the real corpus
+#     ($LEVELSQL_CORPUS, else ../shared/corpus; corpus/; without it that
+#     file's cases are skipped);
 #  3. every query of sql/ runs without an error, twice alike, leaving the
 #     samples as they were; the README's examples run as written after
 #     `make demo` and docs/ holds what it draws (test/readme.py); the Python
@@ -32,12 +33,17 @@ BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
 BUILD_ABS=$(cd "$BUILD" && pwd)
-if [ -d "$ROOT/../shared/corpus" ]; then
+# The real corpus: the folder $LEVELSQL_CORPUS names, else ../shared/corpus
+# beside the checkout; without either the corpus tests count as skipped.
+if [ -n "${LEVELSQL_CORPUS:-}" ] && [ -d "$LEVELSQL_CORPUS" ]; then
+  LEVELSQL_CORPUS=$(cd "$LEVELSQL_CORPUS" && pwd -P)
+  export LEVELSQL_CORPUS
+elif [ -d "$ROOT/../shared/corpus" ]; then
   LEVELSQL_CORPUS=$(cd "$ROOT/../shared/corpus" && pwd -P)
   export LEVELSQL_CORPUS
 else
   unset LEVELSQL_CORPUS 2>/dev/null || true
-  echo "note: ../shared/corpus is absent: the real-corpus tests are reported as skipped"
+  echo "note: no real corpus (LEVELSQL_CORPUS unset and ../shared/corpus absent): the real-corpus tests are reported as skipped"
 fi
 LEVELSQL_EXT="$BUILD_ABS/levelsql"
 export LEVELSQL_EXT
@@ -101,7 +107,7 @@ tally() {
 
 # Runs every test/sql/*.sql with test/sqltest.sh through the shell command
 # given after $1 (its words), each in a fresh folder holding copies of the
-# samples, of the fixtures and, when the file needs it and ../shared/corpus
+# samples, of the fixtures and, when the file needs it and the real corpus
 # exists, of the corpus (never a link back); lines prefixed with $1.
 # $SQL_FILES, when set, names the files instead of test/sql/*.sql.
 sql_tests() {
@@ -296,7 +302,7 @@ else
   skipped=$((skipped + 1))
 fi
 
-# 6. ../shared/corpus is exactly as it was.
+# 6. the real corpus is exactly as it was.
 if [ "$(corpus_sum)" = "$corpus_before" ]; then
   passed=$((passed + 1))
 else
