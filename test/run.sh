@@ -8,10 +8,13 @@
 #     test/sqltest.sh (the file format is described there), in a fresh
 #     temporary folder holding the generated samples (samples/), the test
 #     fixtures of $BUILD/tests/fixtures (fixtures/) and, for a file whose
-#     first line is "-- requires: corpus", a private copy of ../shared/corpus
-#     (corpus/; without it that file's cases are skipped);
-#  3. every query of sql/ runs without an error; the Python package
-#     installs with pip and works (test/python/package.sh);
+#     first line is "-- requires: corpus", a private copy of the real corpus
+#     ($LEVELSQL_CORPUS, else ../shared/corpus; corpus/; without it that
+#     file's cases are skipped);
+#  3. every query of sql/ runs without an error, twice alike, leaving the
+#     samples as they were; the README's examples run as written after
+#     `make demo` and docs/ holds what it draws (test/readme.py); the Python
+#     package installs with pip and works (test/python/package.sh);
 #  4. build/tools/sqlrun (tools/sqlrun.c, linked with the system SQLite)
 #     prints what the sqlite3 shell prints for test/sqlrun/shell_subset.sql,
 #     and the README's table reference is current;
@@ -30,12 +33,17 @@ BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
 BUILD_ABS=$(cd "$BUILD" && pwd)
-if [ -d "$ROOT/../shared/corpus" ]; then
+# The real corpus: the folder $LEVELSQL_CORPUS names, else ../shared/corpus
+# beside the checkout; without either the corpus tests count as skipped.
+if [ -n "${LEVELSQL_CORPUS:-}" ] && [ -d "$LEVELSQL_CORPUS" ]; then
+  LEVELSQL_CORPUS=$(cd "$LEVELSQL_CORPUS" && pwd -P)
+  export LEVELSQL_CORPUS
+elif [ -d "$ROOT/../shared/corpus" ]; then
   LEVELSQL_CORPUS=$(cd "$ROOT/../shared/corpus" && pwd -P)
   export LEVELSQL_CORPUS
 else
   unset LEVELSQL_CORPUS 2>/dev/null || true
-  echo "note: ../shared/corpus is absent: the real-corpus tests are reported as skipped"
+  echo "note: no real corpus (LEVELSQL_CORPUS unset and ../shared/corpus absent): the real-corpus tests are reported as skipped"
 fi
 LEVELSQL_EXT="$BUILD_ABS/levelsql"
 export LEVELSQL_EXT
@@ -99,7 +107,7 @@ tally() {
 
 # Runs every test/sql/*.sql with test/sqltest.sh through the shell command
 # given after $1 (its words), each in a fresh folder holding copies of the
-# samples, of the fixtures and, when the file needs it and ../shared/corpus
+# samples, of the fixtures and, when the file needs it and the real corpus
 # exists, of the corpus (never a link back); lines prefixed with $1.
 # $SQL_FILES, when set, names the files instead of test/sql/*.sql.
 sql_tests() {
@@ -127,7 +135,10 @@ sql_tests() {
 # < sql/x.sql` (no .load added: each file loads build/levelsql itself) in a
 # folder holding build/levelsql.so (a link to this build's extension, the
 # sanitized one under `make asan`) and a fresh copy of the samples in
-# build/samples.  Any output on stderr fails it.  Lines prefixed with $2.
+# build/samples.  Any output on stderr fails it.  Each file runs twice in
+# that folder: both runs must print the same, and build/samples must be as
+# it was (a cookbook writes only into the scratch copy it makes).  Lines
+# prefixed with $2.
 cookbooks() {
   for sql in sql/*.sql; do
     [ -f "$sql" ] || continue
@@ -136,16 +147,28 @@ cookbooks() {
     mkdir -p "$dir/build"
     ln -s "$BUILD_ABS/levelsql.so" "$dir/build/levelsql.so"
     cp -r "$work/samples.orig" "$dir/build/samples"
-    ( cd "$dir" && $1 <"$ROOT/$sql" ) >"$out" 2>"$work/user.err"
-    rc=$?
-    if [ $rc -ne 0 ] || [ -s "$work/user.err" ]; then
-      echo "${2}FAIL sql/$name (exit $rc):"
-      head -n 5 "$work/user.err" | sed "s|^|$2|"
+    problem=""
+    for run in 1 2; do
+      ( cd "$dir" && $1 <"$ROOT/$sql" ) >"$work/user.out$run" 2>"$work/user.err"
+      rc=$?
+      if [ $rc -ne 0 ] || [ -s "$work/user.err" ]; then
+        problem="run $run exited $rc: $(head -n 5 "$work/user.err")"
+        break
+      fi
+    done
+    if [ -z "$problem" ] && ! cmp -s "$work/user.out1" "$work/user.out2"; then
+      problem="a second run prints other results: $(diff "$work/user.out1" "$work/user.out2" | head -n 5)"
+    fi
+    if [ -z "$problem" ] && ! diff -r "$work/samples.orig" "$dir/build/samples" >"$work/user.err" 2>&1; then
+      problem="it changed build/samples: $(head -n 5 "$work/user.err")"
+    fi
+    if [ -n "$problem" ]; then
+      printf "%s\n" "${2}FAIL sql/$name: $problem" | head -n 8 | sed "2,\$s|^|$2  |"
       failed=$((failed + 1))
     else
       passed=$((passed + 1))
     fi
-    rm -rf "$dir" "$work/user.err"
+    rm -rf "$dir" "$work/user.err" "$work/user.out1" "$work/user.out2"
   done
 }
 
@@ -177,6 +200,11 @@ cookbooks system_shell ""
 # /usr/bin/python3 (test/python/package.sh)
 PY_ENV="$shell_env" sh test/python/package.sh "$BUILD" "$work/samples.orig" >"$out" 2>&1
 tally test/python/package.sh $? "" '^(FAIL|SKIP)'
+# ... and the README's front door (test/readme.py): a fresh `make demo`
+# output in a scratch folder draws the pictures of docs/, and every SQL
+# example of README.md runs there as written
+env $shell_env python3 test/readme.py "$BUILD" "$work/samples.orig" >"$out" 2>&1
+tally test/readme.py $? "" '^(FAIL|SKIP)'
 # ... and the sqlite-utils recipe of the README (test/hosts/sqlite_utils.sh)
 env $shell_env sh test/hosts/sqlite_utils.sh "$BUILD" "$work/samples.orig" >"$out" 2>&1
 tally test/hosts/sqlite_utils.sh $? "" '^(FAIL|SKIP)'
@@ -274,7 +302,7 @@ else
   skipped=$((skipped + 1))
 fi
 
-# 6. ../shared/corpus is exactly as it was.
+# 6. the real corpus is exactly as it was.
 if [ "$(corpus_sum)" = "$corpus_before" ]; then
   passed=$((passed + 1))
 else

@@ -6,7 +6,10 @@
 # build's extension, a copy of its samples), so the demo's edits never
 # touch $BUILD/samples and whatever BUILD is, the paths of sql/demo.sql hold.
 # The previews the demo draws (build/demo/tw.png, wwd.png, wed.svg,
-# wz4.svg) are then copied to $BUILD/demo.
+# wz4.svg) are then copied to $BUILD/demo (docs/ holds the same pictures;
+# test/readme.py checks that), and $BUILD/demo/levels becomes a fresh copy
+# of the samples: the folder the README's examples read and change, put
+# back as it was by every `make demo`.
 set -eu
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,4 +24,7 @@ cd "$work"
 sqlite3 -batch :memory: <"$ROOT/sql/demo.sql"
 mkdir -p "$BUILD_ABS/demo"
 cp build/demo/*.png build/demo/*.svg "$BUILD_ABS/demo/"
+rm -rf "$BUILD_ABS/demo/levels"
+cp -r "$BUILD_ABS/samples" "$BUILD_ABS/demo/levels"
 echo "previews: $(cd "$BUILD_ABS/demo" && ls *.png *.svg | sed "s|^|$BUILD/demo/|" | tr '\n' ' ')"
+echo "the README's examples read and change $BUILD/demo/levels, a fresh copy of $BUILD/samples"

@@ -539,9 +539,9 @@ static void edit_corpus_structure(sqlite3 *db, const char *name, const char *f) 
 ** with doors and door cells), and the folder becomes the corpus copy.
 ** Longest first, so the folder's rule does not split the file names. */
 static const char *const cookbook_paths[][2] = {
-    {"'build/samples/AR0100.WED'", "'corpus/wed/gemrb__demo__override__AR0100.WED'"},
-    {"'build/samples/AR0200.WED'", "'corpus/wed/bst__bst__areas__bs0101.WED'"},
-    {"'build/samples'", "'corpus/wed'"},
+    {"'build/cookbook/wed/AR0100.WED'", "'corpus/wed/gemrb__demo__override__AR0100.WED'"},
+    {"'build/cookbook/wed/AR0200.WED'", "'corpus/wed/bst__bst__areas__bs0101.WED'"},
+    {"'build/cookbook/wed'", "'corpus/wed'"},
 };
 
 /* Appends line to s with every cookbook sample path replaced by its corpus
@@ -586,7 +586,7 @@ static void test_cookbook(const test_env *env, const char *folder) {
   }
   sql = sqlite3_str_finish(s);
   free(text);
-  CHECK(sql && strstr(sql, "'corpus/wed'") && !strstr(sql, "'build/samples"),
+  CHECK(sql && strstr(sql, "'corpus/wed'") && !strstr(sql, "'build/cookbook/wed"),
         "every path of the cookbook has a corpus counterpart");
   if (chdir(folder) != 0 || !(db = db_open())) {
     CHECK(0, "cookbook: cannot enter %s", folder);
