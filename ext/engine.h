@@ -241,6 +241,10 @@ typedef struct ls_row {
   const ls_file_info *file;
   void *rec;                /* the row's record (table record_size bytes), or NULL when the table has none */
   ls_arena *arena;
+  /* The statement's interrupt (NULL: none), for a load() that decodes
+  ** much on a row's first read (a Teeworlds layer's cells): it polls this
+  ** and fails with SQLITE_INTERRUPT when it says stop, decoding nothing. */
+  const codec_cancel *cancel;
 } ls_row;
 
 struct ls_column;
