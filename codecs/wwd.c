@@ -66,6 +66,7 @@ typedef struct wwd_src {
   unsigned char *arena;
   size_t arena_cap;
   size_t arena_used;
+  const codec_cancel *cancel; /* wwd_scratch.cancel (NULL: never), polled while large parts are copied */
 } wwd_src;
 
 /* Frees the strings of one object (the object itself lives in an array);
@@ -726,6 +727,31 @@ size_t wwd_scratch_bytes(const unsigned char *data, size_t size) {
   return total;
 }
 
+/* Inflates zs's input into out[0..claimed) in steps of WWD_INFLATE_STEP
+** output bytes, polling `cancel` (NULL: never) between them, until the
+** stream ends, fails, stalls or fills out.  Returns zlib's last code:
+** Z_OK when out is full and the stream has not ended (more may follow),
+** Z_STREAM_END, Z_BUF_ERROR when the input ran out first, an error code;
+** or WWD_Z_CANCELLED when cancel said stop.  *produced: bytes written.
+** Steps of 1 MiB take a millisecond or two, so a stop comes soon. */
+#define WWD_Z_CANCELLED 100 /* not a zlib code */
+static int inflate_steps(z_stream *zs, unsigned char *out, uint32_t claimed, const codec_cancel *cancel,
+                         size_t *produced) {
+  int ret = Z_OK;
+  *produced = 0;
+  while (*produced < claimed) {
+    size_t left = claimed - *produced;
+    uInt step = left < WWD_INFLATE_STEP ? (uInt)left : WWD_INFLATE_STEP;
+    zs->next_out = out + *produced;
+    zs->avail_out = step;
+    ret = inflate(zs, Z_NO_FLUSH);
+    *produced += step - zs->avail_out;
+    if (ret != Z_OK) return ret;
+    if (codec_cancelled(cancel)) return WWD_Z_CANCELLED;
+  }
+  return ret;
+}
+
 /* Inflates the compressed main block into a buffer (scratch's, or a new
 ** one) holding the header followed by exactly the decompressed size
 ** claimed at header offset 744.  The claim is capped (WWD_MAX_MAIN_BLOCK)
@@ -750,12 +776,13 @@ static int inflate_main(const unsigned char *data, size_t size, wwd_scratch *scr
   }
   zs.next_in = (Bytef *)(data + WWD_HEADER_SIZE);
   zs.avail_in = (uInt)clen;
-  zs.next_out = buf + WWD_HEADER_SIZE;
-  zs.avail_out = claimed;
-  ret = inflate(&zs, Z_FINISH);
-  produced = (size_t)claimed - zs.avail_out;
-  if (ret != Z_STREAM_END && ret != Z_DATA_ERROR && ret != Z_MEM_ERROR && ret != Z_NEED_DICT &&
-      zs.avail_out == 0) {
+  ret = inflate_steps(&zs, buf + WWD_HEADER_SIZE, claimed, scratch ? scratch->cancel : NULL, &produced);
+  if (ret == WWD_Z_CANCELLED) {
+    inflateEnd(&zs);
+    if (!scratch) free(buf);
+    return codec_fail_interrupted(err);
+  }
+  if (ret == Z_OK) {
     /* The claimed size is full: does the stream hold more, or just its end? */
     unsigned char extra;
     zs.next_out = &extra;
@@ -873,6 +900,8 @@ static int arena_objects_at(size_t used, size_t bytes, size_t cap, size_t *at) {
   return arena_aligned_at(used, _Alignof(wwd_object), bytes, cap, at);
 }
 
+#define WWD_COPY_STEP (4u << 20) /* tile bytes copied between two polls of wwd_src.cancel */
+
 /* Reads the tiles of plane pi: tiles_wide * tiles_high uint32 values at
 ** offset_tiles; the product is overflow-checked and the bytes must be
 ** present before anything is allocated.  They go into the level's block
@@ -904,7 +933,12 @@ static int parse_tiles(wwd_src *src, wwd_plane *p, uint32_t pi, size_t hdr_off,
     if (!p->tiles) return codec_fail_oom(err, "tiles of plane %u: out of memory", pi);
   }
   if (host_is_little_endian()) {
-    memcpy(p->tiles, src->data + off, bytes); /* section_ok: all there */
+    /* section_ok: all there.  In steps that poll src->cancel: a plane of
+    ** 256 MB takes a quarter of a second to copy into fresh pages. */
+    for (i = 0; i < bytes; i += WWD_COPY_STEP) {
+      if (i && codec_cancelled(src->cancel)) return codec_fail_interrupted(err);
+      memcpy((unsigned char *)p->tiles + i, src->data + off + i, bytes - i < WWD_COPY_STEP ? bytes - i : WWD_COPY_STEP);
+    }
   } else {
     for (i = 0; i < n; i++) p->tiles[i] = le32_load(src->data + off + i * 4);
   }
@@ -1234,6 +1268,7 @@ int wwd_parse_reusing(const unsigned char *data, size_t size, wwd_scratch *scrat
   src.arena = NULL;
   src.arena_cap = 0;
   src.arena_used = 0;
+  src.cancel = scratch ? scratch->cancel : NULL;
   if (compressed) {
     unsigned char *inflated = NULL;
     if (!inflate_main(data, size, scratch, &inflated, &src.size, err)) return 0;

@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "codec_error.h"
+#include "codec_limits.h"
 
 #define WWD_SIGNATURE 1524u        /* first uint32 of every WWD file */
 #define WWD_HEADER_SIZE 1524u
@@ -239,12 +240,23 @@ int wwd_parse(const unsigned char *data, size_t size, wwd_level **out, codec_err
 **   model in memory of its choosing (huge pages).  What it returns must be
 **   memory free() and realloc() accept; it may hold more than asked for,
 **   since the parse realloc()s the block to the size it uses before it
-**   returns. */
+**   returns.
+** - cancel (optional, NULL: never): polled while the main block inflates
+**   (every WWD_INFLATE_STEP bytes of output, a millisecond or two) and
+**   while a plane's tiles are copied into the level (every 4 MiB), so a
+**   caller can stop the parse of a large level (sqlite3_interrupt); the
+**   parse then fails with CODEC_E_INTERRUPT ("interrupted") and keeps
+**   nothing.  Borrowed for the call. */
 typedef struct wwd_scratch {
   unsigned char *data;
   size_t cap;
   void *(*alloc_large)(size_t n);
+  const codec_cancel *cancel;
 } wwd_scratch;
+
+/* Output bytes the main block inflates between two polls of
+** wwd_scratch.cancel. */
+#define WWD_INFLATE_STEP (1u << 20)
 
 /* The bytes wwd_parse_reusing will want in its scratch for this file: the
 ** header plus the main block's claimed decompressed size, for a compressed

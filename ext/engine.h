@@ -128,9 +128,13 @@ typedef struct ls_format {
   ** on a clean model that nothing but the cache holds. NULL: none. */
   size_t (*shed)(void *model);
   /* Optional: parse() with what it decodes on the way (an inflated block)
-  ** in *scratch, for parse-ahead threads that parse file after file.
-  ** NULL: parse() is used. */
-  void *(*parse_reusing)(const unsigned char *data, size_t size, ls_scratch *scratch, codec_error *err);
+  ** in *scratch, for threads that parse file after file, and `cancel`
+  ** (NULL: none) polled while it inflates, so an interrupted statement
+  ** stops a long parse on the connection's thread (CODEC_E_INTERRUPT;
+  ** parse-ahead workers pass NULL).  NULL: parse() is used, which the
+  ** format keeps short (it inflates nothing). */
+  void *(*parse_reusing)(const unsigned char *data, size_t size, ls_scratch *scratch, const codec_cancel *cancel,
+                         codec_error *err);
   /* Optional, for formats that decode lazily from compressed blobs: adds
   ** to *claim what the model would decode in all, from the sizes it
   ** claims (nothing decoded), for levelsql_limit('decoded').  NULL: the
@@ -237,6 +241,10 @@ typedef struct ls_row {
   const ls_file_info *file;
   void *rec;                /* the row's record (table record_size bytes), or NULL when the table has none */
   ls_arena *arena;
+  /* The statement's interrupt (NULL: none), for a load() that decodes
+  ** much on a row's first read (a Teeworlds layer's cells): it polls this
+  ** and fails with SQLITE_INTERRUPT when it says stop, decoding nothing. */
+  const codec_cancel *cancel;
 } ls_row;
 
 struct ls_column;

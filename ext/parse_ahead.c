@@ -144,7 +144,8 @@ static const ls_format *detect_format(const ls_format *const *formats, int nform
 }
 
 void ls_parse_file(const char *open_path, const char *name, const ls_format *fmt, const ls_format *const *formats,
-                   int nformats, uint64_t max_decoded, ls_parse_buffers *bufs, ls_parsed *out) {
+                   int nformats, uint64_t max_decoded, ls_parse_buffers *bufs, const codec_cancel *cancel,
+                   ls_parsed *out) {
   ls_scratch *file_buf = bufs ? &bufs->file : NULL;
   unsigned char *data;
   size_t n;
@@ -161,7 +162,7 @@ void ls_parse_file(const char *open_path, const char *name, const ls_format *fmt
   if (!(data = read_whole(open_path, 0, file_buf, out, &n))) return;
   if (!ls_check_bytes_claim(fmt, data, n, max_decoded, &out->parse_error)) out->model = NULL;
   else
-    out->model = bufs && fmt->parse_reusing ? fmt->parse_reusing(data, n, &bufs->parse, &out->parse_error)
+    out->model = bufs && fmt->parse_reusing ? fmt->parse_reusing(data, n, &bufs->parse, cancel, &out->parse_error)
                                             : fmt->parse(data, n, &out->parse_error);
   if (!bufs) free(data);
 }
@@ -206,11 +207,12 @@ static void job_free(ls_job *job) {
   free(job);
 }
 
-/* Runs a job; bufs: the running thread's buffers, or NULL. */
-static void job_run(ls_job *job, ls_parse_buffers *bufs) {
+/* Runs a job; bufs: the running thread's buffers, or NULL; cancel: the
+** connection's interrupt when it runs the job itself, NULL on a worker
+** (workers never call SQLite). */
+static void job_run(ls_job *job, ls_parse_buffers *bufs, const codec_cancel *cancel) {
   ls_parse_file(job->path, job->path, job->fmt, (const ls_format *const *)job->formats, job->nformats,
-                job->max_decoded, bufs,
-                &job->result);
+                job->max_decoded, bufs, cancel, &job->result);
 }
 
 /* Unlinks a queued job (lock held). */
@@ -244,7 +246,7 @@ static void *worker_main(void *arg) {
     queue_remove(pool, job);
     job->state = JOB_RUNNING;
     pthread_mutex_unlock(&pool->lock);
-    job_run(job, &bufs);
+    job_run(job, &bufs, NULL);
     job->result.on_thread = 1;
     pthread_mutex_lock(&pool->lock);
     job->state = JOB_DONE;
@@ -402,7 +404,7 @@ int ls_pool_take(ls_pool *pool, ls_job *job, ls_parse_buffers *bufs, const codec
     ls_pool_cancel(pool, job);
     return 0;
   }
-  if (run_here) job_run(job, bufs);
+  if (run_here) job_run(job, bufs, cancel);
   *out = job->result;
   job->result.model = NULL;
   job_free(job);

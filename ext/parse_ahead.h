@@ -78,9 +78,14 @@ void ls_parse_buffers_free(ls_parse_buffers *bufs);
 ** (fresh ones, freed here).  Fills *out; never fails otherwise.  Safe on
 ** any thread: the formats must stay registered meanwhile.  A file whose
 ** header claims more than max_decoded bytes decoded
-** (ls_check_bytes_claim) is refused before it is parsed. */
+** (ls_check_bytes_claim) is refused before it is parsed.  `cancel`
+** (NULL: none; only the connection's thread passes one) is polled while
+** the parse inflates (ls_format.parse_reusing): a parse it stops leaves
+** no model and parse_error.code CODEC_E_INTERRUPT, which says nothing
+** about the file. */
 void ls_parse_file(const char *open_path, const char *name, const ls_format *fmt, const ls_format *const *formats,
-                   int nformats, uint64_t max_decoded, ls_parse_buffers *bufs, ls_parsed *out);
+                   int nformats, uint64_t max_decoded, ls_parse_buffers *bufs, const codec_cancel *cancel,
+                   ls_parsed *out);
 
 /* Frees the model of a result (keeps the rest). */
 void ls_parsed_free_model(ls_parsed *r);
@@ -114,7 +119,9 @@ ls_job *ls_pool_submit(ls_pool *pool, const char *path, const ls_format *fmt, co
 ** thread's buffers `bufs` (NULL: fresh ones), if none has started it.
 ** Frees the job.  While it waits, `cancel` (NULL: none) is polled every
 ** 10 ms: when it says stop, the job is given up (ls_pool_cancel) and 0 is
-** returned with *out untouched; else 1. */
+** returned with *out untouched; else 1.  A job run here polls `cancel`
+** in its parse (ls_parse_file): stopped, it returns 1 with a result whose
+** parse_error.code is CODEC_E_INTERRUPT. */
 int ls_pool_take(ls_pool *pool, ls_job *job, ls_parse_buffers *bufs, const codec_cancel *cancel, ls_parsed *out);
 
 /* Gives up a job: its result, when there is one, is freed now or by the

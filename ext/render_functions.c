@@ -217,6 +217,7 @@ static int render_file_open(sqlite3_context *ctx, const char *fn, sqlite3_value 
   rc = ls_session_load(s, rf->path, fmt, &f, &err);
   if (rc != SQLITE_OK) {
     if (rc == SQLITE_NOMEM && !err) sqlite3_result_error_nomem(ctx);
+    else if (rc == SQLITE_INTERRUPT) sqlite3_result_error_code(ctx, SQLITE_INTERRUPT); /* its parse was stopped */
     else render_error(ctx, fn, "%s", err ? err : "cannot read the file");
     sqlite3_free(err);
     return 0;

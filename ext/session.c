@@ -380,38 +380,55 @@ static int parsed_still_current(const ls_parsed *r, const struct stat *st, const
          r->st.st_size == st->st_size && ls_stat_mtime_ns(&r->st) == ls_stat_mtime_ns(st) && (!fmt || r->fmt == fmt);
 }
 
+/* Reads and parses the file into *r: the result of `ahead` (the job
+** that read it ahead, taken here) when still current against st, else
+** here on the connection's thread.  Both the wait for a thread and a
+** parse here (a job no thread started included) poll sqlite3_interrupt:
+** returns 0 when it stopped them (*r then holds nothing to free), else 1. */
+static int file_parse(ls_session *s, ls_file *f, const char *path, const ls_format *fmt, ls_job *ahead,
+                      const struct stat *st, ls_parsed *r) {
+  ls_interrupt ic;
+  codec_cancel cancel;
+  int ok = 1;
+  ls_interrupt_init(&ic, s->db);
+  cancel = ls_interrupt_cancel(&ic);
+  if (ahead) {
+    if (!ls_pool_take(s->pool, ahead, &s->buffers, &cancel, r)) {
+      ok = 0;
+    } else if (!r->model && r->parse_error.code == CODEC_E_INTERRUPT) {
+      ok = 0; /* the job ran here and was stopped */
+    } else if (parsed_still_current(r, st, fmt)) {
+      s->parsed_ahead++;
+      s->parsed_on_threads += r->on_thread;
+    } else {
+      ls_parsed_free_model(r);
+      ahead = NULL;
+    }
+  }
+  if (ok && !ahead) {
+    ls_parse_file(f->canon, path, fmt, s->formats, s->nformats, s->max_decoded, &s->buffers, &cancel, r);
+    if (!r->model && r->parse_error.code == CODEC_E_INTERRUPT) ok = 0;
+  }
+  ls_interrupt_done(&ic);
+  return ok;
+}
+
 /* Parses the file's bytes into f->clean (or f->error) for format fmt (NULL:
 ** detect).  `ahead`: the job that read it ahead (taken here, used when
 ** still current against st, the stat taken just before; both NULL: none).  The stat
 ** recorded is that of the bytes parsed.  A file that cannot be read is
 ** not cached (the next load tries again); one that does not parse is,
-** with its error. */
+** with its error; an interrupted parse leaves nothing (SQLITE_INTERRUPT,
+** "interrupted"): the next load parses the file again. */
 static int file_reload(ls_session *s, ls_file *f, const char *path, const ls_format *fmt, ls_job *ahead,
                        const struct stat *st, char **err) {
   ls_parsed r;
   drop_clean(s, f);
-  if (ahead) {
-    /* the wait for a thread parsing the file stops on sqlite3_interrupt */
-    ls_interrupt ic;
-    codec_cancel cancel;
-    int taken;
-    ls_interrupt_init(&ic, s->db);
-    cancel = ls_interrupt_cancel(&ic);
-    taken = ls_pool_take(s->pool, ahead, &s->buffers, &cancel, &r);
-    ls_interrupt_done(&ic);
-    if (!taken) {
-      f->size = -1; /* nothing recorded: read again next time */
-      return SQLITE_INTERRUPT;
-    }
-    if (parsed_still_current(&r, st, fmt)) {
-      s->parsed_ahead++;
-      s->parsed_on_threads += r.on_thread;
-    } else {
-      ls_parsed_free_model(&r);
-      ahead = NULL;
-    }
+  if (!file_parse(s, f, path, fmt, ahead, st, &r)) {
+    f->size = -1; /* nothing recorded: read again next time */
+    *err = sqlite3_mprintf("interrupted");
+    return SQLITE_INTERRUPT;
   }
-  if (!ahead) ls_parse_file(f->canon, path, fmt, s->formats, s->nformats, s->max_decoded, &s->buffers, &r);
   if (r.read_failure != LS_READ_OK) {
     *err = parsed_error(path, &r);
     return SQLITE_ERROR;
@@ -643,7 +660,9 @@ static int reload_same(ls_session *s, ls_file *f, const char *path, const ls_for
   ino_t ino = f->ino;
   int64_t size = f->size, mtime_ns = f->mtime_ns;
   int rc = file_reload(s, f, path, fmt, ahead, st, err);
-  if (f->dev == dev && f->ino == ino && f->size == size && f->mtime_ns == mtime_ns) {
+  if (rc == SQLITE_INTERRUPT || (f->dev == dev && f->ino == ino && f->size == size && f->mtime_ns == mtime_ns)) {
+    /* (interrupted: nothing was read, the pinned version stands) */
+    f->size = size;
     sqlite3_free(changed);
     return rc;
   }

@@ -661,12 +661,24 @@ static const ls_table tw_layers = {
 
 /* ---- tw_tiles ---------------------------------------------------------------- */
 
+/* Lends the statement's interrupt (row->cancel) to the map's blob
+** inflates for one load (on 1), or takes it back (on 0): the first read of
+** a layer decodes it whole (up to 512 MiB), polling it every 4 MiB; an
+** interrupted decode fails the load with SQLITE_INTERRUPT (ls_codec_failed)
+** and leaves the layer undecoded, so a later query decodes it afresh. */
+static void lend_cancel(const ls_row *row, int on) {
+  ROW_MAP(row)->df->cancel = on ? row->cancel : NULL;
+}
+
 /* The record is the codec's tw_tile: the first read of a layer decodes it
 ** (tw_layer_load), failing the query when its data is damaged. */
 static int tile_load(const ls_row *row, char **err) {
   codec_error e;
-  if (tw_tile_get(ROW_MAP(row), (size_t)row->pos.a, (int)row->pos.c, (int)row->pos.b, row->rec, &e)) return SQLITE_OK;
-  return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  int ok;
+  lend_cancel(row, 1);
+  ok = tw_tile_get(ROW_MAP(row), (size_t)row->pos.a, (int)row->pos.c, (int)row->pos.b, row->rec, &e);
+  lend_cancel(row, 0);
+  return ok ? SQLITE_OK : ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
 }
 
 /* "tile x 5, y 7 of group 1 layer 0 (layer_index 5)". */
@@ -728,8 +740,11 @@ typedef struct quad_rec {
 static int quad_load(const ls_row *row, char **err) {
   quad_rec *r = row->rec;
   codec_error e;
-  if (!tw_quad_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e))
-    return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  int ok;
+  lend_cancel(row, 1);
+  ok = tw_quad_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e);
+  lend_cancel(row, 0);
+  if (!ok) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   r->pos_env = shown_index(r->q.pos_env);
   r->color_env = shown_index(r->q.color_env);
   return SQLITE_OK;
@@ -809,8 +824,11 @@ static const char *const source_shapes[] = {"rectangle", "circle", NULL};
 static int source_load(const ls_row *row, char **err) {
   source_rec *r = row->rec;
   codec_error e;
-  if (!tw_source_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->s, &e))
-    return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  int ok;
+  lend_cancel(row, 1);
+  ok = tw_source_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->s, &e);
+  lend_cancel(row, 0);
+  if (!ok) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   r->pos_env = shown_index(r->s.pos_env);
   r->sound_env = shown_index(r->s.sound_env);
   r->width = r->s.shape == 1 ? -1 : r->s.width;

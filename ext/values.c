@@ -200,6 +200,10 @@ int ls_codec_failed(const codec_error *e, int rc, char **err, const char *prefix
   char *head = NULL;
   va_list ap;
   if (e->code == CODEC_E_MEMORY) return SQLITE_NOMEM;
+  if (e->code == CODEC_E_INTERRUPT) { /* the statement was interrupted: nothing wrong with the file */
+    *err = sqlite3_mprintf("interrupted");
+    return SQLITE_INTERRUPT;
+  }
   if (prefix) {
     va_start(ap, prefix);
     head = sqlite3_vmprintf(prefix, ap);

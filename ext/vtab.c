@@ -134,6 +134,9 @@ typedef struct ls_cursor {
   ls_arena *arena;     /* what loading it decoded */
   uint64_t rec_gen;    /* rec, or rec_error, is of the current row at this generation; REC_STALE after a move */
   char *rec_error;     /* why it could not be loaded */
+  int rec_rc;          /* and load()'s code then (SQLITE_INTERRUPT: the statement was interrupted) */
+  ls_interrupt interrupt; /* the statement's, polled by loads that decode much (row.cancel) */
+  codec_cancel cancel;
   int64_t *run_at;     /* ls_table_run: the coordinate of row.pos that steps up to run_last (NULL: ask next()) */
   int64_t run_last;
   uint64_t run_gen;    /* the session generation run_last was found at */
@@ -611,6 +614,9 @@ static int ls_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
   c->row.file = &c->info;
   c->row.rec = c->rec;
   c->row.arena = c->arena;
+  ls_interrupt_init(&c->interrupt, v->db);
+  c->cancel = ls_interrupt_cancel(&c->interrupt);
+  c->row.cancel = &c->cancel;
   c->ready_gen = c->row_gen = c->rec_gen = REC_STALE;
   c->eof = 1;
   c->run_at = NULL;
@@ -953,6 +959,7 @@ static int ls_close(sqlite3_vtab_cursor *cur) {
   sqlite3_free(c->rec);
   sqlite3_free(c->rec_error);
   ls_arena_free(c->arena);
+  ls_interrupt_done(&c->interrupt);
   sqlite3_free(c);
   return SQLITE_OK;
 }
@@ -1307,16 +1314,23 @@ static __attribute__((noinline)) int cursor_row_ready(ls_cursor *c, const ls_col
     if (t->record_size <= SMALL_RECORD) memset(c->rec, 0, SMALL_RECORD);
     else memset(c->rec, 0, t->record_size);
     c->rec_gen = generation;
-    if (t->load(&c->row, &c->rec_error) != SQLITE_OK && !c->rec_error) c->rec_error = sqlite3_mprintf("out of memory");
+    c->rec_rc = t->load(&c->row, &c->rec_error);
+    if (c->rec_rc != SQLITE_OK && !c->rec_error) c->rec_error = sqlite3_mprintf("out of memory");
   }
   if (c->rec_error) return 0;
   c->ready_gen = generation;
   return 1;
 }
 
-/* Fails a column read whose record cannot be loaded: "<file>: <why>". */
+/* Fails a column read whose record cannot be loaded: "<file>: <why>";
+** an interrupted load fails the statement with SQLITE_INTERRUPT. */
 static __attribute__((noinline)) void column_unloadable(ls_cursor *c, sqlite3_context *ctx) {
-  char *msg = sqlite3_mprintf("%s: %s", c->info.path, c->rec_error);
+  char *msg;
+  if (c->rec_rc == SQLITE_INTERRUPT) {
+    sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
+    return;
+  }
+  msg = sqlite3_mprintf("%s: %s", c->info.path, c->rec_error);
   sqlite3_result_error(ctx, msg ? msg : c->rec_error, -1);
   sqlite3_free(msg);
 }

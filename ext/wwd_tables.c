@@ -67,9 +67,9 @@ static void wwd_format_bytes_claim(const unsigned char *data, size_t size, codec
 ** reserved first by the engine (ls_scratch_reserve: huge pages where the
 ** system has them) so the codec never has to grow it; the level's block
 ** (its tiles, object arrays and strings) comes from ls_alloc_large, huge
-** pages too. */
+** pages too.  `cancel` is polled while the main block inflates. */
 static void *wwd_format_parse_reusing(const unsigned char *data, size_t size, ls_scratch *scratch,
-                                      codec_error *err) {
+                                      const codec_cancel *cancel, codec_error *err) {
   size_t want = wwd_scratch_bytes(data, size);
   wwd_scratch block;
   wwd_level *lvl = NULL;
@@ -78,6 +78,7 @@ static void *wwd_format_parse_reusing(const unsigned char *data, size_t size, ls
   block.data = scratch->data;
   block.cap = scratch->cap;
   block.alloc_large = ls_alloc_large;
+  block.cancel = cancel;
   ok = wwd_parse_reusing(data, size, &block, &lvl, err);
   scratch->data = block.data;
   scratch->cap = block.cap;

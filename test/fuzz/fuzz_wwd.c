@@ -96,7 +96,7 @@ static void fuzz_wwd(const uint8_t *data, size_t size) {
     int compressed = (le32_load(data + WWD_HDR_FLAGS) & WWD_FLAG_COMPRESS) != 0;
     if (compressed != (want != 0)) fuzz_fail("wwd_scratch_bytes disagrees with the compression flag", NULL);
     if (want && want <= 256u * 1024u) {
-      wwd_scratch exact = {(unsigned char *)malloc(want), want, NULL};
+      wwd_scratch exact = {(unsigned char *)malloc(want), want, NULL, NULL};
       unsigned char *lent = exact.data;
       if (lent) {
         if (!wwd_parse_reusing(data, size, &exact, &back, &err))
@@ -119,7 +119,7 @@ static void fuzz_wwd(const uint8_t *data, size_t size) {
     /* the re-parse through a lent buffer, as parse-ahead threads parse:
     ** too small for a compressed level, and holding junk; the model's
     ** large parts from an allocator that gives more, holding junk too */
-    wwd_scratch lent = {(unsigned char *)malloc(16), 16, junk_alloc};
+    wwd_scratch lent = {(unsigned char *)malloc(16), 16, junk_alloc, NULL};
     if (lent.data) memset(lent.data, 0xA5, 16);
     else lent.cap = 0;
     if (!wwd_parse_reusing(out, out_size, &lent, &back, &err))

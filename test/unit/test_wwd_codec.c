@@ -164,7 +164,7 @@ static void test_corpus_roundtrip(void) {
   size_t f;
   check_loop files = {0, 0, 0};
   /* one buffer lent to every parse, and a generous allocator, as a parse-ahead thread does */
-  wwd_scratch shared = {NULL, 0, generous_alloc};
+  wwd_scratch shared = {NULL, 0, generous_alloc, NULL};
   if (!check_corpus_dir()) {
     SKIP("corpus round trip: LEVELSQL_CORPUS unset");
     return;
@@ -194,7 +194,7 @@ static void test_corpus_roundtrip(void) {
     if (compressed) {
       /* a scratch of exactly the bytes asked for is used as it is */
       size_t want = wwd_scratch_bytes(d, n);
-      wwd_scratch exact = {(unsigned char *)malloc(want), want, NULL};
+      wwd_scratch exact = {(unsigned char *)malloc(want), want, NULL, NULL};
       unsigned char *lent = exact.data;
       wwd_level *in_exact = NULL;
       CHECK(lent && wwd_parse_reusing(d, n, &exact, &in_exact, &err) && exact.data == lent && exact.cap == want,
