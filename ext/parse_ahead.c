@@ -82,8 +82,12 @@ void ls_parse_buffers_free(ls_parse_buffers *bufs) {
 ** bytes, into reuse's buffer (NULL: a malloc'd one; one spare byte, so an
 ** empty file still gets one); the stat of the open descriptor, the
 ** identity of exactly the bytes read, goes to out->st.  Returns the buffer
-** and its length in *n, or NULL with out->read_failure set. */
-static unsigned char *read_whole(const char *path, size_t limit, ls_scratch *reuse, ls_parsed *out, size_t *n) {
+** and its length in *n, or NULL with out->read_failure set, or with
+** out->parse_error CODEC_E_INTERRUPT when `cancel` (NULL: none) stopped
+** it: a file of up to LS_MAX_FILE_BYTES is read LS_READ_CHUNK bytes at a
+** time, so an interrupt is seen within one chunk's read. */
+static unsigned char *read_whole(const char *path, size_t limit, ls_scratch *reuse, const codec_cancel *cancel,
+                                 ls_parsed *out, size_t *n) {
   unsigned char *buf = NULL;
   size_t done = 0, want;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -107,7 +111,14 @@ static unsigned char *read_whole(const char *path, size_t limit, ls_scratch *reu
       out->wanted = want;
     }
     while (buf && done < want) {
-      ssize_t got = read(fd, buf + done, want - done);
+      ssize_t got;
+      if (done && codec_cancelled(cancel)) {
+        codec_fail_interrupted(&out->parse_error);
+        if (!reuse) free(buf);
+        buf = NULL;
+        break;
+      }
+      got = read(fd, buf + done, want - done < LS_READ_CHUNK ? want - done : LS_READ_CHUNK);
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0) {
         out->read_failure = got < 0 ? LS_READ_IO : LS_READ_SHRANK;
@@ -153,13 +164,13 @@ void ls_parse_file(const char *open_path, const char *name, const ls_format *fmt
   if (!fmt) {
     /* Detect from the first bytes, so a folder's large non-level files
     ** (videos, archives) are never read whole. */
-    if (!(data = read_whole(open_path, LS_SNIFF_BYTES, file_buf, out, &n))) return;
+    if (!(data = read_whole(open_path, LS_SNIFF_BYTES, file_buf, NULL, out, &n))) return;
     fmt = detect_format(formats, nformats, name, data, n);
     if (!bufs) free(data);
     if (!fmt) return;
   }
   out->fmt = fmt;
-  if (!(data = read_whole(open_path, 0, file_buf, out, &n))) return;
+  if (!(data = read_whole(open_path, 0, file_buf, cancel, out, &n))) return;
   if (!ls_check_bytes_claim(fmt, data, n, max_decoded, &out->parse_error)) out->model = NULL;
   else
     out->model = bufs && fmt->parse_reusing ? fmt->parse_reusing(data, n, &bufs->parse, cancel, &out->parse_error)

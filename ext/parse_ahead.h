@@ -30,6 +30,9 @@
 
 /* Files larger than this are refused before reading (no level is near it). */
 #define LS_MAX_FILE_BYTES ((int64_t)1 << 30)
+/* Bytes one read() takes at most, between two looks at the caller's cancel
+** (8 MiB: a few milliseconds from the page cache or a fast disk). */
+#define LS_READ_CHUNK ((size_t)8 << 20)
 /* Bytes read to recognise a file's format (levelsql_files). */
 #define LS_SNIFF_BYTES 4096
 /* Most worker threads a pool runs (levelsql_threads). */

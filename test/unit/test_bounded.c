@@ -463,6 +463,62 @@ static void test_interrupt_layer_decode(const char *dir) {
   sqlite3_close(db);
 }
 
+/* Issue 24 item 5: reading a large file.  A file of 1,000 MB named .WWD
+** is read whole before its parse refuses it; the read goes LS_READ_CHUNK
+** bytes at a time and looks at the interrupt between them.  The file is
+** sparse (no disk), read once to bring it into the page cache; then a
+** read on a new connection (each keeps its own buffer) is timed whole
+** (a few hundred ms: a copy of 1,000 MB), and another is interrupted a
+** quarter of the way in.  Afterwards the interrupted connection reports
+** the file's own error, not "interrupted". */
+static double read_refused_ms(const char *sql) {
+  sqlite3 *db = db_open();
+  double t0;
+  int rc;
+  if (!db) return -1;
+  exec_ok(db, "SELECT levelsql_threads(0)");
+  t0 = now_ms();
+  rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+  t0 = now_ms() - t0;
+  CHECK(rc == SQLITE_ERROR, "a 1,000 MB file of zeros is refused (rc %d)", rc);
+  sqlite3_close(db);
+  return t0;
+}
+
+static void test_interrupt_read(const char *dir) {
+  const char *path = fmt("%s/sparse_1000MB.WWD", dir);
+  const char *sql = fmt("SELECT count(*) FROM wwd_planes('%s')", path);
+  sqlite3 *db;
+  double whole, late, allowed;
+  int rc, after_ms;
+  FILE *f = fopen(path, "wb");
+  REQUIRE(f && ftruncate(fileno(f), (off_t)1000 << 20) == 0, "sparse file made");
+  if (f) fclose(f);
+  read_refused_ms(sql); /* into the page cache */
+  whole = read_refused_ms(sql);
+  db = db_open();
+  REQUIRE(db != NULL, "connection");
+  if (!db) return;
+  exec_ok(db, "SELECT levelsql_threads(0)");
+  after_ms = (int)(whole / 4);
+  if (after_ms < 20) {
+    SKIP("reading 1,000 MB took %.1f ms: too fast to interrupt inside it", whole);
+  } else {
+    allowed = allowed_lateness_ms(whole);
+    late = interrupted_after(db, sql, after_ms, &rc);
+    printf("INFO reading a 1,000 MB file: %.1f ms whole; interrupted %d ms in, stopped %.1f ms after (rc %d)\n", whole,
+           after_ms, late, rc);
+    CHECK(rc == SQLITE_INTERRUPT && late >= 0 && late < allowed && late < whole / 2,
+          "reading a 1,000 MB file stops within %.0f ms of an interrupt (%.1f ms of %.1f, rc %d)", allowed, late,
+          whole, rc);
+  }
+  rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+  CHECK(rc == SQLITE_ERROR && !strstr(sqlite3_errmsg(db), "interrupted"),
+        "after the interrupt the file's own error comes back: %s", sqlite3_errmsg(db));
+  unlink(path);
+  sqlite3_close(db);
+}
+
 int main(void) {
   char dir[] = "/tmp/test_bounded_XXXXXX";
   if (!mkdtemp(dir)) {
@@ -478,6 +534,7 @@ int main(void) {
   test_interrupt_wait(dir);
   test_interrupt_wwd_parse(dir);
   test_interrupt_layer_decode(dir);
+  test_interrupt_read(dir);
   if (system(fmt("rm -rf '%s'", dir)) != 0) printf("cannot remove %s\n", dir);
   return check_done();
 }
