@@ -50,35 +50,42 @@ void sha256_init(sha256_ctx *c) {
   c->used = 0;
 }
 
-/* Feeds bytes, compressing every full block. */
+/* Feeds bytes: tops up a partial block first, then compresses whole
+** blocks straight from the input (no copy), and keeps the tail. */
 void sha256_update(sha256_ctx *c, const void *data, size_t n) {
   const unsigned char *p = (const unsigned char *)data;
   c->total += n;
-  while (n) {
-    size_t take = 64 - c->used;
-    if (take > n) take = n;
+  if (c->used) {
+    size_t take = 64 - c->used < n ? 64 - c->used : n;
     memcpy(c->buf + c->used, p, take);
     c->used += take;
     p += take;
     n -= take;
-    if (c->used == 64) {
-      sha256_block(c, c->buf);
-      c->used = 0;
-    }
+    if (c->used < 64) return;
+    sha256_block(c, c->buf);
+    c->used = 0;
   }
+  for (; n >= 64; p += 64, n -= 64) sha256_block(c, p);
+  memcpy(c->buf, p, n);
+  c->used = n;
 }
 
-/* Pads (0x80, zeros, 64-bit big-endian bit length) and emits the digest. */
+/* Pads (0x80, zeros, 64-bit big-endian bit length) and emits the digest:
+** one block of padding, or two when the tail leaves no room for the
+** length. */
 void sha256_final(sha256_ctx *c, unsigned char out[32]) {
   uint64_t bits = c->total * 8;
-  unsigned char pad = 0x80;
-  unsigned char len[8];
   int i;
-  for (i = 0; i < 8; i++) len[i] = (unsigned char)(bits >> (56 - 8 * i));
-  sha256_update(c, &pad, 1);
-  pad = 0;
-  while (c->used != 56) sha256_update(c, &pad, 1);
-  sha256_update(c, len, 8);
+  c->buf[c->used++] = 0x80;
+  if (c->used > 56) {
+    memset(c->buf + c->used, 0, 64 - c->used);
+    sha256_block(c, c->buf);
+    c->used = 0;
+  }
+  memset(c->buf + c->used, 0, 56 - c->used);
+  for (i = 0; i < 8; i++) c->buf[56 + i] = (unsigned char)(bits >> (56 - 8 * i));
+  sha256_block(c, c->buf);
+  c->used = 0;
   for (i = 0; i < 8; i++) {
     out[i * 4] = (unsigned char)(c->h[i] >> 24);
     out[i * 4 + 1] = (unsigned char)(c->h[i] >> 16);

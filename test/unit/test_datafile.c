@@ -115,6 +115,40 @@ static unsigned char *zc(const void *src, size_t n, size_t *out_n) {
 
 /* ---- tests ------------------------------------------------------------------- */
 
+/* Every tail length around the padding's edges (0 to 130 bytes: a tail of
+** 55 bytes pads into one block, of 56 to 63 into two): the digest of the
+** 131 digests, as Python's hashlib gives it; and one million 'a' (FIPS
+** 180-2's long vector) fed in pieces of 1 to 97 bytes and whole. */
+static void test_sha256_lengths_and_pieces(void) {
+  unsigned char data[130], all[131 * 32], d[32];
+  char hex[65];
+  size_t n, i, done, piece;
+  sha256_ctx c;
+  unsigned char *million = malloc(1000000);
+  for (i = 0; i < sizeof data; i++) data[i] = (unsigned char)(i * 7 + 1);
+  for (n = 0; n <= 130; n++) sha256(data, n, all + n * 32);
+  sha256(all, sizeof all, d);
+  sha256_hex(d, hex);
+  CHECK(strcmp(hex, "d959a41ac0a5596363055ecd1c08d54eb4347fbd25233db0007bae1a28756d03") == 0,
+        "sha256 of lengths 0-130 = %s", hex);
+  if (!million) return;
+  memset(million, 'a', 1000000);
+  sha256(million, 1000000, d);
+  sha256_hex(d, hex);
+  CHECK(strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0,
+        "sha256(a x 1,000,000) = %s", hex);
+  sha256_init(&c);
+  for (done = 0, piece = 1; done < 1000000; done += n, piece = piece % 97 + 1) {
+    n = 1000000 - done < piece ? 1000000 - done : piece;
+    sha256_update(&c, million + done, n);
+  }
+  sha256_final(&c, d);
+  sha256_hex(d, hex);
+  CHECK(strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0,
+        "sha256(a x 1,000,000) in pieces = %s", hex);
+  free(million);
+}
+
 static void test_sha256(void) {
   unsigned char d[32];
   char hex[65];
@@ -128,6 +162,7 @@ static void test_sha256(void) {
   sha256_hex(d, hex);
   CHECK(strcmp(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1") == 0, "sha256(2 blocks) = %s",
         hex);
+  test_sha256_lengths_and_pieces();
 }
 
 /* v3 (raw data), ATAD magic, unknown types, written back as v4 DDNet-style. */
