@@ -1349,30 +1349,14 @@ static int layout_add(size_t *pos, size_t n) {
   return size_add(*pos, n, pos) && *pos <= UINT32_MAX;
 }
 
-/* Serializes a level (see wwd.h).  First the layout is computed and every
-** part validated (tile arrays matching the header dimensions, image-set
-** names without NUL, tile properties consistent, offsets within uint32);
-** then the whole "header + main block" is written uncompressed; then, if
-** flag 0x2 is set, the main block is replaced by its zlib stream.  The
-** checksum stored is the exact S of the main block as written. */
-int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, codec_error *err) {
-  byte_writer w;
-  size_t pos, total, main_len;
-  uint32_t pi, i, off_tp;
-  unsigned char hdr[WWD_HEADER_SIZE];
-  unsigned char tph[WWD_TILE_PROPS_HEADER_SIZE];
-  int compressed, k;
-  *out = NULL;
-  *out_size = 0;
-  if (!lvl) return codec_fail_arg(err, "header: no level");
-  if (lvl->num_planes && !lvl->planes) return codec_fail_arg(err, "header: planes missing");
-  if (lvl->num_tile_properties && !lvl->tile_properties)
-    return codec_fail_arg(err, "tile properties header: properties missing");
-  memcpy(hdr, lvl->header, sizeof hdr);
-  compressed = (le32_load(hdr + WWD_HDR_FLAGS) & WWD_FLAG_COMPRESS) != 0;
-
-  /* Layout pass: validate and compute the total size. */
-  pos = WWD_HEADER_SIZE;
+/* The layout pass of wwd_serialize: validates every part (tile arrays
+** matching the header dimensions, image-set names without NUL, tile
+** properties consistent, offsets within uint32) and computes the file's
+** total size and the tile properties' offset. */
+static int serialize_layout(const wwd_level *lvl, size_t *total_out, uint32_t *off_tp, codec_error *err) {
+  size_t pos = WWD_HEADER_SIZE, total;
+  uint32_t pi, i;
+  int k;
   if (!size_mul(lvl->num_planes, WWD_PLANE_HEADER_SIZE, &total) || !layout_add(&pos, total))
     return codec_fail_limit(err, "header: %u planes do not fit in a WWD file", lvl->num_planes);
   for (pi = 0; pi < lvl->num_planes; pi++) {
@@ -1417,7 +1401,7 @@ int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, c
     }
   }
   if (pos > UINT32_MAX) return codec_fail_limit(err, "tile properties header: offset beyond 4 GiB");
-  off_tp = (uint32_t)pos;
+  *off_tp = (uint32_t)pos;
   if (!layout_add(&pos, WWD_TILE_PROPS_HEADER_SIZE))
     return codec_fail_limit(err, "tile properties header: does not fit in a WWD file");
   for (i = 0; i < lvl->num_tile_properties; i++) {
@@ -1425,13 +1409,153 @@ int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, c
     if (!tile_property_size(&lvl->tile_properties[i], i, &sz, err)) return 0;
     if (!layout_add(&pos, sz)) return codec_fail_limit(err, "tile property %u: does not fit in a WWD file", i);
   }
-  total = pos;
+  *total_out = pos;
+  return 1;
+}
+
+/* Writes the plane headers with their counts and offsets recomputed from
+** the layout that follows them (tiles, then image-set names, then
+** objects, each plane's after the previous one's); serialize_layout has
+** checked that every offset fits in uint32. */
+static void write_plane_headers(byte_writer *w, const wwd_level *lvl) {
+  size_t tiles_pos = WWD_HEADER_SIZE + (size_t)lvl->num_planes * WWD_PLANE_HEADER_SIZE;
+  size_t sets_pos = tiles_pos, obj_pos;
+  uint32_t pi, i;
+  int k;
+  for (pi = 0; pi < lvl->num_planes; pi++)
+    sets_pos += (size_t)lvl->planes[pi].tiles_wide * lvl->planes[pi].tiles_high * 4;
+  obj_pos = sets_pos;
+  for (pi = 0; pi < lvl->num_planes; pi++)
+    for (i = 0; i < lvl->planes[pi].num_image_sets; i++) obj_pos += (size_t)lvl->planes[pi].image_sets[i].len + 1;
+  for (pi = 0; pi < lvl->num_planes; pi++) {
+    const wwd_plane *p = &lvl->planes[pi];
+    unsigned char ph[WWD_PLANE_HEADER_SIZE];
+    memcpy(ph, p->header, sizeof ph);
+    le32_store(ph + WWD_PLANE_NUM_IMAGE_SETS, p->num_image_sets);
+    le32_store(ph + WWD_PLANE_NUM_OBJECTS, p->num_objects);
+    le32_store(ph + WWD_PLANE_OFFSET_TILES, (uint32_t)tiles_pos);
+    le32_store(ph + WWD_PLANE_OFFSET_IMAGE_SETS, (uint32_t)sets_pos);
+    le32_store(ph + WWD_PLANE_OFFSET_OBJECTS, p->num_objects ? (uint32_t)obj_pos : 0);
+    byte_writer_bytes(w, ph, sizeof ph);
+    tiles_pos += (size_t)p->tiles_wide * p->tiles_high * 4;
+    for (i = 0; i < p->num_image_sets; i++) sets_pos += (size_t)p->image_sets[i].len + 1;
+    for (i = 0; i < p->num_objects; i++) {
+      obj_pos += WWD_OBJECT_FIXED_SIZE;
+      for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) obj_pos += p->objects[i].str[k].len;
+    }
+  }
+}
+
+/* Writes every plane's tiles, then every plane's image-set names
+** (NUL-terminated), then every plane's objects (the first field, the
+** string lengths, the other fields, the strings). */
+static void write_plane_contents(byte_writer *w, const wwd_level *lvl) {
+  uint32_t pi, i;
+  int k;
+  for (pi = 0; pi < lvl->num_planes; pi++) {
+    const wwd_plane *p = &lvl->planes[pi];
+    size_t n = (size_t)p->tiles_wide * p->tiles_high, t;
+    for (t = 0; t < n; t++) byte_writer_u32(w, p->tiles[t]);
+  }
+  for (pi = 0; pi < lvl->num_planes; pi++) {
+    const wwd_plane *p = &lvl->planes[pi];
+    for (i = 0; i < p->num_image_sets; i++) {
+      byte_writer_bytes(w, p->image_sets[i].data, p->image_sets[i].len);
+      byte_writer_zeros(w, 1);
+    }
+  }
+  for (pi = 0; pi < lvl->num_planes; pi++) {
+    const wwd_plane *p = &lvl->planes[pi];
+    for (i = 0; i < p->num_objects; i++) {
+      const wwd_object *o = &p->objects[i];
+      byte_writer_i32(w, o->field[0]);
+      for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) byte_writer_u32(w, o->str[k].len);
+      for (k = 1; k < WWD_OBJECT_NFIELDS; k++) byte_writer_i32(w, o->field[k]);
+      for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) byte_writer_bytes(w, o->str[k].data, o->str[k].len);
+    }
+  }
+}
+
+/* Writes the tile properties header (its count recomputed) and every
+** property: single and double tiles by their fields, masks as bytes. */
+static void write_tile_properties(byte_writer *w, const wwd_level *lvl) {
+  unsigned char tph[WWD_TILE_PROPS_HEADER_SIZE];
+  uint32_t i;
+  int k;
+  memcpy(tph, lvl->tile_props_header, sizeof tph);
+  le32_store(tph + 8, lvl->num_tile_properties);
+  byte_writer_bytes(w, tph, sizeof tph);
+  for (i = 0; i < lvl->num_tile_properties; i++) {
+    const wwd_tile_property *tp = &lvl->tile_properties[i];
+    byte_writer_u32(w, tp->type);
+    byte_writer_u32(w, tp->unknown);
+    byte_writer_u32(w, tp->width);
+    byte_writer_u32(w, tp->height);
+    if (tp->type == WWD_TILE_SINGLE) {
+      byte_writer_i32(w, tp->attribute);
+    } else if (tp->type == WWD_TILE_DOUBLE) {
+      byte_writer_i32(w, tp->attribute);
+      byte_writer_i32(w, tp->inside_attribute);
+      for (k = 0; k < 4; k++) byte_writer_i32(w, tp->rect[k]);
+    } else {
+      byte_writer_bytes(w, tp->mask, tp->mask_len);
+    }
+  }
+}
+
+/* Replaces the uncompressed main block of the file in w (total bytes,
+** header first) by its zlib stream, stores the stream's checksum, and
+** hands the result out; w is freed either way. */
+static int compress_main_block(byte_writer *w, size_t total, unsigned char **out, size_t *out_size,
+                               codec_error *err) {
+  size_t main_len = total - WWD_HEADER_SIZE;
+  uLongf clen = compressBound((uLong)main_len);
+  unsigned char *c = (unsigned char *)malloc((size_t)WWD_HEADER_SIZE + clen);
+  int zret;
+  if (!c) {
+    byte_writer_free(w);
+    return codec_fail_oom(err, "main block (zlib): out of memory");
+  }
+  zret = compress2(c + WWD_HEADER_SIZE, &clen, w->data + WWD_HEADER_SIZE, (uLong)main_len, WWD_ZLIB_LEVEL);
+  if (zret != Z_OK) {
+    free(c);
+    byte_writer_free(w);
+    return codec_fail_code(err, zret == Z_MEM_ERROR ? CODEC_E_MEMORY : CODEC_E_LIMIT,
+                           "main block (zlib): compression failed (zlib error %d)", zret);
+  }
+  memcpy(c, w->data, WWD_HEADER_SIZE);
+  byte_writer_free(w);
+  le32_store(c + WWD_HDR_CHECKSUM, wwd_checksum(c + WWD_HEADER_SIZE, clen));
+  *out = c;
+  *out_size = (size_t)WWD_HEADER_SIZE + clen;
+  return 1;
+}
+
+/* Serializes a level (see wwd.h).  First the layout is computed and every
+** part validated (serialize_layout); then the whole "header + main block"
+** is written uncompressed; then, if flag 0x2 is set, the main block is
+** replaced by its zlib stream.  The checksum stored is the exact S of the
+** main block as written. */
+int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, codec_error *err) {
+  byte_writer w;
+  size_t total = 0, main_len;
+  uint32_t off_tp = 0;
+  unsigned char hdr[WWD_HEADER_SIZE];
+  int compressed;
+  *out = NULL;
+  *out_size = 0;
+  if (!lvl) return codec_fail_arg(err, "header: no level");
+  if (lvl->num_planes && !lvl->planes) return codec_fail_arg(err, "header: planes missing");
+  if (lvl->num_tile_properties && !lvl->tile_properties)
+    return codec_fail_arg(err, "tile properties header: properties missing");
+  memcpy(hdr, lvl->header, sizeof hdr);
+  compressed = (le32_load(hdr + WWD_HDR_FLAGS) & WWD_FLAG_COMPRESS) != 0;
+  if (!serialize_layout(lvl, &total, &off_tp, err)) return 0;
   main_len = total - WWD_HEADER_SIZE;
   if (compressed && main_len > WWD_MAX_MAIN_BLOCK)
     return codec_fail_limit(err, "main block (zlib): %zu bytes exceed the limit of %u for a compressed level",
                             main_len, (unsigned)WWD_MAX_MAIN_BLOCK);
 
-  /* Write pass. */
   memset(&w, 0, sizeof w);
   if (!byte_writer_reserve(&w, total)) return codec_fail_oom(err, "header: out of memory for %zu bytes", total);
   le32_store(hdr + WWD_HDR_NUM_PLANES, lvl->num_planes);
@@ -1440,103 +1564,14 @@ int wwd_serialize(const wwd_level *lvl, unsigned char **out, size_t *out_size, c
   le32_store(hdr + WWD_HDR_DECOMPRESSED_SIZE, compressed ? (uint32_t)main_len : 0);
   le32_store(hdr + WWD_HDR_CHECKSUM, 0); /* filled in at the end */
   byte_writer_bytes(&w, hdr, sizeof hdr);
-  {
-    /* Plane headers with their counts and offsets recomputed. */
-    size_t tiles_pos = WWD_HEADER_SIZE + (size_t)lvl->num_planes * WWD_PLANE_HEADER_SIZE;
-    size_t sets_pos = tiles_pos, obj_pos;
-    for (pi = 0; pi < lvl->num_planes; pi++)
-      sets_pos += (size_t)lvl->planes[pi].tiles_wide * lvl->planes[pi].tiles_high * 4;
-    obj_pos = sets_pos;
-    for (pi = 0; pi < lvl->num_planes; pi++)
-      for (i = 0; i < lvl->planes[pi].num_image_sets; i++)
-        obj_pos += (size_t)lvl->planes[pi].image_sets[i].len + 1;
-    for (pi = 0; pi < lvl->num_planes; pi++) {
-      const wwd_plane *p = &lvl->planes[pi];
-      unsigned char ph[WWD_PLANE_HEADER_SIZE];
-      memcpy(ph, p->header, sizeof ph);
-      le32_store(ph + WWD_PLANE_NUM_IMAGE_SETS, p->num_image_sets);
-      le32_store(ph + WWD_PLANE_NUM_OBJECTS, p->num_objects);
-      le32_store(ph + WWD_PLANE_OFFSET_TILES, (uint32_t)tiles_pos);
-      le32_store(ph + WWD_PLANE_OFFSET_IMAGE_SETS, (uint32_t)sets_pos);
-      le32_store(ph + WWD_PLANE_OFFSET_OBJECTS, p->num_objects ? (uint32_t)obj_pos : 0);
-      byte_writer_bytes(&w, ph, sizeof ph);
-      tiles_pos += (size_t)p->tiles_wide * p->tiles_high * 4;
-      for (i = 0; i < p->num_image_sets; i++) sets_pos += (size_t)p->image_sets[i].len + 1;
-      for (i = 0; i < p->num_objects; i++) {
-        obj_pos += WWD_OBJECT_FIXED_SIZE;
-        for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) obj_pos += p->objects[i].str[k].len;
-      }
-    }
-  }
-  for (pi = 0; pi < lvl->num_planes; pi++) {
-    const wwd_plane *p = &lvl->planes[pi];
-    size_t n = (size_t)p->tiles_wide * p->tiles_high, t;
-    for (t = 0; t < n; t++) byte_writer_u32(&w, p->tiles[t]);
-  }
-  for (pi = 0; pi < lvl->num_planes; pi++) {
-    const wwd_plane *p = &lvl->planes[pi];
-    for (i = 0; i < p->num_image_sets; i++) {
-      byte_writer_bytes(&w, p->image_sets[i].data, p->image_sets[i].len);
-      byte_writer_zeros(&w, 1);
-    }
-  }
-  for (pi = 0; pi < lvl->num_planes; pi++) {
-    const wwd_plane *p = &lvl->planes[pi];
-    for (i = 0; i < p->num_objects; i++) {
-      const wwd_object *o = &p->objects[i];
-      byte_writer_i32(&w, o->field[0]);
-      for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) byte_writer_u32(&w, o->str[k].len);
-      for (k = 1; k < WWD_OBJECT_NFIELDS; k++) byte_writer_i32(&w, o->field[k]);
-      for (k = 0; k < WWD_OBJECT_NSTRINGS; k++) byte_writer_bytes(&w, o->str[k].data, o->str[k].len);
-    }
-  }
-  memcpy(tph, lvl->tile_props_header, sizeof tph);
-  le32_store(tph + 8, lvl->num_tile_properties);
-  byte_writer_bytes(&w, tph, sizeof tph);
-  for (i = 0; i < lvl->num_tile_properties; i++) {
-    const wwd_tile_property *tp = &lvl->tile_properties[i];
-    byte_writer_u32(&w, tp->type);
-    byte_writer_u32(&w, tp->unknown);
-    byte_writer_u32(&w, tp->width);
-    byte_writer_u32(&w, tp->height);
-    if (tp->type == WWD_TILE_SINGLE) {
-      byte_writer_i32(&w, tp->attribute);
-    } else if (tp->type == WWD_TILE_DOUBLE) {
-      byte_writer_i32(&w, tp->attribute);
-      byte_writer_i32(&w, tp->inside_attribute);
-      for (k = 0; k < 4; k++) byte_writer_i32(&w, tp->rect[k]);
-    } else {
-      byte_writer_bytes(&w, tp->mask, tp->mask_len);
-    }
-  }
+  write_plane_headers(&w, lvl);
+  write_plane_contents(&w, lvl);
+  write_tile_properties(&w, lvl);
   if (w.failed || w.size != total) {
     byte_writer_free(&w);
     return codec_fail_oom(err, "header: out of memory while writing %zu bytes", total);
   }
-
-  if (compressed) {
-    uLongf clen = compressBound((uLong)main_len);
-    unsigned char *c = (unsigned char *)malloc((size_t)WWD_HEADER_SIZE + clen);
-    int zret;
-    if (!c) {
-      byte_writer_free(&w);
-      return codec_fail_oom(err, "main block (zlib): out of memory");
-    }
-    zret = compress2(c + WWD_HEADER_SIZE, &clen, w.data + WWD_HEADER_SIZE, (uLong)main_len,
-                     WWD_ZLIB_LEVEL);
-    if (zret != Z_OK) {
-      free(c);
-      byte_writer_free(&w);
-      return codec_fail_code(err, zret == Z_MEM_ERROR ? CODEC_E_MEMORY : CODEC_E_LIMIT,
-                           "main block (zlib): compression failed (zlib error %d)", zret);
-    }
-    memcpy(c, w.data, WWD_HEADER_SIZE);
-    byte_writer_free(&w);
-    le32_store(c + WWD_HDR_CHECKSUM, wwd_checksum(c + WWD_HEADER_SIZE, clen));
-    *out = c;
-    *out_size = (size_t)WWD_HEADER_SIZE + clen;
-    return 1;
-  }
+  if (compressed) return compress_main_block(&w, total, out, out_size, err);
   le32_store(w.data + WWD_HDR_CHECKSUM, wwd_checksum(w.data + WWD_HEADER_SIZE, main_len));
   *out = byte_writer_take(&w, out_size);
   return 1;
