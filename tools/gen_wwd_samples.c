@@ -270,52 +270,35 @@ static void fill_tiles(wwd_plane *p, lcg *g, int action) {
   }
 }
 
-/* Builds one sample level according to its spec.  NULL when out of memory. */
-static wwd_level *build(const sample_spec *s) {
-  lcg g;
-  wwd_level *lvl;
-  uint32_t main_plane = 0, tile = s->small ? 8 : s->game == 1 ? 32 : 64, i;
-  /* the Background and Front planes: 24 x 24 and 24 x 60 tiles of 64 pixels */
-  uint32_t side_tile = s->small ? tile : 64, side_wide = s->small ? s->tiles_wide : 24;
-  uint32_t back_high = s->small ? s->tiles_high : 24, front_high = s->small ? s->tiles_high : 60;
-  char buf[128];
-  const logic_kind *kinds;
-  size_t nkinds;
-  int32_t id = 1, px_w, px_h;
-  int k;
-  g.s = s->seed * 0x9E3779B97F4A7C15ull + 12345;
-  lvl = wwd_level_new(s->tiles_wide, s->tiles_high, tile, tile);
-  if (!lvl) return NULL;
-  if (s->game == 0) {
-    /* Background (z -999, wraps both ways) and Front (z 9000, wraps in x) around Action. */
-    if (!wwd_plane_insert(lvl, 0, side_wide, back_high, side_tile, side_tile) ||
-        !wwd_plane_insert(lvl, 2, side_wide, front_high, side_tile, side_tile))
-      goto fail;
-    main_plane = 1;
-    put_str(lvl->planes[0].header + WWD_PLANE_NAME, 64, "Background");
-    le32_store(lvl->planes[0].header + WWD_PLANE_FLAGS, WWD_PLANE_WRAP_X | WWD_PLANE_WRAP_Y);
-    le32_store(lvl->planes[0].header + WWD_PLANE_Z, (uint32_t)-999);
-    le32_store(lvl->planes[0].header + WWD_PLANE_MOVEMENT_X, 50);
-    le32_store(lvl->planes[0].header + WWD_PLANE_MOVEMENT_Y, 50);
-    le32_store(lvl->planes[0].header + WWD_PLANE_FILL_COLOR, 50);
-    put_str(lvl->planes[2].header + WWD_PLANE_NAME, 64, "Front");
-    le32_store(lvl->planes[2].header + WWD_PLANE_FLAGS, WWD_PLANE_WRAP_X);
-    le32_store(lvl->planes[2].header + WWD_PLANE_Z, 9000);
-    le32_store(lvl->planes[2].header + WWD_PLANE_MOVEMENT_X, 150);
-    le32_store(lvl->planes[2].header + WWD_PLANE_MOVEMENT_Y, 125);
-    le32_store(lvl->planes[2].header + WWD_PLANE_FILL_COLOR, 50);
-    fill_tiles(&lvl->planes[0], &g, 0);
-    fill_tiles(&lvl->planes[2], &g, 0);
-    if (!set_plane_image_set(&lvl->planes[0], "BACK") || !set_plane_image_set(&lvl->planes[2], "FRONT"))
-      goto fail;
-  }
-  fill_tiles(&lvl->planes[main_plane], &g, 1);
-  le32_store(lvl->planes[main_plane].header + WWD_PLANE_FILL_COLOR, s->game == 1 ? 128 : 50);
-  if (s->small ? !set_plane_image_sets(&lvl->planes[main_plane], "ACTION", "ACTION2")
-              : !set_plane_image_set(&lvl->planes[main_plane], "ACTION"))
-    goto fail;
+/* Claw's Background (z -999, wraps both ways, plane 0) and Front (z 9000,
+** wraps in x, plane 2) around the Action plane, with their tiles and
+** image sets.  0 when out of memory. */
+static int add_side_planes(wwd_level *lvl, lcg *g, uint32_t side_wide, uint32_t back_high, uint32_t front_high,
+                           uint32_t side_tile) {
+  if (!wwd_plane_insert(lvl, 0, side_wide, back_high, side_tile, side_tile) ||
+      !wwd_plane_insert(lvl, 2, side_wide, front_high, side_tile, side_tile))
+    return 0;
+  put_str(lvl->planes[0].header + WWD_PLANE_NAME, 64, "Background");
+  le32_store(lvl->planes[0].header + WWD_PLANE_FLAGS, WWD_PLANE_WRAP_X | WWD_PLANE_WRAP_Y);
+  le32_store(lvl->planes[0].header + WWD_PLANE_Z, (uint32_t)-999);
+  le32_store(lvl->planes[0].header + WWD_PLANE_MOVEMENT_X, 50);
+  le32_store(lvl->planes[0].header + WWD_PLANE_MOVEMENT_Y, 50);
+  le32_store(lvl->planes[0].header + WWD_PLANE_FILL_COLOR, 50);
+  put_str(lvl->planes[2].header + WWD_PLANE_NAME, 64, "Front");
+  le32_store(lvl->planes[2].header + WWD_PLANE_FLAGS, WWD_PLANE_WRAP_X);
+  le32_store(lvl->planes[2].header + WWD_PLANE_Z, 9000);
+  le32_store(lvl->planes[2].header + WWD_PLANE_MOVEMENT_X, 150);
+  le32_store(lvl->planes[2].header + WWD_PLANE_MOVEMENT_Y, 125);
+  le32_store(lvl->planes[2].header + WWD_PLANE_FILL_COLOR, 50);
+  fill_tiles(&lvl->planes[0], g, 0);
+  fill_tiles(&lvl->planes[2], g, 0);
+  return set_plane_image_set(&lvl->planes[0], "BACK") && set_plane_image_set(&lvl->planes[2], "FRONT");
+}
 
-  /* Header strings like the real games'. */
+/* Header strings like the real games' (Claw, Gruntz, or the third game's
+** dungeons), and the logic mix of that game in *kinds, *nkinds. */
+static void set_header_strings(wwd_level *lvl, const sample_spec *s, const logic_kind **kinds, size_t *nkinds) {
+  char buf[128];
   put_str(lvl->header + WWD_HDR_NAME, 64, s->name);
   put_str(lvl->header + WWD_HDR_AUTHOR, 64, "levelsql gen_samples");
   put_str(lvl->header + WWD_HDR_BIRTH, 64, "November 22, 2026");
@@ -329,8 +312,8 @@ static wwd_level *build(const sample_spec *s) {
     snprintf(buf, sizeof buf, "LEVEL%d\\IMAGES", s->level_no);
     put_str(lvl->header + WWD_HDR_IMAGE_SET1, 128, buf);
     put_str(lvl->header + WWD_HDR_IMAGE_SET2, 128, "GAME\\IMAGES");
-    kinds = claw_logics;
-    nkinds = sizeof claw_logics / sizeof claw_logics[0];
+    *kinds = claw_logics;
+    *nkinds = sizeof claw_logics / sizeof claw_logics[0];
   } else if (s->game == 1) {
     put_str(lvl->header + WWD_HDR_REZ_FILE, 256, "C:\\GAMES\\GRUNTZ\\GRUNTZ.REZ");
     snprintf(buf, sizeof buf, "\\AREA%d\\TILEZ", s->level_no);
@@ -339,82 +322,123 @@ static wwd_level *build(const sample_spec *s) {
     snprintf(buf, sizeof buf, "AREA%d\\IMAGEZ", s->level_no);
     put_str(lvl->header + WWD_HDR_IMAGE_SET1, 128, buf);
     put_str(lvl->header + WWD_HDR_IMAGE_SET2, 128, "GAME\\IMAGEZ");
-    kinds = gruntz_logics;
-    nkinds = sizeof gruntz_logics / sizeof gruntz_logics[0];
+    *kinds = gruntz_logics;
+    *nkinds = sizeof gruntz_logics / sizeof gruntz_logics[0];
   } else {
     snprintf(buf, sizeof buf, "\\DUNGEON%d\\TILES", s->level_no);
     put_str(lvl->header + WWD_HDR_IMAGE_DIR, 128, buf);
     snprintf(buf, sizeof buf, "DUNGEON%d\\IMAGES", s->level_no);
     put_str(lvl->header + WWD_HDR_IMAGE_SET1, 128, buf);
     put_str(lvl->header + WWD_HDR_IMAGE_SET2, 128, "GAME\\IMAGES");
-    kinds = medieval_logics;
-    nkinds = sizeof medieval_logics / sizeof medieval_logics[0];
+    *kinds = medieval_logics;
+    *nkinds = sizeof medieval_logics / sizeof medieval_logics[0];
   }
   put_str(lvl->header + WWD_HDR_PREFIX1, 32, "LEVEL");
   put_str(lvl->header + WWD_HDR_PREFIX2, 32, "GAME");
-  le32_store(lvl->header + WWD_HDR_FLAGS, WWD_FLAG_USE_Z_COORDS | (s->compress ? WWD_FLAG_COMPRESS : 0));
-  px_w = (int32_t)(s->tiles_wide * tile);
-  px_h = (int32_t)(s->tiles_high * tile);
-  le32_store(lvl->header + WWD_HDR_START_X, (uint32_t)lcg_range(&g, 100, 400));
-  le32_store(lvl->header + WWD_HDR_START_Y, (uint32_t)(px_h - 4 * (int32_t)tile));
+}
 
-  /* Objects: first a start point (the game's checkpoint kind, if it has
-  ** one), then the weighted mix. */
+/* Objects of the main plane: first a start point (the game's checkpoint
+** kind, if it has one), then the weighted mix; then the editing accidents
+** real levels have (the last object pushed above the plane's top edge, an
+** Officer standing right of his patrol range); then the Front plane's
+** decorations.  *id numbers them.  0 when out of memory. */
+static int add_sample_objects(wwd_level *lvl, const sample_spec *s, lcg *g, uint32_t main_plane,
+                              const logic_kind *kinds, size_t nkinds, int32_t *id, int32_t px_w, int32_t px_h,
+                              int32_t front_w, int32_t front_h) {
+  int k;
   for (k = 0; k < s->objects; k++) {
     const logic_kind *kind = NULL;
     size_t j;
     if (k == 0)
       for (j = 0; j < nkinds && !kind; j++)
         if (kinds[j].kind == 5) kind = &kinds[j];
-    if (!kind) kind = pick(&g, kinds, nkinds);
-    if (!add_object(lvl, main_plane, &g, kind, id++, px_w, px_h)) goto fail;
+    if (!kind) kind = pick(g, kinds, nkinds);
+    if (!add_object(lvl, main_plane, g, kind, (*id)++, px_w, px_h)) return 0;
   }
-  /* Editing accidents real levels have: the last object pushed above the
-  ** plane's top edge, and an Officer standing right of his patrol range. */
   if (s->accidents) {
     static const logic_kind stray = {"Officer", "LEVEL_OFFICER", "", 1, 1};
     wwd_plane *p = &lvl->planes[main_plane];
     wwd_object *o;
     if (p->num_objects) p->objects[p->num_objects - 1].field[WWD_OBJ_Y] = -48;
-    if (!add_object(lvl, main_plane, &g, &stray, id++, px_w, px_h)) goto fail;
+    if (!add_object(lvl, main_plane, g, &stray, (*id)++, px_w, px_h)) return 0;
     o = &p->objects[p->num_objects - 1];
     o->field[WWD_OBJ_X] = o->field[WWD_OBJ_MAX_X] + 96;
   }
   if (s->front_objects && lvl->num_planes > 2) {
     static const logic_kind front = {"FrontCandy", "LEVEL_ARCHESFRONT", "", 1, 0};
     for (k = 0; k < s->front_objects; k++) {
-      if (!add_object(lvl, 2, &g, &front, id++, (int32_t)(side_wide * side_tile), (int32_t)(front_high * side_tile)))
-        goto fail;
+      if (!add_object(lvl, 2, g, &front, (*id)++, front_w, front_h)) return 0;
       lvl->planes[2].objects[k].field[WWD_OBJ_Z] = 9500;
     }
   }
+  return 1;
+}
 
-  /* Tile properties: index = tile id; singles (clear/solid/ground/climb/death),
-  ** doubles with a ground strip on top, masks of 64x64 attribute bytes. */
+/* Tile properties: index = tile id; singles (clear/solid/ground/climb/death),
+** doubles with a ground strip on top, masks of tile x tile attribute bytes
+** (a slope).  0 when out of memory. */
+static int add_tile_properties(wwd_level *lvl, const sample_spec *s, lcg *g, uint32_t tile) {
+  uint32_t i;
   for (i = 0; i < (uint32_t)(s->singles + s->doubles + s->masks); i++) {
     uint32_t type = i < (uint32_t)s->singles ? WWD_TILE_SINGLE
                     : i < (uint32_t)(s->singles + s->doubles) ? WWD_TILE_DOUBLE
                                                                : WWD_TILE_MASK;
     long t = wwd_tile_property_append(lvl, type, tile, tile);
     wwd_tile_property *tp;
-    if (t < 0) goto fail;
+    if (t < 0) return 0;
     tp = &lvl->tile_properties[t];
     if (type == WWD_TILE_SINGLE) {
-      tp->attribute = i == 0 ? 0 : lcg_range(&g, 0, 9) < 5 ? 0 : lcg_range(&g, 1, 4);
+      tp->attribute = i == 0 ? 0 : lcg_range(g, 0, 9) < 5 ? 0 : lcg_range(g, 1, 4);
     } else if (type == WWD_TILE_DOUBLE) {
       tp->attribute = 0;
-      tp->inside_attribute = lcg_range(&g, 1, 3);
+      tp->inside_attribute = lcg_range(g, 1, 3);
       tp->rect[0] = 0;
       tp->rect[1] = 0;
       tp->rect[2] = (int32_t)tile - 1;
-      tp->rect[3] = lcg_range(&g, 4, 31);
+      tp->rect[3] = lcg_range(g, 4, 31);
     } else {
       uint32_t y, x;
       for (y = 0; y < tp->height; y++)
         for (x = 0; x < tp->width; x++)
-          tp->mask[y * tp->width + x] = (unsigned char)(y + x >= tp->width ? 1 : 0); /* a slope */
+          tp->mask[y * tp->width + x] = (unsigned char)(y + x >= tp->width ? 1 : 0);
     }
   }
+  return 1;
+}
+
+/* Builds one sample level according to its spec.  NULL when out of memory. */
+static wwd_level *build(const sample_spec *s) {
+  lcg g;
+  wwd_level *lvl;
+  uint32_t main_plane = 0, tile = s->small ? 8 : s->game == 1 ? 32 : 64;
+  /* the Background and Front planes: 24 x 24 and 24 x 60 tiles of 64 pixels */
+  uint32_t side_tile = s->small ? tile : 64, side_wide = s->small ? s->tiles_wide : 24;
+  uint32_t back_high = s->small ? s->tiles_high : 24, front_high = s->small ? s->tiles_high : 60;
+  const logic_kind *kinds;
+  size_t nkinds;
+  int32_t id = 1, px_w, px_h;
+  g.s = s->seed * 0x9E3779B97F4A7C15ull + 12345;
+  lvl = wwd_level_new(s->tiles_wide, s->tiles_high, tile, tile);
+  if (!lvl) return NULL;
+  if (s->game == 0) {
+    if (!add_side_planes(lvl, &g, side_wide, back_high, front_high, side_tile)) goto fail;
+    main_plane = 1;
+  }
+  fill_tiles(&lvl->planes[main_plane], &g, 1);
+  le32_store(lvl->planes[main_plane].header + WWD_PLANE_FILL_COLOR, s->game == 1 ? 128 : 50);
+  if (s->small ? !set_plane_image_sets(&lvl->planes[main_plane], "ACTION", "ACTION2")
+              : !set_plane_image_set(&lvl->planes[main_plane], "ACTION"))
+    goto fail;
+  set_header_strings(lvl, s, &kinds, &nkinds);
+  le32_store(lvl->header + WWD_HDR_FLAGS, WWD_FLAG_USE_Z_COORDS | (s->compress ? WWD_FLAG_COMPRESS : 0));
+  px_w = (int32_t)(s->tiles_wide * tile);
+  px_h = (int32_t)(s->tiles_high * tile);
+  le32_store(lvl->header + WWD_HDR_START_X, (uint32_t)lcg_range(&g, 100, 400));
+  le32_store(lvl->header + WWD_HDR_START_Y, (uint32_t)(px_h - 4 * (int32_t)tile));
+  if (!add_sample_objects(lvl, s, &g, main_plane, kinds, nkinds, &id, px_w, px_h, (int32_t)(side_wide * side_tile),
+                          (int32_t)(front_high * side_tile)) ||
+      !add_tile_properties(lvl, s, &g, tile))
+    goto fail;
   return lvl;
 fail:
   wwd_free(lvl);
