@@ -125,206 +125,217 @@ datafile *df_clone(const datafile *src) {
 
 /* ---- parsing ------------------------------------------------------------- */
 
-/* df_parse: validates the whole container strictly (like DDNet >= 19): the
-** counts must describe exactly the file size, the type table must be a
-** partition of the items in order, item headers must agree with the offset
-** table, and data offsets must be monotonic inside the data area.  size and
-** swaplen are checked against both the current and the legacy (pre-2010)
-** formula but otherwise not trusted: all sizes come from the counts. */
-int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error *err) {
-  datafile *df = NULL;
-  int32_t version, hsize, hswaplen, ntypes, nitems, ndata, item_size, data_size;
+/* A datafile's header as df_parse reads it: the counts, and the byte
+** offset of every section they imply (checked to describe exactly the
+** file's size). */
+typedef struct df_layout {
+  int32_t version, ntypes, nitems, ndata, item_size, data_size;
   size_t off_types, off_item_offsets, off_data_offsets, off_data_sizes, off_items, off_data;
-  size_t t, total, tmp, n_sizes, i;
-  size_t expected_items = 0;
-  /* r reads the header and the tables in order; at, a second cursor, looks
-  ** things up by offset.  Once the counts are known to describe exactly the
-  ** file size, every read below is in range. */
-  byte_reader r = br_at(buf, size, 4), at = br_at(buf, size, 0);
+  int header_kind; /* DF_HEADER_OK or DF_HEADER_LEGACY */
+} df_layout;
 
-  *out = NULL;
+/* Reads and checks the header: magic, version, counts, the section offsets
+** (overflow-checked) adding up to exactly `size`, and size / swaplen by
+** the current or the legacy (pre-2010) formula.  Fills *l. */
+static int parse_header(const unsigned char *buf, size_t size, df_layout *l, codec_error *err) {
+  int32_t hsize, hswaplen;
+  size_t total, tmp, n_sizes, want_size, want_swap, legacy;
+  byte_reader r = br_at(buf, size, 4);
   if (size < DF_FIXED_HEADER)
     return codec_fail(err, "header: byte offset 0: file has %zu bytes, a datafile header needs %u", size,
                       DF_FIXED_HEADER);
   if (!df_sniff(buf, size))
     return codec_fail(err, "header: byte offset 0: bad magic %02x%02x%02x%02x (want \"DATA\" or \"ATAD\")", buf[0],
                       buf[1], buf[2], buf[3]);
-  version = br_i32le(&r);
-  if (version != 3 && version != 4)
-    return codec_fail(err, "header: byte offset 4: unsupported datafile version %d (want 3 or 4)", (int)version);
+  l->version = br_i32le(&r);
+  if (l->version != 3 && l->version != 4)
+    return codec_fail(err, "header: byte offset 4: unsupported datafile version %d (want 3 or 4)", (int)l->version);
   hsize = br_i32le(&r);
   hswaplen = br_i32le(&r);
-  ntypes = br_i32le(&r);
-  nitems = br_i32le(&r);
-  ndata = br_i32le(&r);
-  item_size = br_i32le(&r);
-  data_size = br_i32le(&r);
-  if (ntypes < 0 || nitems < 0 || ndata < 0 || item_size < 0 || data_size < 0)
+  l->ntypes = br_i32le(&r);
+  l->nitems = br_i32le(&r);
+  l->ndata = br_i32le(&r);
+  l->item_size = br_i32le(&r);
+  l->data_size = br_i32le(&r);
+  if (l->ntypes < 0 || l->nitems < 0 || l->ndata < 0 || l->item_size < 0 || l->data_size < 0)
     return codec_fail(err, "header: byte offset 16: negative count (types %d, items %d, data %d, item_size %d, "
-                           "data_size %d)", (int)ntypes, (int)nitems, (int)ndata, (int)item_size, (int)data_size);
-  if (ntypes > 0x10000)
-    return codec_fail(err, "header: byte offset 16: %d item types, at most 65536 exist", (int)ntypes);
-  if (item_size % 4 != 0)
-    return codec_fail(err, "header: byte offset 28: item area size %d is not a multiple of 4", (int)item_size);
-  n_sizes = version == 4 ? (size_t)ndata : 0;
-
-  /* Section offsets, each overflow-checked (counts are < 2^31 so size_t on
-  ** a 64-bit host cannot overflow, but stay honest on 32-bit hosts). */
-  off_types = DF_FIXED_HEADER;
-  if (!size_mul((size_t)ntypes, 12, &tmp) || !size_add(off_types, tmp, &off_item_offsets) ||
-      !size_mul((size_t)nitems, 4, &tmp) || !size_add(off_item_offsets, tmp, &off_data_offsets) ||
-      !size_mul((size_t)ndata, 4, &tmp) || !size_add(off_data_offsets, tmp, &off_data_sizes) ||
-      !size_mul(n_sizes, 4, &tmp) || !size_add(off_data_sizes, tmp, &off_items) ||
-      !size_add(off_items, (size_t)item_size, &off_data) || !size_add(off_data, (size_t)data_size, &total))
+                           "data_size %d)", (int)l->ntypes, (int)l->nitems, (int)l->ndata, (int)l->item_size,
+                      (int)l->data_size);
+  if (l->ntypes > 0x10000)
+    return codec_fail(err, "header: byte offset 16: %d item types, at most 65536 exist", (int)l->ntypes);
+  if (l->item_size % 4 != 0)
+    return codec_fail(err, "header: byte offset 28: item area size %d is not a multiple of 4", (int)l->item_size);
+  n_sizes = l->version == 4 ? (size_t)l->ndata : 0;
+  /* (counts are < 2^31 so size_t on a 64-bit host cannot overflow, but
+  ** stay honest on 32-bit hosts) */
+  l->off_types = DF_FIXED_HEADER;
+  if (!size_mul((size_t)l->ntypes, 12, &tmp) || !size_add(l->off_types, tmp, &l->off_item_offsets) ||
+      !size_mul((size_t)l->nitems, 4, &tmp) || !size_add(l->off_item_offsets, tmp, &l->off_data_offsets) ||
+      !size_mul((size_t)l->ndata, 4, &tmp) || !size_add(l->off_data_offsets, tmp, &l->off_data_sizes) ||
+      !size_mul(n_sizes, 4, &tmp) || !size_add(l->off_data_sizes, tmp, &l->off_items) ||
+      !size_add(l->off_items, (size_t)l->item_size, &l->off_data) ||
+      !size_add(l->off_data, (size_t)l->data_size, &total))
     return codec_fail(err, "header: byte offset 16: section sizes overflow");
   if (total != size)
     return codec_fail(err, "header: byte offset 16: counts describe a file of %zu bytes, file has %zu%s", total, size,
                       total > size ? " (truncated)" : " (trailing bytes)");
-  /* size and swaplen: current formula, or the legacy one without the
-  ** v4 sizes table. */
-  {
-    size_t want_size = total - 16, want_swap = (total - (size_t)data_size) - 16;
-    size_t legacy = n_sizes * 4;
-    int kind;
-    if ((size_t)(uint32_t)hsize == want_size && (size_t)(uint32_t)hswaplen == want_swap)
-      kind = DF_HEADER_OK;
-    else if (legacy && want_size >= legacy && want_swap >= legacy &&
-             (size_t)(uint32_t)hsize == want_size - legacy && (size_t)(uint32_t)hswaplen == want_swap - legacy)
-      kind = DF_HEADER_LEGACY;
-    else
-      return codec_fail(err, "header: byte offset 8: size %d / swaplen %d do not match the counts (want %zu / %zu)",
-                        (int)hsize, (int)hswaplen, want_size, want_swap);
-    df = df_new();
-    if (!df) return codec_fail_oom(err, "header: out of memory");
-    df->header_kind = kind;
-  }
-  df->version = (int)version;
-  df->magic_swapped = memcmp(buf, "ATAD", 4) == 0;
-  if ((nitems && !items_reserve(df, (size_t)nitems)) || (ndata && !data_reserve(df, (size_t)ndata))) {
-    df_free(df);
-    return codec_fail_oom(err, "header: out of memory for %d items / %d data", (int)nitems, (int)ndata);
-  }
+  want_size = total - 16;
+  want_swap = (total - (size_t)l->data_size) - 16;
+  legacy = n_sizes * 4; /* the legacy formula lacks the v4 sizes table */
+  if ((size_t)(uint32_t)hsize == want_size && (size_t)(uint32_t)hswaplen == want_swap)
+    l->header_kind = DF_HEADER_OK;
+  else if (legacy && want_size >= legacy && want_swap >= legacy &&
+           (size_t)(uint32_t)hsize == want_size - legacy && (size_t)(uint32_t)hswaplen == want_swap - legacy)
+    l->header_kind = DF_HEADER_LEGACY;
+  else
+    return codec_fail(err, "header: byte offset 8: size %d / swaplen %d do not match the counts (want %zu / %zu)",
+                      (int)hsize, (int)hswaplen, want_size, want_swap);
+  return 1;
+}
 
-  /* Item types: (type, start, num), starts are the running sum. */
-  for (t = 0; t < (size_t)ntypes; t++) {
-    size_t o = off_types + t * 12, k;
+/* Reads item idx (of type `type`): its offset must agree with the offset
+** table (first at 0, 4-aligned, at least the 8-byte item header before the
+** next), its header must name the type, and its size the payload the
+** offsets leave.  Appends it to df->items. */
+static int parse_item(datafile *df, const unsigned char *buf, size_t size, const df_layout *l, size_t idx,
+                      int32_t type, codec_error *err) {
+  byte_reader at = br_at(buf, size, l->off_item_offsets + idx * 4);
+  size_t ioff, iend, abs, payload, j;
+  int32_t ioff_raw = br_i32le(&at), isz;
+  uint32_t type_and_id;
+  df_item *it;
+  ioff = (size_t)(uint32_t)ioff_raw;
+  iend = idx + 1 < (size_t)l->nitems ? (size_t)br_u32le(&at) : (size_t)l->item_size;
+  abs = l->off_items + ioff;
+  if (ioff_raw < 0 || (idx == 0 && ioff != 0) || ioff % 4 != 0 || iend > (size_t)l->item_size || iend < ioff ||
+      iend - ioff < 8)
+    return codec_fail(err, "item %zu (type %d): byte offset %zu: item offset %zu / next %zu invalid in an item area "
+                           "of %d bytes", idx, (int)type, l->off_item_offsets + idx * 4, ioff, iend,
+                      (int)l->item_size);
+  br_seek(&at, abs);
+  type_and_id = br_u32le(&at);
+  isz = br_i32le(&at);
+  payload = iend - ioff - 8;
+  if ((type_and_id >> 16) != (uint32_t)type)
+    return codec_fail(err, "item %zu (type %d): byte offset %zu: item header says type %u", idx, (int)type, abs,
+                      (unsigned)(type_and_id >> 16));
+  if (isz < 0 || (size_t)isz != payload || payload % 4 != 0)
+    return codec_fail(err, "item type %d id %u: byte offset %zu: item size %d, offset table leaves %zu bytes",
+                      (int)type, (unsigned)(type_and_id & 0xFFFF), abs + 4, (int)isz, payload);
+  it = &df->items[df->num_items];
+  it->type = (uint32_t)type;
+  it->id = type_and_id & 0xFFFF;
+  it->num_ints = payload / 4;
+  it->ints = NULL;
+  if (payload) {
+    it->ints = (int32_t *)malloc(payload);
+    if (!it->ints) return codec_fail_oom(err, "item type %d id %u: out of memory", (int)type, (unsigned)it->id);
+    for (j = 0; j < it->num_ints; j++) it->ints[j] = br_i32le(&at);
+  }
+  df->num_items++;
+  return 1;
+}
+
+/* Reads the item type table, (type, start, num) entries whose starts are
+** the running sum and whose types are distinct, and the items of each
+** block in order; together they must hold exactly the header's items. */
+static int parse_items(datafile *df, const unsigned char *buf, size_t size, const df_layout *l, codec_error *err) {
+  byte_reader r = br_at(buf, size, 0), at = br_at(buf, size, 0);
+  size_t t, k, expected_items = 0;
+  for (t = 0; t < (size_t)l->ntypes; t++) {
+    size_t o = l->off_types + t * 12;
     int32_t type, start, num;
     br_seek(&r, o);
     type = br_i32le(&r);
     start = br_i32le(&r);
     num = br_i32le(&r);
-    if (type < 0 || type > 0xFFFF) {
-      codec_fail(err, "item type table entry %zu: byte offset %zu: type id %d out of range 0..65535", t, o, (int)type);
-      goto fail;
-    }
-    if (start < 0 || num < 0 || (size_t)start != expected_items || (size_t)num > (size_t)nitems - expected_items) {
-      codec_fail(err, "item type table entry %zu (type %d): byte offset %zu: start %d num %d do not continue the "
-                      "previous types (expected start %zu, %d items in all)",
-                 t, (int)type, o + 4, (int)start, (int)num, expected_items, (int)nitems);
-      goto fail;
-    }
+    if (type < 0 || type > 0xFFFF)
+      return codec_fail(err, "item type table entry %zu: byte offset %zu: type id %d out of range 0..65535", t, o,
+                        (int)type);
+    if (start < 0 || num < 0 || (size_t)start != expected_items || (size_t)num > (size_t)l->nitems - expected_items)
+      return codec_fail(err, "item type table entry %zu (type %d): byte offset %zu: start %d num %d do not continue "
+                             "the previous types (expected start %zu, %d items in all)",
+                        t, (int)type, o + 4, (int)start, (int)num, expected_items, (int)l->nitems);
     for (k = 0; k < t; k++) {
-      br_seek(&at, off_types + k * 12);
-      if (br_i32le(&at) == type) {
-        codec_fail(err, "item type table entry %zu: byte offset %zu: type %d listed twice", t, o, (int)type);
-        goto fail;
-      }
+      br_seek(&at, l->off_types + k * 12);
+      if (br_i32le(&at) == type)
+        return codec_fail(err, "item type table entry %zu: byte offset %zu: type %d listed twice", t, o, (int)type);
     }
-    /* The items of this block. */
-    for (k = 0; k < (size_t)num; k++) {
-      size_t idx = (size_t)start + k, ioff, iend, abs, payload, j;
-      int32_t ioff_raw, isz;
-      uint32_t type_and_id;
-      df_item *it;
-      br_seek(&at, off_item_offsets + idx * 4);
-      ioff_raw = br_i32le(&at);
-      ioff = (size_t)(uint32_t)ioff_raw;
-      iend = idx + 1 < (size_t)nitems ? (size_t)br_u32le(&at) : (size_t)item_size;
-      abs = off_items + ioff;
-      if (ioff_raw < 0 || (idx == 0 && ioff != 0) || ioff % 4 != 0 ||
-          iend > (size_t)item_size || iend < ioff || iend - ioff < 8) {
-        codec_fail(err, "item %zu (type %d): byte offset %zu: item offset %zu / next %zu invalid in an item area of "
-                        "%d bytes", idx, (int)type, off_item_offsets + idx * 4, ioff, iend, (int)item_size);
-        goto fail;
-      }
-      br_seek(&at, abs);
-      type_and_id = br_u32le(&at);
-      isz = br_i32le(&at);
-      payload = iend - ioff - 8;
-      if ((type_and_id >> 16) != (uint32_t)type) {
-        codec_fail(err, "item %zu (type %d): byte offset %zu: item header says type %u", idx, (int)type, abs,
-                   (unsigned)(type_and_id >> 16));
-        goto fail;
-      }
-      if (isz < 0 || (size_t)isz != payload || payload % 4 != 0) {
-        codec_fail(err, "item type %d id %u: byte offset %zu: item size %d, offset table leaves %zu bytes", (int)type,
-                   (unsigned)(type_and_id & 0xFFFF), abs + 4, (int)isz, payload);
-        goto fail;
-      }
-      it = &df->items[df->num_items];
-      it->type = (uint32_t)type;
-      it->id = type_and_id & 0xFFFF;
-      it->num_ints = payload / 4;
-      it->ints = NULL;
-      if (payload) {
-        it->ints = (int32_t *)malloc(payload);
-        if (!it->ints) {
-          codec_fail_oom(err, "item type %d id %u: out of memory", (int)type, (unsigned)it->id);
-          goto fail;
-        }
-        for (j = 0; j < it->num_ints; j++) it->ints[j] = br_i32le(&at);
-      }
-      df->num_items++;
-    }
+    for (k = 0; k < (size_t)num; k++)
+      if (!parse_item(df, buf, size, l, (size_t)start + k, type, err)) return 0;
     expected_items += (size_t)num;
   }
-  if (expected_items != (size_t)nitems) {
-    codec_fail(err, "item type table: byte offset %zu: types hold %zu items, header says %d", off_types,
-               expected_items, (int)nitems);
-    goto fail;
-  }
+  if (expected_items != (size_t)l->nitems)
+    return codec_fail(err, "item type table: byte offset %zu: types hold %zu items, header says %d", l->off_types,
+                      expected_items, (int)l->nitems);
+  return 1;
+}
 
-  /* Data blobs. */
-  for (i = 0; i < (size_t)ndata; i++) {
+/* Reads the data blobs: offsets monotonic inside the data area (the first
+** at 0), v4's uncompressed sizes not negative; each blob's stored bytes
+** are copied (v3 stores them raw). */
+static int parse_data(datafile *df, const unsigned char *buf, size_t size, const df_layout *l, codec_error *err) {
+  byte_reader at = br_at(buf, size, 0);
+  size_t i;
+  for (i = 0; i < (size_t)l->ndata; i++) {
     int32_t doff, dnext;
     df_data *d = &df->data[df->num_data];
-    br_seek(&at, off_data_offsets + i * 4);
+    br_seek(&at, l->off_data_offsets + i * 4);
     doff = br_i32le(&at);
-    dnext = i + 1 < (size_t)ndata ? br_i32le(&at) : data_size;
-    if (doff < 0 || dnext < doff || dnext > data_size || (i == 0 && doff != 0)) {
-      codec_fail(err, "data %zu: byte offset %zu: data offset %d / next %d invalid in a data area of %d bytes", i,
-                 off_data_offsets + i * 4, (int)doff, (int)dnext, (int)data_size);
-      goto fail;
-    }
+    dnext = i + 1 < (size_t)l->ndata ? br_i32le(&at) : l->data_size;
+    if (doff < 0 || dnext < doff || dnext > l->data_size || (i == 0 && doff != 0))
+      return codec_fail(err, "data %zu: byte offset %zu: data offset %d / next %d invalid in a data area of %d bytes",
+                        i, l->off_data_offsets + i * 4, (int)doff, (int)dnext, (int)l->data_size);
     memset(d, 0, sizeof *d);
     d->stored_size = (size_t)(dnext - doff);
-    if (version == 4) {
+    if (l->version == 4) {
       int32_t ds;
-      br_seek(&at, off_data_sizes + i * 4);
+      br_seek(&at, l->off_data_sizes + i * 4);
       ds = br_i32le(&at);
-      if (ds < 0) {
-        codec_fail(err, "data %zu: byte offset %zu: negative uncompressed size %d", i, off_data_sizes + i * 4,
-                   (int)ds);
-        goto fail;
-      }
+      if (ds < 0)
+        return codec_fail(err, "data %zu: byte offset %zu: negative uncompressed size %d", i,
+                          l->off_data_sizes + i * 4, (int)ds);
       d->declared_size = (uint32_t)ds;
     } else {
       d->declared_size = (uint32_t)d->stored_size;
       d->stored_is_raw = 1;
     }
-    br_seek(&at, off_data + (size_t)doff);
+    br_seek(&at, l->off_data + (size_t)doff);
     d->stored = dup_bytes(br_bytes(&at, d->stored_size), d->stored_size);
-    if (!d->stored) {
-      codec_fail_oom(err, "data %zu: out of memory", i);
-      goto fail;
-    }
+    if (!d->stored) return codec_fail_oom(err, "data %zu: out of memory", i);
     df->num_data++;
+  }
+  return 1;
+}
+
+/* df_parse: validates the whole container strictly (like DDNet >= 19): the
+** counts must describe exactly the file size, the type table must be a
+** partition of the items in order, item headers must agree with the offset
+** table, and data offsets must be monotonic inside the data area.  size and
+** swaplen are checked against both the current and the legacy (pre-2010)
+** formula but otherwise not trusted: all sizes come from the counts.  Once
+** the header is checked, every read below is in range. */
+int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error *err) {
+  datafile *df;
+  df_layout l;
+  *out = NULL;
+  memset(&l, 0, sizeof l);
+  if (!parse_header(buf, size, &l, err)) return 0;
+  df = df_new();
+  if (!df) return codec_fail_oom(err, "header: out of memory");
+  df->header_kind = l.header_kind;
+  df->version = (int)l.version;
+  df->magic_swapped = memcmp(buf, "ATAD", 4) == 0;
+  if ((l.nitems && !items_reserve(df, (size_t)l.nitems)) || (l.ndata && !data_reserve(df, (size_t)l.ndata))) {
+    df_free(df);
+    return codec_fail_oom(err, "header: out of memory for %d items / %d data", (int)l.nitems, (int)l.ndata);
+  }
+  if (!parse_items(df, buf, size, &l, err) || !parse_data(df, buf, size, &l, err)) {
+    df_free(df);
+    return 0;
   }
   *out = df;
   return 1;
-fail:
-  df_free(df);
-  return 0;
 }
 
 /* ---- item access ----------------------------------------------------------- */
