@@ -17,15 +17,21 @@ static const uint32_t K[64] = {
 
 static uint32_t rotr(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
 
-/* Big-endian 32-bit load of a message word. */
-static uint32_t load_be32(const unsigned char *p) {
-  return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
+/* Big-endian 32-bit word at byte offset o of the block copy m. */
+#define BE32(m, o) \
+  (((uint32_t)(m)[o] << 24) | ((uint32_t)(m)[(o) + 1] << 16) | ((uint32_t)(m)[(o) + 2] << 8) | (uint32_t)(m)[(o) + 3])
 
 /* Message schedule word i (16 <= i < 64) from the 16 before it. */
 #define SCHEDULE(w, i)                                                                                    \
   ((w)[(i) - 16] + (rotr((w)[(i) - 15], 7) ^ rotr((w)[(i) - 15], 18) ^ ((w)[(i) - 15] >> 3)) + (w)[(i) - 7] + \
    (rotr((w)[(i) - 2], 17) ^ rotr((w)[(i) - 2], 19) ^ ((w)[(i) - 2] >> 10)))
+
+/* Four message words: read from the block (LOAD4) or scheduled (SCHEDULE4). */
+#define LOAD4(i)                                                                             \
+  w[i] = BE32(m, 4 * (i)), w[(i) + 1] = BE32(m, 4 * (i) + 4), w[(i) + 2] = BE32(m, 4 * (i) + 8), \
+  w[(i) + 3] = BE32(m, 4 * (i) + 12)
+#define SCHEDULE4(i) \
+  w[i] = SCHEDULE(w, i), w[(i) + 1] = SCHEDULE(w, (i) + 1), w[(i) + 2] = SCHEDULE(w, (i) + 2), w[(i) + 3] = SCHEDULE(w, (i) + 3)
 
 /* One round on the working variables named in rotated order, so a round
 ** moves no variables: the caller rotates the names instead. */
@@ -38,37 +44,33 @@ static uint32_t load_be32(const unsigned char *p) {
     (h) = t1 + t2;                                                                                    \
   } while (0)
 
-/* Processes one 64-byte block: the FIPS 180-4 compression function.  The
-** loops take 4 words or 8 rounds a turn (after 8 rounds the variables are
-** back in their places): a fuzzing build traces every loop comparison, and
+/* Eight rounds from round i: afterwards the variables are back in place. */
+#define ROUNDS8(i)                        \
+  ROUND(a, b, c, d, e, f, g, h, i);       \
+  ROUND(h, a, b, c, d, e, f, g, (i) + 1); \
+  ROUND(g, h, a, b, c, d, e, f, (i) + 2); \
+  ROUND(f, g, h, a, b, c, d, e, (i) + 3); \
+  ROUND(e, f, g, h, a, b, c, d, (i) + 4); \
+  ROUND(d, e, f, g, h, a, b, c, (i) + 5); \
+  ROUND(c, d, e, f, g, h, a, b, (i) + 6); \
+  ROUND(b, c, d, e, f, g, h, a, (i) + 7)
+
+/* Processes one 64-byte block: the FIPS 180-4 compression function, fully
+** unrolled on a copy of the block, so every index is a constant.  A
+** fuzzing build checks and traces every computed index and loop test (each
+** pointer step is an overflow check, each check a traced comparison):
 ** hashing each input was a sixth of fuzz_twmap's time. */
 static void sha256_block(uint32_t hash[8], const unsigned char *p) {
+  unsigned char m[64];
   uint32_t w[64], a, b, c, d, e, f, g, h;
-  int i;
-  for (i = 0; i < 16; i += 4) {
-    w[i] = load_be32(p + i * 4);
-    w[i + 1] = load_be32(p + i * 4 + 4);
-    w[i + 2] = load_be32(p + i * 4 + 8);
-    w[i + 3] = load_be32(p + i * 4 + 12);
-  }
-  for (i = 16; i < 64; i += 4) {
-    w[i] = SCHEDULE(w, i);
-    w[i + 1] = SCHEDULE(w, i + 1);
-    w[i + 2] = SCHEDULE(w, i + 2);
-    w[i + 3] = SCHEDULE(w, i + 3);
-  }
+  memcpy(m, p, sizeof m);
+  LOAD4(0); LOAD4(4); LOAD4(8); LOAD4(12);
+  SCHEDULE4(16); SCHEDULE4(20); SCHEDULE4(24); SCHEDULE4(28); SCHEDULE4(32); SCHEDULE4(36);
+  SCHEDULE4(40); SCHEDULE4(44); SCHEDULE4(48); SCHEDULE4(52); SCHEDULE4(56); SCHEDULE4(60);
   a = hash[0]; b = hash[1]; c = hash[2]; d = hash[3];
   e = hash[4]; f = hash[5]; g = hash[6]; h = hash[7];
-  for (i = 0; i < 64; i += 8) {
-    ROUND(a, b, c, d, e, f, g, h, i);
-    ROUND(h, a, b, c, d, e, f, g, i + 1);
-    ROUND(g, h, a, b, c, d, e, f, i + 2);
-    ROUND(f, g, h, a, b, c, d, e, i + 3);
-    ROUND(e, f, g, h, a, b, c, d, i + 4);
-    ROUND(d, e, f, g, h, a, b, c, i + 5);
-    ROUND(c, d, e, f, g, h, a, b, i + 6);
-    ROUND(b, c, d, e, f, g, h, a, i + 7);
-  }
+  ROUNDS8(0); ROUNDS8(8); ROUNDS8(16); ROUNDS8(24);
+  ROUNDS8(32); ROUNDS8(40); ROUNDS8(48); ROUNDS8(56);
   hash[0] += a; hash[1] += b; hash[2] += c; hash[3] += d;
   hash[4] += e; hash[5] += f; hash[6] += g; hash[7] += h;
 }
