@@ -658,12 +658,46 @@ typedef struct out_blob {
   uint32_t raw_size;
 } out_blob;
 
+/* The zlib compressor of one df_write, set up by its first blob that needs
+** compressing and reset for each next one: deflateInit allocates about
+** 256 KB (window, hash chains, pending buffer) that a write of many
+** changed layers would otherwise allocate and clear again per blob. */
+typedef struct blob_deflater {
+  z_stream zs;
+  int ready; /* deflateInit succeeded: deflateEnd is owed */
+} blob_deflater;
+
+/* Compresses raw_size bytes at level 6 into out (*out_len bytes, at least
+** compressBound) and sets *out_len to the compressed size: the same bytes
+** compress2(level 6) gives, as deflateReset equals deflateEnd followed by
+** deflateInit.  Returns a zlib code (Z_OK on success). */
+static int deflate_blob(blob_deflater *bd, const unsigned char *raw, size_t raw_size, unsigned char *out,
+                        uLongf *out_len) {
+  int zr;
+  if (!bd->ready) {
+    memset(&bd->zs, 0, sizeof bd->zs);
+    if ((zr = deflateInit(&bd->zs, 6)) != Z_OK) return zr;
+    bd->ready = 1;
+  } else if ((zr = deflateReset(&bd->zs)) != Z_OK) {
+    return zr;
+  }
+  bd->zs.next_in = (Bytef *)raw;
+  bd->zs.avail_in = (uInt)raw_size;
+  bd->zs.next_out = out;
+  bd->zs.avail_out = (uInt)*out_len;
+  zr = deflate(&bd->zs, Z_FINISH);
+  if (zr != Z_STREAM_END) return zr == Z_OK ? Z_BUF_ERROR : zr;
+  *out_len = (uLongf)bd->zs.total_out;
+  return Z_OK;
+}
+
 /* Produces the bytes to store for blob i: the original stored bytes when
 ** allowed (unchanged v4 blob, no recompression asked, or unavailable data),
-** else compress2(level 6) of the uncompressed bytes.  A blob not inflated
-** yet is inflated into a buffer freed here, so writing does not leave the
-** datafile holding blobs its readers never asked for. */
-static int prepare_blob(datafile *df, size_t i, int flags, out_blob *ob, codec_error *err) {
+** else the uncompressed bytes deflated at level 6 (deflate_blob, with the
+** write's one compressor).  A blob not inflated yet is inflated into a
+** buffer freed here, so writing does not leave the datafile holding blobs
+** its readers never asked for. */
+static int prepare_blob(datafile *df, size_t i, int flags, blob_deflater *bd, out_blob *ob, codec_error *err) {
   df_data *d = &df->data[i];
   const unsigned char *raw;
   unsigned char *scratch = NULL;
@@ -705,13 +739,13 @@ static int prepare_blob(datafile *df, size_t i, int flags, out_blob *ob, codec_e
     free(scratch);
     return codec_fail_oom(err, "data %zu: out of memory compressing %zu bytes", i, raw_size);
   }
-  zr = compress2(ob->owned, &clen, raw ? raw : (const unsigned char *)"", (uLong)raw_size, 6);
+  zr = deflate_blob(bd, raw ? raw : (const unsigned char *)"", raw_size, ob->owned, &clen);
   free(scratch);
   if (zr != Z_OK) {
     free(ob->owned);
     ob->owned = NULL;
     return codec_fail_code(err, zr == Z_MEM_ERROR ? CODEC_E_MEMORY : CODEC_E_LIMIT,
-                           "data %zu: zlib compress2 failed (%s)", i, zError(zr));
+                           "data %zu: zlib deflate failed (%s)", i, zError(zr));
   }
   ob->bytes = ob->owned;
   ob->size = (size_t)clen;
@@ -740,9 +774,11 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
   uint32_t uuid_types[256];
   size_t n_uuids = 0;
   byte_writer w;
+  blob_deflater deflater;
   int ok = 0;
 
   memset(&w, 0, sizeof w);
+  deflater.ready = 0;
   *out = NULL;
   *out_size = 0;
   oi = (out_item *)calloc(df->num_items * 2 + 1, sizeof *oi);
@@ -807,7 +843,7 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
     if (i == 0 || oi[i].type != oi[i - 1].type) n_types++;
   }
   for (i = 0; i < df->num_data; i++) {
-    if (!prepare_blob(df, i, flags, &ob[i], err)) goto done;
+    if (!prepare_blob(df, i, flags, &deflater, &ob[i], err)) goto done;
     if (!size_add(data_area, ob[i].size, &data_area)) {
       codec_fail_limit(err, "write: data area too large");
       goto done;
@@ -869,6 +905,7 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
   ok = 1;
 done:
   byte_writer_free(&w);
+  if (deflater.ready) deflateEnd(&deflater.zs);
   if (ob)
     for (i = 0; i < df->num_data; i++) free(ob[i].owned);
   free(ob);

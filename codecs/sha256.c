@@ -17,28 +17,62 @@ static const uint32_t K[64] = {
 
 static uint32_t rotr(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
 
-/* Processes one 64-byte block: the FIPS 180-4 compression function. */
-static void sha256_block(sha256_ctx *c, const unsigned char *p) {
-  uint32_t w[64], a, b, cc, d, e, f, g, h, t1, t2;
-  int i;
-  for (i = 0; i < 16; i++)
-    w[i] = ((uint32_t)p[i * 4] << 24) | ((uint32_t)p[i * 4 + 1] << 16) | ((uint32_t)p[i * 4 + 2] << 8) |
-           (uint32_t)p[i * 4 + 3];
-  for (i = 16; i < 64; i++) {
-    uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-    uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-  }
-  a = c->h[0]; b = c->h[1]; cc = c->h[2]; d = c->h[3];
-  e = c->h[4]; f = c->h[5]; g = c->h[6]; h = c->h[7];
-  for (i = 0; i < 64; i++) {
-    t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
-    t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & cc) ^ (b & cc));
-    h = g; g = f; f = e; e = d + t1;
-    d = cc; cc = b; b = a; a = t1 + t2;
-  }
-  c->h[0] += a; c->h[1] += b; c->h[2] += cc; c->h[3] += d;
-  c->h[4] += e; c->h[5] += f; c->h[6] += g; c->h[7] += h;
+/* Big-endian 32-bit word at byte offset o of the block copy m. */
+#define BE32(m, o) \
+  (((uint32_t)(m)[o] << 24) | ((uint32_t)(m)[(o) + 1] << 16) | ((uint32_t)(m)[(o) + 2] << 8) | (uint32_t)(m)[(o) + 3])
+
+/* Message schedule word i (16 <= i < 64) from the 16 before it. */
+#define SCHEDULE(w, i)                                                                                    \
+  ((w)[(i) - 16] + (rotr((w)[(i) - 15], 7) ^ rotr((w)[(i) - 15], 18) ^ ((w)[(i) - 15] >> 3)) + (w)[(i) - 7] + \
+   (rotr((w)[(i) - 2], 17) ^ rotr((w)[(i) - 2], 19) ^ ((w)[(i) - 2] >> 10)))
+
+/* Four message words: read from the block (LOAD4) or scheduled (SCHEDULE4). */
+#define LOAD4(i)                                                                             \
+  w[i] = BE32(m, 4 * (i)), w[(i) + 1] = BE32(m, 4 * (i) + 4), w[(i) + 2] = BE32(m, 4 * (i) + 8), \
+  w[(i) + 3] = BE32(m, 4 * (i) + 12)
+#define SCHEDULE4(i) \
+  w[i] = SCHEDULE(w, i), w[(i) + 1] = SCHEDULE(w, (i) + 1), w[(i) + 2] = SCHEDULE(w, (i) + 2), w[(i) + 3] = SCHEDULE(w, (i) + 3)
+
+/* One round on the working variables named in rotated order, so a round
+** moves no variables: the caller rotates the names instead. */
+#define ROUND(a, b, c, d, e, f, g, h, i)                                                              \
+  do {                                                                                                \
+    uint32_t t1 = (h) + (rotr((e), 6) ^ rotr((e), 11) ^ rotr((e), 25)) + (((e) & (f)) ^ (~(e) & (g))) + \
+                  K[i] + w[i];                                                                        \
+    uint32_t t2 = (rotr((a), 2) ^ rotr((a), 13) ^ rotr((a), 22)) + (((a) & (b)) ^ ((a) & (c)) ^ ((b) & (c))); \
+    (d) += t1;                                                                                        \
+    (h) = t1 + t2;                                                                                    \
+  } while (0)
+
+/* Eight rounds from round i: afterwards the variables are back in place. */
+#define ROUNDS8(i)                        \
+  ROUND(a, b, c, d, e, f, g, h, i);       \
+  ROUND(h, a, b, c, d, e, f, g, (i) + 1); \
+  ROUND(g, h, a, b, c, d, e, f, (i) + 2); \
+  ROUND(f, g, h, a, b, c, d, e, (i) + 3); \
+  ROUND(e, f, g, h, a, b, c, d, (i) + 4); \
+  ROUND(d, e, f, g, h, a, b, c, (i) + 5); \
+  ROUND(c, d, e, f, g, h, a, b, (i) + 6); \
+  ROUND(b, c, d, e, f, g, h, a, (i) + 7)
+
+/* Processes one 64-byte block: the FIPS 180-4 compression function, fully
+** unrolled on a copy of the block, so every index is a constant.  A
+** fuzzing build checks and traces every computed index and loop test (each
+** pointer step is an overflow check, each check a traced comparison):
+** hashing each input was a sixth of fuzz_twmap's time. */
+static void sha256_block(uint32_t hash[8], const unsigned char *p) {
+  unsigned char m[64];
+  uint32_t w[64], a, b, c, d, e, f, g, h;
+  memcpy(m, p, sizeof m);
+  LOAD4(0); LOAD4(4); LOAD4(8); LOAD4(12);
+  SCHEDULE4(16); SCHEDULE4(20); SCHEDULE4(24); SCHEDULE4(28); SCHEDULE4(32); SCHEDULE4(36);
+  SCHEDULE4(40); SCHEDULE4(44); SCHEDULE4(48); SCHEDULE4(52); SCHEDULE4(56); SCHEDULE4(60);
+  a = hash[0]; b = hash[1]; c = hash[2]; d = hash[3];
+  e = hash[4]; f = hash[5]; g = hash[6]; h = hash[7];
+  ROUNDS8(0); ROUNDS8(8); ROUNDS8(16); ROUNDS8(24);
+  ROUNDS8(32); ROUNDS8(40); ROUNDS8(48); ROUNDS8(56);
+  hash[0] += a; hash[1] += b; hash[2] += c; hash[3] += d;
+  hash[4] += e; hash[5] += f; hash[6] += g; hash[7] += h;
 }
 
 /* Sets the initial hash value. */
@@ -50,41 +84,43 @@ void sha256_init(sha256_ctx *c) {
   c->used = 0;
 }
 
-/* Feeds bytes: tops up a partial block first, then compresses whole
-** blocks straight from the input (no copy), and keeps the tail. */
+/* Feeds bytes: tops up a partly filled block first, then compresses whole
+** 64-byte blocks straight from the caller's bytes (no copy), and keeps the
+** tail in buf. */
 void sha256_update(sha256_ctx *c, const void *data, size_t n) {
   const unsigned char *p = (const unsigned char *)data;
   c->total += n;
   if (c->used) {
-    size_t take = 64 - c->used < n ? 64 - c->used : n;
+    size_t take = 64 - c->used;
+    if (take > n) take = n;
     memcpy(c->buf + c->used, p, take);
     c->used += take;
     p += take;
     n -= take;
     if (c->used < 64) return;
-    sha256_block(c, c->buf);
+    sha256_block(c->h, c->buf);
     c->used = 0;
   }
-  for (; n >= 64; p += 64, n -= 64) sha256_block(c, p);
+  for (; n >= 64; p += 64, n -= 64) sha256_block(c->h, p);
   memcpy(c->buf, p, n);
   c->used = n;
 }
 
-/* Pads (0x80, zeros, 64-bit big-endian bit length) and emits the digest:
-** one block of padding, or two when the tail leaves no room for the
-** length. */
+/* Pads (0x80, zeros, 64-bit big-endian bit length) in buf, compressing one
+** extra block when the length does not fit behind the tail, and emits the
+** digest. */
 void sha256_final(sha256_ctx *c, unsigned char out[32]) {
   uint64_t bits = c->total * 8;
   int i;
   c->buf[c->used++] = 0x80;
   if (c->used > 56) {
     memset(c->buf + c->used, 0, 64 - c->used);
-    sha256_block(c, c->buf);
+    sha256_block(c->h, c->buf);
     c->used = 0;
   }
   memset(c->buf + c->used, 0, 56 - c->used);
   for (i = 0; i < 8; i++) c->buf[56 + i] = (unsigned char)(bits >> (56 - 8 * i));
-  sha256_block(c, c->buf);
+  sha256_block(c->h, c->buf);
   c->used = 0;
   for (i = 0; i < 8; i++) {
     out[i * 4] = (unsigned char)(c->h[i] >> 24);

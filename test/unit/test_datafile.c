@@ -1,11 +1,11 @@
 /*
 ** test_datafile.c: the Teeworlds/DDNet datafile container (codecs/datafile.c)
-** and codecs/sha256.c.
+** (sha256 has its own test, test_sha256.c).
 **
-** - sha256 against FIPS 180-2 vectors;
 ** - synthetic files: v3, "ATAD", the legacy v4 header, zero-length and
 **   unavailable data, unknown item types, duplicate UUID-index items, two UUID
 **   types (renumbered by first use, as DDNet does), a zlib bomb;
+** - blobs recompressed in one write are each what compress2 gives alone;
 ** - every corpus map (LEVELSQL_CORPUS/tw) read and written unchanged is
 **   byte-identical to DDNet's map_resave output of the same input (generated
 **   into a temp dir at test time; SKIP when the tool is not installed);
@@ -23,7 +23,6 @@
 #include "ddnet_peer.h"
 #include "datafile.h"
 #include "fileutil.h"
-#include "sha256.h"
 
 
 /* ---- synthetic file builder ----------------------------------------------- */
@@ -115,56 +114,6 @@ static unsigned char *zc(const void *src, size_t n, size_t *out_n) {
 
 /* ---- tests ------------------------------------------------------------------- */
 
-/* Every tail length around the padding's edges (0 to 130 bytes: a tail of
-** 55 bytes pads into one block, of 56 to 63 into two): the digest of the
-** 131 digests, as Python's hashlib gives it; and one million 'a' (FIPS
-** 180-2's long vector) fed in pieces of 1 to 97 bytes and whole. */
-static void test_sha256_lengths_and_pieces(void) {
-  unsigned char data[130], all[131 * 32], d[32];
-  char hex[65];
-  size_t n, i, done, piece;
-  sha256_ctx c;
-  unsigned char *million = malloc(1000000);
-  for (i = 0; i < sizeof data; i++) data[i] = (unsigned char)(i * 7 + 1);
-  for (n = 0; n <= 130; n++) sha256(data, n, all + n * 32);
-  sha256(all, sizeof all, d);
-  sha256_hex(d, hex);
-  CHECK(strcmp(hex, "d959a41ac0a5596363055ecd1c08d54eb4347fbd25233db0007bae1a28756d03") == 0,
-        "sha256 of lengths 0-130 = %s", hex);
-  if (!million) return;
-  memset(million, 'a', 1000000);
-  sha256(million, 1000000, d);
-  sha256_hex(d, hex);
-  CHECK(strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0,
-        "sha256(a x 1,000,000) = %s", hex);
-  sha256_init(&c);
-  for (done = 0, piece = 1; done < 1000000; done += n, piece = piece % 97 + 1) {
-    n = 1000000 - done < piece ? 1000000 - done : piece;
-    sha256_update(&c, million + done, n);
-  }
-  sha256_final(&c, d);
-  sha256_hex(d, hex);
-  CHECK(strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0,
-        "sha256(a x 1,000,000) in pieces = %s", hex);
-  free(million);
-}
-
-static void test_sha256(void) {
-  unsigned char d[32];
-  char hex[65];
-  sha256("abc", 3, d);
-  sha256_hex(d, hex);
-  CHECK(strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0, "sha256(abc) = %s", hex);
-  sha256("", 0, d);
-  sha256_hex(d, hex);
-  CHECK(strcmp(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855") == 0, "sha256('') = %s", hex);
-  sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, d);
-  sha256_hex(d, hex);
-  CHECK(strcmp(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1") == 0, "sha256(2 blocks) = %s",
-        hex);
-  test_sha256_lengths_and_pieces();
-}
-
 /* v3 (raw data), ATAD magic, unknown types, written back as v4 DDNet-style. */
 static void test_v3_and_atad(void) {
   static const int32_t a[] = {1}, b2[] = {7, 8, 9}, u[] = {42};
@@ -196,6 +145,50 @@ static void test_v3_and_atad(void) {
   df_free(df2);
   free(o);
   free(f);
+}
+
+/* Recompressing several blobs in one write (df_write keeps one zlib
+** compressor for them all, reset between blobs) stores for each exactly
+** the bytes compress2 at level 6 gives for it alone: a text, a large
+** patterned blob (two deflate blocks' worth), a tiny one, and an empty one
+** between them. */
+static void test_recompress_matches_compress2(void) {
+  static const int32_t a[] = {1};
+  syn_item items[] = {{0, 0, a, 1}};
+  enum { BIG = 200000 };
+  unsigned char *big = (unsigned char *)malloc(BIG), *f = NULL, *o = NULL;
+  const unsigned char *st[4];
+  size_t sn[4], n, on, i;
+  datafile *df = NULL, *df2 = NULL;
+  codec_error e;
+  REQUIRE(big != NULL, "out of memory");
+  if (!big) return;
+  for (i = 0; i < BIG; i++) big[i] = (unsigned char)((i * i + i / 7) & 0xFF);
+  st[0] = (const unsigned char *)"the quick brown fox jumps over the lazy dog, the quick brown fox";
+  sn[0] = strlen((const char *)st[0]);
+  st[1] = big;
+  sn[1] = BIG;
+  st[2] = (const unsigned char *)"";
+  sn[2] = 0;
+  st[3] = (const unsigned char *)"x";
+  sn[3] = 1;
+  f = build(3, "DATA", 0, items, 1, st, sn, NULL, 4, &n);
+  CHECK(df_parse(f, n, &df, &e), "v3 parse: %s", e.msg);
+  if (df) CHECK(df_write(df, DF_WRITE_RECOMPRESS, &o, &on, &e), "recompressing write: %s", e.msg);
+  if (o) CHECK(df_parse(o, on, &df2, &e), "reparse: %s", e.msg);
+  for (i = 0; df2 && i < 4; i++) {
+    size_t zn;
+    unsigned char *z = zc(st[i], sn[i], &zn);
+    CHECK(df2->num_data == 4 && df2->data[i].stored_size == zn && memcmp(df2->data[i].stored, z, zn) == 0,
+          "blob %zu (%zu bytes): stored %zu bytes, compress2 gives %zu", i, sn[i],
+          df2->num_data == 4 ? df2->data[i].stored_size : 0, zn);
+    free(z);
+  }
+  df_free(df);
+  df_free(df2);
+  free(o);
+  free(f);
+  free(big);
 }
 
 /* Legacy header accepted and fixed; unavailable and declared-0 data kept
@@ -453,9 +446,9 @@ static void test_corpus(void) {
 }
 
 int main(void) {
-  test_sha256();
   test_v3_and_atad();
   test_legacy_and_unavailable();
+  test_recompress_matches_compress2();
   test_uuid_items();
   test_zlib_bomb();
   test_build_api();
