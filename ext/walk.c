@@ -445,9 +445,11 @@ static int walk_validate(ls_walk *w, char **err) {
 ** model (Teeworlds layers), so the cache counts its bytes again. */
 static void walk_leave_file(ls_walk *w) {
   ls_file *f = w->at.entry;
-  if (f && w->held && w->held == f->clean) ls_session_remeasure(w->sess, f);
-  ls_model_unref(w->held);
-  w->held = NULL;
+  if (w->held) {
+    if (f && w->held == f->clean) ls_session_remeasure(w->sess, f);
+    ls_model_unref(w->held);
+    w->held = NULL;
+  }
   sqlite3_free(w->error);
   w->error = NULL;
   memset(&w->at, 0, sizeof w->at);
