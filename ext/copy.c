@@ -65,9 +65,27 @@ static char *read_whole(const char *path, unsigned char **data, size_t *size, st
   return NULL;
 }
 
+/* Loads src (any format) through a walk of that one file (engine.h, "the
+** file walk"), which holds it until freed (*walk, freed by the caller
+** whatever happens): *f is its cache entry.  SQLITE_OK, or an error with
+** *err (NULL: out of memory or interrupted, as the code says). */
+static int copy_source_load(ls_session *s, const char *src, ls_walk **walk, ls_file **f, char **err) {
+  const ls_walk_file *wf = NULL;
+  ls_walk_spec spec;
+  int rc;
+  memset(&spec, 0, sizeof spec);
+  spec.only = src;
+  if (!(*walk = ls_walk_new(s, 0))) return SQLITE_NOMEM;
+  if ((rc = ls_walk_open(*walk, &spec, err)) == SQLITE_OK) rc = ls_walk_next(*walk, &wf, err);
+  if (rc != SQLITE_ROW) return rc == SQLITE_DONE ? SQLITE_ERROR : rc;
+  *f = wf->entry;
+  return SQLITE_OK;
+}
+
 /* levelsql_copy(src, dst [, overwrite]): see the top of the file. */
 static void copy_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   ls_session *s = sqlite3_user_data(ctx);
+  ls_walk *walk = NULL;
   const char *src = (const char *)sqlite3_value_text(argv[0]);
   const char *dst = (const char *)sqlite3_value_text(argv[1]);
   int overwrite = argc > 2 && sqlite3_value_int(argv[2]) != 0;
@@ -81,8 +99,8 @@ static void copy_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_error(ctx, "levelsql_copy(src, dst [, overwrite]): src and dst are paths of files", -1);
     return;
   }
-  rc = ls_session_load(s, src, NULL, &f, &err);
-  if (rc != SQLITE_OK && !err) {
+  if ((rc = copy_source_load(s, src, &walk, &f, &err)) != SQLITE_OK && !err) {
+    ls_walk_free(walk);
     sqlite3_result_error_code(ctx, rc);
     return;
   }
@@ -101,6 +119,7 @@ static void copy_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     err = sqlite3_mprintf("levelsql_copy: %s: cannot write", dst);
   }
   sqlite3_free(data);
+  ls_walk_free(walk);
   if (err) {
     sqlite3_result_error(ctx, err, -1);
     sqlite3_free(err);

@@ -645,6 +645,98 @@ int ls_register_format(ls_session *sess, const ls_format *format);
 /* Drops the caller's reference (each registered module holds one more). */
 void ls_session_release(ls_session *sess);
 
+/* ---- the file walk (walk.c) ------------------------------------------- */
+
+/* Every read of level files goes through a walk: a table's scan (vtab.c)
+** walks the files of its source, a render function or levelsql_copy the
+** one file it names.  A walker (ls_walk_new) lives for one statement and
+** remembers what it found out there (the source's listing, the files it
+** loaded), so a join's inner scan, opened again for every outer row,
+** neither lists nor looks its files up on disk again.  Each walk
+** (ls_walk_open .. ls_walk_close) visits its files in order; ls_walk_next
+** hands over the next one loaded through the session's cache, already
+** validated or passed over as on_error says, with the files after it
+** parsed ahead on the session's threads once one had to be parsed.  Long
+** work inside (listing, parsing, validating) stops when the statement is
+** interrupted (SQLITE_INTERRUPT). */
+struct ls_file;  /* session.h: a file's cache entry */
+typedef struct ls_walk ls_walk;
+
+/* Files by their rowid file part (engine.h, "Row identity"): an
+** open-addressing table (empty slot: file NULL), at most half full.  Per
+** part: the file put last and, when a different file with the same part
+** was put before it, that one (other: a collision). */
+typedef struct ls_part_slot {
+  int64_t part;
+  struct ls_file *file;
+  struct ls_file *other;
+} ls_part_slot;
+typedef struct ls_part_map {
+  ls_part_slot *slots;
+  size_t cap, n; /* cap: 0 or a power of two */
+} ls_part_map;
+/* The slot of part in m, or NULL. */
+ls_part_slot *ls_part_map_get(const ls_part_map *m, int64_t part);
+/* Puts file f under its part.  *previous: a different file that had the
+** part already (a collision: it stays as the slot's `other`), else NULL.
+** Returns SQLITE_OK or SQLITE_NOMEM. */
+int ls_part_map_put(ls_part_map *m, struct ls_file *f, struct ls_file **previous);
+void ls_part_map_clear(ls_part_map *m);
+/* "rowid collision: <a> and <b> ...": two different files whose rowids
+** would share their file part (sqlite3_mprintf'd). */
+char *ls_collision_message(const char *a, const char *b, int64_t part);
+
+/* What a walk does with a file that cannot be read. */
+typedef enum ls_walk_on_error {
+  LS_WALK_FAIL = 0, /* the walk fails with the file's error */
+  LS_WALK_SKIP,     /* on_error=skip: validated, and passed over when unreadable */
+  LS_WALK_SHOW      /* levelsql_files: validated, and handed over with its error */
+} ls_walk_on_error;
+
+/* Which files a walk visits and how.  Strings are read by ls_walk_open
+** only; `parts` must outlive the walk. */
+typedef struct ls_walk_spec {
+  const ls_format *format;  /* the files' format; NULL: detected per file */
+  const char *source;       /* a file, folder, pattern or JSON array (source.c); NULL: `only` alone */
+  const char *options;      /* the options text the source is listed under (NULL: none) */
+  int nocase;               /* the source's patterns ignore case */
+  const char *only;         /* NULL, or only the source's file spelled so (or this file, without a source) */
+  int by_part;              /* only the file whose rowid file part is `part` (a rowid = ? scan) */
+  int64_t part;
+  ls_walk_on_error on_error;
+  /* NULL, or where each file loaded is noted by its rowid file part
+  ** (tables of many rows per file): two files with one part in a statement
+  ** fail the walk with the collision error, and the map keeps the
+  ** collision for a later rowid lookup to refuse. */
+  ls_part_map *parts;
+} ls_walk_spec;
+
+/* A file a walk entered: valid until the walk moves on or closes. */
+typedef struct ls_walk_file {
+  const char *path;         /* as the source spelled it */
+  int path_is_blob;         /* path is not UTF-8: `file` shows it as a BLOB of its bytes */
+  struct ls_file *entry;    /* its cache entry (NULL when the path resolved to none) */
+  void *model;              /* the model readers see (the transaction's copy, else the cached one); NULL: unreadable */
+  const ls_format *fmt;     /* model's format */
+  ls_file_info info;        /* path, format name, size; error: on_error show, why it is unreadable */
+} ls_walk_file;
+
+/* A walker for the session's files, NULL when out of memory.  scan: it
+** serves a table's scans, so freeing it gives back the parse buffers the
+** connection's thread kept between files (a render or a copy keeps them). */
+ls_walk *ls_walk_new(ls_session *s, int scan);
+/* Starts a walk of spec's files (closing the one in progress): lists the
+** source, once per statement.  SQLITE_OK, or an error with *err set. */
+int ls_walk_open(ls_walk *w, const ls_walk_spec *spec, char **err);
+/* The next file (*out): SQLITE_ROW; SQLITE_DONE after the last; or an
+** error with *err = "<path>: <why>" (NULL for an interrupt or out of
+** memory).  The walk holds the file's model until it moves on. */
+int ls_walk_next(ls_walk *w, const ls_walk_file **out, char **err);
+/* Ends the walk: leaves the file entered, gives up the files parsed ahead. */
+void ls_walk_close(ls_walk *w);
+/* Closes and frees the walker (NULL is ignored). */
+void ls_walk_free(ls_walk *w);
+
 /* ---- helpers for getters and setters --------------------------------- */
 
 /* Reads an integer for column col within [min, max].  Accepts integers,

@@ -193,58 +193,67 @@ static int parse_options(sqlite3_context *ctx, const char *fn, sqlite3_value *ar
 
 /* ---- the file's model --------------------------------------------------------- */
 
-/* A file loaded for a render: the model the transaction sees, held (a
-** reference) until render_file_done. */
+/* A file loaded for a render: the model the transaction sees, held by a
+** walk of that one file (engine.h, "the file walk") until
+** render_file_done. */
 typedef struct render_file {
   const char *path;
-  ls_model *model;
+  void *model;
+  ls_walk *walk;
 } render_file;
 
-/* Loads the file named by arg with format fmt through the session.
-** Returns 1, or 0 after failing the call. */
+/* Ends a render's walk: the model is no longer held. */
+static void render_file_done(render_file *rf) {
+  ls_walk_free(rf->walk);
+  rf->walk = NULL;
+  rf->model = NULL;
+}
+
+/* Loads the file named by arg with format fmt through a walk of it.
+** Returns 1, or 0 after failing the call (nothing left to free). */
 static int render_file_open(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, const ls_format *fmt,
                             render_file *rf) {
-  ls_session *s = sqlite3_user_data(ctx);
-  ls_file *f = NULL;
+  const ls_walk_file *wf = NULL;
+  ls_walk_spec spec;
   char *err = NULL;
   int rc;
   rf->model = NULL;
+  rf->walk = NULL;
   rf->path = (const char *)sqlite3_value_text(arg);
   if (sqlite3_value_type(arg) != SQLITE_TEXT || !rf->path || !*rf->path) {
     render_error(ctx, fn, "the first argument is the file's path (text), e.g. %s('maps/dm1.map')", fn);
     return 0;
   }
-  rc = ls_session_load(s, rf->path, fmt, &f, &err);
-  if (rc != SQLITE_OK) {
+  if (!(rf->walk = ls_walk_new(sqlite3_user_data(ctx), 0))) {
+    sqlite3_result_error_nomem(ctx);
+    return 0;
+  }
+  memset(&spec, 0, sizeof spec);
+  spec.format = fmt;
+  spec.only = rf->path;
+  if ((rc = ls_walk_open(rf->walk, &spec, &err)) == SQLITE_OK) rc = ls_walk_next(rf->walk, &wf, &err);
+  if (rc != SQLITE_ROW) {
     if (rc == SQLITE_NOMEM && !err) sqlite3_result_error_nomem(ctx);
     else if (rc == SQLITE_INTERRUPT) sqlite3_result_error_code(ctx, SQLITE_INTERRUPT); /* its parse was stopped */
     else render_error(ctx, fn, "%s", err ? err : "cannot read the file");
-    sqlite3_free(err);
-    return 0;
-  }
-  if (!f || !(rf->model = ls_file_current(f))) {
+  } else if (!wf->model) {
     render_error(ctx, fn, "%s: cannot read the file", rf->path);
-    return 0;
-  }
-  if (rf->model->fmt != fmt) {
+  } else if (wf->fmt != fmt) {
     render_error(ctx, fn, "%s: not a %s file", rf->path, fmt->name);
-    rf->model = NULL;
-    return 0;
+  } else {
+    rf->model = wf->model;
+    return 1;
   }
-  ls_model_ref(rf->model);
-  return 1;
-}
-
-static void render_file_done(render_file *rf) {
-  if (rf->model) ls_model_unref(rf->model);
-  rf->model = NULL;
+  sqlite3_free(err);
+  render_file_done(rf);
+  return 0;
 }
 
 /* The codec's model inside a table family's model: WWD and WED tables
 ** hold the codec's struct itself; the Teeworlds and werkkzeug4 tables wrap
 ** it, and their families say where it is. */
-#define TW_MAP_OF(model) tw_model_map((model)->p)
-#define WZ4_DOC_OF(model) wz4_model_doc((model)->p)
+#define TW_MAP_OF(model) tw_model_map(model)
+#define WZ4_DOC_OF(model) wz4_model_doc(model)
 
 /* Sets a malloc'd buffer as the result (blob or text), taking it. */
 static void result_take(sqlite3_context *ctx, unsigned char *data, size_t n, int text) {
@@ -431,8 +440,8 @@ static void wwd_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   ls_interrupt_init(&ic, sqlite3_context_db_handle(ctx));
   cancel = ls_interrupt_cancel(&ic);
   o.cancel = &cancel;
-  if (find_plane(ctx, fn, rf.path, rf.model->p, argv[1], &plane)) {
-    if (wwd_render_png(rf.model->p, plane, &o, &png, &n, &err)) result_take(ctx, png, n, 0);
+  if (find_plane(ctx, fn, rf.path, rf.model, argv[1], &plane)) {
+    if (wwd_render_png(rf.model, plane, &o, &png, &n, &err)) result_take(ctx, png, n, 0);
     else codec_result_error(ctx, fn, rf.path, &err);
   }
   ls_interrupt_done(&ic);
@@ -467,7 +476,7 @@ static void wed_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   }
   png = format && sqlite3_stricmp(format, "png") == 0;
   if (!render_file_open(ctx, fn, argv[0], &wed_format, &rf)) goto done;
-  ok = png ? wed_render_png(rf.model->p, &o, &out, &n, &err) : wed_render_svg(rf.model->p, &o, (char **)&out, &n, &err);
+  ok = png ? wed_render_png(rf.model, &o, &out, &n, &err) : wed_render_svg(rf.model, &o, (char **)&out, &n, &err);
   if (ok) result_take(ctx, out, n, !png);
   else codec_result_error(ctx, fn, rf.path, &err);
   render_file_done(&rf);

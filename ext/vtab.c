@@ -22,21 +22,6 @@
 #include "session.h"
 #include "source.h"
 
-/* Files by their rowid file part (engine.h, "Row identity"): an
-** open-addressing table (empty slot: file NULL), at most half full.  Per
-** part: the file put last and, when a different file with the same part
-** was put before it, that one (other: a collision). */
-typedef struct ls_part_slot {
-  int64_t part;
-  ls_file *file;
-  ls_file *other;
-} ls_part_slot;
-
-typedef struct ls_part_map {
-  ls_part_slot *slots;
-  size_t cap, n; /* cap: 0 or a power of two */
-} ls_part_map;
-
 /* What one registered module knows: the shared session and its table. */
 typedef struct ls_module_aux {
   ls_session *sess;
@@ -64,43 +49,11 @@ typedef struct ls_vtab {
   ls_part_map parts;
 } ls_vtab;
 
-/* A path of the memo's expansion by its file part (memo_path_of_part). */
-typedef struct ls_path_part {
-  int64_t part;
-  int index; /* in ls_memo.paths */
-} ls_path_part;
-
-/* A file this cursor loaded during its statement, by the path it came as. */
-typedef struct ls_seen_file {
-  char *path;
-  ls_file *file;
-} ls_seen_file;
-
-/* What a cursor already found out during its statement, so that a join's
-** inner scan, filtered again for every outer row, neither lists its source
-** nor looks its files up on disk each time: the last source it expanded
-** (with the options it was expanded under) and the files it loaded.  A
-** cursor lives for one run of one statement (SQLite opens it when the
-** statement starts and closes it at reset), so the next statement lists
-** and checks everything again and sees the disk as it is then. */
-typedef struct ls_memo {
-  int expanded;        /* `paths` holds the expansion of source/options */
-  char *source, *options;
-  ls_pathlist paths;
-  int sorted;          /* paths are in strcmp order: binary search */
-  ls_path_part *by_part; /* paths' file parts in increasing order (the first rowid lookup makes it), or NULL */
-  int nby_part;
-  ls_seen_file *seen;  /* sorted by path */
-  int nseen, seen_cap;
-  ls_part_map parts;   /* the files its scans entered in the statement, by file part: two with one part are refused */
-} ls_memo;
-
 typedef struct ls_cursor {
   sqlite3_vtab_cursor base;
-  ls_pathlist paths;   /* the files this scan visits */
-  int ipath;           /* index of the current one */
-  ls_file *file;       /* its cache entry (NULL when it could not be resolved) */
-  ls_model *model;     /* the model being scanned; a reference is held */
+  ls_walk *walk;       /* the files this scan visits (walk.c), and what the statement found out about them */
+  ls_file *file;       /* the current file's cache entry (NULL when it could not be resolved) */
+  void *model;         /* the model being scanned (the walk holds it), or NULL */
   ls_file_info info;
   int eof;
   int has_rowid;       /* a rowid = ? scan: at most one row */
@@ -110,46 +63,42 @@ typedef struct ls_cursor {
   char *source;        /* the hidden columns' values for this scan */
   char *options_text;
   ls_options opts;
-  int entered;         /* paths[ipath] has been loaded */
-  int path_is_blob;    /* paths[ipath] is not UTF-8: `file` is a BLOB of its bytes */
-  char *row_error;     /* levelsql_files: the current file's error message */
+  int entered;         /* a file of the walk is current */
+  int path_is_blob;    /* info.path is not UTF-8: `file` is a BLOB of its bytes */
   char *scan_error;    /* set by a table's next() that could not go on */
-  ls_memo memo;
   const ls_table *table;       /* the vtab's table, one load away per column read */
   const uint64_t *generation;  /* the session's write counter (ls_session.generation) */
   /* The current row as getters see it.  row.pos is the cursor's position
   ** (the scan moves it there); opts, file, rec and arena are the cursor's
   ** own (set at open); model is set by the first column read after the
-  ** cursor moves (row_gen), so a row's later columns reuse it, and its
-  ** record. */
+  ** cursor moves, so a row's later columns reuse it, and its record. */
   ls_row row;
-  /* row is current and, where the table has records and the row a model,
-  ** its record loaded without error, as of this generation of the session;
-  ** REC_STALE after every move of the cursor (ls_next, ls_filter), so the
-  ** next column read brings the row up to date (cursor_row_ready), and a
-  ** write (which bumps the generation) makes the record load again. */
-  uint64_t ready_gen;
-  uint64_t row_gen;    /* row.model is current (what LS_COL_NOREC columns need), as of this generation */
+  /* How far the row is current: ROW_STATE(generation, level), the
+  ** session's write counter when the cursor last moved or brought the row
+  ** up to date, and how far (ROW_MOVED .. ROW_RECORD).  A column read
+  ** needing a level the state lacks at the session's generation brings the
+  ** row up to date (cursor_row_ready): after every move of the cursor
+  ** (ls_next, ls_filter: level ROW_MOVED), and after every write (which
+  ** bumps the generation).  A run of rows (run_at) is followed only while
+  ** the generation is the one stamped in the state. */
+  uint64_t row_state;
   void *rec;           /* the current row's record (tables with records) */
   ls_arena *arena;     /* what loading it decoded */
-  uint64_t rec_gen;    /* rec, or rec_error, is of the current row at this generation; REC_STALE after a move */
-  char *rec_error;     /* why it could not be loaded */
+  char *rec_error;     /* why it could not be loaded (level ROW_FAILED) */
   int rec_rc;          /* and load()'s code then (SQLITE_INTERRUPT: the statement was interrupted) */
   ls_interrupt interrupt; /* the statement's, polled by loads that decode much (row.cancel) */
   codec_cancel cancel;
   int64_t *run_at;     /* ls_table_run: the coordinate of row.pos that steps up to run_last (NULL: ask next()) */
   int64_t run_last;
-  uint64_t run_gen;    /* the session generation run_last was found at */
-  /* Parsing ahead (parse_ahead.h): once the scan meets a file that is not
-  ** cached, the next files are parsed on the session's threads. */
-  int ahead_on;
-  struct ls_job **ahead; /* by path index: the job reading that file, or NULL */
-  int ahead_next;        /* the first path index not yet considered */
 } ls_cursor;
 
-/* The generation of a cursor's record after the cursor moved: none (the
-** session's counter starts at 0 and only counts up). */
-#define REC_STALE UINT64_MAX
+/* The levels of ls_cursor.row_state, in the order a row gets ready: moved
+** (nothing known), its model set (LS_COL_NOREC columns read), its record
+** failed to load (not tried again at this generation), its record loaded. */
+enum { ROW_MOVED = 0, ROW_MODEL = 1, ROW_FAILED = 2, ROW_RECORD = 3 };
+#define ROW_STATE(generation, level) (((generation) << 2) | (uint64_t)(level))
+#define ROW_STATE_GENERATION(state) ((state) >> 2)
+#define ROW_STATE_LEVEL(state) ((int)((state) & 3))
 
 /* Records of up to this many bytes (grid cells, most rows) are cleared
 ** before each load() with fixed-size stores rather than a call to memset:
@@ -171,69 +120,6 @@ static const char *source_arg(const ls_table *t) {
     if (strcmp(t->columns[i].name, "source") == 0) return "source_path";
   }
   return "source";
-}
-
-/* ---- files by rowid file part (ls_part_map) ---------------------------------- */
-
-/* The slot of part in m, or NULL. */
-static ls_part_slot *part_map_get(const ls_part_map *m, int64_t part) {
-  size_t i;
-  if (!m->cap) return NULL;
-  for (i = (size_t)part & (m->cap - 1); m->slots[i].file; i = (i + 1) & (m->cap - 1)) {
-    if (m->slots[i].part == part) return &m->slots[i];
-  }
-  return NULL;
-}
-
-/* The free slot where part goes, or its own (slots: cap, not full). */
-static ls_part_slot *part_slot_for(ls_part_slot *slots, size_t cap, int64_t part) {
-  size_t i;
-  for (i = (size_t)part & (cap - 1); slots[i].file && slots[i].part != part; i = (i + 1) & (cap - 1)) {
-  }
-  return &slots[i];
-}
-
-/* Puts file f under its part.  *previous: a different file that had the
-** part already (a collision: it stays as the slot's `other`), else NULL.
-** Returns SQLITE_OK or SQLITE_NOMEM. */
-static int part_map_put(ls_part_map *m, ls_file *f, ls_file **previous) {
-  ls_part_slot *slot;
-  *previous = NULL;
-  if ((m->n + 1) * 2 > m->cap) {
-    size_t cap = m->cap ? m->cap * 2 : 16, i;
-    ls_part_slot *slots = sqlite3_malloc64(sizeof *slots * (sqlite3_uint64)cap);
-    if (!slots) return SQLITE_NOMEM;
-    memset(slots, 0, sizeof *slots * cap);
-    for (i = 0; i < m->cap; i++) {
-      if (m->slots[i].file) *part_slot_for(slots, cap, m->slots[i].part) = m->slots[i];
-    }
-    sqlite3_free(m->slots);
-    m->slots = slots;
-    m->cap = cap;
-  }
-  slot = part_slot_for(m->slots, m->cap, f->part);
-  if (!slot->file) {
-    m->n++;
-    slot->part = f->part;
-  } else if (slot->file != f) {
-    *previous = slot->file;
-    if (!slot->other) slot->other = slot->file;
-  }
-  slot->file = f;
-  return SQLITE_OK;
-}
-
-static void part_map_clear(ls_part_map *m) {
-  sqlite3_free(m->slots);
-  memset(m, 0, sizeof *m);
-}
-
-/* "rowid collision: <a> and <b> ...": two different files whose rowids
-** would share their file part (engine.h, "Row identity"). */
-static char *collision_message(const char *a, const char *b, int64_t part) {
-  return sqlite3_mprintf("rowid collision: %s and %s have the same rowid file part (%lld), so their rows cannot "
-                         "be told apart by rowid; use them in separate statements",
-                         a, b, (long long)part);
 }
 
 /* The rowid of the row with key `key` in file f (*out), or an error
@@ -339,7 +225,7 @@ fail:
 static int ls_disconnect(sqlite3_vtab *base) {
   ls_vtab *v = (ls_vtab *)base;
   sqlite3_finalize(v->same_value);
-  part_map_clear(&v->parts);
+  ls_part_map_clear(&v->parts);
   ls_session_release(v->sess);
   sqlite3_free(v->source);
   sqlite3_free(v->options_text);
@@ -597,12 +483,14 @@ static int ls_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
   if (!c) return SQLITE_NOMEM;
   memset(c, 0, sizeof *c);
   c->range = sqlite3_malloc64(sizeof *c->range * (sqlite3_uint64)(v->table->ncolumns + 1));
+  c->walk = ls_walk_new(v->sess, 1);
   if (v->table->record_size) {
     c->rec = sqlite3_malloc64(v->table->record_size < SMALL_RECORD ? SMALL_RECORD : v->table->record_size);
     c->arena = ls_arena_new();
   }
-  if (!c->range || (v->table->record_size && (!c->rec || !c->arena))) {
+  if (!c->range || !c->walk || (v->table->record_size && (!c->rec || !c->arena))) {
     sqlite3_free(c->range);
+    ls_walk_free(c->walk);
     sqlite3_free(c->rec);
     ls_arena_free(c->arena);
     sqlite3_free(c);
@@ -617,343 +505,38 @@ static int ls_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
   ls_interrupt_init(&c->interrupt, v->db);
   c->cancel = ls_interrupt_cancel(&c->interrupt);
   c->row.cancel = &c->cancel;
-  c->ready_gen = c->row_gen = c->rec_gen = REC_STALE;
+  c->row_state = ROW_STATE(0, ROW_MOVED);
   c->eof = 1;
   c->run_at = NULL;
   *out = &c->base;
   return SQLITE_OK;
 }
 
-/* Forgets the current file and model of a scan.  The scan may have
-** decoded parts of a cached model (Teeworlds layers), so the cache counts
-** its bytes again. */
+/* Forgets the current file of a scan (the walk leaves it when it moves
+** on or closes). */
 static void cursor_leave_file(ls_cursor *c) {
-  if (c->file && c->model && c->model == c->file->clean) ls_session_remeasure(((ls_vtab *)c->base.pVtab)->sess, c->file);
-  ls_model_unref(c->model);
   c->model = NULL;
   c->file = NULL;
   c->entered = 0;
   c->run_at = NULL;
-  sqlite3_free(c->row_error);
-  c->row_error = NULL;
   memset(&c->info, 0, sizeof c->info);
 }
 
-/* Gives up the jobs still reading files ahead of the scan. */
-static void ahead_cancel(ls_cursor *c) {
-  ls_session *s = ((ls_vtab *)c->base.pVtab)->sess;
-  int i;
-  for (i = 0; c->ahead && i < c->ahead_next && i < c->paths.n; i++) ls_session_cancel_ahead(s, c->ahead[i]);
-  sqlite3_free(c->ahead);
-  c->ahead = NULL;
-  c->ahead_next = 0;
-  c->ahead_on = 0;
-}
-
+/* Ends the scan in progress: its walk and the hidden columns' values. */
 static void cursor_reset(ls_cursor *c) {
   cursor_leave_file(c);
-  ahead_cancel(c);
-  ls_pathlist_free(&c->paths);
+  ls_walk_close(c->walk);
   sqlite3_free(c->source);
   sqlite3_free(c->options_text);
   c->source = c->options_text = NULL;
-  c->ipath = 0;
   c->eof = 1;
   c->has_rowid = 0;
-}
-
-/* ---- the statement memo (ls_memo) ------------------------------------------ */
-
-static int text_equal(const char *a, const char *b) {
-  return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-static void memo_forget_source(ls_memo *m) {
-  ls_pathlist_free(&m->paths);
-  sqlite3_free(m->by_part);
-  m->by_part = NULL;
-  m->nby_part = 0;
-  sqlite3_free(m->source);
-  sqlite3_free(m->options);
-  m->source = m->options = NULL;
-  m->expanded = 0;
-}
-
-static void memo_free(ls_memo *m) {
-  int i;
-  memo_forget_source(m);
-  for (i = 0; i < m->nseen; i++) sqlite3_free(m->seen[i].path);
-  sqlite3_free(m->seen);
-  part_map_clear(&m->parts);
-  memset(m, 0, sizeof *m);
-}
-
-/* The files `source` names under `options` (the text; nocase is what it
-** says): listed at the cursor's first scan of that source in the
-** statement, then taken from the memo.  *out belongs to the memo.  The
-** listing stops when the statement is interrupted. */
-static int memo_expand(ls_vtab *v, ls_memo *m, const char *source, const char *options, int nocase,
-                       const ls_pathlist **out, char **err) {
-  ls_interrupt ic;
-  int i, rc;
-  if (!m->expanded || !text_equal(m->source, source) || !text_equal(m->options, options)) {
-    memo_forget_source(m);
-    m->source = sqlite3_mprintf("%s", source);
-    m->options = options ? sqlite3_mprintf("%s", options) : NULL;
-    if (!m->source || (options && !m->options)) {
-      *err = sqlite3_mprintf("out of memory");
-      return SQLITE_NOMEM;
-    }
-    v->sess->expansions++;
-    ls_interrupt_init(&ic, v->sess->db);
-    rc = ls_source_expand(source, v->table->format, nocase, &ic, &m->paths, err);
-    ls_interrupt_done(&ic);
-    if (rc != SQLITE_OK) return rc;
-    m->sorted = 1;
-    for (i = 1; i < m->paths.n && m->sorted; i++) m->sorted = strcmp(m->paths.paths[i - 1], m->paths.paths[i]) < 0;
-    m->expanded = 1;
-  }
-  *out = &m->paths;
-  return SQLITE_OK;
-}
-
-/* Copies into *out (empty on entry) the paths a scan visits: all of
-** `all`, or only those equal to `only` (the `file` column compares paths
-** as the source spelled them; on Windows '/' and '\\' alike:
-** ls_path_spelling_equal); all == NULL: `only` alone.  `sorted`: all is in
-** strictly increasing strcmp order, so one binary search finds `only`
-** spelled byte for byte.  Returns SQLITE_OK or SQLITE_NOMEM. */
-static int paths_select(const ls_pathlist *all, int sorted, const char *only, ls_pathlist *out) {
-  int i, lo = 0, hi = all ? all->n : 1;
-  if (all && only && sorted) {
-    while (lo < hi) {
-      int mid = lo + (hi - lo) / 2, cmp = strcmp(all->paths[mid], only);
-      if (cmp == 0) lo = hi = mid;
-      else if (cmp < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo < all->n && strcmp(all->paths[lo], only) == 0) hi = lo + 1;
-#ifdef _WIN32
-    else lo = 0, hi = all->n; /* another spelling of the separators: look at each */
-#else
-    else return SQLITE_OK;
-#endif
-  }
-  if (!all && !only) return SQLITE_OK;
-  if (!(out->paths = sqlite3_malloc64(sizeof *out->paths * (sqlite3_uint64)(hi - lo + 1)))) return SQLITE_NOMEM;
-  for (i = lo; i < hi; i++) {
-    const char *path = all ? all->paths[i] : only;
-    if (all && only && !ls_path_spelling_equal(path, only)) continue;
-    if (!(out->paths[out->n] = sqlite3_mprintf("%s", path))) return SQLITE_NOMEM;
-    out->n++;
-  }
-  return SQLITE_OK;
-}
-
-/* A path of the expansion with its file part and canonical path, while
-** memo_path_of_part sorts them. */
-typedef struct ls_part_entry {
-  int64_t part;
-  int index;
-  char *canon;
-} ls_part_entry;
-
-static int part_entry_cmp(const void *a_, const void *b_) {
-  const ls_part_entry *a = a_, *b = b_;
-  if (a->part != b->part) return a->part < b->part ? -1 : 1;
-  return a->index < b->index ? -1 : a->index > b->index;
-}
-
-/* The file part of path (realpath, then ls_file_part) and its canonical
-** path (*canon, malloc'd; NULL with part -1 when the path resolves to
-** nothing: no rowid names it). */
-static int64_t path_part(const char *path, char **canon) {
-  *canon = realpath(path, NULL);
-  return *canon ? ls_file_part(*canon) : -1;
-}
-
-/* Makes m->by_part: the file part of every path of the memo's expansion,
-** in increasing order (a realpath per file, once per statement).  Two
-** paths of different files with one part fail with the collision error
-** naming both; two paths of one file (a link) keep the first in path
-** order. */
-static int memo_index_parts(ls_memo *m, char **err) {
-  ls_part_entry *e = sqlite3_malloc64(sizeof *e * (sqlite3_uint64)(m->paths.n + 1));
-  int i, n = 0, rc = SQLITE_OK;
-  if (!e) return SQLITE_NOMEM;
-  for (i = 0; i < m->paths.n; i++) {
-    e[n].index = i;
-    e[n].part = path_part(m->paths.paths[i], &e[n].canon);
-    if (e[n].canon) n++;
-  }
-  qsort(e, (size_t)n, sizeof *e, part_entry_cmp);
-  if (!(m->by_part = sqlite3_malloc64(sizeof *m->by_part * (sqlite3_uint64)(n + 1)))) rc = SQLITE_NOMEM;
-  m->nby_part = 0;
-  for (i = 0; i < n && rc == SQLITE_OK; i++) {
-    if (m->nby_part && m->by_part[m->nby_part - 1].part == e[i].part) {
-      if (strcmp(e[i - 1].canon, e[i].canon) != 0) { /* e[i - 1]: the same part, the last kept */
-        *err = collision_message(m->paths.paths[e[i - 1].index], m->paths.paths[e[i].index], e[i].part);
-        rc = SQLITE_ERROR;
-      }
-      continue;
-    }
-    m->by_part[m->nby_part].part = e[i].part;
-    m->by_part[m->nby_part++].index = e[i].index;
-  }
-  for (i = 0; i < n; i++) free(e[i].canon);
-  sqlite3_free(e);
-  if (rc != SQLITE_OK) {
-    sqlite3_free(m->by_part);
-    m->by_part = NULL;
-    m->nby_part = 0;
-  }
-  return rc;
-}
-
-/* The path of the memo's expansion whose file is the one with file part
-** `part` (*path; NULL: none of them).  The parts are found at the
-** statement's first rowid lookup and kept with the expansion. */
-static int memo_path_of_part(ls_memo *m, int64_t part, const char **path, char **err) {
-  int lo = 0, hi, rc;
-  *path = NULL;
-  if (!m->by_part && (rc = memo_index_parts(m, err)) != SQLITE_OK) return rc;
-  hi = m->nby_part;
-  while (lo < hi) {
-    int mid = lo + (hi - lo) / 2;
-    if (m->by_part[mid].part < part) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo < m->nby_part && m->by_part[lo].part == part) *path = m->paths.paths[m->by_part[lo].index];
-  return SQLITE_OK;
-}
-
-/* Whether the statement memo knows path (loaded earlier in the statement);
-** *at: its index, or where it would go. */
-static int memo_find(const ls_memo *m, const char *path, int *at) {
-  int lo = 0, hi = m->nseen;
-  while (lo < hi) {
-    int mid = lo + (hi - lo) / 2, cmp = strcmp(m->seen[mid].path, path);
-    if (cmp == 0) {
-      *at = mid;
-      return 1;
-    }
-    if (cmp < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  *at = lo;
-  return 0;
-}
-
-/* Notes file f, loaded by the cursor's scan, under its rowid file part:
-** in the statement's memo, where another file with the same part fails
-** the scan (its rows and f's could not be told apart by rowid), and in
-** the table's map, where xUpdate looks rowids up (locate_for_write).
-** Tables of one row per file number rows otherwise: nothing to note. */
-static int cursor_note_part(ls_cursor *c, ls_file *f, char **err) {
-  ls_vtab *v = (ls_vtab *)c->base.pVtab;
-  ls_file *previous;
-  if (v->table->one_row_per_file) return SQLITE_OK;
-  if (part_map_put(&c->memo.parts, f, &previous) != SQLITE_OK) {
-    *err = sqlite3_mprintf("out of memory");
-    return SQLITE_NOMEM;
-  }
-  if (previous) {
-    *err = collision_message(previous->shown, f->shown, f->part);
-    return SQLITE_ERROR;
-  }
-  /* (a collision there is kept in the slot, for locate_for_write to refuse) */
-  if (part_map_put(&v->parts, f, &previous) != SQLITE_OK) {
-    *err = sqlite3_mprintf("out of memory");
-    return SQLITE_NOMEM;
-  }
-  return SQLITE_OK;
-}
-
-/* Loads the file at path for the cursor's scan: the first time in the
-** statement through ls_session_load, later from the entry found then
-** (ls_session_load_again), with what parsing ahead passes (ls_ahead). */
-static int cursor_load(ls_cursor *c, const char *path, const ls_ahead *ahead, ls_file **out, char **err) {
-  ls_vtab *v = (ls_vtab *)c->base.pVtab;
-  ls_memo *m = &c->memo;
-  int lo, found = memo_find(m, path, &lo), rc;
-  char *copy;
-  rc = ls_session_load_again(v->sess, found ? m->seen[lo].file : NULL, path, v->table->format, ahead, out, err);
-  if (rc != SQLITE_OK) return rc;
-  if (found) {
-    m->seen[lo].file = *out;
-    return SQLITE_OK;
-  }
-  /* Remembering is only an optimisation: out of memory here changes nothing. */
-  if (m->nseen == m->seen_cap) {
-    int cap = m->seen_cap ? m->seen_cap * 2 : 16;
-    ls_seen_file *p = sqlite3_realloc64(m->seen, sizeof *p * (sqlite3_uint64)cap);
-    if (!p) return SQLITE_OK;
-    m->seen = p;
-    m->seen_cap = cap;
-  }
-  if (!(copy = sqlite3_mprintf("%s", path))) return SQLITE_OK;
-  memmove(&m->seen[lo + 1], &m->seen[lo], sizeof *m->seen * (size_t)(m->nseen - lo));
-  m->seen[lo].path = copy;
-  m->seen[lo].file = *out;
-  m->nseen++;
-  return SQLITE_OK;
-}
-
-/* Whether loading path would parse it: neither loaded earlier in the
-** statement nor cached. */
-static int cursor_would_parse(ls_cursor *c, const char *path) {
-  ls_vtab *v = (ls_vtab *)c->base.pVtab;
-  int at;
-  return !memo_find(&c->memo, path, &at) && !ls_session_is_cached(v->sess, path, v->table->format);
-}
-
-/* Starts parsing the files that follow the current one and would need
-** parsing, up to two per thread ahead, so that a thread that finishes
-** one finds the next queued. */
-static void ahead_fill(ls_cursor *c) {
-  ls_vtab *v = (ls_vtab *)c->base.pVtab;
-  int threads = ls_session_threads(v->sess, 0, 0);
-  int64_t last = (int64_t)c->ipath + 2 * (int64_t)threads;
-  if (!threads) return;
-  if (!c->ahead) {
-    if (!(c->ahead = sqlite3_malloc64(sizeof *c->ahead * (sqlite3_uint64)c->paths.n))) return;
-    memset(c->ahead, 0, sizeof *c->ahead * (size_t)c->paths.n);
-  }
-  if (c->ahead_next <= c->ipath) c->ahead_next = c->ipath + 1;
-  for (; c->ahead_next < c->paths.n && c->ahead_next <= last; c->ahead_next++) {
-    const char *path = c->paths.paths[c->ahead_next];
-    if (cursor_would_parse(c, path)) c->ahead[c->ahead_next] = ls_session_parse_ahead(v->sess, path, v->table->format);
-  }
-}
-
-/* ls_ahead.on_parse of a scan: the load of its current file is about to
-** parse it, so the files after it are likely not cached either. */
-static void ahead_start(void *ctx) {
-  ls_cursor *c = ctx;
-  c->ahead_on = 1;
-  ahead_fill(c);
-}
-
-/* Loads paths[ipath] for the scan, with the job that parsed it ahead if
-** any.  Parsing ahead starts when the scan meets a file it has to parse,
-** before that file is parsed, and then keeps going. */
-static int cursor_load_next(ls_cursor *c, char **err) {
-  ls_ahead ahead = {NULL, NULL, c};
-  if (c->ahead && c->ipath < c->ahead_next) {
-    ahead.job = c->ahead[c->ipath];
-    c->ahead[c->ipath] = NULL;
-  }
-  if (c->ahead_on) ahead_fill(c);
-  else if (c->ipath + 1 < c->paths.n && ls_session_threads(((ls_vtab *)c->base.pVtab)->sess, 0, 0))
-    ahead.on_parse = ahead_start;
-  return cursor_load(c, c->paths.paths[c->ipath], &ahead, &c->file, err);
 }
 
 static int ls_close(sqlite3_vtab_cursor *cur) {
   ls_cursor *c = (ls_cursor *)cur;
   cursor_reset(c);
-  ls_session_scan_done(((ls_vtab *)c->base.pVtab)->sess);
-  memo_free(&c->memo);
+  ls_walk_free(c->walk);
   sqlite3_free(c->scan_error);
   sqlite3_free(c->range);
   sqlite3_free(c->rec);
@@ -972,76 +555,40 @@ static int cursor_error(ls_cursor *c, int rc, char *msg) {
   return rc;
 }
 
-/* Loads paths[ipath] for scanning.  For levelsql_files, and for scans with
-** on_error=skip, the format's validate hook first decodes what the tables
-** decode lazily, so "readable" means readable by every table of the
-** format.  levelsql_files shows an unreadable file as a row with its
-** error; with on_error=skip another table passes over it (no model, so
-** cursor_advance moves on); otherwise the scan fails with the error. */
-static int cursor_enter_file(ls_cursor *c) {
-  ls_vtab *v = (ls_vtab *)c->base.pVtab;
-  const ls_table *t = v->table;
-  const char *path = c->paths.paths[c->ipath];
+/* Asks the walk for the scan's next file and makes it current.  Returns
+** SQLITE_OK with c->entered set, SQLITE_OK with c->eof set after the last
+** file, or the walk's error. */
+static int cursor_next_file(ls_cursor *c) {
+  const ls_walk_file *wf;
   char *err = NULL;
-  int rc = cursor_load_next(c, &err);
-  if (rc == SQLITE_OK && (rc = cursor_note_part(c, c->file, &err)) != SQLITE_OK) {
-    return cursor_error(c, rc, err); /* never skipped: the rows would mix */
-  }
-  c->entered = 1;
-  c->info.path = path;
-  c->path_is_blob = !ls_utf8_valid(path, strlen(path));
-  c->info.size = -1;
-  if (c->file) {
-    c->info.format = c->file->fmt ? c->file->fmt->name : NULL;
-    if (c->file->size >= 0 && (c->file->clean || c->file->error || c->file->working)) c->info.size = c->file->size;
-    if ((c->model = ls_file_current(c->file)) != NULL) ls_model_ref(c->model);
-  }
-  if (rc == SQLITE_OK && c->model && c->model->fmt->validate && (t->one_row_per_file || c->opts.skip_errors)) {
-    codec_error cerr;
-    ls_interrupt ic;
-    codec_cancel cancel;
-    int ok;
-    cerr.msg[0] = 0;
-    ls_interrupt_init(&ic, v->db);
-    cancel = ls_interrupt_cancel(&ic);
-    ok = c->model->fmt->validate(c->model->p, &cancel, &cerr);
-    ls_interrupt_done(&ic);
-    if (!ok && cerr.code == CODEC_E_INTERRUPT) return cursor_error(c, SQLITE_INTERRUPT, NULL);
-    if (!ok) {
-      err = sqlite3_mprintf("%s: %s", path, cerr.msg[0] ? cerr.msg : "cannot be read");
-      rc = err ? SQLITE_ERROR : SQLITE_NOMEM;
-    }
-  }
-  if (rc == SQLITE_OK) return SQLITE_OK;
-  if (rc == SQLITE_INTERRUPT) return cursor_error(c, rc, err); /* not a file's error: the statement stops */
-  if (!t->one_row_per_file && c->opts.skip_errors && rc != SQLITE_NOMEM) {
-    sqlite3_free(err);
-    ls_model_unref(c->model);
-    c->model = NULL;
+  int rc = ls_walk_next(c->walk, &wf, &err);
+  if (rc == SQLITE_DONE) {
+    c->eof = 1;
     return SQLITE_OK;
   }
-  if (!t->one_row_per_file) return cursor_error(c, rc, err);
-  /* the message without the leading "<path>: " */
-  c->row_error = err;
-  c->info.error = err && strncmp(err, path, strlen(path)) == 0 && err[strlen(path)] == ':'
-                      ? err + strlen(path) + 2
-                      : err;
+  if (rc != SQLITE_ROW) return cursor_error(c, rc, err);
+  c->entered = 1;
+  c->file = wf->entry;
+  c->model = wf->model;
+  c->info = wf->info;
+  c->path_is_blob = wf->path_is_blob;
   return SQLITE_OK;
 }
 
 /* Moves to the next row (first_in_file: the first row of the file just
-** entered), crossing into later files as needed. */
+** entered), crossing into later files as needed.  A row found is stamped
+** with the session's generation (row_state), which its run of rows
+** (run_at) is valid for. */
 static int cursor_advance(ls_cursor *c, int first_in_file) {
-  ls_vtab *v = (ls_vtab *)c->base.pVtab;
-  const ls_table *t = v->table;
+  const ls_table *t = c->table;
   for (;;) {
     if (c->entered) {
       if (t->one_row_per_file) {
         if (first_in_file) return SQLITE_OK;
-      } else if (c->model && ls_table_next(t, c->model->p, &c->scan, &c->row.pos, first_in_file)) {
-        int which = ls_table_run(t, c->model->p, &c->scan, &c->row.pos, &c->run_last);
+      } else if (c->model && ls_table_next(t, c->model, &c->scan, &c->row.pos, first_in_file)) {
+        int which = ls_table_run(t, c->model, &c->scan, &c->row.pos, &c->run_last);
         c->run_at = which == 0 ? &c->row.pos.a : which == 1 ? &c->row.pos.b : which == 2 ? &c->row.pos.c : NULL;
-        c->run_gen = v->sess->generation;
+        c->row_state = ROW_STATE(*c->generation, ROW_MOVED);
         return SQLITE_OK;
       }
       if (c->scan_error) {
@@ -1051,15 +598,10 @@ static int cursor_advance(ls_cursor *c, int first_in_file) {
         return cursor_error(c, SQLITE_ERROR, msg);
       }
       cursor_leave_file(c);
-      c->ipath++;
-    }
-    if (c->ipath >= c->paths.n) {
-      c->eof = 1;
-      return SQLITE_OK;
     }
     {
-      int rc = cursor_enter_file(c);
-      if (rc != SQLITE_OK) return rc;
+      int rc = cursor_next_file(c);
+      if (rc != SQLITE_OK || c->eof) return rc;
     }
     first_in_file = 1;
   }
@@ -1069,20 +611,21 @@ static int cursor_advance(ls_cursor *c, int first_in_file) {
 ** to move.  Every move goes through ls_next or ls_filter, which call it
 ** first, so a column read after a move sees the new row. */
 static void cursor_moved(ls_cursor *c) {
-  c->ready_gen = c->row_gen = c->rec_gen = REC_STALE;
+  c->row_state = ROW_STATE(*c->generation, ROW_MOVED);
 }
 
 /* The next row: along the run of rows ls_table_run found (a grid row)
-** by one step of its position while the model is unchanged, else through
-** cursor_advance.  Along a run the model stays the one c->row holds, so
-** the row's position steps with the cursor's and the columns that read
-** without a record (LS_COL_NOREC) stay ready (row_gen); the record is the
-** next row's to load. */
+** by one step of its position while the model is unchanged (the
+** generation stamped in row_state), else through cursor_advance.  Along a
+** run the model stays the one c->row holds, so the row's position steps
+** with the cursor's and the columns that read without a record
+** (LS_COL_NOREC) stay ready (ROW_MODEL); the record is the next row's to
+** load. */
 static int ls_next(sqlite3_vtab_cursor *cur) {
   ls_cursor *c = (ls_cursor *)cur;
-  if (c->run_at && *c->run_at < c->run_last && c->run_gen == *c->generation) { /* never in a rowid scan */
+  if (c->run_at && *c->run_at < c->run_last && ROW_STATE_GENERATION(c->row_state) == *c->generation) { /* never in a rowid scan */
     ++*c->run_at;
-    c->ready_gen = c->rec_gen = REC_STALE;
+    if (ROW_STATE_LEVEL(c->row_state) > ROW_MODEL) c->row_state = ROW_STATE(*c->generation, ROW_MODEL);
     return SQLITE_OK;
   }
   cursor_moved(c);
@@ -1128,58 +671,44 @@ static void range_apply(ls_range *r, char op, sqlite3_value *val) {
   }
 }
 
-/* Sets c->paths to the files the scan visits: those of its source (listed
-** once per statement, see ls_memo), or only `only` among them; without a
-** source, `only` alone. */
-static int cursor_paths(ls_cursor *c, const char *only) {
+/* Starts the scan's walk (walk.c): the files of its source (listed once
+** per statement), or only `only` among them; without a source, `only`
+** alone; by_part: only the file a rowid = ? scan's rowid names.  Tables
+** of one row per file show an unreadable file with its error
+** (levelsql_files); the others fail, or with on_error=skip pass over it,
+** and note each file by its rowid file part for xUpdate (v->parts). */
+static int cursor_walk_open(ls_cursor *c, const char *only, int by_part) {
   ls_vtab *v = (ls_vtab *)c->base.pVtab;
-  const ls_pathlist *all = NULL;
+  const ls_table *t = v->table;
+  ls_walk_spec spec;
   char *err = NULL;
   int rc;
-  if (c->source && (rc = memo_expand(v, &c->memo, c->source, c->options_text, c->opts.nocase, &all, &err)) != SQLITE_OK) {
-    return cursor_error(c, rc, err);
-  }
-  if (paths_select(all, c->memo.sorted, only, &c->paths) != SQLITE_OK) {
-    return cursor_error(c, SQLITE_NOMEM, sqlite3_mprintf("out of memory"));
-  }
+  memset(&spec, 0, sizeof spec);
+  spec.format = t->format;
+  spec.source = c->source;
+  spec.options = c->options_text;
+  spec.nocase = c->opts.nocase;
+  spec.only = only;
+  spec.by_part = by_part;
+  spec.part = c->rowid_key >> LS_KEY_BITS;
+  spec.on_error = t->one_row_per_file ? LS_WALK_SHOW : c->opts.skip_errors ? LS_WALK_SKIP : LS_WALK_FAIL;
+  spec.parts = t->one_row_per_file ? NULL : &v->parts;
+  if ((rc = ls_walk_open(c->walk, &spec, &err)) != SQLITE_OK) return cursor_error(c, rc, err);
   return SQLITE_OK;
 }
 
 /* A rowid = ? scan (c->rowid_key): the row whose key the rowid holds, in
 ** the file whose file part it holds (engine.h, "Row identity"), found
-** among the files the statement names: its source's (file_eq: and only
-** that one of them), else file_eq's, else those this connection has
-** loaded (a part two of them share is refused).  A rowid of no such file
-** matches nothing. */
+** among the files the statement names (walk.c, by_part).  A rowid of no
+** such file matches nothing. */
 static int filter_rowid(ls_cursor *c, const char *file_eq) {
-  ls_vtab *v = (ls_vtab *)c->base.pVtab;
-  const ls_table *t = v->table;
   int64_t part = c->rowid_key >> LS_KEY_BITS;
-  const ls_pathlist *all;
-  const char *path = NULL;
-  char *err = NULL, *canon = NULL;
   int rc;
   if (c->rowid_key < 0) return SQLITE_OK;
-  if (c->source) {
-    if ((rc = memo_expand(v, &c->memo, c->source, c->options_text, c->opts.nocase, &all, &err)) != SQLITE_OK ||
-        (rc = memo_path_of_part(&c->memo, part, &path, &err)) != SQLITE_OK) {
-      return cursor_error(c, rc, err);
-    }
-    if (path && file_eq && !ls_path_spelling_equal(file_eq, path)) path = NULL;
-  } else if (file_eq) {
-    if (path_part(file_eq, &canon) == part) path = file_eq;
-    free(canon);
-  } else {
-    ls_file *other, *f = ls_session_file_by_part(v->sess, part, &other);
-    if (other) return cursor_error(c, SQLITE_ERROR, collision_message(f->shown, other->shown, part));
-    if (f) path = f->shown;
-  }
-  if (!path) return SQLITE_OK;
-  /* a copy: loading may change what path points to (f->shown) */
-  if (paths_select(NULL, 0, path, &c->paths) != SQLITE_OK) return cursor_error(c, SQLITE_NOMEM, sqlite3_mprintf("out of memory"));
+  if ((rc = cursor_walk_open(c, file_eq, 1)) != SQLITE_OK) return rc;
   c->eof = 0;
-  if ((rc = cursor_enter_file(c)) != SQLITE_OK) return rc;
-  if (!c->model || c->file->part != part || !ls_table_seek(t, c->model->p, c->rowid_key & LS_KEY_MAX, &c->row.pos)) {
+  if ((rc = cursor_next_file(c)) != SQLITE_OK || c->eof) return rc;
+  if (!c->model || c->file->part != part || !ls_table_seek(c->table, c->model, c->rowid_key & LS_KEY_MAX, &c->row.pos)) {
     c->eof = 1;
   }
   return SQLITE_OK;
@@ -1266,13 +795,8 @@ static int ls_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str,
   if (!c->source && v->source && !empty) c->source = sqlite3_mprintf("%s", v->source);
   if (empty) return SQLITE_OK;
   if (c->has_rowid) return filter_rowid(c, file_eq);
-  if ((rc = cursor_paths(c, file_eq)) != SQLITE_OK) return rc;
+  if ((rc = cursor_walk_open(c, file_eq, 0)) != SQLITE_OK) return rc;
   c->eof = 0;
-  c->ipath = 0;
-  if (c->paths.n == 0) {
-    c->eof = 1;
-    return SQLITE_OK;
-  }
   return cursor_advance(c, 1);
 }
 
@@ -1289,37 +813,39 @@ static __attribute__((noinline)) void cursor_record_clear(ls_cursor *c) {
 }
 
 /* Brings c->row up to date for reading column col, once per row (and
-** again after a write): sets the row's model (row_gen; the position is
-** the cursor's own), and loads its record (ready_gen) unless the column
-** reads without one.  A record that
-** failed to load is not loaded again for the same row and generation.
+** again after a write): sets the row's model (level ROW_MODEL; the
+** position is the cursor's own), and loads its record (ROW_RECORD) unless
+** the column reads without one.  A record that failed to load (ROW_FAILED)
+** is not loaded again for the same row and generation.  A write since the
+** row was found ends its run (run_at): the model may have changed.
 ** Returns 1, or 0 when col needs the record and it cannot be loaded
-** (c->rec_error).  Called by ls_column_value only when the generation the
-** column needs (row_gen for LS_COL_NOREC columns, else ready_gen) is
-** stale, so the column reads that find the row ready skip all of it. */
+** (c->rec_error).  Called by ls_column_value only when row_state lacks
+** the level col needs at the session's generation, so the column reads
+** that find the row ready skip all of it. */
 static __attribute__((noinline)) int cursor_row_ready(ls_cursor *c, const ls_column *col) {
   const ls_table *t = c->table;
   uint64_t generation = *c->generation;
-  c->row_gen = generation;
+  if (ROW_STATE_GENERATION(c->row_state) != generation) {
+    c->run_at = NULL;
+    c->row_state = ROW_STATE(generation, ROW_MOVED);
+  }
+  c->row.model = c->model;
   if (!c->model || !t->record_size) {
-    c->row.model = c->model ? c->model->p : NULL;
-    c->ready_gen = generation;
+    c->row_state = ROW_STATE(generation, ROW_RECORD);
     return 1;
   }
-  c->row.model = c->model->p;
+  if (ROW_STATE_LEVEL(c->row_state) < ROW_MODEL) c->row_state = ROW_STATE(generation, ROW_MODEL);
   if (col->flags & LS_COL_NOREC) return 1;
-  if (c->rec_gen != generation) {
+  if (ROW_STATE_LEVEL(c->row_state) == ROW_MODEL) {
     if (c->arena->head || c->rec_error) cursor_record_clear(c);
     /* a constant size is a few stores, not a call (ls_open allocated it) */
     if (t->record_size <= SMALL_RECORD) memset(c->rec, 0, SMALL_RECORD);
     else memset(c->rec, 0, t->record_size);
-    c->rec_gen = generation;
     c->rec_rc = t->load(&c->row, &c->rec_error);
     if (c->rec_rc != SQLITE_OK && !c->rec_error) c->rec_error = sqlite3_mprintf("out of memory");
+    c->row_state = ROW_STATE(generation, c->rec_error ? ROW_FAILED : ROW_RECORD);
   }
-  if (c->rec_error) return 0;
-  c->ready_gen = generation;
-  return 1;
+  return ROW_STATE_LEVEL(c->row_state) == ROW_RECORD;
 }
 
 /* Fails a column read whose record cannot be loaded: "<file>: <why>";
@@ -1374,7 +900,7 @@ static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i
     sqlite3_result_int64(ctx, col->offset == 0 ? c->row.pos.a : col->offset == 1 ? c->row.pos.b : c->row.pos.c);
     return SQLITE_OK;
   }
-  if ((col->flags & LS_COL_NOREC ? c->row_gen : c->ready_gen) != *c->generation && !cursor_row_ready(c, col)) {
+  if (c->row_state < ROW_STATE(*c->generation, col->flags & LS_COL_NOREC ? ROW_MODEL : ROW_RECORD) && !cursor_row_ready(c, col)) {
     column_unloadable(c, ctx);
   } else if (col->kind == LS_CUSTOM) {
     col->get(&c->row, ctx, col);
@@ -1394,7 +920,7 @@ static int ls_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out) {
     ** however the statement narrowed its list (not the row's place in it) */
     int64_t part = c->file ? c->file->part : c->info.path ? ls_file_part(c->info.path) : 0;
     *out = (sqlite3_int64)(part << LS_KEY_BITS);
-  } else if ((rc = rowid_of(t, c->file, c->info.path, ls_table_key(t, c->model->p, &c->row.pos), out, &err)) != SQLITE_OK) {
+  } else if ((rc = rowid_of(t, c->file, c->info.path, ls_table_key(t, c->model, &c->row.pos), out, &err)) != SQLITE_OK) {
     return cursor_error(c, err ? rc : SQLITE_NOMEM, err);
   }
   return SQLITE_OK;
@@ -1414,12 +940,12 @@ static int vtab_error(ls_vtab *v, int rc, char *msg) {
 ** own scan returned the rowid, so its file is there; a part two of them
 ** share is refused.  Errors say which file and that the row is gone. */
 static int locate_for_write(ls_vtab *v, sqlite3_int64 rowid, ls_file **f, ls_model **m, ls_pos *pos) {
-  const ls_part_slot *slot = rowid >= 0 ? part_map_get(&v->parts, rowid >> LS_KEY_BITS) : NULL;
+  const ls_part_slot *slot = rowid >= 0 ? ls_part_map_get(&v->parts, rowid >> LS_KEY_BITS) : NULL;
   char *err = NULL;
   if (!slot || !slot->file->shown) {
     return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("no level file read by this statement has rowid %lld", (long long)rowid));
   }
-  if (slot->other) return vtab_error(v, SQLITE_ERROR, collision_message(slot->other->shown, slot->file->shown, slot->part));
+  if (slot->other) return vtab_error(v, SQLITE_ERROR, ls_collision_message(slot->other->shown, slot->file->shown, slot->part));
   *f = slot->file;
   if (!(*m = ls_session_writable(v->sess, *f, (*f)->shown, &err))) return vtab_error(v, SQLITE_ERROR, err);
   if (!ls_table_seek(v->table, (*m)->p, rowid & LS_KEY_MAX, pos)) {
@@ -1668,7 +1194,7 @@ static int update_changes_nothing(ls_vtab *v, sqlite3_int64 rowid, sqlite3_value
   const ls_table *t = v->table;
   const char *options = (const char *)sqlite3_value_text(values[col_options(t)]);
   /* the file as locate_for_write finds it (a collision: the usual way) */
-  const ls_part_slot *slot = rowid >= 0 ? part_map_get(&v->parts, rowid >> LS_KEY_BITS) : NULL;
+  const ls_part_slot *slot = rowid >= 0 ? ls_part_map_get(&v->parts, rowid >> LS_KEY_BITS) : NULL;
   ls_file *f = slot && !slot->other ? slot->file : NULL;
   ls_model *m = f && !f->working ? ls_file_current(f) : NULL;
   ls_options opts = v->opts;
@@ -1799,7 +1325,7 @@ static int ls_update(sqlite3_vtab *base, int argc, sqlite3_value **argv, sqlite3
 ** scans load from now on. */
 static int ls_begin(sqlite3_vtab *base) {
   ((ls_vtab *)base)->writing = 1;
-  part_map_clear(&((ls_vtab *)base)->parts);
+  ls_part_map_clear(&((ls_vtab *)base)->parts);
   ls_session_begin(((ls_vtab *)base)->sess);
   return SQLITE_OK;
 }

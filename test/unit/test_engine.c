@@ -427,6 +427,35 @@ static void test_corpus(sqlite3 *db) {
   CHECK(files == 14, "14 corpus levels rewritten: %d", files);
 }
 
+/* bump(rowid): adds 100 to that object's health in the file the test
+** names (sqlite3_user_data), through an UPDATE run on the same
+** connection while the caller's statement is on the row. */
+static void bump_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *p = sqlite3_user_data(ctx);
+  sqlite3 *db = sqlite3_context_db_handle(ctx);
+  (void)argc;
+  sqlite3_result_int(ctx, sqlite3_exec(db, fmt("UPDATE wwd_objects SET health = health + 100 WHERE source = '%s' AND rowid = %lld", p,
+                                               (long long)sqlite3_value_int64(argv[0])), NULL, NULL, NULL));
+}
+
+/* A write while a cursor is on a row makes the row's record stale: the
+** cursor's next column read of that row loads it again and sees the write
+** (vtab.c, row_state).  Inside a transaction the write changes the very
+** model the cursor reads. */
+static void test_write_while_on_row(sqlite3 *db) {
+  static char p[300];
+  snprintf(p, sizeof p, "%s", path_in("w.wwd"));
+  write_level(p, 6, 1);
+  REQUIRE(sqlite3_create_function(db, "bump", 1, SQLITE_UTF8, p, bump_func, NULL, NULL) == SQLITE_OK, "bump registered");
+  exec_ok(db, "BEGIN");
+  exec_ok(db, fmt("UPDATE wwd_objects SET health = 5 WHERE source = '%s'", p));
+  CHECK(strcmp(query_text(db, fmt("SELECT health || ',' || bump(rowid) || ',' || health FROM wwd_objects('%s') WHERE idx = 0", p)),
+               "5,0,105") == 0,
+        "a column read after a write on the row sees the write: %s",
+        query_text(db, fmt("SELECT health || ',' || bump(rowid) || ',' || health FROM wwd_objects('%s') WHERE idx = 0", p)));
+  exec_ok(db, "ROLLBACK");
+}
+
 int main(void) {
   sqlite3 *db;
   snprintf(tmpdir, sizeof tmpdir, "/tmp/levelsql-engine-XXXXXX");
@@ -442,6 +471,7 @@ int main(void) {
     test_nested_savepoints(db);
     test_unbracketed_undo(db);
     test_conflict(db);
+    test_write_while_on_row(db);
     test_pushdown_random(db);
     test_big_file_and_absolute_path(db);
     test_corpus(db);
