@@ -514,8 +514,13 @@ static void wz4_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
     page = -2;
   }
   if (page >= 0) {
-    if (wz4_render_svg(doc, (uint32_t)page, &svg, &n, &err)) result_take(ctx, (unsigned char *)svg, n, 1);
+    ls_interrupt ic;
+    codec_cancel cancel;
+    ls_interrupt_init(&ic, sqlite3_context_db_handle(ctx));
+    cancel = ls_interrupt_cancel(&ic);
+    if (wz4_render_svg(doc, (uint32_t)page, &cancel, &svg, &n, &err)) result_take(ctx, (unsigned char *)svg, n, 1);
     else codec_result_error(ctx, fn, rf.path, &err);
+    ls_interrupt_done(&ic);
   }
   render_file_done(&rf);
 }
