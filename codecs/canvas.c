@@ -163,11 +163,19 @@ void canvas_line(canvas *c, double x0, double y0, double x1, double y1, canvas_c
 }
 
 void canvas_stroke_polygon(canvas *c, const double *xy, size_t n, canvas_color col) {
+  canvas_stroke_polygon_cancel(c, xy, n, col, NULL);
+}
+
+/* The outline edge by edge; a cancel poll before every CANVAS_STROKE_POLL
+** edges (an edge is at most the canvas's diagonal: 23,000 pixels). */
+int canvas_stroke_polygon_cancel(canvas *c, const double *xy, size_t n, canvas_color col, const codec_cancel *cancel) {
   size_t i;
   for (i = 0; i < n; i++) {
     size_t j = (i + 1) % n;
+    if (i % CANVAS_STROKE_POLL == 0 && codec_cancelled(cancel)) return 0;
     canvas_line(c, xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1], col);
   }
+  return 1;
 }
 
 static int compare_double(const void *a, const void *b) {
@@ -176,10 +184,36 @@ static int compare_double(const void *a, const void *b) {
 }
 
 void canvas_fill_polygon(canvas *c, const double *xy, size_t n, canvas_color col) {
+  canvas_fill_polygon_cancel(c, xy, n, col, NULL);
+}
+
+/* One scanline of the even-odd fill: the outline's crossings of the row's
+** centre line y + 0.5, sorted, filled pairwise.  cross: room for n. */
+static void fill_polygon_row(canvas *c, const double *xy, size_t n, int64_t y, double *cross, canvas_color col) {
+  double cy = (double)y + 0.5;
+  size_t i, k = 0, m;
+  for (i = 0; i < n; i++) {
+    size_t j = (i + 1) % n;
+    double ax = tame(xy[2 * i]), ay = tame(xy[2 * i + 1]), bx = tame(xy[2 * j]), by = tame(xy[2 * j + 1]);
+    /* the half-open rule counts a vertex on the scanline once */
+    if ((ay <= cy && by > cy) || (by <= cy && ay > cy)) cross[k++] = ax + (cy - ay) / (by - ay) * (bx - ax);
+  }
+  qsort(cross, k, sizeof *cross, compare_double);
+  for (m = 0; m + 1 < k; m += 2) {
+    /* pixels whose centre x + 0.5 lies in [cross[m], cross[m+1]) */
+    int64_t xa = (int64_t)ceil(cross[m] - 0.5), xb = (int64_t)ceil(cross[m + 1] - 0.5);
+    canvas_fill_rect(c, xa, y, xb, y + 1, col);
+  }
+}
+
+/* The fill row by row over the polygon's clipped height, polling cancel
+** before each row (a row costs n crossings and their sort). */
+int canvas_fill_polygon_cancel(canvas *c, const double *xy, size_t n, canvas_color col, const codec_cancel *cancel) {
   double *cross, lo = 1e300, hi = -1e300;
   size_t i;
   int64_t y, y0, y1;
-  if (n < 3 || col.a == 0 || c->clip_x0 >= c->clip_x1) return;
+  int whole = 1;
+  if (n < 3 || col.a == 0 || c->clip_x0 >= c->clip_x1) return 1;
   for (i = 0; i < n; i++) {
     double v = tame(xy[2 * i + 1]);
     if (v < lo) lo = v;
@@ -187,24 +221,13 @@ void canvas_fill_polygon(canvas *c, const double *xy, size_t n, canvas_color col
   }
   y0 = clamp64((int64_t)floor(lo), c->clip_y0, c->clip_y1);
   y1 = clamp64((int64_t)ceil(hi) + 1, c->clip_y0, c->clip_y1);
-  if (y0 >= y1 || !(cross = malloc(n * sizeof *cross))) return;
-  for (y = y0; y < y1; y++) {
-    double cy = (double)y + 0.5;
-    size_t k = 0, m;
-    for (i = 0; i < n; i++) {
-      size_t j = (i + 1) % n;
-      double ax = tame(xy[2 * i]), ay = tame(xy[2 * i + 1]), bx = tame(xy[2 * j]), by = tame(xy[2 * j + 1]);
-      /* the half-open rule counts a vertex on the scanline once */
-      if ((ay <= cy && by > cy) || (by <= cy && ay > cy)) cross[k++] = ax + (cy - ay) / (by - ay) * (bx - ax);
-    }
-    qsort(cross, k, sizeof *cross, compare_double);
-    for (m = 0; m + 1 < k; m += 2) {
-      /* pixels whose centre x + 0.5 lies in [cross[m], cross[m+1]) */
-      int64_t xa = (int64_t)ceil(cross[m] - 0.5), xb = (int64_t)ceil(cross[m + 1] - 0.5);
-      canvas_fill_rect(c, xa, y, xb, y + 1, col);
-    }
+  if (y0 >= y1 || !(cross = malloc(n * sizeof *cross))) return 1;
+  for (y = y0; y < y1 && whole; y++) {
+    if (codec_cancelled(cancel)) whole = 0;
+    else fill_polygon_row(c, xy, n, y, cross, col);
   }
   free(cross);
+  return whole;
 }
 
 void canvas_blit(canvas *c, int64_t dx, int64_t dy, const canvas *src, int sx, int sy, int size, int flags,

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "codec_error.h"
+#include "codec_limits.h"
 
 #define CANVAS_MAX_SIDE 16384
 /* 64 MiB of RGBA pixels. */
@@ -80,6 +81,14 @@ void canvas_fill_polygon(canvas *c, const double *xy, size_t n, canvas_color col
 
 /* The outline of that polygon (closed), one pixel wide. */
 void canvas_stroke_polygon(canvas *c, const double *xy, size_t n, canvas_color col);
+
+/* The same two, polling `cancel` (NULL: never) per row of the fill and
+** every CANVAS_STROKE_POLL edges of the outline: a hostile polygon of a
+** million vertices costs seconds.  Return 1 when drawn whole, 0 when
+** cancel said stop (the polygon is then partly drawn). */
+#define CANVAS_STROKE_POLL 64
+int canvas_fill_polygon_cancel(canvas *c, const double *xy, size_t n, canvas_color col, const codec_cancel *cancel);
+int canvas_stroke_polygon_cancel(canvas *c, const double *xy, size_t n, canvas_color col, const codec_cancel *cancel);
 
 /* Tile transforms of canvas_blit, the Teeworlds tile flags: FLIP_X mirrors
 ** the tile left to right, FLIP_Y top to bottom, ROTATE turns it a quarter

@@ -13,17 +13,35 @@
 
 #define WED_CELL 64 /* pixels per base-overlay tile */
 
-/* Where draw_area's shapes go.  `cls` is one of the classes of render_wed.h. */
-typedef struct wed_backend {
+/* How many door cells or grid lines are drawn between two polls of the
+** cancel, and how many vertices of one SVG polygon are written. */
+#define WED_POLL_SHAPES 64
+#define WED_POLL_VERTICES 4096
+
+/* Where draw_area's shapes go.  `cls` is one of the classes of render_wed.h.
+** `cancel` (NULL: never) is polled by draw_area between shapes and by the
+** callbacks inside a long one (a polygon of many vertices); `stopped`
+** remembers that it said stop (wed_stopped). */
+typedef struct wed_backend wed_backend;
+struct wed_backend {
   void *ctx;
-  void (*begin)(void *ctx, const char *cls);
-  void (*end)(void *ctx);
-  void (*rect)(void *ctx, const char *cls, double x, double y, double w, double h);
-  void (*line)(void *ctx, const char *cls, double x0, double y0, double x1, double y1);
-  void (*label)(void *ctx, const char *cls, double x, double y, unsigned number);
+  void (*begin)(wed_backend *b, const char *cls);
+  void (*end)(wed_backend *b);
+  void (*rect)(wed_backend *b, const char *cls, double x, double y, double w, double h);
+  void (*line)(wed_backend *b, const char *cls, double x0, double y0, double x1, double y1);
+  void (*label)(wed_backend *b, const char *cls, double x, double y, unsigned number);
   /* title: a door's name (8 bytes at most), or NULL */
-  void (*polygon)(void *ctx, const char *cls, const wed_point *pts, size_t n, const unsigned char *title);
-} wed_backend;
+  void (*polygon)(wed_backend *b, const char *cls, const wed_point *pts, size_t n, const unsigned char *title);
+  const codec_cancel *cancel;
+  int stopped;
+};
+
+/* Whether the render must stop: the cancel said so, now or before (it is
+** asked again only while it has not). */
+static int wed_stopped(wed_backend *b) {
+  if (!b->stopped && codec_cancelled(b->cancel)) b->stopped = 1;
+  return b->stopped;
+}
 
 void wed_render_defaults(wed_render_opts *o) {
   memset(o, 0, sizeof *o);
@@ -44,89 +62,115 @@ void wed_render_extent(const wed_area *a, double *w, double *h) {
 }
 
 /* The polygons of one kind (walls, or a door's open or closed state). */
-static void draw_polygons(const wed_area *a, const wed_backend *b, uint32_t first, uint32_t count, const char *cls,
+/* The polygons of one kind (walls, or a door's open or closed state),
+** polling the cancel before each. */
+static void draw_polygons(const wed_area *a, wed_backend *b, uint32_t first, uint32_t count, const char *cls,
                           const unsigned char *title) {
   uint32_t k;
-  for (k = 0; k < count && first + k < a->num_polygons; k++) {
+  for (k = 0; k < count && first + k < a->num_polygons && !wed_stopped(b); k++) {
     const wed_point *pts;
     uint32_t n = wed_polygon_vertices(a, first + k, &pts);
-    if (n) b->polygon(b->ctx, cls, pts, n, title);
+    if (n) b->polygon(b, cls, pts, n, title);
   }
 }
 
-static void draw_area(const wed_area *a, const wed_render_opts *o, const wed_backend *b) {
-  uint32_t gx, gy, i, d;
+/* The door cells: one base-overlay cell (64 x 64) per cell a closed door
+** blocks; the cancel is polled every WED_POLL_SHAPES cells (a door may
+** list 65,535, each 256 x 256 pixels at scale 4). */
+static void draw_door_cells(const wed_area *a, wed_backend *b) {
+  uint32_t ow = a->overlays[0].width, d, i;
+  b->begin(b, "door-cells");
+  for (d = 0; d < a->num_doors && !b->stopped; d++) {
+    const uint16_t *cells;
+    uint32_t n = wed_door_cells(a, d, &cells);
+    for (i = 0; i < n; i++) {
+      if (i % WED_POLL_SHAPES == 0 && wed_stopped(b)) break;
+      b->rect(b, "door-cell", (double)(cells[i] % ow) * WED_CELL, (double)(cells[i] / ow) * WED_CELL, WED_CELL,
+              WED_CELL);
+    }
+  }
+  b->end(b);
+}
+
+/* The wall-group grid over the w x h area and each group's number (at most
+** 4096 lines each way and 4096 numbers), polling the cancel every
+** WED_POLL_SHAPES lines. */
+static void draw_grid(const wed_area *a, double w, double h, wed_backend *b) {
+  uint32_t gx, gy, i;
+  wed_wallgroup_grid(a, &gx, &gy);
+  b->begin(b, "grid");
+  for (i = 0; i <= gx && i <= 4096 && !(i % WED_POLL_SHAPES == 0 && wed_stopped(b)); i++) {
+    b->line(b, "grid", i * (double)WED_GROUP_W, 0, i * (double)WED_GROUP_W, h);
+  }
+  for (i = 0; i <= gy && i <= 4096 && !(i % WED_POLL_SHAPES == 0 && wed_stopped(b)); i++) {
+    b->line(b, "grid", 0, i * (double)WED_GROUP_H, w, i * (double)WED_GROUP_H);
+  }
+  for (i = 0; i < gx * gy && i < 4096 && !b->stopped; i++) {
+    b->label(b, "group", (i % gx) * (double)WED_GROUP_W + 6, (i / gx) * (double)WED_GROUP_H + 18, i);
+  }
+  b->end(b);
+}
+
+/* The whole picture through backend b, in the order of render_wed.h.  When
+** b's cancel says stop, the walk ends early with b->stopped set (the
+** callers then fail with CODEC_E_INTERRUPT). */
+static void draw_area(const wed_area *a, const wed_render_opts *o, wed_backend *b) {
+  uint32_t d;
   double w, h;
   wed_render_extent(a, &w, &h);
-  if (o->doors && a->num_overlays && a->overlays[0].width) {
-    uint32_t ow = a->overlays[0].width;
-    b->begin(b->ctx, "door-cells");
-    for (d = 0; d < a->num_doors; d++) {
-      const uint16_t *cells;
-      uint32_t n = wed_door_cells(a, d, &cells);
-      for (i = 0; i < n; i++) {
-        b->rect(b->ctx, "door-cell", (double)(cells[i] % ow) * WED_CELL, (double)(cells[i] / ow) * WED_CELL, WED_CELL,
-                WED_CELL);
-      }
-    }
-    b->end(b->ctx);
-  }
-  if (o->grid) {
-    wed_wallgroup_grid(a, &gx, &gy);
-    b->begin(b->ctx, "grid");
-    for (i = 0; i <= gx && i <= 4096; i++) b->line(b->ctx, "grid", i * (double)WED_GROUP_W, 0, i * (double)WED_GROUP_W, h);
-    for (i = 0; i <= gy && i <= 4096; i++) b->line(b->ctx, "grid", 0, i * (double)WED_GROUP_H, w, i * (double)WED_GROUP_H);
-    for (i = 0; i < gx * gy && i < 4096; i++) {
-      b->label(b->ctx, "group", (i % gx) * (double)WED_GROUP_W + 6, (i / gx) * (double)WED_GROUP_H + 18, i);
-    }
-    b->end(b->ctx);
-  }
-  if (o->walls) {
-    b->begin(b->ctx, "walls");
+  if (o->doors && a->num_overlays && a->overlays[0].width) draw_door_cells(a, b);
+  if (o->grid && !b->stopped) draw_grid(a, w, h, b);
+  if (o->walls && !b->stopped) {
+    b->begin(b, "walls");
     draw_polygons(a, b, 0, a->num_walls, "wall", NULL);
-    b->end(b->ctx);
+    b->end(b);
   }
-  if (o->doors) {
-    b->begin(b->ctx, "doors");
-    for (d = 0; d < a->num_doors; d++) {
+  if (o->doors && !b->stopped) {
+    b->begin(b, "doors");
+    for (d = 0; d < a->num_doors && !b->stopped; d++) {
       const wed_door *door = &a->doors[d];
       draw_polygons(a, b, door->open_first, door->open_count, "door-open", door->name);
       draw_polygons(a, b, door->closed_first, door->closed_count, "door-closed", door->name);
     }
-    b->end(b->ctx);
+    b->end(b);
   }
 }
 
 /* ---- SVG ------------------------------------------------------------------ */
 
-static void svg_begin_group(void *ctx, const char *cls) {
-  svg_printf(ctx, "<g class=\"%s\">\n", cls);
+static void svg_begin_group(wed_backend *b, const char *cls) {
+  svg_printf(b->ctx, "<g class=\"%s\">\n", cls);
 }
 
-static void svg_end_group(void *ctx) {
-  svg_printf(ctx, "</g>\n");
+static void svg_end_group(wed_backend *b) {
+  svg_printf(b->ctx, "</g>\n");
 }
 
-static void svg_rect(void *ctx, const char *cls, double x, double y, double w, double h) {
-  svg_printf(ctx, "<rect class=\"%s\" x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\"/>\n", cls, x, y, w, h);
+static void svg_rect(wed_backend *b, const char *cls, double x, double y, double w, double h) {
+  svg_printf(b->ctx, "<rect class=\"%s\" x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\"/>\n", cls, x, y, w, h);
 }
 
-static void svg_line(void *ctx, const char *cls, double x0, double y0, double x1, double y1) {
-  svg_printf(ctx, "<line class=\"%s\" x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\"/>\n", cls, x0, y0, x1, y1);
+static void svg_line(wed_backend *b, const char *cls, double x0, double y0, double x1, double y1) {
+  svg_printf(b->ctx, "<line class=\"%s\" x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\"/>\n", cls, x0, y0, x1, y1);
 }
 
-static void svg_label(void *ctx, const char *cls, double x, double y, unsigned number) {
-  svg_printf(ctx, "<text class=\"%s\" x=\"%g\" y=\"%g\">%u</text>\n", cls, x, y, number);
+static void svg_label(wed_backend *b, const char *cls, double x, double y, unsigned number) {
+  svg_printf(b->ctx, "<text class=\"%s\" x=\"%g\" y=\"%g\">%u</text>\n", cls, x, y, number);
 }
 
-static void svg_polygon(void *ctx, const char *cls, const wed_point *pts, size_t n, const unsigned char *title) {
+/* A <polygon> with its points; the cancel is polled every
+** WED_POLL_VERTICES points (an unfinished document is discarded). */
+static void svg_polygon(wed_backend *b, const char *cls, const wed_point *pts, size_t n, const unsigned char *title) {
   size_t i;
-  svg_printf(ctx, "<polygon class=\"%s\" points=\"", cls);
-  for (i = 0; i < n; i++) svg_printf(ctx, "%s%u,%u", i ? " " : "", (unsigned)pts[i].x, (unsigned)pts[i].y);
+  svg_printf(b->ctx, "<polygon class=\"%s\" points=\"", cls);
+  for (i = 0; i < n; i++) {
+    if (i % WED_POLL_VERTICES == WED_POLL_VERTICES - 1 && wed_stopped(b)) return;
+    svg_printf(b->ctx, "%s%u,%u", i ? " " : "", (unsigned)pts[i].x, (unsigned)pts[i].y);
+  }
   if (title) {
-    svg_printf(ctx, "\"><title>%T</title></polygon>\n", wed_resref_len(title), (const char *)title);
+    svg_printf(b->ctx, "\"><title>%T</title></polygon>\n", wed_resref_len(title), (const char *)title);
   } else {
-    svg_printf(ctx, "\"/>\n");
+    svg_printf(b->ctx, "\"/>\n");
   }
 }
 
@@ -141,12 +185,18 @@ static const char wed_css[] =
 
 int wed_render_svg(const wed_area *a, const wed_render_opts *o, char **svg, size_t *svg_size, codec_error *err) {
   svg_doc d;
-  wed_backend b = {NULL, svg_begin_group, svg_end_group, svg_rect, svg_line, svg_label, svg_polygon};
+  wed_backend b = {NULL, svg_begin_group, svg_end_group, svg_rect, svg_line, svg_label, svg_polygon, NULL, 0};
   double w, h;
+  *svg = NULL;
   wed_render_extent(a, &w, &h);
   svg_begin(&d, w, h, wed_css, "#f4f4f0");
   b.ctx = &d;
+  b.cancel = o->cancel;
   draw_area(a, o, &b);
+  if (b.stopped) {
+    svg_discard(&d);
+    return codec_fail_interrupted(err);
+  }
   if (!(*svg = svg_finish(&d, svg_size))) return codec_fail_oom(err, "out of memory for the SVG");
   return 1;
 }
@@ -181,36 +231,38 @@ typedef struct png_ctx {
   int failed; /* out of memory for a polygon's points */
 } png_ctx;
 
-static void png_nothing(void *ctx, const char *cls) {
-  (void)ctx;
+static void png_nothing(wed_backend *b, const char *cls) {
+  (void)b;
   (void)cls;
 }
 
-static void png_end(void *ctx) {
-  (void)ctx;
+static void png_end(wed_backend *b) {
+  (void)b;
 }
 
-static void png_rect(void *ctx, const char *cls, double x, double y, double w, double h) {
-  png_ctx *p = ctx;
+static void png_rect(wed_backend *b, const char *cls, double x, double y, double w, double h) {
+  png_ctx *p = b->ctx;
   canvas_color fill, stroke;
   wed_render_class_colors(cls, &fill, &stroke);
   canvas_fill_rect(p->c, (int64_t)floor(x * p->scale), (int64_t)floor(y * p->scale), (int64_t)floor((x + w) * p->scale),
                    (int64_t)floor((y + h) * p->scale), fill);
 }
 
-static void png_line(void *ctx, const char *cls, double x0, double y0, double x1, double y1) {
-  png_ctx *p = ctx;
+static void png_line(wed_backend *b, const char *cls, double x0, double y0, double x1, double y1) {
+  png_ctx *p = b->ctx;
   canvas_color fill, stroke;
   wed_render_class_colors(cls, &fill, &stroke);
   canvas_line(p->c, x0 * p->scale, y0 * p->scale, x1 * p->scale, y1 * p->scale, stroke);
 }
 
-static void png_label(void *ctx, const char *cls, double x, double y, unsigned number) {
-  (void)ctx, (void)cls, (void)x, (void)y, (void)number; /* a PNG has no text */
+static void png_label(wed_backend *b, const char *cls, double x, double y, unsigned number) {
+  (void)b, (void)cls, (void)x, (void)y, (void)number; /* a PNG has no text */
 }
 
-static void png_polygon(void *ctx, const char *cls, const wed_point *pts, size_t n, const unsigned char *title) {
-  png_ctx *p = ctx;
+/* A filled and outlined polygon, scaled; the fill polls the cancel per
+** row and the outline every few edges (b->stopped when it said stop). */
+static void png_polygon(wed_backend *b, const char *cls, const wed_point *pts, size_t n, const unsigned char *title) {
+  png_ctx *p = b->ctx;
   canvas_color fill, stroke;
   double *xy = malloc(2 * n * sizeof *xy);
   size_t i;
@@ -221,13 +273,15 @@ static void png_polygon(void *ctx, const char *cls, const wed_point *pts, size_t
   }
   wed_render_class_colors(cls, &fill, &stroke);
   for (i = 0; i < n; i++) xy[2 * i] = pts[i].x * p->scale, xy[2 * i + 1] = pts[i].y * p->scale;
-  canvas_fill_polygon(p->c, xy, n, fill);
-  canvas_stroke_polygon(p->c, xy, n, stroke);
+  if (!canvas_fill_polygon_cancel(p->c, xy, n, fill, b->cancel) ||
+      !canvas_stroke_polygon_cancel(p->c, xy, n, stroke, b->cancel)) {
+    b->stopped = 1;
+  }
   free(xy);
 }
 
 int wed_render_canvas(const wed_area *a, const wed_render_opts *o, canvas *out, codec_error *err) {
-  wed_backend b = {NULL, png_nothing, png_end, png_rect, png_line, png_label, png_polygon};
+  wed_backend b = {NULL, png_nothing, png_end, png_rect, png_line, png_label, png_polygon, NULL, 0};
   png_ctx p;
   double w, h, scale = o->scale;
   wed_render_extent(a, &w, &h);
@@ -247,10 +301,11 @@ int wed_render_canvas(const wed_area *a, const wed_render_opts *o, canvas *out, 
   p.scale = scale;
   p.failed = 0;
   b.ctx = &p;
+  b.cancel = o->cancel;
   draw_area(a, o, &b);
-  if (p.failed) {
+  if (p.failed || b.stopped) {
     canvas_free(out);
-    return codec_fail_oom(err, "out of memory for a polygon");
+    return b.stopped ? codec_fail_interrupted(err) : codec_fail_oom(err, "out of memory for a polygon");
   }
   return 1;
 }

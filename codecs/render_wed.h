@@ -22,6 +22,7 @@
 
 #include "canvas.h"
 #include "codec_error.h"
+#include "codec_limits.h"
 #include "wed.h"
 
 typedef struct wed_render_opts {
@@ -31,6 +32,8 @@ typedef struct wed_render_opts {
   int doors;       /* door cells and door polygons (1) */
   int walls;       /* wall polygons (1) */
   canvas_color background; /* PNG only: transparent by default */
+  const codec_cancel *cancel; /* NULL: none; polled per polygon, per row of a polygon's fill, every few door cells,
+                                 grid lines, outline edges and SVG points (CODEC_E_INTERRUPT) */
 } wed_render_opts;
 
 void wed_render_defaults(wed_render_opts *o);

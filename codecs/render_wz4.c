@@ -56,6 +56,10 @@ static const char wz4_css[] =
 #define LEGEND_LINE 14
 #define LEGEND_MAX 4096
 
+/* Ops or edges drawn between two polls of the cancel (each is a few
+** hundred bytes of SVG: microseconds). */
+#define WZ4_POLL_EVERY 64
+
 typedef struct legend {
   double x, top; /* where its first line goes */
   size_t lines;
@@ -117,19 +121,39 @@ static void draw_edge(svg_doc *d, const wz4_doc *doc, uint32_t page, const wz4_e
   }
 }
 
-int wz4_render_svg(const wz4_doc *doc, uint32_t page, char **svg, size_t *svg_size, codec_error *err) {
+/* Draws the ops, then the edges, into d, polling cancel every
+** WZ4_POLL_EVERY of them.  Returns 1, or 0 when cancel said stop. */
+static int draw_page(svg_doc *d, const wz4_doc *doc, uint32_t page, const wz4_edge *edges, size_t nedges, double dx,
+                     double dy, legend *lg, const codec_cancel *cancel) {
+  const wz4_page *pg = &doc->pages[page];
+  uint32_t k;
+  size_t i;
+  for (k = 0; k < pg->num_nodes; k++) {
+    if (k % WZ4_POLL_EVERY == 0 && codec_cancelled(cancel)) return 0;
+    draw_op(d, pg, k, dx, dy);
+  }
+  for (i = 0; i < nedges; i++) {
+    if (i % WZ4_POLL_EVERY == 0 && codec_cancelled(cancel)) return 0;
+    draw_edge(d, doc, page, &edges[i], dx, dy, lg);
+  }
+  return 1;
+}
+
+int wz4_render_svg(const wz4_doc *doc, uint32_t page, const codec_cancel *cancel, char **svg, size_t *svg_size,
+                   codec_error *err) {
   const wz4_page *pg;
   wz4_edge *edges = NULL;
   size_t nedges = 0, i;
   double lo_x = 0, lo_y = 0, hi_x = 200, hi_y = 60, dx, dy;
   uint32_t k;
   size_t away = 0;
+  int drawn;
   legend lg;
   svg_doc d;
   *svg = NULL;
   if (page >= doc->num_pages) return codec_fail_arg(err, "no page %u (the project has %u)", page, doc->num_pages);
   pg = &doc->pages[page];
-  if (!wz4_page_links(doc, page, &edges, &nedges, err)) return 0;
+  if (!wz4_page_links_cancel(doc, page, cancel, &edges, &nedges, err)) return 0;
   /* the extent of the boxes, then the legend's lines under them */
   for (k = 0; k < pg->num_nodes; k++) {
     op_box b = node_box(pg, k);
@@ -145,9 +169,12 @@ int wz4_render_svg(const wz4_doc *doc, uint32_t page, char **svg, size_t *svg_si
   if (away && hi_x - lo_x < 260) hi_x = lo_x + 260;
   svg_begin(&d, hi_x - lo_x, hi_y - lo_y + (double)away * LEGEND_LINE + (away ? 6 : 0), wz4_css, "#fafafa");
   svg_printf(&d, "<title>page %u: %T</title>\n", page, pg->name.len, wz4_str_text(&pg->name));
-  for (k = 0; k < pg->num_nodes; k++) draw_op(&d, pg, k, dx, dy);
-  for (i = 0; i < nedges; i++) draw_edge(&d, doc, page, &edges[i], dx, dy, &lg);
+  drawn = draw_page(&d, doc, page, edges, nedges, dx, dy, &lg, cancel);
   free(edges);
+  if (!drawn) {
+    svg_discard(&d);
+    return codec_fail_interrupted(err);
+  }
   if (!(*svg = svg_finish(&d, svg_size))) return codec_fail_oom(err, "out of memory for the SVG");
   return 1;
 }

@@ -25,13 +25,16 @@
 #include <stdint.h>
 
 #include "codec_error.h"
+#include "codec_limits.h"
 #include "wz4.h"
 
 #define WZ4_RENDER_CELL_W 36
 #define WZ4_RENDER_CELL_H 24
 
 /* SVG text (malloc'd, NUL-terminated; caller frees with free()).  Returns
-** 1, or 0 with err (no such page, out of memory). */
-int wz4_render_svg(const wz4_doc *doc, uint32_t page, char **svg, size_t *svg_size, codec_error *err);
+** 1, or 0 with err (no such page, out of memory; CODEC_E_INTERRUPT when
+** `cancel`, NULL: none, said stop: it is polled every few ops and edges). */
+int wz4_render_svg(const wz4_doc *doc, uint32_t page, const codec_cancel *cancel, char **svg, size_t *svg_size,
+                   codec_error *err);
 
 #endif

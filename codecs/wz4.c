@@ -1638,16 +1638,69 @@ static int edge_push(edge_list *l, const wz4_edge *e) {
   return 1;
 }
 
+/* Whether an op of page pg has a non-empty link name: only then are the
+** document's op names indexed (a sort of every named op). */
+static int page_has_link_names(const wz4_page *pg) {
+  uint32_t i, j;
+  for (i = 0; pg->nodes && i < pg->num_nodes; i++) {
+    const wz4_op *op = &pg->nodes[i].op;
+    for (j = 0; op->links && j < op->num_links; j++) {
+      if (op->links[j].name.s && op->links[j].name.len) return 1;
+    }
+  }
+  return 0;
+}
+
+/* The index of every named op of the document, sorted by name (then page
+** and node): *out malloc'd (NULL when no op is named).  Returns 0 when
+** memory runs out. */
+static int name_index(const wz4_doc *doc, name_key **out, size_t *n_out) {
+  name_key *names = NULL;
+  size_t total_nodes = 0, nnames = 0;
+  uint32_t pi, j;
+  *out = NULL;
+  *n_out = 0;
+  for (pi = 0; pi < doc->num_pages; pi++) total_nodes += doc->pages[pi].nodes ? doc->pages[pi].num_nodes : 0;
+  if (total_nodes && !(names = (name_key *)malloc(total_nodes * sizeof *names))) return 0;
+  for (pi = 0; pi < doc->num_pages; pi++) {
+    const wz4_page *p2 = &doc->pages[pi];
+    for (j = 0; p2->nodes && j < p2->num_nodes; j++) {
+      const wz4_op *op = &p2->nodes[j].op;
+      if (!op->name.s || op->name.len == 0) continue;
+      names[nnames].s = op->name.s;
+      names[nnames].len = op->name.len;
+      names[nnames].page = pi;
+      names[nnames].node = j;
+      nnames++;
+    }
+  }
+  if (nnames) qsort(names, nnames, sizeof *names, name_key_cmp);
+  *out = names;
+  *n_out = nnames;
+  return 1;
+}
+
+/* Ops of the page looked at between two polls of wz4_page_links_cancel's
+** cancel: one op scans every op whose bottom is at its top (all of them,
+** in a hostile page). */
+#define WZ4_LINKS_POLL 16
+
+int wz4_page_links(const wz4_doc *doc, uint32_t page, wz4_edge **out, size_t *n_out, codec_error *err) {
+  return wz4_page_links_cancel(doc, page, NULL, out, n_out, err);
+}
+
 /* Builds the page's edge list: sorted candidate inputs for the stack
 ** edges (binary search on the bottom edge), a sorted name index of the
-** whole document for the name edges. */
-int wz4_page_links(const wz4_doc *doc, uint32_t page, wz4_edge **out, size_t *n_out, codec_error *err) {
+** whole document for the name edges; cancel polled every WZ4_LINKS_POLL
+** ops. */
+int wz4_page_links_cancel(const wz4_doc *doc, uint32_t page, const codec_cancel *cancel, wz4_edge **out,
+                          size_t *n_out, codec_error *err) {
   const wz4_page *pg;
   stack_key *keys = NULL;
   name_key *names = NULL;
-  size_t nkeys = 0, nnames = 0, total_nodes = 0;
+  size_t nkeys = 0, nnames = 0;
   edge_list el = {NULL, 0, 0};
-  uint32_t i, pi, j;
+  uint32_t i, j;
   int r = 0;
   *out = NULL;
   *n_out = 0;
@@ -1667,29 +1720,12 @@ int wz4_page_links(const wz4_doc *doc, uint32_t page, wz4_edge **out, size_t *n_
     nkeys++;
   }
   if (nkeys) qsort(keys, nkeys, sizeof *keys, stack_key_cmp);
-  for (pi = 0; pi < doc->num_pages; pi++) total_nodes += doc->pages[pi].nodes ? doc->pages[pi].num_nodes : 0;
-  if (total_nodes) {
-    names = (name_key *)malloc(total_nodes * sizeof *names);
-    if (!names) goto oom;
-  }
-  for (pi = 0; pi < doc->num_pages; pi++) {
-    const wz4_page *p2 = &doc->pages[pi];
-    if (!p2->nodes) continue;
-    for (j = 0; j < p2->num_nodes; j++) {
-      const wz4_op *op = &p2->nodes[j].op;
-      if (!op->name.s || op->name.len == 0) continue;
-      names[nnames].s = op->name.s;
-      names[nnames].len = op->name.len;
-      names[nnames].page = pi;
-      names[nnames].node = j;
-      nnames++;
-    }
-  }
-  if (nnames) qsort(names, nnames, sizeof *names, name_key_cmp);
+  if (page_has_link_names(pg) && !name_index(doc, &names, &nnames)) goto oom;
 
   for (i = 0; i < pg->num_nodes; i++) {
     const wz4_node *b = &pg->nodes[i];
     wz4_edge e;
+    if (i % WZ4_LINKS_POLL == 0 && codec_cancelled(cancel)) goto interrupted;
     if (i < pg->num_stack && !is_comment(&b->op) && nkeys) {
       /* first key with end >= b->pos_y */
       size_t lo = 0, hi = nkeys, k;
@@ -1745,6 +1781,9 @@ int wz4_page_links(const wz4_doc *doc, uint32_t page, wz4_edge **out, size_t *n_
   goto done;
 oom:
   codec_fail_oom(err, "links: out of memory");
+  goto done;
+interrupted:
+  codec_fail_interrupted(err);
 done:
   free(el.a);
   free(keys);

@@ -43,6 +43,7 @@
 #include <stdint.h>
 
 #include "codec_error.h"
+#include "codec_limits.h"
 
 #define WZ4_TAG_OPEN 0x3c3c3c3cu  /* '<<<<' */
 #define WZ4_TAG_CLOSE 0x3e3e3e3eu /* '>>>>' */
@@ -309,6 +310,11 @@ typedef struct wz4_edge {
 ** Returns 1 and a malloc'd array (NULL when *n_out == 0), or 0 with err
 ** when the page does not exist or memory runs out. */
 int wz4_page_links(const wz4_doc *doc, uint32_t page, wz4_edge **out, size_t *n_out, codec_error *err);
+
+/* The same, polling `cancel` (NULL: never) every few ops: 0 with
+** CODEC_E_INTERRUPT when it said stop. */
+int wz4_page_links_cancel(const wz4_doc *doc, uint32_t page, const codec_cancel *cancel, wz4_edge **out,
+                          size_t *n_out, codec_error *err);
 
 
 /* ---- edits of the graph, and a memo of it --------------------------------- */

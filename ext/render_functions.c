@@ -468,6 +468,8 @@ static void wed_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   unsigned char *out = NULL;
   size_t n = 0;
   int png = 0, ok;
+  ls_interrupt ic;
+  codec_cancel cancel;
   wed_render_defaults(&o);
   if (!parse_options(ctx, fn, argc > 1 ? argv[1] : NULL, opts, sizeof opts / sizeof opts[0])) goto done;
   if (format && sqlite3_stricmp(format, "png") != 0 && sqlite3_stricmp(format, "svg") != 0) {
@@ -476,9 +478,13 @@ static void wed_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   }
   png = format && sqlite3_stricmp(format, "png") == 0;
   if (!render_file_open(ctx, fn, argv[0], &wed_format, &rf)) goto done;
+  ls_interrupt_init(&ic, sqlite3_context_db_handle(ctx));
+  cancel = ls_interrupt_cancel(&ic);
+  o.cancel = &cancel;
   ok = png ? wed_render_png(rf.model, &o, &out, &n, &err) : wed_render_svg(rf.model, &o, (char **)&out, &n, &err);
   if (ok) result_take(ctx, out, n, !png);
   else codec_result_error(ctx, fn, rf.path, &err);
+  ls_interrupt_done(&ic);
   render_file_done(&rf);
 done:
   sqlite3_free(format);
@@ -517,8 +523,13 @@ static void wz4_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
     page = -2;
   }
   if (page >= 0) {
-    if (wz4_render_svg(doc, (uint32_t)page, &svg, &n, &err)) result_take(ctx, (unsigned char *)svg, n, 1);
+    ls_interrupt ic;
+    codec_cancel cancel;
+    ls_interrupt_init(&ic, sqlite3_context_db_handle(ctx));
+    cancel = ls_interrupt_cancel(&ic);
+    if (wz4_render_svg(doc, (uint32_t)page, &cancel, &svg, &n, &err)) result_take(ctx, (unsigned char *)svg, n, 1);
     else codec_result_error(ctx, fn, rf.path, &err);
+    ls_interrupt_done(&ic);
   }
   render_file_done(&rf);
 }

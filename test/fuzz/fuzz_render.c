@@ -113,7 +113,7 @@ static void fuzz_wz4(const uint8_t *data, size_t size) {
     char *svg = NULL;
     size_t n = 0;
     codec_error pe = {{0}, 0};
-    svg_outcome("wz4", wz4_render_svg(doc, p, &svg, &n, &pe), svg, n, &pe);
+    svg_outcome("wz4", wz4_render_svg(doc, p, NULL, &svg, &n, &pe), svg, n, &pe);
   }
   wz4_free(doc);
 }

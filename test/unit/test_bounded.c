@@ -21,7 +21,11 @@
 ** fail with SQLITE_INTERRUPT within 100 ms (or an eighth of the whole, for
 ** sanitizers), and the next query on the connection must answer in full:
 ** the parse of a compressed WWD level whose main block inflates to 256 MB,
-** and the 256 MiB layer a tw_tiles row's first read decodes.
+** and the 256 MiB layer a tw_tiles row's first read decodes.  Two renders
+** of files generated here, each interrupted 200 ms into seconds of work,
+** likewise: wed_render's 4000 x 4000 PNG of a wall of 4,000 edges, and
+** wz4_render of a page of 200,000 ops; and the render codecs alone fail
+** with CODEC_E_INTERRUPT when their cancel says stop.
 */
 #include <pthread.h>
 #include <sys/resource.h>
@@ -32,9 +36,14 @@
 
 #include "datafile.h"
 #include "fileutil.h"
+#include "render_wed.h"
+#include "render_wz4.h"
 #include "sqltest.h"
 #include "twmap.h"
+#include "wed.h"
+#include "wed_sample.h"
 #include "wwd.h"
+#include "wz4_sample.h"
 
 static double now_ms(void) {
   struct timespec ts;
@@ -519,6 +528,173 @@ static void test_interrupt_read(const char *dir) {
   sqlite3_close(db);
 }
 
+/* ---- renders of WED areas and werkkzeug4 pages ------------------------- */
+
+/* On a new connection without parse-ahead threads, times `sql` (a
+** render; its file parsed before, so only the render is timed), then runs
+** it again while a second thread interrupts it `after_ms` in: it must fail
+** with SQLITE_INTERRUPT within allowed_lateness_ms and before half its
+** whole time, and the connection must then answer it in full (1).
+** Skipped when the render is too quick to be interrupted inside it. */
+static void check_interrupted_render(const char *what, const char *sql, int after_ms) {
+  sqlite3 *db = db_open();
+  double t0, whole, late, allowed;
+  int rc;
+  REQUIRE(db != NULL, "connection");
+  if (!db) return;
+  exec_ok(db, "SELECT levelsql_threads(0)");
+  CHECK(query_int(db, sql) == 1, "%s: the render answers (file parsed)", what);
+  t0 = now_ms();
+  CHECK(query_int(db, sql) == 1, "%s: the render answers", what);
+  whole = now_ms() - t0;
+  if (whole < after_ms * 2) {
+    SKIP("%s: the whole render took %.1f ms: too fast to interrupt inside it", what, whole);
+  } else {
+    allowed = allowed_lateness_ms(whole);
+    late = interrupted_after(db, sql, after_ms, &rc);
+    printf("INFO %s: %.1f ms whole; interrupted %d ms in, stopped %.1f ms after (rc %d, allowed %.0f)\n", what,
+           whole, after_ms, late, rc, allowed);
+    CHECK(rc == SQLITE_INTERRUPT && late >= 0 && late < allowed && late < whole / 2,
+          "%s stops within %.0f ms of an interrupt (%.1f ms of %.1f, rc %d)", what, allowed, late, whole, rc);
+    CHECK(query_int(db, sql) == 1, "%s: after the interrupt the same connection answers", what);
+  }
+  sqlite3_close(db);
+}
+
+/* Writes the constructed WED area (wed_sample.h) with one more wall: a
+** comb of `teeth` teeth, 2 area pixels apart, from the top (y 0) to
+** y 3999: every scanline of its fill crosses all 2 x teeth edges. */
+static int write_comb_wed(const char *path, uint32_t teeth) {
+  wed_point *pts = calloc((size_t)teeth * 2 + 2, sizeof *pts);
+  unsigned char *data = NULL, *out = NULL;
+  size_t size = 0, out_size = 0;
+  wed_area *a = NULL;
+  codec_error err = {{0}, 0};
+  uint32_t t;
+  int ok = pts && wed_write_constructed(path) && (data = file_read_all(path, &size)) && wed_parse(data, size, &a, &err);
+  for (t = 0; ok && t < teeth; t++) {
+    pts[2 * t].x = (uint16_t)(2 * t), pts[2 * t].y = 0;
+    pts[2 * t + 1].x = (uint16_t)(2 * t + 1), pts[2 * t + 1].y = 3999;
+  }
+  if (ok) {
+    pts[2 * teeth].x = (uint16_t)(2 * teeth), pts[2 * teeth].y = 3999;
+    pts[2 * teeth + 1].x = 0, pts[2 * teeth + 1].y = 3999;
+  }
+  ok = ok && wed_polygon_insert_wall(a, 1, 255, pts, (size_t)teeth * 2 + 2, NULL, &err) &&
+       wed_serialize(a, &out, &out_size, &err) && file_write_all(path, out, out_size);
+  if (!ok) printf("cannot write %s: %s\n", path, err.msg);
+  if (a) wed_free(a);
+  free(pts);
+  free(data);
+  free(out);
+  return ok;
+}
+
+/* Issue 24 item 5: wed_render as a PNG of 4000 x 4000 pixels (scale=1) of
+** an area whose comb wall has 1,999 teeth: its fill sorts 4,000 crossings
+** on each of 4,000 rows (seconds), polling the interrupt per row. */
+static void test_interrupt_wed_render(const char *dir) {
+  const char *area = fmt("%s/comb.wed", dir);
+  REQUIRE(write_comb_wed(area, 1999), "comb area written");
+  check_interrupted_render("wed_render of a 4000 x 4000 PNG",
+                           fmt("SELECT length(wed_render('%s', 'format=png, scale=1')) > 0", area), 200);
+}
+
+/* Writes a werkkzeug4 project (wz4_sample.h's records) of one page of
+** `ops` stacked ops, 200 columns of them, each on the one above it (a
+** stack edge each), every op named: "n<k>". */
+static int write_big_wz4(const char *path, uint32_t ops) {
+  byte_writer w = {0};
+  uint32_t k;
+  int ok;
+  wz4_put_head(&w);
+  byte_writer_u32(&w, 1);            /* pages: stacked, tree, level, flags, protect */
+  byte_writer_u32(&w, ops); byte_writer_u32(&w, 0); byte_writer_u32(&w, 0); byte_writer_u32(&w, 0); byte_writer_u32(&w, 0);
+  byte_writer_u32(&w, 0);            /* imports */
+  wz4_put_str(&w, "big");
+  byte_writer_u32(&w, 0); byte_writer_u32(&w, 0); byte_writer_u32(&w, 0); /* is_tree, scroll */
+  for (k = 0; k < ops; k++) {
+    char name[16];
+    wz4_cop op = {(int32_t)(k % 200) * 4, (int32_t)(k / 200), 3, 1, "Blur", name, NULL, 0};
+    snprintf(name, sizeof name, "n%u", k);
+    wz4_put_op(&w, &op);
+  }
+  byte_writer_u32(&w, 0);            /* includes */
+  byte_writer_u32(&w, 1);            /* page order */
+  wz4_put_str(&w, "big");
+  ok = file_write_all(path, w.data, w.size);
+  byte_writer_free(&w);
+  return ok;
+}
+
+/* Issue 24 item 5: wz4_render of a page of 200,000 ops (seconds of SVG),
+** polling the interrupt every 64 ops and edges. */
+static void test_interrupt_wz4_render(const char *dir) {
+  const char *project = fmt("%s/big.wz4", dir);
+  REQUIRE(write_big_wz4(project, 200000), "project written");
+  check_interrupted_render("wz4_render of a page of 200,000 ops", fmt("SELECT length(wz4_render('%s', 0)) > 0", project),
+                           200);
+}
+
+/* A cancel that counts its polls and says stop from poll `stop_at` on
+** (0: never). */
+typedef struct counted_cancel {
+  unsigned polls, stop_at;
+} counted_cancel;
+
+static int counted_cancelled(void *p) {
+  counted_cancel *cc = p;
+  cc->polls++;
+  return cc->stop_at && cc->polls >= cc->stop_at;
+}
+
+/* The codecs alone: wed_render_svg, wed_render_canvas and wz4_render_svg
+** poll their cancel (a never-stopping one is asked at least once per
+** render), and fail with CODEC_E_INTERRUPT and no output when it says
+** stop at its first or its fifth poll. */
+static void test_render_cancel_codec(const char *dir) {
+  const char *area = fmt("%s/comb_small.wed", dir), *project = fmt("%s/small.wz4", dir);
+  unsigned char *data = NULL;
+  size_t size = 0, n = 0;
+  wed_area *a = NULL;
+  wz4_doc *doc = NULL;
+  codec_error err = {{0}, 0};
+  unsigned stops[3] = {0, 1, 5}, k;
+  REQUIRE(write_comb_wed(area, 300) && (data = file_read_all(area, &size)) && wed_parse(data, size, &a, &err),
+          "comb area read: %s", err.msg);
+  free(data);
+  REQUIRE(write_big_wz4(project, 2000) && (data = file_read_all(project, &size)) && wz4_parse(data, size, &doc, &err),
+          "project read: %s", err.msg);
+  free(data);
+  for (k = 0; k < 3 && a && doc; k++) {
+    counted_cancel cc = {0, stops[k]};
+    codec_cancel cancel = {counted_cancelled, &cc};
+    wed_render_opts o;
+    char *svg = NULL;
+    canvas c;
+    int ok;
+    wed_render_defaults(&o);
+    o.cancel = &cancel;
+    memset(&err, 0, sizeof err);
+    ok = wed_render_svg(a, &o, &svg, &n, &err);
+    CHECK(stops[k] ? !ok && !svg && err.code == CODEC_E_INTERRUPT : ok && cc.polls > 0,
+          "wed svg, stop at poll %u: ok %d, code %d, %u polls", stops[k], ok, err.code, cc.polls);
+    free(svg);
+    cc.polls = 0, memset(&err, 0, sizeof err);
+    ok = wed_render_canvas(a, &o, &c, &err);
+    CHECK(stops[k] ? !ok && err.code == CODEC_E_INTERRUPT : ok && cc.polls > 0,
+          "wed png, stop at poll %u: ok %d, code %d, %u polls", stops[k], ok, err.code, cc.polls);
+    if (ok) canvas_free(&c);
+    cc.polls = 0, memset(&err, 0, sizeof err);
+    ok = wz4_render_svg(doc, 0, &cancel, &svg, &n, &err);
+    CHECK(stops[k] ? !ok && !svg && err.code == CODEC_E_INTERRUPT : ok && cc.polls > 0,
+          "wz4 svg, stop at poll %u: ok %d, code %d, %u polls", stops[k], ok, err.code, cc.polls);
+    free(svg);
+  }
+  if (a) wed_free(a);
+  if (doc) wz4_free(doc);
+}
+
 int main(void) {
   char dir[] = "/tmp/test_bounded_XXXXXX";
   if (!mkdtemp(dir)) {
@@ -535,6 +711,9 @@ int main(void) {
   test_interrupt_wwd_parse(dir);
   test_interrupt_layer_decode(dir);
   test_interrupt_read(dir);
+  test_render_cancel_codec(dir);
+  test_interrupt_wed_render(dir);
+  test_interrupt_wz4_render(dir);
   if (system(fmt("rm -rf '%s'", dir)) != 0) printf("cannot remove %s\n", dir);
   return check_done();
 }

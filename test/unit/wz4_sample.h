@@ -77,6 +77,17 @@ static inline void wz4_put_op(byte_writer *w, const wz4_cop *o) {
   byte_writer_u32(w, WZ4_TAG_CLOSE);
 }
 
+/* Appends a project's opening: document 12, then an options chunk of
+** version 0 (no body); the page count comes next. */
+static inline void wz4_put_head(byte_writer *w) {
+  byte_writer_u32(w, WZ4_TAG_OPEN);
+  byte_writer_u32(w, WZ4_ID_DOC);
+  byte_writer_u32(w, 12);
+  byte_writer_u32(w, WZ4_TAG_OPEN);
+  byte_writer_u32(w, WZ4_ID_OPTIONS);
+  byte_writer_u32(w, 0);
+}
+
 /* Page 0 "gen": 0 Flat (0,0), 1 Blur (0,1), 2 Store "tex" (0,2), 3 Flat
 ** (5,0) named "\uD800x"; page 1 "use": 0 Load (0,0) linking "tex", 1 Load
 ** (0,1) linking "nowhere".  Stack edges 0->1, 1->2 on page 0, 0->1 on
@@ -97,12 +108,7 @@ static inline int wz4_write_project(const char *path) {
   byte_writer w = {0};
   size_t i;
   int ok;
-  byte_writer_u32(&w, WZ4_TAG_OPEN);
-  byte_writer_u32(&w, WZ4_ID_DOC);
-  byte_writer_u32(&w, 12);
-  byte_writer_u32(&w, WZ4_TAG_OPEN); /* options, version 0: no body */
-  byte_writer_u32(&w, WZ4_ID_OPTIONS);
-  byte_writer_u32(&w, 0);
+  wz4_put_head(&w);
   byte_writer_u32(&w, 2);            /* pages: stacked, tree, level, flags, protect */
   byte_writer_u32(&w, 4); byte_writer_u32(&w, 0); byte_writer_u32(&w, 0); byte_writer_u32(&w, 0); byte_writer_u32(&w, 0);
   byte_writer_u32(&w, 2); byte_writer_u32(&w, 0); byte_writer_u32(&w, 0); byte_writer_u32(&w, 0); byte_writer_u32(&w, 1);
