@@ -427,6 +427,50 @@ typedef struct ls_index_ref {
 #define LS_COL_CUSTOM(nm, sqltype, getter, setter, doc_) \
   {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = getter, .set = setter, .doc = doc_}
 
+/* ---- INSERT arguments ------------------------------------------------- */
+
+/* The value an INSERT gave for one column a table's insert names, with
+** that column (for messages): NULL values are SQL NULLs as given. */
+typedef struct ls_arg {
+  sqlite3_value *value;
+  const ls_column *column;
+} ls_arg;
+
+/* One column an insert reads, by name: the engine finds the column when
+** it registers the table (a name the table lacks fails the registration)
+** and puts its ls_arg at `offset` of the insert's argument struct. */
+typedef struct ls_insert_arg {
+  const char *column;
+  size_t offset;
+} ls_insert_arg;
+
+#define LS_INSERT_ARGS_MAX 8
+
+/* A table's INSERT: run() gets the argument struct (args_size bytes) with
+** an ls_arg per declared column, filled by the engine from the row the
+** INSERT gives; it adds a blank row placed by them and sets *pos to it.
+** args: the columns it reads, up to LS_INSERT_ARGS_MAX, ended by an entry
+** without a column (LS_ARG declares one from a field named like its
+** column).  Returns SQLITE_OK, or an error with *err. */
+typedef struct ls_insert {
+  int (*run)(void *model, const void *args, ls_pos *pos, char **err);
+  size_t args_size;
+  ls_insert_arg args[LS_INSERT_ARGS_MAX + 1];
+} ls_insert;
+
+#define LS_ARG(S, field) {.column = #field, .offset = offsetof(S, field)}
+/* An argument whose column name is not a C name (or is another's). */
+#define LS_ARG_NAMED(name, S, field) {.column = name, .offset = offsetof(S, field)}
+
+/* Whether the INSERT gave the column a value other than NULL. */
+static inline int ls_arg_given(const ls_arg *a) { return sqlite3_value_type(a->value) != SQLITE_NULL; }
+/* The value's SQL type (SQLITE_INTEGER, SQLITE_NULL, ...). */
+static inline int ls_arg_type(const ls_arg *a) { return sqlite3_value_type(a->value); }
+/* The value as text, NULL for NULL (valid while the INSERT runs). */
+static inline const char *ls_arg_text(const ls_arg *a) { return (const char *)sqlite3_value_text(a->value); }
+/* The value as an integer, unchecked (sqlite3_value_int64). */
+static inline int64_t ls_arg_int64(const ls_arg *a) { return sqlite3_value_int64(a->value); }
+
 /* Integer bounds pushed down on a LS_COL_RANGE column (inclusive). */
 typedef struct ls_range {
   int64_t lo, hi;
@@ -504,9 +548,13 @@ typedef struct ls_table {
   int64_t (*key)(const void *model, const ls_pos *pos);
   /* Finds the row with that key; returns 1 and sets *pos, or 0.  NULL: from the shape. */
   int (*seek)(const void *model, int64_t key, ls_pos *pos);
-  /* INSERT: adds a blank row placed by the values (indexed like columns;
-  ** e.g. `plane`), sets *pos to it.  The engine then applies the setters of
-  ** the non-NULL writable values.  NULL: the table takes no INSERT. */
+  /* INSERT: adds a blank row placed by the values of the columns it
+  ** names (ls_insert), sets *pos to it.  The engine then applies the
+  ** setters of the non-NULL writable values.  NULL: the table takes no
+  ** INSERT. */
+  const struct ls_insert *insertion;
+  /* Older form of insert (until every family declares its arguments):
+  ** the values indexed like the columns. */
   int (*insert)(void *model, sqlite3_value *const *values, ls_pos *pos, char **err);
   /* DELETE of the row at pos.  NULL: the table takes no DELETE. */
   int (*remove)(void *model, const ls_pos *pos, char **err);
@@ -628,7 +676,10 @@ typedef struct ls_session ls_session;
 /* Registers levelsql_limit(name [, value]) on the connection (limits.c). */
 int ls_limit_register(sqlite3 *db, ls_session *sess);
 ls_session *ls_session_new(sqlite3 *db);
-int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table);
+/* Registers one table; a table whose insert names a column it does not
+** have fails with SQLITE_ERROR and *err (sqlite3_mprintf'd; err may be
+** NULL) naming the table and the column. */
+int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table, char **err);
 /* A table family as data: its format and its tables (NULL-terminated);
 ** registering it makes the format known to levelsql_files and creates
 ** every table's module. */
@@ -636,7 +687,7 @@ typedef struct ls_family {
   const ls_format *format;
   const ls_table *const *tables;
 } ls_family;
-int ls_register_family(sqlite3 *db, ls_session *sess, const ls_family *family);
+int ls_register_family(sqlite3 *db, ls_session *sess, const ls_family *family, char **err);
 /* The engine's own SQL function (levelsql_column_value, for comparing an
 ** UPDATE's values with the row's), once per connection. */
 int ls_register_engine_functions(sqlite3 *db);
@@ -651,6 +702,12 @@ void ls_session_release(ls_session *sess);
 ** integral reals and text holding an integer; anything else or out of range
 ** fails with a message naming the column and the limit. */
 int ls_value_int(sqlite3_value *v, const ls_column *col, int64_t min, int64_t max, int64_t *out, char **err);
+
+/* The argument's integer within [min, max] (ls_value_int, messages naming
+** its column); NULL fails like any non-integer. */
+int ls_arg_int(const ls_arg *a, int64_t min, int64_t max, int64_t *out, char **err);
+/* The same, but NULL gives `dflt` (unchecked). */
+int ls_arg_int_or(const ls_arg *a, int64_t min, int64_t max, int64_t dflt, int64_t *out, char **err);
 
 /* Reads a text value for col and encodes it into the options' code page,
 ** at most max_len bytes (malloc'd into *out).  Fails naming the column and
