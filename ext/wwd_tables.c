@@ -313,9 +313,6 @@ static const ls_column plane_columns[] = {
   LS_COL_INT("num_objects", LS_U32, plane_rec, num_objects, LS_COL_RO, "objects on this plane"),
 };
 
-/* The indexes of the columns plane_insert reads (checked by plane_insert). */
-enum { PLANE_COL_PLANE = 0, PLANE_COL_TILE_WIDTH = 10, PLANE_COL_TILE_HEIGHT, PLANE_COL_TILES_WIDE, PLANE_COL_TILES_HIGH };
-
 /* The uid: planes keep it across inserts and deletes of others. */
 static int64_t plane_key(const void *model, const ls_pos *pos) {
   return ((const wwd_level *)model)->planes[pos->a].uid;
@@ -333,16 +330,10 @@ static int plane_seek(const void *model, int64_t key, ls_pos *pos) {
   return seek_index(key < 0 || key > UINT32_MAX ? -1 : wwd_plane_find(model, (uint32_t)key), pos);
 }
 
-/* An integer the INSERT gave for column k of wwd_planes within [lo, hi],
-** or `dflt` when it gave NULL. */
-static int plane_insert_value(sqlite3_value *const *values, int k, int64_t lo, int64_t hi, int64_t dflt, int64_t *out,
-                              char **err) {
-  if (sqlite3_value_type(values[k]) == SQLITE_NULL) {
-    *out = dflt;
-    return SQLITE_OK;
-  }
-  return ls_value_int(values[k], &plane_columns[k], lo, hi, out, err);
-}
+/* The columns plane_insert reads. */
+typedef struct plane_args {
+  ls_arg plane, tile_width, tile_height, tiles_wide, tiles_high;
+} plane_args;
 
 /* INSERT: a plane at index `plane` (default: after the last), not main,
 ** without image sets or objects.  Its tile size (read-only afterwards) and
@@ -352,29 +343,21 @@ static int plane_insert_value(sqlite3_value *const *values, int k, int64_t lo, i
 ** counts: plane_store, which the engine runs next with the INSERT's other
 ** values, sees the difference and sizes it, so that every new cell comes
 ** from one place (the new_cells option). */
-static int plane_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+static int plane_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const plane_args *args = args_;
   wwd_level *lvl = model;
   long main_plane = wwd_main_plane(lvl);
   const wwd_plane *ref = main_plane >= 0 ? &lvl->planes[main_plane] : lvl->num_planes ? &lvl->planes[0] : NULL;
   int64_t at, tile_w, tile_h, wide, high;
   int rc;
-  if (strcmp(plane_columns[PLANE_COL_TILE_WIDTH].name, "tile_width") != 0 ||
-      strcmp(plane_columns[PLANE_COL_TILES_HIGH].name, "tiles_high") != 0) {
-    *err = sqlite3_mprintf("wwd_planes: column list and plane_insert disagree");
-    return SQLITE_INTERNAL;
-  }
-  rc = plane_insert_value(values, PLANE_COL_PLANE, 0, lvl->num_planes, lvl->num_planes, &at, err);
-  if (rc == SQLITE_OK) {
-    rc = plane_insert_value(values, PLANE_COL_TILE_WIDTH, 1, 4096, ref ? le32_load(ref->header + WWD_PLANE_TILE_WIDTH) : 64,
-                            &tile_w, err);
-  }
-  if (rc == SQLITE_OK) {
-    rc = plane_insert_value(values, PLANE_COL_TILE_HEIGHT, 1, 4096,
-                            ref ? le32_load(ref->header + WWD_PLANE_TILE_HEIGHT) : 64, &tile_h, err);
-  }
-  if (rc == SQLITE_OK) rc = plane_insert_value(values, PLANE_COL_TILES_WIDE, 0, INT32_MAX, ref ? ref->tiles_wide : 0, &wide, err);
-  if (rc == SQLITE_OK) rc = plane_insert_value(values, PLANE_COL_TILES_HIGH, 0, INT32_MAX, ref ? ref->tiles_high : 0, &high, err);
-  if (rc != SQLITE_OK) return rc;
+  if ((rc = ls_arg_int_or(&args->plane, 0, lvl->num_planes, lvl->num_planes, &at, err)) != SQLITE_OK ||
+      (rc = ls_arg_int_or(&args->tile_width, 1, 4096, ref ? le32_load(ref->header + WWD_PLANE_TILE_WIDTH) : 64, &tile_w,
+                          err)) != SQLITE_OK ||
+      (rc = ls_arg_int_or(&args->tile_height, 1, 4096, ref ? le32_load(ref->header + WWD_PLANE_TILE_HEIGHT) : 64, &tile_h,
+                          err)) != SQLITE_OK ||
+      (rc = ls_arg_int_or(&args->tiles_wide, 0, INT32_MAX, ref ? ref->tiles_wide : 0, &wide, err)) != SQLITE_OK ||
+      (rc = ls_arg_int_or(&args->tiles_high, 0, INT32_MAX, ref ? ref->tiles_high : 0, &high, err)) != SQLITE_OK)
+    return rc;
   if (!wwd_plane_insert(lvl, (uint32_t)at, 0, 0, (uint32_t)tile_w, (uint32_t)tile_h)) return SQLITE_NOMEM;
   le32_store(lvl->planes[at].header + WWD_PLANE_TILES_WIDE, (uint32_t)wide);
   le32_store(lvl->planes[at].header + WWD_PLANE_TILES_HIGH, (uint32_t)high);
@@ -393,11 +376,17 @@ static int plane_remove(void *model, const ls_pos *pos, char **err) {
   return wwd_plane_remove(lvl, (uint32_t)pos->a) ? SQLITE_OK : SQLITE_INTERNAL;
 }
 
+static const ls_insert plane_insertion = {
+  .run = plane_insert, .args_size = sizeof(plane_args),
+  .args = {LS_ARG(plane_args, plane), LS_ARG(plane_args, tile_width), LS_ARG(plane_args, tile_height),
+           LS_ARG(plane_args, tiles_wide), LS_ARG(plane_args, tiles_high)},
+};
+
 static const ls_table wwd_planes = {
   .name = "wwd_planes", .format = &wwd_format, .doc = "one row per plane of each WWD file; INSERT adds planes, DELETE removes them with their objects (not the main plane)",
   .columns = plane_columns, .ncolumns = (int)(sizeof plane_columns / sizeof plane_columns[0]),
   .shape = {LS_SHAPE_ARRAY, plane_count, NULL, NULL}, .key = plane_key, .seek = plane_seek,
-  .insert = plane_insert, .remove = plane_remove, .row_name = "plane %a", .natural_order = "plane",
+  .insertion = &plane_insertion, .remove = plane_remove, .row_name = "plane %a", .natural_order = "plane",
   .rows_per_file = 3, /* the corpus average */
   .record_size = sizeof(plane_rec), .load = plane_load, .store = plane_store,
 };
@@ -428,21 +417,23 @@ static int object_seek(const void *model, int64_t key, ls_pos *pos) {
 /* INSERT: a blank object at the end of the given plane (the main plane when
 ** the plane column is NULL), with a fresh id unless the id column is given
 ** (INSERT ... SELECT * keeps the ids it copies). */
-static int object_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+typedef struct object_args {
+  ls_arg plane, id;
+} object_args;
+
+static int object_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const object_args *args = args_;
   wwd_level *lvl = model;
-  sqlite3_value *plane_value = values[0]; /* column 0 is `plane` */
-  sqlite3_value *id_value = values[2];    /* column 2 is `id` */
   int64_t plane = -1;
-  int32_t id = sqlite3_value_type(id_value) == SQLITE_NULL ? wwd_next_object_id(lvl) : 0;
+  int32_t id = ls_arg_given(&args->id) ? 0 : wwd_next_object_id(lvl);
   long idx;
-  if (sqlite3_value_type(plane_value) == SQLITE_NULL) {
+  if (!ls_arg_given(&args->plane)) {
     if ((plane = wwd_main_plane(lvl)) < 0) {
       *err = sqlite3_mprintf("the level has no main plane; give the plane column");
       return SQLITE_CONSTRAINT;
     }
   } else {
-    static const ls_column plane_col = {.name = "plane"};
-    int rc = ls_value_int(plane_value, &plane_col, 0, (int64_t)lvl->num_planes - 1, &plane, err);
+    int rc = ls_arg_int(&args->plane, 0, (int64_t)lvl->num_planes - 1, &plane, err);
     if (rc != SQLITE_OK) return rc;
   }
   idx = wwd_object_append(lvl, (uint32_t)plane);
@@ -453,6 +444,11 @@ static int object_insert(void *model, sqlite3_value *const *values, ls_pos *pos,
   pos->c = 0;
   return SQLITE_OK;
 }
+
+static const ls_insert object_insertion = {
+  .run = object_insert, .args_size = sizeof(object_args),
+  .args = {LS_ARG(object_args, plane), LS_ARG(object_args, id)},
+};
 
 static int object_remove(void *model, const ls_pos *pos, char **err) {
   (void)err;
@@ -560,7 +556,7 @@ static const ls_table wwd_objects = {
   .name = "wwd_objects", .format = &wwd_format, .doc = "one row per object of each plane of each WWD file",
   .columns = object_columns, .ncolumns = (int)(sizeof object_columns / sizeof object_columns[0]),
   .shape = {LS_SHAPE_NESTED, plane_count, plane_objects, NULL}, .key = object_key, .seek = object_seek,
-  .insert = object_insert, .remove = object_remove, .row_name = "object %b of plane %a", .natural_order = "plane,idx",
+  .insertion = &object_insertion, .remove = object_remove, .row_name = "object %b of plane %a", .natural_order = "plane,idx",
   .rows_per_file = 1400, /* the corpus average */
   .record_size = sizeof(object_rec), .load = object_load, .store = object_store,
 };
@@ -708,17 +704,19 @@ static int property_seek(const void *model, int64_t key, ls_pos *pos) {
 ** from there on move up one tile id), 'single' with attribute 0 and the
 ** main plane's tile size (64 x 64 without one) until the INSERT's values
 ** say otherwise. */
-static int property_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
-  static const ls_column tile_col = {.name = "tile"};
+typedef struct property_args {
+  ls_arg tile;
+} property_args;
+
+static int property_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const property_args *args = args_;
   wwd_level *lvl = model;
   long main_plane = wwd_main_plane(lvl);
   const unsigned char *h = main_plane >= 0 ? lvl->planes[main_plane].header : NULL;
-  int64_t at = lvl->num_tile_properties;
+  int64_t at;
   long idx;
-  if (sqlite3_value_type(values[0]) != SQLITE_NULL) { /* column 0 is `tile` */
-    int rc = ls_value_int(values[0], &tile_col, 0, lvl->num_tile_properties, &at, err);
-    if (rc != SQLITE_OK) return rc;
-  }
+  int rc = ls_arg_int_or(&args->tile, 0, lvl->num_tile_properties, lvl->num_tile_properties, &at, err);
+  if (rc != SQLITE_OK) return rc;
   idx = wwd_tile_property_insert(lvl, (uint32_t)at, WWD_TILE_SINGLE, h ? le32_load(h + WWD_PLANE_TILE_WIDTH) : 64,
                                  h ? le32_load(h + WWD_PLANE_TILE_HEIGHT) : 64);
   if (idx < 0) return SQLITE_NOMEM;
@@ -726,6 +724,10 @@ static int property_insert(void *model, sqlite3_value *const *values, ls_pos *po
   pos->b = pos->c = 0;
   return SQLITE_OK;
 }
+
+static const ls_insert property_insertion = {
+  .run = property_insert, .args_size = sizeof(property_args), .args = {LS_ARG(property_args, tile)},
+};
 
 /* DELETE: the property goes; the later ones move down one tile id. */
 static int property_remove(void *model, const ls_pos *pos, char **err) {
@@ -812,7 +814,7 @@ static const ls_table wwd_tile_properties = {
   .name = "wwd_tile_properties", .format = &wwd_format, .doc = "one row per tile property of each WWD file; INSERT and DELETE move the later tile ids",
   .columns = property_columns, .ncolumns = (int)(sizeof property_columns / sizeof property_columns[0]),
   .shape = {LS_SHAPE_ARRAY, property_count, NULL, NULL}, .key = property_key, .seek = property_seek,
-  .insert = property_insert, .remove = property_remove, .row_name = "tile property %a", .natural_order = "tile",
+  .insertion = &property_insertion, .remove = property_remove, .row_name = "tile property %a", .natural_order = "tile",
   .rows_per_file = 900, /* the corpus average */
   .record_size = sizeof(property_rec), .load = property_load, .store = property_store,
   .row_kind = property_kind, .kind_names = property_kind_names,
