@@ -105,9 +105,8 @@ static int overlay_load(const ls_row *row, char **err) {
   return SQLITE_OK;
 }
 
-/* Columns overlay_insert and overlay_store look at (placed there in
-** overlay_columns). */
-enum { OCOL_OVERLAY = 0, OCOL_WIDTH = 1, OCOL_HEIGHT = 2, OCOL_TILESET = 3 };
+/* Columns overlay_store looks at (placed there in overlay_columns). */
+enum { OCOL_WIDTH = 1, OCOL_HEIGHT = 2 };
 
 /* tileset, unique_tiles and movement_type size nothing (an unchanged name
 ** keeps its bytes after the NUL); a new width or height goes to the codec,
@@ -130,21 +129,26 @@ static int overlay_store(ls_row *row, const void *old, const unsigned char *chan
 /* INSERT: takes an unused overlay record (0x0) for a new overlay, the one
 ** `overlay` names or else the first; WED files keep their 5 records, so no
 ** record is added.  The engine then sets width, height and tileset. */
-static int overlay_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+typedef struct overlay_args {
+  ls_arg overlay, width, height;
+} overlay_args;
+
+static int overlay_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const overlay_args *args = args_;
   wed_area *a = model;
   int64_t want = -1, i;
-  if (sqlite3_value_type(values[OCOL_WIDTH]) == SQLITE_NULL || sqlite3_value_type(values[OCOL_HEIGHT]) == SQLITE_NULL ||
-      sqlite3_value_int64(values[OCOL_WIDTH]) < 1 || sqlite3_value_int64(values[OCOL_HEIGHT]) < 1) {
+  if (!ls_arg_given(&args->width) || !ls_arg_given(&args->height) || ls_arg_int64(&args->width) < 1 ||
+      ls_arg_int64(&args->height) < 1) {
     *err = sqlite3_mprintf("INSERT into wed_overlays needs width and height (1..65535 tiles); overlay (an unused record 1..%u) is optional",
                            a->num_overlays ? a->num_overlays - 1 : 0);
     return SQLITE_CONSTRAINT;
   }
-  if (sqlite3_value_type(values[OCOL_OVERLAY]) != SQLITE_NULL) {
-    if (sqlite3_value_type(values[OCOL_OVERLAY]) != SQLITE_INTEGER) {
+  if (ls_arg_given(&args->overlay)) {
+    if (ls_arg_type(&args->overlay) != SQLITE_INTEGER) {
       *err = sqlite3_mprintf("column overlay: it takes an overlay number (an unused record 1..%u)", a->num_overlays ? a->num_overlays - 1 : 0);
       return SQLITE_CONSTRAINT;
     }
-    want = sqlite3_value_int64(values[OCOL_OVERLAY]);
+    want = ls_arg_int64(&args->overlay);
     if (want < 1 || want >= a->num_overlays || a->overlays[want].width || a->overlays[want].height) {
       *err = want == 0 ? sqlite3_mprintf("overlay 0 is the base overlay, always in use; UPDATE its width and height to resize the area")
            : want < 1 || want >= a->num_overlays ? sqlite3_mprintf("overlay %lld: no such overlay record (the file has %u, 0..%u); WED files keep their overlay records, INSERT takes an unused one",
@@ -188,14 +192,19 @@ static int overlay_remove(void *model, const ls_pos *pos, char **err) {
 }
 
 static const ls_column overlay_columns[] = {
-  [OCOL_OVERLAY] = LS_COL_POS("overlay", 0, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"),
+  LS_COL_POS("overlay", 0, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"),
   [OCOL_WIDTH] = COL_U16("width", wed_overlay, width, 0, "width in 64x64-pixel tiles (0 for an unused overlay); setting width or height resizes the tilemap: cells inside stay, new ones repeat the old tilemap's tiles; 0x0 empties overlays 1..; overlay 0 renumbers the door cells and the wall groups follow"),
   [OCOL_HEIGHT] = COL_U16("height", wed_overlay, height, 0, "height in tiles"),
-  [OCOL_TILESET] = COL_NAME8("tileset", wed_overlay, tileset, "TIS resource name (8 bytes at most)"),
+  COL_NAME8("tileset", wed_overlay, tileset, "TIS resource name (8 bytes at most)"),
   COL_U16("unique_tiles", wed_overlay, unique_tiles, 0, "unique tile count (0..65535; ignored by GemRB)"),
   COL_U16("movement_type", wed_overlay, movement_type, 0, "movement type (0..65535; EE: 0 default, 1 disable rendering, 2 alternate rendering)"),
   COL_RO("num_cells", LS_U32, wed_overlay, num_cells, "tilemap cells: width*height (rows of wed_tiles)"),
   COL_RO("num_lookup", LS_U32, wed_overlay, num_lookup, "entries of the overlay's tile lookup table"),
+};
+
+static const ls_insert overlay_insertion = {
+  .run = overlay_insert, .args_size = sizeof(overlay_args),
+  .args = {LS_ARG(overlay_args, overlay), LS_ARG(overlay_args, width), LS_ARG(overlay_args, height)},
 };
 
 static const ls_table wed_overlays = {
@@ -203,7 +212,7 @@ static const ls_table wed_overlays = {
   .doc = "one row per overlay record of each WED file (5 in real files, unused ones 0x0); UPDATE width/height resizes, INSERT takes an unused record for a new overlay, DELETE empties overlay 1.. (the record stays, 0x0)",
   .columns = overlay_columns, .ncolumns = NCOLS(overlay_columns),
   .shape = {LS_SHAPE_ARRAY, overlay_count, NULL, NULL}, .row_name = "overlay %a",
-  .insert = overlay_insert, .remove = overlay_remove,
+  .insertion = &overlay_insertion, .remove = overlay_remove,
   .rows_per_file = 5, /* the corpus average */
   .record_size = sizeof(wed_overlay), .load = overlay_load, .store = overlay_store,
 };
@@ -290,12 +299,17 @@ static int door_seek(const void *model, int64_t key, ls_pos *pos) {
 ** number), closed = 1, no cells and no polygons yet; the engine then sets
 ** name, closed and cells.  Its polygons come with INSERT INTO wed_polygons
 ** (kind 'door_open' or 'door_closed'). */
-static int door_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+typedef struct door_args {
+  ls_arg door;
+} door_args;
+
+static int door_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const door_args *args = args_;
   wed_area *a = model;
   uint32_t door = 0;
   codec_error cerr;
-  if (sqlite3_value_type(values[0]) != SQLITE_NULL &&
-      (sqlite3_value_type(values[0]) != SQLITE_INTEGER || sqlite3_value_int64(values[0]) != a->num_doors)) {
+  if (ls_arg_given(&args->door) &&
+      (ls_arg_type(&args->door) != SQLITE_INTEGER || ls_arg_int64(&args->door) != a->num_doors)) {
     *err = sqlite3_mprintf("column door: a new door goes after the last, as door %u (leave door out)", a->num_doors);
     return SQLITE_CONSTRAINT;
   }
@@ -336,12 +350,16 @@ static const ls_column door_columns[] = {
   COL_RO("closed_count", LS_U16, door_rec, d.closed_count, "number of closed-state polygons"),
 };
 
+static const ls_insert door_insertion = {
+  .run = door_insert, .args_size = sizeof(door_args), .args = {LS_ARG(door_args, door)},
+};
+
 static const ls_table wed_doors = {
   .name = "wed_doors", .format = &wed_format,
   .doc = "one row per door of each WED file; INSERT adds a door after the last (closed 1, no polygons: add them to wed_polygons), DELETE removes one with its polygons and cells",
   .columns = door_columns, .ncolumns = NCOLS(door_columns),
   .shape = {LS_SHAPE_ARRAY, door_count, NULL, NULL}, .key = door_key, .seek = door_seek,
-  .insert = door_insert, .remove = door_remove, .describe = describe_door,
+  .insertion = &door_insertion, .remove = door_remove, .describe = describe_door,
   .rows_per_file = 2, /* the corpus average */
   .record_size = sizeof(door_rec), .load = door_load, .store = door_store,
 };
@@ -360,7 +378,7 @@ typedef struct polygon_rec {
 
 /* Columns polygon_insert and polygon_store look at; the lists place them
 ** there by designated index, so a list that disagrees draws -Woverride-init. */
-enum { PCOL_KIND = 1, PCOL_DOOR = 2, PCOL_DOOR_NAME = 3, PCOL_MIN_X = 6, PCOL_VERTICES = 11 };
+enum { PCOL_MIN_X = 6, PCOL_VERTICES = 11 };
 
 /* Flags and height of an INSERTed wall whose values are not given: the
 ** usual wall (shade wall) and the height of 99.98% of real polygons. */
@@ -448,16 +466,21 @@ static int polygon_store(ls_row *row, const void *old, const unsigned char *chan
 ** after the last wall; with kind 'door_open' or 'door_closed' and a door, a
 ** new polygon at the end of that door's state.  Later polygons move up by
 ** one.  It has no vertices yet; the engine then sets the given columns. */
-static int polygon_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+typedef struct polygon_args {
+  ls_arg kind, door, door_name;
+} polygon_args;
+
+static int polygon_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const polygon_args *args = args_;
   wed_area *a = model;
-  const char *kind = (const char *)sqlite3_value_text(values[PCOL_KIND]);
-  int has_door = sqlite3_value_type(values[PCOL_DOOR]) != SQLITE_NULL;
+  const char *kind = ls_arg_text(&args->kind);
+  int has_door = ls_arg_given(&args->door);
   int door_kind = kind && (strcmp(kind, "door_open") == 0 || strcmp(kind, "door_closed") == 0);
   uint32_t poly = 0;
   int64_t door = 0;
   codec_error cerr;
   int ok;
-  if (sqlite3_value_type(values[PCOL_DOOR_NAME]) != SQLITE_NULL || (kind && !door_kind && strcmp(kind, "wall") != 0) ||
+  if (ls_arg_given(&args->door_name) || (kind && !door_kind && strcmp(kind, "wall") != 0) ||
       door_kind != has_door) {
     *err = sqlite3_mprintf("INSERT into wed_polygons takes kind 'wall' (or no kind) without a door, or kind 'door_open' or 'door_closed' "
                            "with a door (wed_doors.door); door_name is read-only");
@@ -469,7 +492,7 @@ static int polygon_insert(void *model, sqlite3_value *const *values, ls_pos *pos
       *err = sqlite3_mprintf("column door: the area has no doors (add one with INSERT INTO wed_doors)");
       return SQLITE_CONSTRAINT;
     }
-    if (sqlite3_value_type(values[PCOL_DOOR]) != SQLITE_INTEGER || (door = sqlite3_value_int64(values[PCOL_DOOR])) < 0 ||
+    if (ls_arg_type(&args->door) != SQLITE_INTEGER || (door = ls_arg_int64(&args->door)) < 0 ||
         door >= a->num_doors) {
       *err = sqlite3_mprintf("column door: it takes a door number from 0 to %u (the area has %u doors)", a->num_doors - 1, a->num_doors);
       return SQLITE_CONSTRAINT;
@@ -514,11 +537,11 @@ static const ls_json_shape vertices_shape = {2, 0, SIZE_MAX, "[[10,20],[90,20],[
 
 static const ls_column polygon_columns[] = {
   LS_COL_POS("polygon", 0, LS_COL_RANGE | LS_COL_VALUES(34), "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"),
-  [PCOL_KIND] = {.name = "kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(polygon_rec, kind), .flags = LS_COL_RO,
+  {.name = "kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(polygon_rec, kind), .flags = LS_COL_RO,
    .aux = polygon_kind_names, .doc = "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"},
-  [PCOL_DOOR] = {.name = "door", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(polygon_rec, door),
+  {.name = "door", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(polygon_rec, door),
    .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "door number (wed_doors.door) for door polygons, else NULL"},
-  [PCOL_DOOR_NAME] = {.name = "door_name", .type = "TEXT", .kind = LS_TEXT8, .store = LS_SPAN, .offset = offsetof(polygon_rec, door_name),
+  {.name = "door_name", .type = "TEXT", .kind = LS_TEXT8, .store = LS_SPAN, .offset = offsetof(polygon_rec, door_name),
    .flags = LS_COL_RO, .doc = "that door's name, else NULL"},
   LS_COL_INT("flags", LS_U8, polygon_rec, p.flags, 0, "flag byte: wed_flag_names(flags); 0x01 shade wall, 0x04 hovering, 0x08 cover animations, 0x80 door"),
   LS_COL_INT("height", LS_U8, polygon_rec, p.height, 0, "height byte (255 in almost every real polygon)"),
@@ -531,12 +554,17 @@ static const ls_column polygon_columns[] = {
   COL_RO("first_vertex", LS_U32, polygon_rec, p.first_vertex, "index of the first vertex in the file's vertex table"),
 };
 
+static const ls_insert polygon_insertion = {
+  .run = polygon_insert, .args_size = sizeof(polygon_args),
+  .args = {LS_ARG(polygon_args, kind), LS_ARG(polygon_args, door), LS_ARG(polygon_args, door_name)},
+};
+
 static const ls_table wed_polygons = {
   .name = "wed_polygons", .format = &wed_format,
   .doc = "one row per polygon (walls, then door polygons) of each WED file; INSERT adds a wall (flags 1, height 255 unless given) or, with kind 'door_open'/'door_closed' and door, a polygon of that door state (flags 0x89 unless given); DELETE removes one; wall groups follow",
   .columns = polygon_columns, .ncolumns = NCOLS(polygon_columns),
   .shape = {LS_SHAPE_ARRAY, polygon_count, NULL, NULL}, .key = polygon_key, .seek = polygon_seek,
-  .insert = polygon_insert, .remove = polygon_remove, .describe = describe_polygon,
+  .insertion = &polygon_insertion, .remove = polygon_remove, .describe = describe_polygon,
   .rows_per_file = 33, /* the corpus average */
   .record_size = sizeof(polygon_rec), .load = polygon_load, .store = polygon_store,
 };
@@ -547,9 +575,6 @@ static const ls_table wed_polygons = {
 typedef struct vertex_rec {
   wed_point v;
 } vertex_rec;
-
-/* Columns vertex_insert reads (placed there in vertex_columns). */
-enum { VCOL_POLYGON = 0, VCOL_VERTEX = 1, VCOL_X = 2, VCOL_Y = 3 };
 
 static int64_t vertex_count_of(const void *m, int64_t poly) {
   const wed_point *pts;
@@ -589,23 +614,27 @@ static int vertex_store(ls_row *row, const void *old, const unsigned char *chang
 }
 
 static const ls_column vertex_columns[] = {
-  [VCOL_POLYGON] = LS_COL_POS("polygon", 0, LS_COL_RANGE | LS_COL_VALUES(34), "the polygon (wed_polygons.polygon: walls first, then door polygons); INSERT: the polygon the vertex goes into"),
-  [VCOL_VERTEX] = LS_COL_POS("vertex", 1, LS_COL_RANGE | LS_COL_VALUES(14), "position in the polygon's vertex list, 0-based (shifts when vertices before it are inserted or deleted); INSERT: the position to take, default after the last"),
-  [VCOL_X] = LS_COL_INT("x", LS_U16, vertex_rec, v.x, 0, "x in pixels, 0..65535; setting x or y recomputes the polygon's bounding box and the wall groups"),
-  [VCOL_Y] = LS_COL_INT("y", LS_U16, vertex_rec, v.y, 0, "y in pixels, 0..65535"),
+  LS_COL_POS("polygon", 0, LS_COL_RANGE | LS_COL_VALUES(34), "the polygon (wed_polygons.polygon: walls first, then door polygons); INSERT: the polygon the vertex goes into"),
+  LS_COL_POS("vertex", 1, LS_COL_RANGE | LS_COL_VALUES(14), "position in the polygon's vertex list, 0-based (shifts when vertices before it are inserted or deleted); INSERT: the position to take, default after the last"),
+  LS_COL_INT("x", LS_U16, vertex_rec, v.x, 0, "x in pixels, 0..65535; setting x or y recomputes the polygon's bounding box and the wall groups"),
+  LS_COL_INT("y", LS_U16, vertex_rec, v.y, 0, "y in pixels, 0..65535"),
 };
 
 /* INSERT: the point (x, y, both needed) goes into polygon `polygon` (the
 ** index wed_polygons shows now) before vertex `vertex` (NULL: after the
 ** last); the vertices from there on move up by one. */
-static int vertex_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+typedef struct vertex_args {
+  ls_arg polygon, vertex, x, y;
+} vertex_args;
+
+static int vertex_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const vertex_args *args = args_;
   wed_area *a = model;
   int64_t poly, at, x, y;
   uint32_t n;
   codec_error cerr;
   int rc;
-  if (sqlite3_value_type(values[VCOL_POLYGON]) == SQLITE_NULL || sqlite3_value_type(values[VCOL_X]) == SQLITE_NULL ||
-      sqlite3_value_type(values[VCOL_Y]) == SQLITE_NULL) {
+  if (!ls_arg_given(&args->polygon) || !ls_arg_given(&args->x) || !ls_arg_given(&args->y)) {
     *err = sqlite3_mprintf("INSERT into wed_vertices needs polygon, x and y (vertex is optional: the position, default after the last)");
     return SQLITE_CONSTRAINT;
   }
@@ -613,15 +642,12 @@ static int vertex_insert(void *model, sqlite3_value *const *values, ls_pos *pos,
     *err = sqlite3_mprintf("column polygon: the area has no polygons (add one with INSERT INTO wed_polygons)");
     return SQLITE_CONSTRAINT;
   }
-  if ((rc = ls_value_int(values[VCOL_POLYGON], &vertex_columns[VCOL_POLYGON], 0, a->num_polygons - 1, &poly, err)) != SQLITE_OK ||
-      (rc = ls_value_int(values[VCOL_X], &vertex_columns[VCOL_X], 0, 65535, &x, err)) != SQLITE_OK ||
-      (rc = ls_value_int(values[VCOL_Y], &vertex_columns[VCOL_Y], 0, 65535, &y, err)) != SQLITE_OK)
+  if ((rc = ls_arg_int(&args->polygon, 0, a->num_polygons - 1, &poly, err)) != SQLITE_OK ||
+      (rc = ls_arg_int(&args->x, 0, 65535, &x, err)) != SQLITE_OK ||
+      (rc = ls_arg_int(&args->y, 0, 65535, &y, err)) != SQLITE_OK)
     return rc;
   n = (uint32_t)vertex_count_of(a, poly);
-  at = n;
-  if (sqlite3_value_type(values[VCOL_VERTEX]) != SQLITE_NULL &&
-      (rc = ls_value_int(values[VCOL_VERTEX], &vertex_columns[VCOL_VERTEX], 0, n, &at, err)) != SQLITE_OK)
-    return rc;
+  if ((rc = ls_arg_int_or(&args->vertex, 0, n, n, &at, err)) != SQLITE_OK) return rc;
   cerr.msg[0] = 0;
   if (!wed_polygon_insert_vertex(a, (uint32_t)poly, (uint32_t)at, (wed_point){(uint16_t)x, (uint16_t)y}, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a vertex into polygon %lld", (long long)poly);
@@ -650,12 +676,17 @@ static char *describe_vertex(const void *model, const ls_pos *pos) {
   return s;
 }
 
+static const ls_insert vertex_insertion = {
+  .run = vertex_insert, .args_size = sizeof(vertex_args),
+  .args = {LS_ARG(vertex_args, polygon), LS_ARG(vertex_args, vertex), LS_ARG(vertex_args, x), LS_ARG(vertex_args, y)},
+};
+
 static const ls_table wed_vertices = {
   .name = "wed_vertices", .format = &wed_format,
   .doc = "one row per vertex of each polygon of each WED file (the vertices column of wed_polygons, one point a row); INSERT adds a vertex to a polygon, DELETE removes one; boxes and wall groups follow",
   .columns = vertex_columns, .ncolumns = NCOLS(vertex_columns),
   .shape = {LS_SHAPE_NESTED, polygon_count, vertex_count_of, NULL}, .key = vertex_key, .seek = vertex_seek,
-  .insert = vertex_insert, .remove = vertex_remove, .describe = describe_vertex, .natural_order = "polygon,vertex",
+  .insertion = &vertex_insertion, .remove = vertex_remove, .describe = describe_vertex, .natural_order = "polygon,vertex",
   .rows_per_file = 456, /* the corpus average */
   .record_size = sizeof(vertex_rec), .load = vertex_load, .store = vertex_store,
 };
