@@ -137,14 +137,13 @@ static int page_edges(const void *model, int64_t page, const wz4_edge **edges, s
 
 /* Reads a WTF-8 text value of an INSERT (NULL: ""), for columns insert()
 ** needs before the row exists. */
-static int insert_text(sqlite3_value *v, const char *name, const char **s, size_t *n, char **err) {
-  const ls_column col = {.name = name};
-  if (sqlite3_value_type(v) == SQLITE_NULL) {
+static int insert_text(const ls_arg *a, const char **s, size_t *n, char **err) {
+  if (!ls_arg_given(a)) {
     *s = "";
     *n = 0;
     return SQLITE_OK;
   }
-  return ls_value_wtf8(v, &col, 0, WZ4_TEXT_MAX, s, n, err);
+  return ls_value_wtf8(a->value, a->column, 0, WZ4_TEXT_MAX, s, n, err);
 }
 
 /* ---- wz4_pages ------------------------------------------------------------------- */
@@ -185,22 +184,23 @@ static int page_seek(const void *model, int64_t key, ls_pos *pos) {
   return 1;
 }
 
-enum { PAGE_COL_PAGE = 0, PAGE_COL_NAME = 1 };
+typedef struct page_args {
+  ls_arg page, name;
+} page_args;
 
 /* INSERT: an empty stacked page at `page` (default: after the last), named
 ** as given; every page's name links are looked up again. */
-static int page_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+static int page_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const page_args *args = args_;
   wz4_doc *doc = wz4_model_doc(model);
-  int64_t at = doc->num_pages;
+  int64_t at;
   const char *name;
   size_t len;
   codec_error cerr;
   int rc;
-  if (sqlite3_value_type(values[PAGE_COL_PAGE]) != SQLITE_NULL) {
-    static const ls_column page_col = {.name = "page"};
-    if ((rc = ls_value_int(values[PAGE_COL_PAGE], &page_col, 0, doc->num_pages, &at, err)) != SQLITE_OK) return rc;
-  }
-  if ((rc = insert_text(values[PAGE_COL_NAME], "name", &name, &len, err)) != SQLITE_OK) return rc;
+  if ((rc = ls_arg_int_or(&args->page, 0, doc->num_pages, doc->num_pages, &at, err)) != SQLITE_OK ||
+      (rc = insert_text(&args->name, &name, &len, err)) != SQLITE_OK)
+    return rc;
   if (!wz4_page_insert(doc, (uint32_t)at, name, len, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   wz4_graph_forget(((wz4_model *)model)->graph, WZ4_GRAPH_ALL);
   *pos = (ls_pos){at, 0, 0};
@@ -219,10 +219,10 @@ static int page_remove(void *model, const ls_pos *pos, char **err) {
 #define PAGE_INT(nm, st, field, doc_) LS_COL_INT(nm, st, page_rec, pg.field, LS_COL_RO, doc_)
 
 static const ls_column page_columns[] = {
-  [PAGE_COL_PAGE] = LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2),
-                               "page number, 0-based, in file order (shifts when pages before it are inserted or deleted); INSERT: the place to take, default after the last"),
-  [PAGE_COL_NAME] = LS_COL_WTF8("name", page_rec, name, WZ4_TEXT_MAX, 0,
-                                "page name; a rename also renames the page's entry in the page order list and the last open page (wz4_projects.page_name)"),
+  LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2),
+             "page number, 0-based, in file order (shifts when pages before it are inserted or deleted); INSERT: the place to take, default after the last"),
+  LS_COL_WTF8("name", page_rec, name, WZ4_TEXT_MAX, 0,
+              "page name; a rename also renames the page's entry in the page order list and the last open page (wz4_projects.page_name)"),
   PAGE_INT("is_tree", LS_U32, is_tree, "1 for a tree page (ops with levels instead of grid positions), else 0"),
   PAGE_INT("num_ops", LS_U32, num_nodes, "operators on the page (rows of wz4_operators)"),
   PAGE_INT("num_stacked", LS_U32, num_stack, "stacked operators (with a grid position) among them"),
@@ -231,12 +231,16 @@ static const ls_column page_columns[] = {
   PAGE_INT("write_protect", LS_U32, write_protect, "the page's manual write-protect flag"),
 };
 
+static const ls_insert page_insertion = {
+  .run = page_insert, .args_size = sizeof(page_args), .args = {LS_ARG(page_args, page), LS_ARG(page_args, name)},
+};
+
 static const ls_table wz4_pages = {
   .name = "wz4_pages", .format = &wz4_format,
   .doc = "one row per page of each werkkzeug4 project (.wz4); INSERT adds an empty stacked page, DELETE removes one with its operators",
   .columns = page_columns, .ncolumns = (int)(sizeof page_columns / sizeof page_columns[0]),
   .shape = {LS_SHAPE_ARRAY, page_count, NULL, NULL}, .key = page_key, .seek = page_seek,
-  .insert = page_insert, .remove = page_remove, .row_name = "page %a",
+  .insertion = &page_insertion, .remove = page_remove, .row_name = "page %a",
   .rows_per_file = 2, /* the corpus average */
   .record_size = sizeof(page_rec), .load = page_load, .store = page_store,
 };
@@ -419,13 +423,16 @@ static int op_seek(const void *model, int64_t key, ls_pos *pos) {
   return 1;
 }
 
-/* Columns op_insert reads (their places in op_columns). */
-enum { OP_COL_PAGE = 0, OP_COL_CLASS = 3, OP_COL_TYPE = 4 };
+/* The columns op_insert reads. */
+typedef struct op_args {
+  ls_arg page, class_name, output_type;
+} op_args;
 
 /* INSERT: a blank stacked op of the given class and output type after the
 ** page's last stacked op (page 0 when the page is NULL); the engine then
 ** sets the other values given. */
-static int op_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+static int op_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const op_args *args = args_;
   wz4_doc *doc = wz4_model_doc(model);
   const char *class_name, *type_name;
   size_t class_len, type_len;
@@ -433,16 +440,15 @@ static int op_insert(void *model, sqlite3_value *const *values, ls_pos *pos, cha
   uint32_t index;
   codec_error cerr;
   int rc;
-  if (sqlite3_value_type(values[OP_COL_PAGE]) != SQLITE_NULL || !doc->num_pages) {
-    static const ls_column page_col = {.name = "page"};
+  if (ls_arg_given(&args->page) || !doc->num_pages) {
     if (!doc->num_pages) {
       *err = sqlite3_mprintf("the project has no pages; INSERT INTO wz4_pages first");
       return SQLITE_CONSTRAINT;
     }
-    if ((rc = ls_value_int(values[OP_COL_PAGE], &page_col, 0, doc->num_pages - 1, &page, err)) != SQLITE_OK) return rc;
+    if ((rc = ls_arg_int(&args->page, 0, doc->num_pages - 1, &page, err)) != SQLITE_OK) return rc;
   }
-  if ((rc = insert_text(values[OP_COL_CLASS], "class", &class_name, &class_len, err)) != SQLITE_OK ||
-      (rc = insert_text(values[OP_COL_TYPE], "output_type", &type_name, &type_len, err)) != SQLITE_OK)
+  if ((rc = insert_text(&args->class_name, &class_name, &class_len, err)) != SQLITE_OK ||
+      (rc = insert_text(&args->output_type, &type_name, &type_len, err)) != SQLITE_OK)
     return rc;
   if (!wz4_node_insert(doc, (uint32_t)page, class_name, class_len, type_name, type_len, &index, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
@@ -450,6 +456,11 @@ static int op_insert(void *model, sqlite3_value *const *values, ls_pos *pos, cha
   *pos = (ls_pos){page, index, 0};
   return SQLITE_OK;
 }
+
+static const ls_insert op_insertion = {
+  .run = op_insert, .args_size = sizeof(op_args),
+  .args = {LS_ARG(op_args, page), LS_ARG_NAMED("class", op_args, class_name), LS_ARG(op_args, output_type)},
+};
 
 /* DELETE: the op and its link defaults; links naming it dangle. */
 static int op_remove(void *model, const ls_pos *pos, char **err) {
@@ -466,12 +477,12 @@ static int op_remove(void *model, const ls_pos *pos, char **err) {
    .max = hi, .applies = 1 << OP_STACKED, .doc = doc_}
 
 static const ls_column op_columns[] = {
-  [OP_COL_PAGE] = LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2), "page number (wz4_pages.page); INSERT: the page to add the op to, default 0"),
+  LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2), "page number (wz4_pages.page); INSERT: the page to add the op to, default 0"),
   LS_COL_POS("op", 1, LS_COL_RANGE | LS_COL_VALUES(85),
              "operator index on the page, 0-based: stacked ops first, then tree ops (shifts when ops before it are inserted or deleted)"),
   OPF_NAME(op_rec, "the user's label, '' for most ops; the target of name links (Store/Load); with options 'rename_links=1' a rename renames the link slots naming the old name"),
-  [OP_COL_CLASS] = OPF_CLASS(op_rec),
-  [OP_COL_TYPE] = OPF_TYPE(op_rec),
+  OPF_CLASS(op_rec),
+  OPF_TYPE(op_rec),
   NODE_INT("pos_x", LS_I32, pos_x, INT32_MIN, INT32_MAX, "grid column of the left edge (stacked ops; NULL for tree ops); moving rewires wz4_links"),
   NODE_INT("pos_y", LS_I32, pos_y, INT32_MIN, INT32_MAX, "grid row of the top edge (stacked ops)"),
   NODE_INT("width", LS_I32, width, 1, INT32_MAX, "width in grid cells, 1 or more (stacked ops)"),
@@ -499,7 +510,7 @@ static const ls_table wz4_operators = {
   .doc = "one row per operator of each page of each werkkzeug4 project; INSERT adds a blank stacked op (class and output_type required), DELETE removes one",
   .columns = op_columns, .ncolumns = (int)(sizeof op_columns / sizeof op_columns[0]),
   .shape = {LS_SHAPE_NESTED, page_count, page_ops, NULL}, .key = op_key, .seek = op_seek,
-  .insert = op_insert, .remove = op_remove, .row_name = "op %b of page %a",
+  .insertion = &op_insertion, .remove = op_remove, .row_name = "op %b of page %a",
   .rows_per_file = 190, /* the corpus average */
   .record_size = sizeof(op_rec), .load = op_load, .store = op_store,
   .row_kind = op_kind, .kind_names = op_kind_names, .other_kind = tree_op_refuses,
