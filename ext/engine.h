@@ -552,10 +552,7 @@ typedef struct ls_table {
   ** names (ls_insert), sets *pos to it.  The engine then applies the
   ** setters of the non-NULL writable values.  NULL: the table takes no
   ** INSERT. */
-  const struct ls_insert *insertion;
-  /* Older form of insert (until every family declares its arguments):
-  ** the values indexed like the columns. */
-  int (*insert)(void *model, sqlite3_value *const *values, ls_pos *pos, char **err);
+  const struct ls_insert *insert;
   /* DELETE of the row at pos.  NULL: the table takes no DELETE. */
   int (*remove)(void *model, const ls_pos *pos, char **err);
   /* levelsql_files: one row per matched file, unreadable files included. */

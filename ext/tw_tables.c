@@ -548,7 +548,7 @@ static const ls_table tw_groups = {
   .shape = {LS_SHAPE_ARRAY, count_groups, NULL, NULL}, .row_name = "group %a",
   .rows_per_file = 7, /* the corpus average */
   .record_size = sizeof(tw_group_info), .load = group_load, .store = group_store,
-  .key = tw_group_key, .seek = tw_group_seek, .insertion = &tw_group_insertion, .remove = tw_group_remove_row,
+  .key = tw_group_key, .seek = tw_group_seek, .insert = &tw_group_insertion, .remove = tw_group_remove_row,
 };
 /* ---- tw_layers --------------------------------------------------------------- */
 
@@ -656,7 +656,7 @@ static const ls_table tw_layers = {
   .rows_per_file = 20, /* the corpus average */
   .record_size = sizeof(layer_rec), .load = layer_load, .store = layer_store,
   .row_kind = layer_row_kind, .other_kind = other_layer_kind,
-  .key = tw_layer_key, .seek = tw_layer_seek, .insertion = &tw_layer_insertion, .remove = tw_layer_remove_row,
+  .key = tw_layer_key, .seek = tw_layer_seek, .insert = &tw_layer_insertion, .remove = tw_layer_remove_row,
 };
 
 /* ---- tw_tiles ---------------------------------------------------------------- */
@@ -805,7 +805,7 @@ static const ls_table tw_quads = {
   .describe = describe_quad,
   .rows_per_file = 260, /* the corpus average */
   .record_size = sizeof(quad_rec), .load = quad_load, .store = quad_store,
-  .key = tw_quad_key, .seek = tw_quad_seek, .insertion = &tw_quad_insertion, .remove = tw_quad_remove_row,
+  .key = tw_quad_key, .seek = tw_quad_seek, .insert = &tw_quad_insertion, .remove = tw_quad_remove_row,
 };
 /* ---- tw_sound_sources --------------------------------------------------------- */
 
@@ -922,7 +922,7 @@ static const ls_table tw_sound_sources = {
   .describe = describe_source,
   .rows_per_file = 2,
   .record_size = sizeof(source_rec), .load = source_load, .store = source_store,
-  .key = tw_source_key, .seek = tw_source_seek, .insertion = &tw_source_insertion, .remove = tw_source_remove_row,
+  .key = tw_source_key, .seek = tw_source_seek, .insert = &tw_source_insertion, .remove = tw_source_remove_row,
 };
 /* ---- tw_images --------------------------------------------------------------- */
 
@@ -1074,7 +1074,7 @@ static const ls_table tw_images = {
   .shape = {LS_SHAPE_ARRAY, count_images, NULL, NULL}, .row_name = "image %a",
   .rows_per_file = 11, /* the corpus average */
   .record_size = sizeof(image_rec), .load = image_load, .store = image_store,
-  .key = tw_image_key, .seek = tw_image_seek, .insertion = &tw_image_insertion, .remove = tw_image_remove_row,
+  .key = tw_image_key, .seek = tw_image_seek, .insert = &tw_image_insertion, .remove = tw_image_remove_row,
 };
 
 /* ---- tw_envelopes ------------------------------------------------------------ */
@@ -1223,7 +1223,7 @@ static const ls_table tw_envelopes = {
   .shape = {LS_SHAPE_ARRAY, count_envelopes, NULL, NULL}, .row_name = "envelope %a",
   .rows_per_file = 4, /* the corpus average */
   .record_size = sizeof(envelope_rec), .load = envelope_load, .store = envelope_store,
-  .key = tw_envelope_key, .seek = tw_envelope_seek, .insertion = &tw_envelope_insertion, .remove = tw_envelope_remove_row,
+  .key = tw_envelope_key, .seek = tw_envelope_seek, .insert = &tw_envelope_insertion, .remove = tw_envelope_remove_row,
 };
 
 /* ---- tw_sounds --------------------------------------------------------------- */
@@ -1299,7 +1299,7 @@ static const ls_table tw_sounds = {
   .shape = {LS_SHAPE_ARRAY, count_sounds, NULL, NULL}, .row_name = "sound %a",
   .rows_per_file = 1, /* the corpus average */
   .record_size = sizeof(sound_rec), .load = sound_load, .store = sound_store,
-  .key = tw_sound_key, .seek = tw_sound_seek, .insertion = &tw_sound_insertion, .remove = tw_sound_remove_row,
+  .key = tw_sound_key, .seek = tw_sound_seek, .insert = &tw_sound_insertion, .remove = tw_sound_remove_row,
 };
 
 /* ---- the family --------------------------------------------------------- */

@@ -1723,7 +1723,7 @@ static int update_changes_nothing(ls_vtab *v, sqlite3_int64 rowid, sqlite3_value
 ** value in a fresh argument struct, which lives for the call. */
 static int run_insert(const ls_table *t, const int *insert_columns, sqlite3_value **values, void *model, ls_pos *pos,
                       char **err) {
-  const ls_insert *ins = t->insertion;
+  const ls_insert *ins = t->insert;
   unsigned char *args = sqlite3_malloc64(ins->args_size ? ins->args_size : 1);
   int i, rc;
   if (!args) return SQLITE_NOMEM;
@@ -1756,7 +1756,7 @@ static int write_row(ls_vtab *v, int argc, sqlite3_value **argv, sqlite3_int64 *
   }
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) { /* INSERT */
     char *path = NULL;
-    if (!t->insert && !t->insertion) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("rows cannot be inserted into %s", t->name));
+    if (!t->insert) return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("rows cannot be inserted into %s", t->name));
     if (sqlite3_value_type(argv[1]) != SQLITE_NULL) {
       return vtab_error(v, SQLITE_ERROR, sqlite3_mprintf("%s: rowids are chosen by levelsql; insert without one", t->name));
     }
@@ -1765,8 +1765,7 @@ static int write_row(ls_vtab *v, int argc, sqlite3_value **argv, sqlite3_int64 *
     if (rc == SQLITE_OK && !(m = ls_session_writable(v->sess, f, path, &err))) rc = SQLITE_ERROR;
     sqlite3_free(path);
     if (rc != SQLITE_OK) return vtab_error(v, rc, err);
-    if ((rc = t->insertion ? run_insert(t, v->insert_columns, argv + 3, m->p, &pos, &err)
-                           : t->insert(m->p, argv + 3, &pos, &err)) != SQLITE_OK) {
+    if ((rc = run_insert(t, v->insert_columns, argv + 3, m->p, &pos, &err)) != SQLITE_OK) {
       char *msg = sqlite3_mprintf("%s: %s", f->shown, err ? err : "cannot insert");
       sqlite3_free(err);
       return vtab_error(v, rc, msg);
@@ -1808,7 +1807,7 @@ static int ls_update(sqlite3_vtab *base, int argc, sqlite3_value **argv, sqlite3
   ls_vtab *v = (ls_vtab *)base;
   const ls_table *t = v->table;
   int rc;
-  if (t->one_row_per_file || (!t->insert && !t->insertion && !t->remove && !t->ncolumns)) {
+  if (t->one_row_per_file || (!t->insert && !t->remove && !t->ncolumns)) {
     return vtab_error(v, SQLITE_READONLY, sqlite3_mprintf("%s is read-only", t->name));
   }
   if (argc > 1 && sqlite3_value_type(argv[0]) == SQLITE_NULL) ls_session_statement_end(v->sess);
@@ -1918,7 +1917,7 @@ int ls_register_family(sqlite3 *db, ls_session *sess, const ls_family *family, c
 ** fail (SQLITE_ERROR with *err naming the table and the argument), so a
 ** declaration that disagrees with the column list never registers. */
 static int resolve_insert_args(const ls_table *t, int *columns, char **err) {
-  const ls_insert *ins = t->insertion;
+  const ls_insert *ins = t->insert;
   int i, c;
   if (!ins) return SQLITE_OK;
   for (i = 0; i < LS_INSERT_ARGS_MAX && ins->args[i].column; i++) {

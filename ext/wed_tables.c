@@ -212,7 +212,7 @@ static const ls_table wed_overlays = {
   .doc = "one row per overlay record of each WED file (5 in real files, unused ones 0x0); UPDATE width/height resizes, INSERT takes an unused record for a new overlay, DELETE empties overlay 1.. (the record stays, 0x0)",
   .columns = overlay_columns, .ncolumns = NCOLS(overlay_columns),
   .shape = {LS_SHAPE_ARRAY, overlay_count, NULL, NULL}, .row_name = "overlay %a",
-  .insertion = &overlay_insertion, .remove = overlay_remove,
+  .insert = &overlay_insertion, .remove = overlay_remove,
   .rows_per_file = 5, /* the corpus average */
   .record_size = sizeof(wed_overlay), .load = overlay_load, .store = overlay_store,
 };
@@ -359,7 +359,7 @@ static const ls_table wed_doors = {
   .doc = "one row per door of each WED file; INSERT adds a door after the last (closed 1, no polygons: add them to wed_polygons), DELETE removes one with its polygons and cells",
   .columns = door_columns, .ncolumns = NCOLS(door_columns),
   .shape = {LS_SHAPE_ARRAY, door_count, NULL, NULL}, .key = door_key, .seek = door_seek,
-  .insertion = &door_insertion, .remove = door_remove, .describe = describe_door,
+  .insert = &door_insertion, .remove = door_remove, .describe = describe_door,
   .rows_per_file = 2, /* the corpus average */
   .record_size = sizeof(door_rec), .load = door_load, .store = door_store,
 };
@@ -564,7 +564,7 @@ static const ls_table wed_polygons = {
   .doc = "one row per polygon (walls, then door polygons) of each WED file; INSERT adds a wall (flags 1, height 255 unless given) or, with kind 'door_open'/'door_closed' and door, a polygon of that door state (flags 0x89 unless given); DELETE removes one; wall groups follow",
   .columns = polygon_columns, .ncolumns = NCOLS(polygon_columns),
   .shape = {LS_SHAPE_ARRAY, polygon_count, NULL, NULL}, .key = polygon_key, .seek = polygon_seek,
-  .insertion = &polygon_insertion, .remove = polygon_remove, .describe = describe_polygon,
+  .insert = &polygon_insertion, .remove = polygon_remove, .describe = describe_polygon,
   .rows_per_file = 33, /* the corpus average */
   .record_size = sizeof(polygon_rec), .load = polygon_load, .store = polygon_store,
 };
@@ -686,7 +686,7 @@ static const ls_table wed_vertices = {
   .doc = "one row per vertex of each polygon of each WED file (the vertices column of wed_polygons, one point a row); INSERT adds a vertex to a polygon, DELETE removes one; boxes and wall groups follow",
   .columns = vertex_columns, .ncolumns = NCOLS(vertex_columns),
   .shape = {LS_SHAPE_NESTED, polygon_count, vertex_count_of, NULL}, .key = vertex_key, .seek = vertex_seek,
-  .insertion = &vertex_insertion, .remove = vertex_remove, .describe = describe_vertex, .natural_order = "polygon,vertex",
+  .insert = &vertex_insertion, .remove = vertex_remove, .describe = describe_vertex, .natural_order = "polygon,vertex",
   .rows_per_file = 456, /* the corpus average */
   .record_size = sizeof(vertex_rec), .load = vertex_load, .store = vertex_store,
 };

@@ -386,7 +386,7 @@ static const ls_table wwd_planes = {
   .name = "wwd_planes", .format = &wwd_format, .doc = "one row per plane of each WWD file; INSERT adds planes, DELETE removes them with their objects (not the main plane)",
   .columns = plane_columns, .ncolumns = (int)(sizeof plane_columns / sizeof plane_columns[0]),
   .shape = {LS_SHAPE_ARRAY, plane_count, NULL, NULL}, .key = plane_key, .seek = plane_seek,
-  .insertion = &plane_insertion, .remove = plane_remove, .row_name = "plane %a", .natural_order = "plane",
+  .insert = &plane_insertion, .remove = plane_remove, .row_name = "plane %a", .natural_order = "plane",
   .rows_per_file = 3, /* the corpus average */
   .record_size = sizeof(plane_rec), .load = plane_load, .store = plane_store,
 };
@@ -556,7 +556,7 @@ static const ls_table wwd_objects = {
   .name = "wwd_objects", .format = &wwd_format, .doc = "one row per object of each plane of each WWD file",
   .columns = object_columns, .ncolumns = (int)(sizeof object_columns / sizeof object_columns[0]),
   .shape = {LS_SHAPE_NESTED, plane_count, plane_objects, NULL}, .key = object_key, .seek = object_seek,
-  .insertion = &object_insertion, .remove = object_remove, .row_name = "object %b of plane %a", .natural_order = "plane,idx",
+  .insert = &object_insertion, .remove = object_remove, .row_name = "object %b of plane %a", .natural_order = "plane,idx",
   .rows_per_file = 1400, /* the corpus average */
   .record_size = sizeof(object_rec), .load = object_load, .store = object_store,
 };
@@ -814,7 +814,7 @@ static const ls_table wwd_tile_properties = {
   .name = "wwd_tile_properties", .format = &wwd_format, .doc = "one row per tile property of each WWD file; INSERT and DELETE move the later tile ids",
   .columns = property_columns, .ncolumns = (int)(sizeof property_columns / sizeof property_columns[0]),
   .shape = {LS_SHAPE_ARRAY, property_count, NULL, NULL}, .key = property_key, .seek = property_seek,
-  .insertion = &property_insertion, .remove = property_remove, .row_name = "tile property %a", .natural_order = "tile",
+  .insert = &property_insertion, .remove = property_remove, .row_name = "tile property %a", .natural_order = "tile",
   .rows_per_file = 900, /* the corpus average */
   .record_size = sizeof(property_rec), .load = property_load, .store = property_store,
   .row_kind = property_kind, .kind_names = property_kind_names,

@@ -240,7 +240,7 @@ static const ls_table wz4_pages = {
   .doc = "one row per page of each werkkzeug4 project (.wz4); INSERT adds an empty stacked page, DELETE removes one with its operators",
   .columns = page_columns, .ncolumns = (int)(sizeof page_columns / sizeof page_columns[0]),
   .shape = {LS_SHAPE_ARRAY, page_count, NULL, NULL}, .key = page_key, .seek = page_seek,
-  .insertion = &page_insertion, .remove = page_remove, .row_name = "page %a",
+  .insert = &page_insertion, .remove = page_remove, .row_name = "page %a",
   .rows_per_file = 2, /* the corpus average */
   .record_size = sizeof(page_rec), .load = page_load, .store = page_store,
 };
@@ -510,7 +510,7 @@ static const ls_table wz4_operators = {
   .doc = "one row per operator of each page of each werkkzeug4 project; INSERT adds a blank stacked op (class and output_type required), DELETE removes one",
   .columns = op_columns, .ncolumns = (int)(sizeof op_columns / sizeof op_columns[0]),
   .shape = {LS_SHAPE_NESTED, page_count, page_ops, NULL}, .key = op_key, .seek = op_seek,
-  .insertion = &op_insertion, .remove = op_remove, .row_name = "op %b of page %a",
+  .insert = &op_insertion, .remove = op_remove, .row_name = "op %b of page %a",
   .rows_per_file = 190, /* the corpus average */
   .record_size = sizeof(op_rec), .load = op_load, .store = op_store,
   .row_kind = op_kind, .kind_names = op_kind_names, .other_kind = tree_op_refuses,
