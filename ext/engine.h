@@ -164,6 +164,11 @@ typedef struct ls_format {
   static void prefix##_format_free(void *model) { free_fn((T *)model); }                                        \
   static size_t prefix##_format_footprint(const void *model) { return footprint_fn((const T *)model); }
 
+/* The ls_format fields LS_CODEC_ADAPTERS(prefix, ...) defined. */
+#define LS_CODEC_FORMAT_FIELDS(prefix)                                                                       \
+  .parse = prefix##_format_parse, .serialize = prefix##_format_serialize, .clone = prefix##_format_clone, \
+  .free_model = prefix##_format_free, .footprint = prefix##_format_footprint
+
 /* ---- rows and columns ------------------------------------------------- */
 
 /* Table options given as `key=value` arguments (named tables) or as the
@@ -533,6 +538,12 @@ typedef struct ls_shape {
   int64_t (*base)(const void *model, int64_t a);
 } ls_shape;
 
+/* Shapes without has() or base(), for `.shape = ...`. */
+#define LS_ONE_ROW {.kind = LS_SHAPE_ONE}
+#define LS_ARRAY(count_fn) {.kind = LS_SHAPE_ARRAY, .count = count_fn}
+#define LS_NESTED(count_fn, inner_fn) {.kind = LS_SHAPE_NESTED, .count = count_fn, .inner = inner_fn}
+#define LS_GRID(count_fn, wide_fn, high_fn) {.kind = LS_SHAPE_GRID, .count = count_fn, .inner = wide_fn, .height = high_fn}
+
 typedef struct ls_table {
   const char *name;
   const ls_format *format;  /* NULL: every registered format (levelsql_files) */
@@ -597,6 +608,9 @@ typedef struct ls_table {
   ** applies to. */
   int (*other_kind)(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err);
 } ls_table;
+
+/* A table's column list, for its ls_table: `LS_COLUMNS(plane_columns),`. */
+#define LS_COLUMNS(list) .columns = list, .ncolumns = (int)(sizeof list / sizeof list[0])
 
 /* The engine's iterators and row names for a table (shape or the table's
 ** own), shapes.c. */

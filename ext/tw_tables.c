@@ -206,13 +206,10 @@ static size_t tw_format_shed(void *model) {
 }
 
 const ls_format tw_format = {
-  "tw", tw_extensions, tw_map_sniff, tw_format_parse, tw_format_serialize,
-  tw_format_clone, tw_format_free, tw_format_footprint, tw_format_validate,
-  NULL, /* options: text in maps is UTF-8, no code page to choose */
-  tw_format_shed,
-  NULL, /* parse_reusing: blobs stay compressed until read */
-  tw_format_decoded_claim,
-  NULL, /* bytes_claim: the parse inflates nothing */
+  .name = "tw", .extensions = tw_extensions, .sniff = tw_map_sniff, LS_CODEC_FORMAT_FIELDS(tw),
+  .validate = tw_format_validate, .shed = tw_format_shed, .decoded_claim = tw_format_decoded_claim,
+  /* no options: text in maps is UTF-8, no code page to choose; no parse_reusing: blobs stay compressed
+  ** until read; no bytes_claim: the parse inflates nothing */
 };
 
 /* ---- shared helpers -------------------------------------------------------- */
@@ -498,8 +495,8 @@ static int map_store(ls_row *row, const void *old, const unsigned char *changed,
 
 static const ls_table tw_maps = {
   .name = "tw_maps", .format = &tw_format, .doc = "one row per Teeworlds/DDNet map: info and identity",
-  .columns = map_columns, .ncolumns = NCOLS(map_columns),
-  .shape = {LS_SHAPE_ONE, NULL, NULL, NULL}, .row_name = "map info",
+  LS_COLUMNS(map_columns),
+  .shape = LS_ONE_ROW, .row_name = "map info",
   .rows_per_file = 1, /* the corpus average */
   .record_size = sizeof(map_rec), .load = map_load, .store = map_store,
 };
@@ -544,8 +541,8 @@ static int group_store(ls_row *row, const void *old, const unsigned char *change
 
 static const ls_table tw_groups = {
   .name = "tw_groups", .format = &tw_format, .doc = "one row per group of each map; INSERT adds an empty group (the editor's defaults) at grp or last, DELETE removes a group with its layers (not the game group)",
-  .columns = group_columns, .ncolumns = NCOLS(group_columns),
-  .shape = {LS_SHAPE_ARRAY, count_groups, NULL, NULL}, .row_name = "group %a",
+  LS_COLUMNS(group_columns),
+  .shape = LS_ARRAY(count_groups), .row_name = "group %a",
   .rows_per_file = 7, /* the corpus average */
   .record_size = sizeof(tw_group_info), .load = group_load, .store = group_store,
   .key = tw_group_key, .seek = tw_group_seek, .insert = &tw_group_insertion, .remove = tw_group_remove_row,
@@ -651,8 +648,8 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
 
 static const ls_table tw_layers = {
   .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map; INSERT adds a layer of any kind but sounds_deprecated to group grp at position layer (default last), with the editor's defaults and DDNet's rules; DELETE removes one (not the game layer)",
-  .columns = layer_columns, .ncolumns = NCOLS(layer_columns),
-  .shape = {LS_SHAPE_ARRAY, count_layers, NULL, NULL, layer_in_scan, NULL}, .describe = describe_layer,
+  LS_COLUMNS(layer_columns),
+  .shape = {.kind = LS_SHAPE_ARRAY, .count = count_layers, .has = layer_in_scan}, .describe = describe_layer,
   .rows_per_file = 20, /* the corpus average */
   .record_size = sizeof(layer_rec), .load = layer_load, .store = layer_store,
   .row_kind = layer_row_kind, .other_kind = other_layer_kind,
@@ -720,8 +717,9 @@ static int tile_store(ls_row *row, const void *old, const unsigned char *changed
 
 static const ls_table tw_tiles = {
   .name = "tw_tiles", .format = &tw_format, .doc = "one row per cell of every tilemap layer of each map",
-  .columns = tile_columns, .ncolumns = NCOLS(tile_columns),
-  .shape = {LS_SHAPE_GRID, count_layers, layer_cells_wide, layer_cells_high, tile_layer_in_scan, layer_key_base},
+  LS_COLUMNS(tile_columns),
+  .shape = {.kind = LS_SHAPE_GRID, .count = count_layers, .inner = layer_cells_wide, .height = layer_cells_high,
+            .has = tile_layer_in_scan, .base = layer_key_base},
   .describe = describe_tile, .natural_order = "layer_index,y,x",
   .rows_per_file = 1300000, /* the corpus average */
   .record_size = sizeof(tw_tile), .load = tile_load, .store = tile_store,
@@ -800,8 +798,9 @@ static int quad_store(ls_row *row, const void *old, const unsigned char *changed
 
 static const ls_table tw_quads = {
   .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map; INSERT adds the editor's 64 x 64 white quad to (grp, layer) at position quad (default last), DELETE removes one",
-  .columns = quad_columns, .ncolumns = NCOLS(quad_columns),
-  .shape = {LS_SHAPE_GRID, count_layers, layer_cells_wide, layer_cells_high, quad_layer_in_scan, layer_key_base},
+  LS_COLUMNS(quad_columns),
+  .shape = {.kind = LS_SHAPE_GRID, .count = count_layers, .inner = layer_cells_wide, .height = layer_cells_high,
+            .has = quad_layer_in_scan, .base = layer_key_base},
   .describe = describe_quad,
   .rows_per_file = 260, /* the corpus average */
   .record_size = sizeof(quad_rec), .load = quad_load, .store = quad_store,
@@ -917,8 +916,9 @@ static int source_store(ls_row *row, const void *old, const unsigned char *chang
 static const ls_table tw_sound_sources = {
   .name = "tw_sound_sources", .format = &tw_format,
   .doc = "one row per sound source of every sounds layer of each (DDNet) map; INSERT adds one with the editor's defaults (a looping circle of radius 1500), DELETE removes one",
-  .columns = source_columns, .ncolumns = NCOLS(source_columns),
-  .shape = {LS_SHAPE_GRID, count_layers, layer_cells_wide, layer_cells_high, source_layer_in_scan, layer_key_base},
+  LS_COLUMNS(source_columns),
+  .shape = {.kind = LS_SHAPE_GRID, .count = count_layers, .inner = layer_cells_wide, .height = layer_cells_high,
+            .has = source_layer_in_scan, .base = layer_key_base},
   .describe = describe_source,
   .rows_per_file = 2,
   .record_size = sizeof(source_rec), .load = source_load, .store = source_store,
@@ -1070,8 +1070,8 @@ static const ls_column image_columns[] = {
 
 static const ls_table tw_images = {
   .name = "tw_images", .format = &tw_format, .doc = "one row per image of each map; INSERT appends an external image (name, width, height), DELETE removes an unused one, lowering the image indices past it",
-  .columns = image_columns, .ncolumns = NCOLS(image_columns),
-  .shape = {LS_SHAPE_ARRAY, count_images, NULL, NULL}, .row_name = "image %a",
+  LS_COLUMNS(image_columns),
+  .shape = LS_ARRAY(count_images), .row_name = "image %a",
   .rows_per_file = 11, /* the corpus average */
   .record_size = sizeof(image_rec), .load = image_load, .store = image_store,
   .key = tw_image_key, .seek = tw_image_seek, .insert = &tw_image_insertion, .remove = tw_image_remove_row,
@@ -1219,8 +1219,8 @@ static int envelope_store(ls_row *row, const void *old, const unsigned char *cha
 
 static const ls_table tw_envelopes = {
   .name = "tw_envelopes", .format = &tw_format, .doc = "one row per envelope (animation curve) of each map; INSERT appends one of a kind (with the editor's two points unless points is given), DELETE removes an unused one, lowering the envelope indices past it",
-  .columns = envelope_columns, .ncolumns = NCOLS(envelope_columns),
-  .shape = {LS_SHAPE_ARRAY, count_envelopes, NULL, NULL}, .row_name = "envelope %a",
+  LS_COLUMNS(envelope_columns),
+  .shape = LS_ARRAY(count_envelopes), .row_name = "envelope %a",
   .rows_per_file = 4, /* the corpus average */
   .record_size = sizeof(envelope_rec), .load = envelope_load, .store = envelope_store,
   .key = tw_envelope_key, .seek = tw_envelope_seek, .insert = &tw_envelope_insertion, .remove = tw_envelope_remove_row,
@@ -1295,8 +1295,8 @@ static const ls_column sound_columns[] = {
 
 static const ls_table tw_sounds = {
   .name = "tw_sounds", .format = &tw_format, .doc = "one row per sound of each (DDNet) map; INSERT appends a sound by name (without data), DELETE removes an unused one, lowering the sound indices past it",
-  .columns = sound_columns, .ncolumns = NCOLS(sound_columns),
-  .shape = {LS_SHAPE_ARRAY, count_sounds, NULL, NULL}, .row_name = "sound %a",
+  LS_COLUMNS(sound_columns),
+  .shape = LS_ARRAY(count_sounds), .row_name = "sound %a",
   .rows_per_file = 1, /* the corpus average */
   .record_size = sizeof(sound_rec), .load = sound_load, .store = sound_store,
   .key = tw_sound_key, .seek = tw_sound_seek, .insert = &tw_sound_insertion, .remove = tw_sound_remove_row,
@@ -1308,4 +1308,4 @@ static const ls_table *const tw_all_tables[] = {&tw_maps,  &tw_groups, &tw_layer
                                                 &tw_quads, &tw_images, &tw_envelopes, &tw_sounds,
                                                 &tw_sound_sources, NULL};
 
-const ls_family tw_family = {&tw_format, tw_all_tables};
+const ls_family tw_family = {.format = &tw_format, .tables = tw_all_tables};

@@ -37,14 +37,11 @@ LS_CODEC_ADAPTERS(wed, wed_area, wed_parse, wed_serialize, wed_clone, wed_free, 
 static const ls_option *const wed_options[] = {&ls_option_encoding, NULL};
 
 const ls_format wed_format = {
-  "wed", wed_extensions, wed_sniff, wed_format_parse, wed_format_serialize,
-  wed_format_clone, wed_format_free, wed_format_footprint,
-  NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
-  wed_options,
-  NULL, /* shed: nothing is decoded lazily */
-  NULL, /* parse_reusing: nothing to reuse */
-  NULL, /* decoded_claim: the parse decoded everything; its footprint counts (limits.c) */
-  NULL, /* bytes_claim: the parse inflates nothing */
+  .name = "wed", .extensions = wed_extensions, .sniff = wed_sniff, LS_CODEC_FORMAT_FIELDS(wed),
+  .options = wed_options,
+  /* no validate: the getters read the parsed model as it is, only memory can run out; no shed: nothing is
+  ** decoded lazily; no parse_reusing: nothing to reuse; no decoded_claim: the parse decoded everything,
+  ** its footprint counts (limits.c); no bytes_claim: the parse inflates nothing */
 };
 
 /* ---- shared helpers --------------------------------------------------------- */
@@ -95,7 +92,6 @@ static int remove_element(int (*remove)(wed_area *, uint32_t, codec_error *), vo
 #define COL_JSON(nm, st, R, field, fl, shape, doc_) /* LS_SPAN16: a run of the model's 16-bit numbers */ \
   {.name = nm, .type = "TEXT", .kind = LS_JSON_INTS, .store = st, .offset = offsetof(R, field), .flags = fl, \
    .aux = shape, .doc = doc_}
-#define NCOLS(cols) ((int)(sizeof cols / sizeof cols[0]))
 
 /* ---- wed_overlays -------------------------------------------------------------- */
 
@@ -210,8 +206,8 @@ static const ls_insert overlay_insertion = {
 static const ls_table wed_overlays = {
   .name = "wed_overlays", .format = &wed_format,
   .doc = "one row per overlay record of each WED file (5 in real files, unused ones 0x0); UPDATE width/height resizes, INSERT takes an unused record for a new overlay, DELETE empties overlay 1.. (the record stays, 0x0)",
-  .columns = overlay_columns, .ncolumns = NCOLS(overlay_columns),
-  .shape = {LS_SHAPE_ARRAY, overlay_count, NULL, NULL}, .row_name = "overlay %a",
+  LS_COLUMNS(overlay_columns),
+  .shape = LS_ARRAY(overlay_count), .row_name = "overlay %a",
   .insert = &overlay_insertion, .remove = overlay_remove,
   .rows_per_file = 5, /* the corpus average */
   .record_size = sizeof(wed_overlay), .load = overlay_load, .store = overlay_store,
@@ -357,8 +353,8 @@ static const ls_insert door_insertion = {
 static const ls_table wed_doors = {
   .name = "wed_doors", .format = &wed_format,
   .doc = "one row per door of each WED file; INSERT adds a door after the last (closed 1, no polygons: add them to wed_polygons), DELETE removes one with its polygons and cells",
-  .columns = door_columns, .ncolumns = NCOLS(door_columns),
-  .shape = {LS_SHAPE_ARRAY, door_count, NULL, NULL}, .key = door_key, .seek = door_seek,
+  LS_COLUMNS(door_columns),
+  .shape = LS_ARRAY(door_count), .key = door_key, .seek = door_seek,
   .insert = &door_insertion, .remove = door_remove, .describe = describe_door,
   .rows_per_file = 2, /* the corpus average */
   .record_size = sizeof(door_rec), .load = door_load, .store = door_store,
@@ -562,8 +558,8 @@ static const ls_insert polygon_insertion = {
 static const ls_table wed_polygons = {
   .name = "wed_polygons", .format = &wed_format,
   .doc = "one row per polygon (walls, then door polygons) of each WED file; INSERT adds a wall (flags 1, height 255 unless given) or, with kind 'door_open'/'door_closed' and door, a polygon of that door state (flags 0x89 unless given); DELETE removes one; wall groups follow",
-  .columns = polygon_columns, .ncolumns = NCOLS(polygon_columns),
-  .shape = {LS_SHAPE_ARRAY, polygon_count, NULL, NULL}, .key = polygon_key, .seek = polygon_seek,
+  LS_COLUMNS(polygon_columns),
+  .shape = LS_ARRAY(polygon_count), .key = polygon_key, .seek = polygon_seek,
   .insert = &polygon_insertion, .remove = polygon_remove, .describe = describe_polygon,
   .rows_per_file = 33, /* the corpus average */
   .record_size = sizeof(polygon_rec), .load = polygon_load, .store = polygon_store,
@@ -684,8 +680,8 @@ static const ls_insert vertex_insertion = {
 static const ls_table wed_vertices = {
   .name = "wed_vertices", .format = &wed_format,
   .doc = "one row per vertex of each polygon of each WED file (the vertices column of wed_polygons, one point a row); INSERT adds a vertex to a polygon, DELETE removes one; boxes and wall groups follow",
-  .columns = vertex_columns, .ncolumns = NCOLS(vertex_columns),
-  .shape = {LS_SHAPE_NESTED, polygon_count, vertex_count_of, NULL}, .key = vertex_key, .seek = vertex_seek,
+  LS_COLUMNS(vertex_columns),
+  .shape = LS_NESTED(polygon_count, vertex_count_of), .key = vertex_key, .seek = vertex_seek,
   .insert = &vertex_insertion, .remove = vertex_remove, .describe = describe_vertex, .natural_order = "polygon,vertex",
   .rows_per_file = 456, /* the corpus average */
   .record_size = sizeof(vertex_rec), .load = vertex_load, .store = vertex_store,
@@ -749,8 +745,8 @@ static const ls_column tile_columns[] = {
 
 static const ls_table wed_tiles = {
   .name = "wed_tiles", .format = &wed_format, .doc = "one row per tilemap cell of each used overlay of each WED file",
-  .columns = tile_columns, .ncolumns = NCOLS(tile_columns),
-  .shape = {LS_SHAPE_GRID, overlay_count, overlay_width, overlay_height}, .row_name = "tile x %c, y %b of overlay %a",
+  LS_COLUMNS(tile_columns),
+  .shape = LS_GRID(overlay_count, overlay_width, overlay_height), .row_name = "tile x %c, y %b of overlay %a",
   .rows_per_file = 800, /* the corpus average */
   .record_size = sizeof(tile_rec), .load = tile_load, .store = tile_store,
 };
@@ -792,8 +788,8 @@ static const ls_column group_columns[] = {
 
 static const ls_table wed_wallgroups = {
   .name = "wed_wallgroups", .format = &wed_format, .doc = "one row per wall group of each WED file (read-only: derived from the polygons)",
-  .columns = group_columns, .ncolumns = NCOLS(group_columns),
-  .shape = {LS_SHAPE_ARRAY, group_count, NULL, NULL}, .row_name = "wall group %a",
+  LS_COLUMNS(group_columns),
+  .shape = LS_ARRAY(group_count), .row_name = "wall group %a",
   .rows_per_file = 13, /* the corpus average */
   .record_size = sizeof(group_rec), .load = group_load,
 };
@@ -802,4 +798,4 @@ static const ls_table wed_wallgroups = {
 
 static const ls_table *const wed_tables[] = {&wed_overlays, &wed_doors, &wed_polygons, &wed_vertices, &wed_tiles, &wed_wallgroups, NULL};
 
-const ls_family wed_family = {&wed_format, wed_tables};
+const ls_family wed_family = {.format = &wed_format, .tables = wed_tables};

@@ -86,14 +86,10 @@ static void *wwd_format_parse_reusing(const unsigned char *data, size_t size, ls
 }
 
 const ls_format wwd_format = {
-  "wwd", wwd_extensions, wwd_sniff, wwd_format_parse, wwd_format_serialize,
-  wwd_format_clone, wwd_format_free, wwd_format_footprint,
-  NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
-  wwd_options,
-  NULL, /* shed: nothing is decoded lazily */
-  wwd_format_parse_reusing,
-  NULL, /* decoded_claim: the parse decoded everything; its footprint counts (limits.c) */
-  wwd_format_bytes_claim,
+  .name = "wwd", .extensions = wwd_extensions, .sniff = wwd_sniff, LS_CODEC_FORMAT_FIELDS(wwd),
+  .options = wwd_options, .parse_reusing = wwd_format_parse_reusing, .bytes_claim = wwd_format_bytes_claim,
+  /* no validate: the getters read the parsed model as it is, only memory can run out; no shed: nothing is
+  ** decoded lazily; no decoded_claim: the parse decoded everything, its footprint counts (limits.c) */
 };
 
 /* ---- records ----------------------------------------------------------------- */
@@ -212,8 +208,8 @@ static const ls_column level_columns[] = {
 
 static const ls_table wwd_levels = {
   .name = "wwd_levels", .format = &wwd_format, .doc = "one row per WWD file: the header",
-  .columns = level_columns, .ncolumns = (int)(sizeof level_columns / sizeof level_columns[0]),
-  .shape = {LS_SHAPE_ONE, NULL, NULL, NULL}, .row_name = "header", .natural_order = "",
+  LS_COLUMNS(level_columns),
+  .shape = LS_ONE_ROW, .row_name = "header", .natural_order = "",
   .rows_per_file = 1, /* the corpus average */
   .record_size = sizeof(level_rec), .load = level_load, .store = level_store,
 };
@@ -384,8 +380,8 @@ static const ls_insert plane_insertion = {
 
 static const ls_table wwd_planes = {
   .name = "wwd_planes", .format = &wwd_format, .doc = "one row per plane of each WWD file; INSERT adds planes, DELETE removes them with their objects (not the main plane)",
-  .columns = plane_columns, .ncolumns = (int)(sizeof plane_columns / sizeof plane_columns[0]),
-  .shape = {LS_SHAPE_ARRAY, plane_count, NULL, NULL}, .key = plane_key, .seek = plane_seek,
+  LS_COLUMNS(plane_columns),
+  .shape = LS_ARRAY(plane_count), .key = plane_key, .seek = plane_seek,
   .insert = &plane_insertion, .remove = plane_remove, .row_name = "plane %a", .natural_order = "plane",
   .rows_per_file = 3, /* the corpus average */
   .record_size = sizeof(plane_rec), .load = plane_load, .store = plane_store,
@@ -554,8 +550,8 @@ static const ls_column object_columns[] = {
 
 static const ls_table wwd_objects = {
   .name = "wwd_objects", .format = &wwd_format, .doc = "one row per object of each plane of each WWD file",
-  .columns = object_columns, .ncolumns = (int)(sizeof object_columns / sizeof object_columns[0]),
-  .shape = {LS_SHAPE_NESTED, plane_count, plane_objects, NULL}, .key = object_key, .seek = object_seek,
+  LS_COLUMNS(object_columns),
+  .shape = LS_NESTED(plane_count, plane_objects), .key = object_key, .seek = object_seek,
   .insert = &object_insertion, .remove = object_remove, .row_name = "object %b of plane %a", .natural_order = "plane,idx",
   .rows_per_file = 1400, /* the corpus average */
   .record_size = sizeof(object_rec), .load = object_load, .store = object_store,
@@ -677,8 +673,8 @@ static const ls_column tile_columns[] = {
 
 static const ls_table wwd_tiles = {
   .name = "wwd_tiles", .format = &wwd_format, .doc = "one row per tile cell of each plane",
-  .columns = tile_columns, .ncolumns = (int)(sizeof tile_columns / sizeof tile_columns[0]),
-  .shape = {LS_SHAPE_GRID, plane_count, plane_tiles_wide, plane_tiles_high}, .row_name = "tile x %c, y %b of plane %a",
+  LS_COLUMNS(tile_columns),
+  .shape = LS_GRID(plane_count, plane_tiles_wide, plane_tiles_high), .row_name = "tile x %c, y %b of plane %a",
   .natural_order = "plane,y,x", .rows_per_file = 100000, /* the corpus average */
   .record_size = sizeof(tile_rec), .load = tile_load, .store = tile_store,
 };
@@ -812,8 +808,8 @@ static const ls_column property_columns[] = {
 
 static const ls_table wwd_tile_properties = {
   .name = "wwd_tile_properties", .format = &wwd_format, .doc = "one row per tile property of each WWD file; INSERT and DELETE move the later tile ids",
-  .columns = property_columns, .ncolumns = (int)(sizeof property_columns / sizeof property_columns[0]),
-  .shape = {LS_SHAPE_ARRAY, property_count, NULL, NULL}, .key = property_key, .seek = property_seek,
+  LS_COLUMNS(property_columns),
+  .shape = LS_ARRAY(property_count), .key = property_key, .seek = property_seek,
   .insert = &property_insertion, .remove = property_remove, .row_name = "tile property %a", .natural_order = "tile",
   .rows_per_file = 900, /* the corpus average */
   .record_size = sizeof(property_rec), .load = property_load, .store = property_store,
@@ -824,4 +820,4 @@ static const ls_table wwd_tile_properties = {
 
 static const ls_table *const wwd_tables[] = {&wwd_levels, &wwd_planes, &wwd_objects, &wwd_tiles, &wwd_tile_properties, NULL};
 
-const ls_family wwd_family = {&wwd_format, wwd_tables};
+const ls_family wwd_family = {.format = &wwd_format, .tables = wwd_tables};

@@ -104,14 +104,11 @@ static size_t wz4_format_footprint(const void *model) {
 static const char *const wz4_extensions[] = {".wz4", NULL};
 
 const ls_format wz4_format = {
-  "wz4", wz4_extensions, wz4_sniff, wz4_format_parse, wz4_format_serialize,
-  wz4_format_clone, wz4_format_free, wz4_format_footprint,
-  NULL, /* validate: the loads read the parsed model as it is; only memory can run out */
-  wz4_options_list, /* rename_links; text in projects is UTF-16, no code page to choose */
-  NULL, /* shed: nothing is decoded lazily */
-  NULL, /* parse_reusing: nothing to reuse */
-  NULL, /* decoded_claim: the parse decoded everything; its footprint counts (limits.c) */
-  NULL, /* bytes_claim: the parse inflates nothing */
+  .name = "wz4", .extensions = wz4_extensions, .sniff = wz4_sniff, LS_CODEC_FORMAT_FIELDS(wz4),
+  .options = wz4_options_list, /* rename_links; text in projects is UTF-16, no code page to choose */
+  /* no validate: the loads read the parsed model as it is, only memory can run out; no shed: nothing is
+  ** decoded lazily; no parse_reusing: nothing to reuse; no decoded_claim: the parse decoded everything,
+  ** its footprint counts (limits.c); no bytes_claim: the parse inflates nothing */
 };
 
 /* ---- shared helpers ------------------------------------------------------------- */
@@ -238,8 +235,8 @@ static const ls_insert page_insertion = {
 static const ls_table wz4_pages = {
   .name = "wz4_pages", .format = &wz4_format,
   .doc = "one row per page of each werkkzeug4 project (.wz4); INSERT adds an empty stacked page, DELETE removes one with its operators",
-  .columns = page_columns, .ncolumns = (int)(sizeof page_columns / sizeof page_columns[0]),
-  .shape = {LS_SHAPE_ARRAY, page_count, NULL, NULL}, .key = page_key, .seek = page_seek,
+  LS_COLUMNS(page_columns),
+  .shape = LS_ARRAY(page_count), .key = page_key, .seek = page_seek,
   .insert = &page_insertion, .remove = page_remove, .row_name = "page %a",
   .rows_per_file = 2, /* the corpus average */
   .record_size = sizeof(page_rec), .load = page_load, .store = page_store,
@@ -508,8 +505,8 @@ static int tree_op_refuses(const ls_row *row, sqlite3_value *v, const ls_column 
 static const ls_table wz4_operators = {
   .name = "wz4_operators", .format = &wz4_format,
   .doc = "one row per operator of each page of each werkkzeug4 project; INSERT adds a blank stacked op (class and output_type required), DELETE removes one",
-  .columns = op_columns, .ncolumns = (int)(sizeof op_columns / sizeof op_columns[0]),
-  .shape = {LS_SHAPE_NESTED, page_count, page_ops, NULL}, .key = op_key, .seek = op_seek,
+  LS_COLUMNS(op_columns),
+  .shape = LS_NESTED(page_count, page_ops), .key = op_key, .seek = op_seek,
   .insert = &op_insertion, .remove = op_remove, .row_name = "op %b of page %a",
   .rows_per_file = 190, /* the corpus average */
   .record_size = sizeof(op_rec), .load = op_load, .store = op_store,
@@ -603,8 +600,8 @@ static const ls_column default_columns[] = {
 static const ls_table wz4_link_defaults = {
   .name = "wz4_link_defaults", .format = &wz4_format,
   .doc = "one row per link default op (a complete op a link slot holds, used when the slot names nothing) of each werkkzeug4 project; writable like wz4_operators",
-  .columns = default_columns, .ncolumns = (int)(sizeof default_columns / sizeof default_columns[0]),
-  .shape = {LS_SHAPE_NESTED, page_count, page_default_count, NULL}, .row_name = "link default %b of page %a",
+  LS_COLUMNS(default_columns),
+  .shape = LS_NESTED(page_count, page_default_count), .row_name = "link default %b of page %a",
   .natural_order = "page,idx", .rows_per_file = 30,
   .record_size = sizeof(default_rec), .load = default_load, .store = default_store,
 };
@@ -723,8 +720,8 @@ static const ls_column project_columns[] = {
 static const ls_table wz4_projects = {
   .name = "wz4_projects", .format = &wz4_format,
   .doc = "one row per werkkzeug4 project: its options (music, tempo, screen size, ...); the fields its options version lacks read NULL",
-  .columns = project_columns, .ncolumns = (int)(sizeof project_columns / sizeof project_columns[0]),
-  .shape = {LS_SHAPE_ONE, NULL, NULL, NULL}, .row_name = "project options", .natural_order = "",
+  LS_COLUMNS(project_columns),
+  .shape = LS_ONE_ROW, .row_name = "project options", .natural_order = "",
   .rows_per_file = 1,
   .record_size = sizeof(project_rec), .load = project_load, .store = project_store,
   .row_kind = project_kind, .kind_names = options_version_names,
@@ -804,8 +801,8 @@ static const ls_column link_columns[] = {
 static const ls_table wz4_links = {
   .name = "wz4_links", .format = &wz4_format,
   .doc = "one row per edge of the operator graph, computed from the current positions and names",
-  .columns = link_columns, .ncolumns = (int)(sizeof link_columns / sizeof link_columns[0]),
-  .shape = {LS_SHAPE_NESTED, page_count, page_link_count, NULL}, .next = link_next, .row_name = "link %b of page %a",
+  LS_COLUMNS(link_columns),
+  .shape = LS_NESTED(page_count, page_link_count), .next = link_next, .row_name = "link %b of page %a",
   .rows_per_file = 190, /* the corpus average */
   .record_size = sizeof(link_rec), .load = link_load,
 };
@@ -814,4 +811,4 @@ static const ls_table wz4_links = {
 
 static const ls_table *const wz4_tables[] = {&wz4_projects, &wz4_pages, &wz4_operators, &wz4_link_defaults, &wz4_links, NULL};
 
-const ls_family wz4_family = {&wz4_format, wz4_tables};
+const ls_family wz4_family = {.format = &wz4_format, .tables = wz4_tables};
