@@ -428,6 +428,38 @@ typedef struct ls_index_ref {
 #define LS_COL_WTF8(nm, S, field, maxbytes, fl, doc_) \
   {.name = nm, .type = "TEXT", .kind = LS_WTF8, .store = LS_SPAN, .offset = offsetof(S, field), .max = maxbytes, \
    .flags = fl, .doc = doc_}
+/* An integer column of the row kinds `kinds` (ls_column.applies; 0: all). */
+#define LS_COL_KIND_INT(nm, st, S, field, lo, hi, fl, kinds, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(S, field), .min = lo, .max = hi, \
+   .flags = fl, .applies = kinds, .doc = doc_}
+/* An integer column whose field holds -1 for NULL (LS_COL_NULL). */
+#define LS_COL_INT_NULL(nm, st, S, field, lo, hi, fl, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(S, field), .min = lo, .max = hi, \
+   .flags = LS_COL_NULL | (fl), .null_value = -1, .doc = doc_}
+/* An index into another list of the file (ref: ls_index_ref), -1 for NULL. */
+#define LS_COL_INDEX(nm, st, S, field, ref, fl, kinds, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(S, field), \
+   .flags = LS_COL_NULL | (fl), .null_value = -1, .applies = kinds, .aux = ref, .doc = doc_}
+/* Text of kind k (LS_TEXT8, LS_UTF8, LS_WTF8) in an ls_span field, up to
+** maxbytes bytes, on rows of `kinds` (0: all). */
+#define LS_COL_TEXT(nm, k, S, field, maxbytes, fl, kinds, doc_) \
+  {.name = nm, .type = "TEXT", .kind = k, .store = LS_SPAN, .offset = offsetof(S, field), .max = maxbytes, \
+   .flags = fl, .applies = kinds, .doc = doc_}
+/* Text of kind k in a NUL-padded char array of `bytes` bytes at field
+** (LS_SIZEOF for a whole member). */
+#define LS_COL_TEXT_CHARS(nm, k, S, field, bytes, fl, kinds, doc_) \
+  {.name = nm, .type = "TEXT", .kind = k, .store = LS_CHARS, .offset = offsetof(S, field), .size = bytes, \
+   .flags = fl, .applies = kinds, .doc = doc_}
+#define LS_SIZEOF(S, field) sizeof(((S *)0)->field)
+/* A JSON array of integers (.aux: the ls_json_shape), each from lo to hi
+** (0, 0: the store's range): an LS_SPAN, LS_SPAN16 or LS_SPAN32 field, or
+** LS_I32, a fixed int32_t array (its size taken from the field). */
+#define LS_COL_JSON_INTS(nm, st, S, field, lo, hi, fl, shape, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_JSON_INTS, .store = st, .offset = offsetof(S, field), \
+   .size = (st) == LS_I32 ? LS_SIZEOF(S, field) : 0, .min = lo, .max = hi, .flags = fl, .aux = shape, .doc = doc_}
+/* A column computed by its getter (and setter; NULL: read-only). */
+#define LS_COL_COMPUTED(nm, sqltype, getter, setter, fl, doc_) \
+  {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = getter, .set = setter, .flags = fl, .doc = doc_}
 #define LS_COL_POS(nm, which, fl, doc_) {.name = nm, .type = "INTEGER", .kind = LS_POS, .offset = which, .flags = fl, .doc = doc_}
 #define LS_COL_CUSTOM(nm, sqltype, getter, setter, doc_) \
   {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = getter, .set = setter, .doc = doc_}

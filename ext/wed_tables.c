@@ -83,16 +83,6 @@ static int remove_element(int (*remove)(wed_area *, uint32_t, codec_error *), vo
   return SQLITE_OK;
 }
 
-/* Column declarations, one line each (R: the record type). */
-#define COL_U16(nm, R, field, fl, doc_) LS_COL_INT(nm, LS_U16, R, field, fl, doc_)
-#define COL_RO(nm, st, R, field, doc_) LS_COL_INT(nm, st, R, field, LS_COL_RO, doc_)
-#define COL_NAME8(nm, R, field, doc_) /* NUL-padded, all 8 bytes usable */ \
-  {.name = nm, .type = "TEXT", .kind = LS_TEXT8, .store = LS_CHARS, .offset = offsetof(R, field), .size = 8, \
-   .flags = LS_COL_FULL, .doc = doc_}
-#define COL_JSON(nm, st, R, field, fl, shape, doc_) /* LS_SPAN16: a run of the model's 16-bit numbers */ \
-  {.name = nm, .type = "TEXT", .kind = LS_JSON_INTS, .store = st, .offset = offsetof(R, field), .flags = fl, \
-   .aux = shape, .doc = doc_}
-
 /* ---- wed_overlays -------------------------------------------------------------- */
 
 static int overlay_load(const ls_row *row, char **err) {
@@ -189,13 +179,13 @@ static int overlay_remove(void *model, const ls_pos *pos, char **err) {
 
 static const ls_column overlay_columns[] = {
   LS_COL_POS("overlay", 0, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"),
-  [OCOL_WIDTH] = COL_U16("width", wed_overlay, width, 0, "width in 64x64-pixel tiles (0 for an unused overlay); setting width or height resizes the tilemap: cells inside stay, new ones repeat the old tilemap's tiles; 0x0 empties overlays 1..; overlay 0 renumbers the door cells and the wall groups follow"),
-  [OCOL_HEIGHT] = COL_U16("height", wed_overlay, height, 0, "height in tiles"),
-  COL_NAME8("tileset", wed_overlay, tileset, "TIS resource name (8 bytes at most)"),
-  COL_U16("unique_tiles", wed_overlay, unique_tiles, 0, "unique tile count (0..65535; ignored by GemRB)"),
-  COL_U16("movement_type", wed_overlay, movement_type, 0, "movement type (0..65535; EE: 0 default, 1 disable rendering, 2 alternate rendering)"),
-  COL_RO("num_cells", LS_U32, wed_overlay, num_cells, "tilemap cells: width*height (rows of wed_tiles)"),
-  COL_RO("num_lookup", LS_U32, wed_overlay, num_lookup, "entries of the overlay's tile lookup table"),
+  [OCOL_WIDTH] = LS_COL_INT("width", LS_U16, wed_overlay, width, 0, "width in 64x64-pixel tiles (0 for an unused overlay); setting width or height resizes the tilemap: cells inside stay, new ones repeat the old tilemap's tiles; 0x0 empties overlays 1..; overlay 0 renumbers the door cells and the wall groups follow"),
+  [OCOL_HEIGHT] = LS_COL_INT("height", LS_U16, wed_overlay, height, 0, "height in tiles"),
+  LS_COL_TEXT_CHARS("tileset", LS_TEXT8, wed_overlay, tileset, 8, LS_COL_FULL, 0, "TIS resource name (8 bytes at most)"),
+  LS_COL_INT("unique_tiles", LS_U16, wed_overlay, unique_tiles, 0, "unique tile count (0..65535; ignored by GemRB)"),
+  LS_COL_INT("movement_type", LS_U16, wed_overlay, movement_type, 0, "movement type (0..65535; EE: 0 default, 1 disable rendering, 2 alternate rendering)"),
+  LS_COL_INT("num_cells", LS_U32, wed_overlay, num_cells, LS_COL_RO, "tilemap cells: width*height (rows of wed_tiles)"),
+  LS_COL_INT("num_lookup", LS_U32, wed_overlay, num_lookup, LS_COL_RO, "entries of the overlay's tile lookup table"),
 };
 
 static const ls_insert overlay_insertion = {
@@ -335,15 +325,15 @@ static const ls_json_shape cells_shape = {1, 0, SIZE_MAX, "[0,1]",
 
 static const ls_column door_columns[] = {
   LS_COL_POS("door", 0, LS_COL_RANGE | LS_COL_VALUES(3), "door number, 0-based (shifts when doors before it are deleted)"),
-  COL_NAME8("name", door_rec, d.name, "door name, matched with the ARE file's door (8 bytes at most)"),
-  COL_U16("closed", door_rec, d.closed, 0, "base state: non-zero is closed (1 in all real files); 0..65535"),
-  COL_RO("first_cell", LS_U16, door_rec, d.first_cell, "first entry in the door cell table"),
-  COL_RO("cell_count", LS_U16, door_rec, d.cell_count, "number of door cells"),
-  [DCOL_CELLS] = COL_JSON("cells", LS_SPAN16, door_rec, cells, 0, &cells_shape, "JSON array of the base-overlay cells (y*width+x) the door blocks when closed; setting it rebuilds the door cell table when needed"),
-  COL_JSON("open_polygons", LS_SPAN, door_rec, open_polygons, LS_COL_RO, NULL, "JSON array of the open state's polygons (wed_polygons.polygon)"),
-  COL_JSON("closed_polygons", LS_SPAN, door_rec, closed_polygons, LS_COL_RO, NULL, "JSON array of the closed state's polygons"),
-  COL_RO("open_count", LS_U16, door_rec, d.open_count, "number of open-state polygons"),
-  COL_RO("closed_count", LS_U16, door_rec, d.closed_count, "number of closed-state polygons"),
+  LS_COL_TEXT_CHARS("name", LS_TEXT8, door_rec, d.name, 8, LS_COL_FULL, 0, "door name, matched with the ARE file's door (8 bytes at most)"),
+  LS_COL_INT("closed", LS_U16, door_rec, d.closed, 0, "base state: non-zero is closed (1 in all real files); 0..65535"),
+  LS_COL_INT("first_cell", LS_U16, door_rec, d.first_cell, LS_COL_RO, "first entry in the door cell table"),
+  LS_COL_INT("cell_count", LS_U16, door_rec, d.cell_count, LS_COL_RO, "number of door cells"),
+  [DCOL_CELLS] = LS_COL_JSON_INTS("cells", LS_SPAN16, door_rec, cells, 0, 0, 0, &cells_shape, "JSON array of the base-overlay cells (y*width+x) the door blocks when closed; setting it rebuilds the door cell table when needed"),
+  LS_COL_JSON_INTS("open_polygons", LS_SPAN, door_rec, open_polygons, 0, 0, LS_COL_RO, NULL, "JSON array of the open state's polygons (wed_polygons.polygon)"),
+  LS_COL_JSON_INTS("closed_polygons", LS_SPAN, door_rec, closed_polygons, 0, 0, LS_COL_RO, NULL, "JSON array of the closed state's polygons"),
+  LS_COL_INT("open_count", LS_U16, door_rec, d.open_count, LS_COL_RO, "number of open-state polygons"),
+  LS_COL_INT("closed_count", LS_U16, door_rec, d.closed_count, LS_COL_RO, "number of closed-state polygons"),
 };
 
 static const ls_insert door_insertion = {
@@ -526,11 +516,6 @@ static const char *const polygon_kind_names[] = {"wall", "door_open", "door_clos
 static const ls_json_shape vertices_shape = {2, 0, SIZE_MAX, "[[10,20],[90,20],[50,80]]",
                                              "a JSON array of [x,y] pairs of integers from 0 to 65535 (pixel coordinates), e.g. '[[10,20],[90,20],[50,80]]'"};
 
-/* A bounding box edge: 0..65535, NULL for the edge of the vertices. */
-#define COL_BOX(nm, k, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_I32, .offset = offsetof(polygon_rec, box[k]), .min = 0, \
-   .max = 65535, .flags = LS_COL_NULL, .null_value = -1, .doc = doc_}
-
 static const ls_column polygon_columns[] = {
   LS_COL_POS("polygon", 0, LS_COL_RANGE | LS_COL_VALUES(34), "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"),
   {.name = "kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(polygon_rec, kind), .flags = LS_COL_RO,
@@ -541,13 +526,13 @@ static const ls_column polygon_columns[] = {
    .flags = LS_COL_RO, .doc = "that door's name, else NULL"},
   LS_COL_INT("flags", LS_U8, polygon_rec, p.flags, 0, "flag byte: wed_flag_names(flags); 0x01 shade wall, 0x04 hovering, 0x08 cover animations, 0x80 door"),
   LS_COL_INT("height", LS_U8, polygon_rec, p.height, 0, "height byte (255 in almost every real polygon)"),
-  [PCOL_MIN_X] = COL_BOX("min_x", 0, "bounding box left (stored; setting vertices recomputes the box, an explicit min_x..max_y in the same UPDATE wins; NULL: from the vertices)"),
-  COL_BOX("max_x", 1, "bounding box right"),
-  COL_BOX("min_y", 2, "bounding box top"),
-  COL_BOX("max_y", 3, "bounding box bottom (65535 in all four: no box)"),
-  COL_RO("vertex_count", LS_U32, polygon_rec, p.vertex_count, "number of vertices"),
-  [PCOL_VERTICES] = COL_JSON("vertices", LS_SPAN16, polygon_rec, vertices, 0, &vertices_shape, "JSON array of [x,y] pixel pairs (json_each for one row per vertex); setting it recomputes the box and the wall groups"),
-  COL_RO("first_vertex", LS_U32, polygon_rec, p.first_vertex, "index of the first vertex in the file's vertex table"),
+  [PCOL_MIN_X] = LS_COL_INT_NULL("min_x", LS_I32, polygon_rec, box[0], 0, 65535, 0, "bounding box left (stored; setting vertices recomputes the box, an explicit min_x..max_y in the same UPDATE wins; NULL: from the vertices)"),
+  LS_COL_INT_NULL("max_x", LS_I32, polygon_rec, box[1], 0, 65535, 0, "bounding box right"),
+  LS_COL_INT_NULL("min_y", LS_I32, polygon_rec, box[2], 0, 65535, 0, "bounding box top"),
+  LS_COL_INT_NULL("max_y", LS_I32, polygon_rec, box[3], 0, 65535, 0, "bounding box bottom (65535 in all four: no box)"),
+  LS_COL_INT("vertex_count", LS_U32, polygon_rec, p.vertex_count, LS_COL_RO, "number of vertices"),
+  [PCOL_VERTICES] = LS_COL_JSON_INTS("vertices", LS_SPAN16, polygon_rec, vertices, 0, 0, 0, &vertices_shape, "JSON array of [x,y] pixel pairs (json_each for one row per vertex); setting it recomputes the box and the wall groups"),
+  LS_COL_INT("first_vertex", LS_U32, polygon_rec, p.first_vertex, LS_COL_RO, "index of the first vertex in the file's vertex table"),
 };
 
 static const ls_insert polygon_insertion = {
@@ -731,16 +716,16 @@ static const ls_column tile_columns[] = {
   LS_COL_POS("overlay", 0, LS_COL_RANGE | LS_COL_VALUES(1), "overlay number (0: base layer)"),
   LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(27), "column, 0-based, in 64-pixel tiles"),
   LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(21), "row, 0-based"),
-  COL_RO("cell", LS_U32, tile_rec, cell, "cell number y*width+x (what wed_doors.cells lists)"),
-  COL_RO("tile_start", LS_U16, tile_rec, c.tile_start, "first entry in the overlay's tile lookup table"),
-  COL_RO("tile_count", LS_U16, tile_rec, c.tile_count, "number of lookup entries (more than 1: animated)"),
-  [TCOL_TIS_TILES] = COL_JSON("tis_tiles", LS_SPAN16, tile_rec, tis_tiles, 0, &tis_tiles_shape, "JSON array of the TIS tile numbers drawn (the animation frames); setting it rebuilds the lookup table when needed"),
+  LS_COL_INT("cell", LS_U32, tile_rec, cell, LS_COL_RO, "cell number y*width+x (what wed_doors.cells lists)"),
+  LS_COL_INT("tile_start", LS_U16, tile_rec, c.tile_start, LS_COL_RO, "first entry in the overlay's tile lookup table"),
+  LS_COL_INT("tile_count", LS_U16, tile_rec, c.tile_count, LS_COL_RO, "number of lookup entries (more than 1: animated)"),
+  [TCOL_TIS_TILES] = LS_COL_JSON_INTS("tis_tiles", LS_SPAN16, tile_rec, tis_tiles, 0, 0, 0, &tis_tiles_shape, "JSON array of the TIS tile numbers drawn (the animation frames); setting it rebuilds the lookup table when needed"),
   {.name = "secondary_tile", .type = "INTEGER", .kind = LS_INT, .store = LS_U16, .offset = offsetof(tile_rec, c.secondary_tile),
    .min = 0, .max = WED_NO_TILE - 1, .flags = LS_COL_NULL, .null_value = WED_NO_TILE,
    .doc = "TIS tile for a closed door or an overlay mark, NULL for none; 0..65534"},
   LS_COL_INT("overlay_mask", LS_U8, tile_rec, c.overlay_mask, 0, "bit n: draw overlay n in this cell; 0..255"),
   LS_COL_INT("anim_speed", LS_U8, tile_rec, c.anim_speed, 0, "animation speed (0: engine default); 0..255"),
-  COL_U16("unknown", tile_rec, c.unknown, 0, "bytes 8-9 of the record (0 in real files; GemRB: runtime door state); 0..65535"),
+  LS_COL_INT("unknown", LS_U16, tile_rec, c.unknown, 0, "bytes 8-9 of the record (0 in real files; GemRB: runtime door state); 0..65535"),
 };
 
 static const ls_table wed_tiles = {
@@ -779,11 +764,11 @@ static int group_load(const ls_row *row, char **err) {
 
 static const ls_column group_columns[] = {
   LS_COL_POS("grp", 0, LS_COL_RANGE | LS_COL_VALUES(13), "wall group number, row-major over the 640x480-pixel grid of the base overlay"),
-  COL_RO("x_px", LS_I64, group_rec, x_px, "left edge of the group's cell in pixels (cell: x_px .. x_px+639)"),
-  COL_RO("y_px", LS_I64, group_rec, y_px, "top edge in pixels (cell: y_px .. y_px+479)"),
-  COL_JSON("polygons", LS_SPAN16, group_rec, polygons, LS_COL_RO, NULL, "JSON array of the polygons (wed_polygons.polygon) listed for the cell; regenerated whenever polygons change"),
-  COL_RO("lookup_start", LS_U16, group_rec, g.start, "first entry in the polygon lookup table"),
-  COL_RO("lookup_count", LS_U16, group_rec, g.count, "number of entries"),
+  LS_COL_INT("x_px", LS_I64, group_rec, x_px, LS_COL_RO, "left edge of the group's cell in pixels (cell: x_px .. x_px+639)"),
+  LS_COL_INT("y_px", LS_I64, group_rec, y_px, LS_COL_RO, "top edge in pixels (cell: y_px .. y_px+479)"),
+  LS_COL_JSON_INTS("polygons", LS_SPAN16, group_rec, polygons, 0, 0, LS_COL_RO, NULL, "JSON array of the polygons (wed_polygons.polygon) listed for the cell; regenerated whenever polygons change"),
+  LS_COL_INT("lookup_start", LS_U16, group_rec, g.start, LS_COL_RO, "first entry in the polygon lookup table"),
+  LS_COL_INT("lookup_count", LS_U16, group_rec, g.count, LS_COL_RO, "number of entries"),
 };
 
 static const ls_table wed_wallgroups = {

@@ -133,14 +133,6 @@ typedef struct property_rec {
   ls_span mask;
 } property_rec;
 
-/* Raw header fields: name, offset inside the header, and for text its size. */
-#define HSTR(R, nm, off, sz, doc_) \
-  {.name = nm, .type = "TEXT", .kind = LS_TEXT8, .store = LS_CHARS, .offset = offsetof(R, h) + (off), .size = sz, .doc = doc_}
-#define HINT(R, nm, st, off, fl, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(R, h) + (off), .flags = fl, .doc = doc_}
-#define HBIT(R, nm, off, bit, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_BIT, .store = LS_LE32, .offset = offsetof(R, h) + (off), .max = bit, .doc = doc_}
-
 /* ---- wwd_levels ------------------------------------------------------------ */
 
 static int level_load(const ls_row *row, char **err) {
@@ -171,39 +163,37 @@ static int level_store(ls_row *row, const void *old, const unsigned char *change
 /* enum wwd_checksum_kind, by name */
 static const char *const checksum_kind_names[] = {"exact", "engine", "wapmap", "unset", "mismatch", NULL};
 
-#define LEVEL_RO(nm, field, doc_) LS_COL_INT(nm, LS_I64, level_rec, field, LS_COL_RO, doc_)
-
 static const ls_column level_columns[] = {
-  HSTR(level_rec, "name", WWD_HDR_NAME, 64, "level name (63 bytes at most)"),
-  HSTR(level_rec, "author", WWD_HDR_AUTHOR, 64, "author (63 bytes)"),
-  HSTR(level_rec, "birth", WWD_HDR_BIRTH, 64, "creation date as the editor wrote it (63 bytes)"),
-  HSTR(level_rec, "rez_file", WWD_HDR_REZ_FILE, 256, "REZ archive path (255 bytes)"),
-  HSTR(level_rec, "image_dir", WWD_HDR_IMAGE_DIR, 128, "image directory inside the REZ (127 bytes)"),
-  HSTR(level_rec, "pal_rez", WWD_HDR_PAL_REZ, 128, "palette path (127 bytes)"),
-  HSTR(level_rec, "launch_app", WWD_HDR_LAUNCH_APP, 128, "game executable (127 bytes)"),
-  HSTR(level_rec, "image_set1", WWD_HDR_IMAGE_SET1, 128, "image set 1 path (127 bytes)"),
-  HSTR(level_rec, "image_set2", WWD_HDR_IMAGE_SET2, 128, "image set 2 path"),
-  HSTR(level_rec, "image_set3", WWD_HDR_IMAGE_SET3, 128, "image set 3 path"),
-  HSTR(level_rec, "image_set4", WWD_HDR_IMAGE_SET4, 128, "image set 4 path"),
-  HSTR(level_rec, "prefix1", WWD_HDR_PREFIX1, 32, "image set 1 prefix (31 bytes)"),
-  HSTR(level_rec, "prefix2", WWD_HDR_PREFIX2, 32, "image set 2 prefix"),
-  HSTR(level_rec, "prefix3", WWD_HDR_PREFIX3, 32, "image set 3 prefix"),
-  HSTR(level_rec, "prefix4", WWD_HDR_PREFIX4, 32, "image set 4 prefix"),
-  HINT(level_rec, "start_x", LS_LE32S, WWD_HDR_START_X, 0, "player start x (pixels)"),
-  HINT(level_rec, "start_y", LS_LE32S, WWD_HDR_START_Y, 0, "player start y (pixels)"),
-  HINT(level_rec, "flags", LS_LE32, WWD_HDR_FLAGS, 0, "header flags: wwd_flag_names('level', flags)"),
-  HBIT(level_rec, "use_z_coords", WWD_HDR_FLAGS, WWD_FLAG_USE_Z_COORDS, "flag 0x1"),
-  HBIT(level_rec, "compressed", WWD_HDR_FLAGS, WWD_FLAG_COMPRESS, "flag 0x2: the main block is zlib-compressed; set to 0 or 1 to change how the file is saved"),
-  LEVEL_RO("num_planes", num_planes, "number of planes"),
-  LEVEL_RO("num_objects", num_objects, "objects on all planes"),
-  LEVEL_RO("num_tile_properties", num_tile_properties, "number of tile properties"),
-  LEVEL_RO("checksum", checksum, "checksum stored in the header (as read)"),
-  LEVEL_RO("checksum_computed", checksum_computed, "checksum S computed over the main block as stored"),
+  LS_COL_TEXT_CHARS("name", LS_TEXT8, level_rec, h[WWD_HDR_NAME], 64, 0, 0, "level name (63 bytes at most)"),
+  LS_COL_TEXT_CHARS("author", LS_TEXT8, level_rec, h[WWD_HDR_AUTHOR], 64, 0, 0, "author (63 bytes)"),
+  LS_COL_TEXT_CHARS("birth", LS_TEXT8, level_rec, h[WWD_HDR_BIRTH], 64, 0, 0, "creation date as the editor wrote it (63 bytes)"),
+  LS_COL_TEXT_CHARS("rez_file", LS_TEXT8, level_rec, h[WWD_HDR_REZ_FILE], 256, 0, 0, "REZ archive path (255 bytes)"),
+  LS_COL_TEXT_CHARS("image_dir", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_DIR], 128, 0, 0, "image directory inside the REZ (127 bytes)"),
+  LS_COL_TEXT_CHARS("pal_rez", LS_TEXT8, level_rec, h[WWD_HDR_PAL_REZ], 128, 0, 0, "palette path (127 bytes)"),
+  LS_COL_TEXT_CHARS("launch_app", LS_TEXT8, level_rec, h[WWD_HDR_LAUNCH_APP], 128, 0, 0, "game executable (127 bytes)"),
+  LS_COL_TEXT_CHARS("image_set1", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_SET1], 128, 0, 0, "image set 1 path (127 bytes)"),
+  LS_COL_TEXT_CHARS("image_set2", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_SET2], 128, 0, 0, "image set 2 path"),
+  LS_COL_TEXT_CHARS("image_set3", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_SET3], 128, 0, 0, "image set 3 path"),
+  LS_COL_TEXT_CHARS("image_set4", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_SET4], 128, 0, 0, "image set 4 path"),
+  LS_COL_TEXT_CHARS("prefix1", LS_TEXT8, level_rec, h[WWD_HDR_PREFIX1], 32, 0, 0, "image set 1 prefix (31 bytes)"),
+  LS_COL_TEXT_CHARS("prefix2", LS_TEXT8, level_rec, h[WWD_HDR_PREFIX2], 32, 0, 0, "image set 2 prefix"),
+  LS_COL_TEXT_CHARS("prefix3", LS_TEXT8, level_rec, h[WWD_HDR_PREFIX3], 32, 0, 0, "image set 3 prefix"),
+  LS_COL_TEXT_CHARS("prefix4", LS_TEXT8, level_rec, h[WWD_HDR_PREFIX4], 32, 0, 0, "image set 4 prefix"),
+  LS_COL_INT("start_x", LS_LE32S, level_rec, h[WWD_HDR_START_X], 0, "player start x (pixels)"),
+  LS_COL_INT("start_y", LS_LE32S, level_rec, h[WWD_HDR_START_Y], 0, "player start y (pixels)"),
+  LS_COL_INT("flags", LS_LE32, level_rec, h[WWD_HDR_FLAGS], 0, "header flags: wwd_flag_names('level', flags)"),
+  LS_COL_BIT("use_z_coords", LS_LE32, level_rec, h[WWD_HDR_FLAGS], WWD_FLAG_USE_Z_COORDS, "flag 0x1"),
+  LS_COL_BIT("compressed", LS_LE32, level_rec, h[WWD_HDR_FLAGS], WWD_FLAG_COMPRESS, "flag 0x2: the main block is zlib-compressed; set to 0 or 1 to change how the file is saved"),
+  LS_COL_INT("num_planes", LS_I64, level_rec, num_planes, LS_COL_RO, "number of planes"),
+  LS_COL_INT("num_objects", LS_I64, level_rec, num_objects, LS_COL_RO, "objects on all planes"),
+  LS_COL_INT("num_tile_properties", LS_I64, level_rec, num_tile_properties, LS_COL_RO, "number of tile properties"),
+  LS_COL_INT("checksum", LS_I64, level_rec, checksum, LS_COL_RO, "checksum stored in the header (as read)"),
+  LS_COL_INT("checksum_computed", LS_I64, level_rec, checksum_computed, LS_COL_RO, "checksum S computed over the main block as stored"),
   {.name = "checksum_kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I64, .offset = offsetof(level_rec, checksum_kind),
    .flags = LS_COL_RO, .aux = checksum_kind_names, .doc = "'exact', 'engine', 'wapmap', 'unset' or 'mismatch' (levelsql writes 'exact')"},
   {.name = "game", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(level_rec, game), .flags = LS_COL_RO,
    .doc = "'claw', 'gruntz', 'getmedieval' or NULL"},
-  LEVEL_RO("file_size", file_size, "size of the file as read, in bytes"),
+  LS_COL_INT("file_size", LS_I64, level_rec, file_size, LS_COL_RO, "size of the file as read, in bytes"),
 };
 
 static const ls_table wwd_levels = {
@@ -281,29 +271,26 @@ static int plane_store(ls_row *row, const void *old, const unsigned char *change
 static const ls_json_shape image_sets_shape = {1, 0, 1u << 16, "[\"ACTION\"]", NULL};
 
 /* tiles_wide / tiles_high: writable, a resize (plane_store). */
-#define PLANE_SIZE(nm, off, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_LE32S, .offset = offsetof(plane_rec, h) + (off), \
-   .min = 0, .max = INT32_MAX, .doc = doc_}
 
 static const ls_column plane_columns[] = {
   LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order; on INSERT, where the plane goes (default: after the last)"),
-  HSTR(plane_rec, "name", WWD_PLANE_NAME, 64, "plane name (63 bytes)"),
-  HINT(plane_rec, "flags", LS_LE32, WWD_PLANE_FLAGS, 0, "plane flags: wwd_flag_names('plane', flags)"),
-  HBIT(plane_rec, "is_main", WWD_PLANE_FLAGS, WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
-  HBIT(plane_rec, "no_draw", WWD_PLANE_FLAGS, WWD_PLANE_NO_DRAW, "flag 0x02"),
-  HBIT(plane_rec, "wrap_x", WWD_PLANE_FLAGS, WWD_PLANE_WRAP_X, "flag 0x04: repeats horizontally"),
-  HBIT(plane_rec, "wrap_y", WWD_PLANE_FLAGS, WWD_PLANE_WRAP_Y, "flag 0x08: repeats vertically"),
-  HBIT(plane_rec, "auto_tile_size", WWD_PLANE_FLAGS, WWD_PLANE_AUTO_TILE_SIZE, "flag 0x10"),
-  HINT(plane_rec, "width_px", LS_LE32S, WWD_PLANE_WIDTH_PX, LS_COL_RO, "width in pixels"),
-  HINT(plane_rec, "height_px", LS_LE32S, WWD_PLANE_HEIGHT_PX, LS_COL_RO, "height in pixels"),
-  HINT(plane_rec, "tile_width", LS_LE32S, WWD_PLANE_TILE_WIDTH, LS_COL_RO, "tile width in pixels; given on INSERT (default: the main plane's)"),
-  HINT(plane_rec, "tile_height", LS_LE32S, WWD_PLANE_TILE_HEIGHT, LS_COL_RO, "tile height in pixels; given on INSERT (default: the main plane's)"),
-  PLANE_SIZE("tiles_wide", WWD_PLANE_TILES_WIDE, "width in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells, default invisible; width_px follows)"),
-  PLANE_SIZE("tiles_high", WWD_PLANE_TILES_HIGH, "height in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells; height_px follows)"),
-  HINT(plane_rec, "movement_x_percent", LS_LE32S, WWD_PLANE_MOVEMENT_X, 0, "parallax: horizontal scroll speed in percent"),
-  HINT(plane_rec, "movement_y_percent", LS_LE32S, WWD_PLANE_MOVEMENT_Y, 0, "parallax: vertical scroll speed in percent"),
-  HINT(plane_rec, "fill_color", LS_LE32S, WWD_PLANE_FILL_COLOR, 0, "palette index of 'filled' tiles"),
-  HINT(plane_rec, "z", LS_LE32S, WWD_PLANE_Z, 0, "drawing order (negative: behind)"),
+  LS_COL_TEXT_CHARS("name", LS_TEXT8, plane_rec, h[WWD_PLANE_NAME], 64, 0, 0, "plane name (63 bytes)"),
+  LS_COL_INT("flags", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], 0, "plane flags: wwd_flag_names('plane', flags)"),
+  LS_COL_BIT("is_main", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
+  LS_COL_BIT("no_draw", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_NO_DRAW, "flag 0x02"),
+  LS_COL_BIT("wrap_x", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_WRAP_X, "flag 0x04: repeats horizontally"),
+  LS_COL_BIT("wrap_y", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_WRAP_Y, "flag 0x08: repeats vertically"),
+  LS_COL_BIT("auto_tile_size", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_AUTO_TILE_SIZE, "flag 0x10"),
+  LS_COL_INT("width_px", LS_LE32S, plane_rec, h[WWD_PLANE_WIDTH_PX], LS_COL_RO, "width in pixels"),
+  LS_COL_INT("height_px", LS_LE32S, plane_rec, h[WWD_PLANE_HEIGHT_PX], LS_COL_RO, "height in pixels"),
+  LS_COL_INT("tile_width", LS_LE32S, plane_rec, h[WWD_PLANE_TILE_WIDTH], LS_COL_RO, "tile width in pixels; given on INSERT (default: the main plane's)"),
+  LS_COL_INT("tile_height", LS_LE32S, plane_rec, h[WWD_PLANE_TILE_HEIGHT], LS_COL_RO, "tile height in pixels; given on INSERT (default: the main plane's)"),
+  LS_COL_INT_IN("tiles_wide", LS_LE32S, plane_rec, h[WWD_PLANE_TILES_WIDE], 0, INT32_MAX, 0, "width in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells, default invisible; width_px follows)"),
+  LS_COL_INT_IN("tiles_high", LS_LE32S, plane_rec, h[WWD_PLANE_TILES_HIGH], 0, INT32_MAX, 0, "height in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells; height_px follows)"),
+  LS_COL_INT("movement_x_percent", LS_LE32S, plane_rec, h[WWD_PLANE_MOVEMENT_X], 0, "parallax: horizontal scroll speed in percent"),
+  LS_COL_INT("movement_y_percent", LS_LE32S, plane_rec, h[WWD_PLANE_MOVEMENT_Y], 0, "parallax: vertical scroll speed in percent"),
+  LS_COL_INT("fill_color", LS_LE32S, plane_rec, h[WWD_PLANE_FILL_COLOR], 0, "palette index of 'filled' tiles"),
+  LS_COL_INT("z", LS_LE32S, plane_rec, h[WWD_PLANE_Z], 0, "drawing order (negative: behind)"),
   {.name = "image_sets", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_SPAN, .offset = offsetof(plane_rec, image_sets),
    .max = 1024, .aux = &image_sets_shape, .doc = "JSON array of the plane's image set names"},
   LS_COL_INT("num_objects", LS_U32, plane_rec, num_objects, LS_COL_RO, "objects on this plane"),
@@ -481,71 +468,68 @@ static int object_store(ls_row *row, const void *old, const unsigned char *chang
 
 #define WWD_OBJECT_STRING_MAX 4096 /* the editors use a few dozen bytes */
 
-#define OSTR(nm, k, doc_) \
-  {.name = nm, .type = "TEXT", .kind = LS_TEXT8, .store = LS_SPAN, .offset = offsetof(object_rec, str[k]), \
-   .max = WWD_OBJECT_STRING_MAX, .doc = doc_ " ('' when empty; never NULL)"}
-#define OINT(nm, k, doc_) LS_COL_INT(nm, LS_I32, object_rec, f[k], 0, doc_)
-#define OFLAGS(nm, k, doc_) LS_COL_INT(nm, LS_U32, object_rec, f[k], 0, doc_) /* shown unsigned */
-#define ORECT(prefix, first, doc_)                                                          \
-  OINT(prefix "_left", first, doc_ " left"), OINT(prefix "_top", first + 1, doc_ " top"), \
-  OINT(prefix "_right", first + 2, doc_ " right"), OINT(prefix "_bottom", first + 3, doc_ " bottom")
+#define ORECT(prefix, first, doc_)                                                           \
+  LS_COL_INT(prefix "_left", LS_I32, object_rec, f[first], 0, doc_ " left"),                 \
+  LS_COL_INT(prefix "_top", LS_I32, object_rec, f[first + 1], 0, doc_ " top"),               \
+  LS_COL_INT(prefix "_right", LS_I32, object_rec, f[first + 2], 0, doc_ " right"),           \
+  LS_COL_INT(prefix "_bottom", LS_I32, object_rec, f[first + 3], 0, doc_ " bottom")
 
 static const ls_column object_columns[] = {
   LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(1), "plane number; on INSERT, the plane to add to (default: the main plane)"),
   LS_COL_POS("idx", 1, 0, "position in the plane's object list (ids are not unique)"),
-  OINT("id", WWD_OBJ_ID, "object id"),
-  OSTR("name", WWD_STR_NAME, "name"),
-  OSTR("logic", WWD_STR_LOGIC, "logic (behaviour), e.g. Officer"),
-  OSTR("image_set", WWD_STR_IMAGE_SET, "image set, e.g. LEVEL_OFFICER"),
-  OSTR("animation", WWD_STR_ANIMATION, "animation"),
-  OINT("x", WWD_OBJ_X, "x position (pixels)"),
-  OINT("y", WWD_OBJ_Y, "y position (pixels)"),
-  OINT("z", WWD_OBJ_Z, "z (drawing order)"),
-  OINT("i", WWD_OBJ_I, "image index (usually -1)"),
-  OFLAGS("add_flags", WWD_OBJ_ADD_FLAGS, "wwd_flag_names('add', add_flags)"),
-  OFLAGS("dynamic_flags", WWD_OBJ_DYNAMIC_FLAGS, "wwd_flag_names('dynamic', dynamic_flags)"),
-  OFLAGS("draw_flags", WWD_OBJ_DRAW_FLAGS, "wwd_flag_names('draw', draw_flags)"),
-  OFLAGS("user_flags", WWD_OBJ_USER_FLAGS, "wwd_flag_names('user', user_flags)"),
-  OINT("score", WWD_OBJ_SCORE, "score"),
-  OINT("points", WWD_OBJ_POINTS, "points"),
-  OINT("powerup", WWD_OBJ_POWERUP, "powerup"),
-  OINT("damage", WWD_OBJ_DAMAGE, "damage"),
-  OINT("smarts", WWD_OBJ_SMARTS, "smarts"),
-  OINT("health", WWD_OBJ_HEALTH, "health"),
+  LS_COL_INT("id", LS_I32, object_rec, f[WWD_OBJ_ID], 0, "object id"),
+  LS_COL_TEXT("name", LS_TEXT8, object_rec, str[WWD_STR_NAME], WWD_OBJECT_STRING_MAX, 0, 0, "name" " ('' when empty; never NULL)"),
+  LS_COL_TEXT("logic", LS_TEXT8, object_rec, str[WWD_STR_LOGIC], WWD_OBJECT_STRING_MAX, 0, 0, "logic (behaviour), e.g. Officer" " ('' when empty; never NULL)"),
+  LS_COL_TEXT("image_set", LS_TEXT8, object_rec, str[WWD_STR_IMAGE_SET], WWD_OBJECT_STRING_MAX, 0, 0, "image set, e.g. LEVEL_OFFICER" " ('' when empty; never NULL)"),
+  LS_COL_TEXT("animation", LS_TEXT8, object_rec, str[WWD_STR_ANIMATION], WWD_OBJECT_STRING_MAX, 0, 0, "animation" " ('' when empty; never NULL)"),
+  LS_COL_INT("x", LS_I32, object_rec, f[WWD_OBJ_X], 0, "x position (pixels)"),
+  LS_COL_INT("y", LS_I32, object_rec, f[WWD_OBJ_Y], 0, "y position (pixels)"),
+  LS_COL_INT("z", LS_I32, object_rec, f[WWD_OBJ_Z], 0, "z (drawing order)"),
+  LS_COL_INT("i", LS_I32, object_rec, f[WWD_OBJ_I], 0, "image index (usually -1)"),
+  LS_COL_INT("add_flags", LS_U32, object_rec, f[WWD_OBJ_ADD_FLAGS], 0, "wwd_flag_names('add', add_flags)"),
+  LS_COL_INT("dynamic_flags", LS_U32, object_rec, f[WWD_OBJ_DYNAMIC_FLAGS], 0, "wwd_flag_names('dynamic', dynamic_flags)"),
+  LS_COL_INT("draw_flags", LS_U32, object_rec, f[WWD_OBJ_DRAW_FLAGS], 0, "wwd_flag_names('draw', draw_flags)"),
+  LS_COL_INT("user_flags", LS_U32, object_rec, f[WWD_OBJ_USER_FLAGS], 0, "wwd_flag_names('user', user_flags)"),
+  LS_COL_INT("score", LS_I32, object_rec, f[WWD_OBJ_SCORE], 0, "score"),
+  LS_COL_INT("points", LS_I32, object_rec, f[WWD_OBJ_POINTS], 0, "points"),
+  LS_COL_INT("powerup", LS_I32, object_rec, f[WWD_OBJ_POWERUP], 0, "powerup"),
+  LS_COL_INT("damage", LS_I32, object_rec, f[WWD_OBJ_DAMAGE], 0, "damage"),
+  LS_COL_INT("smarts", LS_I32, object_rec, f[WWD_OBJ_SMARTS], 0, "smarts"),
+  LS_COL_INT("health", LS_I32, object_rec, f[WWD_OBJ_HEALTH], 0, "health"),
   ORECT("move_rect", WWD_OBJ_MOVE_RECT_LEFT, "move rectangle"),
   ORECT("hit_rect", WWD_OBJ_HIT_RECT_LEFT, "hit rectangle"),
   ORECT("attack_rect", WWD_OBJ_ATTACK_RECT_LEFT, "attack rectangle"),
   ORECT("clip_rect", WWD_OBJ_CLIP_RECT_LEFT, "clip rectangle"),
   ORECT("user_rect1", WWD_OBJ_USER_RECT1_LEFT, "user rectangle 1"),
   ORECT("user_rect2", WWD_OBJ_USER_RECT2_LEFT, "user rectangle 2"),
-  OINT("user1", WWD_OBJ_USER1, "user value 1"),
-  OINT("user2", WWD_OBJ_USER2, "user value 2"),
-  OINT("user3", WWD_OBJ_USER3, "user value 3"),
-  OINT("user4", WWD_OBJ_USER4, "user value 4"),
-  OINT("user5", WWD_OBJ_USER5, "user value 5"),
-  OINT("user6", WWD_OBJ_USER6, "user value 6"),
-  OINT("user7", WWD_OBJ_USER7, "user value 7"),
-  OINT("user8", WWD_OBJ_USER8, "user value 8"),
-  OINT("min_x", WWD_OBJ_MIN_X, "movement range min x"),
-  OINT("min_y", WWD_OBJ_MIN_Y, "movement range min y"),
-  OINT("max_x", WWD_OBJ_MAX_X, "movement range max x"),
-  OINT("max_y", WWD_OBJ_MAX_Y, "movement range max y"),
-  OINT("speed_x", WWD_OBJ_SPEED_X, "speed x"),
-  OINT("speed_y", WWD_OBJ_SPEED_Y, "speed y"),
-  OINT("tweak_x", WWD_OBJ_TWEAK_X, "tweak x"),
-  OINT("tweak_y", WWD_OBJ_TWEAK_Y, "tweak y"),
-  OINT("counter", WWD_OBJ_COUNTER, "counter"),
-  OINT("speed", WWD_OBJ_SPEED, "speed"),
-  OINT("width", WWD_OBJ_WIDTH, "width"),
-  OINT("height", WWD_OBJ_HEIGHT, "height"),
-  OINT("direction", WWD_OBJ_DIRECTION, "direction"),
-  OINT("face_dir", WWD_OBJ_FACE_DIR, "facing direction"),
-  OINT("time_delay", WWD_OBJ_TIME_DELAY, "time delay"),
-  OINT("frame_delay", WWD_OBJ_FRAME_DELAY, "frame delay"),
-  OFLAGS("object_type", WWD_OBJ_OBJECT_TYPE, "wwd_flag_names('object_type', object_type)"),
-  OFLAGS("hit_type_flags", WWD_OBJ_HIT_TYPE_FLAGS, "wwd_flag_names('hit_type', hit_type_flags)"),
-  OFLAGS("move_res_x", WWD_OBJ_MOVE_RES_X, "move resolution x"),
-  OFLAGS("move_res_y", WWD_OBJ_MOVE_RES_Y, "move resolution y"),
+  LS_COL_INT("user1", LS_I32, object_rec, f[WWD_OBJ_USER1], 0, "user value 1"),
+  LS_COL_INT("user2", LS_I32, object_rec, f[WWD_OBJ_USER2], 0, "user value 2"),
+  LS_COL_INT("user3", LS_I32, object_rec, f[WWD_OBJ_USER3], 0, "user value 3"),
+  LS_COL_INT("user4", LS_I32, object_rec, f[WWD_OBJ_USER4], 0, "user value 4"),
+  LS_COL_INT("user5", LS_I32, object_rec, f[WWD_OBJ_USER5], 0, "user value 5"),
+  LS_COL_INT("user6", LS_I32, object_rec, f[WWD_OBJ_USER6], 0, "user value 6"),
+  LS_COL_INT("user7", LS_I32, object_rec, f[WWD_OBJ_USER7], 0, "user value 7"),
+  LS_COL_INT("user8", LS_I32, object_rec, f[WWD_OBJ_USER8], 0, "user value 8"),
+  LS_COL_INT("min_x", LS_I32, object_rec, f[WWD_OBJ_MIN_X], 0, "movement range min x"),
+  LS_COL_INT("min_y", LS_I32, object_rec, f[WWD_OBJ_MIN_Y], 0, "movement range min y"),
+  LS_COL_INT("max_x", LS_I32, object_rec, f[WWD_OBJ_MAX_X], 0, "movement range max x"),
+  LS_COL_INT("max_y", LS_I32, object_rec, f[WWD_OBJ_MAX_Y], 0, "movement range max y"),
+  LS_COL_INT("speed_x", LS_I32, object_rec, f[WWD_OBJ_SPEED_X], 0, "speed x"),
+  LS_COL_INT("speed_y", LS_I32, object_rec, f[WWD_OBJ_SPEED_Y], 0, "speed y"),
+  LS_COL_INT("tweak_x", LS_I32, object_rec, f[WWD_OBJ_TWEAK_X], 0, "tweak x"),
+  LS_COL_INT("tweak_y", LS_I32, object_rec, f[WWD_OBJ_TWEAK_Y], 0, "tweak y"),
+  LS_COL_INT("counter", LS_I32, object_rec, f[WWD_OBJ_COUNTER], 0, "counter"),
+  LS_COL_INT("speed", LS_I32, object_rec, f[WWD_OBJ_SPEED], 0, "speed"),
+  LS_COL_INT("width", LS_I32, object_rec, f[WWD_OBJ_WIDTH], 0, "width"),
+  LS_COL_INT("height", LS_I32, object_rec, f[WWD_OBJ_HEIGHT], 0, "height"),
+  LS_COL_INT("direction", LS_I32, object_rec, f[WWD_OBJ_DIRECTION], 0, "direction"),
+  LS_COL_INT("face_dir", LS_I32, object_rec, f[WWD_OBJ_FACE_DIR], 0, "facing direction"),
+  LS_COL_INT("time_delay", LS_I32, object_rec, f[WWD_OBJ_TIME_DELAY], 0, "time delay"),
+  LS_COL_INT("frame_delay", LS_I32, object_rec, f[WWD_OBJ_FRAME_DELAY], 0, "frame delay"),
+  LS_COL_INT("object_type", LS_U32, object_rec, f[WWD_OBJ_OBJECT_TYPE], 0, "wwd_flag_names('object_type', object_type)"),
+  LS_COL_INT("hit_type_flags", LS_U32, object_rec, f[WWD_OBJ_HIT_TYPE_FLAGS], 0, "wwd_flag_names('hit_type', hit_type_flags)"),
+  LS_COL_INT("move_res_x", LS_U32, object_rec, f[WWD_OBJ_MOVE_RES_X], 0, "move resolution x"),
+  LS_COL_INT("move_res_y", LS_U32, object_rec, f[WWD_OBJ_MOVE_RES_Y], 0, "move resolution y"),
 };
 
 static const ls_table wwd_objects = {
@@ -786,22 +770,19 @@ static const char *const property_kind_names[] = {"unknown", "single", "double",
 #define ALL_TYPES ((1 << WWD_TILE_SINGLE) | (1 << WWD_TILE_DOUBLE) | (1 << WWD_TILE_MASK))
 #define SINGLE_DOUBLE ((1 << WWD_TILE_SINGLE) | (1 << WWD_TILE_DOUBLE))
 #define DOUBLE_ONLY (1 << WWD_TILE_DOUBLE)
-#define PINT(nm, st, field, lo, hi, types, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(property_rec, field), \
-   .min = lo, .max = hi, .applies = types, .doc = doc_}
 
 static const ls_column property_columns[] = {
   LS_COL_POS("tile", 0, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index); on INSERT, the id it takes (default: after the last; later ones move up)"),
   {.name = "type", .type = "TEXT", .kind = LS_ENUM, .store = LS_U32, .offset = offsetof(property_rec, type), .min = 1,
    .aux = property_type_names, .doc = "'single', 'double' or 'mask'"},
-  PINT("width", LS_U32, width, 0, 4096, ALL_TYPES, "tile width in pixels"),
-  PINT("height", LS_U32, height, 0, 4096, ALL_TYPES, "tile height in pixels"),
-  PINT("attribute", LS_I32, attribute, INT32_MIN, INT32_MAX, SINGLE_DOUBLE, "single: the attribute; double: the outside attribute (wwd_flag_names('attribute', n))"),
-  PINT("inside_attribute", LS_I32, inside_attribute, INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: attribute inside the rectangle"),
-  PINT("rect_left", LS_I32, rect[0], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle left"),
-  PINT("rect_top", LS_I32, rect[1], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle top"),
-  PINT("rect_right", LS_I32, rect[2], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle right"),
-  PINT("rect_bottom", LS_I32, rect[3], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle bottom"),
+  LS_COL_KIND_INT("width", LS_U32, property_rec, width, 0, 4096, 0, ALL_TYPES, "tile width in pixels"),
+  LS_COL_KIND_INT("height", LS_U32, property_rec, height, 0, 4096, 0, ALL_TYPES, "tile height in pixels"),
+  LS_COL_KIND_INT("attribute", LS_I32, property_rec, attribute, INT32_MIN, INT32_MAX, 0, SINGLE_DOUBLE, "single: the attribute; double: the outside attribute (wwd_flag_names('attribute', n))"),
+  LS_COL_KIND_INT("inside_attribute", LS_I32, property_rec, inside_attribute, INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: attribute inside the rectangle"),
+  LS_COL_KIND_INT("rect_left", LS_I32, property_rec, rect[0], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle left"),
+  LS_COL_KIND_INT("rect_top", LS_I32, property_rec, rect[1], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle top"),
+  LS_COL_KIND_INT("rect_right", LS_I32, property_rec, rect[2], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle right"),
+  LS_COL_KIND_INT("rect_bottom", LS_I32, property_rec, rect[3], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle bottom"),
   {.name = "mask", .type = "BLOB", .kind = LS_BLOB, .store = LS_SPAN, .offset = offsetof(property_rec, mask),
    .applies = 1 << WWD_TILE_MASK, .doc = "mask: one attribute byte per pixel, width*height bytes; NULL for other types"},
 };
