@@ -64,6 +64,18 @@ SQLITE_EXTENSION_INIT3
 #include "../codecs/codec_limits.h"
 #include "../codecs/text8.h"
 
+/* Memory in ext/, one rule: what SQLite allocates, frees or accounts for
+** is sqlite3_malloc'd and sqlite3_free'd: error messages (*err, zErrMsg),
+** results handed over with sqlite3_free, the vtab, cursor, module and
+** session structures, and the engine's short-lived bookkeeping of a
+** statement or a write (argument structs, row records, scratch lists).
+** What belongs to a model, or passes to or from codecs/ (pure C, malloc
+** and free), is malloc'd and free'd: a model's parts and side tables
+** (tw_keys, the wrappers the format callbacks return), bytes a codec
+** returns or takes (ls_value_text8, ls_text8_encode), ls_scratch and
+** ls_alloc_large; so is what the C library returns (realpath).  Each
+** block goes back through its own family's free. */
+
 #define LS_KEY_BITS 29
 #define LS_KEY_MAX ((((int64_t)1) << LS_KEY_BITS) - 1)
 #define LS_FILE_BITS 34

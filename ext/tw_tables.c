@@ -602,16 +602,16 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
   codec_error e;
   if (r->li.width != was->li.width || r->li.height != was->li.height) {
     const tw_map *m = ROW_MAP(row);
-    size_t *counts = malloc(sizeof *counts * (m->num_layers ? m->num_layers : 1)), l;
+    size_t *counts = sqlite3_malloc64(sizeof *counts * (m->num_layers ? m->num_layers : 1)), l;
     if (!counts) return SQLITE_NOMEM;
     for (l = 0; l < m->num_layers; l++) counts[l] = m->layers[l].count;
     if (!tw_layer_resize(ROW_MAP(row), (size_t)row->pos.a, r->li.width, r->li.height, &e)) {
-      free(counts);
+      sqlite3_free(counts);
       return STORE_ERROR(layer_columns, changed, &e, err);
     }
     for (l = 0; l < m->num_layers; l++)
       if (m->layers[l].count != counts[l]) tw_keys_layer_resized(((tw_model *)row->model)->keys, m, l);
-    free(counts);
+    sqlite3_free(counts);
   }
   if (r->color_env != was->color_env) {
     int rc = check_envelope_kind(row, "color_env", r->color_env, was->color_env, ENV_COLOR, err);
