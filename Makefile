@@ -94,6 +94,12 @@ $(BUILD)/tests/%: test/unit/%.c $(CODEC_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Icodecs -o $@ $< $(CODEC_OBJ) $(LDLIBS_ALL)
 
+# test_insert_args registers tables of its own through the engine, so it
+# links the extension's objects instead of loading the .so.
+$(BUILD)/tests/test_insert_args: test/unit/test_insert_args.c $(CODEC_OBJ) $(EXT_OBJ) $(PNG_LINK) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Icodecs -o $@ $< $(EXT_OBJ) $(CODEC_OBJ) $$(cat $(PNG_LINK)) $(LDLIBS_ALL) -pthread
+
 # test_codec_errors makes chosen allocations of the codecs fail: ld's --wrap
 # sends their malloc/calloc/realloc calls to the test's own wrappers.
 $(BUILD)/tests/test_codec_errors: LDLIBS_ALL += -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc

@@ -64,6 +64,18 @@ SQLITE_EXTENSION_INIT3
 #include "../codecs/codec_limits.h"
 #include "../codecs/text8.h"
 
+/* Memory in ext/, one rule: what SQLite allocates, frees or accounts for
+** is sqlite3_malloc'd and sqlite3_free'd: error messages (*err, zErrMsg),
+** results handed over with sqlite3_free, the vtab, cursor, module and
+** session structures, and the engine's short-lived bookkeeping of a
+** statement or a write (argument structs, row records, scratch lists).
+** What belongs to a model, or passes to or from codecs/ (pure C, malloc
+** and free), is malloc'd and free'd: a model's parts and side tables
+** (tw_keys, the wrappers the format callbacks return), bytes a codec
+** returns or takes (ls_value_text8, ls_text8_encode), ls_scratch and
+** ls_alloc_large; so is what the C library returns (realpath).  Each
+** block goes back through its own family's free. */
+
 #define LS_KEY_BITS 29
 #define LS_KEY_MAX ((((int64_t)1) << LS_KEY_BITS) - 1)
 #define LS_FILE_BITS 34
@@ -163,6 +175,11 @@ typedef struct ls_format {
   static void *prefix##_format_clone(const void *model) { return clone_fn((const T *)model); }                  \
   static void prefix##_format_free(void *model) { free_fn((T *)model); }                                        \
   static size_t prefix##_format_footprint(const void *model) { return footprint_fn((const T *)model); }
+
+/* The ls_format fields LS_CODEC_ADAPTERS(prefix, ...) defined. */
+#define LS_CODEC_FORMAT_FIELDS(prefix)                                                                       \
+  .parse = prefix##_format_parse, .serialize = prefix##_format_serialize, .clone = prefix##_format_clone, \
+  .free_model = prefix##_format_free, .footprint = prefix##_format_footprint
 
 /* ---- rows and columns ------------------------------------------------- */
 
@@ -423,9 +440,85 @@ typedef struct ls_index_ref {
 #define LS_COL_WTF8(nm, S, field, maxbytes, fl, doc_) \
   {.name = nm, .type = "TEXT", .kind = LS_WTF8, .store = LS_SPAN, .offset = offsetof(S, field), .max = maxbytes, \
    .flags = fl, .doc = doc_}
+/* An integer column of the row kinds `kinds` (ls_column.applies; 0: all). */
+#define LS_COL_KIND_INT(nm, st, S, field, lo, hi, fl, kinds, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(S, field), .min = lo, .max = hi, \
+   .flags = fl, .applies = kinds, .doc = doc_}
+/* An integer column whose field holds -1 for NULL (LS_COL_NULL). */
+#define LS_COL_INT_NULL(nm, st, S, field, lo, hi, fl, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(S, field), .min = lo, .max = hi, \
+   .flags = LS_COL_NULL | (fl), .null_value = -1, .doc = doc_}
+/* An index into another list of the file (ref: ls_index_ref), -1 for NULL. */
+#define LS_COL_INDEX(nm, st, S, field, ref, fl, kinds, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(S, field), \
+   .flags = LS_COL_NULL | (fl), .null_value = -1, .applies = kinds, .aux = ref, .doc = doc_}
+/* Text of kind k (LS_TEXT8, LS_UTF8, LS_WTF8) in an ls_span field, up to
+** maxbytes bytes, on rows of `kinds` (0: all). */
+#define LS_COL_TEXT(nm, k, S, field, maxbytes, fl, kinds, doc_) \
+  {.name = nm, .type = "TEXT", .kind = k, .store = LS_SPAN, .offset = offsetof(S, field), .max = maxbytes, \
+   .flags = fl, .applies = kinds, .doc = doc_}
+/* Text of kind k in a NUL-padded char array of `bytes` bytes at field
+** (LS_SIZEOF for a whole member). */
+#define LS_COL_TEXT_CHARS(nm, k, S, field, bytes, fl, kinds, doc_) \
+  {.name = nm, .type = "TEXT", .kind = k, .store = LS_CHARS, .offset = offsetof(S, field), .size = bytes, \
+   .flags = fl, .applies = kinds, .doc = doc_}
+#define LS_SIZEOF(S, field) sizeof(((S *)0)->field)
+/* A JSON array of integers (.aux: the ls_json_shape), each from lo to hi
+** (0, 0: the store's range): an LS_SPAN, LS_SPAN16 or LS_SPAN32 field, or
+** LS_I32, a fixed int32_t array (its size taken from the field). */
+#define LS_COL_JSON_INTS(nm, st, S, field, lo, hi, fl, shape, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_JSON_INTS, .store = st, .offset = offsetof(S, field), \
+   .size = (st) == LS_I32 ? LS_SIZEOF(S, field) : 0, .min = lo, .max = hi, .flags = fl, .aux = shape, .doc = doc_}
+/* A column computed by its getter (and setter; NULL: read-only). */
+#define LS_COL_COMPUTED(nm, sqltype, getter, setter, fl, doc_) \
+  {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = getter, .set = setter, .flags = fl, .doc = doc_}
 #define LS_COL_POS(nm, which, fl, doc_) {.name = nm, .type = "INTEGER", .kind = LS_POS, .offset = which, .flags = fl, .doc = doc_}
 #define LS_COL_CUSTOM(nm, sqltype, getter, setter, doc_) \
   {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = getter, .set = setter, .doc = doc_}
+
+/* ---- INSERT arguments ------------------------------------------------- */
+
+/* The value an INSERT gave for one column a table's insert names, with
+** that column (for messages): NULL values are SQL NULLs as given. */
+typedef struct ls_arg {
+  sqlite3_value *value;
+  const ls_column *column;
+} ls_arg;
+
+/* One column an insert reads, by name: the engine finds the column when
+** it registers the table (a name the table lacks fails the registration)
+** and puts its ls_arg at `offset` of the insert's argument struct. */
+typedef struct ls_insert_arg {
+  const char *column;
+  size_t offset;
+} ls_insert_arg;
+
+#define LS_INSERT_ARGS_MAX 8
+
+/* A table's INSERT: run() gets the argument struct (args_size bytes) with
+** an ls_arg per declared column, filled by the engine from the row the
+** INSERT gives; it adds a blank row placed by them and sets *pos to it.
+** args: the columns it reads, up to LS_INSERT_ARGS_MAX, ended by an entry
+** without a column (LS_ARG declares one from a field named like its
+** column).  Returns SQLITE_OK, or an error with *err. */
+typedef struct ls_insert {
+  int (*run)(void *model, const void *args, ls_pos *pos, char **err);
+  size_t args_size;
+  ls_insert_arg args[LS_INSERT_ARGS_MAX + 1];
+} ls_insert;
+
+#define LS_ARG(S, field) {.column = #field, .offset = offsetof(S, field)}
+/* An argument whose column name is not a C name (or is another's). */
+#define LS_ARG_NAMED(name, S, field) {.column = name, .offset = offsetof(S, field)}
+
+/* Whether the INSERT gave the column a value other than NULL. */
+static inline int ls_arg_given(const ls_arg *a) { return sqlite3_value_type(a->value) != SQLITE_NULL; }
+/* The value's SQL type (SQLITE_INTEGER, SQLITE_NULL, ...). */
+static inline int ls_arg_type(const ls_arg *a) { return sqlite3_value_type(a->value); }
+/* The value as text, NULL for NULL (valid while the INSERT runs). */
+static inline const char *ls_arg_text(const ls_arg *a) { return (const char *)sqlite3_value_text(a->value); }
+/* The value as an integer, unchecked (sqlite3_value_int64). */
+static inline int64_t ls_arg_int64(const ls_arg *a) { return sqlite3_value_int64(a->value); }
 
 /* Integer bounds pushed down on a LS_COL_RANGE column (inclusive). */
 typedef struct ls_range {
@@ -489,6 +582,12 @@ typedef struct ls_shape {
   int64_t (*base)(const void *model, int64_t a);
 } ls_shape;
 
+/* Shapes without has() or base(), for `.shape = ...`. */
+#define LS_ONE_ROW {.kind = LS_SHAPE_ONE}
+#define LS_ARRAY(count_fn) {.kind = LS_SHAPE_ARRAY, .count = count_fn}
+#define LS_NESTED(count_fn, inner_fn) {.kind = LS_SHAPE_NESTED, .count = count_fn, .inner = inner_fn}
+#define LS_GRID(count_fn, wide_fn, high_fn) {.kind = LS_SHAPE_GRID, .count = count_fn, .inner = wide_fn, .height = high_fn}
+
 typedef struct ls_table {
   const char *name;
   const ls_format *format;  /* NULL: every registered format (levelsql_files) */
@@ -504,10 +603,11 @@ typedef struct ls_table {
   int64_t (*key)(const void *model, const ls_pos *pos);
   /* Finds the row with that key; returns 1 and sets *pos, or 0.  NULL: from the shape. */
   int (*seek)(const void *model, int64_t key, ls_pos *pos);
-  /* INSERT: adds a blank row placed by the values (indexed like columns;
-  ** e.g. `plane`), sets *pos to it.  The engine then applies the setters of
-  ** the non-NULL writable values.  NULL: the table takes no INSERT. */
-  int (*insert)(void *model, sqlite3_value *const *values, ls_pos *pos, char **err);
+  /* INSERT: adds a blank row placed by the values of the columns it
+  ** names (ls_insert), sets *pos to it.  The engine then applies the
+  ** setters of the non-NULL writable values.  NULL: the table takes no
+  ** INSERT. */
+  const struct ls_insert *insert;
   /* DELETE of the row at pos.  NULL: the table takes no DELETE. */
   int (*remove)(void *model, const ls_pos *pos, char **err);
   /* levelsql_files: one row per matched file, unreadable files included. */
@@ -552,6 +652,9 @@ typedef struct ls_table {
   ** applies to. */
   int (*other_kind)(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err);
 } ls_table;
+
+/* A table's column list, for its ls_table: `LS_COLUMNS(plane_columns),`. */
+#define LS_COLUMNS(list) .columns = list, .ncolumns = (int)(sizeof list / sizeof list[0])
 
 /* The engine's iterators and row names for a table (shape or the table's
 ** own), shapes.c. */
@@ -628,7 +731,10 @@ typedef struct ls_session ls_session;
 /* Registers levelsql_limit(name [, value]) on the connection (limits.c). */
 int ls_limit_register(sqlite3 *db, ls_session *sess);
 ls_session *ls_session_new(sqlite3 *db);
-int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table);
+/* Registers one table; a table whose insert names a column it does not
+** have fails with SQLITE_ERROR and *err (sqlite3_mprintf'd; err may be
+** NULL) naming the table and the column. */
+int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table, char **err);
 /* A table family as data: its format and its tables (NULL-terminated);
 ** registering it makes the format known to levelsql_files and creates
 ** every table's module. */
@@ -636,7 +742,7 @@ typedef struct ls_family {
   const ls_format *format;
   const ls_table *const *tables;
 } ls_family;
-int ls_register_family(sqlite3 *db, ls_session *sess, const ls_family *family);
+int ls_register_family(sqlite3 *db, ls_session *sess, const ls_family *family, char **err);
 /* The engine's own SQL function (levelsql_column_value, for comparing an
 ** UPDATE's values with the row's), once per connection. */
 int ls_register_engine_functions(sqlite3 *db);
@@ -743,6 +849,12 @@ void ls_walk_free(ls_walk *w);
 ** integral reals and text holding an integer; anything else or out of range
 ** fails with a message naming the column and the limit. */
 int ls_value_int(sqlite3_value *v, const ls_column *col, int64_t min, int64_t max, int64_t *out, char **err);
+
+/* The argument's integer within [min, max] (ls_value_int, messages naming
+** its column); NULL fails like any non-integer. */
+int ls_arg_int(const ls_arg *a, int64_t min, int64_t max, int64_t *out, char **err);
+/* The same, but NULL gives `dflt` (unchecked). */
+int ls_arg_int_or(const ls_arg *a, int64_t min, int64_t max, int64_t dflt, int64_t *out, char **err);
 
 /* Reads a text value for col and encodes it into the options' code page,
 ** at most max_len bytes (malloc'd into *out).  Fails naming the column and

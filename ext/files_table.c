@@ -42,5 +42,5 @@ static const ls_table levelsql_files = {
 };
 
 int files_table_register(sqlite3 *db, ls_session *sess) {
-  return ls_register_table(db, sess, &levelsql_files);
+  return ls_register_table(db, sess, &levelsql_files, NULL);
 }

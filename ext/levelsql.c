@@ -90,6 +90,7 @@ __declspec(dllexport)
 int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api) {
   static const ls_family *const families[] = {&wwd_family, &tw_family, &wed_family, &wz4_family};
   ls_session *sess;
+  char *table_err = NULL;
   size_t f;
   int rc;
   SQLITE_EXTENSION_INIT2(api);
@@ -97,7 +98,9 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
   if (!sess) return SQLITE_NOMEM;
   rc = ls_register_engine_functions(db);
   if (rc == SQLITE_OK) rc = files_table_register(db, sess);
-  for (f = 0; rc == SQLITE_OK && f < sizeof families / sizeof families[0]; f++) rc = ls_register_family(db, sess, families[f]);
+  for (f = 0; rc == SQLITE_OK && f < sizeof families / sizeof families[0]; f++) {
+    rc = ls_register_family(db, sess, families[f], &table_err);
+  }
   if (rc == SQLITE_OK) rc = wwd_functions_register(db);
   if (rc == SQLITE_OK) rc = wed_functions_register(db);
   if (rc == SQLITE_OK) rc = render_functions_register(db, sess);
@@ -130,6 +133,10 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
                                     NULL, NULL, session_destroy);
   }
   ls_session_release(sess); /* the modules and functions hold their own references */
-  if (rc != SQLITE_OK && err) *err = sqlite3_mprintf("levelsql: cannot register: %s", sqlite3_errstr(rc));
+  if (rc != SQLITE_OK && err) {
+    *err = table_err ? sqlite3_mprintf("levelsql: cannot register %s", table_err)
+                     : sqlite3_mprintf("levelsql: cannot register: %s", sqlite3_errstr(rc));
+  }
+  sqlite3_free(table_err);
   return rc;
 }

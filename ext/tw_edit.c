@@ -201,13 +201,14 @@ LIST_KEY_SEEK(sound, KEYS_SOUNDS)
 static int edit_failed(const codec_error *e, char **err) { return ls_codec_failed(e, SQLITE_CONSTRAINT, err, NULL); }
 
 /* Reads an optional index value: NULL gives dflt, else 0..max. */
-static int value_index(sqlite3_value *v, const char *column, int64_t dflt, int64_t max, int64_t *out, char **err) {
+static int value_index(const ls_arg *a, int64_t dflt, int64_t max, int64_t *out, char **err) {
+  sqlite3_value *v = a->value;
   if (sqlite3_value_type(v) == SQLITE_NULL) {
     *out = dflt;
     return SQLITE_OK;
   }
   if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER || sqlite3_value_int64(v) < 0 || sqlite3_value_int64(v) > max) {
-    *err = sqlite3_mprintf("column %s: an INSERT takes an integer from 0 to %lld here, or NULL (last)", column,
+    *err = sqlite3_mprintf("column %s: an INSERT takes an integer from 0 to %lld here, or NULL (last)", a->column->name,
                            (long long)max);
     return SQLITE_CONSTRAINT;
   }
@@ -253,7 +254,8 @@ static void keys_layer_removed(tw_keys *keys, size_t l) {
 
 /* The layer at (grp, layer) in group terms; SQLITE_CONSTRAINT naming it
 ** when there is none. */
-static int find_layer(const tw_map *m, sqlite3_value *grp, sqlite3_value *layer, size_t *l, char **err) {
+static int find_layer(const tw_map *m, const ls_arg *grp_arg, const ls_arg *layer_arg, size_t *l, char **err) {
+  sqlite3_value *grp = grp_arg->value, *layer = layer_arg->value;
   size_t i;
   if (sqlite3_value_numeric_type(grp) != SQLITE_INTEGER || sqlite3_value_numeric_type(layer) != SQLITE_INTEGER) {
     *err = sqlite3_mprintf("an INSERT here needs grp and layer (integers) to say which layer it goes to");
@@ -278,8 +280,8 @@ static int remove_layer(void *model, size_t l, char **err) {
 }
 
 /* "tiles", "game", ... as a tw_kind the INSERT can add. */
-static int parse_kind(sqlite3_value *v, tw_kind *out, char **err) {
-  const char *s = (const char *)sqlite3_value_text(v);
+static int parse_kind(const ls_arg *a, tw_kind *out, char **err) {
+  const char *s = ls_arg_text(a);
   int k;
   if (!s) s = "tiles";
   for (k = TW_KIND_TILES; k <= TW_KIND_SOUNDS; k++)
@@ -292,7 +294,15 @@ static int parse_kind(sqlite3_value *v, tw_kind *out, char **err) {
   return SQLITE_CONSTRAINT;
 }
 
-int tw_layer_insert_row(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+/* The columns an INSERT into tw_layers reads. */
+typedef struct layer_args {
+  ls_arg grp, layer, kind, width, height;
+} layer_args;
+
+/* INSERT into tw_layers: a layer of `kind` (default tiles) in group grp
+** at `layer` (default last), width x height cells for tilemaps. */
+static int layer_insert_row(void *model, const void *args_, ls_pos *pos, char **err) {
+  const layer_args *args = args_;
   tw_map *m = tw_model_map(model);
   tw_keys *keys = tw_model_keys(model);
   tw_kind kind;
@@ -300,15 +310,15 @@ int tw_layer_insert_row(void *model, sqlite3_value *const *values, ls_pos *pos, 
   size_t l;
   codec_error e;
   int rc;
-  if (sqlite3_value_type(values[TW_LAYER_COL_GRP]) == SQLITE_NULL) {
+  if (!ls_arg_given(&args->grp)) {
     *err = sqlite3_mprintf("column grp: an INSERT into tw_layers needs the group the layer goes to");
     return SQLITE_CONSTRAINT;
   }
-  if ((rc = value_index(values[TW_LAYER_COL_GRP], "grp", 0, (int64_t)m->num_groups - 1, &g, err)) != SQLITE_OK ||
-      (rc = value_index(values[TW_LAYER_COL_LAYER], "layer", INT32_MAX, INT32_MAX, &k, err)) != SQLITE_OK ||
-      (rc = parse_kind(values[TW_LAYER_COL_KIND], &kind, err)) != SQLITE_OK ||
-      (rc = value_index(values[TW_LAYER_COL_WIDTH], "width", 0, INT32_MAX, &w, err)) != SQLITE_OK ||
-      (rc = value_index(values[TW_LAYER_COL_HEIGHT], "height", 0, INT32_MAX, &h, err)) != SQLITE_OK ||
+  if ((rc = value_index(&args->grp, 0, (int64_t)m->num_groups - 1, &g, err)) != SQLITE_OK ||
+      (rc = value_index(&args->layer, INT32_MAX, INT32_MAX, &k, err)) != SQLITE_OK ||
+      (rc = parse_kind(&args->kind, &kind, err)) != SQLITE_OK ||
+      (rc = value_index(&args->width, 0, INT32_MAX, &w, err)) != SQLITE_OK ||
+      (rc = value_index(&args->height, 0, INT32_MAX, &h, err)) != SQLITE_OK ||
       (rc = list_ready(keys, m, KEYS_LAYERS)) != SQLITE_OK)
     return rc;
   if (k == INT32_MAX) {
@@ -322,6 +332,12 @@ int tw_layer_insert_row(void *model, sqlite3_value *const *values, ls_pos *pos, 
   pos->b = pos->c = 0;
   return SQLITE_OK;
 }
+
+const ls_insert tw_layer_insertion = {
+  .run = layer_insert_row, .args_size = sizeof(layer_args),
+  .args = {LS_ARG(layer_args, grp), LS_ARG(layer_args, layer), LS_ARG(layer_args, kind), LS_ARG(layer_args, width),
+           LS_ARG(layer_args, height)},
+};
 
 int tw_layer_remove_row(void *model, const ls_pos *pos, char **err) {
   if (list_ready(tw_model_keys(model), tw_model_map(model), KEYS_LAYERS) != SQLITE_OK) return SQLITE_NOMEM;
@@ -350,17 +366,22 @@ static int element_seek(const void *model, tw_kind kind, int64_t key, ls_pos *po
 
 typedef int (*element_edit)(tw_map *m, size_t l, size_t at, codec_error *err);
 
+/* The columns an INSERT into tw_quads or tw_sound_sources reads: the
+** layer, and the element's index in it (column quad or source). */
+typedef struct element_args {
+  ls_arg grp, layer, index;
+} element_args;
+
 /* An INSERT of a quad or source: at (grp, layer), position or last. */
-static int element_insert_row(void *model, sqlite3_value *const *values, ls_pos *pos, element_edit add, char **err) {
+static int element_insert_row(void *model, const element_args *args, ls_pos *pos, element_edit add, char **err) {
   tw_map *m = tw_model_map(model);
   tw_keys *keys = tw_model_keys(model);
   size_t l;
   int64_t at;
   codec_error e;
   int rc;
-  if ((rc = find_layer(m, values[TW_ELEM_COL_GRP], values[TW_ELEM_COL_LAYER], &l, err)) != SQLITE_OK ||
-      (rc = value_index(values[TW_ELEM_COL_INDEX], "index", (int64_t)m->layers[l].count, (int64_t)m->layers[l].count,
-                        &at, err)) != SQLITE_OK)
+  if ((rc = find_layer(m, &args->grp, &args->layer, &l, err)) != SQLITE_OK ||
+      (rc = value_index(&args->index, (int64_t)m->layers[l].count, (int64_t)m->layers[l].count, &at, err)) != SQLITE_OK)
     return rc;
   if (!list_on(&keys->elems[l], keys->base[l], m->layers[l].count)) return SQLITE_NOMEM;
   if (!add(m, l, (size_t)at, &e)) return edit_failed(&e, err);
@@ -383,31 +404,45 @@ static int element_remove_row(void *model, const ls_pos *pos, element_edit del, 
 
 int64_t tw_quad_key(const void *model, const ls_pos *pos) { return element_key(model, pos); }
 int tw_quad_seek(const void *model, int64_t key, ls_pos *pos) { return element_seek(model, TW_KIND_QUADS, key, pos); }
-int tw_quad_insert_row(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
-  return element_insert_row(model, values, pos, tw_quad_insert, err);
+static int quad_insert_row(void *model, const void *args, ls_pos *pos, char **err) {
+  return element_insert_row(model, args, pos, tw_quad_insert, err);
 }
+const ls_insert tw_quad_insertion = {
+  .run = quad_insert_row, .args_size = sizeof(element_args),
+  .args = {LS_ARG(element_args, grp), LS_ARG(element_args, layer), LS_ARG_NAMED("quad", element_args, index)},
+};
 int tw_quad_remove_row(void *model, const ls_pos *pos, char **err) {
   return element_remove_row(model, pos, tw_quad_delete, err);
 }
 int64_t tw_source_key(const void *model, const ls_pos *pos) { return element_key(model, pos); }
 int tw_source_seek(const void *model, int64_t key, ls_pos *pos) { return element_seek(model, TW_KIND_SOUNDS, key, pos); }
-int tw_source_insert_row(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
-  return element_insert_row(model, values, pos, tw_source_insert, err);
+static int source_insert_row(void *model, const void *args, ls_pos *pos, char **err) {
+  return element_insert_row(model, args, pos, tw_source_insert, err);
 }
+const ls_insert tw_source_insertion = {
+  .run = source_insert_row, .args_size = sizeof(element_args),
+  .args = {LS_ARG(element_args, grp), LS_ARG(element_args, layer), LS_ARG_NAMED("source", element_args, index)},
+};
 int tw_source_remove_row(void *model, const ls_pos *pos, char **err) {
   return element_remove_row(model, pos, tw_source_delete, err);
 }
 
 /* ---- groups ----------------------------------------------------------------------------- */
 
-int tw_group_insert_row(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+/* The column an INSERT into tw_groups reads. */
+typedef struct group_args {
+  ls_arg grp;
+} group_args;
+
+/* INSERT into tw_groups: an empty group, appended (grp NULL or the count). */
+static int group_insert_row(void *model, const void *args_, ls_pos *pos, char **err) {
+  const group_args *args = args_;
   tw_map *m = tw_model_map(model);
   tw_keys *keys = tw_model_keys(model);
   int64_t g;
   codec_error e;
   int rc;
-  if ((rc = value_index(values[TW_LIST_COL_INDEX], "grp", (int64_t)m->num_groups, (int64_t)m->num_groups, &g, err)) !=
-          SQLITE_OK ||
+  if ((rc = value_index(&args->grp, (int64_t)m->num_groups, (int64_t)m->num_groups, &g, err)) != SQLITE_OK ||
       (rc = list_ready(keys, m, KEYS_GROUPS)) != SQLITE_OK)
     return rc;
   if (!tw_group_insert(m, (size_t)g, &e)) return edit_failed(&e, err);
@@ -416,6 +451,10 @@ int tw_group_insert_row(void *model, sqlite3_value *const *values, ls_pos *pos, 
   pos->b = pos->c = 0;
   return SQLITE_OK;
 }
+
+const ls_insert tw_group_insertion = {
+  .run = group_insert_row, .args_size = sizeof(group_args), .args = {LS_ARG(group_args, grp)},
+};
 
 /* A group goes with its layers (the editor deletes them with it); the game
 ** group stays. */
@@ -442,7 +481,9 @@ int tw_group_remove_row(void *model, const ls_pos *pos, char **err) {
 /* ---- images, envelopes, sounds: appended, removed when unused ---------------------------------- */
 
 /* The index column of an appended row: NULL or the count. */
-static int appended_index(sqlite3_value *v, const char *column, size_t count, char **err) {
+static int appended_index(const ls_arg *a, size_t count, char **err) {
+  sqlite3_value *v = a->value;
+  const char *column = a->column->name;
   if (sqlite3_value_type(v) == SQLITE_NULL ||
       (sqlite3_value_numeric_type(v) == SQLITE_INTEGER && sqlite3_value_int64(v) == (int64_t)count))
     return SQLITE_OK;
@@ -452,7 +493,8 @@ static int appended_index(sqlite3_value *v, const char *column, size_t count, ch
 }
 
 /* The name an INSERT gives: UTF-8 text. */
-static int value_name(sqlite3_value *v, const char *table, const char **s, size_t *n, char **err) {
+static int value_name(const ls_arg *a, const char *table, const char **s, size_t *n, char **err) {
+  sqlite3_value *v = a->value;
   if (sqlite3_value_type(v) != SQLITE_TEXT || sqlite3_value_bytes(v) < 1) {
     *err = sqlite3_mprintf("column name: an INSERT into %s needs a name", table);
     return SQLITE_CONSTRAINT;
@@ -473,44 +515,76 @@ static int appended(void *model, int which, ls_pos *pos) {
   return SQLITE_OK;
 }
 
-int tw_image_insert_row(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+/* The columns an INSERT into tw_images reads. */
+typedef struct image_args {
+  ls_arg image, name, width, height;
+} image_args;
+
+/* INSERT into tw_images: an external image (no pixels) of that name and
+** size, appended. */
+static int image_insert_row(void *model, const void *args_, ls_pos *pos, char **err) {
+  const image_args *args = args_;
   tw_map *m = tw_model_map(model);
   const char *name;
   size_t n;
   int64_t w, h;
   codec_error e;
   int rc;
-  if ((rc = appended_index(values[TW_LIST_COL_INDEX], "image", m->num_images, err)) != SQLITE_OK ||
-      (rc = value_name(values[TW_LIST_COL_NAME], "tw_images", &name, &n, err)) != SQLITE_OK ||
-      (rc = value_index(values[TW_IMAGE_COL_WIDTH], "width", 0, INT32_MAX, &w, err)) != SQLITE_OK ||
-      (rc = value_index(values[TW_IMAGE_COL_HEIGHT], "height", 0, INT32_MAX, &h, err)) != SQLITE_OK ||
+  if ((rc = appended_index(&args->image, m->num_images, err)) != SQLITE_OK ||
+      (rc = value_name(&args->name, "tw_images", &name, &n, err)) != SQLITE_OK ||
+      (rc = value_index(&args->width, 0, INT32_MAX, &w, err)) != SQLITE_OK ||
+      (rc = value_index(&args->height, 0, INT32_MAX, &h, err)) != SQLITE_OK ||
       (rc = list_ready(tw_model_keys(model), m, KEYS_IMAGES)) != SQLITE_OK)
     return rc;
   if (!tw_image_insert(m, name, n, (int)w, (int)h, &e)) return edit_failed(&e, err);
   return appended(model, KEYS_IMAGES, pos);
 }
 
-int tw_sound_insert_row(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+const ls_insert tw_image_insertion = {
+  .run = image_insert_row, .args_size = sizeof(image_args),
+  .args = {LS_ARG(image_args, image), LS_ARG(image_args, name), LS_ARG(image_args, width), LS_ARG(image_args, height)},
+};
+
+/* The columns an INSERT into tw_sounds reads. */
+typedef struct sound_args {
+  ls_arg sound, name;
+} sound_args;
+
+/* INSERT into tw_sounds: an empty sound of that name, appended. */
+static int sound_insert_row(void *model, const void *args_, ls_pos *pos, char **err) {
+  const sound_args *args = args_;
   tw_map *m = tw_model_map(model);
   const char *name;
   size_t n;
   codec_error e;
   int rc;
-  if ((rc = appended_index(values[TW_LIST_COL_INDEX], "sound", m->num_sounds, err)) != SQLITE_OK ||
-      (rc = value_name(values[TW_LIST_COL_NAME], "tw_sounds", &name, &n, err)) != SQLITE_OK ||
+  if ((rc = appended_index(&args->sound, m->num_sounds, err)) != SQLITE_OK ||
+      (rc = value_name(&args->name, "tw_sounds", &name, &n, err)) != SQLITE_OK ||
       (rc = list_ready(tw_model_keys(model), m, KEYS_SOUNDS)) != SQLITE_OK)
     return rc;
   if (!tw_sound_insert(m, name, n, &e)) return edit_failed(&e, err);
   return appended(model, KEYS_SOUNDS, pos);
 }
 
-int tw_envelope_insert_row(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+const ls_insert tw_sound_insertion = {
+  .run = sound_insert_row, .args_size = sizeof(sound_args), .args = {LS_ARG(sound_args, sound), LS_ARG(sound_args, name)},
+};
+
+/* The columns an INSERT into tw_envelopes reads. */
+typedef struct envelope_args {
+  ls_arg env, kind;
+} envelope_args;
+
+/* INSERT into tw_envelopes: an envelope of that kind without points,
+** appended. */
+static int envelope_insert_row(void *model, const void *args_, ls_pos *pos, char **err) {
+  const envelope_args *args = args_;
   tw_map *m = tw_model_map(model);
-  const char *kind = (const char *)sqlite3_value_text(values[TW_ENVELOPE_COL_KIND]);
+  const char *kind = ls_arg_text(&args->kind);
   int channels = !kind ? 0 : !strcmp(kind, "color") ? 4 : !strcmp(kind, "position") ? 3 : !strcmp(kind, "sound") ? 1 : 0;
   codec_error e;
   int rc;
-  if ((rc = appended_index(values[TW_LIST_COL_INDEX], "env", m->num_envelopes, err)) != SQLITE_OK) return rc;
+  if ((rc = appended_index(&args->env, m->num_envelopes, err)) != SQLITE_OK) return rc;
   if (!channels) {
     *err = sqlite3_mprintf("column kind: an INSERT into tw_envelopes needs the kind: 'position', 'color' or 'sound'");
     return SQLITE_CONSTRAINT;
@@ -519,6 +593,11 @@ int tw_envelope_insert_row(void *model, sqlite3_value *const *values, ls_pos *po
   if (!tw_envelope_insert(m, channels, &e)) return edit_failed(&e, err);
   return appended(model, KEYS_ENVELOPES, pos);
 }
+
+const ls_insert tw_envelope_insertion = {
+  .run = envelope_insert_row, .args_size = sizeof(envelope_args),
+  .args = {LS_ARG(envelope_args, env), LS_ARG(envelope_args, kind)},
+};
 
 typedef int (*list_delete)(tw_map *m, size_t i, codec_error *err);
 

@@ -32,19 +32,12 @@ void tw_keys_layer_resized(tw_keys *k, const tw_map *m, size_t l);
 /* The keys inside a model of the family (tw_tables.c). */
 tw_keys *tw_model_keys(const void *model);
 
-/* Positions of the columns the insert callbacks read, in the column lists
-** of tw_tables.c. */
-enum { TW_LAYER_COL_GRP = 0, TW_LAYER_COL_LAYER = 1, TW_LAYER_COL_KIND = 3, TW_LAYER_COL_WIDTH = 6,
-       TW_LAYER_COL_HEIGHT = 7 };
-enum { TW_ELEM_COL_GRP = 0, TW_ELEM_COL_LAYER = 1, TW_ELEM_COL_INDEX = 2 }; /* tw_quads, tw_sound_sources */
-enum { TW_LIST_COL_INDEX = 0, TW_LIST_COL_NAME = 1 };                        /* tw_groups, tw_images, tw_sounds */
-enum { TW_ENVELOPE_COL_KIND = 1, TW_IMAGE_COL_WIDTH = 2, TW_IMAGE_COL_HEIGHT = 3 };
-
-/* ls_table callbacks: key, seek, insert and remove of each table. */
-#define TW_ROW_CALLBACKS(name)                                                                  \
-  int64_t tw_##name##_key(const void *model, const ls_pos *pos);                                \
-  int tw_##name##_seek(const void *model, int64_t key, ls_pos *pos);                            \
-  int tw_##name##_insert_row(void *model, sqlite3_value *const *values, ls_pos *pos, char **err); \
+/* ls_table callbacks: key, seek, insert (with the columns it reads, by
+** name) and remove of each table. */
+#define TW_ROW_CALLBACKS(name)                                       \
+  int64_t tw_##name##_key(const void *model, const ls_pos *pos);     \
+  int tw_##name##_seek(const void *model, int64_t key, ls_pos *pos); \
+  extern const ls_insert tw_##name##_insertion;                      \
   int tw_##name##_remove_row(void *model, const ls_pos *pos, char **err);
 TW_ROW_CALLBACKS(group)
 TW_ROW_CALLBACKS(layer)

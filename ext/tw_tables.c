@@ -206,13 +206,10 @@ static size_t tw_format_shed(void *model) {
 }
 
 const ls_format tw_format = {
-  "tw", tw_extensions, tw_map_sniff, tw_format_parse, tw_format_serialize,
-  tw_format_clone, tw_format_free, tw_format_footprint, tw_format_validate,
-  NULL, /* options: text in maps is UTF-8, no code page to choose */
-  tw_format_shed,
-  NULL, /* parse_reusing: blobs stay compressed until read */
-  tw_format_decoded_claim,
-  NULL, /* bytes_claim: the parse inflates nothing */
+  .name = "tw", .extensions = tw_extensions, .sniff = tw_map_sniff, LS_CODEC_FORMAT_FIELDS(tw),
+  .validate = tw_format_validate, .shed = tw_format_shed, .decoded_claim = tw_format_decoded_claim,
+  /* no options: text in maps is UTF-8, no code page to choose; no parse_reusing: blobs stay compressed
+  ** until read; no bytes_claim: the parse inflates nothing */
 };
 
 /* ---- shared helpers -------------------------------------------------------- */
@@ -233,17 +230,6 @@ static int32_t shown_index(int v) {
   return v < 0 ? -1 : v;
 }
 
-/* Typed columns of the records: UTF-8 text in a NUL-padded array, an
-** integer of the rows of some kinds (0: every row), an index (-1 is NULL). */
-#define UTF8_CHARS(nm, S, field, kinds, doc_) \
-  {.name = nm, .type = "TEXT", .kind = LS_UTF8, .store = LS_CHARS, .offset = offsetof(S, field), \
-   .size = sizeof(((S *)0)->field), .applies = kinds, .doc = doc_}
-#define KIND_INT(nm, S, field, lo, hi, fl, kinds, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_I32, .offset = offsetof(S, field), .min = lo, \
-   .max = hi, .flags = fl, .applies = kinds, .doc = doc_}
-#define INDEX_INT(nm, S, field, ref, fl, kinds, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_I32, .offset = offsetof(S, field), \
-   .flags = LS_COL_NULL | (fl), .null_value = -1, .applies = kinds, .aux = ref, .doc = doc_}
 /* What the indices refer to: a write must name an existing one. */
 static int64_t count_images(const void *model);
 static int64_t count_envelopes(const void *model);
@@ -292,9 +278,6 @@ static void get_layer_kind(const ls_row *row, sqlite3_context *ctx, const ls_col
   (void)col;
   sqlite3_result_text(ctx, tw_kind_name(ROW_MAP(row)->layers[row->pos.a].kind), -1, SQLITE_STATIC);
 }
-
-#define LAYER_COL(nm, sqltype, getter, fl, doc_) \
-  {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = getter, .flags = (fl) | LS_COL_NOREC, .doc = doc_}
 
 /* The row kind of tw_layers and tw_tiles: the layer's tw_kind. */
 static int layer_row_kind(const ls_row *row) {
@@ -446,31 +429,26 @@ static const ls_json_shape settings_shape = {1, 0, TW_SETTINGS_MAX, settings_exa
 
 static const char *const style_names[] = {"0.6", "0.7", "ddnet", NULL};
 
-#define MINT(nm, st, field, doc_) LS_COL_INT(nm, st, map_rec, field, LS_COL_RO, doc_)
-#define MTEXT(nm, f, max_bytes, doc_)                                                                    \
-  {.name = nm, .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(map_rec, info[f]), \
-   .max = max_bytes, .flags = LS_COL_NULL, .doc = doc_}
-
 static const ls_column map_columns[] = {
-  MINT("datafile_version", LS_I64, df_version, "datafile container version as read (3 or 4; levelsql writes 4)"),
+  LS_COL_INT("datafile_version", LS_I64, map_rec, df_version, LS_COL_RO, "datafile container version as read (3 or 4; levelsql writes 4)"),
   {.name = "style", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(map_rec, style),
    .aux = style_names, .doc = "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts "
    "the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound "
    "layers, sounds, settings, UUID items) is refused for '0.7'"},
-  MTEXT("author", TW_INFO_AUTHOR, 31, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
-  MTEXT("map_version", TW_INFO_VERSION, 15, "map info: version string (15 bytes); NULL when absent, and setting NULL or '' removes it"),
-  MTEXT("credits", TW_INFO_CREDITS, 127, "map info: credits (127 bytes); NULL when absent, and setting NULL or '' removes it"),
-  MTEXT("license", TW_INFO_LICENSE, 31, "map info: license (31 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_TEXT("author", LS_UTF8, map_rec, info[TW_INFO_AUTHOR], 31, LS_COL_NULL, 0, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_TEXT("map_version", LS_UTF8, map_rec, info[TW_INFO_VERSION], 15, LS_COL_NULL, 0, "map info: version string (15 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_TEXT("credits", LS_UTF8, map_rec, info[TW_INFO_CREDITS], 127, LS_COL_NULL, 0, "map info: credits (127 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_TEXT("license", LS_UTF8, map_rec, info[TW_INFO_LICENSE], 31, LS_COL_NULL, 0, "map info: license (31 bytes); NULL when absent, and setting NULL or '' removes it"),
   {.name = "settings", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_NUL_STRINGS,
    .offset = offsetof(map_rec, info[TW_INFO_SETTINGS]), .max = TW_SETTING_MAX, .flags = LS_COL_UTF8, .aux = &settings_shape,
    .doc = "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"},
-  MINT("num_groups", LS_I64, groups, "number of groups"),
-  MINT("num_layers", LS_I64, layers, "number of layers (all groups)"),
-  MINT("num_images", LS_I64, images, "number of images"),
-  MINT("num_envelopes", LS_I64, envelopes, "number of envelopes"),
-  MINT("num_sounds", LS_I64, sounds, "number of sounds"),
-  MINT("file_size", LS_I64, file_size, "size of the file as last read or written, in bytes"),
-  MINT("crc32", LS_U32, crc32, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
+  LS_COL_INT("num_groups", LS_I64, map_rec, groups, LS_COL_RO, "number of groups"),
+  LS_COL_INT("num_layers", LS_I64, map_rec, layers, LS_COL_RO, "number of layers (all groups)"),
+  LS_COL_INT("num_images", LS_I64, map_rec, images, LS_COL_RO, "number of images"),
+  LS_COL_INT("num_envelopes", LS_I64, map_rec, envelopes, LS_COL_RO, "number of envelopes"),
+  LS_COL_INT("num_sounds", LS_I64, map_rec, sounds, LS_COL_RO, "number of sounds"),
+  LS_COL_INT("file_size", LS_I64, map_rec, file_size, LS_COL_RO, "size of the file as last read or written, in bytes"),
+  LS_COL_INT("crc32", LS_U32, map_rec, crc32, LS_COL_RO, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
   {.name = "sha256", .type = "TEXT", .kind = LS_CUSTOM, .get = get_map_sha256, .flags = LS_COL_NOREC,
    .doc = "SHA-256 of the file as last read or written, hex: the map identity DDNet servers use"},
 };
@@ -498,8 +476,8 @@ static int map_store(ls_row *row, const void *old, const unsigned char *changed,
 
 static const ls_table tw_maps = {
   .name = "tw_maps", .format = &tw_format, .doc = "one row per Teeworlds/DDNet map: info and identity",
-  .columns = map_columns, .ncolumns = NCOLS(map_columns),
-  .shape = {LS_SHAPE_ONE, NULL, NULL, NULL}, .row_name = "map info",
+  LS_COLUMNS(map_columns),
+  .shape = LS_ONE_ROW, .row_name = "map info",
   .rows_per_file = 1, /* the corpus average */
   .record_size = sizeof(map_rec), .load = map_load, .store = map_store,
 };
@@ -515,23 +493,21 @@ static int group_load(const ls_row *row, char **err) {
   return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
 }
 
-#define GINT(nm, field, fl, doc_) LS_COL_INT(nm, LS_I32, tw_group_info, field, fl, doc_)
-
 static const ls_column group_columns[] = {
   LS_COL_POS("grp", 0, LS_COL_RANGE | LS_COL_VALUES(7), "group index, 0-based, in file order"),
-  UTF8_CHARS("name", tw_group_info, name, 0, "group name (11 bytes); setting it on an old group item raises its version to 3"),
-  GINT("offset_x", offset_x, 0, "x offset"),
-  GINT("offset_y", offset_y, 0, "y offset"),
-  GINT("parallax_x", parallax_x, 0, "horizontal parallax in percent (100: moves with the world)"),
-  GINT("parallax_y", parallax_y, 0, "vertical parallax in percent"),
+  LS_COL_TEXT_CHARS("name", LS_UTF8, tw_group_info, name, LS_SIZEOF(tw_group_info, name), 0, 0, "group name (11 bytes); setting it on an old group item raises its version to 3"),
+  LS_COL_INT("offset_x", LS_I32, tw_group_info, offset_x, 0, "x offset"),
+  LS_COL_INT("offset_y", LS_I32, tw_group_info, offset_y, 0, "y offset"),
+  LS_COL_INT("parallax_x", LS_I32, tw_group_info, parallax_x, 0, "horizontal parallax in percent (100: moves with the world)"),
+  LS_COL_INT("parallax_y", LS_I32, tw_group_info, parallax_y, 0, "vertical parallax in percent"),
   LS_COL_INT_IN("clipping", LS_I32, tw_group_info, clipping, 0, 1, 0, "1 when drawing is clipped to the clip rectangle"),
-  GINT("clip_x", clip_x, 0, "clip rectangle x"),
-  GINT("clip_y", clip_y, 0, "clip rectangle y"),
-  GINT("clip_w", clip_w, 0, "clip rectangle width"),
-  GINT("clip_h", clip_h, 0, "clip rectangle height"),
-  GINT("num_layers", num_layers, LS_COL_RO, "layers in the group"),
-  GINT("start_layer", start_layer, LS_COL_RO, "layer_index of its first layer"),
-  GINT("version", version, LS_COL_RO, "group item version (3 in current maps)"),
+  LS_COL_INT("clip_x", LS_I32, tw_group_info, clip_x, 0, "clip rectangle x"),
+  LS_COL_INT("clip_y", LS_I32, tw_group_info, clip_y, 0, "clip rectangle y"),
+  LS_COL_INT("clip_w", LS_I32, tw_group_info, clip_w, 0, "clip rectangle width"),
+  LS_COL_INT("clip_h", LS_I32, tw_group_info, clip_h, 0, "clip rectangle height"),
+  LS_COL_INT("num_layers", LS_I32, tw_group_info, num_layers, LS_COL_RO, "layers in the group"),
+  LS_COL_INT("start_layer", LS_I32, tw_group_info, start_layer, LS_COL_RO, "layer_index of its first layer"),
+  LS_COL_INT("version", LS_I32, tw_group_info, version, LS_COL_RO, "group item version (3 in current maps)"),
 };
 
 /* The codec raises an old group item's version to hold a name or clipping. */
@@ -544,11 +520,11 @@ static int group_store(ls_row *row, const void *old, const unsigned char *change
 
 static const ls_table tw_groups = {
   .name = "tw_groups", .format = &tw_format, .doc = "one row per group of each map; INSERT adds an empty group (the editor's defaults) at grp or last, DELETE removes a group with its layers (not the game group)",
-  .columns = group_columns, .ncolumns = NCOLS(group_columns),
-  .shape = {LS_SHAPE_ARRAY, count_groups, NULL, NULL}, .row_name = "group %a",
+  LS_COLUMNS(group_columns),
+  .shape = LS_ARRAY(count_groups), .row_name = "group %a",
   .rows_per_file = 7, /* the corpus average */
   .record_size = sizeof(tw_group_info), .load = group_load, .store = group_store,
-  .key = tw_group_key, .seek = tw_group_seek, .insert = tw_group_insert_row, .remove = tw_group_remove_row,
+  .key = tw_group_key, .seek = tw_group_seek, .insert = &tw_group_insertion, .remove = tw_group_remove_row,
 };
 /* ---- tw_layers --------------------------------------------------------------- */
 
@@ -588,29 +564,28 @@ static void get_layer_image_name(const ls_row *row, sqlite3_context *ctx, const 
 
 #define KINDS_SOUNDS (KIND(TW_KIND_SOUNDS) | KIND(TW_KIND_SOUNDS_DEPRECATED))
 #define TW_LAYER_SIDE_MAX 65536 /* the codec also caps width x height */
-#define LINT(nm, field, lo, hi, fl, kinds, doc_) KIND_INT(nm, layer_rec, li.field, lo, hi, fl, kinds, doc_)
 
 static const ls_column layer_columns[] = {
-  LAYER_COL("grp", "INTEGER", get_layer_group, LS_COL_RANGE | LS_COL_VALUES(7), "group index (NULL for a layer no group lists)"),
-  LAYER_COL("layer", "INTEGER", get_layer_in_group, LS_COL_RANGE | LS_COL_VALUES(8), "index of the layer in its group"),
+  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(7) | LS_COL_NOREC, "group index (NULL for a layer no group lists)"),
+  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(8) | LS_COL_NOREC, "index of the layer in its group"),
   LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(20), "index among all layers of the map"),
-  LAYER_COL("kind", "TEXT", get_layer_kind, 0, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"),
-  UTF8_CHARS("name", layer_rec, li.name, KINDS_KNOWN, "layer name (11 bytes)"),
-  LINT("detail", detail, 0, 1, 0, KINDS_KNOWN, "1: detail layer (hidden with high detail off)"),
-  LINT("width", width, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: width in tiles; writing resizes the layer as the editor does (anchored top-left, new cells empty), and the game layer's physics layers with it"),
-  LINT("height", height, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: height in tiles; writing resizes like width"),
-  LINT("color_r", color[0], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color red 0..255"),
-  LINT("color_g", color[1], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color green 0..255"),
-  LINT("color_b", color[2], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color blue 0..255"),
-  LINT("color_a", color[3], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color alpha 0..255"),
-  INDEX_INT("color_env", layer_rec, color_env, &envelope_index, 0, KINDS_TILEMAP, "tilemaps: color envelope index, 0-based (the editor counts from 1); NULL: none"),
-  LINT("color_env_offset", color_env_offset, 0, 0, 0, KINDS_TILEMAP, "tilemaps: color envelope time offset (ms)"),
-  INDEX_INT("image", layer_rec, image, &image_index, 0, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index, 0-based (the first image is 0); NULL: none"),
+  LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"),
+  LS_COL_TEXT_CHARS("name", LS_UTF8, layer_rec, li.name, LS_SIZEOF(layer_rec, li.name), 0, KINDS_KNOWN, "layer name (11 bytes)"),
+  LS_COL_KIND_INT("detail", LS_I32, layer_rec, li.detail, 0, 1, 0, KINDS_KNOWN, "1: detail layer (hidden with high detail off)"),
+  LS_COL_KIND_INT("width", LS_I32, layer_rec, li.width, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: width in tiles; writing resizes the layer as the editor does (anchored top-left, new cells empty), and the game layer's physics layers with it"),
+  LS_COL_KIND_INT("height", LS_I32, layer_rec, li.height, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: height in tiles; writing resizes like width"),
+  LS_COL_KIND_INT("color_r", LS_I32, layer_rec, li.color[0], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color red 0..255"),
+  LS_COL_KIND_INT("color_g", LS_I32, layer_rec, li.color[1], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color green 0..255"),
+  LS_COL_KIND_INT("color_b", LS_I32, layer_rec, li.color[2], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color blue 0..255"),
+  LS_COL_KIND_INT("color_a", LS_I32, layer_rec, li.color[3], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color alpha 0..255"),
+  LS_COL_INDEX("color_env", LS_I32, layer_rec, color_env, &envelope_index, 0, KINDS_TILEMAP, "tilemaps: color envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_KIND_INT("color_env_offset", LS_I32, layer_rec, li.color_env_offset, 0, 0, 0, KINDS_TILEMAP, "tilemaps: color envelope time offset (ms)"),
+  LS_COL_INDEX("image", LS_I32, layer_rec, image, &image_index, 0, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index, 0-based (the first image is 0); NULL: none"),
   LS_COL_CUSTOM("image_name", "TEXT", get_layer_image_name, NULL, "name of that image; NULL without one"),
-  LINT("num_quads", num_quads, 0, 0, LS_COL_RO, KIND(TW_KIND_QUADS), "quads layers: number of quads"),
-  LINT("num_sources", num_sources, 0, 0, LS_COL_RO, KINDS_SOUNDS, "sounds layers: number of sound sources"),
-  INDEX_INT("sound", layer_rec, sound, NULL, LS_COL_RO, KINDS_SOUNDS, "sounds layers: sound index, 0-based; NULL: none"),
-  LINT("version", version, 0, 0, LS_COL_RO, KINDS_KNOWN, "layer item version (tilemap 3 in DDNet, 4 in 0.7)"),
+  LS_COL_KIND_INT("num_quads", LS_I32, layer_rec, li.num_quads, 0, 0, LS_COL_RO, KIND(TW_KIND_QUADS), "quads layers: number of quads"),
+  LS_COL_KIND_INT("num_sources", LS_I32, layer_rec, li.num_sources, 0, 0, LS_COL_RO, KINDS_SOUNDS, "sounds layers: number of sound sources"),
+  LS_COL_INDEX("sound", LS_I32, layer_rec, sound, NULL, LS_COL_RO, KINDS_SOUNDS, "sounds layers: sound index, 0-based; NULL: none"),
+  LS_COL_KIND_INT("version", LS_I32, layer_rec, li.version, 0, 0, LS_COL_RO, KINDS_KNOWN, "layer item version (tilemap 3 in DDNet, 4 in 0.7)"),
 };
 
 static int layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
@@ -627,16 +602,16 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
   codec_error e;
   if (r->li.width != was->li.width || r->li.height != was->li.height) {
     const tw_map *m = ROW_MAP(row);
-    size_t *counts = malloc(sizeof *counts * (m->num_layers ? m->num_layers : 1)), l;
+    size_t *counts = sqlite3_malloc64(sizeof *counts * (m->num_layers ? m->num_layers : 1)), l;
     if (!counts) return SQLITE_NOMEM;
     for (l = 0; l < m->num_layers; l++) counts[l] = m->layers[l].count;
     if (!tw_layer_resize(ROW_MAP(row), (size_t)row->pos.a, r->li.width, r->li.height, &e)) {
-      free(counts);
+      sqlite3_free(counts);
       return STORE_ERROR(layer_columns, changed, &e, err);
     }
     for (l = 0; l < m->num_layers; l++)
       if (m->layers[l].count != counts[l]) tw_keys_layer_resized(((tw_model *)row->model)->keys, m, l);
-    free(counts);
+    sqlite3_free(counts);
   }
   if (r->color_env != was->color_env) {
     int rc = check_envelope_kind(row, "color_env", r->color_env, was->color_env, ENV_COLOR, err);
@@ -651,12 +626,12 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
 
 static const ls_table tw_layers = {
   .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map; INSERT adds a layer of any kind but sounds_deprecated to group grp at position layer (default last), with the editor's defaults and DDNet's rules; DELETE removes one (not the game layer)",
-  .columns = layer_columns, .ncolumns = NCOLS(layer_columns),
-  .shape = {LS_SHAPE_ARRAY, count_layers, NULL, NULL, layer_in_scan, NULL}, .describe = describe_layer,
+  LS_COLUMNS(layer_columns),
+  .shape = {.kind = LS_SHAPE_ARRAY, .count = count_layers, .has = layer_in_scan}, .describe = describe_layer,
   .rows_per_file = 20, /* the corpus average */
   .record_size = sizeof(layer_rec), .load = layer_load, .store = layer_store,
   .row_kind = layer_row_kind, .other_kind = other_layer_kind,
-  .key = tw_layer_key, .seek = tw_layer_seek, .insert = tw_layer_insert_row, .remove = tw_layer_remove_row,
+  .key = tw_layer_key, .seek = tw_layer_seek, .insert = &tw_layer_insertion, .remove = tw_layer_remove_row,
 };
 
 /* ---- tw_tiles ---------------------------------------------------------------- */
@@ -686,22 +661,20 @@ static char *describe_tile(const void *model, const ls_pos *pos) {
   return name_in_layer(MAP_OF(model), pos->a, sqlite3_mprintf("tile x %lld, y %lld", (long long)pos->c, (long long)pos->b));
 }
 
-#define TINT(nm, field, lo, hi, kinds, doc_) KIND_INT(nm, tw_tile, field, lo, hi, 0, kinds, doc_)
-
 static const ls_column tile_columns[] = {
-  LAYER_COL("grp", "INTEGER", get_layer_group, LS_COL_RANGE | LS_COL_VALUES(3), "group index"),
-  LAYER_COL("layer", "INTEGER", get_layer_in_group, LS_COL_RANGE | LS_COL_VALUES(7), "index of the layer in its group"),
+  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(3) | LS_COL_NOREC, "group index"),
+  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(7) | LS_COL_NOREC, "index of the layer in its group"),
   LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(430), "column, 0-based"),
   LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(160), "row, 0-based"),
-  TINT("id", id, 0, 255, 0, "tile index 0..255 (game layers: 1 solid, 2 death, 3 unhookable, 192-194 spawns...; tw_tile_name(kind, id) names it)"),
-  TINT("flags", flags, 0, 255, KIND(TW_KIND_TILES) | KIND(TW_KIND_GAME) | KIND(TW_KIND_FRONT) | KIND(TW_KIND_SWITCH), "tiles, game, front, switch: 1 vflip, 2 hflip, 4 opaque, 8 rotate (NULL elsewhere)"),
-  TINT("number", number, 0, 255, KIND(TW_KIND_TELE) | KIND(TW_KIND_SWITCH) | KIND(TW_KIND_TUNE), "tele, switch, tune: the number linking tiles"),
-  TINT("force", force, 0, 255, KIND(TW_KIND_SPEEDUP), "speedup: force"),
-  TINT("max_speed", max_speed, 0, 255, KIND(TW_KIND_SPEEDUP), "speedup: maximal speed (0: none)"),
-  TINT("angle", angle, -32768, 32767, KIND(TW_KIND_SPEEDUP), "speedup: angle in degrees (-32768..32767)"),
-  TINT("delay", delay, 0, 255, KIND(TW_KIND_SWITCH), "switch: delay in seconds"),
+  LS_COL_KIND_INT("id", LS_I32, tw_tile, id, 0, 255, 0, 0, "tile index 0..255 (game layers: 1 solid, 2 death, 3 unhookable, 192-194 spawns...; tw_tile_name(kind, id) names it)"),
+  LS_COL_KIND_INT("flags", LS_I32, tw_tile, flags, 0, 255, 0, KIND(TW_KIND_TILES) | KIND(TW_KIND_GAME) | KIND(TW_KIND_FRONT) | KIND(TW_KIND_SWITCH), "tiles, game, front, switch: 1 vflip, 2 hflip, 4 opaque, 8 rotate (NULL elsewhere)"),
+  LS_COL_KIND_INT("number", LS_I32, tw_tile, number, 0, 255, 0, KIND(TW_KIND_TELE) | KIND(TW_KIND_SWITCH) | KIND(TW_KIND_TUNE), "tele, switch, tune: the number linking tiles"),
+  LS_COL_KIND_INT("force", LS_I32, tw_tile, force, 0, 255, 0, KIND(TW_KIND_SPEEDUP), "speedup: force"),
+  LS_COL_KIND_INT("max_speed", LS_I32, tw_tile, max_speed, 0, 255, 0, KIND(TW_KIND_SPEEDUP), "speedup: maximal speed (0: none)"),
+  LS_COL_KIND_INT("angle", LS_I32, tw_tile, angle, -32768, 32767, 0, KIND(TW_KIND_SPEEDUP), "speedup: angle in degrees (-32768..32767)"),
+  LS_COL_KIND_INT("delay", LS_I32, tw_tile, delay, 0, 255, 0, KIND(TW_KIND_SWITCH), "switch: delay in seconds"),
   LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
-  LAYER_COL("kind", "TEXT", get_layer_kind, 0, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"),
+  LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"),
 };
 
 static int tile_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
@@ -720,8 +693,9 @@ static int tile_store(ls_row *row, const void *old, const unsigned char *changed
 
 static const ls_table tw_tiles = {
   .name = "tw_tiles", .format = &tw_format, .doc = "one row per cell of every tilemap layer of each map",
-  .columns = tile_columns, .ncolumns = NCOLS(tile_columns),
-  .shape = {LS_SHAPE_GRID, count_layers, layer_cells_wide, layer_cells_high, tile_layer_in_scan, layer_key_base},
+  LS_COLUMNS(tile_columns),
+  .shape = {.kind = LS_SHAPE_GRID, .count = count_layers, .inner = layer_cells_wide, .height = layer_cells_high,
+            .has = tile_layer_in_scan, .base = layer_key_base},
   .describe = describe_tile, .natural_order = "layer_index,y,x",
   .rows_per_file = 1300000, /* the corpus average */
   .record_size = sizeof(tw_tile), .load = tile_load, .store = tile_store,
@@ -759,20 +733,16 @@ static const ls_json_shape points_shape = {2, 5, 5, "[[0,0],[32768,0],[0,32768],
 static const ls_json_shape colors_shape = {4, 4, 4, "[[255,255,255,255],[255,255,255,255],[255,255,255,255],[255,255,255,255]]", NULL};
 static const ls_json_shape tex_shape = {2, 4, 4, "[[0,0],[1024,0],[0,1024],[1024,1024]]", NULL};
 
-#define QJSON(nm, field, shape, lo, hi, doc_) \
-  {.name = nm, .type = "TEXT", .kind = LS_JSON_INTS, .store = LS_I32, .offset = offsetof(quad_rec, q.field), \
-   .size = sizeof(((quad_rec *)0)->q.field), .min = lo, .max = hi, .aux = &shape, .doc = doc_}
-
 static const ls_column quad_columns[] = {
-  LAYER_COL("grp", "INTEGER", get_layer_group, LS_COL_RANGE | LS_COL_VALUES(5), "group index"),
-  LAYER_COL("layer", "INTEGER", get_layer_in_group, LS_COL_RANGE | LS_COL_VALUES(5), "index of the quads layer in its group"),
+  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "group index"),
+  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "index of the quads layer in its group"),
   LS_COL_POS("quad", 2, LS_COL_RANGE | LS_COL_VALUES(170), "index of the quad in its layer"),
-  QJSON("points", points, points_shape, INT32_MIN, INT32_MAX, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
-  QJSON("colors", colors, colors_shape, 0, 255, "JSON [[r,g,b,a] x 4 corners], 0..255"),
-  QJSON("tex_coords", tex, tex_shape, INT32_MIN, INT32_MAX, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
-  INDEX_INT("pos_env", quad_rec, pos_env, &envelope_index, 0, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_JSON_INTS("points", LS_I32, quad_rec, q.points, INT32_MIN, INT32_MAX, 0, &points_shape, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
+  LS_COL_JSON_INTS("colors", LS_I32, quad_rec, q.colors, 0, 255, 0, &colors_shape, "JSON [[r,g,b,a] x 4 corners], 0..255"),
+  LS_COL_JSON_INTS("tex_coords", LS_I32, quad_rec, q.tex, INT32_MIN, INT32_MAX, 0, &tex_shape, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
+  LS_COL_INDEX("pos_env", LS_I32, quad_rec, pos_env, &envelope_index, 0, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
   LS_COL_INT("pos_env_offset", LS_I32, quad_rec, q.pos_env_offset, 0, "position envelope time offset (ms)"),
-  INDEX_INT("color_env", quad_rec, color_env, &envelope_index, 0, 0, "color envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_INDEX("color_env", LS_I32, quad_rec, color_env, &envelope_index, 0, 0, "color envelope index, 0-based (the editor counts from 1); NULL: none"),
   LS_COL_INT("color_env_offset", LS_I32, quad_rec, q.color_env_offset, 0, "color envelope time offset (ms)"),
   LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
 };
@@ -800,12 +770,13 @@ static int quad_store(ls_row *row, const void *old, const unsigned char *changed
 
 static const ls_table tw_quads = {
   .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map; INSERT adds the editor's 64 x 64 white quad to (grp, layer) at position quad (default last), DELETE removes one",
-  .columns = quad_columns, .ncolumns = NCOLS(quad_columns),
-  .shape = {LS_SHAPE_GRID, count_layers, layer_cells_wide, layer_cells_high, quad_layer_in_scan, layer_key_base},
+  LS_COLUMNS(quad_columns),
+  .shape = {.kind = LS_SHAPE_GRID, .count = count_layers, .inner = layer_cells_wide, .height = layer_cells_high,
+            .has = quad_layer_in_scan, .base = layer_key_base},
   .describe = describe_quad,
   .rows_per_file = 260, /* the corpus average */
   .record_size = sizeof(quad_rec), .load = quad_load, .store = quad_store,
-  .key = tw_quad_key, .seek = tw_quad_seek, .insert = tw_quad_insert_row, .remove = tw_quad_remove_row,
+  .key = tw_quad_key, .seek = tw_quad_seek, .insert = &tw_quad_insertion, .remove = tw_quad_remove_row,
 };
 /* ---- tw_sound_sources --------------------------------------------------------- */
 
@@ -842,30 +813,25 @@ static char *describe_source(const void *model, const ls_pos *pos) {
   return name_in_layer(MAP_OF(model), pos->a, sqlite3_mprintf("source %lld", (long long)pos->c));
 }
 
-#define SINT(nm, field, lo, hi, doc_) LS_COL_INT_IN(nm, LS_I32, source_rec, s.field, lo, hi, 0, doc_)
-#define SSIZE(nm, field, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_I32, .offset = offsetof(source_rec, field), .min = 0, \
-   .max = INT32_MAX, .flags = LS_COL_NULL, .null_value = -1, .doc = doc_}
-
 static const ls_column source_columns[] = {
-  LAYER_COL("grp", "INTEGER", get_layer_group, LS_COL_RANGE | LS_COL_VALUES(5), "group index"),
-  LAYER_COL("layer", "INTEGER", get_layer_in_group, LS_COL_RANGE | LS_COL_VALUES(5), "index of the sounds layer in its group"),
+  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "group index"),
+  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "index of the sounds layer in its group"),
   LS_COL_POS("source", 2, LS_COL_RANGE | LS_COL_VALUES(10), "index of the source in its layer; INSERT: the position to take, default after the last"),
   LS_COL_INT("x", LS_I32, source_rec, s.x, 0, "position x, fixed point: 1024 = one pixel"),
   LS_COL_INT("y", LS_I32, source_rec, s.y, 0, "position y, fixed point: 1024 = one pixel"),
-  SINT("loop", loop, 0, 1, "1: plays in a loop"),
-  SINT("panning", panning, 0, 1, "1: panned by the listener's position"),
-  SINT("time_delay", time_delay, 0, INT32_MAX, "delay before it plays, in seconds"),
-  SINT("falloff", falloff, 0, 255, "falloff 0 (none) to 255 (full) towards the shape's edge"),
-  INDEX_INT("pos_env", source_rec, pos_env, &envelope_index, 0, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_INT_IN("loop", LS_I32, source_rec, s.loop, 0, 1, 0, "1: plays in a loop"),
+  LS_COL_INT_IN("panning", LS_I32, source_rec, s.panning, 0, 1, 0, "1: panned by the listener's position"),
+  LS_COL_INT_IN("time_delay", LS_I32, source_rec, s.time_delay, 0, INT32_MAX, 0, "delay before it plays, in seconds"),
+  LS_COL_INT_IN("falloff", LS_I32, source_rec, s.falloff, 0, 255, 0, "falloff 0 (none) to 255 (full) towards the shape's edge"),
+  LS_COL_INDEX("pos_env", LS_I32, source_rec, pos_env, &envelope_index, 0, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
   LS_COL_INT("pos_env_offset", LS_I32, source_rec, s.pos_env_offset, 0, "position envelope time offset (ms)"),
-  INDEX_INT("sound_env", source_rec, sound_env, &envelope_index, 0, 0, "sound (volume) envelope index, 0-based; NULL: none"),
+  LS_COL_INDEX("sound_env", LS_I32, source_rec, sound_env, &envelope_index, 0, 0, "sound (volume) envelope index, 0-based; NULL: none"),
   LS_COL_INT("sound_env_offset", LS_I32, source_rec, s.sound_env_offset, 0, "sound envelope time offset (ms)"),
   {.name = "shape", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(source_rec, s.shape),
    .aux = source_shapes, .doc = "'rectangle' or 'circle': the area the sound is heard in"},
-  SSIZE("width", width, "rectangles: width, fixed point (1024 = one pixel); NULL for circles"),
-  SSIZE("height", height, "rectangles: height, fixed point; NULL for circles"),
-  SSIZE("radius", radius, "circles: radius in pixels; NULL for rectangles"),
+  LS_COL_INT_NULL("width", LS_I32, source_rec, width, 0, INT32_MAX, 0, "rectangles: width, fixed point (1024 = one pixel); NULL for circles"),
+  LS_COL_INT_NULL("height", LS_I32, source_rec, height, 0, INT32_MAX, 0, "rectangles: height, fixed point; NULL for circles"),
+  LS_COL_INT_NULL("radius", LS_I32, source_rec, radius, 0, INT32_MAX, 0, "circles: radius in pixels; NULL for rectangles"),
   LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
 };
 
@@ -917,12 +883,13 @@ static int source_store(ls_row *row, const void *old, const unsigned char *chang
 static const ls_table tw_sound_sources = {
   .name = "tw_sound_sources", .format = &tw_format,
   .doc = "one row per sound source of every sounds layer of each (DDNet) map; INSERT adds one with the editor's defaults (a looping circle of radius 1500), DELETE removes one",
-  .columns = source_columns, .ncolumns = NCOLS(source_columns),
-  .shape = {LS_SHAPE_GRID, count_layers, layer_cells_wide, layer_cells_high, source_layer_in_scan, layer_key_base},
+  LS_COLUMNS(source_columns),
+  .shape = {.kind = LS_SHAPE_GRID, .count = count_layers, .inner = layer_cells_wide, .height = layer_cells_high,
+            .has = source_layer_in_scan, .base = layer_key_base},
   .describe = describe_source,
   .rows_per_file = 2,
   .record_size = sizeof(source_rec), .load = source_load, .store = source_store,
-  .key = tw_source_key, .seek = tw_source_seek, .insert = tw_source_insert_row, .remove = tw_source_remove_row,
+  .key = tw_source_key, .seek = tw_source_seek, .insert = &tw_source_insertion, .remove = tw_source_remove_row,
 };
 /* ---- tw_images --------------------------------------------------------------- */
 
@@ -1049,32 +1016,31 @@ static int image_store(ls_row *row, const void *old, const unsigned char *change
 
 #define TW_IMAGE_NAME_MAX 127 /* 128 bytes with the NUL */
 static const char *const image_formats[] = {"rgb", "rgba", NULL};
-#define IINT(nm, field, fl, doc_) LS_COL_INT(nm, LS_I32, image_rec, field, LS_COL_RO | (fl), doc_)
 
 static const ls_column image_columns[] = {
   LS_COL_POS("image", 0, LS_COL_RANGE | LS_COL_VALUES(11), "image index, 0-based in file order, as layers refer to it"),
   {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(image_rec, name), .min = 1,
    .max = TW_IMAGE_NAME_MAX, .doc = "image name (1 to 127 bytes; external images are looked up by it in mapres/)"},
-  IINT("width", width, 0, "width in pixels"),
-  IINT("height", height, 0, "height in pixels"),
+  LS_COL_INT("width", LS_I32, image_rec, width, LS_COL_RO, "width in pixels"),
+  LS_COL_INT("height", LS_I32, image_rec, height, LS_COL_RO, "height in pixels"),
   [IMAGE_EXTERNAL_COLUMN] = LS_COL_INT_IN("external", LS_I32, image_rec, external, 0, 1, 0,
                 "1: not embedded, loaded from the game's mapres by name; setting 1 drops the pixels, setting 0 needs png"),
   {.name = "format", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(image_rec, rgba),
    .flags = LS_COL_RO, .aux = image_formats, .doc = "'rgba' or 'rgb' (0.7 image items only)"},
   {.name = "data_size", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(image_rec, data_size),
    .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "bytes of embedded pixel data, uncompressed (NULL when external)"},
-  IINT("version", version, 0, "image item version (1 DDNet/0.6, 2 0.7)"),
+  LS_COL_INT("version", LS_I32, image_rec, version, LS_COL_RO, "image item version (1 DDNet/0.6, 2 0.7)"),
   {.name = "png", .type = "BLOB", .kind = LS_CUSTOM, .get = get_image_png, .set = set_image_png, .flags = LS_COL_NOREC,
    .doc = "the embedded pixels as an RGBA PNG (NULL when external); writing a PNG embeds it, width, height and format follow"},
 };
 
 static const ls_table tw_images = {
   .name = "tw_images", .format = &tw_format, .doc = "one row per image of each map; INSERT appends an external image (name, width, height), DELETE removes an unused one, lowering the image indices past it",
-  .columns = image_columns, .ncolumns = NCOLS(image_columns),
-  .shape = {LS_SHAPE_ARRAY, count_images, NULL, NULL}, .row_name = "image %a",
+  LS_COLUMNS(image_columns),
+  .shape = LS_ARRAY(count_images), .row_name = "image %a",
   .rows_per_file = 11, /* the corpus average */
   .record_size = sizeof(image_rec), .load = image_load, .store = image_store,
-  .key = tw_image_key, .seek = tw_image_seek, .insert = tw_image_insert_row, .remove = tw_image_remove_row,
+  .key = tw_image_key, .seek = tw_image_seek, .insert = &tw_image_insertion, .remove = tw_image_remove_row,
 };
 
 /* ---- tw_envelopes ------------------------------------------------------------ */
@@ -1158,20 +1124,19 @@ static const ls_json_member point_members[] = {
 static const ls_json_records point_records = {sizeof(shown_point), "point", TW_ENV_POINTS_MAX, points_example,
                                               point_members, NCOLS(point_members), decode_envelope_points};
 
-#define EINT(nm, field, fl, doc_) LS_COL_INT(nm, LS_I32, envelope_rec, en.field, LS_COL_RO | (fl), doc_)
 #define ENV_POINTS_COLUMN 5 /* its index: store() writes the points only when they changed */
 
 static const ls_column envelope_columns[] = {
   LS_COL_POS("env", 0, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, 0-based in file order (the editor counts from 1), as layers and quads refer to it"),
   {.name = "kind", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(envelope_rec, kind),
    .flags = LS_COL_RO, .doc = "'position', 'color', 'sound' (or 'unknown')"},
-  UTF8_CHARS("name", envelope_rec, en.name, 0, "envelope name (31 bytes)"),
+  LS_COL_TEXT_CHARS("name", LS_UTF8, envelope_rec, en.name, LS_SIZEOF(envelope_rec, en.name), 0, 0, "envelope name (31 bytes)"),
   LS_COL_INT_IN("synchronized", LS_I32, envelope_rec, synchronized, 0, 1, 0, "1: follows server time rather than the player's join time"),
-  EINT("num_points", num_points, 0, "number of points"),
+  LS_COL_INT("num_points", LS_I32, envelope_rec, en.num_points, LS_COL_RO, "number of points"),
   [ENV_POINTS_COLUMN] = {.name = "points", .type = "TEXT", .kind = LS_JSON_RECORDS, .store = LS_SPAN,
    .offset = offsetof(envelope_rec, points), .aux = &point_records, .doc = "JSON [{time (ms), curve (0 step, 1 linear, 2 slow, 3 fast, 4 smooth, 5 bezier), values [x, y, rotation] / [r, g, b, a] / [volume] (fixed point, 1024 = 1.0)}], with in_dx, in_dy, out_dx, out_dy (4 ints each) for bezier tangents; writing may change the number of points"},
-  EINT("channels", channels, 0, "channels: 1 sound, 3 position, 4 color"),
-  EINT("version", version, 0, "envelope item version"),
+  LS_COL_INT("channels", LS_I32, envelope_rec, en.channels, LS_COL_RO, "channels: 1 sound, 3 position, 4 color"),
+  LS_COL_INT("version", LS_I32, envelope_rec, en.version, LS_COL_RO, "envelope item version"),
 };
 
 /* The codec's points of new points (into the arena), checked point by
@@ -1219,11 +1184,11 @@ static int envelope_store(ls_row *row, const void *old, const unsigned char *cha
 
 static const ls_table tw_envelopes = {
   .name = "tw_envelopes", .format = &tw_format, .doc = "one row per envelope (animation curve) of each map; INSERT appends one of a kind (with the editor's two points unless points is given), DELETE removes an unused one, lowering the envelope indices past it",
-  .columns = envelope_columns, .ncolumns = NCOLS(envelope_columns),
-  .shape = {LS_SHAPE_ARRAY, count_envelopes, NULL, NULL}, .row_name = "envelope %a",
+  LS_COLUMNS(envelope_columns),
+  .shape = LS_ARRAY(count_envelopes), .row_name = "envelope %a",
   .rows_per_file = 4, /* the corpus average */
   .record_size = sizeof(envelope_rec), .load = envelope_load, .store = envelope_store,
-  .key = tw_envelope_key, .seek = tw_envelope_seek, .insert = tw_envelope_insert_row, .remove = tw_envelope_remove_row,
+  .key = tw_envelope_key, .seek = tw_envelope_seek, .insert = &tw_envelope_insertion, .remove = tw_envelope_remove_row,
 };
 
 /* ---- tw_sounds --------------------------------------------------------------- */
@@ -1295,11 +1260,11 @@ static const ls_column sound_columns[] = {
 
 static const ls_table tw_sounds = {
   .name = "tw_sounds", .format = &tw_format, .doc = "one row per sound of each (DDNet) map; INSERT appends a sound by name (without data), DELETE removes an unused one, lowering the sound indices past it",
-  .columns = sound_columns, .ncolumns = NCOLS(sound_columns),
-  .shape = {LS_SHAPE_ARRAY, count_sounds, NULL, NULL}, .row_name = "sound %a",
+  LS_COLUMNS(sound_columns),
+  .shape = LS_ARRAY(count_sounds), .row_name = "sound %a",
   .rows_per_file = 1, /* the corpus average */
   .record_size = sizeof(sound_rec), .load = sound_load, .store = sound_store,
-  .key = tw_sound_key, .seek = tw_sound_seek, .insert = tw_sound_insert_row, .remove = tw_sound_remove_row,
+  .key = tw_sound_key, .seek = tw_sound_seek, .insert = &tw_sound_insertion, .remove = tw_sound_remove_row,
 };
 
 /* ---- the family --------------------------------------------------------- */
@@ -1308,4 +1273,4 @@ static const ls_table *const tw_all_tables[] = {&tw_maps,  &tw_groups, &tw_layer
                                                 &tw_quads, &tw_images, &tw_envelopes, &tw_sounds,
                                                 &tw_sound_sources, NULL};
 
-const ls_family tw_family = {&tw_format, tw_all_tables};
+const ls_family tw_family = {.format = &tw_format, .tables = tw_all_tables};

@@ -22,10 +22,13 @@
 #include "session.h"
 #include "source.h"
 
-/* What one registered module knows: the shared session and its table. */
+/* What one registered module knows: the shared session, its table and,
+** for its insert's arguments, the index of each one's column (resolved by
+** name when the table is registered). */
 typedef struct ls_module_aux {
   ls_session *sess;
   const ls_table *table;
+  int insert_columns[LS_INSERT_ARGS_MAX];
 } ls_module_aux;
 
 typedef struct ls_vtab {
@@ -34,6 +37,7 @@ typedef struct ls_vtab {
   sqlite3_stmt *same_value;  /* compares a column's current value with a new one */
   ls_session *sess;
   const ls_table *table;
+  const int *insert_columns; /* ls_module_aux.insert_columns */
   char *source;        /* a named table's source, NULL for the eponymous table */
   char *options_text;  /* a named table's options, NULL when none */
   ls_options opts;
@@ -175,6 +179,7 @@ static int ls_connect(sqlite3 *db, void *aux_, int argc, const char *const *argv
   memset(v, 0, sizeof *v);
   v->db = db;
   v->sess = aux->sess;
+  v->insert_columns = aux->insert_columns;
   v->table = t;
   for (i = 3; i < argc; i++) {
     char *arg = dequote(argv[i]);
@@ -1239,6 +1244,26 @@ static int update_changes_nothing(ls_vtab *v, sqlite3_int64 rowid, sqlite3_value
   return rc;
 }
 
+/* Runs the table's insert on the model with the INSERT's values (indexed
+** like the table's columns): each declared argument gets its column's
+** value in a fresh argument struct, which lives for the call. */
+static int run_insert(const ls_table *t, const int *insert_columns, sqlite3_value **values, void *model, ls_pos *pos,
+                      char **err) {
+  const ls_insert *ins = t->insert;
+  unsigned char *args = sqlite3_malloc64(ins->args_size ? ins->args_size : 1);
+  int i, rc;
+  if (!args) return SQLITE_NOMEM;
+  memset(args, 0, ins->args_size);
+  for (i = 0; i < LS_INSERT_ARGS_MAX && ins->args[i].column; i++) {
+    ls_arg *a = (ls_arg *)(args + ins->args[i].offset);
+    a->value = values[insert_columns[i]];
+    a->column = &t->columns[insert_columns[i]];
+  }
+  rc = ins->run(model, args, pos, err);
+  sqlite3_free(args);
+  return rc;
+}
+
 /* One INSERT, UPDATE or DELETE of ls_update. */
 static int write_row(ls_vtab *v, int argc, sqlite3_value **argv, sqlite3_int64 *rowid_out) {
   const ls_table *t = v->table;
@@ -1266,7 +1291,7 @@ static int write_row(ls_vtab *v, int argc, sqlite3_value **argv, sqlite3_int64 *
     if (rc == SQLITE_OK && !(m = ls_session_writable(v->sess, f, path, &err))) rc = SQLITE_ERROR;
     sqlite3_free(path);
     if (rc != SQLITE_OK) return vtab_error(v, rc, err);
-    if ((rc = t->insert(m->p, argv + 3, &pos, &err)) != SQLITE_OK) {
+    if ((rc = run_insert(t, v->insert_columns, argv + 3, m->p, &pos, &err)) != SQLITE_OK) {
       char *msg = sqlite3_mprintf("%s: %s", f->shown, err ? err : "cannot insert");
       sqlite3_free(err);
       return vtab_error(v, rc, msg);
@@ -1405,21 +1430,60 @@ static void module_aux_free(void *p) {
   sqlite3_free(aux);
 }
 
-int ls_register_family(sqlite3 *db, ls_session *sess, const ls_family *family) {
+int ls_register_family(sqlite3 *db, ls_session *sess, const ls_family *family, char **err) {
   const ls_table *const *t;
   int rc = ls_register_format(sess, family->format);
-  for (t = family->tables; rc == SQLITE_OK && *t; t++) rc = ls_register_table(db, sess, *t);
+  for (t = family->tables; rc == SQLITE_OK && *t; t++) rc = ls_register_table(db, sess, *t, err);
   return rc;
 }
 
-int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table) {
-  const ls_table **tables = sqlite3_realloc64(sess->tables, sizeof *tables * (sqlite3_uint64)(sess->ntables + 1));
-  ls_module_aux *aux;
-  if (!tables) return SQLITE_NOMEM;
+/* Finds the column of each argument the table's insert declares, into
+** columns[]: a name the table has no column of, an argument that does not
+** fit in the argument struct, or more than LS_INSERT_ARGS_MAX arguments
+** fail (SQLITE_ERROR with *err naming the table and the argument), so a
+** declaration that disagrees with the column list never registers. */
+static int resolve_insert_args(const ls_table *t, int *columns, char **err) {
+  const ls_insert *ins = t->insert;
+  int i, c;
+  if (!ins) return SQLITE_OK;
+  for (i = 0; i < LS_INSERT_ARGS_MAX && ins->args[i].column; i++) {
+    const ls_insert_arg *arg = &ins->args[i];
+    for (c = 0; c < t->ncolumns && strcmp(t->columns[c].name, arg->column) != 0; c++) {
+    }
+    if (c == t->ncolumns) {
+      if (err) *err = sqlite3_mprintf("%s: its INSERT takes column '%s', which the table does not have", t->name, arg->column);
+      return SQLITE_ERROR;
+    }
+    if (arg->offset > ins->args_size || ins->args_size - arg->offset < sizeof(ls_arg)) {
+      if (err) *err = sqlite3_mprintf("%s: INSERT argument '%s' lies outside its argument struct", t->name, arg->column);
+      return SQLITE_ERROR;
+    }
+    columns[i] = c;
+  }
+  if (ins->args[LS_INSERT_ARGS_MAX].column) {
+    if (err) *err = sqlite3_mprintf("%s: its INSERT takes more than %d columns", t->name, LS_INSERT_ARGS_MAX);
+    return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
+
+int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table, char **err) {
+  const ls_table **tables;
+  ls_module_aux *aux = sqlite3_malloc(sizeof *aux);
+  int rc;
+  if (!aux) return SQLITE_NOMEM;
+  memset(aux, 0, sizeof *aux);
+  if ((rc = resolve_insert_args(table, aux->insert_columns, err)) != SQLITE_OK) {
+    sqlite3_free(aux);
+    return rc;
+  }
+  tables = sqlite3_realloc64(sess->tables, sizeof *tables * (sqlite3_uint64)(sess->ntables + 1));
+  if (!tables) {
+    sqlite3_free(aux);
+    return SQLITE_NOMEM;
+  }
   tables[sess->ntables++] = table;
   sess->tables = tables;
-  aux = sqlite3_malloc(sizeof *aux);
-  if (!aux) return SQLITE_NOMEM;
   aux->sess = sess;
   aux->table = table;
   sess->refs++;

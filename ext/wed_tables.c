@@ -37,14 +37,11 @@ LS_CODEC_ADAPTERS(wed, wed_area, wed_parse, wed_serialize, wed_clone, wed_free, 
 static const ls_option *const wed_options[] = {&ls_option_encoding, NULL};
 
 const ls_format wed_format = {
-  "wed", wed_extensions, wed_sniff, wed_format_parse, wed_format_serialize,
-  wed_format_clone, wed_format_free, wed_format_footprint,
-  NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
-  wed_options,
-  NULL, /* shed: nothing is decoded lazily */
-  NULL, /* parse_reusing: nothing to reuse */
-  NULL, /* decoded_claim: the parse decoded everything; its footprint counts (limits.c) */
-  NULL, /* bytes_claim: the parse inflates nothing */
+  .name = "wed", .extensions = wed_extensions, .sniff = wed_sniff, LS_CODEC_FORMAT_FIELDS(wed),
+  .options = wed_options,
+  /* no validate: the getters read the parsed model as it is, only memory can run out; no shed: nothing is
+  ** decoded lazily; no parse_reusing: nothing to reuse; no decoded_claim: the parse decoded everything,
+  ** its footprint counts (limits.c); no bytes_claim: the parse inflates nothing */
 };
 
 /* ---- shared helpers --------------------------------------------------------- */
@@ -86,17 +83,6 @@ static int remove_element(int (*remove)(wed_area *, uint32_t, codec_error *), vo
   return SQLITE_OK;
 }
 
-/* Column declarations, one line each (R: the record type). */
-#define COL_U16(nm, R, field, fl, doc_) LS_COL_INT(nm, LS_U16, R, field, fl, doc_)
-#define COL_RO(nm, st, R, field, doc_) LS_COL_INT(nm, st, R, field, LS_COL_RO, doc_)
-#define COL_NAME8(nm, R, field, doc_) /* NUL-padded, all 8 bytes usable */ \
-  {.name = nm, .type = "TEXT", .kind = LS_TEXT8, .store = LS_CHARS, .offset = offsetof(R, field), .size = 8, \
-   .flags = LS_COL_FULL, .doc = doc_}
-#define COL_JSON(nm, st, R, field, fl, shape, doc_) /* LS_SPAN16: a run of the model's 16-bit numbers */ \
-  {.name = nm, .type = "TEXT", .kind = LS_JSON_INTS, .store = st, .offset = offsetof(R, field), .flags = fl, \
-   .aux = shape, .doc = doc_}
-#define NCOLS(cols) ((int)(sizeof cols / sizeof cols[0]))
-
 /* ---- wed_overlays -------------------------------------------------------------- */
 
 static int overlay_load(const ls_row *row, char **err) {
@@ -105,9 +91,8 @@ static int overlay_load(const ls_row *row, char **err) {
   return SQLITE_OK;
 }
 
-/* Columns overlay_insert and overlay_store look at (placed there in
-** overlay_columns). */
-enum { OCOL_OVERLAY = 0, OCOL_WIDTH = 1, OCOL_HEIGHT = 2, OCOL_TILESET = 3 };
+/* Columns overlay_store looks at (placed there in overlay_columns). */
+enum { OCOL_WIDTH = 1, OCOL_HEIGHT = 2 };
 
 /* tileset, unique_tiles and movement_type size nothing (an unchanged name
 ** keeps its bytes after the NUL); a new width or height goes to the codec,
@@ -130,21 +115,26 @@ static int overlay_store(ls_row *row, const void *old, const unsigned char *chan
 /* INSERT: takes an unused overlay record (0x0) for a new overlay, the one
 ** `overlay` names or else the first; WED files keep their 5 records, so no
 ** record is added.  The engine then sets width, height and tileset. */
-static int overlay_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+typedef struct overlay_args {
+  ls_arg overlay, width, height;
+} overlay_args;
+
+static int overlay_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const overlay_args *args = args_;
   wed_area *a = model;
   int64_t want = -1, i;
-  if (sqlite3_value_type(values[OCOL_WIDTH]) == SQLITE_NULL || sqlite3_value_type(values[OCOL_HEIGHT]) == SQLITE_NULL ||
-      sqlite3_value_int64(values[OCOL_WIDTH]) < 1 || sqlite3_value_int64(values[OCOL_HEIGHT]) < 1) {
+  if (!ls_arg_given(&args->width) || !ls_arg_given(&args->height) || ls_arg_int64(&args->width) < 1 ||
+      ls_arg_int64(&args->height) < 1) {
     *err = sqlite3_mprintf("INSERT into wed_overlays needs width and height (1..65535 tiles); overlay (an unused record 1..%u) is optional",
                            a->num_overlays ? a->num_overlays - 1 : 0);
     return SQLITE_CONSTRAINT;
   }
-  if (sqlite3_value_type(values[OCOL_OVERLAY]) != SQLITE_NULL) {
-    if (sqlite3_value_type(values[OCOL_OVERLAY]) != SQLITE_INTEGER) {
+  if (ls_arg_given(&args->overlay)) {
+    if (ls_arg_type(&args->overlay) != SQLITE_INTEGER) {
       *err = sqlite3_mprintf("column overlay: it takes an overlay number (an unused record 1..%u)", a->num_overlays ? a->num_overlays - 1 : 0);
       return SQLITE_CONSTRAINT;
     }
-    want = sqlite3_value_int64(values[OCOL_OVERLAY]);
+    want = ls_arg_int64(&args->overlay);
     if (want < 1 || want >= a->num_overlays || a->overlays[want].width || a->overlays[want].height) {
       *err = want == 0 ? sqlite3_mprintf("overlay 0 is the base overlay, always in use; UPDATE its width and height to resize the area")
            : want < 1 || want >= a->num_overlays ? sqlite3_mprintf("overlay %lld: no such overlay record (the file has %u, 0..%u); WED files keep their overlay records, INSERT takes an unused one",
@@ -188,22 +178,27 @@ static int overlay_remove(void *model, const ls_pos *pos, char **err) {
 }
 
 static const ls_column overlay_columns[] = {
-  [OCOL_OVERLAY] = LS_COL_POS("overlay", 0, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"),
-  [OCOL_WIDTH] = COL_U16("width", wed_overlay, width, 0, "width in 64x64-pixel tiles (0 for an unused overlay); setting width or height resizes the tilemap: cells inside stay, new ones repeat the old tilemap's tiles; 0x0 empties overlays 1..; overlay 0 renumbers the door cells and the wall groups follow"),
-  [OCOL_HEIGHT] = COL_U16("height", wed_overlay, height, 0, "height in tiles"),
-  [OCOL_TILESET] = COL_NAME8("tileset", wed_overlay, tileset, "TIS resource name (8 bytes at most)"),
-  COL_U16("unique_tiles", wed_overlay, unique_tiles, 0, "unique tile count (0..65535; ignored by GemRB)"),
-  COL_U16("movement_type", wed_overlay, movement_type, 0, "movement type (0..65535; EE: 0 default, 1 disable rendering, 2 alternate rendering)"),
-  COL_RO("num_cells", LS_U32, wed_overlay, num_cells, "tilemap cells: width*height (rows of wed_tiles)"),
-  COL_RO("num_lookup", LS_U32, wed_overlay, num_lookup, "entries of the overlay's tile lookup table"),
+  LS_COL_POS("overlay", 0, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"),
+  [OCOL_WIDTH] = LS_COL_INT("width", LS_U16, wed_overlay, width, 0, "width in 64x64-pixel tiles (0 for an unused overlay); setting width or height resizes the tilemap: cells inside stay, new ones repeat the old tilemap's tiles; 0x0 empties overlays 1..; overlay 0 renumbers the door cells and the wall groups follow"),
+  [OCOL_HEIGHT] = LS_COL_INT("height", LS_U16, wed_overlay, height, 0, "height in tiles"),
+  LS_COL_TEXT_CHARS("tileset", LS_TEXT8, wed_overlay, tileset, 8, LS_COL_FULL, 0, "TIS resource name (8 bytes at most)"),
+  LS_COL_INT("unique_tiles", LS_U16, wed_overlay, unique_tiles, 0, "unique tile count (0..65535; ignored by GemRB)"),
+  LS_COL_INT("movement_type", LS_U16, wed_overlay, movement_type, 0, "movement type (0..65535; EE: 0 default, 1 disable rendering, 2 alternate rendering)"),
+  LS_COL_INT("num_cells", LS_U32, wed_overlay, num_cells, LS_COL_RO, "tilemap cells: width*height (rows of wed_tiles)"),
+  LS_COL_INT("num_lookup", LS_U32, wed_overlay, num_lookup, LS_COL_RO, "entries of the overlay's tile lookup table"),
+};
+
+static const ls_insert overlay_insertion = {
+  .run = overlay_insert, .args_size = sizeof(overlay_args),
+  .args = {LS_ARG(overlay_args, overlay), LS_ARG(overlay_args, width), LS_ARG(overlay_args, height)},
 };
 
 static const ls_table wed_overlays = {
   .name = "wed_overlays", .format = &wed_format,
   .doc = "one row per overlay record of each WED file (5 in real files, unused ones 0x0); UPDATE width/height resizes, INSERT takes an unused record for a new overlay, DELETE empties overlay 1.. (the record stays, 0x0)",
-  .columns = overlay_columns, .ncolumns = NCOLS(overlay_columns),
-  .shape = {LS_SHAPE_ARRAY, overlay_count, NULL, NULL}, .row_name = "overlay %a",
-  .insert = overlay_insert, .remove = overlay_remove,
+  LS_COLUMNS(overlay_columns),
+  .shape = LS_ARRAY(overlay_count), .row_name = "overlay %a",
+  .insert = &overlay_insertion, .remove = overlay_remove,
   .rows_per_file = 5, /* the corpus average */
   .record_size = sizeof(wed_overlay), .load = overlay_load, .store = overlay_store,
 };
@@ -290,12 +285,17 @@ static int door_seek(const void *model, int64_t key, ls_pos *pos) {
 ** number), closed = 1, no cells and no polygons yet; the engine then sets
 ** name, closed and cells.  Its polygons come with INSERT INTO wed_polygons
 ** (kind 'door_open' or 'door_closed'). */
-static int door_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+typedef struct door_args {
+  ls_arg door;
+} door_args;
+
+static int door_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const door_args *args = args_;
   wed_area *a = model;
   uint32_t door = 0;
   codec_error cerr;
-  if (sqlite3_value_type(values[0]) != SQLITE_NULL &&
-      (sqlite3_value_type(values[0]) != SQLITE_INTEGER || sqlite3_value_int64(values[0]) != a->num_doors)) {
+  if (ls_arg_given(&args->door) &&
+      (ls_arg_type(&args->door) != SQLITE_INTEGER || ls_arg_int64(&args->door) != a->num_doors)) {
     *err = sqlite3_mprintf("column door: a new door goes after the last, as door %u (leave door out)", a->num_doors);
     return SQLITE_CONSTRAINT;
   }
@@ -325,23 +325,27 @@ static const ls_json_shape cells_shape = {1, 0, SIZE_MAX, "[0,1]",
 
 static const ls_column door_columns[] = {
   LS_COL_POS("door", 0, LS_COL_RANGE | LS_COL_VALUES(3), "door number, 0-based (shifts when doors before it are deleted)"),
-  COL_NAME8("name", door_rec, d.name, "door name, matched with the ARE file's door (8 bytes at most)"),
-  COL_U16("closed", door_rec, d.closed, 0, "base state: non-zero is closed (1 in all real files); 0..65535"),
-  COL_RO("first_cell", LS_U16, door_rec, d.first_cell, "first entry in the door cell table"),
-  COL_RO("cell_count", LS_U16, door_rec, d.cell_count, "number of door cells"),
-  [DCOL_CELLS] = COL_JSON("cells", LS_SPAN16, door_rec, cells, 0, &cells_shape, "JSON array of the base-overlay cells (y*width+x) the door blocks when closed; setting it rebuilds the door cell table when needed"),
-  COL_JSON("open_polygons", LS_SPAN, door_rec, open_polygons, LS_COL_RO, NULL, "JSON array of the open state's polygons (wed_polygons.polygon)"),
-  COL_JSON("closed_polygons", LS_SPAN, door_rec, closed_polygons, LS_COL_RO, NULL, "JSON array of the closed state's polygons"),
-  COL_RO("open_count", LS_U16, door_rec, d.open_count, "number of open-state polygons"),
-  COL_RO("closed_count", LS_U16, door_rec, d.closed_count, "number of closed-state polygons"),
+  LS_COL_TEXT_CHARS("name", LS_TEXT8, door_rec, d.name, 8, LS_COL_FULL, 0, "door name, matched with the ARE file's door (8 bytes at most)"),
+  LS_COL_INT("closed", LS_U16, door_rec, d.closed, 0, "base state: non-zero is closed (1 in all real files); 0..65535"),
+  LS_COL_INT("first_cell", LS_U16, door_rec, d.first_cell, LS_COL_RO, "first entry in the door cell table"),
+  LS_COL_INT("cell_count", LS_U16, door_rec, d.cell_count, LS_COL_RO, "number of door cells"),
+  [DCOL_CELLS] = LS_COL_JSON_INTS("cells", LS_SPAN16, door_rec, cells, 0, 0, 0, &cells_shape, "JSON array of the base-overlay cells (y*width+x) the door blocks when closed; setting it rebuilds the door cell table when needed"),
+  LS_COL_JSON_INTS("open_polygons", LS_SPAN, door_rec, open_polygons, 0, 0, LS_COL_RO, NULL, "JSON array of the open state's polygons (wed_polygons.polygon)"),
+  LS_COL_JSON_INTS("closed_polygons", LS_SPAN, door_rec, closed_polygons, 0, 0, LS_COL_RO, NULL, "JSON array of the closed state's polygons"),
+  LS_COL_INT("open_count", LS_U16, door_rec, d.open_count, LS_COL_RO, "number of open-state polygons"),
+  LS_COL_INT("closed_count", LS_U16, door_rec, d.closed_count, LS_COL_RO, "number of closed-state polygons"),
+};
+
+static const ls_insert door_insertion = {
+  .run = door_insert, .args_size = sizeof(door_args), .args = {LS_ARG(door_args, door)},
 };
 
 static const ls_table wed_doors = {
   .name = "wed_doors", .format = &wed_format,
   .doc = "one row per door of each WED file; INSERT adds a door after the last (closed 1, no polygons: add them to wed_polygons), DELETE removes one with its polygons and cells",
-  .columns = door_columns, .ncolumns = NCOLS(door_columns),
-  .shape = {LS_SHAPE_ARRAY, door_count, NULL, NULL}, .key = door_key, .seek = door_seek,
-  .insert = door_insert, .remove = door_remove, .describe = describe_door,
+  LS_COLUMNS(door_columns),
+  .shape = LS_ARRAY(door_count), .key = door_key, .seek = door_seek,
+  .insert = &door_insertion, .remove = door_remove, .describe = describe_door,
   .rows_per_file = 2, /* the corpus average */
   .record_size = sizeof(door_rec), .load = door_load, .store = door_store,
 };
@@ -360,7 +364,7 @@ typedef struct polygon_rec {
 
 /* Columns polygon_insert and polygon_store look at; the lists place them
 ** there by designated index, so a list that disagrees draws -Woverride-init. */
-enum { PCOL_KIND = 1, PCOL_DOOR = 2, PCOL_DOOR_NAME = 3, PCOL_MIN_X = 6, PCOL_VERTICES = 11 };
+enum { PCOL_MIN_X = 6, PCOL_VERTICES = 11 };
 
 /* Flags and height of an INSERTed wall whose values are not given: the
 ** usual wall (shade wall) and the height of 99.98% of real polygons. */
@@ -448,16 +452,21 @@ static int polygon_store(ls_row *row, const void *old, const unsigned char *chan
 ** after the last wall; with kind 'door_open' or 'door_closed' and a door, a
 ** new polygon at the end of that door's state.  Later polygons move up by
 ** one.  It has no vertices yet; the engine then sets the given columns. */
-static int polygon_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+typedef struct polygon_args {
+  ls_arg kind, door, door_name;
+} polygon_args;
+
+static int polygon_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const polygon_args *args = args_;
   wed_area *a = model;
-  const char *kind = (const char *)sqlite3_value_text(values[PCOL_KIND]);
-  int has_door = sqlite3_value_type(values[PCOL_DOOR]) != SQLITE_NULL;
+  const char *kind = ls_arg_text(&args->kind);
+  int has_door = ls_arg_given(&args->door);
   int door_kind = kind && (strcmp(kind, "door_open") == 0 || strcmp(kind, "door_closed") == 0);
   uint32_t poly = 0;
   int64_t door = 0;
   codec_error cerr;
   int ok;
-  if (sqlite3_value_type(values[PCOL_DOOR_NAME]) != SQLITE_NULL || (kind && !door_kind && strcmp(kind, "wall") != 0) ||
+  if (ls_arg_given(&args->door_name) || (kind && !door_kind && strcmp(kind, "wall") != 0) ||
       door_kind != has_door) {
     *err = sqlite3_mprintf("INSERT into wed_polygons takes kind 'wall' (or no kind) without a door, or kind 'door_open' or 'door_closed' "
                            "with a door (wed_doors.door); door_name is read-only");
@@ -469,7 +478,7 @@ static int polygon_insert(void *model, sqlite3_value *const *values, ls_pos *pos
       *err = sqlite3_mprintf("column door: the area has no doors (add one with INSERT INTO wed_doors)");
       return SQLITE_CONSTRAINT;
     }
-    if (sqlite3_value_type(values[PCOL_DOOR]) != SQLITE_INTEGER || (door = sqlite3_value_int64(values[PCOL_DOOR])) < 0 ||
+    if (ls_arg_type(&args->door) != SQLITE_INTEGER || (door = ls_arg_int64(&args->door)) < 0 ||
         door >= a->num_doors) {
       *err = sqlite3_mprintf("column door: it takes a door number from 0 to %u (the area has %u doors)", a->num_doors - 1, a->num_doors);
       return SQLITE_CONSTRAINT;
@@ -507,36 +516,36 @@ static const char *const polygon_kind_names[] = {"wall", "door_open", "door_clos
 static const ls_json_shape vertices_shape = {2, 0, SIZE_MAX, "[[10,20],[90,20],[50,80]]",
                                              "a JSON array of [x,y] pairs of integers from 0 to 65535 (pixel coordinates), e.g. '[[10,20],[90,20],[50,80]]'"};
 
-/* A bounding box edge: 0..65535, NULL for the edge of the vertices. */
-#define COL_BOX(nm, k, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_I32, .offset = offsetof(polygon_rec, box[k]), .min = 0, \
-   .max = 65535, .flags = LS_COL_NULL, .null_value = -1, .doc = doc_}
-
 static const ls_column polygon_columns[] = {
   LS_COL_POS("polygon", 0, LS_COL_RANGE | LS_COL_VALUES(34), "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"),
-  [PCOL_KIND] = {.name = "kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(polygon_rec, kind), .flags = LS_COL_RO,
+  {.name = "kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(polygon_rec, kind), .flags = LS_COL_RO,
    .aux = polygon_kind_names, .doc = "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"},
-  [PCOL_DOOR] = {.name = "door", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(polygon_rec, door),
+  {.name = "door", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(polygon_rec, door),
    .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "door number (wed_doors.door) for door polygons, else NULL"},
-  [PCOL_DOOR_NAME] = {.name = "door_name", .type = "TEXT", .kind = LS_TEXT8, .store = LS_SPAN, .offset = offsetof(polygon_rec, door_name),
+  {.name = "door_name", .type = "TEXT", .kind = LS_TEXT8, .store = LS_SPAN, .offset = offsetof(polygon_rec, door_name),
    .flags = LS_COL_RO, .doc = "that door's name, else NULL"},
   LS_COL_INT("flags", LS_U8, polygon_rec, p.flags, 0, "flag byte: wed_flag_names(flags); 0x01 shade wall, 0x04 hovering, 0x08 cover animations, 0x80 door"),
   LS_COL_INT("height", LS_U8, polygon_rec, p.height, 0, "height byte (255 in almost every real polygon)"),
-  [PCOL_MIN_X] = COL_BOX("min_x", 0, "bounding box left (stored; setting vertices recomputes the box, an explicit min_x..max_y in the same UPDATE wins; NULL: from the vertices)"),
-  COL_BOX("max_x", 1, "bounding box right"),
-  COL_BOX("min_y", 2, "bounding box top"),
-  COL_BOX("max_y", 3, "bounding box bottom (65535 in all four: no box)"),
-  COL_RO("vertex_count", LS_U32, polygon_rec, p.vertex_count, "number of vertices"),
-  [PCOL_VERTICES] = COL_JSON("vertices", LS_SPAN16, polygon_rec, vertices, 0, &vertices_shape, "JSON array of [x,y] pixel pairs (json_each for one row per vertex); setting it recomputes the box and the wall groups"),
-  COL_RO("first_vertex", LS_U32, polygon_rec, p.first_vertex, "index of the first vertex in the file's vertex table"),
+  [PCOL_MIN_X] = LS_COL_INT_NULL("min_x", LS_I32, polygon_rec, box[0], 0, 65535, 0, "bounding box left (stored; setting vertices recomputes the box, an explicit min_x..max_y in the same UPDATE wins; NULL: from the vertices)"),
+  LS_COL_INT_NULL("max_x", LS_I32, polygon_rec, box[1], 0, 65535, 0, "bounding box right"),
+  LS_COL_INT_NULL("min_y", LS_I32, polygon_rec, box[2], 0, 65535, 0, "bounding box top"),
+  LS_COL_INT_NULL("max_y", LS_I32, polygon_rec, box[3], 0, 65535, 0, "bounding box bottom (65535 in all four: no box)"),
+  LS_COL_INT("vertex_count", LS_U32, polygon_rec, p.vertex_count, LS_COL_RO, "number of vertices"),
+  [PCOL_VERTICES] = LS_COL_JSON_INTS("vertices", LS_SPAN16, polygon_rec, vertices, 0, 0, 0, &vertices_shape, "JSON array of [x,y] pixel pairs (json_each for one row per vertex); setting it recomputes the box and the wall groups"),
+  LS_COL_INT("first_vertex", LS_U32, polygon_rec, p.first_vertex, LS_COL_RO, "index of the first vertex in the file's vertex table"),
+};
+
+static const ls_insert polygon_insertion = {
+  .run = polygon_insert, .args_size = sizeof(polygon_args),
+  .args = {LS_ARG(polygon_args, kind), LS_ARG(polygon_args, door), LS_ARG(polygon_args, door_name)},
 };
 
 static const ls_table wed_polygons = {
   .name = "wed_polygons", .format = &wed_format,
   .doc = "one row per polygon (walls, then door polygons) of each WED file; INSERT adds a wall (flags 1, height 255 unless given) or, with kind 'door_open'/'door_closed' and door, a polygon of that door state (flags 0x89 unless given); DELETE removes one; wall groups follow",
-  .columns = polygon_columns, .ncolumns = NCOLS(polygon_columns),
-  .shape = {LS_SHAPE_ARRAY, polygon_count, NULL, NULL}, .key = polygon_key, .seek = polygon_seek,
-  .insert = polygon_insert, .remove = polygon_remove, .describe = describe_polygon,
+  LS_COLUMNS(polygon_columns),
+  .shape = LS_ARRAY(polygon_count), .key = polygon_key, .seek = polygon_seek,
+  .insert = &polygon_insertion, .remove = polygon_remove, .describe = describe_polygon,
   .rows_per_file = 33, /* the corpus average */
   .record_size = sizeof(polygon_rec), .load = polygon_load, .store = polygon_store,
 };
@@ -547,9 +556,6 @@ static const ls_table wed_polygons = {
 typedef struct vertex_rec {
   wed_point v;
 } vertex_rec;
-
-/* Columns vertex_insert reads (placed there in vertex_columns). */
-enum { VCOL_POLYGON = 0, VCOL_VERTEX = 1, VCOL_X = 2, VCOL_Y = 3 };
 
 static int64_t vertex_count_of(const void *m, int64_t poly) {
   const wed_point *pts;
@@ -589,23 +595,27 @@ static int vertex_store(ls_row *row, const void *old, const unsigned char *chang
 }
 
 static const ls_column vertex_columns[] = {
-  [VCOL_POLYGON] = LS_COL_POS("polygon", 0, LS_COL_RANGE | LS_COL_VALUES(34), "the polygon (wed_polygons.polygon: walls first, then door polygons); INSERT: the polygon the vertex goes into"),
-  [VCOL_VERTEX] = LS_COL_POS("vertex", 1, LS_COL_RANGE | LS_COL_VALUES(14), "position in the polygon's vertex list, 0-based (shifts when vertices before it are inserted or deleted); INSERT: the position to take, default after the last"),
-  [VCOL_X] = LS_COL_INT("x", LS_U16, vertex_rec, v.x, 0, "x in pixels, 0..65535; setting x or y recomputes the polygon's bounding box and the wall groups"),
-  [VCOL_Y] = LS_COL_INT("y", LS_U16, vertex_rec, v.y, 0, "y in pixels, 0..65535"),
+  LS_COL_POS("polygon", 0, LS_COL_RANGE | LS_COL_VALUES(34), "the polygon (wed_polygons.polygon: walls first, then door polygons); INSERT: the polygon the vertex goes into"),
+  LS_COL_POS("vertex", 1, LS_COL_RANGE | LS_COL_VALUES(14), "position in the polygon's vertex list, 0-based (shifts when vertices before it are inserted or deleted); INSERT: the position to take, default after the last"),
+  LS_COL_INT("x", LS_U16, vertex_rec, v.x, 0, "x in pixels, 0..65535; setting x or y recomputes the polygon's bounding box and the wall groups"),
+  LS_COL_INT("y", LS_U16, vertex_rec, v.y, 0, "y in pixels, 0..65535"),
 };
 
 /* INSERT: the point (x, y, both needed) goes into polygon `polygon` (the
 ** index wed_polygons shows now) before vertex `vertex` (NULL: after the
 ** last); the vertices from there on move up by one. */
-static int vertex_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+typedef struct vertex_args {
+  ls_arg polygon, vertex, x, y;
+} vertex_args;
+
+static int vertex_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const vertex_args *args = args_;
   wed_area *a = model;
   int64_t poly, at, x, y;
   uint32_t n;
   codec_error cerr;
   int rc;
-  if (sqlite3_value_type(values[VCOL_POLYGON]) == SQLITE_NULL || sqlite3_value_type(values[VCOL_X]) == SQLITE_NULL ||
-      sqlite3_value_type(values[VCOL_Y]) == SQLITE_NULL) {
+  if (!ls_arg_given(&args->polygon) || !ls_arg_given(&args->x) || !ls_arg_given(&args->y)) {
     *err = sqlite3_mprintf("INSERT into wed_vertices needs polygon, x and y (vertex is optional: the position, default after the last)");
     return SQLITE_CONSTRAINT;
   }
@@ -613,15 +623,12 @@ static int vertex_insert(void *model, sqlite3_value *const *values, ls_pos *pos,
     *err = sqlite3_mprintf("column polygon: the area has no polygons (add one with INSERT INTO wed_polygons)");
     return SQLITE_CONSTRAINT;
   }
-  if ((rc = ls_value_int(values[VCOL_POLYGON], &vertex_columns[VCOL_POLYGON], 0, a->num_polygons - 1, &poly, err)) != SQLITE_OK ||
-      (rc = ls_value_int(values[VCOL_X], &vertex_columns[VCOL_X], 0, 65535, &x, err)) != SQLITE_OK ||
-      (rc = ls_value_int(values[VCOL_Y], &vertex_columns[VCOL_Y], 0, 65535, &y, err)) != SQLITE_OK)
+  if ((rc = ls_arg_int(&args->polygon, 0, a->num_polygons - 1, &poly, err)) != SQLITE_OK ||
+      (rc = ls_arg_int(&args->x, 0, 65535, &x, err)) != SQLITE_OK ||
+      (rc = ls_arg_int(&args->y, 0, 65535, &y, err)) != SQLITE_OK)
     return rc;
   n = (uint32_t)vertex_count_of(a, poly);
-  at = n;
-  if (sqlite3_value_type(values[VCOL_VERTEX]) != SQLITE_NULL &&
-      (rc = ls_value_int(values[VCOL_VERTEX], &vertex_columns[VCOL_VERTEX], 0, n, &at, err)) != SQLITE_OK)
-    return rc;
+  if ((rc = ls_arg_int_or(&args->vertex, 0, n, n, &at, err)) != SQLITE_OK) return rc;
   cerr.msg[0] = 0;
   if (!wed_polygon_insert_vertex(a, (uint32_t)poly, (uint32_t)at, (wed_point){(uint16_t)x, (uint16_t)y}, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a vertex into polygon %lld", (long long)poly);
@@ -650,12 +657,17 @@ static char *describe_vertex(const void *model, const ls_pos *pos) {
   return s;
 }
 
+static const ls_insert vertex_insertion = {
+  .run = vertex_insert, .args_size = sizeof(vertex_args),
+  .args = {LS_ARG(vertex_args, polygon), LS_ARG(vertex_args, vertex), LS_ARG(vertex_args, x), LS_ARG(vertex_args, y)},
+};
+
 static const ls_table wed_vertices = {
   .name = "wed_vertices", .format = &wed_format,
   .doc = "one row per vertex of each polygon of each WED file (the vertices column of wed_polygons, one point a row); INSERT adds a vertex to a polygon, DELETE removes one; boxes and wall groups follow",
-  .columns = vertex_columns, .ncolumns = NCOLS(vertex_columns),
-  .shape = {LS_SHAPE_NESTED, polygon_count, vertex_count_of, NULL}, .key = vertex_key, .seek = vertex_seek,
-  .insert = vertex_insert, .remove = vertex_remove, .describe = describe_vertex, .natural_order = "polygon,vertex",
+  LS_COLUMNS(vertex_columns),
+  .shape = LS_NESTED(polygon_count, vertex_count_of), .key = vertex_key, .seek = vertex_seek,
+  .insert = &vertex_insertion, .remove = vertex_remove, .describe = describe_vertex, .natural_order = "polygon,vertex",
   .rows_per_file = 456, /* the corpus average */
   .record_size = sizeof(vertex_rec), .load = vertex_load, .store = vertex_store,
 };
@@ -704,22 +716,22 @@ static const ls_column tile_columns[] = {
   LS_COL_POS("overlay", 0, LS_COL_RANGE | LS_COL_VALUES(1), "overlay number (0: base layer)"),
   LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(27), "column, 0-based, in 64-pixel tiles"),
   LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(21), "row, 0-based"),
-  COL_RO("cell", LS_U32, tile_rec, cell, "cell number y*width+x (what wed_doors.cells lists)"),
-  COL_RO("tile_start", LS_U16, tile_rec, c.tile_start, "first entry in the overlay's tile lookup table"),
-  COL_RO("tile_count", LS_U16, tile_rec, c.tile_count, "number of lookup entries (more than 1: animated)"),
-  [TCOL_TIS_TILES] = COL_JSON("tis_tiles", LS_SPAN16, tile_rec, tis_tiles, 0, &tis_tiles_shape, "JSON array of the TIS tile numbers drawn (the animation frames); setting it rebuilds the lookup table when needed"),
+  LS_COL_INT("cell", LS_U32, tile_rec, cell, LS_COL_RO, "cell number y*width+x (what wed_doors.cells lists)"),
+  LS_COL_INT("tile_start", LS_U16, tile_rec, c.tile_start, LS_COL_RO, "first entry in the overlay's tile lookup table"),
+  LS_COL_INT("tile_count", LS_U16, tile_rec, c.tile_count, LS_COL_RO, "number of lookup entries (more than 1: animated)"),
+  [TCOL_TIS_TILES] = LS_COL_JSON_INTS("tis_tiles", LS_SPAN16, tile_rec, tis_tiles, 0, 0, 0, &tis_tiles_shape, "JSON array of the TIS tile numbers drawn (the animation frames); setting it rebuilds the lookup table when needed"),
   {.name = "secondary_tile", .type = "INTEGER", .kind = LS_INT, .store = LS_U16, .offset = offsetof(tile_rec, c.secondary_tile),
    .min = 0, .max = WED_NO_TILE - 1, .flags = LS_COL_NULL, .null_value = WED_NO_TILE,
    .doc = "TIS tile for a closed door or an overlay mark, NULL for none; 0..65534"},
   LS_COL_INT("overlay_mask", LS_U8, tile_rec, c.overlay_mask, 0, "bit n: draw overlay n in this cell; 0..255"),
   LS_COL_INT("anim_speed", LS_U8, tile_rec, c.anim_speed, 0, "animation speed (0: engine default); 0..255"),
-  COL_U16("unknown", tile_rec, c.unknown, 0, "bytes 8-9 of the record (0 in real files; GemRB: runtime door state); 0..65535"),
+  LS_COL_INT("unknown", LS_U16, tile_rec, c.unknown, 0, "bytes 8-9 of the record (0 in real files; GemRB: runtime door state); 0..65535"),
 };
 
 static const ls_table wed_tiles = {
   .name = "wed_tiles", .format = &wed_format, .doc = "one row per tilemap cell of each used overlay of each WED file",
-  .columns = tile_columns, .ncolumns = NCOLS(tile_columns),
-  .shape = {LS_SHAPE_GRID, overlay_count, overlay_width, overlay_height}, .row_name = "tile x %c, y %b of overlay %a",
+  LS_COLUMNS(tile_columns),
+  .shape = LS_GRID(overlay_count, overlay_width, overlay_height), .row_name = "tile x %c, y %b of overlay %a",
   .rows_per_file = 800, /* the corpus average */
   .record_size = sizeof(tile_rec), .load = tile_load, .store = tile_store,
 };
@@ -752,17 +764,17 @@ static int group_load(const ls_row *row, char **err) {
 
 static const ls_column group_columns[] = {
   LS_COL_POS("grp", 0, LS_COL_RANGE | LS_COL_VALUES(13), "wall group number, row-major over the 640x480-pixel grid of the base overlay"),
-  COL_RO("x_px", LS_I64, group_rec, x_px, "left edge of the group's cell in pixels (cell: x_px .. x_px+639)"),
-  COL_RO("y_px", LS_I64, group_rec, y_px, "top edge in pixels (cell: y_px .. y_px+479)"),
-  COL_JSON("polygons", LS_SPAN16, group_rec, polygons, LS_COL_RO, NULL, "JSON array of the polygons (wed_polygons.polygon) listed for the cell; regenerated whenever polygons change"),
-  COL_RO("lookup_start", LS_U16, group_rec, g.start, "first entry in the polygon lookup table"),
-  COL_RO("lookup_count", LS_U16, group_rec, g.count, "number of entries"),
+  LS_COL_INT("x_px", LS_I64, group_rec, x_px, LS_COL_RO, "left edge of the group's cell in pixels (cell: x_px .. x_px+639)"),
+  LS_COL_INT("y_px", LS_I64, group_rec, y_px, LS_COL_RO, "top edge in pixels (cell: y_px .. y_px+479)"),
+  LS_COL_JSON_INTS("polygons", LS_SPAN16, group_rec, polygons, 0, 0, LS_COL_RO, NULL, "JSON array of the polygons (wed_polygons.polygon) listed for the cell; regenerated whenever polygons change"),
+  LS_COL_INT("lookup_start", LS_U16, group_rec, g.start, LS_COL_RO, "first entry in the polygon lookup table"),
+  LS_COL_INT("lookup_count", LS_U16, group_rec, g.count, LS_COL_RO, "number of entries"),
 };
 
 static const ls_table wed_wallgroups = {
   .name = "wed_wallgroups", .format = &wed_format, .doc = "one row per wall group of each WED file (read-only: derived from the polygons)",
-  .columns = group_columns, .ncolumns = NCOLS(group_columns),
-  .shape = {LS_SHAPE_ARRAY, group_count, NULL, NULL}, .row_name = "wall group %a",
+  LS_COLUMNS(group_columns),
+  .shape = LS_ARRAY(group_count), .row_name = "wall group %a",
   .rows_per_file = 13, /* the corpus average */
   .record_size = sizeof(group_rec), .load = group_load,
 };
@@ -771,4 +783,4 @@ static const ls_table wed_wallgroups = {
 
 static const ls_table *const wed_tables[] = {&wed_overlays, &wed_doors, &wed_polygons, &wed_vertices, &wed_tiles, &wed_wallgroups, NULL};
 
-const ls_family wed_family = {&wed_format, wed_tables};
+const ls_family wed_family = {.format = &wed_format, .tables = wed_tables};

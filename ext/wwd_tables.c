@@ -86,14 +86,10 @@ static void *wwd_format_parse_reusing(const unsigned char *data, size_t size, ls
 }
 
 const ls_format wwd_format = {
-  "wwd", wwd_extensions, wwd_sniff, wwd_format_parse, wwd_format_serialize,
-  wwd_format_clone, wwd_format_free, wwd_format_footprint,
-  NULL, /* validate: the getters read the parsed model as it is; only memory can run out */
-  wwd_options,
-  NULL, /* shed: nothing is decoded lazily */
-  wwd_format_parse_reusing,
-  NULL, /* decoded_claim: the parse decoded everything; its footprint counts (limits.c) */
-  wwd_format_bytes_claim,
+  .name = "wwd", .extensions = wwd_extensions, .sniff = wwd_sniff, LS_CODEC_FORMAT_FIELDS(wwd),
+  .options = wwd_options, .parse_reusing = wwd_format_parse_reusing, .bytes_claim = wwd_format_bytes_claim,
+  /* no validate: the getters read the parsed model as it is, only memory can run out; no shed: nothing is
+  ** decoded lazily; no decoded_claim: the parse decoded everything, its footprint counts (limits.c) */
 };
 
 /* ---- records ----------------------------------------------------------------- */
@@ -137,14 +133,6 @@ typedef struct property_rec {
   ls_span mask;
 } property_rec;
 
-/* Raw header fields: name, offset inside the header, and for text its size. */
-#define HSTR(R, nm, off, sz, doc_) \
-  {.name = nm, .type = "TEXT", .kind = LS_TEXT8, .store = LS_CHARS, .offset = offsetof(R, h) + (off), .size = sz, .doc = doc_}
-#define HINT(R, nm, st, off, fl, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(R, h) + (off), .flags = fl, .doc = doc_}
-#define HBIT(R, nm, off, bit, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_BIT, .store = LS_LE32, .offset = offsetof(R, h) + (off), .max = bit, .doc = doc_}
-
 /* ---- wwd_levels ------------------------------------------------------------ */
 
 static int level_load(const ls_row *row, char **err) {
@@ -175,45 +163,43 @@ static int level_store(ls_row *row, const void *old, const unsigned char *change
 /* enum wwd_checksum_kind, by name */
 static const char *const checksum_kind_names[] = {"exact", "engine", "wapmap", "unset", "mismatch", NULL};
 
-#define LEVEL_RO(nm, field, doc_) LS_COL_INT(nm, LS_I64, level_rec, field, LS_COL_RO, doc_)
-
 static const ls_column level_columns[] = {
-  HSTR(level_rec, "name", WWD_HDR_NAME, 64, "level name (63 bytes at most)"),
-  HSTR(level_rec, "author", WWD_HDR_AUTHOR, 64, "author (63 bytes)"),
-  HSTR(level_rec, "birth", WWD_HDR_BIRTH, 64, "creation date as the editor wrote it (63 bytes)"),
-  HSTR(level_rec, "rez_file", WWD_HDR_REZ_FILE, 256, "REZ archive path (255 bytes)"),
-  HSTR(level_rec, "image_dir", WWD_HDR_IMAGE_DIR, 128, "image directory inside the REZ (127 bytes)"),
-  HSTR(level_rec, "pal_rez", WWD_HDR_PAL_REZ, 128, "palette path (127 bytes)"),
-  HSTR(level_rec, "launch_app", WWD_HDR_LAUNCH_APP, 128, "game executable (127 bytes)"),
-  HSTR(level_rec, "image_set1", WWD_HDR_IMAGE_SET1, 128, "image set 1 path (127 bytes)"),
-  HSTR(level_rec, "image_set2", WWD_HDR_IMAGE_SET2, 128, "image set 2 path"),
-  HSTR(level_rec, "image_set3", WWD_HDR_IMAGE_SET3, 128, "image set 3 path"),
-  HSTR(level_rec, "image_set4", WWD_HDR_IMAGE_SET4, 128, "image set 4 path"),
-  HSTR(level_rec, "prefix1", WWD_HDR_PREFIX1, 32, "image set 1 prefix (31 bytes)"),
-  HSTR(level_rec, "prefix2", WWD_HDR_PREFIX2, 32, "image set 2 prefix"),
-  HSTR(level_rec, "prefix3", WWD_HDR_PREFIX3, 32, "image set 3 prefix"),
-  HSTR(level_rec, "prefix4", WWD_HDR_PREFIX4, 32, "image set 4 prefix"),
-  HINT(level_rec, "start_x", LS_LE32S, WWD_HDR_START_X, 0, "player start x (pixels)"),
-  HINT(level_rec, "start_y", LS_LE32S, WWD_HDR_START_Y, 0, "player start y (pixels)"),
-  HINT(level_rec, "flags", LS_LE32, WWD_HDR_FLAGS, 0, "header flags: wwd_flag_names('level', flags)"),
-  HBIT(level_rec, "use_z_coords", WWD_HDR_FLAGS, WWD_FLAG_USE_Z_COORDS, "flag 0x1"),
-  HBIT(level_rec, "compressed", WWD_HDR_FLAGS, WWD_FLAG_COMPRESS, "flag 0x2: the main block is zlib-compressed; set to 0 or 1 to change how the file is saved"),
-  LEVEL_RO("num_planes", num_planes, "number of planes"),
-  LEVEL_RO("num_objects", num_objects, "objects on all planes"),
-  LEVEL_RO("num_tile_properties", num_tile_properties, "number of tile properties"),
-  LEVEL_RO("checksum", checksum, "checksum stored in the header (as read)"),
-  LEVEL_RO("checksum_computed", checksum_computed, "checksum S computed over the main block as stored"),
+  LS_COL_TEXT_CHARS("name", LS_TEXT8, level_rec, h[WWD_HDR_NAME], 64, 0, 0, "level name (63 bytes at most)"),
+  LS_COL_TEXT_CHARS("author", LS_TEXT8, level_rec, h[WWD_HDR_AUTHOR], 64, 0, 0, "author (63 bytes)"),
+  LS_COL_TEXT_CHARS("birth", LS_TEXT8, level_rec, h[WWD_HDR_BIRTH], 64, 0, 0, "creation date as the editor wrote it (63 bytes)"),
+  LS_COL_TEXT_CHARS("rez_file", LS_TEXT8, level_rec, h[WWD_HDR_REZ_FILE], 256, 0, 0, "REZ archive path (255 bytes)"),
+  LS_COL_TEXT_CHARS("image_dir", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_DIR], 128, 0, 0, "image directory inside the REZ (127 bytes)"),
+  LS_COL_TEXT_CHARS("pal_rez", LS_TEXT8, level_rec, h[WWD_HDR_PAL_REZ], 128, 0, 0, "palette path (127 bytes)"),
+  LS_COL_TEXT_CHARS("launch_app", LS_TEXT8, level_rec, h[WWD_HDR_LAUNCH_APP], 128, 0, 0, "game executable (127 bytes)"),
+  LS_COL_TEXT_CHARS("image_set1", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_SET1], 128, 0, 0, "image set 1 path (127 bytes)"),
+  LS_COL_TEXT_CHARS("image_set2", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_SET2], 128, 0, 0, "image set 2 path"),
+  LS_COL_TEXT_CHARS("image_set3", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_SET3], 128, 0, 0, "image set 3 path"),
+  LS_COL_TEXT_CHARS("image_set4", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_SET4], 128, 0, 0, "image set 4 path"),
+  LS_COL_TEXT_CHARS("prefix1", LS_TEXT8, level_rec, h[WWD_HDR_PREFIX1], 32, 0, 0, "image set 1 prefix (31 bytes)"),
+  LS_COL_TEXT_CHARS("prefix2", LS_TEXT8, level_rec, h[WWD_HDR_PREFIX2], 32, 0, 0, "image set 2 prefix"),
+  LS_COL_TEXT_CHARS("prefix3", LS_TEXT8, level_rec, h[WWD_HDR_PREFIX3], 32, 0, 0, "image set 3 prefix"),
+  LS_COL_TEXT_CHARS("prefix4", LS_TEXT8, level_rec, h[WWD_HDR_PREFIX4], 32, 0, 0, "image set 4 prefix"),
+  LS_COL_INT("start_x", LS_LE32S, level_rec, h[WWD_HDR_START_X], 0, "player start x (pixels)"),
+  LS_COL_INT("start_y", LS_LE32S, level_rec, h[WWD_HDR_START_Y], 0, "player start y (pixels)"),
+  LS_COL_INT("flags", LS_LE32, level_rec, h[WWD_HDR_FLAGS], 0, "header flags: wwd_flag_names('level', flags)"),
+  LS_COL_BIT("use_z_coords", LS_LE32, level_rec, h[WWD_HDR_FLAGS], WWD_FLAG_USE_Z_COORDS, "flag 0x1"),
+  LS_COL_BIT("compressed", LS_LE32, level_rec, h[WWD_HDR_FLAGS], WWD_FLAG_COMPRESS, "flag 0x2: the main block is zlib-compressed; set to 0 or 1 to change how the file is saved"),
+  LS_COL_INT("num_planes", LS_I64, level_rec, num_planes, LS_COL_RO, "number of planes"),
+  LS_COL_INT("num_objects", LS_I64, level_rec, num_objects, LS_COL_RO, "objects on all planes"),
+  LS_COL_INT("num_tile_properties", LS_I64, level_rec, num_tile_properties, LS_COL_RO, "number of tile properties"),
+  LS_COL_INT("checksum", LS_I64, level_rec, checksum, LS_COL_RO, "checksum stored in the header (as read)"),
+  LS_COL_INT("checksum_computed", LS_I64, level_rec, checksum_computed, LS_COL_RO, "checksum S computed over the main block as stored"),
   {.name = "checksum_kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I64, .offset = offsetof(level_rec, checksum_kind),
    .flags = LS_COL_RO, .aux = checksum_kind_names, .doc = "'exact', 'engine', 'wapmap', 'unset' or 'mismatch' (levelsql writes 'exact')"},
   {.name = "game", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(level_rec, game), .flags = LS_COL_RO,
    .doc = "'claw', 'gruntz', 'getmedieval' or NULL"},
-  LEVEL_RO("file_size", file_size, "size of the file as read, in bytes"),
+  LS_COL_INT("file_size", LS_I64, level_rec, file_size, LS_COL_RO, "size of the file as read, in bytes"),
 };
 
 static const ls_table wwd_levels = {
   .name = "wwd_levels", .format = &wwd_format, .doc = "one row per WWD file: the header",
-  .columns = level_columns, .ncolumns = (int)(sizeof level_columns / sizeof level_columns[0]),
-  .shape = {LS_SHAPE_ONE, NULL, NULL, NULL}, .row_name = "header", .natural_order = "",
+  LS_COLUMNS(level_columns),
+  .shape = LS_ONE_ROW, .row_name = "header", .natural_order = "",
   .rows_per_file = 1, /* the corpus average */
   .record_size = sizeof(level_rec), .load = level_load, .store = level_store,
 };
@@ -285,36 +271,30 @@ static int plane_store(ls_row *row, const void *old, const unsigned char *change
 static const ls_json_shape image_sets_shape = {1, 0, 1u << 16, "[\"ACTION\"]", NULL};
 
 /* tiles_wide / tiles_high: writable, a resize (plane_store). */
-#define PLANE_SIZE(nm, off, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_LE32S, .offset = offsetof(plane_rec, h) + (off), \
-   .min = 0, .max = INT32_MAX, .doc = doc_}
 
 static const ls_column plane_columns[] = {
   LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order; on INSERT, where the plane goes (default: after the last)"),
-  HSTR(plane_rec, "name", WWD_PLANE_NAME, 64, "plane name (63 bytes)"),
-  HINT(plane_rec, "flags", LS_LE32, WWD_PLANE_FLAGS, 0, "plane flags: wwd_flag_names('plane', flags)"),
-  HBIT(plane_rec, "is_main", WWD_PLANE_FLAGS, WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
-  HBIT(plane_rec, "no_draw", WWD_PLANE_FLAGS, WWD_PLANE_NO_DRAW, "flag 0x02"),
-  HBIT(plane_rec, "wrap_x", WWD_PLANE_FLAGS, WWD_PLANE_WRAP_X, "flag 0x04: repeats horizontally"),
-  HBIT(plane_rec, "wrap_y", WWD_PLANE_FLAGS, WWD_PLANE_WRAP_Y, "flag 0x08: repeats vertically"),
-  HBIT(plane_rec, "auto_tile_size", WWD_PLANE_FLAGS, WWD_PLANE_AUTO_TILE_SIZE, "flag 0x10"),
-  HINT(plane_rec, "width_px", LS_LE32S, WWD_PLANE_WIDTH_PX, LS_COL_RO, "width in pixels"),
-  HINT(plane_rec, "height_px", LS_LE32S, WWD_PLANE_HEIGHT_PX, LS_COL_RO, "height in pixels"),
-  HINT(plane_rec, "tile_width", LS_LE32S, WWD_PLANE_TILE_WIDTH, LS_COL_RO, "tile width in pixels; given on INSERT (default: the main plane's)"),
-  HINT(plane_rec, "tile_height", LS_LE32S, WWD_PLANE_TILE_HEIGHT, LS_COL_RO, "tile height in pixels; given on INSERT (default: the main plane's)"),
-  PLANE_SIZE("tiles_wide", WWD_PLANE_TILES_WIDE, "width in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells, default invisible; width_px follows)"),
-  PLANE_SIZE("tiles_high", WWD_PLANE_TILES_HIGH, "height in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells; height_px follows)"),
-  HINT(plane_rec, "movement_x_percent", LS_LE32S, WWD_PLANE_MOVEMENT_X, 0, "parallax: horizontal scroll speed in percent"),
-  HINT(plane_rec, "movement_y_percent", LS_LE32S, WWD_PLANE_MOVEMENT_Y, 0, "parallax: vertical scroll speed in percent"),
-  HINT(plane_rec, "fill_color", LS_LE32S, WWD_PLANE_FILL_COLOR, 0, "palette index of 'filled' tiles"),
-  HINT(plane_rec, "z", LS_LE32S, WWD_PLANE_Z, 0, "drawing order (negative: behind)"),
+  LS_COL_TEXT_CHARS("name", LS_TEXT8, plane_rec, h[WWD_PLANE_NAME], 64, 0, 0, "plane name (63 bytes)"),
+  LS_COL_INT("flags", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], 0, "plane flags: wwd_flag_names('plane', flags)"),
+  LS_COL_BIT("is_main", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
+  LS_COL_BIT("no_draw", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_NO_DRAW, "flag 0x02"),
+  LS_COL_BIT("wrap_x", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_WRAP_X, "flag 0x04: repeats horizontally"),
+  LS_COL_BIT("wrap_y", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_WRAP_Y, "flag 0x08: repeats vertically"),
+  LS_COL_BIT("auto_tile_size", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_AUTO_TILE_SIZE, "flag 0x10"),
+  LS_COL_INT("width_px", LS_LE32S, plane_rec, h[WWD_PLANE_WIDTH_PX], LS_COL_RO, "width in pixels"),
+  LS_COL_INT("height_px", LS_LE32S, plane_rec, h[WWD_PLANE_HEIGHT_PX], LS_COL_RO, "height in pixels"),
+  LS_COL_INT("tile_width", LS_LE32S, plane_rec, h[WWD_PLANE_TILE_WIDTH], LS_COL_RO, "tile width in pixels; given on INSERT (default: the main plane's)"),
+  LS_COL_INT("tile_height", LS_LE32S, plane_rec, h[WWD_PLANE_TILE_HEIGHT], LS_COL_RO, "tile height in pixels; given on INSERT (default: the main plane's)"),
+  LS_COL_INT_IN("tiles_wide", LS_LE32S, plane_rec, h[WWD_PLANE_TILES_WIDE], 0, INT32_MAX, 0, "width in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells, default invisible; width_px follows)"),
+  LS_COL_INT_IN("tiles_high", LS_LE32S, plane_rec, h[WWD_PLANE_TILES_HIGH], 0, INT32_MAX, 0, "height in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells; height_px follows)"),
+  LS_COL_INT("movement_x_percent", LS_LE32S, plane_rec, h[WWD_PLANE_MOVEMENT_X], 0, "parallax: horizontal scroll speed in percent"),
+  LS_COL_INT("movement_y_percent", LS_LE32S, plane_rec, h[WWD_PLANE_MOVEMENT_Y], 0, "parallax: vertical scroll speed in percent"),
+  LS_COL_INT("fill_color", LS_LE32S, plane_rec, h[WWD_PLANE_FILL_COLOR], 0, "palette index of 'filled' tiles"),
+  LS_COL_INT("z", LS_LE32S, plane_rec, h[WWD_PLANE_Z], 0, "drawing order (negative: behind)"),
   {.name = "image_sets", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_SPAN, .offset = offsetof(plane_rec, image_sets),
    .max = 1024, .aux = &image_sets_shape, .doc = "JSON array of the plane's image set names"},
   LS_COL_INT("num_objects", LS_U32, plane_rec, num_objects, LS_COL_RO, "objects on this plane"),
 };
-
-/* The indexes of the columns plane_insert reads (checked by plane_insert). */
-enum { PLANE_COL_PLANE = 0, PLANE_COL_TILE_WIDTH = 10, PLANE_COL_TILE_HEIGHT, PLANE_COL_TILES_WIDE, PLANE_COL_TILES_HIGH };
 
 /* The uid: planes keep it across inserts and deletes of others. */
 static int64_t plane_key(const void *model, const ls_pos *pos) {
@@ -333,16 +313,10 @@ static int plane_seek(const void *model, int64_t key, ls_pos *pos) {
   return seek_index(key < 0 || key > UINT32_MAX ? -1 : wwd_plane_find(model, (uint32_t)key), pos);
 }
 
-/* An integer the INSERT gave for column k of wwd_planes within [lo, hi],
-** or `dflt` when it gave NULL. */
-static int plane_insert_value(sqlite3_value *const *values, int k, int64_t lo, int64_t hi, int64_t dflt, int64_t *out,
-                              char **err) {
-  if (sqlite3_value_type(values[k]) == SQLITE_NULL) {
-    *out = dflt;
-    return SQLITE_OK;
-  }
-  return ls_value_int(values[k], &plane_columns[k], lo, hi, out, err);
-}
+/* The columns plane_insert reads. */
+typedef struct plane_args {
+  ls_arg plane, tile_width, tile_height, tiles_wide, tiles_high;
+} plane_args;
 
 /* INSERT: a plane at index `plane` (default: after the last), not main,
 ** without image sets or objects.  Its tile size (read-only afterwards) and
@@ -352,29 +326,21 @@ static int plane_insert_value(sqlite3_value *const *values, int k, int64_t lo, i
 ** counts: plane_store, which the engine runs next with the INSERT's other
 ** values, sees the difference and sizes it, so that every new cell comes
 ** from one place (the new_cells option). */
-static int plane_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+static int plane_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const plane_args *args = args_;
   wwd_level *lvl = model;
   long main_plane = wwd_main_plane(lvl);
   const wwd_plane *ref = main_plane >= 0 ? &lvl->planes[main_plane] : lvl->num_planes ? &lvl->planes[0] : NULL;
   int64_t at, tile_w, tile_h, wide, high;
   int rc;
-  if (strcmp(plane_columns[PLANE_COL_TILE_WIDTH].name, "tile_width") != 0 ||
-      strcmp(plane_columns[PLANE_COL_TILES_HIGH].name, "tiles_high") != 0) {
-    *err = sqlite3_mprintf("wwd_planes: column list and plane_insert disagree");
-    return SQLITE_INTERNAL;
-  }
-  rc = plane_insert_value(values, PLANE_COL_PLANE, 0, lvl->num_planes, lvl->num_planes, &at, err);
-  if (rc == SQLITE_OK) {
-    rc = plane_insert_value(values, PLANE_COL_TILE_WIDTH, 1, 4096, ref ? le32_load(ref->header + WWD_PLANE_TILE_WIDTH) : 64,
-                            &tile_w, err);
-  }
-  if (rc == SQLITE_OK) {
-    rc = plane_insert_value(values, PLANE_COL_TILE_HEIGHT, 1, 4096,
-                            ref ? le32_load(ref->header + WWD_PLANE_TILE_HEIGHT) : 64, &tile_h, err);
-  }
-  if (rc == SQLITE_OK) rc = plane_insert_value(values, PLANE_COL_TILES_WIDE, 0, INT32_MAX, ref ? ref->tiles_wide : 0, &wide, err);
-  if (rc == SQLITE_OK) rc = plane_insert_value(values, PLANE_COL_TILES_HIGH, 0, INT32_MAX, ref ? ref->tiles_high : 0, &high, err);
-  if (rc != SQLITE_OK) return rc;
+  if ((rc = ls_arg_int_or(&args->plane, 0, lvl->num_planes, lvl->num_planes, &at, err)) != SQLITE_OK ||
+      (rc = ls_arg_int_or(&args->tile_width, 1, 4096, ref ? le32_load(ref->header + WWD_PLANE_TILE_WIDTH) : 64, &tile_w,
+                          err)) != SQLITE_OK ||
+      (rc = ls_arg_int_or(&args->tile_height, 1, 4096, ref ? le32_load(ref->header + WWD_PLANE_TILE_HEIGHT) : 64, &tile_h,
+                          err)) != SQLITE_OK ||
+      (rc = ls_arg_int_or(&args->tiles_wide, 0, INT32_MAX, ref ? ref->tiles_wide : 0, &wide, err)) != SQLITE_OK ||
+      (rc = ls_arg_int_or(&args->tiles_high, 0, INT32_MAX, ref ? ref->tiles_high : 0, &high, err)) != SQLITE_OK)
+    return rc;
   if (!wwd_plane_insert(lvl, (uint32_t)at, 0, 0, (uint32_t)tile_w, (uint32_t)tile_h)) return SQLITE_NOMEM;
   le32_store(lvl->planes[at].header + WWD_PLANE_TILES_WIDE, (uint32_t)wide);
   le32_store(lvl->planes[at].header + WWD_PLANE_TILES_HIGH, (uint32_t)high);
@@ -393,11 +359,17 @@ static int plane_remove(void *model, const ls_pos *pos, char **err) {
   return wwd_plane_remove(lvl, (uint32_t)pos->a) ? SQLITE_OK : SQLITE_INTERNAL;
 }
 
+static const ls_insert plane_insertion = {
+  .run = plane_insert, .args_size = sizeof(plane_args),
+  .args = {LS_ARG(plane_args, plane), LS_ARG(plane_args, tile_width), LS_ARG(plane_args, tile_height),
+           LS_ARG(plane_args, tiles_wide), LS_ARG(plane_args, tiles_high)},
+};
+
 static const ls_table wwd_planes = {
   .name = "wwd_planes", .format = &wwd_format, .doc = "one row per plane of each WWD file; INSERT adds planes, DELETE removes them with their objects (not the main plane)",
-  .columns = plane_columns, .ncolumns = (int)(sizeof plane_columns / sizeof plane_columns[0]),
-  .shape = {LS_SHAPE_ARRAY, plane_count, NULL, NULL}, .key = plane_key, .seek = plane_seek,
-  .insert = plane_insert, .remove = plane_remove, .row_name = "plane %a", .natural_order = "plane",
+  LS_COLUMNS(plane_columns),
+  .shape = LS_ARRAY(plane_count), .key = plane_key, .seek = plane_seek,
+  .insert = &plane_insertion, .remove = plane_remove, .row_name = "plane %a", .natural_order = "plane",
   .rows_per_file = 3, /* the corpus average */
   .record_size = sizeof(plane_rec), .load = plane_load, .store = plane_store,
 };
@@ -428,21 +400,23 @@ static int object_seek(const void *model, int64_t key, ls_pos *pos) {
 /* INSERT: a blank object at the end of the given plane (the main plane when
 ** the plane column is NULL), with a fresh id unless the id column is given
 ** (INSERT ... SELECT * keeps the ids it copies). */
-static int object_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+typedef struct object_args {
+  ls_arg plane, id;
+} object_args;
+
+static int object_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const object_args *args = args_;
   wwd_level *lvl = model;
-  sqlite3_value *plane_value = values[0]; /* column 0 is `plane` */
-  sqlite3_value *id_value = values[2];    /* column 2 is `id` */
   int64_t plane = -1;
-  int32_t id = sqlite3_value_type(id_value) == SQLITE_NULL ? wwd_next_object_id(lvl) : 0;
+  int32_t id = ls_arg_given(&args->id) ? 0 : wwd_next_object_id(lvl);
   long idx;
-  if (sqlite3_value_type(plane_value) == SQLITE_NULL) {
+  if (!ls_arg_given(&args->plane)) {
     if ((plane = wwd_main_plane(lvl)) < 0) {
       *err = sqlite3_mprintf("the level has no main plane; give the plane column");
       return SQLITE_CONSTRAINT;
     }
   } else {
-    static const ls_column plane_col = {.name = "plane"};
-    int rc = ls_value_int(plane_value, &plane_col, 0, (int64_t)lvl->num_planes - 1, &plane, err);
+    int rc = ls_arg_int(&args->plane, 0, (int64_t)lvl->num_planes - 1, &plane, err);
     if (rc != SQLITE_OK) return rc;
   }
   idx = wwd_object_append(lvl, (uint32_t)plane);
@@ -453,6 +427,11 @@ static int object_insert(void *model, sqlite3_value *const *values, ls_pos *pos,
   pos->c = 0;
   return SQLITE_OK;
 }
+
+static const ls_insert object_insertion = {
+  .run = object_insert, .args_size = sizeof(object_args),
+  .args = {LS_ARG(object_args, plane), LS_ARG(object_args, id)},
+};
 
 static int object_remove(void *model, const ls_pos *pos, char **err) {
   (void)err;
@@ -489,78 +468,75 @@ static int object_store(ls_row *row, const void *old, const unsigned char *chang
 
 #define WWD_OBJECT_STRING_MAX 4096 /* the editors use a few dozen bytes */
 
-#define OSTR(nm, k, doc_) \
-  {.name = nm, .type = "TEXT", .kind = LS_TEXT8, .store = LS_SPAN, .offset = offsetof(object_rec, str[k]), \
-   .max = WWD_OBJECT_STRING_MAX, .doc = doc_ " ('' when empty; never NULL)"}
-#define OINT(nm, k, doc_) LS_COL_INT(nm, LS_I32, object_rec, f[k], 0, doc_)
-#define OFLAGS(nm, k, doc_) LS_COL_INT(nm, LS_U32, object_rec, f[k], 0, doc_) /* shown unsigned */
-#define ORECT(prefix, first, doc_)                                                          \
-  OINT(prefix "_left", first, doc_ " left"), OINT(prefix "_top", first + 1, doc_ " top"), \
-  OINT(prefix "_right", first + 2, doc_ " right"), OINT(prefix "_bottom", first + 3, doc_ " bottom")
+#define ORECT(prefix, first, doc_)                                                           \
+  LS_COL_INT(prefix "_left", LS_I32, object_rec, f[first], 0, doc_ " left"),                 \
+  LS_COL_INT(prefix "_top", LS_I32, object_rec, f[first + 1], 0, doc_ " top"),               \
+  LS_COL_INT(prefix "_right", LS_I32, object_rec, f[first + 2], 0, doc_ " right"),           \
+  LS_COL_INT(prefix "_bottom", LS_I32, object_rec, f[first + 3], 0, doc_ " bottom")
 
 static const ls_column object_columns[] = {
   LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(1), "plane number; on INSERT, the plane to add to (default: the main plane)"),
   LS_COL_POS("idx", 1, 0, "position in the plane's object list (ids are not unique)"),
-  OINT("id", WWD_OBJ_ID, "object id"),
-  OSTR("name", WWD_STR_NAME, "name"),
-  OSTR("logic", WWD_STR_LOGIC, "logic (behaviour), e.g. Officer"),
-  OSTR("image_set", WWD_STR_IMAGE_SET, "image set, e.g. LEVEL_OFFICER"),
-  OSTR("animation", WWD_STR_ANIMATION, "animation"),
-  OINT("x", WWD_OBJ_X, "x position (pixels)"),
-  OINT("y", WWD_OBJ_Y, "y position (pixels)"),
-  OINT("z", WWD_OBJ_Z, "z (drawing order)"),
-  OINT("i", WWD_OBJ_I, "image index (usually -1)"),
-  OFLAGS("add_flags", WWD_OBJ_ADD_FLAGS, "wwd_flag_names('add', add_flags)"),
-  OFLAGS("dynamic_flags", WWD_OBJ_DYNAMIC_FLAGS, "wwd_flag_names('dynamic', dynamic_flags)"),
-  OFLAGS("draw_flags", WWD_OBJ_DRAW_FLAGS, "wwd_flag_names('draw', draw_flags)"),
-  OFLAGS("user_flags", WWD_OBJ_USER_FLAGS, "wwd_flag_names('user', user_flags)"),
-  OINT("score", WWD_OBJ_SCORE, "score"),
-  OINT("points", WWD_OBJ_POINTS, "points"),
-  OINT("powerup", WWD_OBJ_POWERUP, "powerup"),
-  OINT("damage", WWD_OBJ_DAMAGE, "damage"),
-  OINT("smarts", WWD_OBJ_SMARTS, "smarts"),
-  OINT("health", WWD_OBJ_HEALTH, "health"),
+  LS_COL_INT("id", LS_I32, object_rec, f[WWD_OBJ_ID], 0, "object id"),
+  LS_COL_TEXT("name", LS_TEXT8, object_rec, str[WWD_STR_NAME], WWD_OBJECT_STRING_MAX, 0, 0, "name" " ('' when empty; never NULL)"),
+  LS_COL_TEXT("logic", LS_TEXT8, object_rec, str[WWD_STR_LOGIC], WWD_OBJECT_STRING_MAX, 0, 0, "logic (behaviour), e.g. Officer" " ('' when empty; never NULL)"),
+  LS_COL_TEXT("image_set", LS_TEXT8, object_rec, str[WWD_STR_IMAGE_SET], WWD_OBJECT_STRING_MAX, 0, 0, "image set, e.g. LEVEL_OFFICER" " ('' when empty; never NULL)"),
+  LS_COL_TEXT("animation", LS_TEXT8, object_rec, str[WWD_STR_ANIMATION], WWD_OBJECT_STRING_MAX, 0, 0, "animation" " ('' when empty; never NULL)"),
+  LS_COL_INT("x", LS_I32, object_rec, f[WWD_OBJ_X], 0, "x position (pixels)"),
+  LS_COL_INT("y", LS_I32, object_rec, f[WWD_OBJ_Y], 0, "y position (pixels)"),
+  LS_COL_INT("z", LS_I32, object_rec, f[WWD_OBJ_Z], 0, "z (drawing order)"),
+  LS_COL_INT("i", LS_I32, object_rec, f[WWD_OBJ_I], 0, "image index (usually -1)"),
+  LS_COL_INT("add_flags", LS_U32, object_rec, f[WWD_OBJ_ADD_FLAGS], 0, "wwd_flag_names('add', add_flags)"),
+  LS_COL_INT("dynamic_flags", LS_U32, object_rec, f[WWD_OBJ_DYNAMIC_FLAGS], 0, "wwd_flag_names('dynamic', dynamic_flags)"),
+  LS_COL_INT("draw_flags", LS_U32, object_rec, f[WWD_OBJ_DRAW_FLAGS], 0, "wwd_flag_names('draw', draw_flags)"),
+  LS_COL_INT("user_flags", LS_U32, object_rec, f[WWD_OBJ_USER_FLAGS], 0, "wwd_flag_names('user', user_flags)"),
+  LS_COL_INT("score", LS_I32, object_rec, f[WWD_OBJ_SCORE], 0, "score"),
+  LS_COL_INT("points", LS_I32, object_rec, f[WWD_OBJ_POINTS], 0, "points"),
+  LS_COL_INT("powerup", LS_I32, object_rec, f[WWD_OBJ_POWERUP], 0, "powerup"),
+  LS_COL_INT("damage", LS_I32, object_rec, f[WWD_OBJ_DAMAGE], 0, "damage"),
+  LS_COL_INT("smarts", LS_I32, object_rec, f[WWD_OBJ_SMARTS], 0, "smarts"),
+  LS_COL_INT("health", LS_I32, object_rec, f[WWD_OBJ_HEALTH], 0, "health"),
   ORECT("move_rect", WWD_OBJ_MOVE_RECT_LEFT, "move rectangle"),
   ORECT("hit_rect", WWD_OBJ_HIT_RECT_LEFT, "hit rectangle"),
   ORECT("attack_rect", WWD_OBJ_ATTACK_RECT_LEFT, "attack rectangle"),
   ORECT("clip_rect", WWD_OBJ_CLIP_RECT_LEFT, "clip rectangle"),
   ORECT("user_rect1", WWD_OBJ_USER_RECT1_LEFT, "user rectangle 1"),
   ORECT("user_rect2", WWD_OBJ_USER_RECT2_LEFT, "user rectangle 2"),
-  OINT("user1", WWD_OBJ_USER1, "user value 1"),
-  OINT("user2", WWD_OBJ_USER2, "user value 2"),
-  OINT("user3", WWD_OBJ_USER3, "user value 3"),
-  OINT("user4", WWD_OBJ_USER4, "user value 4"),
-  OINT("user5", WWD_OBJ_USER5, "user value 5"),
-  OINT("user6", WWD_OBJ_USER6, "user value 6"),
-  OINT("user7", WWD_OBJ_USER7, "user value 7"),
-  OINT("user8", WWD_OBJ_USER8, "user value 8"),
-  OINT("min_x", WWD_OBJ_MIN_X, "movement range min x"),
-  OINT("min_y", WWD_OBJ_MIN_Y, "movement range min y"),
-  OINT("max_x", WWD_OBJ_MAX_X, "movement range max x"),
-  OINT("max_y", WWD_OBJ_MAX_Y, "movement range max y"),
-  OINT("speed_x", WWD_OBJ_SPEED_X, "speed x"),
-  OINT("speed_y", WWD_OBJ_SPEED_Y, "speed y"),
-  OINT("tweak_x", WWD_OBJ_TWEAK_X, "tweak x"),
-  OINT("tweak_y", WWD_OBJ_TWEAK_Y, "tweak y"),
-  OINT("counter", WWD_OBJ_COUNTER, "counter"),
-  OINT("speed", WWD_OBJ_SPEED, "speed"),
-  OINT("width", WWD_OBJ_WIDTH, "width"),
-  OINT("height", WWD_OBJ_HEIGHT, "height"),
-  OINT("direction", WWD_OBJ_DIRECTION, "direction"),
-  OINT("face_dir", WWD_OBJ_FACE_DIR, "facing direction"),
-  OINT("time_delay", WWD_OBJ_TIME_DELAY, "time delay"),
-  OINT("frame_delay", WWD_OBJ_FRAME_DELAY, "frame delay"),
-  OFLAGS("object_type", WWD_OBJ_OBJECT_TYPE, "wwd_flag_names('object_type', object_type)"),
-  OFLAGS("hit_type_flags", WWD_OBJ_HIT_TYPE_FLAGS, "wwd_flag_names('hit_type', hit_type_flags)"),
-  OFLAGS("move_res_x", WWD_OBJ_MOVE_RES_X, "move resolution x"),
-  OFLAGS("move_res_y", WWD_OBJ_MOVE_RES_Y, "move resolution y"),
+  LS_COL_INT("user1", LS_I32, object_rec, f[WWD_OBJ_USER1], 0, "user value 1"),
+  LS_COL_INT("user2", LS_I32, object_rec, f[WWD_OBJ_USER2], 0, "user value 2"),
+  LS_COL_INT("user3", LS_I32, object_rec, f[WWD_OBJ_USER3], 0, "user value 3"),
+  LS_COL_INT("user4", LS_I32, object_rec, f[WWD_OBJ_USER4], 0, "user value 4"),
+  LS_COL_INT("user5", LS_I32, object_rec, f[WWD_OBJ_USER5], 0, "user value 5"),
+  LS_COL_INT("user6", LS_I32, object_rec, f[WWD_OBJ_USER6], 0, "user value 6"),
+  LS_COL_INT("user7", LS_I32, object_rec, f[WWD_OBJ_USER7], 0, "user value 7"),
+  LS_COL_INT("user8", LS_I32, object_rec, f[WWD_OBJ_USER8], 0, "user value 8"),
+  LS_COL_INT("min_x", LS_I32, object_rec, f[WWD_OBJ_MIN_X], 0, "movement range min x"),
+  LS_COL_INT("min_y", LS_I32, object_rec, f[WWD_OBJ_MIN_Y], 0, "movement range min y"),
+  LS_COL_INT("max_x", LS_I32, object_rec, f[WWD_OBJ_MAX_X], 0, "movement range max x"),
+  LS_COL_INT("max_y", LS_I32, object_rec, f[WWD_OBJ_MAX_Y], 0, "movement range max y"),
+  LS_COL_INT("speed_x", LS_I32, object_rec, f[WWD_OBJ_SPEED_X], 0, "speed x"),
+  LS_COL_INT("speed_y", LS_I32, object_rec, f[WWD_OBJ_SPEED_Y], 0, "speed y"),
+  LS_COL_INT("tweak_x", LS_I32, object_rec, f[WWD_OBJ_TWEAK_X], 0, "tweak x"),
+  LS_COL_INT("tweak_y", LS_I32, object_rec, f[WWD_OBJ_TWEAK_Y], 0, "tweak y"),
+  LS_COL_INT("counter", LS_I32, object_rec, f[WWD_OBJ_COUNTER], 0, "counter"),
+  LS_COL_INT("speed", LS_I32, object_rec, f[WWD_OBJ_SPEED], 0, "speed"),
+  LS_COL_INT("width", LS_I32, object_rec, f[WWD_OBJ_WIDTH], 0, "width"),
+  LS_COL_INT("height", LS_I32, object_rec, f[WWD_OBJ_HEIGHT], 0, "height"),
+  LS_COL_INT("direction", LS_I32, object_rec, f[WWD_OBJ_DIRECTION], 0, "direction"),
+  LS_COL_INT("face_dir", LS_I32, object_rec, f[WWD_OBJ_FACE_DIR], 0, "facing direction"),
+  LS_COL_INT("time_delay", LS_I32, object_rec, f[WWD_OBJ_TIME_DELAY], 0, "time delay"),
+  LS_COL_INT("frame_delay", LS_I32, object_rec, f[WWD_OBJ_FRAME_DELAY], 0, "frame delay"),
+  LS_COL_INT("object_type", LS_U32, object_rec, f[WWD_OBJ_OBJECT_TYPE], 0, "wwd_flag_names('object_type', object_type)"),
+  LS_COL_INT("hit_type_flags", LS_U32, object_rec, f[WWD_OBJ_HIT_TYPE_FLAGS], 0, "wwd_flag_names('hit_type', hit_type_flags)"),
+  LS_COL_INT("move_res_x", LS_U32, object_rec, f[WWD_OBJ_MOVE_RES_X], 0, "move resolution x"),
+  LS_COL_INT("move_res_y", LS_U32, object_rec, f[WWD_OBJ_MOVE_RES_Y], 0, "move resolution y"),
 };
 
 static const ls_table wwd_objects = {
   .name = "wwd_objects", .format = &wwd_format, .doc = "one row per object of each plane of each WWD file",
-  .columns = object_columns, .ncolumns = (int)(sizeof object_columns / sizeof object_columns[0]),
-  .shape = {LS_SHAPE_NESTED, plane_count, plane_objects, NULL}, .key = object_key, .seek = object_seek,
-  .insert = object_insert, .remove = object_remove, .row_name = "object %b of plane %a", .natural_order = "plane,idx",
+  LS_COLUMNS(object_columns),
+  .shape = LS_NESTED(plane_count, plane_objects), .key = object_key, .seek = object_seek,
+  .insert = &object_insertion, .remove = object_remove, .row_name = "object %b of plane %a", .natural_order = "plane,idx",
   .rows_per_file = 1400, /* the corpus average */
   .record_size = sizeof(object_rec), .load = object_load, .store = object_store,
 };
@@ -681,8 +657,8 @@ static const ls_column tile_columns[] = {
 
 static const ls_table wwd_tiles = {
   .name = "wwd_tiles", .format = &wwd_format, .doc = "one row per tile cell of each plane",
-  .columns = tile_columns, .ncolumns = (int)(sizeof tile_columns / sizeof tile_columns[0]),
-  .shape = {LS_SHAPE_GRID, plane_count, plane_tiles_wide, plane_tiles_high}, .row_name = "tile x %c, y %b of plane %a",
+  LS_COLUMNS(tile_columns),
+  .shape = LS_GRID(plane_count, plane_tiles_wide, plane_tiles_high), .row_name = "tile x %c, y %b of plane %a",
   .natural_order = "plane,y,x", .rows_per_file = 100000, /* the corpus average */
   .record_size = sizeof(tile_rec), .load = tile_load, .store = tile_store,
 };
@@ -708,17 +684,19 @@ static int property_seek(const void *model, int64_t key, ls_pos *pos) {
 ** from there on move up one tile id), 'single' with attribute 0 and the
 ** main plane's tile size (64 x 64 without one) until the INSERT's values
 ** say otherwise. */
-static int property_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
-  static const ls_column tile_col = {.name = "tile"};
+typedef struct property_args {
+  ls_arg tile;
+} property_args;
+
+static int property_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const property_args *args = args_;
   wwd_level *lvl = model;
   long main_plane = wwd_main_plane(lvl);
   const unsigned char *h = main_plane >= 0 ? lvl->planes[main_plane].header : NULL;
-  int64_t at = lvl->num_tile_properties;
+  int64_t at;
   long idx;
-  if (sqlite3_value_type(values[0]) != SQLITE_NULL) { /* column 0 is `tile` */
-    int rc = ls_value_int(values[0], &tile_col, 0, lvl->num_tile_properties, &at, err);
-    if (rc != SQLITE_OK) return rc;
-  }
+  int rc = ls_arg_int_or(&args->tile, 0, lvl->num_tile_properties, lvl->num_tile_properties, &at, err);
+  if (rc != SQLITE_OK) return rc;
   idx = wwd_tile_property_insert(lvl, (uint32_t)at, WWD_TILE_SINGLE, h ? le32_load(h + WWD_PLANE_TILE_WIDTH) : 64,
                                  h ? le32_load(h + WWD_PLANE_TILE_HEIGHT) : 64);
   if (idx < 0) return SQLITE_NOMEM;
@@ -726,6 +704,10 @@ static int property_insert(void *model, sqlite3_value *const *values, ls_pos *po
   pos->b = pos->c = 0;
   return SQLITE_OK;
 }
+
+static const ls_insert property_insertion = {
+  .run = property_insert, .args_size = sizeof(property_args), .args = {LS_ARG(property_args, tile)},
+};
 
 /* DELETE: the property goes; the later ones move down one tile id. */
 static int property_remove(void *model, const ls_pos *pos, char **err) {
@@ -788,31 +770,28 @@ static const char *const property_kind_names[] = {"unknown", "single", "double",
 #define ALL_TYPES ((1 << WWD_TILE_SINGLE) | (1 << WWD_TILE_DOUBLE) | (1 << WWD_TILE_MASK))
 #define SINGLE_DOUBLE ((1 << WWD_TILE_SINGLE) | (1 << WWD_TILE_DOUBLE))
 #define DOUBLE_ONLY (1 << WWD_TILE_DOUBLE)
-#define PINT(nm, st, field, lo, hi, types, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(property_rec, field), \
-   .min = lo, .max = hi, .applies = types, .doc = doc_}
 
 static const ls_column property_columns[] = {
   LS_COL_POS("tile", 0, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index); on INSERT, the id it takes (default: after the last; later ones move up)"),
   {.name = "type", .type = "TEXT", .kind = LS_ENUM, .store = LS_U32, .offset = offsetof(property_rec, type), .min = 1,
    .aux = property_type_names, .doc = "'single', 'double' or 'mask'"},
-  PINT("width", LS_U32, width, 0, 4096, ALL_TYPES, "tile width in pixels"),
-  PINT("height", LS_U32, height, 0, 4096, ALL_TYPES, "tile height in pixels"),
-  PINT("attribute", LS_I32, attribute, INT32_MIN, INT32_MAX, SINGLE_DOUBLE, "single: the attribute; double: the outside attribute (wwd_flag_names('attribute', n))"),
-  PINT("inside_attribute", LS_I32, inside_attribute, INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: attribute inside the rectangle"),
-  PINT("rect_left", LS_I32, rect[0], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle left"),
-  PINT("rect_top", LS_I32, rect[1], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle top"),
-  PINT("rect_right", LS_I32, rect[2], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle right"),
-  PINT("rect_bottom", LS_I32, rect[3], INT32_MIN, INT32_MAX, DOUBLE_ONLY, "double: rectangle bottom"),
+  LS_COL_KIND_INT("width", LS_U32, property_rec, width, 0, 4096, 0, ALL_TYPES, "tile width in pixels"),
+  LS_COL_KIND_INT("height", LS_U32, property_rec, height, 0, 4096, 0, ALL_TYPES, "tile height in pixels"),
+  LS_COL_KIND_INT("attribute", LS_I32, property_rec, attribute, INT32_MIN, INT32_MAX, 0, SINGLE_DOUBLE, "single: the attribute; double: the outside attribute (wwd_flag_names('attribute', n))"),
+  LS_COL_KIND_INT("inside_attribute", LS_I32, property_rec, inside_attribute, INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: attribute inside the rectangle"),
+  LS_COL_KIND_INT("rect_left", LS_I32, property_rec, rect[0], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle left"),
+  LS_COL_KIND_INT("rect_top", LS_I32, property_rec, rect[1], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle top"),
+  LS_COL_KIND_INT("rect_right", LS_I32, property_rec, rect[2], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle right"),
+  LS_COL_KIND_INT("rect_bottom", LS_I32, property_rec, rect[3], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle bottom"),
   {.name = "mask", .type = "BLOB", .kind = LS_BLOB, .store = LS_SPAN, .offset = offsetof(property_rec, mask),
    .applies = 1 << WWD_TILE_MASK, .doc = "mask: one attribute byte per pixel, width*height bytes; NULL for other types"},
 };
 
 static const ls_table wwd_tile_properties = {
   .name = "wwd_tile_properties", .format = &wwd_format, .doc = "one row per tile property of each WWD file; INSERT and DELETE move the later tile ids",
-  .columns = property_columns, .ncolumns = (int)(sizeof property_columns / sizeof property_columns[0]),
-  .shape = {LS_SHAPE_ARRAY, property_count, NULL, NULL}, .key = property_key, .seek = property_seek,
-  .insert = property_insert, .remove = property_remove, .row_name = "tile property %a", .natural_order = "tile",
+  LS_COLUMNS(property_columns),
+  .shape = LS_ARRAY(property_count), .key = property_key, .seek = property_seek,
+  .insert = &property_insertion, .remove = property_remove, .row_name = "tile property %a", .natural_order = "tile",
   .rows_per_file = 900, /* the corpus average */
   .record_size = sizeof(property_rec), .load = property_load, .store = property_store,
   .row_kind = property_kind, .kind_names = property_kind_names,
@@ -822,4 +801,4 @@ static const ls_table wwd_tile_properties = {
 
 static const ls_table *const wwd_tables[] = {&wwd_levels, &wwd_planes, &wwd_objects, &wwd_tiles, &wwd_tile_properties, NULL};
 
-const ls_family wwd_family = {&wwd_format, wwd_tables};
+const ls_family wwd_family = {.format = &wwd_format, .tables = wwd_tables};

@@ -104,14 +104,11 @@ static size_t wz4_format_footprint(const void *model) {
 static const char *const wz4_extensions[] = {".wz4", NULL};
 
 const ls_format wz4_format = {
-  "wz4", wz4_extensions, wz4_sniff, wz4_format_parse, wz4_format_serialize,
-  wz4_format_clone, wz4_format_free, wz4_format_footprint,
-  NULL, /* validate: the loads read the parsed model as it is; only memory can run out */
-  wz4_options_list, /* rename_links; text in projects is UTF-16, no code page to choose */
-  NULL, /* shed: nothing is decoded lazily */
-  NULL, /* parse_reusing: nothing to reuse */
-  NULL, /* decoded_claim: the parse decoded everything; its footprint counts (limits.c) */
-  NULL, /* bytes_claim: the parse inflates nothing */
+  .name = "wz4", .extensions = wz4_extensions, .sniff = wz4_sniff, LS_CODEC_FORMAT_FIELDS(wz4),
+  .options = wz4_options_list, /* rename_links; text in projects is UTF-16, no code page to choose */
+  /* no validate: the loads read the parsed model as it is, only memory can run out; no shed: nothing is
+  ** decoded lazily; no parse_reusing: nothing to reuse; no decoded_claim: the parse decoded everything,
+  ** its footprint counts (limits.c); no bytes_claim: the parse inflates nothing */
 };
 
 /* ---- shared helpers ------------------------------------------------------------- */
@@ -137,14 +134,13 @@ static int page_edges(const void *model, int64_t page, const wz4_edge **edges, s
 
 /* Reads a WTF-8 text value of an INSERT (NULL: ""), for columns insert()
 ** needs before the row exists. */
-static int insert_text(sqlite3_value *v, const char *name, const char **s, size_t *n, char **err) {
-  const ls_column col = {.name = name};
-  if (sqlite3_value_type(v) == SQLITE_NULL) {
+static int insert_text(const ls_arg *a, const char **s, size_t *n, char **err) {
+  if (!ls_arg_given(a)) {
     *s = "";
     *n = 0;
     return SQLITE_OK;
   }
-  return ls_value_wtf8(v, &col, 0, WZ4_TEXT_MAX, s, n, err);
+  return ls_value_wtf8(a->value, a->column, 0, WZ4_TEXT_MAX, s, n, err);
 }
 
 /* ---- wz4_pages ------------------------------------------------------------------- */
@@ -185,22 +181,23 @@ static int page_seek(const void *model, int64_t key, ls_pos *pos) {
   return 1;
 }
 
-enum { PAGE_COL_PAGE = 0, PAGE_COL_NAME = 1 };
+typedef struct page_args {
+  ls_arg page, name;
+} page_args;
 
 /* INSERT: an empty stacked page at `page` (default: after the last), named
 ** as given; every page's name links are looked up again. */
-static int page_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+static int page_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const page_args *args = args_;
   wz4_doc *doc = wz4_model_doc(model);
-  int64_t at = doc->num_pages;
+  int64_t at;
   const char *name;
   size_t len;
   codec_error cerr;
   int rc;
-  if (sqlite3_value_type(values[PAGE_COL_PAGE]) != SQLITE_NULL) {
-    static const ls_column page_col = {.name = "page"};
-    if ((rc = ls_value_int(values[PAGE_COL_PAGE], &page_col, 0, doc->num_pages, &at, err)) != SQLITE_OK) return rc;
-  }
-  if ((rc = insert_text(values[PAGE_COL_NAME], "name", &name, &len, err)) != SQLITE_OK) return rc;
+  if ((rc = ls_arg_int_or(&args->page, 0, doc->num_pages, doc->num_pages, &at, err)) != SQLITE_OK ||
+      (rc = insert_text(&args->name, &name, &len, err)) != SQLITE_OK)
+    return rc;
   if (!wz4_page_insert(doc, (uint32_t)at, name, len, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   wz4_graph_forget(((wz4_model *)model)->graph, WZ4_GRAPH_ALL);
   *pos = (ls_pos){at, 0, 0};
@@ -216,27 +213,29 @@ static int page_remove(void *model, const ls_pos *pos, char **err) {
   return SQLITE_OK;
 }
 
-#define PAGE_INT(nm, st, field, doc_) LS_COL_INT(nm, st, page_rec, pg.field, LS_COL_RO, doc_)
-
 static const ls_column page_columns[] = {
-  [PAGE_COL_PAGE] = LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2),
-                               "page number, 0-based, in file order (shifts when pages before it are inserted or deleted); INSERT: the place to take, default after the last"),
-  [PAGE_COL_NAME] = LS_COL_WTF8("name", page_rec, name, WZ4_TEXT_MAX, 0,
-                                "page name; a rename also renames the page's entry in the page order list and the last open page (wz4_projects.page_name)"),
-  PAGE_INT("is_tree", LS_U32, is_tree, "1 for a tree page (ops with levels instead of grid positions), else 0"),
-  PAGE_INT("num_ops", LS_U32, num_nodes, "operators on the page (rows of wz4_operators)"),
-  PAGE_INT("num_stacked", LS_U32, num_stack, "stacked operators (with a grid position) among them"),
-  PAGE_INT("scroll_x", LS_I32, scroll_x, "editor scroll position x"),
-  PAGE_INT("scroll_y", LS_I32, scroll_y, "editor scroll position y"),
-  PAGE_INT("write_protect", LS_U32, write_protect, "the page's manual write-protect flag"),
+  LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2),
+             "page number, 0-based, in file order (shifts when pages before it are inserted or deleted); INSERT: the place to take, default after the last"),
+  LS_COL_WTF8("name", page_rec, name, WZ4_TEXT_MAX, 0,
+              "page name; a rename also renames the page's entry in the page order list and the last open page (wz4_projects.page_name)"),
+  LS_COL_INT("is_tree", LS_U32, page_rec, pg.is_tree, LS_COL_RO, "1 for a tree page (ops with levels instead of grid positions), else 0"),
+  LS_COL_INT("num_ops", LS_U32, page_rec, pg.num_nodes, LS_COL_RO, "operators on the page (rows of wz4_operators)"),
+  LS_COL_INT("num_stacked", LS_U32, page_rec, pg.num_stack, LS_COL_RO, "stacked operators (with a grid position) among them"),
+  LS_COL_INT("scroll_x", LS_I32, page_rec, pg.scroll_x, LS_COL_RO, "editor scroll position x"),
+  LS_COL_INT("scroll_y", LS_I32, page_rec, pg.scroll_y, LS_COL_RO, "editor scroll position y"),
+  LS_COL_INT("write_protect", LS_U32, page_rec, pg.write_protect, LS_COL_RO, "the page's manual write-protect flag"),
+};
+
+static const ls_insert page_insertion = {
+  .run = page_insert, .args_size = sizeof(page_args), .args = {LS_ARG(page_args, page), LS_ARG(page_args, name)},
 };
 
 static const ls_table wz4_pages = {
   .name = "wz4_pages", .format = &wz4_format,
   .doc = "one row per page of each werkkzeug4 project (.wz4); INSERT adds an empty stacked page, DELETE removes one with its operators",
-  .columns = page_columns, .ncolumns = (int)(sizeof page_columns / sizeof page_columns[0]),
-  .shape = {LS_SHAPE_ARRAY, page_count, NULL, NULL}, .key = page_key, .seek = page_seek,
-  .insert = page_insert, .remove = page_remove, .row_name = "page %a",
+  LS_COLUMNS(page_columns),
+  .shape = LS_ARRAY(page_count), .key = page_key, .seek = page_seek,
+  .insert = &page_insertion, .remove = page_remove, .row_name = "page %a",
   .rows_per_file = 2, /* the corpus average */
   .record_size = sizeof(page_rec), .load = page_load, .store = page_store,
 };
@@ -351,9 +350,8 @@ static const ls_json_shape strings_shape = {1, 0, UINT32_MAX, "[\"farbrausch\"]"
 #define OPF_TYPE(S) \
   LS_COL_WTF8("output_type", S, f.output_type, WZ4_TEXT_MAX, LS_COL_RO, "output type, e.g. 'GenBitmap' (class and output_type identify the op)")
 #define OPF_PARAMS(S) \
-  {.name = "params", .type = "TEXT", .kind = LS_JSON_INTS, .store = LS_SPAN32, .offset = offsetof(S, f.params), \
-   .min = INT32_MIN, .max = UINT32_MAX, .aux = &params_shape, \
-   .doc = "JSON array of the raw 32-bit parameter words (unsigned; negatives accepted on write, as two's complement); their meaning depends on the class"}
+  LS_COL_JSON_INTS("params", LS_SPAN32, S, f.params, INT32_MIN, UINT32_MAX, 0, &params_shape, \
+                   "JSON array of the raw 32-bit parameter words (unsigned; negatives accepted on write, as two's complement); their meaning depends on the class")
 #define OPF_STRINGS(S) \
   {.name = "strings", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_SPAN, .offset = offsetof(S, f.strings), \
    .max = WZ4_TEXT_MAX, .flags = LS_COL_WTF8, .aux = &strings_shape, .doc = "JSON array of the string parameters (lone surrogates as \\ud800 escapes)"}
@@ -419,13 +417,16 @@ static int op_seek(const void *model, int64_t key, ls_pos *pos) {
   return 1;
 }
 
-/* Columns op_insert reads (their places in op_columns). */
-enum { OP_COL_PAGE = 0, OP_COL_CLASS = 3, OP_COL_TYPE = 4 };
+/* The columns op_insert reads. */
+typedef struct op_args {
+  ls_arg page, class_name, output_type;
+} op_args;
 
 /* INSERT: a blank stacked op of the given class and output type after the
 ** page's last stacked op (page 0 when the page is NULL); the engine then
 ** sets the other values given. */
-static int op_insert(void *model, sqlite3_value *const *values, ls_pos *pos, char **err) {
+static int op_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const op_args *args = args_;
   wz4_doc *doc = wz4_model_doc(model);
   const char *class_name, *type_name;
   size_t class_len, type_len;
@@ -433,16 +434,15 @@ static int op_insert(void *model, sqlite3_value *const *values, ls_pos *pos, cha
   uint32_t index;
   codec_error cerr;
   int rc;
-  if (sqlite3_value_type(values[OP_COL_PAGE]) != SQLITE_NULL || !doc->num_pages) {
-    static const ls_column page_col = {.name = "page"};
+  if (ls_arg_given(&args->page) || !doc->num_pages) {
     if (!doc->num_pages) {
       *err = sqlite3_mprintf("the project has no pages; INSERT INTO wz4_pages first");
       return SQLITE_CONSTRAINT;
     }
-    if ((rc = ls_value_int(values[OP_COL_PAGE], &page_col, 0, doc->num_pages - 1, &page, err)) != SQLITE_OK) return rc;
+    if ((rc = ls_arg_int(&args->page, 0, doc->num_pages - 1, &page, err)) != SQLITE_OK) return rc;
   }
-  if ((rc = insert_text(values[OP_COL_CLASS], "class", &class_name, &class_len, err)) != SQLITE_OK ||
-      (rc = insert_text(values[OP_COL_TYPE], "output_type", &type_name, &type_len, err)) != SQLITE_OK)
+  if ((rc = insert_text(&args->class_name, &class_name, &class_len, err)) != SQLITE_OK ||
+      (rc = insert_text(&args->output_type, &type_name, &type_len, err)) != SQLITE_OK)
     return rc;
   if (!wz4_node_insert(doc, (uint32_t)page, class_name, class_len, type_name, type_len, &index, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
@@ -450,6 +450,11 @@ static int op_insert(void *model, sqlite3_value *const *values, ls_pos *pos, cha
   *pos = (ls_pos){page, index, 0};
   return SQLITE_OK;
 }
+
+static const ls_insert op_insertion = {
+  .run = op_insert, .args_size = sizeof(op_args),
+  .args = {LS_ARG(op_args, page), LS_ARG_NAMED("class", op_args, class_name), LS_ARG(op_args, output_type)},
+};
 
 /* DELETE: the op and its link defaults; links naming it dangle. */
 static int op_remove(void *model, const ls_pos *pos, char **err) {
@@ -460,24 +465,19 @@ static int op_remove(void *model, const ls_pos *pos, char **err) {
   return SQLITE_OK;
 }
 
-/* The grid fields of stacked ops (NULL for tree ops). */
-#define NODE_INT(nm, st, field, lo, hi, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(op_rec, nd.field), .min = lo, \
-   .max = hi, .applies = 1 << OP_STACKED, .doc = doc_}
-
 static const ls_column op_columns[] = {
-  [OP_COL_PAGE] = LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2), "page number (wz4_pages.page); INSERT: the page to add the op to, default 0"),
+  LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2), "page number (wz4_pages.page); INSERT: the page to add the op to, default 0"),
   LS_COL_POS("op", 1, LS_COL_RANGE | LS_COL_VALUES(85),
              "operator index on the page, 0-based: stacked ops first, then tree ops (shifts when ops before it are inserted or deleted)"),
   OPF_NAME(op_rec, "the user's label, '' for most ops; the target of name links (Store/Load); with options 'rename_links=1' a rename renames the link slots naming the old name"),
-  [OP_COL_CLASS] = OPF_CLASS(op_rec),
-  [OP_COL_TYPE] = OPF_TYPE(op_rec),
-  NODE_INT("pos_x", LS_I32, pos_x, INT32_MIN, INT32_MAX, "grid column of the left edge (stacked ops; NULL for tree ops); moving rewires wz4_links"),
-  NODE_INT("pos_y", LS_I32, pos_y, INT32_MIN, INT32_MAX, "grid row of the top edge (stacked ops)"),
-  NODE_INT("width", LS_I32, width, 1, INT32_MAX, "width in grid cells, 1 or more (stacked ops)"),
-  NODE_INT("height", LS_I32, height, 1, INT32_MAX, "height in grid cells, 1 or more (stacked ops)"),
-  NODE_INT("bypass", LS_U32, bypass, 0, 1, "1 when the op is bypassed (passes its first input through), else 0"),
-  NODE_INT("hide", LS_U32, hide, 0, 1, "1 when the op is hidden (its output does not feed the op below), else 0"),
+  OPF_CLASS(op_rec),
+  OPF_TYPE(op_rec),
+  LS_COL_KIND_INT("pos_x", LS_I32, op_rec, nd.pos_x, INT32_MIN, INT32_MAX, 0, 1 << OP_STACKED, "grid column of the left edge (stacked ops; NULL for tree ops); moving rewires wz4_links"),
+  LS_COL_KIND_INT("pos_y", LS_I32, op_rec, nd.pos_y, INT32_MIN, INT32_MAX, 0, 1 << OP_STACKED, "grid row of the top edge (stacked ops)"),
+  LS_COL_KIND_INT("width", LS_I32, op_rec, nd.width, 1, INT32_MAX, 0, 1 << OP_STACKED, "width in grid cells, 1 or more (stacked ops)"),
+  LS_COL_KIND_INT("height", LS_I32, op_rec, nd.height, 1, INT32_MAX, 0, 1 << OP_STACKED, "height in grid cells, 1 or more (stacked ops)"),
+  LS_COL_KIND_INT("bypass", LS_U32, op_rec, nd.bypass, 0, 1, 0, 1 << OP_STACKED, "1 when the op is bypassed (passes its first input through), else 0"),
+  LS_COL_KIND_INT("hide", LS_U32, op_rec, nd.hide, 0, 1, 0, 1 << OP_STACKED, "1 when the op is hidden (its output does not feed the op below), else 0"),
   OPF_PARAMS(op_rec),
   OPF_STRINGS(op_rec),
   OPF_LINKS,
@@ -497,9 +497,9 @@ static int tree_op_refuses(const ls_row *row, sqlite3_value *v, const ls_column 
 static const ls_table wz4_operators = {
   .name = "wz4_operators", .format = &wz4_format,
   .doc = "one row per operator of each page of each werkkzeug4 project; INSERT adds a blank stacked op (class and output_type required), DELETE removes one",
-  .columns = op_columns, .ncolumns = (int)(sizeof op_columns / sizeof op_columns[0]),
-  .shape = {LS_SHAPE_NESTED, page_count, page_ops, NULL}, .key = op_key, .seek = op_seek,
-  .insert = op_insert, .remove = op_remove, .row_name = "op %b of page %a",
+  LS_COLUMNS(op_columns),
+  .shape = LS_NESTED(page_count, page_ops), .key = op_key, .seek = op_seek,
+  .insert = &op_insertion, .remove = op_remove, .row_name = "op %b of page %a",
   .rows_per_file = 190, /* the corpus average */
   .record_size = sizeof(op_rec), .load = op_load, .store = op_store,
   .row_kind = op_kind, .kind_names = op_kind_names, .other_kind = tree_op_refuses,
@@ -568,18 +568,14 @@ static int default_store(ls_row *row, const void *old, const unsigned char *chan
   return op_fields_store(row, def, &r->f, &was->f, err);
 }
 
-#define DEFAULT_INT(nm, field, fl, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(default_rec, field), \
-   .flags = LS_COL_RO | (fl), .null_value = -1, .doc = doc_}
-
 static const ls_column default_columns[] = {
   LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2), "page of the operator (wz4_pages.page)"),
   LS_COL_POS("idx", 1, LS_COL_RANGE | LS_COL_VALUES(40),
              "index among the page's link defaults: op by op, each op's in preorder (a slot's default, then its own defaults, then the next slot)"),
-  DEFAULT_INT("op", op, 0, "the operator holding it (wz4_operators.op on the page)"),
-  DEFAULT_INT("slot", slot, 0, "index of the link slot holding it (in the links of the op, or of the parent default)"),
-  DEFAULT_INT("parent", parent, LS_COL_NULL, "idx of the link default whose slot holds it; NULL when the operator's own slot does"),
-  DEFAULT_INT("depth", depth, 0, "1 for a default of the operator's slot, 2 for a default of a default, ..."),
+  LS_COL_INT("op", LS_I64, default_rec, op, LS_COL_RO, "the operator holding it (wz4_operators.op on the page)"),
+  LS_COL_INT("slot", LS_I64, default_rec, slot, LS_COL_RO, "index of the link slot holding it (in the links of the op, or of the parent default)"),
+  LS_COL_INT_NULL("parent", LS_I64, default_rec, parent, 0, 0, LS_COL_RO, "idx of the link default whose slot holds it; NULL when the operator's own slot does"),
+  LS_COL_INT("depth", LS_I64, default_rec, depth, LS_COL_RO, "1 for a default of the operator's slot, 2 for a default of a default, ..."),
   OPF_NAME(default_rec, "the default op's label, usually ''; with options 'rename_links=1' a rename renames the link slots naming the old name"),
   OPF_CLASS(default_rec),
   OPF_TYPE(default_rec),
@@ -592,8 +588,8 @@ static const ls_column default_columns[] = {
 static const ls_table wz4_link_defaults = {
   .name = "wz4_link_defaults", .format = &wz4_format,
   .doc = "one row per link default op (a complete op a link slot holds, used when the slot names nothing) of each werkkzeug4 project; writable like wz4_operators",
-  .columns = default_columns, .ncolumns = (int)(sizeof default_columns / sizeof default_columns[0]),
-  .shape = {LS_SHAPE_NESTED, page_count, page_default_count, NULL}, .row_name = "link default %b of page %a",
+  LS_COLUMNS(default_columns),
+  .shape = LS_NESTED(page_count, page_default_count), .row_name = "link default %b of page %a",
   .natural_order = "page,idx", .rows_per_file = 30,
   .record_size = sizeof(default_rec), .load = default_load, .store = default_store,
 };
@@ -676,44 +672,37 @@ static int project_store(ls_row *row, const void *old, const unsigned char *chan
   return SQLITE_OK;
 }
 
-#define PROJ_TEXT(nm, field, since, fl, doc_) \
-  {.name = nm, .type = "TEXT", .kind = LS_WTF8, .store = LS_SPAN, .offset = offsetof(project_rec, field), \
-   .max = WZ4_TEXT_MAX, .flags = fl, .applies = SINCE(since), .doc = doc_}
-#define PROJ_INT(nm, st, field, since, fl, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(project_rec, o.field), \
-   .flags = fl, .applies = SINCE(since), .doc = doc_}
-
 static const ls_column project_columns[] = {
   LS_COL_INT("options_version", LS_I32, project_rec, o.version, LS_COL_RO,
              "version of the options chunk (0..16; real files have 10, 13 and 16): the columns of later versions read NULL"),
-  PROJ_TEXT("project_path", project_path, 1, 0, "the project folder (an absolute path on the author's machine); NULL in options version 0"),
-  PROJ_TEXT("project_name", project_name, 2, 0, "project name (options version 2+; NULL before)"),
-  PROJ_INT("project_id", LS_U32, project_id, 11, LS_COL_RO, "project id (options version 11+)"),
-  PROJ_INT("site_id", LS_U32, site_id, 11, LS_COL_RO, "site id (options version 11+)"),
-  PROJ_INT("texture_quality", LS_U32, texture_quality, 3, 0, "texture quality setting (version 3+)"),
-  PROJ_INT("level_of_detail", LS_U32, level_of_detail, 4, 0, "level of detail setting (version 4+)"),
-  PROJ_INT("beats_per_second", LS_U32, beats_per_second, 5, 0, "tempo as stored: beats per second in 16.16 fixed point (version 5+)"),
+  LS_COL_TEXT("project_path", LS_WTF8, project_rec, project_path, WZ4_TEXT_MAX, 0, SINCE(1), "the project folder (an absolute path on the author's machine); NULL in options version 0"),
+  LS_COL_TEXT("project_name", LS_WTF8, project_rec, project_name, WZ4_TEXT_MAX, 0, SINCE(2), "project name (options version 2+; NULL before)"),
+  LS_COL_KIND_INT("project_id", LS_U32, project_rec, o.project_id, 0, 0, LS_COL_RO, SINCE(11), "project id (options version 11+)"),
+  LS_COL_KIND_INT("site_id", LS_U32, project_rec, o.site_id, 0, 0, LS_COL_RO, SINCE(11), "site id (options version 11+)"),
+  LS_COL_KIND_INT("texture_quality", LS_U32, project_rec, o.texture_quality, 0, 0, 0, SINCE(3), "texture quality setting (version 3+)"),
+  LS_COL_KIND_INT("level_of_detail", LS_U32, project_rec, o.level_of_detail, 0, 0, 0, SINCE(4), "level of detail setting (version 4+)"),
+  LS_COL_KIND_INT("beats_per_second", LS_U32, project_rec, o.beats_per_second, 0, 0, 0, SINCE(5), "tempo as stored: beats per second in 16.16 fixed point (version 5+)"),
   {.name = "bpm", .type = "REAL", .kind = LS_FLOAT, .store = LS_F64, .offset = offsetof(project_rec, bpm),
    .applies = SINCE(5), .doc = "tempo in beats per minute (beats_per_second * 60 / 65536); a write is rounded to the 16.16 fixed point"},
-  PROJ_TEXT("music_file", music_file, 5, 0, "the music file (version 5+; NULL before)"),
-  PROJ_INT("beat_start", LS_U32, beat_start, 10, 0, "first beat (version 10+)"),
-  PROJ_INT("beats", LS_U32, beats, 9, 0, "length in beats (version 9+)"),
-  PROJ_INT("screen_x", LS_U32, screen_x, 6, 0, "screen width (version 6+)"),
-  PROJ_INT("screen_y", LS_U32, screen_y, 6, 0, "screen height (version 6+)"),
-  PROJ_TEXT("page_name", page_name, 7, 0, "the last open page (version 7+, NULL before; renaming that page renames it too)"),
-  PROJ_TEXT("packfiles", packfiles, 8, 0, "pack files, separated by ';' (version 8+; NULL before)"),
-  PROJ_INT("sample_rate", LS_U32, sample_rate, 13, 0, "music sample rate (version 13+)"),
-  PROJ_INT("variable_bpm", LS_U32, variable_bpm, 13, LS_COL_RO, "1 when the tempo changes along the song (version 13+)"),
-  PROJ_INT("num_bpm_segments", LS_U32, num_bpm, 13, LS_COL_RO, "tempo segments (version 13+)"),
-  PROJ_INT("dialog_flags", LS_U32, dialog_flags, 14, LS_COL_RO, "editor dialog flags (version 14+)"),
-  PROJ_INT("num_hidden_parts", LS_U32, num_hidden, 15, LS_COL_RO, "hidden parts (version 15+)"),
+  LS_COL_TEXT("music_file", LS_WTF8, project_rec, music_file, WZ4_TEXT_MAX, 0, SINCE(5), "the music file (version 5+; NULL before)"),
+  LS_COL_KIND_INT("beat_start", LS_U32, project_rec, o.beat_start, 0, 0, 0, SINCE(10), "first beat (version 10+)"),
+  LS_COL_KIND_INT("beats", LS_U32, project_rec, o.beats, 0, 0, 0, SINCE(9), "length in beats (version 9+)"),
+  LS_COL_KIND_INT("screen_x", LS_U32, project_rec, o.screen_x, 0, 0, 0, SINCE(6), "screen width (version 6+)"),
+  LS_COL_KIND_INT("screen_y", LS_U32, project_rec, o.screen_y, 0, 0, 0, SINCE(6), "screen height (version 6+)"),
+  LS_COL_TEXT("page_name", LS_WTF8, project_rec, page_name, WZ4_TEXT_MAX, 0, SINCE(7), "the last open page (version 7+, NULL before; renaming that page renames it too)"),
+  LS_COL_TEXT("packfiles", LS_WTF8, project_rec, packfiles, WZ4_TEXT_MAX, 0, SINCE(8), "pack files, separated by ';' (version 8+; NULL before)"),
+  LS_COL_KIND_INT("sample_rate", LS_U32, project_rec, o.sample_rate, 0, 0, 0, SINCE(13), "music sample rate (version 13+)"),
+  LS_COL_KIND_INT("variable_bpm", LS_U32, project_rec, o.variable_bpm, 0, 0, LS_COL_RO, SINCE(13), "1 when the tempo changes along the song (version 13+)"),
+  LS_COL_KIND_INT("num_bpm_segments", LS_U32, project_rec, o.num_bpm, 0, 0, LS_COL_RO, SINCE(13), "tempo segments (version 13+)"),
+  LS_COL_KIND_INT("dialog_flags", LS_U32, project_rec, o.dialog_flags, 0, 0, LS_COL_RO, SINCE(14), "editor dialog flags (version 14+)"),
+  LS_COL_KIND_INT("num_hidden_parts", LS_U32, project_rec, o.num_hidden, 0, 0, LS_COL_RO, SINCE(15), "hidden parts (version 15+)"),
 };
 
 static const ls_table wz4_projects = {
   .name = "wz4_projects", .format = &wz4_format,
   .doc = "one row per werkkzeug4 project: its options (music, tempo, screen size, ...); the fields its options version lacks read NULL",
-  .columns = project_columns, .ncolumns = (int)(sizeof project_columns / sizeof project_columns[0]),
-  .shape = {LS_SHAPE_ONE, NULL, NULL, NULL}, .row_name = "project options", .natural_order = "",
+  LS_COLUMNS(project_columns),
+  .shape = LS_ONE_ROW, .row_name = "project options", .natural_order = "",
   .rows_per_file = 1,
   .record_size = sizeof(project_rec), .load = project_load, .store = project_store,
   .row_kind = project_kind, .kind_names = options_version_names,
@@ -776,25 +765,21 @@ static int link_load(const ls_row *row, char **err) {
   return SQLITE_OK;
 }
 
-#define LINK_INT(nm, field, doc_) \
-  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(link_rec, field), \
-   .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = doc_}
-
 static const ls_column link_columns[] = {
   LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2), "page of to_op"),
-  LINK_INT("from_op", from_op, "the input op (index on from_page); NULL when a name link's target does not exist"),
-  LINK_INT("to_op", to_op, "the op taking the input (index on page)"),
+  LS_COL_INT_NULL("from_op", LS_I64, link_rec, from_op, 0, 0, LS_COL_RO, "the input op (index on from_page); NULL when a name link's target does not exist"),
+  LS_COL_INT_NULL("to_op", LS_I64, link_rec, to_op, 0, 0, LS_COL_RO, "the op taking the input (index on page)"),
   LS_COL_WTF8("kind", link_rec, kind, 0, LS_COL_RO, "'stack': from_op sits right above to_op on the grid; 'name': a link slot of to_op names from_op"),
   LS_COL_WTF8("link_name", link_rec, link_name, 0, LS_COL_RO, "name links: the name in the link slot; NULL for stack links"),
-  LINK_INT("from_page", from_page, "page of from_op (another page for some name links); NULL when the name does not exist"),
-  LINK_INT("slot", slot, "name links: index of the link slot of to_op (wz4_operators.links); NULL for stack links"),
+  LS_COL_INT_NULL("from_page", LS_I64, link_rec, from_page, 0, 0, LS_COL_RO, "page of from_op (another page for some name links); NULL when the name does not exist"),
+  LS_COL_INT_NULL("slot", LS_I64, link_rec, slot, 0, 0, LS_COL_RO, "name links: index of the link slot of to_op (wz4_operators.links); NULL for stack links"),
 };
 
 static const ls_table wz4_links = {
   .name = "wz4_links", .format = &wz4_format,
   .doc = "one row per edge of the operator graph, computed from the current positions and names",
-  .columns = link_columns, .ncolumns = (int)(sizeof link_columns / sizeof link_columns[0]),
-  .shape = {LS_SHAPE_NESTED, page_count, page_link_count, NULL}, .next = link_next, .row_name = "link %b of page %a",
+  LS_COLUMNS(link_columns),
+  .shape = LS_NESTED(page_count, page_link_count), .next = link_next, .row_name = "link %b of page %a",
   .rows_per_file = 190, /* the corpus average */
   .record_size = sizeof(link_rec), .load = link_load,
 };
@@ -803,4 +788,4 @@ static const ls_table wz4_links = {
 
 static const ls_table *const wz4_tables[] = {&wz4_projects, &wz4_pages, &wz4_operators, &wz4_link_defaults, &wz4_links, NULL};
 
-const ls_family wz4_family = {&wz4_format, wz4_tables};
+const ls_family wz4_family = {.format = &wz4_format, .tables = wz4_tables};
