@@ -289,13 +289,16 @@ fuzz: fuzz-build
 # test_write_safety at length (README, "Writing, safely"): thousands of
 # kill -9 points, more concurrent writers and rounds; test_isolation's
 # read-modify-write counters at 2 processes x 200 transactions on every
-# format (README, "Transactions").
+# format (README, "Transactions"); test_differential's longer run;
+# test_twresize's three resizes on every corpus map.
 torture: deps
 	@$(MAKE) --no-print-directory $(PARALLEL) all samples
 	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql $(BUILD)/tests/test_write_safety
 	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql $(BUILD)/tests/test_isolation
 	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql \
 	  LEVELSQL_CORPUS=$$(cd ../shared/corpus 2>/dev/null && pwd -P) $(BUILD)/tests/test_differential
+	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples \
+	  LEVELSQL_CORPUS=$$(cd ../shared/corpus 2>/dev/null && pwd -P) $(BUILD)/tests/test_twresize
 
 bench: deps
 	@$(MAKE) --no-print-directory $(PARALLEL) all samples
