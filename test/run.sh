@@ -166,9 +166,9 @@ tally() {
     failed=$((failed + 1))
     return
   fi
-  p=$(echo "$line" | sed 's/.*passed=\([0-9]*\).*/\1/')
-  f=$(echo "$line" | sed 's/.*failed=\([0-9]*\).*/\1/')
-  s=$(echo "$line" | sed 's/.*skipped=\([0-9]*\).*/\1/')
+  # (the three numbers cut out by the shell itself: no process per test)
+  p=${line#*passed=} f=${line#*failed=} s=${line#*skipped=}
+  p=${p%% *} f=${f%% *} s=${s%% *}
   grep -E "$4" "$out" | head -n 40 | sed "s|^|$3|"
   if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
     echo "${3}FAIL $1: exited $2"
