@@ -31,6 +31,12 @@ HEADERS   := $(wildcard codecs/*.h ext/*.h test/unit/*.h tools/*.h)
 
 FUZZ_SECONDS ?= 60
 
+# The targets that build before they run (test, asan, demo, ...) build in
+# parallel, one job per processor, unless the command line gave -j itself
+# (GNU make then shares its job slots with every sub-make).
+NPROC    := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+PARALLEL  = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+
 .PHONY: windows windows-test all deps test demo asan tsan coverage fuzz fuzz-build bench clean samples readme newsql newsql-build torture snapshot
 
 all: $(BUILD)/levelsql.so $(UNIT_BIN) $(FIXTURES) $(TOOL_BIN) $(BUILD)/faultshim.so $(BUILD)/hosts/sqlrun-decoy-zlib
@@ -139,7 +145,9 @@ NEWSQL_UNIT_BIN := $(NEWSQL_UNIT_SRC:test/unit/%.c=$(BUILD)/tests-newsql/%)
 NEWSQL_CFLAGS    = -I$(NEWSQL) $(ALL_CFLAGS)
 NEWSQL_LIBS      = $(NEWSQL_OBJ) $(ZLIB_LIBS) -lpthread -ldl -lm $(SANITIZE)
 
-newsql: deps
+# (the codecs' objects are built here, by the make that may be building
+# `all` beside it, never by the sub-make too: `make -j all newsql`)
+newsql: deps $(CODEC_OBJ)
 	@if sh tools/newer-sqlite.sh $(NEWSQL); then \
 	  $(MAKE) --no-print-directory newsql-build; \
 	else \
@@ -182,10 +190,10 @@ windows: deps
 	@LEVELSQL_NEED_WINDOWS=1 sh tools/ensure-deps.sh
 	@sh tools/newer-sqlite.sh $(NEWSQL)
 	@sh tools/libpng-source.sh $(PNG_SRC)
-	@$(MAKE) --no-print-directory $(WIN)/levelsql.dll $(WIN)/sqlrun.exe
+	@$(MAKE) --no-print-directory $(PARALLEL) $(WIN)/levelsql.dll $(WIN)/sqlrun.exe
 
 windows-test: windows
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(PARALLEL) all
 	@sh test/windows/run.sh $(BUILD)
 
 $(WIN)/obj/%.o: %.c $(HEADERS) $(WIN)/libpng/include/pnglibconf.h
@@ -220,21 +228,20 @@ samples: $(filter $(BUILD)/tools/gen_%_samples,$(TOOL_BIN))
 	sh tools/gen_samples.sh $(BUILD) $(BUILD)/samples
 
 test: deps
-	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory newsql
+	@$(MAKE) --no-print-directory $(PARALLEL) all newsql
 	@sh test/run.sh $(BUILD)
 
 demo: deps
-	@$(MAKE) --no-print-directory all samples
+	@$(MAKE) --no-print-directory $(PARALLEL) all samples
 	@sh tools/demo.sh $(BUILD)
 
 # The whole suite again under AddressSanitizer and UBSan (the newer
 # SQLite's pass too: its tests and sqlrun are instrumented, the amalgamation
 # itself is the plain object of build/newsql).
 asan: deps
-	@$(MAKE) --no-print-directory all BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	@$(MAKE) --no-print-directory $(PARALLEL) all BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-	@$(MAKE) --no-print-directory newsql BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	@$(MAKE) --no-print-directory $(PARALLEL) newsql BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LEVELSQL_SANITIZED=1 sh test/run.sh build-asan
@@ -244,7 +251,7 @@ asan: deps
 # the test host tools/sqlrun are instrumented (so no LD_PRELOAD reaches the
 # shell commands the tests run).
 tsan: deps
-	@$(MAKE) --no-print-directory BUILD=build-tsan OPT="-O1 -g" SANITIZE="-fsanitize=thread" \
+	@$(MAKE) --no-print-directory $(PARALLEL) BUILD=build-tsan OPT="-O1 -g" SANITIZE="-fsanitize=thread" \
 	  build-tsan/levelsql.so build-tsan/tools/sqlrun build-tsan/tests/fixtures \
 	  $(filter build-tsan/tools/gen_%_samples,$(TOOL_SRC:tools/%.c=build-tsan/tools/%))
 	@sh test/tsan.sh build-tsan
@@ -256,7 +263,7 @@ tsan: deps
 # Exits non-zero when a test failed, after printing the table.
 coverage: deps
 	@LEVELSQL_NEED_GCC=1 sh tools/ensure-deps.sh
-	@$(MAKE) --no-print-directory all CC=gcc BUILD=build-cov OPT="-O0 -g" SANITIZE=--coverage
+	@$(MAKE) --no-print-directory $(PARALLEL) all CC=gcc BUILD=build-cov OPT="-O0 -g" SANITIZE=--coverage
 	@find build-cov -name '*.gcda' -exec rm -f {} +
 	@sh test/run.sh build-cov; rc=$$?; echo "== line coverage of ext/ and codecs/"; \
 	  GCOV=gcov sh tools/coverage.sh build-cov && exit $$rc
@@ -278,7 +285,7 @@ FUZZ_UNGUIDED := codecs/sha256.c
 
 fuzz-build: deps
 	@LEVELSQL_NEED_CLANG=1 sh tools/ensure-deps.sh
-	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	@$(MAKE) --no-print-directory $(PARALLEL) $(FUZZ_BIN)
 
 build-fuzz/obj/%.o: codecs/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -295,23 +302,26 @@ fuzz: fuzz-build
 # test_write_safety at length (README, "Writing, safely"): thousands of
 # kill -9 points, more concurrent writers and rounds; test_isolation's
 # read-modify-write counters at 2 processes x 200 transactions on every
-# format (README, "Transactions").
+# format (README, "Transactions"); test_differential's longer run;
+# test_twresize's three resizes on every corpus map.
 torture: deps
-	@$(MAKE) --no-print-directory all samples
+	@$(MAKE) --no-print-directory $(PARALLEL) all samples
 	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql $(BUILD)/tests/test_write_safety
 	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql $(BUILD)/tests/test_isolation
 	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql \
 	  LEVELSQL_CORPUS=$$(cd ../shared/corpus 2>/dev/null && pwd -P) $(BUILD)/tests/test_differential
+	@LEVELSQL_TORTURE=1 LEVELSQL_SAMPLES=$(BUILD)/samples \
+	  LEVELSQL_CORPUS=$$(cd ../shared/corpus 2>/dev/null && pwd -P) $(BUILD)/tests/test_twresize
 
 bench: deps
-	@$(MAKE) --no-print-directory all samples
+	@$(MAKE) --no-print-directory $(PARALLEL) all samples
 	@sh tools/bench.sh $(BUILD)
 
 # Regenerates test/snapshot/digests.txt (test_snapshot: a digest of every
 # table of every sample and corpus file) after an intended change of what
 # the tables read; without ../shared/corpus its old corpus lines are kept.
 snapshot: deps
-	@$(MAKE) --no-print-directory all samples
+	@$(MAKE) --no-print-directory $(PARALLEL) all samples
 	@LEVELSQL_SNAPSHOT_WRITE=test/snapshot/digests.txt LEVELSQL_SAMPLES=$(BUILD)/samples LEVELSQL_EXT=$(BUILD)/levelsql \
 	  LEVELSQL_CORPUS=$$([ -d ../shared/corpus ] && cd ../shared/corpus && pwd -P) $(BUILD)/tests/test_snapshot
 

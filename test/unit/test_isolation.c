@@ -601,41 +601,42 @@ static void incrementer(const format_case *fc, const char *path, int rounds, int
   _exit(0);
 }
 
+/* What an incrementer process needs (fork_workers' context). */
+typedef struct counter_job {
+  const format_case *fc;
+  const char *path;
+  int rounds;
+} counter_job;
+
+/* fork_workers' worker: an incrementer. */
+static void counter_worker(void *ctx, int fd) {
+  const counter_job *job = ctx;
+  incrementer(job->fc, job->path, job->rounds, fd);
+}
+
+/* procs processes increment one counter rounds times each: no update may
+** be lost. */
 static void counters(const format_case *fc, int procs, int rounds) {
   char *path = fresh_copy(fc, "counter");
-  pid_t pids[8];
-  tally sum = {0, 0, 0};
+  tally each[8], sum = {0, 0, 0};
+  counter_job job = {fc, path, rounds};
   long long before, after;
-  int p[2], k;
+  int k, got;
   if (!path || procs > 8) {
     sqlite3_free(path);
     return;
   }
   before = counter_on_disk(fc, path);
-  if (pipe(p) != 0) {
+  if ((got = fork_workers(procs, counter_worker, &job, each, sizeof each[0])) < 0) {
     REQUIRE(0, "pipe");
     sqlite3_free(path);
     return;
   }
-  fflush(stdout);
-  for (k = 0; k < procs; k++) {
-    if ((pids[k] = fork()) == 0) {
-      close(p[0]);
-      incrementer(fc, path, rounds, p[1]);
-    }
+  for (k = 0; k < got; k++) {
+    sum.done += each[k].done;
+    sum.retries += each[k].retries;
+    sum.other += each[k].other;
   }
-  close(p[1]);
-  for (k = 0; k < procs; k++) {
-    tally t;
-    int status = 0;
-    if (read(p[0], &t, sizeof t) == (ssize_t)sizeof t) {
-      sum.done += t.done;
-      sum.retries += t.retries;
-      sum.other += t.other;
-    }
-    if (pids[k] > 0) waitpid(pids[k], &status, 0);
-  }
-  close(p[0]);
   after = counter_on_disk(fc, path);
   CHECK(sum.done == procs * rounds && sum.other == 0, "%s: %d of %d increments done, %d unexpected errors", fc->name,
         sum.done, procs * rounds, sum.other);
