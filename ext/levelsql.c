@@ -10,16 +10,16 @@
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
-#include "columns_table.h"
-#include "copy.h"
-#include "files_table.h"
-#include "parse_ahead.h"
-#include "render_functions.h"
-#include "session.h"
-#include "tw_tables.h"
-#include "wed_tables.h"
-#include "wwd_tables.h"
-#include "wz4_tables.h"
+#include "engine/columns_table.h"
+#include "engine/copy.h"
+#include "engine/files_table.h"
+#include "engine/parse_ahead.h"
+#include "engine/render_functions.h"
+#include "engine/session.h"
+#include "tw/tw_tables.h"
+#include "wed/wed_tables.h"
+#include "wwd/wwd_tables.h"
+#include "wz4/wz4_tables.h"
 
 #define LEVELSQL_VERSION "0.1.0"
 

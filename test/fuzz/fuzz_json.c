@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "common/json.h"
 
 typedef struct buf {
   char *p;

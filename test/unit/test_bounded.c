@@ -30,11 +30,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "datafile.h"
+#include "tw/datafile.h"
 #include "fileutil.h"
 #include "sqltest.h"
-#include "twmap.h"
-#include "wwd.h"
+#include "tw/twmap.h"
+#include "wwd/wwd.h"
 
 static double now_ms(void) {
   struct timespec ts;

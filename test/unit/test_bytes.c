@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "common/bytes.h"
 #include "check.h"
 
 static void test_size_arithmetic(void) {

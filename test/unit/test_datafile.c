@@ -21,9 +21,9 @@
 
 #include "check.h"
 #include "ddnet_peer.h"
-#include "datafile.h"
+#include "tw/datafile.h"
 #include "fileutil.h"
-#include "sha256.h"
+#include "common/sha256.h"
 
 
 /* ---- synthetic file builder ----------------------------------------------- */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "json.h"
+#include "common/json.h"
 
 /* Parses text; returns the tree (NULL when refused) and the error. */
 static json_node *parse(const char *text, codec_error *err) {

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../codecs/canvas.h"
+#include "common/canvas.h"
 #include "check.h"
 #include "fileutil.h"
 #include "sqltest.h"

@@ -32,7 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../codecs/sha256.h"
+#include "common/sha256.h"
 #include "check.h"
 #include "fileutil.h"
 #include "level_copies.h"

@@ -26,7 +26,7 @@
 #include "check.h"
 #include "ddnet_peer.h"
 #include "fileutil.h"
-#include "twmap.h"
+#include "tw/twmap.h"
 
 static char tmpdir[64];
 static int have_resave;

@@ -24,9 +24,9 @@
 
 #include "check.h"
 #include "ddnet_peer.h"
-#include "datafile.h"
+#include "tw/datafile.h"
 #include "fileutil.h"
-#include "twmap.h"
+#include "tw/twmap.h"
 
 
 static char tmpdir[64];

@@ -16,11 +16,11 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "canvas.h"
+#include "common/canvas.h"
 #include "check.h"
 #include "fileutil.h"
-#include "twmap.h"
-#include "twmap_blobs.h"
+#include "tw/twmap.h"
+#include "tw/twmap_blobs.h"
 
 /* Appends a PNG chunk (length, type, data, CRC over type and data). */
 static size_t put_chunk(unsigned char *out, const char *type, const unsigned char *data, uint32_t n) {

@@ -20,8 +20,8 @@
 #include "check.h"
 #include "ddnet_peer.h"
 #include "fileutil.h"
-#include "twmap.h"
-#include "twmap_edit.h"
+#include "tw/twmap.h"
+#include "tw/twmap_edit.h"
 
 static int have_tools;
 static char tmpdir[256];

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "bytes.h"
+#include "common/bytes.h"
 #include "check.h"
 #include "fileutil.h"
-#include "text8.h"
-#include "wwd.h"
+#include "common/text8.h"
+#include "wwd/wwd.h"
 
 /* The corpus files, all but the bad-signature one, which is tested alone. */
 static const char *const corpus_files[] = {

@@ -1,0 +1,23 @@
+/*
+** tw_tables.h: registration of the Teeworlds / DDNet map table family.
+*/
+#ifndef LEVELSQL_TW_TABLES_H
+#define LEVELSQL_TW_TABLES_H
+
+#include "engine/engine.h"
+
+extern const ls_format tw_format;
+
+/* tw_maps, tw_groups, tw_layers, tw_tiles, tw_quads, tw_images,
+** tw_envelopes, tw_sounds, tw_sound_sources, and the "tw" format for
+** levelsql_files. */
+extern const ls_family tw_family;
+
+/* The codec's map inside a model of the family (for SQL functions that
+** read whole maps: tw_render). */
+struct tw_map *tw_model_map(void *model);
+
+/* tw_tile_name(kind, id) and tw_tile_id(kind, name) (tw_functions.c). */
+int tw_functions_register(sqlite3 *db);
+
+#endif
