@@ -32,6 +32,7 @@
 #include "wz4/render_wz4.h"
 #include "engine/render_functions.h"
 #include "engine/session.h"
+#include "tw/tw_model.h"
 #include "tw/tw_tables.h"
 #include "wed/wed_tables.h"
 #include "wwd/wwd_tables.h"

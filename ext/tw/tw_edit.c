@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "tw/twmap_edit.h"
-#include "tw/tw_tables.h"
+#include "tw/tw_model.h"
 
 /* The keys of one list of rows: k[i] once on, else i (plus the layer's base
 ** for elements of a layer). */

@@ -14,9 +14,8 @@
 #define LEVELSQL_TW_EDIT_H
 
 #include "tw/twmap.h"
+#include "tw/tw_model.h"
 #include "engine/engine.h"
-
-typedef struct tw_keys tw_keys;
 
 /* Keys for a freshly parsed map (NULL on OOM). */
 tw_keys *tw_keys_new(const tw_map *m);
@@ -28,9 +27,6 @@ size_t tw_keys_footprint(const tw_keys *k);
 int64_t tw_keys_base(const tw_keys *k, size_t l);
 /* Layer l of m changed size (a resize): gives it fresh keys. */
 void tw_keys_layer_resized(tw_keys *k, const tw_map *m, size_t l);
-
-/* The keys inside a model of the family (tw_tables.c). */
-tw_keys *tw_model_keys(const void *model);
 
 /* Positions of the columns the insert callbacks read, in the column lists
 ** of tw_tables.c. */

@@ -57,18 +57,13 @@
 #include "tw/twmap_edit.h"
 #include "tw/twmap_blobs.h"
 #include "engine/engine.h"
-#include "engine/json.h"
 #include "tw/tw_edit.h"
+#include "tw/tw_model.h"
 #include "tw/tw_tables.h"
 
 #define NCOLS(cols) ((int)(sizeof cols / sizeof cols[0]))
 
 /* ---- the model and the format ------------------------------------------------ */
-
-typedef struct tw_model {
-  tw_map *map;   /* owned */
-  tw_keys *keys; /* owned: row keys (tw_edit.h), with each layer's key base */
-} tw_model;
 
 #define MAP_OF(model) (((const tw_model *)(model))->map)
 #define ROW_MAP(row) MAP_OF((row)->model)
@@ -85,14 +80,6 @@ static tw_model *model_wrap(tw_map *m, const tw_keys *keys) {
   }
   tm->map = m;
   return tm;
-}
-
-tw_map *tw_model_map(void *model) {
-  return ((tw_model *)model)->map;
-}
-
-tw_keys *tw_model_keys(const void *model) {
-  return ((const tw_model *)model)->keys;
 }
 
 /* Whether every row of layer l has a key within LS_KEY_MAX. */

@@ -13,10 +13,6 @@ extern const ls_format tw_format;
 ** levelsql_files. */
 extern const ls_family tw_family;
 
-/* The codec's map inside a model of the family (for SQL functions that
-** read whole maps: tw_render). */
-struct tw_map *tw_model_map(void *model);
-
 /* tw_tile_name(kind, id) and tw_tile_id(kind, name) (tw_functions.c). */
 int tw_functions_register(sqlite3 *db);
 
