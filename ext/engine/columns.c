@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
-#include "engine/json.h"
+#include "engine/engine.h"
 #include "engine/record.h"
 
 /* ---- the arena ---------------------------------------------------------- */

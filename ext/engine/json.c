@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/json.h"
+#include "engine/engine.h"
 
 void ls_json_append_string(sqlite3_str *out, const char *s, size_t n) {
   size_t i;

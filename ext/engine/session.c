@@ -5,7 +5,7 @@
 #include "engine/session.h"
 
 #include "engine/commit.h"
-#include "engine/json.h"
+#include "engine/engine.h"
 #include "engine/parse_ahead.h"
 
 #include <errno.h>
