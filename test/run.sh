@@ -27,6 +27,8 @@
 #     tools/newer-sqlite.sh), 1-3 again on that SQLite: the C tests of
 #     $BUILD/tests-newsql/ and the scripts through sqlrun, every line
 #     labelled "[VERSION]"; without it, one skip.
+#  6. the include graph of codecs/ and ext/ has no circle and family files
+#     include only engine.h from the engine (test/include_graph.py).
 # Closes with the line "N passed, N failed, N skipped"; exits 1 on failure.
 set -u
 BUILD=${1:-build}
@@ -191,6 +193,10 @@ if [ -n "${LEVELSQL_SQL_ONLY:-}" ]; then
   [ "$failed" -eq 0 ]
   exit
 fi
+
+# 6. (first: it takes no time) the include graph of codecs/ and ext/
+python3 test/include_graph.py >"$out" 2>&1
+tally test/include_graph.py $? "" '^FAIL'
 
 # 1-3. On the system SQLite: C unit tests, SQL tests, cookbooks.
 c_tests "$BUILD/tests" ""
