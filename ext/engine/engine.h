@@ -636,6 +636,9 @@ int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table);
 typedef struct ls_family {
   const ls_format *format;
   const ls_table *const *tables;
+  /* The family's SQL functions (its render functions included), registered
+  ** by levelsql.c after its tables; NULL: none. */
+  int (*register_functions)(sqlite3 *db, ls_session *sess);
 } ls_family;
 int ls_register_family(sqlite3 *db, ls_session *sess, const ls_family *family);
 /* The engine's own SQL function (levelsql_column_value, for comparing an
@@ -706,6 +709,56 @@ typedef struct ls_flag_name {
 } ls_flag_name;
 char *ls_flags_format(const ls_flag_name *names, uint32_t value);
 int ls_flags_parse(const ls_flag_name *names, const char *text, uint32_t *out, char **bad);
+
+/* ---- SQL functions that read files (render_functions.c) ---------------- */
+
+/* A function a family registers with ls_register_session_functions: called
+** with nmin..nmax arguments, sqlite3_user_data is the session. */
+typedef struct ls_session_function {
+  const char *name;
+  int nmin, nmax;
+  void (*fn)(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+} ls_session_function;
+int ls_register_session_functions(sqlite3 *db, ls_session *sess, const ls_session_function *fns, size_t n);
+
+/* The largest list an option takes (groups, layers). */
+#define RENDER_LIST_MAX 256
+/* One option a function takes: its name, what it takes (for messages) and
+** where its value goes.  Kinds: an integer in [lo, hi], a 0/1 flag, a
+** '|'-separated list of integers, a colour, a real number in (0, hi], a
+** text. */
+typedef enum opt_kind { OPT_INT, OPT_FLAG, OPT_LIST, OPT_COLOR, OPT_REAL, OPT_TEXT } opt_kind;
+typedef struct render_option {
+  const char *name;
+  opt_kind kind;
+  int64_t lo, hi;
+  void *dest;       /* int*, int*, long[RENDER_LIST_MAX] (count in *count), canvas_color*, double*, char ** */
+  size_t *count;
+} render_option;
+/* Parses "key=value, key=value" (commas, semicolons or spaces between)
+** into the options of opts[0..n).  Returns 1, or 0 after failing the call
+** with what is wrong (an unknown key lists the known ones). */
+int parse_options(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, const render_option *opts, size_t n);
+
+/* A file loaded for a render: the model the transaction sees, held (a
+** reference) until render_file_done; data is the family's model (the
+** codec's struct for WWD and WED, tw_model / wz4_model_doc for the others). */
+typedef struct render_file {
+  const char *path;
+  void *data;
+  struct ls_model *model;
+} render_file;
+/* Loads the file named by arg with format fmt through the session.
+** Returns 1, or 0 after failing the call. */
+int render_file_open(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, const ls_format *fmt, render_file *rf);
+void render_file_done(render_file *rf);
+
+/* Fails the call with "<fn>: <message>" (printf-style). */
+void render_error(sqlite3_context *ctx, const char *fn, const char *fmt, ...);
+/* A codec's failure as the call's error, naming the file. */
+void codec_result_error(sqlite3_context *ctx, const char *fn, const char *path, const codec_error *e);
+/* Sets a malloc'd buffer as the result (blob or text), taking it. */
+void result_take(sqlite3_context *ctx, unsigned char *data, size_t n, int text);
 
 /* ---- JSON columns (json.c; the parser is codecs/common/json.c) ---------- */
 

@@ -1,6 +1,10 @@
 /*
-** render_functions.c: the preview functions, pictures of levels as BLOBs
-** and text (codecs/render_*.h draw them):
+** render_functions.c: what the preview functions of every family share
+** (engine.h, "SQL functions that read files"): their errors, their
+** options, loading the file through the session, the result, and the
+** registration.  The functions themselves sit with their family
+** (ext/tw/tw_render.c, ext/wwd/wwd_render.c, ext/wed/wed_render.c,
+** ext/wz4/wz4_render.c; codecs/<family>/render_*.h draw the pictures):
 **
 **   tw_render(file [, options])           PNG of a Teeworlds / DDNet map
 **   wwd_render(file, plane [, options])   PNG of a WWD plane's collision map
@@ -26,27 +30,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tw/render_tw.h"
-#include "wed/render_wed.h"
-#include "wwd/render_wwd.h"
-#include "wz4/render_wz4.h"
-#include "engine/render_functions.h"
+#include "common/canvas.h"
+#include "engine/engine.h"
 #include "engine/session.h"
-#include "tw/tw_model.h"
-#include "tw/tw_tables.h"
-#include "wed/wed_tables.h"
-#include "wwd/wwd_tables.h"
-#include "wz4/wz4_tables.h"
-
-/* The largest list an option takes (groups, layers). */
-#define LIST_MAX 256
-/* The largest mapres image file read (a 16384 x 1024 PNG is far smaller). */
-#define MAPRES_FILE_MAX (64 * 1024 * 1024)
 
 /* ---- errors --------------------------------------------------------------- */
 
 /* Fails the call with "<fn>: <message>" (printf-style). */
-static void render_error(sqlite3_context *ctx, const char *fn, const char *fmt, ...) {
+void render_error(sqlite3_context *ctx, const char *fn, const char *fmt, ...) {
   va_list ap;
   char *what, *msg;
   va_start(ap, fmt);
@@ -60,27 +51,13 @@ static void render_error(sqlite3_context *ctx, const char *fn, const char *fmt, 
 }
 
 /* A codec's failure as the call's error, naming the file. */
-static void codec_result_error(sqlite3_context *ctx, const char *fn, const char *path, const codec_error *e) {
+void codec_result_error(sqlite3_context *ctx, const char *fn, const char *path, const codec_error *e) {
   if (e->code == CODEC_E_MEMORY) sqlite3_result_error_nomem(ctx);
   else if (e->code == CODEC_E_INTERRUPT) sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
   else render_error(ctx, fn, "%s: %s", path, e->msg[0] ? e->msg : "cannot render");
 }
 
 /* ---- options ---------------------------------------------------------------- */
-
-/* One option a function takes: its name, what it takes (for messages) and
-** where its value goes.  Kinds: an integer in [lo, hi], a 0/1 flag, a
-** '|'-separated list of integers, a colour, a real number in (0, hi], a
-** text. */
-typedef enum opt_kind { OPT_INT, OPT_FLAG, OPT_LIST, OPT_COLOR, OPT_REAL, OPT_TEXT } opt_kind;
-
-typedef struct render_option {
-  const char *name;
-  opt_kind kind;
-  int64_t lo, hi;
-  void *dest;       /* int*, int*, long[LIST_MAX] (count in *count), canvas_color*, double*, char ** */
-  size_t *count;
-} render_option;
 
 /* Parses one value into o->dest; returns 0 with *err. */
 static int option_value(const render_option *o, const char *v, char **err) {
@@ -108,9 +85,9 @@ static int option_value(const render_option *o, const char *v, char **err) {
         long long n;
         errno = 0;
         n = strtoll(p, &end, 10);
-        if (end == p || errno || n < o->lo || n > o->hi || (*end && *end != '|') || *o->count >= LIST_MAX) {
+        if (end == p || errno || n < o->lo || n > o->hi || (*end && *end != '|') || *o->count >= RENDER_LIST_MAX) {
           *err = sqlite3_mprintf("option %s takes indices from %lld to %lld separated by '|' (at most %d), e.g. %s=0|2;"
-                                 " not '%s'", o->name, (long long)o->lo, (long long)o->hi, LIST_MAX, o->name, v);
+                                 " not '%s'", o->name, (long long)o->lo, (long long)o->hi, RENDER_LIST_MAX, o->name, v);
           return 0;
         }
         list[(*o->count)++] = (long)n;
@@ -146,7 +123,7 @@ static int option_value(const render_option *o, const char *v, char **err) {
 /* Parses "key=value, key=value" (commas, semicolons or spaces between)
 ** into the options of opts[0..n).  Returns 1, or 0 after failing the call
 ** with what is wrong (an unknown key lists the known ones). */
-static int parse_options(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, const render_option *opts, size_t n) {
+int parse_options(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, const render_option *opts, size_t n) {
   const char *p;
   if (!arg || sqlite3_value_type(arg) == SQLITE_NULL) return 1;
   p = (const char *)sqlite3_value_text(arg);
@@ -194,17 +171,10 @@ static int parse_options(sqlite3_context *ctx, const char *fn, sqlite3_value *ar
 
 /* ---- the file's model --------------------------------------------------------- */
 
-/* A file loaded for a render: the model the transaction sees, held (a
-** reference) until render_file_done. */
-typedef struct render_file {
-  const char *path;
-  ls_model *model;
-} render_file;
-
 /* Loads the file named by arg with format fmt through the session.
 ** Returns 1, or 0 after failing the call. */
-static int render_file_open(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, const ls_format *fmt,
-                            render_file *rf) {
+int render_file_open(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, const ls_format *fmt,
+                     render_file *rf) {
   ls_session *s = sqlite3_user_data(ctx);
   ls_file *f = NULL;
   char *err = NULL;
@@ -233,313 +203,40 @@ static int render_file_open(sqlite3_context *ctx, const char *fn, sqlite3_value 
     return 0;
   }
   ls_model_ref(rf->model);
+  rf->data = rf->model->p;
   return 1;
 }
 
-static void render_file_done(render_file *rf) {
+void render_file_done(render_file *rf) {
   if (rf->model) ls_model_unref(rf->model);
   rf->model = NULL;
 }
 
-/* The codec's model inside a table family's model: WWD and WED tables
-** hold the codec's struct itself; the Teeworlds and werkkzeug4 tables wrap
-** it, and their families say where it is. */
-#define TW_MAP_OF(model) tw_model_map((model)->p)
-#define WZ4_DOC_OF(model) wz4_model_doc((model)->p)
-
 /* Sets a malloc'd buffer as the result (blob or text), taking it. */
-static void result_take(sqlite3_context *ctx, unsigned char *data, size_t n, int text) {
+void result_take(sqlite3_context *ctx, unsigned char *data, size_t n, int text) {
   if (text) sqlite3_result_text64(ctx, (const char *)data, n, free, SQLITE_UTF8);
   else sqlite3_result_blob64(ctx, data, n, free);
 }
 
-/* ---- tw_render ------------------------------------------------------------------ */
-
-/* mapres=FOLDER: an external image NAME is FOLDER/NAME.png.  Names that
-** could leave the folder (a '/', a '\', a leading '.') or hold a NUL are
-** not looked up; a missing file leaves the image in one colour; a file
-** that is not a PNG libpng reads fails the render. */
-static int mapres_load(void *ctx, const char *name, size_t len, canvas *out, codec_error *err) {
-  const char *folder = ctx;
-  char *path;
-  FILE *fp;
-  unsigned char *data;
-  long size;
-  int ok;
-  if (!len || name[0] == '.' || memchr(name, '/', len) || memchr(name, '\\', len) || memchr(name, 0, len)) return 0;
-  if (!(path = sqlite3_mprintf("%s/%.*s.png", folder, (int)len, name))) return codec_fail_oom(err, "out of memory"), -1;
-  fp = fopen(path, "rb");
-  if (!fp) {
-    int missing = errno == ENOENT;
-    if (!missing) codec_fail(err, "%s: cannot open: %s", path, strerror(errno));
-    sqlite3_free(path);
-    return missing ? 0 : -1;
-  }
-  if (fseek(fp, 0, SEEK_END) != 0 || (size = ftell(fp)) < 0 || size > MAPRES_FILE_MAX || fseek(fp, 0, SEEK_SET) != 0) {
-    codec_fail_limit(err, "%s: cannot read, or larger than %d bytes", path, MAPRES_FILE_MAX);
-    fclose(fp);
-    sqlite3_free(path);
-    return -1;
-  }
-  data = malloc(size ? (size_t)size : 1);
-  if (!data || fread(data, 1, (size_t)size, fp) != (size_t)size) {
-    if (data) codec_fail(err, "%s: cannot read", path);
-    else codec_fail_oom(err, "out of memory");
-    free(data);
-    fclose(fp);
-    sqlite3_free(path);
-    return -1;
-  }
-  fclose(fp);
-  ok = canvas_png_decode(data, (size_t)size, out, err);
-  if (!ok) codec_prefix(err, "%s: ", path);
-  free(data);
-  sqlite3_free(path);
-  return ok ? 1 : -1;
-}
-
-/* tw_render(file [, options]): a PNG of the map (render_tw.h).  Options:
-** tile=N (pixels per tile, 1..64; default: the largest with which the
-** longer side fits 2048), entities=0|1 (the physics layers on top; 1),
-** detail=0|1 (1), quads=0|1 (1), groups=I|J, layers=I|J (tw_layers'
-** grp and layer_index; default all), mapres=FOLDER (external images from
-** FOLDER/NAME.png; default none: one colour each), background=RRGGBB[AA]
-** (default none, transparent). */
-static void tw_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  static const char fn[] = "tw_render";
-  tw_render_opts o;
-  long groups[LIST_MAX], layers[LIST_MAX];
-  size_t ngroups = 0, nlayers = 0;
-  char *mapres = NULL;
-  int have_groups, have_layers;
-  ls_interrupt ic;
-  codec_cancel cancel;
-  render_option opts[] = {
-    {"tile", OPT_INT, 1, 64, &o.tile, NULL},         {"entities", OPT_FLAG, 0, 1, &o.entities, NULL},
-    {"detail", OPT_FLAG, 0, 1, &o.detail, NULL},     {"quads", OPT_FLAG, 0, 1, &o.quads, NULL},
-    {"groups", OPT_LIST, 0, 1 << 20, groups, &ngroups}, {"layers", OPT_LIST, 0, 1 << 20, layers, &nlayers},
-    {"mapres", OPT_TEXT, 0, 0, &mapres, NULL},       {"background", OPT_COLOR, 0, 0, &o.background, NULL},
-  };
-  render_file rf;
-  codec_error err = {{0}, 0};
-  unsigned char *png = NULL;
-  size_t n = 0;
-  struct stat st;
-  tw_render_defaults(&o);
-  if (!parse_options(ctx, fn, argc > 1 ? argv[1] : NULL, opts, sizeof opts / sizeof opts[0])) goto done;
-  if (mapres && (stat(mapres, &st) != 0 || !S_ISDIR(st.st_mode))) {
-    render_error(ctx, fn, "option mapres: '%s' is not a folder", mapres);
-    goto done;
-  }
-  have_groups = ngroups > 0, have_layers = nlayers > 0;
-  o.groups = have_groups ? groups : NULL, o.ngroups = ngroups;
-  o.layers = have_layers ? layers : NULL, o.nlayers = nlayers;
-  o.external = mapres ? mapres_load : NULL;
-  o.external_ctx = mapres;
-  if (!render_file_open(ctx, fn, argv[0], &tw_format, &rf)) goto done;
-  ls_interrupt_init(&ic, sqlite3_context_db_handle(ctx));
-  cancel = ls_interrupt_cancel(&ic);
-  o.cancel = &cancel;
-  if (tw_render_png(TW_MAP_OF(rf.model), &o, &png, &n, &err)) result_take(ctx, png, n, 0);
-  else codec_result_error(ctx, fn, rf.path, &err);
-  ls_interrupt_done(&ic);
-  render_file_done(&rf);
-done:
-  sqlite3_free(mapres);
-}
-
-/* ---- tw_resave ------------------------------------------------------------------ */
-
-/* tw_resave(file): the bytes DDNet's map_resave writes for the map as the
-** transaction sees it (every blob inflated and compressed again with zlib
-** level 6), as a BLOB; the file on disk is not touched.  Writes through the
-** tables keep unchanged blobs as read, so this is how to get a map whose
-** bytes match map_resave's:  SELECT writefile(file, tw_resave(file)) ...
-** The map is copied first: recompressing inflates every blob, which must
-** not stay in the session's cached model. */
-static void tw_resave_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  static const char fn[] = "tw_resave";
-  render_file rf;
-  codec_error err = {{0}, 0};
-  unsigned char *out = NULL;
-  size_t n = 0;
-  tw_map *copy;
-  (void)argc;
-  if (!render_file_open(ctx, fn, argv[0], &tw_format, &rf)) return;
-  if (!(copy = tw_map_clone(TW_MAP_OF(rf.model)))) sqlite3_result_error_nomem(ctx);
-  else if (tw_map_serialize(copy, DF_WRITE_RECOMPRESS, &out, &n, &err)) result_take(ctx, out, n, 0);
-  else codec_result_error(ctx, fn, rf.path, &err);
-  tw_map_free(copy);
-  render_file_done(&rf);
-}
-
-/* ---- wwd_render ----------------------------------------------------------------- */
-
-/* The plane an argument names: its number, or its name (ASCII, any case).
-** Returns 1 and *plane, or 0 after failing the call. */
-static int find_plane(sqlite3_context *ctx, const char *fn, const char *path, const wwd_level *lvl, sqlite3_value *arg,
-                      uint32_t *plane) {
-  uint32_t i;
-  if (sqlite3_value_type(arg) == SQLITE_INTEGER) {
-    sqlite3_int64 v = sqlite3_value_int64(arg);
-    if (v >= 0 && v < lvl->num_planes) {
-      *plane = (uint32_t)v;
-      return 1;
-    }
-    render_error(ctx, fn, "%s: no plane %lld (the level has %u: 0 to %u)", path, (long long)v, lvl->num_planes,
-                 lvl->num_planes ? lvl->num_planes - 1 : 0);
-    return 0;
-  }
-  if (sqlite3_value_type(arg) == SQLITE_TEXT) {
-    const char *name = (const char *)sqlite3_value_text(arg);
-    for (i = 0; name && i < lvl->num_planes; i++) {
-      const unsigned char *pn;
-      size_t len = wwd_fixed_string(lvl->planes[i].header + WWD_PLANE_NAME, 64, &pn);
-      if (len == strlen(name) && sqlite3_strnicmp((const char *)pn, name, (int)len) == 0) {
-        *plane = i;
-        return 1;
-      }
-    }
-    render_error(ctx, fn, "%s: no plane named '%s'", path, name ? name : "");
-    return 0;
-  }
-  render_error(ctx, fn, "the plane is a plane number (wwd_planes.plane) or a plane name, e.g. wwd_render(file, 1)");
-  return 0;
-}
-
-/* wwd_render(file, plane [, options]): a PNG of the plane's collision map
-** (render_wwd.h).  Options: tile=N (pixels per tile, 1..64; default: the
-** largest with which the longer side fits 2048), objects=0|1 (markers; 1),
-** background=RRGGBB[AA] (default none). */
-static void wwd_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  static const char fn[] = "wwd_render";
-  wwd_render_opts o;
-  render_option opts[] = {
-    {"tile", OPT_INT, 1, 64, &o.tile, NULL},
-    {"objects", OPT_FLAG, 0, 1, &o.objects, NULL},
-    {"background", OPT_COLOR, 0, 0, &o.background, NULL},
-  };
-  render_file rf;
-  codec_error err = {{0}, 0};
-  unsigned char *png = NULL;
-  size_t n = 0;
-  uint32_t plane;
-  ls_interrupt ic;
-  codec_cancel cancel;
-  wwd_render_defaults(&o);
-  if (!parse_options(ctx, fn, argc > 2 ? argv[2] : NULL, opts, sizeof opts / sizeof opts[0])) return;
-  if (!render_file_open(ctx, fn, argv[0], &wwd_format, &rf)) return;
-  ls_interrupt_init(&ic, sqlite3_context_db_handle(ctx));
-  cancel = ls_interrupt_cancel(&ic);
-  o.cancel = &cancel;
-  if (find_plane(ctx, fn, rf.path, rf.model->p, argv[1], &plane)) {
-    if (wwd_render_png(rf.model->p, plane, &o, &png, &n, &err)) result_take(ctx, png, n, 0);
-    else codec_result_error(ctx, fn, rf.path, &err);
-  }
-  ls_interrupt_done(&ic);
-  render_file_done(&rf);
-}
-
-/* ---- wed_render ------------------------------------------------------------------ */
-
-/* wed_render(file [, options]): SVG text of the area (render_wed.h), or a
-** PNG with format=png.  Options: format=svg|png (svg), grid=0|1, doors=0|1,
-** walls=0|1 (all 1), and for PNG scale=X (pixels per area pixel, up to 4;
-** default: fits 2048, at most 1) and background=RRGGBB[AA] (none). */
-static void wed_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  static const char fn[] = "wed_render";
-  wed_render_opts o;
-  char *format = NULL;
-  render_option opts[] = {
-    {"format", OPT_TEXT, 0, 0, &format, NULL},     {"grid", OPT_FLAG, 0, 1, &o.grid, NULL},
-    {"doors", OPT_FLAG, 0, 1, &o.doors, NULL},     {"walls", OPT_FLAG, 0, 1, &o.walls, NULL},
-    {"scale", OPT_REAL, 0, 4, &o.scale, NULL},     {"background", OPT_COLOR, 0, 0, &o.background, NULL},
-  };
-  render_file rf;
-  codec_error err = {{0}, 0};
-  unsigned char *out = NULL;
-  size_t n = 0;
-  int png = 0, ok;
-  wed_render_defaults(&o);
-  if (!parse_options(ctx, fn, argc > 1 ? argv[1] : NULL, opts, sizeof opts / sizeof opts[0])) goto done;
-  if (format && sqlite3_stricmp(format, "png") != 0 && sqlite3_stricmp(format, "svg") != 0) {
-    render_error(ctx, fn, "option format takes svg (the default) or png, not '%s'", format);
-    goto done;
-  }
-  png = format && sqlite3_stricmp(format, "png") == 0;
-  if (!render_file_open(ctx, fn, argv[0], &wed_format, &rf)) goto done;
-  ok = png ? wed_render_png(rf.model->p, &o, &out, &n, &err) : wed_render_svg(rf.model->p, &o, (char **)&out, &n, &err);
-  if (ok) result_take(ctx, out, n, !png);
-  else codec_result_error(ctx, fn, rf.path, &err);
-  render_file_done(&rf);
-done:
-  sqlite3_free(format);
-}
-
-/* ---- wz4_render ------------------------------------------------------------------ */
-
-/* wz4_render(file, page): SVG text of the page's operators and links
-** (render_wz4.h); page is a number (wz4_pages.page) or a page name. */
-static void wz4_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  static const char fn[] = "wz4_render";
-  render_file rf;
-  codec_error err = {{0}, 0};
-  char *svg = NULL;
-  size_t n = 0;
-  const wz4_doc *doc;
-  int64_t page = -1;
-  (void)argc;
-  if (!render_file_open(ctx, fn, argv[0], &wz4_format, &rf)) return;
-  doc = WZ4_DOC_OF(rf.model);
-  if (sqlite3_value_type(argv[1]) == SQLITE_INTEGER) {
-    page = sqlite3_value_int64(argv[1]);
-    if (page < 0 || page >= doc->num_pages) {
-      render_error(ctx, fn, "%s: no page %lld (the project has %u)", rf.path, (long long)page, doc->num_pages);
-      page = -2;
-    }
-  } else if (sqlite3_value_type(argv[1]) == SQLITE_TEXT) {
-    const char *name = (const char *)sqlite3_value_text(argv[1]);
-    uint32_t i;
-    for (i = 0; name && i < doc->num_pages && page < 0; i++) {
-      if (doc->pages[i].name.len == strlen(name) && memcmp(wz4_str_text(&doc->pages[i].name), name, strlen(name)) == 0) page = i;
-    }
-    if (page < 0) render_error(ctx, fn, "%s: no page named '%s'", rf.path, name ? name : ""), page = -2;
-  } else {
-    render_error(ctx, fn, "the page is a page number (wz4_pages.page) or a page name, e.g. wz4_render(file, 0)");
-    page = -2;
-  }
-  if (page >= 0) {
-    if (wz4_render_svg(doc, (uint32_t)page, &svg, &n, &err)) result_take(ctx, (unsigned char *)svg, n, 1);
-    else codec_result_error(ctx, fn, rf.path, &err);
-  }
-  render_file_done(&rf);
-}
-
 /* ---- registration ----------------------------------------------------------------- */
 
+/* Drops a function's reference to the session (its destructor). */
 static void session_unref(void *p) {
   ls_session_release(p);
 }
 
-int render_functions_register(sqlite3 *db, ls_session *sess) {
-  static const struct {
-    const char *name;
-    int nmin, nmax;
-    void (*fn)(sqlite3_context *, int, sqlite3_value **);
-  } fns[] = {
-    {"tw_render", 1, 2, tw_render_func},
-    {"tw_resave", 1, 1, tw_resave_func},
-    {"wwd_render", 2, 3, wwd_render_func},
-    {"wed_render", 1, 2, wed_render_func},
-    {"wz4_render", 2, 2, wz4_render_func},
-  };
+/* Registers fns[0..n) on the connection, each for every argument count
+** from its nmin to its nmax, DIRECTONLY (views and triggers of a database
+** cannot reach files), each holding a reference to the session it reads
+** files through. */
+int ls_register_session_functions(sqlite3 *db, ls_session *sess, const ls_session_function *fns, size_t n) {
   size_t i;
-  int rc = SQLITE_OK, n;
-  for (i = 0; rc == SQLITE_OK && i < sizeof fns / sizeof fns[0]; i++) {
-    for (n = fns[i].nmin; rc == SQLITE_OK && n <= fns[i].nmax; n++) {
+  int rc = SQLITE_OK, nargs;
+  for (i = 0; rc == SQLITE_OK && i < n; i++) {
+    for (nargs = fns[i].nmin; rc == SQLITE_OK && nargs <= fns[i].nmax; nargs++) {
       sess->refs++;
-      rc = sqlite3_create_function_v2(db, fns[i].name, n, SQLITE_UTF8 | SQLITE_DIRECTONLY, sess, fns[i].fn, NULL, NULL,
-                                      session_unref);
+      rc = sqlite3_create_function_v2(db, fns[i].name, nargs, SQLITE_UTF8 | SQLITE_DIRECTONLY, sess, fns[i].fn, NULL,
+                                      NULL, session_unref);
     }
   }
   return rc;

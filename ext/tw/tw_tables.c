@@ -1295,4 +1295,8 @@ static const ls_table *const tw_all_tables[] = {&tw_maps,  &tw_groups, &tw_layer
                                                 &tw_quads, &tw_images, &tw_envelopes, &tw_sounds,
                                                 &tw_sound_sources, NULL};
 
-const ls_family tw_family = {&tw_format, tw_all_tables};
+const ls_family tw_family = {
+  .format = &tw_format,
+  .tables = tw_all_tables,
+  .register_functions = tw_register_functions,
+};

@@ -16,4 +16,8 @@ extern const ls_family tw_family;
 /* tw_tile_name(kind, id) and tw_tile_id(kind, name) (tw_functions.c). */
 int tw_functions_register(sqlite3 *db);
 
+/* The family's SQL functions, its render function included
+** (tw_render.c): the family's ls_family.register_functions. */
+int tw_register_functions(sqlite3 *db, ls_session *sess);
+
 #endif

@@ -771,4 +771,8 @@ static const ls_table wed_wallgroups = {
 
 static const ls_table *const wed_tables[] = {&wed_overlays, &wed_doors, &wed_polygons, &wed_vertices, &wed_tiles, &wed_wallgroups, NULL};
 
-const ls_family wed_family = {&wed_format, wed_tables};
+const ls_family wed_family = {
+  .format = &wed_format,
+  .tables = wed_tables,
+  .register_functions = wed_register_functions,
+};

@@ -16,4 +16,8 @@ extern const ls_family wed_family;
 /* wed_flag_names(flags) and wed_flag_value(names) (wed_functions.c). */
 int wed_functions_register(sqlite3 *db);
 
+/* The family's SQL functions, its render function included
+** (wed_render.c): the family's ls_family.register_functions. */
+int wed_register_functions(sqlite3 *db, ls_session *sess);
+
 #endif

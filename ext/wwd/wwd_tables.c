@@ -822,4 +822,8 @@ static const ls_table wwd_tile_properties = {
 
 static const ls_table *const wwd_tables[] = {&wwd_levels, &wwd_planes, &wwd_objects, &wwd_tiles, &wwd_tile_properties, NULL};
 
-const ls_family wwd_family = {&wwd_format, wwd_tables};
+const ls_family wwd_family = {
+  .format = &wwd_format,
+  .tables = wwd_tables,
+  .register_functions = wwd_register_functions,
+};

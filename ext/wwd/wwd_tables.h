@@ -14,4 +14,8 @@ extern const ls_family wwd_family;
 /* wwd_flag_names(kind, value) and wwd_flag_value(kind, names). */
 int wwd_functions_register(sqlite3 *db);
 
+/* The family's SQL functions, its render function included
+** (wwd_render.c): the family's ls_family.register_functions. */
+int wwd_register_functions(sqlite3 *db, ls_session *sess);
+
 #endif

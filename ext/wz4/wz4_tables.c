@@ -24,7 +24,6 @@
 #include "common/utf16.h"
 #include "wz4/wz4.h"
 #include "engine/engine.h"
-#include "engine/json.h"
 #include "wz4/wz4_tables.h"
 
 /* ---- the model and the format ------------------------------------------------ */
@@ -803,4 +802,8 @@ static const ls_table wz4_links = {
 
 static const ls_table *const wz4_tables[] = {&wz4_projects, &wz4_pages, &wz4_operators, &wz4_link_defaults, &wz4_links, NULL};
 
-const ls_family wz4_family = {&wz4_format, wz4_tables};
+const ls_family wz4_family = {
+  .format = &wz4_format,
+  .tables = wz4_tables,
+  .register_functions = wz4_register_functions,
+};
