@@ -1,7 +1,7 @@
 /*
 ** json.c: a small strict JSON parser (RFC 8259: no comments, no trailing
 ** commas) into a tree of json_node, for the JSON columns of every table
-** (ext/json.c turns its errors into column messages).  Numbers without a
+** (ext/engine/json.c turns its errors into column messages).  Numbers without a
 ** fraction or exponent that fit in 64 bits are integers, as in SQLite.
 ** \uXXXX escapes become UTF-8; a lone surrogate becomes WTF-8 (the wz4
 ** strings keep them).  Nesting is limited to JSON_MAX_DEPTH so hostile

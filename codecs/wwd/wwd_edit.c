@@ -1,5 +1,5 @@
 /*
-** wwd_edit.c: structural edits of a wwd_level (codecs/wwd.h): resizing a
+** wwd_edit.c: structural edits of a wwd_level (codecs/wwd/wwd.h): resizing a
 ** plane, finding planes and tile properties by uid, inserting and removing
 ** tile properties.  Kept apart from wwd.c (parsing, serializing, the model's
 ** life cycle) so that each file stays about one thing.

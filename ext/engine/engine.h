@@ -304,7 +304,7 @@ typedef enum ls_kind {
   ** LS_SPAN of C structs (.aux: ls_json_records) */
   LS_JSON_RECORDS,
   /* Text that is UTF-16 in the file, held in the record as WTF-8
-  ** (codecs/utf16.h: UTF-8, except that an unpaired surrogate is its own
+  ** (codecs/common/utf16.h: UTF-8, except that an unpaired surrogate is its own
   ** 3-byte sequence ED A0..BF xx), .min to .max bytes, NUL characters
   ** allowed (LS_SPAN; LS_CHARS refuses them).  load() converts the
   ** codec's UTF-16 (utf16le_to_wtf8, into the arena) unless the codec

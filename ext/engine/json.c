@@ -6,7 +6,7 @@
 ** JSON reader takes) and returned with subtype 'J', so SQLite's JSON
 ** functions take a column as JSON rather than as a string.
 **
-** In: codecs/json.c parses the value (no private database connection);
+** In: codecs/common/json.c parses the value (no private database connection);
 ** the checks here turn what is wrong into the column's error message, in
 ** the same words for every table.
 */

@@ -1,6 +1,6 @@
 /*
 ** tw_edit.c: INSERT and DELETE on the Teeworlds / DDNet tables (through
-** codecs/twmap_edit.h) and the row keys that stay put while rows come and
+** codecs/tw/twmap_edit.h) and the row keys that stay put while rows come and
 ** go.  See tw_edit.h.
 */
 #include "tw/tw_edit.h"

@@ -1,6 +1,6 @@
 /*
 ** tw_edit.h: INSERT and DELETE for the Teeworlds / DDNet tables, and the
-** row keys that let them happen (ext/tw_edit.c).
+** row keys that let them happen (ext/tw/tw_edit.c).
 **
 ** Row keys must survive inserts and deletes of other rows in a statement
 ** (engine.h, "Row identity"), so a row's key is not its index once rows

@@ -2,7 +2,7 @@
 ** tw_tables.c: the Teeworlds / DDNet map table family (tw_maps, tw_groups,
 ** tw_layers, tw_tiles, tw_quads, tw_sound_sources, tw_images, tw_envelopes,
 ** tw_sounds)
-** declared for the generic engine over codecs/twmap.h.
+** declared for the generic engine over codecs/tw/twmap.h.
 **
 ** Each table is a column list over a record: load() fills it from the
 ** codec (tw_group_get, tw_tile_get, ...), the engine reads and checks the
@@ -23,7 +23,7 @@
 ** under LS_KEY_MAX (never in a real map: only under a raised
 ** levelsql_limit('decoded')) fails the scans that reach it and
 ** levelsql_files' check, naming it.
-** INSERT and DELETE are tw_edit.c's (through codecs/twmap_edit.h).
+** INSERT and DELETE are tw_edit.c's (through codecs/tw/twmap_edit.h).
 ** Resizing a layer (tw_layers width, height) gives the layers whose size
 ** changed fresh key bases (tw_keys_layer_resized), so their cells never
 ** take keys of another layer's.

@@ -1,6 +1,6 @@
 /*
 ** wed_functions.c: SQL helpers for the WED polygon flag byte, so nobody has
-** to remember its bits (names after Near Infinity / GemRB, codecs/wed.h),
+** to remember its bits (names after Near Infinity / GemRB, codecs/wed/wed.h),
 ** and for the area a polygon encloses:
 **
 **   wed_flag_names(141)                -> 'shade_wall|hovering|cover_animations|door'
@@ -74,7 +74,7 @@ static void area_error(sqlite3_context *ctx, const char *what) {
 ** pixels, as a REAL: the shoelace formula over the [x,y] pairs (the last
 ** point joined to the first), absolute, so the direction of the points
 ** does not matter; 0.0 for fewer than 3 points; NULL for NULL.  Parsed
-** and summed in C (codecs/json.h, wed_shoelace2): no JSON function runs
+** and summed in C (codecs/common/json.h, wed_shoelace2): no JSON function runs
 ** per vertex. */
 static void polygon_area_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *text;

@@ -1,7 +1,7 @@
 /*
 ** wed_tables.c: the Infinity Engine WED V1.3 table family (wed_overlays,
 ** wed_doors, wed_polygons, wed_tiles, wed_wallgroups), declared for the
-** generic engine over the codec in codecs/wed.h: column lists, records and
+** generic engine over the codec in codecs/wed/wed.h: column lists, records and
 ** row shapes (its SQL helpers are in wed_functions.c); wed_vertices shows
 ** the polygons' vertices one per row.
 **

@@ -3,7 +3,7 @@
 ** wwd_tiles, wwd_tile_properties) declared for the generic engine.
 **
 ** Everything here is a column list plus a row iterator over a wwd_level
-** (codecs/wwd.h); the engine does planning, caching and write-back.
+** (codecs/wwd/wwd.h); the engine does planning, caching and write-back.
 **
 ** Rows of wwd_levels and wwd_planes share the raw-header getters: their
 ** position's `a` is -1 for the file header and the plane number for a plane

@@ -3,7 +3,7 @@
 ** wz4_pages, wz4_operators, wz4_link_defaults, wz4_links) declared for the
 ** generic engine.
 **
-** The model is a wz4_doc (codecs/wz4.h) with a memo of its operator graph
+** The model is a wz4_doc (codecs/wz4/wz4.h) with a memo of its operator graph
 ** (wz4_graph): wz4_links reads a page's edges for each of its rows, and
 ** computing them indexes the whole document, so the memo keeps them until
 ** a store() moves, resizes, hides or renames an op.  Iterators and loads
@@ -16,7 +16,7 @@
 ** Strings are WTF-8 in the model (utf16.h), so the text columns are
 ** LS_WTF8.  The JSON columns show the codec's JSON forms (lone surrogates
 ** as \uD800 escapes, so the JSON is valid UTF-8) and read what is written
-** to them with ext/json.c.
+** to them with ext/engine/json.c.
 */
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
-** fuzz_render.c: libFuzzer harness for the previews (codecs/canvas.c,
+** fuzz_render.c: libFuzzer harness for the previews (codecs/common/canvas.c,
 ** codecs/render_*.c) on damaged files of every format.
 **
 ** The input is parsed by the codec whose sniff accepts it, then drawn:

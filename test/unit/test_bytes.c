@@ -1,5 +1,5 @@
 /*
-** test_bytes.c: unit tests of codecs/bytes.h, the reader and writer every
+** test_bytes.c: unit tests of codecs/common/bytes.h, the reader and writer every
 ** codec uses.
 **
 ** - size_add / size_mul at and past SIZE_MAX;

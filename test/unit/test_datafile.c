@@ -1,6 +1,6 @@
 /*
-** test_datafile.c: the Teeworlds/DDNet datafile container (codecs/datafile.c)
-** and codecs/sha256.c.
+** test_datafile.c: the Teeworlds/DDNet datafile container (codecs/tw/datafile.c)
+** and codecs/common/sha256.c.
 **
 ** - sha256 against FIPS 180-2 vectors;
 ** - synthetic files: v3, "ATAD", the legacy v4 header, zero-length and

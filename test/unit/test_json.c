@@ -1,5 +1,5 @@
 /*
-** test_json.c: the JSON parser of the JSON columns (codecs/json.c): what it
+** test_json.c: the JSON parser of the JSON columns (codecs/common/json.c): what it
 ** accepts and refuses, numbers as SQLite reads them, escapes, surrogates,
 ** and the nesting limit.
 */

@@ -39,7 +39,7 @@
 #include "sqltest.h"
 
 #define SNAPSHOT_DEFAULT "test/snapshot/digests.txt"
-/* ext/engine.h's LS_KEY_BITS: a rowid is (file part << 29) | key */
+/* ext/engine/engine.h's LS_KEY_BITS: a rowid is (file part << 29) | key */
 #define ROWID_KEY_BITS 29
 #define LINES_MAX 8192
 

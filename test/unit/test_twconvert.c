@@ -1,5 +1,5 @@
 /*
-** test_twconvert.c: tw_map_convert (codecs/twmap_convert.c) on the
+** test_twconvert.c: tw_map_convert (codecs/tw/twmap_convert.c) on the
 ** generated sample maps ($LEVELSQL_SAMPLES) and the real corpus
 ** ($LEVELSQL_CORPUS/tw).
 **

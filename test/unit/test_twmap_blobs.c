@@ -1,5 +1,5 @@
 /*
-** test_twmap_blobs.c: codecs/twmap_blobs.c on the generated samples
+** test_twmap_blobs.c: codecs/tw/twmap_blobs.c on the generated samples
 ** ($LEVELSQL_SAMPLES; skipped when unset), through the codec alone:
 **
 ** - PNGs the user gives that must be refused with a clear error and leave

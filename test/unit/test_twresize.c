@@ -1,5 +1,5 @@
 /*
-** test_twresize.c: tw_layer_resize (codecs/twmap_resize.c) on the
+** test_twresize.c: tw_layer_resize (codecs/tw/twmap_resize.c) on the
 ** generated sample maps ($LEVELSQL_SAMPLES) and the real corpus
 ** ($LEVELSQL_CORPUS/tw).
 **
