@@ -9,15 +9,17 @@ PKGS    := sqlite3 zlib libpng
 # pkg-config is asked lazily: ensure-deps may install it first.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lz -lpng16) -lm
-# what the codecs link: zlib, and libpng for the previews (codecs/canvas.c)
+# what the codecs link: zlib, and libpng for the previews (codecs/common/canvas.c)
 ZLIB_LIBS  = $(shell pkg-config --libs zlib libpng 2>/dev/null || echo -lz -lpng16) -lm
 WARN    := -Wall -Wextra -Wshadow
 CSTD    := -std=c11 -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE
-ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) -fPIC $(PKG_CFLAGS) $(SANITIZE) $(CFLAGS)
+# includes are spelled by folder: "common/bytes.h", "tw/twmap.h", "engine/engine.h"
+INCLUDES := -Icodecs -Iext
+ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) -fPIC $(INCLUDES) $(PKG_CFLAGS) $(SANITIZE) $(CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) $(SANITIZE)
 
-CODEC_SRC := $(sort $(wildcard codecs/*.c))
-EXT_SRC   := $(sort $(wildcard ext/*.c))
+CODEC_SRC := $(sort $(wildcard codecs/*/*.c))
+EXT_SRC   := $(sort $(wildcard ext/*.c ext/*/*.c))
 CODEC_OBJ := $(CODEC_SRC:%.c=$(BUILD)/obj/%.o)
 EXT_OBJ   := $(EXT_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC  := $(sort $(wildcard test/unit/test_*.c))
@@ -27,7 +29,7 @@ FIXTURES  := $(BUILD)/tests/fixtures
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
 TOOL_BIN  := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 FUZZ_SRC  := $(sort $(wildcard test/fuzz/fuzz_*.c))
-HEADERS   := $(wildcard codecs/*.h ext/*.h test/unit/*.h tools/*.h)
+HEADERS   := $(wildcard codecs/*/*.h ext/*/*.h test/unit/*.h tools/*.h)
 
 FUZZ_SECONDS ?= 60
 
@@ -98,7 +100,7 @@ $(PNG_A): $(PNG_NAMES:%=$(PNG_DIR)/obj/%.o)
 
 $(BUILD)/tests/%: test/unit/%.c $(CODEC_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Icodecs -o $@ $< $(CODEC_OBJ) $(LDLIBS_ALL)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CODEC_OBJ) $(LDLIBS_ALL)
 
 # test_insert_args registers tables of its own through the engine, so it
 # links the extension's objects instead of loading the .so.
@@ -126,7 +128,7 @@ $(BUILD)/hosts/sqlrun-decoy-zlib: tools/sqlrun.c test/hosts/decoy_zlib.c
 
 $(BUILD)/tools/%: tools/%.c $(CODEC_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Icodecs -o $@ $< $(CODEC_OBJ) $(LDLIBS_ALL)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CODEC_OBJ) $(LDLIBS_ALL)
 
 # The newer SQLite of the suite's second pass (README, "Tests"): the
 # amalgamation that tools/newer-sqlite.sh pins and fetches with npm into
@@ -166,13 +168,13 @@ $(BUILD)/newsql/sqlrun: tools/sqlrun.c $(NEWSQL_OBJ)
 
 $(BUILD)/tests-newsql/%: test/unit/%.c $(CODEC_OBJ) $(NEWSQL_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(NEWSQL_CFLAGS) -Icodecs -o $@ $< $(CODEC_OBJ) $(NEWSQL_LIBS)
+	$(CC) $(NEWSQL_CFLAGS) -o $@ $< $(CODEC_OBJ) $(NEWSQL_LIBS)
 
 # Windows (README, "Platforms and hosts"): build/windows/levelsql.dll,
 # cross-compiled with Debian's mingw-w64, zlib (libz-mingw-w64-dev) and
 # libpng (Debian's source, as above) linked in, exporting
 # sqlite3_levelsql_init alone (its __declspec(dllexport)); the engine's file
-# calls go through ext/win_port.c.  Beside it the Windows host of the tests,
+# calls go through ext/engine/win_port.c.  Beside it the Windows host of the tests,
 # sqlrun.exe: tools/sqlrun.c with the newer SQLite's amalgamation
 # (tools/newer-sqlite.sh).  `make windows-test` runs SQL tests with them
 # under wine (test/windows/run.sh).  Static: the DLL and the host need no
@@ -180,7 +182,7 @@ $(BUILD)/tests-newsql/%: test/unit/%.c $(CODEC_OBJ) $(NEWSQL_OBJ) $(HEADERS)
 WIN       := build/windows
 WIN_CC    := x86_64-w64-mingw32-gcc
 WIN_CFLAGS := -std=c11 -D__USE_MINGW_ANSI_STDIO=1 -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE -O2 $(WARN) \
-  -Wno-format -Wno-missing-field-initializers -I$(NEWSQL) -I$(PNG_SRC)/src -I$(WIN)/libpng/include
+  -Wno-format -Wno-missing-field-initializers $(INCLUDES) -I$(NEWSQL) -I$(PNG_SRC)/src -I$(WIN)/libpng/include
 # (-Wno-format: gcc checks printf formats against msvcrt's, which lacks %zu;
 # __USE_MINGW_ANSI_STDIO gives the C99 printf that has it)
 WIN_OBJ   := $(CODEC_SRC:%.c=$(WIN)/obj/%.o) $(EXT_SRC:%.c=$(WIN)/obj/%.o)
@@ -280,7 +282,7 @@ FUZZ_HDRS := $(HEADERS) $(wildcard test/fuzz/*.h)
 # feedback from them says nothing new, and its instrumentation of every
 # round was a sixth of fuzz_twmap's time (the digest of each input), so
 # they are built with ASan and UBSan but without libFuzzer's coverage.
-FUZZ_UNGUIDED := codecs/sha256.c
+FUZZ_UNGUIDED := codecs/common/sha256.c
 .SECONDARY: $(FUZZ_OBJ)
 
 fuzz-build: deps

@@ -5,21 +5,21 @@
 **   conn.load_extension("build/levelsql")   (Python)
 **
 ** Creates the connection's session (file cache and transaction state, see
-** session.h), registers every table family on it, and the SQL helpers.
+** session.h), registers every table family on it (its tables, then its SQL
+** functions through the family's hook), and the engine-wide SQL helpers.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
-#include "columns_table.h"
-#include "copy.h"
-#include "files_table.h"
-#include "parse_ahead.h"
-#include "render_functions.h"
-#include "session.h"
-#include "tw_tables.h"
-#include "wed_tables.h"
-#include "wwd_tables.h"
-#include "wz4_tables.h"
+#include "engine/columns_table.h"
+#include "engine/copy.h"
+#include "engine/files_table.h"
+#include "engine/parse_ahead.h"
+#include "engine/session.h"
+#include "tw/tw_tables.h"
+#include "wed/wed_tables.h"
+#include "wwd/wwd_tables.h"
+#include "wz4/wz4_tables.h"
 
 #define LEVELSQL_VERSION "0.1.0"
 
@@ -100,12 +100,9 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
   if (rc == SQLITE_OK) rc = files_table_register(db, sess);
   for (f = 0; rc == SQLITE_OK && f < sizeof families / sizeof families[0]; f++) {
     rc = ls_register_family(db, sess, families[f], &table_err);
+    if (rc == SQLITE_OK && families[f]->register_functions) rc = families[f]->register_functions(db, sess);
   }
-  if (rc == SQLITE_OK) rc = wwd_functions_register(db);
-  if (rc == SQLITE_OK) rc = wed_functions_register(db);
-  if (rc == SQLITE_OK) rc = render_functions_register(db, sess);
   if (rc == SQLITE_OK) rc = copy_function_register(db, sess);
-  if (rc == SQLITE_OK) rc = tw_functions_register(db);
   if (rc == SQLITE_OK) rc = columns_table_register(db, sess);
   if (rc == SQLITE_OK) rc = ls_limit_register(db, sess);
   if (rc == SQLITE_OK) {

@@ -27,6 +27,8 @@
 #     tools/newer-sqlite.sh), 1-3 again on that SQLite: the C tests of
 #     $BUILD/tests-newsql/ and the scripts through sqlrun, every line
 #     labelled "[VERSION]"; without it, one skip.
+#  6. the include graph of codecs/ and ext/ has no circle and family files
+#     include only engine.h from the engine (test/include_graph.py).
 # Closes with the line "N passed, N failed, N skipped"; exits 1 on failure.
 set -u
 BUILD=${1:-build}
@@ -262,6 +264,8 @@ newsql_version=""
 # The whole suite, as a list of jobs (see job) and of quick checks made
 # while tallying.
 whole_suite() {
+  # 6. the include graph of codecs/ and ext/ (test/include_graph.py)
+  job pool include_graph python3 test/include_graph.py && tally test/include_graph.py "$rc" "" '^FAIL'
   # 1-3. On the system SQLite: C unit tests, SQL tests, cookbooks.
   c_tests "$BUILD/tests" ""
   sql_tests "" system env $shell_env sqlite3 -batch :memory:

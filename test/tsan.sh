@@ -3,7 +3,7 @@
 # ThreadSanitizer (`make tsan`).  The extension and the test host
 # (tools/sqlrun, linked with the system SQLite) are built with
 # -fsanitize=thread in BUILD, so every access that the connection's thread
-# and the parse-ahead threads (ext/parse_ahead.c) make to shared memory is
+# and the parse-ahead threads (ext/engine/parse_ahead.c) make to shared memory is
 # checked; a data race fails the test it happened in.  test/run.sh runs
 # them as in the whole suite (fresh folders with copies of the samples,
 # fixtures and corpus).  Closes with "N passed, N failed, N skipped".

@@ -19,7 +19,7 @@ cd "$ROOT"
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 
-for src in ext/*.c codecs/*.c; do
+for src in ext/*.c ext/*/*.c codecs/*/*.c; do
   obj="$BUILD/obj/${src%.c}"
   if [ ! -f "$obj.gcno" ]; then
     echo "coverage: $obj.gcno is missing: build with --coverage first (make coverage)" >&2

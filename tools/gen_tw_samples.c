@@ -55,10 +55,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "datafile.h"
+#include "common/bytes.h"
+#include "tw/datafile.h"
 #include "samples.h"
-#include "twmap.h"
+#include "tw/twmap.h"
 
 /* Tilemap layer flags (which physics layer a tilemap is). */
 enum {

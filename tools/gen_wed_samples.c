@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "samples.h"
-#include "wed.h"
+#include "wed/wed.h"
 
 #define NUM_OVERLAYS 5
 #define MAX_POINTS 8

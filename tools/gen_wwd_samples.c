@@ -33,9 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "common/bytes.h"
 #include "samples.h"
-#include "wwd.h"
+#include "wwd/wwd.h"
 
 #define DRAW_MIRROR 0x2 /* object draw flag "mirror" (wwd_flag_names('draw', 2)) */
 

@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "samples.h"
-#include "wz4.h"
+#include "wz4/wz4.h"
 
 #define OP_VERSION 12
 #define DOC_VERSION 12

@@ -27,7 +27,7 @@
 #include <sys/types.h>
 
 #include "../test/unit/fileutil.h"
-#include "codec_error.h"
+#include "common/codec_error.h"
 
 /* What sample_write checks before writing a file: that the codec reads it
 ** back (every sample and ordinary seed), that the codec refuses it (a seed

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "wwd.h"
+#include "wwd/wwd.h"
 
 /* Reads a whole file into a malloc'd buffer; NULL on failure. */
 static unsigned char *read_whole(const char *path, size_t *size) {

@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "twmap.h"
+#include "tw/twmap.h"
 
 /* Bytes of decoded layers a harness decodes at most (1 MiB: 256K cells). */
 #define FUZZ_MAX_DECODED_BYTES (1u << 20)

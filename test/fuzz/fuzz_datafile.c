@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "datafile.h"
+#include "tw/datafile.h"
 #include "fuzz_budget.h"
 
 /* Reports an inconsistency and aborts so libFuzzer keeps the input. */

@@ -1,5 +1,5 @@
 /*
-** fuzz_json.c: libFuzzer harness for the JSON parser (codecs/json.c) that
+** fuzz_json.c: libFuzzer harness for the JSON parser (codecs/common/json.c) that
 ** reads the JSON columns users write.
 **
 ** For every input: parse.  When it parses, the tree is printed back as
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "common/json.h"
 
 typedef struct buf {
   char *p;

@@ -1,5 +1,5 @@
 /*
-** fuzz_render.c: libFuzzer harness for the previews (codecs/canvas.c,
+** fuzz_render.c: libFuzzer harness for the previews (codecs/common/canvas.c,
 ** codecs/render_*.c) on damaged files of every format.
 **
 ** The input is parsed by the codec whose sniff accepts it, then drawn:
@@ -20,12 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "canvas.h"
+#include "common/canvas.h"
 #include "fuzz_budget.h"
-#include "render_tw.h"
-#include "render_wed.h"
-#include "render_wwd.h"
-#include "render_wz4.h"
+#include "tw/render_tw.h"
+#include "wed/render_wed.h"
+#include "wwd/render_wwd.h"
+#include "wz4/render_wz4.h"
 
 static void die(const char *what, const char *msg) {
   fprintf(stderr, "fuzz_render: %s: %s\n", what, msg ? msg : "");

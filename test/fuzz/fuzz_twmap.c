@@ -40,11 +40,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "canvas.h"
+#include "common/canvas.h"
 #include "fuzz_budget.h"
-#include "twmap.h"
-#include "twmap_edit.h"
-#include "twmap_blobs.h"
+#include "tw/twmap.h"
+#include "tw/twmap_edit.h"
+#include "tw/twmap_blobs.h"
 
 /* Pixel bytes of the largest image whose PNG the harness encodes (keeps
 ** each run fast). */

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wed.h"
+#include "wed/wed.h"
 #include "../unit/wed_layout.h"
 
 /* Stops the run with a message: libFuzzer records the input. */

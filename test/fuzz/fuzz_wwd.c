@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "text8.h"
-#include "wwd.h"
+#include "common/bytes.h"
+#include "common/text8.h"
+#include "wwd/wwd.h"
 
 /* Reports an inconsistency and aborts so libFuzzer keeps the input. */
 static void fuzz_fail(const char *what, const char *detail) {

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "wz4.h"
+#include "common/bytes.h"
+#include "wz4/wz4.h"
 
 /* Checks that the edges of every page point at existing ops. */
 static void check_links(const wz4_doc *doc) {

@@ -1,4 +1,4 @@
--- Parsing ahead (ext/parse_ahead.c): a scan that meets files it has to
+-- Parsing ahead (ext/engine/parse_ahead.c): a scan that meets files it has to
 -- parse has the next ones parsed on the connection's threads.  Nothing a
 -- query returns may change: the same rows in the same order, the same
 -- errors for the same file, with any number of threads; a file replaced on

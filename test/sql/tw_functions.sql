@@ -1,6 +1,6 @@
 -- tw_tile_name(kind, id) / tw_tile_id(kind, name): DDNet's names for the
 -- tile numbers of game, front, tele, speedup, switch and tune layers
--- (ext/tw_functions.c; README, SQL functions).  The id lists below are
+-- (ext/tw/tw_functions.c; README, SQL functions).  The id lists below are
 -- DDNet's IsValid*Tile rules of src/game/mapitems.cpp (ddnet/ddnet
 -- 07dce75656d4), transcribed independently of the C table.
 

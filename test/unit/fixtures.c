@@ -22,11 +22,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "datafile.h"
+#include "tw/datafile.h"
 #include "fileutil.h"
-#include "twmap.h"
+#include "tw/twmap.h"
 #include "wed_sample.h"
-#include "wz4.h"
+#include "wz4/wz4.h"
 #include "wwd_fixture.h"
 #include "wz4_sample.h"
 

@@ -34,15 +34,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "datafile.h"
+#include "tw/datafile.h"
 #include "fileutil.h"
-#include "render_wed.h"
-#include "render_wz4.h"
+#include "wed/render_wed.h"
+#include "wz4/render_wz4.h"
 #include "sqltest.h"
-#include "twmap.h"
-#include "wed.h"
+#include "tw/twmap.h"
+#include "wed/wed.h"
 #include "wed_sample.h"
-#include "wwd.h"
+#include "wwd/wwd.h"
 #include "wz4_sample.h"
 
 static double now_ms(void) {

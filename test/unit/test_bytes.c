@@ -1,5 +1,5 @@
 /*
-** test_bytes.c: unit tests of codecs/bytes.h, the reader and writer every
+** test_bytes.c: unit tests of codecs/common/bytes.h, the reader and writer every
 ** codec uses.
 **
 ** - size_add / size_mul at and past SIZE_MAX;
@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "common/bytes.h"
 #include "check.h"
 
 static void test_size_arithmetic(void) {

@@ -19,14 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "common/bytes.h"
 #include "check.h"
-#include "codec_error.h"
+#include "common/codec_error.h"
 #include "fileutil.h"
-#include "twmap.h"
-#include "wed.h"
-#include "wwd.h"
-#include "wz4.h"
+#include "tw/twmap.h"
+#include "wed/wed.h"
+#include "wwd/wwd.h"
+#include "wz4/wz4.h"
 
 /* ---- allocation failure injection ------------------------------------------ */
 

@@ -1,6 +1,6 @@
 /*
-** test_datafile.c: the Teeworlds/DDNet datafile container (codecs/datafile.c)
-** (sha256 has its own test, test_sha256.c).
+** test_datafile.c: the Teeworlds/DDNet datafile container (codecs/tw/datafile.c)
+** (codecs/common/sha256.c has its own test, test_sha256.c).
 **
 ** - synthetic files: v3, "ATAD", the legacy v4 header, zero-length and
 **   unavailable data, unknown item types, duplicate UUID-index items, two UUID
@@ -21,7 +21,7 @@
 
 #include "check.h"
 #include "ddnet_peer.h"
-#include "datafile.h"
+#include "tw/datafile.h"
 #include "fileutil.h"
 
 

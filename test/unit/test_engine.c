@@ -24,8 +24,8 @@
 #include "check.h"
 #include "sqltest.h"
 #include "fileutil.h"
-#include "bytes.h"
-#include "wwd.h"
+#include "common/bytes.h"
+#include "wwd/wwd.h"
 #include "wwd_fixture.h"
 
 static char tmpdir[256];

@@ -13,7 +13,7 @@
 */
 #include <string.h>
 
-#include "../../ext/engine.h"
+#include "engine/engine.h"
 #include "check.h"
 
 #undef sqlite3_open

@@ -1,12 +1,12 @@
 /*
-** test_json.c: the JSON parser of the JSON columns (codecs/json.c): what it
+** test_json.c: the JSON parser of the JSON columns (codecs/common/json.c): what it
 ** accepts and refuses, numbers as SQLite reads them, escapes, surrogates,
 ** and the nesting limit.
 */
 #include <string.h>
 
 #include "check.h"
-#include "json.h"
+#include "common/json.h"
 
 /* Parses text; returns the tree (NULL when refused) and the error. */
 static json_node *parse(const char *text, codec_error *err) {

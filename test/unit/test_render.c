@@ -1,6 +1,6 @@
 /*
-** test_render.c: the previews (codecs/canvas.c, codecs/render_*.c,
-** ext/render_functions.c).
+** test_render.c: the previews (codecs/common/canvas.c, codecs/render_*.c,
+** ext/engine/render_functions.c).
 **
 ** The canvas: size caps, even-odd polygons, tile blits with every
 ** Teeworlds flag, colour modulation, PNG out and back.  The SQL functions
@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../codecs/canvas.h"
+#include "common/canvas.h"
 #include "check.h"
 #include "fileutil.h"
 #include "sqltest.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sha256.h"
+#include "common/sha256.h"
 
 /* Hex digest of a one-shot sha256 of n bytes. */
 static void hex_of(const void *data, size_t n, char out[65]) {

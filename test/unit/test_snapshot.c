@@ -32,14 +32,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../codecs/sha256.h"
+#include "common/sha256.h"
 #include "check.h"
 #include "fileutil.h"
 #include "level_copies.h"
 #include "sqltest.h"
 
 #define SNAPSHOT_DEFAULT "test/snapshot/digests.txt"
-/* ext/engine.h's LS_KEY_BITS: a rowid is (file part << 29) | key */
+/* ext/engine/engine.h's LS_KEY_BITS: a rowid is (file part << 29) | key */
 #define ROWID_KEY_BITS 29
 #define LINES_MAX 8192
 

@@ -30,14 +30,14 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "canvas.h"
+#include "common/canvas.h"
 #include "check.h"
 #include "ddnet_peer.h"
 #include "sqltest.h"
-#include "datafile.h"
+#include "tw/datafile.h"
 #include "fileutil.h"
-#include "sha256.h"
-#include "twmap.h"
+#include "common/sha256.h"
+#include "tw/twmap.h"
 
 
 /* What every test needs: the temporary folder and the corpus. */

@@ -1,5 +1,5 @@
 /*
-** test_twconvert.c: tw_map_convert (codecs/twmap_convert.c) on the
+** test_twconvert.c: tw_map_convert (codecs/tw/twmap_convert.c) on the
 ** generated sample maps ($LEVELSQL_SAMPLES) and the real corpus
 ** ($LEVELSQL_CORPUS/tw).
 **
@@ -26,7 +26,7 @@
 #include "check.h"
 #include "ddnet_peer.h"
 #include "fileutil.h"
-#include "twmap.h"
+#include "tw/twmap.h"
 
 static char tmpdir[64];
 static int have_resave;

@@ -17,7 +17,7 @@
 #include "check.h"
 #include "ddnet_peer.h"
 #include "fileutil.h"
-#include "twmap.h"
+#include "tw/twmap.h"
 
 #define W 4
 #define H 3

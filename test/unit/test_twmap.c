@@ -1,5 +1,5 @@
 /*
-** test_twmap.c: the Teeworlds/DDNet map model (codecs/twmap.c).
+** test_twmap.c: the Teeworlds/DDNet map model (codecs/tw/twmap.c).
 **
 ** - every corpus map loads; every tilemap layer yields width*height cells;
 **   quads, images, envelopes, sounds and info decode;
@@ -24,9 +24,9 @@
 
 #include "check.h"
 #include "ddnet_peer.h"
-#include "datafile.h"
+#include "tw/datafile.h"
 #include "fileutil.h"
-#include "twmap.h"
+#include "tw/twmap.h"
 
 
 static char tmpdir[64];

@@ -1,5 +1,5 @@
 /*
-** test_twmap_blobs.c: codecs/twmap_blobs.c on the generated samples
+** test_twmap_blobs.c: codecs/tw/twmap_blobs.c on the generated samples
 ** ($LEVELSQL_SAMPLES; skipped when unset), through the codec alone:
 **
 ** - PNGs the user gives that must be refused with a clear error and leave
@@ -16,11 +16,11 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "canvas.h"
+#include "common/canvas.h"
 #include "check.h"
 #include "fileutil.h"
-#include "twmap.h"
-#include "twmap_blobs.h"
+#include "tw/twmap.h"
+#include "tw/twmap_blobs.h"
 
 /* Appends a PNG chunk (length, type, data, CRC over type and data). */
 static size_t put_chunk(unsigned char *out, const char *type, const unsigned char *data, uint32_t n) {

@@ -1,6 +1,6 @@
 /*
 ** test_twmap_edit.c: structural edits of Teeworlds / DDNet maps
-** (codecs/twmap_edit.h) on every generated sample ($LEVELSQL_SAMPLES) and
+** (codecs/tw/twmap_edit.h) on every generated sample ($LEVELSQL_SAMPLES) and
 ** every corpus map ($LEVELSQL_CORPUS/tw):
 ** - one script of edits (a group, a layer of every kind the map may take, a
 **   quad, a sound source, an envelope, an image, a sound added; an
@@ -20,8 +20,8 @@
 #include "check.h"
 #include "ddnet_peer.h"
 #include "fileutil.h"
-#include "twmap.h"
-#include "twmap_edit.h"
+#include "tw/twmap.h"
+#include "tw/twmap_edit.h"
 
 static int have_tools;
 static char tmpdir[256];

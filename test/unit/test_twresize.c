@@ -1,5 +1,5 @@
 /*
-** test_twresize.c: tw_layer_resize (codecs/twmap_resize.c) on the
+** test_twresize.c: tw_layer_resize (codecs/tw/twmap_resize.c) on the
 ** generated sample maps ($LEVELSQL_SAMPLES) and the real corpus
 ** ($LEVELSQL_CORPUS/tw).
 **
@@ -28,7 +28,7 @@
 #include "check.h"
 #include "ddnet_peer.h"
 #include "fileutil.h"
-#include "twmap.h"
+#include "tw/twmap.h"
 
 static char tmpdir[64];
 static int have_resave;

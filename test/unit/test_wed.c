@@ -20,7 +20,7 @@
 
 #include "check.h"
 #include "fileutil.h"
-#include "wed.h"
+#include "wed/wed.h"
 #include "wed_layout.h"
 
 /* ---- invariants of a parsed area ----------------------------------------- */

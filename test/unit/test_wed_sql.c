@@ -26,10 +26,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bytes.h"
+#include "common/bytes.h"
 #include "check.h"
 #include "fileutil.h"
-#include "wed.h"
+#include "wed/wed.h"
 #include "wed_layout.h"
 #include "wed_sample.h"
 

@@ -1,6 +1,6 @@
 /*
-** test_wwd_codec.c: unit tests of the WWD codec (codecs/wwd.c) and of the
-** 8-bit text conversion (codecs/text8.c).
+** test_wwd_codec.c: unit tests of the WWD codec (codecs/wwd/wwd.c) and of the
+** 8-bit text conversion (codecs/common/text8.c).
 **
 ** The real files are read at run time from $LEVELSQL_CORPUS/wwd (never
 ** copied into the project); the tests that need them are skipped when the
@@ -13,11 +13,11 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "bytes.h"
+#include "common/bytes.h"
 #include "check.h"
 #include "fileutil.h"
-#include "text8.h"
-#include "wwd.h"
+#include "common/text8.h"
+#include "wwd/wwd.h"
 
 /* The corpus files, all but the bad-signature one, which is tested alone. */
 static const char *const corpus_files[] = {

@@ -23,11 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "common/bytes.h"
 #include "check.h"
 #include "fileutil.h"
-#include "utf16.h"
-#include "wz4.h"
+#include "common/utf16.h"
+#include "wz4/wz4.h"
 
 /* ------------------------------------------------------------------------ */
 /* a tiny independent encoder for constructed files                          */

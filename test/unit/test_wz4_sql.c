@@ -23,11 +23,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bytes.h"
+#include "common/bytes.h"
 #include "check.h"
 #include "sqltest.h"
 #include "fileutil.h"
-#include "wz4.h"
+#include "wz4/wz4.h"
 #include "wz4_sample.h"
 
 /* ---- helpers ---------------------------------------------------------------- */

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bytes.h"
-#include "wed.h"
+#include "common/bytes.h"
+#include "wed/wed.h"
 
 /* Raises *end to o + len when the section [o, o+len) is non-empty and ends
 ** later. */

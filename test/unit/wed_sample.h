@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "common/bytes.h"
 #include "fileutil.h"
 
 /* Writes a small WED V1.3 area in the DLTCEP section order, byte by byte: a

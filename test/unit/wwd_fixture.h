@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "common/bytes.h"
 #include "fileutil.h"
-#include "wwd.h"
+#include "wwd/wwd.h"
 
 /* Writes a generated level: `nobj` objects on the main plane with logic
 ** Officer / Rat alternating, health = 10 + index, one single and one double

@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "common/bytes.h"
 #include "fileutil.h"
-#include "wz4.h"
+#include "wz4/wz4.h"
 
 /* Appends a string of UTF-16 units: count, units, zero padding to 4. */
 static inline void wz4_put_str16(byte_writer *w, const uint16_t *u, size_t n) {

@@ -1,0 +1,268 @@
+/*
+** wed_edit.c: structural edits of a WED area that change the number of
+** doors or the size of an overlay (wed_door_insert / _delete,
+** wed_overlay_resize).  See wed.h for what each keeps consistent and
+** NOTES-wed.md for the choices.
+**
+** The edits that take several steps (delete a door's polygons, then its
+** cells, then its record; resize a tilemap, renumber the door cells,
+** regenerate the wall groups) work on a copy of the area and swap it in
+** only when every step succeeded (edit_on_copy), so a failure leaves the
+** area exactly as it was.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "wed/wed.h"
+
+#define U16_LIMIT 0xFFFFu
+
+/* A step of an edit on a copy of the area. */
+typedef int (*wed_edit_fn)(wed_area *copy, const void *arg, codec_error *err);
+
+/* Runs fn on a deep copy of the area (the copy of the original file bytes
+** is lent to it, not duplicated) and, when fn succeeds, swaps the edited
+** copy in; else the area stays as it was. */
+static int edit_on_copy(wed_area *a, wed_edit_fn fn, const void *arg, codec_error *err) {
+  unsigned char *orig = a->orig;
+  wed_area *c, tmp;
+  a->orig = NULL;
+  c = wed_clone(a);
+  a->orig = orig;
+  if (!c) return codec_fail_oom(err, "out of memory copying the area for an edit");
+  if (!fn(c, arg, err)) {
+    wed_free(c);
+    return 0;
+  }
+  c->orig = orig; /* the edited area keeps the original bytes ... */
+  a->orig = NULL; /* ... and the old one, freed below, lets go of them */
+  tmp = *a;
+  *a = *c;
+  *c = tmp;
+  wed_free(c);
+  return 1;
+}
+
+/* ---- doors -------------------------------------------------------------------- */
+
+/* The new door's states point after the last polygon (as index, so the
+** writer gives them that offset) and its cells after the last door cell. */
+int wed_door_insert(wed_area *a, uint32_t *door, codec_error *err) {
+  wed_door *nd, *dr;
+  if (a->num_doors >= U16_LIMIT) return codec_fail_limit(err, "doors: %u doors already", a->num_doors);
+  if (a->num_door_cells > U16_LIMIT)
+    return codec_fail_limit(err, "doors: the door cell table has %u entries, a new door's start would not fit 16 bits",
+                            a->num_door_cells);
+  if (a->next_door_uid == UINT32_MAX) return codec_fail_limit(err, "doors: no door uid left");
+  nd = (wed_door *)realloc(a->doors, ((size_t)a->num_doors + 1) * sizeof(wed_door));
+  if (!nd) return codec_fail_oom(err, "doors: out of memory");
+  a->doors = nd;
+  dr = &nd[a->num_doors];
+  memset(dr, 0, sizeof *dr);
+  dr->closed = 1;
+  dr->first_cell = (uint16_t)a->num_door_cells;
+  dr->open_first = dr->closed_first = a->num_polygons;
+  dr->uid = a->next_door_uid++;
+  if (door) *door = a->num_doors;
+  a->num_doors++;
+  return 1;
+}
+
+/* Whether polygon index p lies in a non-empty state of a door other than
+** `door`; sets *other. */
+static int polygon_of_other_door(const wed_area *a, uint32_t p, uint32_t door, uint32_t *other) {
+  uint32_t i;
+  for (i = 0; i < a->num_doors; i++) {
+    const wed_door *dr = &a->doors[i];
+    if (i == door) continue;
+    if ((dr->open_count && dr->open_first <= p && p - dr->open_first < dr->open_count) ||
+        (dr->closed_count && dr->closed_first <= p && p - dr->closed_first < dr->closed_count)) {
+      *other = i;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* On the copy: the door's polygons, last first (each delete shrinks the
+** state that held it), its cells, its record. */
+static int door_delete_steps(wed_area *c, const void *arg, codec_error *err) {
+  uint32_t door = *(const uint32_t *)arg;
+  while (c->doors[door].closed_count)
+    if (!wed_polygon_delete(c, c->doors[door].closed_first + c->doors[door].closed_count - 1u, err)) return 0;
+  while (c->doors[door].open_count)
+    if (!wed_polygon_delete(c, c->doors[door].open_first + c->doors[door].open_count - 1u, err)) return 0;
+  if (c->doors[door].cell_count && !wed_door_set_cells(c, door, NULL, 0, err)) return 0;
+  memmove(c->doors + door, c->doors + door + 1, (size_t)(c->num_doors - door - 1) * sizeof(wed_door));
+  c->num_doors--;
+  return 1;
+}
+
+/* Checks first that no polygon of the door is shared with another door
+** (deleting it would take it from that door too). */
+int wed_door_delete(wed_area *a, uint32_t door, codec_error *err) {
+  const wed_door *dr;
+  uint32_t k, other;
+  if (door >= a->num_doors) return codec_fail_arg(err, "door %u: no such door (%u doors)", door, a->num_doors);
+  dr = &a->doors[door];
+  for (k = 0; k < (uint32_t)dr->open_count + dr->closed_count; k++) {
+    uint32_t p = k < dr->open_count ? dr->open_first + k : dr->closed_first + (k - dr->open_count);
+    if (polygon_of_other_door(a, p, door, &other))
+      return codec_fail_arg(err, "its polygon records are shared with another door's state (their runs overlap), so "
+                                 "deleting them would change that door too");
+  }
+  return edit_on_copy(a, door_delete_steps, &door, err);
+}
+
+/* ---- overlays ----------------------------------------------------------------- */
+
+typedef struct resize_arg {
+  uint32_t overlay;
+  uint16_t width, height;
+} resize_arg;
+
+/* The tiles a resized overlay's cell (x, y) shows: its own when it was
+** inside, else those of the cell the old tilemap repeats there; NULL
+** (TIS tile 0) when the overlay had no cells.  *src gets that old cell. */
+static uint32_t source_tiles(const wed_area *a, uint32_t ov, uint32_t x, uint32_t y, const uint16_t **tiles,
+                             uint32_t *src) {
+  const wed_overlay *o = &a->overlays[ov];
+  if (!o->num_cells) {
+    *tiles = NULL;
+    return 0;
+  }
+  *src = (y % o->height) * o->width + (x % o->width);
+  return wed_cell_tiles(a, ov, *src, tiles);
+}
+
+/* On the copy: the new tilemap and lookup table, cell after cell. */
+static int resize_tilemap(wed_area *c, const resize_arg *r, codec_error *err) {
+  wed_overlay *o = &c->overlays[r->overlay];
+  uint32_t ncells = (uint32_t)r->width * r->height, x, y, total = 0, pass;
+  wed_tilecell *cells = NULL;
+  uint16_t *lookup = NULL;
+  /* each cell takes at least one lookup entry and starts below 65536 */
+  if (ncells > U16_LIMIT + 1u)
+    return codec_fail_limit(err, "overlay %u: %ux%u = %u cells, but the 16-bit tile lookup starts reach 65536 cells at most",
+                            r->overlay, r->width, r->height, ncells);
+  for (pass = 0; pass < 2; pass++) {
+    uint32_t pos = 0;
+    if (pass == 1) {
+      cells = (wed_tilecell *)calloc(ncells ? ncells : 1, sizeof *cells);
+      lookup = (uint16_t *)calloc(total ? total : 1, sizeof *lookup);
+      if (!cells || !lookup) {
+        free(cells);
+        free(lookup);
+        return codec_fail_oom(err, "overlay %u: out of memory", r->overlay);
+      }
+    }
+    for (y = 0; y < r->height; y++)
+      for (x = 0; x < r->width; x++) {
+        const uint16_t *tiles;
+        uint32_t src = 0, n = source_tiles(c, r->overlay, x, y, &tiles, &src);
+        int kept = x < o->width && y < o->height;
+        uint32_t take = kept || n ? n : 1; /* a kept cell keeps its count, even 0 */
+        if (pass == 0 && pos > U16_LIMIT)
+          return codec_fail_limit(err, "overlay %u: the rebuilt tile lookup would need start index %u, beyond 65535",
+                                  r->overlay, pos);
+        if (pass == 1) {
+          wed_tilecell *cell = &cells[y * r->width + x];
+          if (kept) {
+            *cell = o->cells[src];
+          } else {
+            cell->secondary_tile = WED_NO_TILE;
+            if (n) cell->anim_speed = o->cells[src].anim_speed;
+          }
+          cell->tile_start = (uint16_t)pos;
+          cell->tile_count = (uint16_t)take;
+          if (n) memcpy(lookup + pos, tiles, n * sizeof *tiles);
+        }
+        pos += take;
+      }
+    total = pos;
+  }
+  free(o->cells);
+  free(o->lookup);
+  o->cells = cells;
+  o->num_cells = ncells;
+  o->lookup = lookup;
+  o->num_lookup = total;
+  o->width = r->width;
+  o->height = r->height;
+  return 1;
+}
+
+/* On the copy, for a resized base overlay: every door cell entry moves to
+** its (x, y) in the new width.  An entry a door uses that falls outside
+** the new size refuses the edit; one no door uses is kept as it was when
+** it does not fit (it is never read). */
+static int renumber_door_cells(wed_area *c, uint16_t old_w, uint32_t old_cells, const resize_arg *r,
+                               codec_error *err) {
+  uint32_t i, k;
+  uint16_t *cells;
+  if (!c->num_door_cells) return 1;
+  cells = (uint16_t *)malloc((size_t)c->num_door_cells * sizeof *cells);
+  if (!cells) return codec_fail_oom(err, "door cells: out of memory");
+  for (k = 0; k < c->num_door_cells; k++) {
+    uint32_t v = c->door_cells[k], x = old_w ? v % old_w : 0, y = old_w ? v / old_w : 0;
+    uint32_t nv = y * (uint32_t)r->width + x;
+    cells[k] = v < old_cells && x < r->width && y < r->height && nv <= U16_LIMIT ? (uint16_t)nv : (uint16_t)v;
+  }
+  for (i = 0; i < c->num_doors; i++) {
+    const wed_door *dr = &c->doors[i];
+    for (k = dr->first_cell; k < (uint32_t)dr->first_cell + dr->cell_count; k++) {
+      uint32_t v = c->door_cells[k], x = old_w ? v % old_w : 0, y = old_w ? v / old_w : 0;
+      if (v >= old_cells || x >= r->width || y >= r->height || y * (uint32_t)r->width + x > U16_LIMIT) {
+        free(cells);
+        return codec_fail_arg(err,
+                              "door %u: its cell %u (x %u, y %u) lies outside the new %ux%u area; take it out of "
+                              "the door's cells first",
+                              i, v, x, y, r->width, r->height);
+      }
+    }
+  }
+  free(c->door_cells);
+  c->door_cells = cells;
+  return 1;
+}
+
+/* On the copy: the tilemap, then what depends on it. */
+static int resize_steps(wed_area *c, const void *arg, codec_error *err) {
+  const resize_arg *r = arg;
+  wed_overlay *o = &c->overlays[r->overlay];
+  uint16_t old_w = o->width;
+  uint32_t old_cells = o->num_cells, gx0, gy0, gx, gy, i, k;
+  wed_wallgroup_grid(c, &gx0, &gy0);
+  if (r->overlay == 0 && !renumber_door_cells(c, old_w, old_cells, r, err)) return 0;
+  if (!resize_tilemap(c, r, err)) return 0;
+  if (r->width == 0) {
+    uint8_t bit = r->overlay < 8 ? (uint8_t)(1u << r->overlay) : 0;
+    for (i = 0; i < c->num_overlays; i++)
+      for (k = 0; k < c->overlays[i].num_cells; k++) c->overlays[i].cells[k].overlay_mask &= (uint8_t)~bit;
+  }
+  wed_wallgroup_grid(c, &gx, &gy);
+  if (r->overlay == 0 && (gx != gx0 || gy != gy0)) {
+    c->num_wallgroups = gx * gy;
+    if (!wed_wallgroups_regenerate(c, err)) return 0;
+  }
+  return 1;
+}
+
+/* Checks the request, then resizes on a copy. */
+int wed_overlay_resize(wed_area *a, uint32_t overlay, uint16_t width, uint16_t height, codec_error *err) {
+  resize_arg r;
+  if (overlay >= a->num_overlays)
+    return codec_fail_arg(err, "overlay %u: no such overlay (%u overlay records)", overlay, a->num_overlays);
+  if ((width == 0) != (height == 0))
+    return codec_fail_arg(err, "overlay %u: %ux%u; both sizes are 0 (an unused overlay) or neither is", overlay, width,
+                          height);
+  if (overlay == 0 && width == 0)
+    return codec_fail_arg(err, "overlay 0: the base overlay is the area and cannot be emptied (it needs at least 1x1 tiles)");
+  /* the same size is no change, except that emptying an overlay that is
+  ** already unused still clears the mask bits that draw it */
+  if (a->overlays[overlay].width == width && a->overlays[overlay].height == height && width) return 1;
+  r.overlay = overlay;
+  r.width = width;
+  r.height = height;
+  return edit_on_copy(a, resize_steps, &r, err);
+}

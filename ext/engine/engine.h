@@ -1,0 +1,996 @@
+/*
+** engine.h: the generic virtual-table engine of levelsql.
+**
+** A table family is declared once, as data (an ls_family that levelsql.c
+** registers): an ls_format (how to recognise, parse, serialize, clone and
+** free one file's model: a thin wrapper over a codec in codecs/, generated
+** by LS_CODEC_ADAPTERS for a codec with the usual API, plus the table
+** options the format takes) and, per table, an ls_table:
+**  - its columns: typed descriptors (ls_column: a kind, the field's offset
+**    in the row's record, limits, a NULL sentinel, the row kinds it applies
+**    to, a doc string); hand-written get/set only for computed columns;
+**  - its shape (one row per file, an array, an array nested in an array,
+**    grids; optionally only the elements a filter keeps, and keys from a
+**    per-element base), from which the engine steps, keys and seeks rows
+**    (shapes.c), or its own next/key/seek where rows are found otherwise;
+**  - its record: load() copies one row out of the model into a struct the
+**    columns describe; store() checks a changed row as a whole and writes
+**    it back (row-level writes: the engine applies the changed columns to
+**    the record, in column order, then calls store());
+**  - optional insert/remove, a row name template for errors, the natural
+**    order of its rows and its typical rows per file (for the planner).
+** The engine does the rest for every table alike (vtab.c, columns.c,
+** options.c, session.c, source.c, commit.c): the hidden `source` and
+** `options` arguments, the visible `file` column, constraint push-down
+** (file, rowid, and integer ranges on columns flagged LS_COL_RANGE),
+** get/set/range checks and error messages for every column kind, the JSON
+** layer (json.c), the per-connection cache of parsed files, staged writes
+** with savepoints and statement-level undo, and the atomic write-back at
+** COMMIT (locked against other levelsql writers, journaled across files).
+**
+** Row identity: a rowid is (file part << LS_KEY_BITS) | key.  The key is
+** the table's stable row key within its file (it must survive inserts and
+** deletes of other rows in the same transaction, so that SQLite's two-pass
+** UPDATE/DELETE finds the rows it collected).  The file part is
+** ls_file_part() of the file's canonical path (realpath): FNV-1a 64 of its
+** bytes, folded to LS_FILE_BITS, so the same row of the same file has the
+** same rowid in every connection and process, and a rowid kept by a host
+** names that row until the file's structure changes or it moves (the key of a row can
+** change when rows before it are inserted or deleted and the file is read
+** again).  Not the inode: every commit renames a new file into place.
+** The split: 29 key bits (536,870,912 keys per table per file; the
+** largest key among the real levels of the test corpus is 9.7 million, a
+** DDNet map's tiles) and 34 file bits,
+** 63 in all, so rowids are never negative; 34 bits make two files of a
+** statement share a part with probability about n^2 / 2^35 (n = 1,000
+** files: 3 in 100,000).  When they do, the statement is refused with an
+** error naming both files (vtab.c), never answered with mixed rows; a key
+** above LS_KEY_MAX fails the statement the same way instead of wrapping
+** (the Teeworlds tables leave a layer whose keys would not fit out of
+** their scans: tw_tables.c).
+*/
+#ifndef LEVELSQL_ENGINE_H
+#define LEVELSQL_ENGINE_H
+
+/* Every file of the extension calls SQLite through the loader's routine
+** table (sqlite3ext.h), so it works inside hosts that link SQLite
+** statically; levelsql.c defines the table (SQLITE_EXTENSION_INIT1). */
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/codec_error.h"
+#include "common/codec_limits.h"
+#include "common/json.h"
+#include "common/text8.h"
+
+/* Memory in ext/, one rule: what SQLite allocates, frees or accounts for
+** is sqlite3_malloc'd and sqlite3_free'd: error messages (*err, zErrMsg),
+** results handed over with sqlite3_free, the vtab, cursor, module and
+** session structures, and the engine's short-lived bookkeeping of a
+** statement or a write (argument structs, row records, scratch lists).
+** What belongs to a model, or passes to or from codecs/ (pure C, malloc
+** and free), is malloc'd and free'd: a model's parts and side tables
+** (tw_keys, the wrappers the format callbacks return), bytes a codec
+** returns or takes (ls_value_text8, ls_text8_encode), ls_scratch and
+** ls_alloc_large; so is what the C library returns (realpath).  Each
+** block goes back through its own family's free. */
+
+#define LS_KEY_BITS 29
+#define LS_KEY_MAX ((((int64_t)1) << LS_KEY_BITS) - 1)
+#define LS_FILE_BITS 34
+#define LS_FILE_PART_MAX ((((int64_t)1) << LS_FILE_BITS) - 1)
+
+/* The rowid file part of a canonical path (see Row identity above;
+** session.c). */
+int64_t ls_file_part(const char *canon);
+
+/* ---- formats ---------------------------------------------------------- */
+
+/* A buffer lent to a parse so that parsing many files in a row on one
+** thread reuses one allocation, and its pages, instead of a fresh one per
+** file (parse_ahead.c): owned by the lender (free(data) when done); the
+** borrower grows it with realloc and keeps no pointer into it. */
+typedef struct ls_scratch {
+  unsigned char *data;
+  size_t cap;
+} ls_scratch;
+
+/* Makes scratch hold at least n bytes and returns its data, or NULL when
+** out of memory (scratch unchanged).  Growing does not keep the contents.
+** Large buffers are aligned and advised for huge pages (parse_ahead.c);
+** data is always released with free(). */
+unsigned char *ls_scratch_reserve(ls_scratch *scratch, size_t n);
+
+/* Memory for a model's large parts (a WWD level's block): at least n
+** bytes, in huge pages where the system has them, so it is faulted in at
+** once instead of page by page.  Large requests are rounded
+** up to whole huge pages: the caller realloc()s it to the size it keeps,
+** which gives the rest back, and releases it with free().  NULL when out
+** of memory. */
+void *ls_alloc_large(size_t n);
+
+typedef struct ls_format {
+  const char *name;               /* levelsql_files.format: "wwd", "tw", ... */
+  const char *const *extensions;  /* lower-case, with dot, NULL-terminated: files taken from a directory */
+  int (*sniff)(const unsigned char *data, size_t size);
+  /* Returns the model, or NULL with err set.  The data buffer is only
+  ** borrowed for the duration of the call. */
+  void *(*parse)(const unsigned char *data, size_t size, codec_error *err);
+  int (*serialize)(const void *model, unsigned char **out, size_t *size, codec_error *err);
+  void *(*clone)(const void *model); /* NULL when out of memory */
+  void (*free_model)(void *model);
+  /* Approximate bytes of memory a model holds, for the cache budget. */
+  size_t (*footprint)(const void *model);
+  /* Optional, for formats whose tables decode parts of a parsed model only
+  ** when a row needs them (Teeworlds layer data, strings in blobs): decodes
+  ** all of it now, so a model it accepts can be read by every table of the
+  ** format.  Returns 1, or 0 with err.  Run for levelsql_files (its `ok`)
+  ** and for scans with on_error=skip; must be cheap when repeated on the
+  ** same model (what it decoded stays decoded).  NULL: a parsed model is
+  ** always readable.  `cancel` (NULL: none) stops a long validation (CODEC_E_INTERRUPT). */
+  int (*validate)(void *model, const codec_cancel *cancel, codec_error *err);
+  /* The table options the format takes beside the engine's own (nocase,
+  ** on_error), NULL-terminated; NULL: none. */
+  const struct ls_option *const *options;
+  /* Optional, for formats that decode parts of a model lazily: frees what
+  ** was decoded and can be decoded again from what the model keeps (so
+  ** the cache can keep a file without its decoded data before it drops
+  ** the whole file), and returns the model's footprint after.  Called only
+  ** on a clean model that nothing but the cache holds. NULL: none. */
+  size_t (*shed)(void *model);
+  /* Optional: parse() with what it decodes on the way (an inflated block)
+  ** in *scratch, for threads that parse file after file, and `cancel`
+  ** (NULL: none) polled while it inflates, so an interrupted statement
+  ** stops a long parse on the connection's thread (CODEC_E_INTERRUPT;
+  ** parse-ahead workers pass NULL).  NULL: parse() is used, which the
+  ** format keeps short (it inflates nothing). */
+  void *(*parse_reusing)(const unsigned char *data, size_t size, ls_scratch *scratch, const codec_cancel *cancel,
+                         codec_error *err);
+  /* Optional, for formats that decode lazily from compressed blobs: adds
+  ** to *claim what the model would decode in all, from the sizes it
+  ** claims (nothing decoded), for levelsql_limit('decoded').  NULL: the
+  ** parse decoded everything already, and the model's footprint counts. */
+  void (*decoded_claim)(const void *model, codec_claim *claim);
+  /* Optional, for formats whose parse inflates: adds to *claim what
+  ** parsing these bytes would decode, from their header alone, so a file
+  ** over levelsql_limit('decoded') is refused before its parse allocates
+  ** (ls_parse_file; any thread: pure C). */
+  void (*bytes_claim)(const unsigned char *data, size_t size, codec_claim *claim);
+} ls_format;
+
+/* The ls_format callbacks of a codec whose model is its own struct T and
+** whose API has the usual shape: parse(data, size, &T *, err) returning 1
+** or 0, serialize(const T *, &out, &size, err), clone(const T *) returning
+** NULL on OOM, free(T *), footprint(const T *).  Defines the static
+** functions prefix_format_parse, _serialize, _clone, _free, _footprint. */
+#define LS_CODEC_ADAPTERS(prefix, T, parse_fn, serialize_fn, clone_fn, free_fn, footprint_fn)                  \
+  static void *prefix##_format_parse(const unsigned char *data, size_t size, codec_error *err) {                \
+    T *model = NULL;                                                                                            \
+    return parse_fn(data, size, &model, err) ? model : NULL;                                                    \
+  }                                                                                                             \
+  static int prefix##_format_serialize(const void *model, unsigned char **out, size_t *size, codec_error *err) { \
+    return serialize_fn((const T *)model, out, size, err);                                                      \
+  }                                                                                                             \
+  static void *prefix##_format_clone(const void *model) { return clone_fn((const T *)model); }                  \
+  static void prefix##_format_free(void *model) { free_fn((T *)model); }                                        \
+  static size_t prefix##_format_footprint(const void *model) { return footprint_fn((const T *)model); }
+
+/* The ls_format fields LS_CODEC_ADAPTERS(prefix, ...) defined. */
+#define LS_CODEC_FORMAT_FIELDS(prefix)                                                                       \
+  .parse = prefix##_format_parse, .serialize = prefix##_format_serialize, .clone = prefix##_format_clone, \
+  .free_model = prefix##_format_free, .footprint = prefix##_format_footprint
+
+/* ---- rows and columns ------------------------------------------------- */
+
+/* Table options given as `key=value` arguments (named tables) or as the
+** hidden `options` column ('encoding=cp1250'). */
+#define LS_FORMAT_OPTIONS 4
+
+typedef struct ls_options {
+  text8_codepage encoding; /* the code page of 8-bit text columns (ls_option_encoding) */
+  int nocase;      /* nocase=1 (default): glob patterns match names in any case */
+  int skip_errors; /* on_error=skip: scans pass over files they cannot read (default fail) */
+  int rewrite;     /* rewrite=1: an UPDATE re-saves every file it touches, even with the values the rows hold
+                   ** (default 0: such an UPDATE changes nothing and leaves the file alone) */
+  int64_t format[LS_FORMAT_OPTIONS]; /* free for the options a format declares */
+} ls_options;
+
+/* A table option a format declares (ls_format.options): `name=value` in
+** the options argument.  parse() stores the value into *opts, or returns
+** 0 with *err saying what it takes (sqlite3_mprintf'd).  default_value is
+** parsed before the given options; NULL: none. */
+typedef struct ls_option {
+  const char *name;
+  const char *example;      /* "encoding=cp1250", for levelsql_columns */
+  const char *default_value;
+  int (*parse)(const char *value, ls_options *opts, char **err);
+} ls_option;
+
+/* encoding=cp1252 (default), cp1250, cp1251, latin1: for formats with
+** 8-bit text columns (LS_TEXT8). */
+extern const ls_option ls_option_encoding;
+
+/* Parses "key=value" options separated by commas, semicolons or spaces
+** into *opts (unset ones get their defaults): the engine's nocase and
+** on_error, and the options of the format (NULL: the engine's alone).
+** Returns SQLITE_OK or SQLITE_ERROR with *err naming the bad option. */
+int ls_options_parse(const ls_format *fmt, const char *text, ls_options *opts, char **err);
+/* "encoding=cp1250, nocase=0, on_error=skip": the options a table of the
+** format takes, sqlite3_mprintf'd. */
+char *ls_options_examples(const ls_format *fmt);
+
+/* A table-defined position of a row inside one model (plane/index, ...). */
+typedef struct ls_pos {
+  int64_t a, b, c;
+} ls_pos;
+
+/* What a file looks like to levelsql_files and to getters that need it. */
+typedef struct ls_file_info {
+  const char *path;         /* as matched by the source */
+  const char *format;       /* format name, or NULL when not recognised */
+  int64_t size;             /* bytes on disk, -1 when it could not be read */
+  const char *error;        /* NULL when the file parsed */
+} ls_file_info;
+
+/* Bytes or elements a record borrows from the model (after load) or from
+** the row's arena (after a setter): text and blobs count bytes; JSON
+** integer arrays count int64_t elements (uint16_t for LS_SPAN16); JSON
+** text arrays count ls_span elements (each a string of bytes; bytes for
+** LS_NUL_STRINGS); JSON record arrays count elements (structs). */
+typedef struct ls_span {
+  const void *p;
+  size_t n;
+} ls_span;
+
+/* Memory that lives as long as one row is being read or written: what a
+** load() decodes for a record, what a setter stages.  Freed by the engine
+** (when the cursor moves, and after a write's store()). */
+typedef struct ls_arena ls_arena;
+/* NULL when out of memory. */
+void *ls_arena_alloc(ls_arena *arena, size_t bytes);
+
+/* The row a column, load() or store() works on. */
+typedef struct ls_row {
+  void *model;              /* writes get the transaction's working copy */
+  ls_pos pos;
+  const ls_options *opts;
+  const ls_file_info *file;
+  void *rec;                /* the row's record (table record_size bytes), or NULL when the table has none */
+  ls_arena *arena;
+  /* The statement's interrupt (NULL: none), for a load() that decodes
+  ** much on a row's first read (a Teeworlds layer's cells): it polls this
+  ** and fails with SQLITE_INTERRUPT when it says stop, decoding nothing. */
+  const codec_cancel *cancel;
+} ls_row;
+
+struct ls_column;
+
+/* Sets the result of column `col` for the row (sqlite3_result_*). */
+typedef void (*ls_getter)(const ls_row *row, sqlite3_context *ctx, const struct ls_column *col);
+/* Stores value v into the row: into row->rec (tables with records: the
+** table's store() writes it to the model) or into the model.  Returns
+** SQLITE_OK, or an error code with *err set by sqlite3_mprintf naming the
+** column and the limit. */
+typedef int (*ls_setter)(ls_row *row, sqlite3_value *v, const struct ls_column *col, char **err);
+
+enum ls_column_flags {
+  LS_COL_RANGE = 1,   /* integer =, <, <=, >, >= constraints are passed to the iterator */
+  LS_COL_RO = 2,      /* typed columns: read-only */
+  LS_COL_NULL = 4,    /* typed columns: the field's .null_value reads as NULL, and NULL writes it
+                      ** (writing the null value as a number is checked against .min/.max) */
+  LS_COL_FULL = 8,    /* LS_CHARS text may fill the whole array (no terminating NUL needed) */
+  LS_COL_NOREC = 16,  /* LS_CUSTOM: the getter reads only the model and the position, so reading
+                      ** the column loads no record (it stays cheap where load() decodes data,
+                      ** and readable where that data is damaged) */
+  LS_COL_UTF8 = 32,   /* LS_JSON_TEXTS: the strings are UTF-8 as they are, not text in the code page */
+  LS_COL_WTF8 = 64    /* LS_JSON_TEXTS: the strings are WTF-8 (LS_WTF8: lone surrogates, NULs allowed),
+                      ** lone surrogates shown as \udXXX escapes */
+};
+
+/* Flag of a LS_COL_RANGE column, for the planner: the column takes about
+** n values in one file (measured on real files), so an equality keeps
+** 1/n of a file's rows; without it, LS_PLAN_VALUES_PER_FILE.  E.g.
+** LS_COL_RANGE | LS_COL_VALUES(490) for the x of a grid 490 cells wide. */
+#define LS_COL_VALUES(n) ((unsigned)(n) << 8)
+#define LS_COL_VALUES_OF(flags) ((flags) >> 8)
+#define LS_PLAN_VALUES_PER_FILE 10
+
+/* What a column is.  LS_CUSTOM columns are computed by their get/set
+** callbacks; every other kind is a field of the row's record, read,
+** checked and written by the engine (columns.c). */
+typedef enum ls_kind {
+  LS_CUSTOM = 0,
+  LS_POS,       /* the row's position: .offset 0, 1, 2 for pos.a, pos.b, pos.c; read-only */
+  LS_INT,       /* an integer field within [.min, .max] */
+  LS_BIT,       /* 0 or 1: the bits .max of an unsigned integer field */
+  LS_ENUM,      /* an integer field shown by name: .aux is a NULL-terminated list indexed from .min */
+  LS_FLOAT,     /* a float field */
+  LS_TEXT8,     /* 8-bit text in the format's code page: LS_CHARS (.size bytes) or LS_SPAN (.max bytes) */
+  LS_UTF8,      /* UTF-8 text without NUL characters, .min to .max bytes (LS_CHARS or LS_SPAN) */
+  LS_BLOB,      /* bytes (LS_SPAN), at most .max */
+  LS_JSON_INTS, /* JSON array of integers or of integer tuples (.aux: ls_json_shape): LS_SPAN of int64_t,
+                ** LS_SPAN16, or LS_I32: a fixed int32_t array of .size bytes in the record (the shape's
+                ** min_items = max_items elements) */
+  /* JSON array of strings, .max bytes each: 8-bit text in the code page,
+  ** or UTF-8 with LS_COL_UTF8 (without NUL characters either way);
+  ** LS_SPAN of ls_span, or LS_NUL_STRINGS; .aux: ls_json_shape */
+  LS_JSON_TEXTS,
+  /* JSON array of objects of a fixed member layout, one per element of an
+  ** LS_SPAN of C structs (.aux: ls_json_records) */
+  LS_JSON_RECORDS,
+  /* Text that is UTF-16 in the file, held in the record as WTF-8
+  ** (codecs/common/utf16.h: UTF-8, except that an unpaired surrogate is its own
+  ** 3-byte sequence ED A0..BF xx), .min to .max bytes, NUL characters
+  ** allowed (LS_SPAN; LS_CHARS refuses them).  load() converts the
+  ** codec's UTF-16 (utf16le_to_wtf8, into the arena) unless the codec
+  ** keeps WTF-8 already; store() converts back (wtf8_to_utf16le).  Reads
+  ** give the WTF-8 bytes as they are: SQLite keeps a lone surrogate's
+  ** bytes and hands them back unchanged, so writing a value back is
+  ** lossless.  Writes take text of WTF-8 bytes (numbers, blobs and
+  ** NULL are refused, unless LS_COL_NULL on a span) and check them. */
+  LS_WTF8
+} ls_kind;
+
+/* How a field is stored in the record. */
+typedef enum ls_store {
+  LS_I32 = 0, LS_U32, LS_I8, LS_U8, LS_I16, LS_U16, LS_I64,
+  LS_LE16, LS_LE32, LS_LE32S, /* little-endian bytes (raw headers); LE32S signed */
+  LS_F32, LS_F64,
+  LS_CHARS,                   /* char[.size], NUL-padded */
+  LS_SPAN,                    /* ls_span */
+  LS_SPAN32,                  /* ls_span of uint32_t (LS_JSON_INTS; a negative .min stores two's complement) */
+  LS_SPAN16,                  /* ls_span of uint16_t (LS_JSON_INTS within 0..65535): a load() can show a
+                              ** run of 16-bit numbers in the model without copying it */
+  LS_NUL_STRINGS              /* ls_span of bytes: strings back to back, each ended by a NUL ("sv_a 1\0sv_b 2\0";
+                              ** a last one without its NUL reads as a string too), for LS_JSON_TEXTS */
+} ls_store;
+
+/* The shape of a JSON array column: `tuple` integers per element (1: a
+** flat array, 2: [x,y] pairs...), min_items..max_items elements, and an
+** example of a valid value for error messages.  Optional `takes`: what the
+** column takes, in words ("a JSON array of [x,y] pairs of integers from 0
+** to 65535, e.g. '[[10,20]]'"); when set, every message about a bad value
+** ends with "; it takes <takes>" instead of the engine's limit or example. */
+typedef struct ls_json_shape {
+  int tuple;
+  size_t min_items, max_items;
+  const char *example;
+  const char *takes;
+} ls_json_shape;
+
+/* A member of the objects of a LS_JSON_RECORDS column: an integer, or a
+** JSON array of 1 to max_ints integers held back to back, each an integer
+** field of the element (`store`, the first at `offset`) from min to max. */
+typedef struct ls_json_member {
+  const char *key;
+  ls_store store;
+  size_t offset;
+  int64_t min, max;
+  int max_ints;         /* 0: one integer; n: an array of 1 to n */
+  /* Arrays: offsetof an int in the element: how many integers the member
+  ** shows (the table sets it; 0 leaves the member out) or was given (a
+  ** write sets it; 0 when absent). */
+  size_t count_offset;
+  int optional;         /* may be absent from an object: its integers are then 0 */
+} ls_json_member;
+
+/* The layout of a LS_JSON_RECORDS column: a JSON array of up to max_items
+** objects, each an element of `size` bytes (the record's span holds them
+** back to back) with the members in the order they are shown and checked;
+** no other key is taken.  Messages name element i "<noun> i" ("point 3
+** values[1]"); `example` is a valid value.  A write parses every object
+** into new elements (absent optional members are 0); what depends on the
+** model or on other elements is for the table's store() to check.
+** Optional `decode`: fills the span when the column is first read, for
+** elements load() leaves out ({NULL, 0}) so that rows whose column nobody
+** reads stay cheap; it returns SQLITE_OK, or an error with *err (the
+** read fails with "<file>: <err>"). */
+typedef struct ls_json_records {
+  size_t size;
+  const char *noun;
+  size_t max_items;
+  const char *example;
+  const ls_json_member *members;
+  size_t nmembers;
+  int (*decode)(const ls_row *row, ls_span *elements, char **err);
+} ls_json_records;
+
+typedef struct ls_column {
+  const char *name;
+  const char *type;         /* declared SQL type */
+  ls_getter get;            /* LS_CUSTOM */
+  ls_setter set;            /* LS_CUSTOM; NULL: read-only */
+  unsigned flags;           /* enum ls_column_flags, LS_COL_VALUES */
+  const char *doc;
+  /* typed columns */
+  ls_kind kind;
+  ls_store store;
+  size_t offset;            /* offsetof the field in the record */
+  size_t size;              /* LS_CHARS: bytes of the array */
+  int64_t min, max;         /* value limits; text and blobs: bytes; LS_BIT: the bit mask */
+  int64_t null_value;       /* LS_COL_NULL: the stored value that means "none" */
+  uint32_t applies;         /* bit k: rows of kind k (table row_kind) have it; 0: every row */
+  const void *aux;          /* LS_ENUM names, JSON shape or records, LS_INT ls_index_ref */
+} ls_column;
+
+/* What an LS_INT column's .aux may point to when its value refers to an
+** element of another list of the file (an image, an envelope): a value
+** written must be an existing index, 0 .. count(model) - 1, or the null
+** value (LS_COL_NULL); the value the row holds always passes.  Messages say
+** "it takes an <noun> index from 0 to 2 (the <container> has 3)". */
+typedef struct ls_index_ref {
+  int64_t (*count)(const void *model);
+  const char *noun;
+  const char *container;
+} ls_index_ref;
+
+/* Declarations of typed columns, one line each.  S is the record's type,
+** field the member (an array element is fine: header[WWD_HDR_NAME]).  An
+** LS_INT column with min == max == 0 takes its store's whole range. */
+#define LS_TYPED(nm, sqltype, k, st, S, field, lo, hi, fl, doc_) \
+  {.name = nm, .type = sqltype, .kind = k, .store = st, .offset = offsetof(S, field), \
+   .min = lo, .max = hi, .flags = fl, .doc = doc_}
+#define LS_COL_INT(nm, st, S, field, fl, doc_) LS_TYPED(nm, "INTEGER", LS_INT, st, S, field, 0, 0, fl, doc_)
+#define LS_COL_INT_IN(nm, st, S, field, lo, hi, fl, doc_) LS_TYPED(nm, "INTEGER", LS_INT, st, S, field, lo, hi, fl, doc_)
+#define LS_COL_BIT(nm, st, S, field, bit, doc_) LS_TYPED(nm, "INTEGER", LS_BIT, st, S, field, 0, bit, 0, doc_)
+#define LS_COL_CHARS(nm, S, field, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_TEXT8, .store = LS_CHARS, .offset = offsetof(S, field), \
+   .size = sizeof(((S *)0)->field), .doc = doc_}
+#define LS_COL_WTF8(nm, S, field, maxbytes, fl, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_WTF8, .store = LS_SPAN, .offset = offsetof(S, field), .max = maxbytes, \
+   .flags = fl, .doc = doc_}
+/* An integer column of the row kinds `kinds` (ls_column.applies; 0: all). */
+#define LS_COL_KIND_INT(nm, st, S, field, lo, hi, fl, kinds, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(S, field), .min = lo, .max = hi, \
+   .flags = fl, .applies = kinds, .doc = doc_}
+/* An integer column whose field holds -1 for NULL (LS_COL_NULL). */
+#define LS_COL_INT_NULL(nm, st, S, field, lo, hi, fl, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(S, field), .min = lo, .max = hi, \
+   .flags = LS_COL_NULL | (fl), .null_value = -1, .doc = doc_}
+/* An index into another list of the file (ref: ls_index_ref), -1 for NULL. */
+#define LS_COL_INDEX(nm, st, S, field, ref, fl, kinds, doc_) \
+  {.name = nm, .type = "INTEGER", .kind = LS_INT, .store = st, .offset = offsetof(S, field), \
+   .flags = LS_COL_NULL | (fl), .null_value = -1, .applies = kinds, .aux = ref, .doc = doc_}
+/* Text of kind k (LS_TEXT8, LS_UTF8, LS_WTF8) in an ls_span field, up to
+** maxbytes bytes, on rows of `kinds` (0: all). */
+#define LS_COL_TEXT(nm, k, S, field, maxbytes, fl, kinds, doc_) \
+  {.name = nm, .type = "TEXT", .kind = k, .store = LS_SPAN, .offset = offsetof(S, field), .max = maxbytes, \
+   .flags = fl, .applies = kinds, .doc = doc_}
+/* Text of kind k in a NUL-padded char array of `bytes` bytes at field
+** (LS_SIZEOF for a whole member). */
+#define LS_COL_TEXT_CHARS(nm, k, S, field, bytes, fl, kinds, doc_) \
+  {.name = nm, .type = "TEXT", .kind = k, .store = LS_CHARS, .offset = offsetof(S, field), .size = bytes, \
+   .flags = fl, .applies = kinds, .doc = doc_}
+#define LS_SIZEOF(S, field) sizeof(((S *)0)->field)
+/* A JSON array of integers (.aux: the ls_json_shape), each from lo to hi
+** (0, 0: the store's range): an LS_SPAN, LS_SPAN16 or LS_SPAN32 field, or
+** LS_I32, a fixed int32_t array (its size taken from the field). */
+#define LS_COL_JSON_INTS(nm, st, S, field, lo, hi, fl, shape, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_JSON_INTS, .store = st, .offset = offsetof(S, field), \
+   .size = (st) == LS_I32 ? LS_SIZEOF(S, field) : 0, .min = lo, .max = hi, .flags = fl, .aux = shape, .doc = doc_}
+/* A column computed by its getter (and setter; NULL: read-only). */
+#define LS_COL_COMPUTED(nm, sqltype, getter, setter, fl, doc_) \
+  {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = getter, .set = setter, .flags = fl, .doc = doc_}
+#define LS_COL_POS(nm, which, fl, doc_) {.name = nm, .type = "INTEGER", .kind = LS_POS, .offset = which, .flags = fl, .doc = doc_}
+#define LS_COL_CUSTOM(nm, sqltype, getter, setter, doc_) \
+  {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = getter, .set = setter, .doc = doc_}
+
+/* ---- INSERT arguments ------------------------------------------------- */
+
+/* The value an INSERT gave for one column a table's insert names, with
+** that column (for messages): NULL values are SQL NULLs as given. */
+typedef struct ls_arg {
+  sqlite3_value *value;
+  const ls_column *column;
+} ls_arg;
+
+/* One column an insert reads, by name: the engine finds the column when
+** it registers the table (a name the table lacks fails the registration)
+** and puts its ls_arg at `offset` of the insert's argument struct. */
+typedef struct ls_insert_arg {
+  const char *column;
+  size_t offset;
+} ls_insert_arg;
+
+#define LS_INSERT_ARGS_MAX 8
+
+/* A table's INSERT: run() gets the argument struct (args_size bytes) with
+** an ls_arg per declared column, filled by the engine from the row the
+** INSERT gives; it adds a blank row placed by them and sets *pos to it.
+** args: the columns it reads, up to LS_INSERT_ARGS_MAX, ended by an entry
+** without a column (LS_ARG declares one from a field named like its
+** column).  Returns SQLITE_OK, or an error with *err. */
+typedef struct ls_insert {
+  int (*run)(void *model, const void *args, ls_pos *pos, char **err);
+  size_t args_size;
+  ls_insert_arg args[LS_INSERT_ARGS_MAX + 1];
+} ls_insert;
+
+#define LS_ARG(S, field) {.column = #field, .offset = offsetof(S, field)}
+/* An argument whose column name is not a C name (or is another's). */
+#define LS_ARG_NAMED(name, S, field) {.column = name, .offset = offsetof(S, field)}
+
+/* Whether the INSERT gave the column a value other than NULL. */
+static inline int ls_arg_given(const ls_arg *a) { return sqlite3_value_type(a->value) != SQLITE_NULL; }
+/* The value's SQL type (SQLITE_INTEGER, SQLITE_NULL, ...). */
+static inline int ls_arg_type(const ls_arg *a) { return sqlite3_value_type(a->value); }
+/* The value as text, NULL for NULL (valid while the INSERT runs). */
+static inline const char *ls_arg_text(const ls_arg *a) { return (const char *)sqlite3_value_text(a->value); }
+/* The value as an integer, unchecked (sqlite3_value_int64). */
+static inline int64_t ls_arg_int64(const ls_arg *a) { return sqlite3_value_int64(a->value); }
+
+/* Integer bounds pushed down on a LS_COL_RANGE column (inclusive). */
+typedef struct ls_range {
+  int64_t lo, hi;
+} ls_range;
+
+/* What a scan is asked for: range[i] bounds column i of the table's column
+** list (INT64_MIN..INT64_MAX when unconstrained); cols_used is SQLite's
+** colUsed mask over those columns (bit 63 = column 63 or later), so a
+** table can skip decoding what nobody reads. */
+typedef struct ls_scan {
+  const ls_range *range;
+  uint64_t cols_used;
+  /* A next() that cannot go on (out of memory while deriving rows) sets
+  ** *error to a sqlite3_mprintf'd message and returns 0; the engine fails
+  ** the query with it, prefixed by the file. */
+  char **error;
+  /* The ranges of the LS_COL_POS columns of pos.a, pos.b and pos.c (an
+  ** unbounded range for a position the table shows no column of), bound
+  ** once per scan by ls_scan_bind_positions, so an iterator needs no
+  ** lookup per row. */
+  const ls_range *pos[3];
+} ls_scan;
+
+/* Iterator helpers shared by the tables (shapes.c). */
+
+/* The first index i with from <= i < count that lies in r; returns 1 and
+** sets *out, or 0 when there is none. */
+int ls_range_first(const ls_range *r, int64_t from, int64_t count, int64_t *out);
+
+/* One step of a row-by-row scan of a width x height grid restricted to the
+** x and y ranges: moves (*x, *y) to the first cell in range at or after it
+** (any (*x, *y) before the grid, such as INT64_MIN, means from the start).
+** Returns 1 on a cell, 0 when the grid has none left. */
+int ls_grid_step(const ls_range *rx, const ls_range *ry, int64_t width, int64_t height, int64_t *x, int64_t *y);
+
+/* How a table's rows sit in a model, for the iterators the engine
+** provides (a table may give its own next/key/seek instead):
+**  - LS_SHAPE_ONE: one row per file (pos 0, key 0);
+**  - LS_SHAPE_ARRAY: count(model) rows; pos.a and the key are the index;
+**  - LS_SHAPE_NESTED: count(model) outer elements, each with
+**    inner(model, a) rows at pos (a, b); the key counts the rows before;
+**  - LS_SHAPE_GRID: count(model) grids, grid a being inner(model, a) cells
+**    wide and height(model, a) high, at pos (a, y = b, x = c), row by row;
+**    the key counts the cells before.
+** The pushed-down ranges of the LS_COL_POS columns bound a, b and c.
+** Optional for ARRAY, NESTED and GRID: has(model, a, scan) says whether
+** element a has rows in the scan (scan NULL: at all), so a table can leave
+** out elements of another family or outside ranges on its own columns
+** (tw_tiles: tilemap layers only, within grp and layer); base(model, a) is
+** the key of element a's first row where the table keeps it, for O(1) keys
+** (without it, keys count the rows of the elements before). */
+typedef enum ls_shape_kind { LS_SHAPE_CUSTOM = 0, LS_SHAPE_ONE, LS_SHAPE_ARRAY, LS_SHAPE_NESTED, LS_SHAPE_GRID } ls_shape_kind;
+
+typedef struct ls_shape {
+  ls_shape_kind kind;
+  int64_t (*count)(const void *model);
+  int64_t (*inner)(const void *model, int64_t a);
+  int64_t (*height)(const void *model, int64_t a);
+  int (*has)(const void *model, int64_t a, const struct ls_scan *scan);
+  int64_t (*base)(const void *model, int64_t a);
+} ls_shape;
+
+/* Shapes without has() or base(), for `.shape = ...`. */
+#define LS_ONE_ROW {.kind = LS_SHAPE_ONE}
+#define LS_ARRAY(count_fn) {.kind = LS_SHAPE_ARRAY, .count = count_fn}
+#define LS_NESTED(count_fn, inner_fn) {.kind = LS_SHAPE_NESTED, .count = count_fn, .inner = inner_fn}
+#define LS_GRID(count_fn, wide_fn, high_fn) {.kind = LS_SHAPE_GRID, .count = count_fn, .inner = wide_fn, .height = high_fn}
+
+typedef struct ls_table {
+  const char *name;
+  const ls_format *format;  /* NULL: every registered format (levelsql_files) */
+  const char *doc;
+  const ls_column *columns; /* visible columns after `file` */
+  int ncolumns;
+  /* Positions *pos on the first row (first != 0) or the next row after
+  ** *pos, skipping rows outside scan->range where that is cheap (the engine
+  ** does not rely on it: SQLite re-checks).  Returns 1 on a row, 0 at end.
+  ** NULL: from the shape. */
+  int (*next)(const void *model, const ls_scan *scan, ls_pos *pos, int first);
+  /* The stable key of the row at pos, 0 .. LS_KEY_MAX.  NULL: from the shape. */
+  int64_t (*key)(const void *model, const ls_pos *pos);
+  /* Finds the row with that key; returns 1 and sets *pos, or 0.  NULL: from the shape. */
+  int (*seek)(const void *model, int64_t key, ls_pos *pos);
+  /* INSERT: adds a blank row placed by the values of the columns it
+  ** names (ls_insert), sets *pos to it.  The engine then applies the
+  ** setters of the non-NULL writable values.  NULL: the table takes no
+  ** INSERT. */
+  const struct ls_insert *insert;
+  /* DELETE of the row at pos.  NULL: the table takes no DELETE. */
+  int (*remove)(void *model, const ls_pos *pos, char **err);
+  /* levelsql_files: one row per matched file, unreadable files included. */
+  int one_row_per_file;
+  /* Optional: names the row in error messages ("object 17 of plane 1"),
+  ** sqlite3_malloc'd.  NULL: from row_name. */
+  char *(*describe)(const void *model, const ls_pos *pos);
+  /* Optional: the columns (comma-separated names) whose ascending order the
+  ** rows of one file come in, e.g. "plane,y,x".  Files are visited in
+  ** ascending `file` order, so an ORDER BY or GROUP BY on a prefix of
+  ** file,<natural_order> needs no sort.  NULL: no order promised. */
+  const char *natural_order;
+  /* Optional: about how many rows one file has (measured on real files),
+  ** so the planner puts the table with fewer rows per file outside a join
+  ** on `file`.  0: LS_PLAN_ROWS_PER_FILE. */
+  double rows_per_file;
+  /* ---- declared as data ---- */
+  ls_shape shape;
+  /* The row's name in error messages: a template where %a, %b and %c are
+  ** the position ("object %b of plane %a"). */
+  const char *row_name;
+  /* Records: the typed columns are fields of a record of record_size
+  ** bytes that load() fills for the row at row->pos (row->rec; borrowed
+  ** spans stay valid until the model changes; decoded data goes to the
+  ** row's arena).  A write loads the record, applies the new values of the
+  ** changed columns to it (changed[i] for column i), then store() checks
+  ** the row as a whole and writes it to the model; `old` is the record as
+  ** loaded.  store() copies what it keeps: spans point to memory the
+  ** engine frees afterwards.  Both return SQLITE_OK or an error with *err. */
+  size_t record_size;
+  int (*load)(const ls_row *row, char **err);
+  int (*store)(ls_row *row, const void *old, const unsigned char *changed, char **err);
+  /* Optional: the kind of the row in row->rec (a column with `applies`
+  ** reads NULL on rows of other kinds, and refuses writes there), and the
+  ** kinds' names for messages, indexed by kind, NULL-terminated. */
+  int (*row_kind)(const ls_row *row);
+  const char *const *kind_names;
+  /* Optional, with row_kind: answers a write of v to a typed column that
+  ** does not apply to the row's kind: SQLITE_OK takes it as no change
+  ** (e.g. for NULL, which is what the column reads there), else an error
+  ** with *err.  NULL: every such write fails, naming the kinds the column
+  ** applies to. */
+  int (*other_kind)(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err);
+} ls_table;
+
+/* A table's column list, for its ls_table: `LS_COLUMNS(plane_columns),`. */
+#define LS_COLUMNS(list) .columns = list, .ncolumns = (int)(sizeof list / sizeof list[0])
+
+/* The engine's iterators and row names for a table (shape or the table's
+** own), shapes.c. */
+int ls_table_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int first);
+/* The run of rows after the one at pos that ls_table_next would give one
+** by one, each the last with its innermost position (pos.a of an ARRAY,
+** pos.b of a NESTED shape, pos.c of a GRID) one higher, up to *last:
+** returns which position that is (0, 1 or 2), or -1 when no such run
+** follows (tables with their own next, ARRAYs with has()).  Lets a scan
+** step along a grid row without asking the shape again per cell; valid
+** while the model is unchanged. */
+int ls_table_run(const ls_table *t, const void *model, const ls_scan *scan, const ls_pos *pos, int64_t *last);
+int64_t ls_table_key(const ls_table *t, const void *model, const ls_pos *pos);
+int ls_table_seek(const ls_table *t, const void *model, int64_t key, ls_pos *pos);
+char *ls_table_describe(const ls_table *t, const void *model, const ls_pos *pos);
+/* Points scan->pos at the ranges of the table's LS_COL_POS columns in
+** scan->range (the engine calls it when a scan starts). */
+void ls_scan_bind_positions(const ls_table *t, ls_scan *scan);
+
+/* Typed columns (columns.c). */
+/* Whether a column takes writes. */
+int ls_column_writable(const ls_column *col);
+/* Sets the column's value for the row (its record loaded) as the result. */
+void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, const ls_column *col);
+/* Checks v for the column and writes it into the row's record (or through
+** a custom setter).  Returns SQLITE_OK, or an error with *err. */
+int ls_column_set(const ls_table *t, ls_row *row, sqlite3_value *v, const ls_column *col, char **err);
+
+#define LS_PLAN_ROWS_PER_FILE 1000.0
+
+/* ---- interrupts ------------------------------------------------------- */
+
+/* Long work on the connection's thread (expanding a source, parsing or
+** rendering a large file) stops when the statement is interrupted
+** (sqlite3_interrupt): it calls ls_interrupt_check now and then, which
+** looks at most every 10 ms (interrupt.c), and fails with SQLITE_INTERRUPT
+** ("interrupted") when it returns 1.  Init with the connection (NULL: never
+** interrupted); done finalizes what a check prepared.  Not for threads
+** other than the connection's. */
+typedef struct ls_interrupt {
+  sqlite3 *db;
+  sqlite3_stmt *probe; /* "SELECT 1", prepared by the first look */
+  int64_t next_ns;     /* CLOCK_MONOTONIC time of the next look */
+  int hit;             /* seen interrupted: stays so */
+} ls_interrupt;
+void ls_interrupt_init(ls_interrupt *ic, sqlite3 *db);
+int ls_interrupt_check(ls_interrupt *ic);
+void ls_interrupt_done(ls_interrupt *ic);
+/* A codec_cancel that polls ls_interrupt_check(ic), for codec loops. */
+codec_cancel ls_interrupt_cancel(ls_interrupt *ic);
+
+/* ---- bounded decoding (limits.c) ---------------------------------------- */
+
+/* What one file may decode in all by default (levelsql_limit('decoded')):
+** 1 GiB, far above the largest real level (ddnet_Tutorial.map claims 95 MB). */
+#define LS_DEFAULT_MAX_DECODED ((uint64_t)1 << 30)
+
+/* Checks a freshly parsed model against the connection's cap on decoded
+** bytes: its format's decoded_claim (else its footprint) must not pass
+** `limit`.  Returns 1, or 0 with *err naming the part that passes it and
+** the figures (CODEC_E_LIMIT). */
+int ls_check_decoded(const ls_format *fmt, const void *model, uint64_t limit, codec_error *err);
+/* The same before parsing, on the file's bytes (ls_format.bytes_claim; 1
+** when the format has none).  Pure C: safe on parse-ahead threads. */
+int ls_check_bytes_claim(const ls_format *fmt, const unsigned char *data, size_t size, uint64_t limit,
+                         codec_error *err);
+
+/* ---- registration ----------------------------------------------------- */
+
+/* Registers every table of a family on the connection, sharing the
+** connection's file cache (created by levelsql_engine_open).  The table and
+** format declarations must outlive the connection (static const data). */
+typedef struct ls_session ls_session;
+/* Registers levelsql_limit(name [, value]) on the connection (limits.c). */
+int ls_limit_register(sqlite3 *db, ls_session *sess);
+ls_session *ls_session_new(sqlite3 *db);
+/* Registers one table; a table whose insert names a column it does not
+** have fails with SQLITE_ERROR and *err (sqlite3_mprintf'd; err may be
+** NULL) naming the table and the column. */
+int ls_register_table(sqlite3 *db, ls_session *sess, const ls_table *table, char **err);
+/* A table family as data: its format and its tables (NULL-terminated);
+** registering it makes the format known to levelsql_files and creates
+** every table's module. */
+typedef struct ls_family {
+  const ls_format *format;
+  const ls_table *const *tables;
+  /* The family's SQL functions (its render functions included), registered
+  ** by levelsql.c after its tables; NULL: none. */
+  int (*register_functions)(sqlite3 *db, ls_session *sess);
+} ls_family;
+int ls_register_family(sqlite3 *db, ls_session *sess, const ls_family *family, char **err);
+/* The engine's own SQL function (levelsql_column_value, for comparing an
+** UPDATE's values with the row's), once per connection. */
+int ls_register_engine_functions(sqlite3 *db);
+/* Makes a format known to levelsql_files' format detection. */
+int ls_register_format(ls_session *sess, const ls_format *format);
+/* Drops the caller's reference (each registered module holds one more). */
+void ls_session_release(ls_session *sess);
+
+/* ---- the file walk (walk.c) ------------------------------------------- */
+
+/* Every read of level files goes through a walk: a table's scan (vtab.c)
+** walks the files of its source, a render function or levelsql_copy the
+** one file it names.  A walker (ls_walk_new) lives for one statement and
+** remembers what it found out there (the source's listing, the files it
+** loaded), so a join's inner scan, opened again for every outer row,
+** neither lists nor looks its files up on disk again.  Each walk
+** (ls_walk_open .. ls_walk_close) visits its files in order; ls_walk_next
+** hands over the next one loaded through the session's cache, already
+** validated or passed over as on_error says, with the files after it
+** parsed ahead on the session's threads once one had to be parsed.  Long
+** work inside (listing, parsing, validating) stops when the statement is
+** interrupted (SQLITE_INTERRUPT). */
+struct ls_file;  /* session.h: a file's cache entry */
+typedef struct ls_walk ls_walk;
+
+/* Files by their rowid file part (engine.h, "Row identity"): an
+** open-addressing table (empty slot: file NULL), at most half full.  Per
+** part: the file put last and, when a different file with the same part
+** was put before it, that one (other: a collision). */
+typedef struct ls_part_slot {
+  int64_t part;
+  struct ls_file *file;
+  struct ls_file *other;
+} ls_part_slot;
+typedef struct ls_part_map {
+  ls_part_slot *slots;
+  size_t cap, n; /* cap: 0 or a power of two */
+} ls_part_map;
+/* The slot of part in m, or NULL. */
+ls_part_slot *ls_part_map_get(const ls_part_map *m, int64_t part);
+/* Puts file f under its part.  *previous: a different file that had the
+** part already (a collision: it stays as the slot's `other`), else NULL.
+** Returns SQLITE_OK or SQLITE_NOMEM. */
+int ls_part_map_put(ls_part_map *m, struct ls_file *f, struct ls_file **previous);
+void ls_part_map_clear(ls_part_map *m);
+/* "rowid collision: <a> and <b> ...": two different files whose rowids
+** would share their file part (sqlite3_mprintf'd). */
+char *ls_collision_message(const char *a, const char *b, int64_t part);
+
+/* What a walk does with a file that cannot be read. */
+typedef enum ls_walk_on_error {
+  LS_WALK_FAIL = 0, /* the walk fails with the file's error */
+  LS_WALK_SKIP,     /* on_error=skip: validated, and passed over when unreadable */
+  LS_WALK_SHOW      /* levelsql_files: validated, and handed over with its error */
+} ls_walk_on_error;
+
+/* Which files a walk visits and how.  Strings are read by ls_walk_open
+** only; `parts` must outlive the walk. */
+typedef struct ls_walk_spec {
+  const ls_format *format;  /* the files' format; NULL: detected per file */
+  const char *source;       /* a file, folder, pattern or JSON array (source.c); NULL: `only` alone */
+  const char *options;      /* the options text the source is listed under (NULL: none) */
+  int nocase;               /* the source's patterns ignore case */
+  const char *only;         /* NULL, or only the source's file spelled so (or this file, without a source) */
+  int by_part;              /* only the file whose rowid file part is `part` (a rowid = ? scan) */
+  int64_t part;
+  ls_walk_on_error on_error;
+  /* NULL, or where each file loaded is noted by its rowid file part
+  ** (tables of many rows per file): two files with one part in a statement
+  ** fail the walk with the collision error, and the map keeps the
+  ** collision for a later rowid lookup to refuse. */
+  ls_part_map *parts;
+} ls_walk_spec;
+
+/* A file a walk entered: valid until the walk moves on or closes. */
+typedef struct ls_walk_file {
+  const char *path;         /* as the source spelled it */
+  int path_is_blob;         /* path is not UTF-8: `file` shows it as a BLOB of its bytes */
+  struct ls_file *entry;    /* its cache entry (NULL when the path resolved to none) */
+  void *model;              /* the model readers see (the transaction's copy, else the cached one); NULL: unreadable */
+  const ls_format *fmt;     /* model's format */
+  ls_file_info info;        /* path, format name, size; error: on_error show, why it is unreadable */
+} ls_walk_file;
+
+/* A walker for the session's files, NULL when out of memory.  scan: it
+** serves a table's scans, so freeing it gives back the parse buffers the
+** connection's thread kept between files (a render or a copy keeps them). */
+ls_walk *ls_walk_new(ls_session *s, int scan);
+/* Starts a walk of spec's files (closing the one in progress): lists the
+** source, once per statement.  SQLITE_OK, or an error with *err set. */
+int ls_walk_open(ls_walk *w, const ls_walk_spec *spec, char **err);
+/* The next file (*out): SQLITE_ROW; SQLITE_DONE after the last; or an
+** error with *err = "<path>: <why>" (NULL for an interrupt or out of
+** memory).  The walk holds the file's model until it moves on. */
+int ls_walk_next(ls_walk *w, const ls_walk_file **out, char **err);
+/* Ends the walk: leaves the file entered, gives up the files parsed ahead. */
+void ls_walk_close(ls_walk *w);
+/* Closes and frees the walker (NULL is ignored). */
+void ls_walk_free(ls_walk *w);
+
+/* ---- helpers for getters and setters --------------------------------- */
+
+/* Reads an integer for column col within [min, max].  Accepts integers,
+** integral reals and text holding an integer; anything else or out of range
+** fails with a message naming the column and the limit. */
+int ls_value_int(sqlite3_value *v, const ls_column *col, int64_t min, int64_t max, int64_t *out, char **err);
+
+/* The argument's integer within [min, max] (ls_value_int, messages naming
+** its column); NULL fails like any non-integer. */
+int ls_arg_int(const ls_arg *a, int64_t min, int64_t max, int64_t *out, char **err);
+/* The same, but NULL gives `dflt` (unchecked). */
+int ls_arg_int_or(const ls_arg *a, int64_t min, int64_t max, int64_t dflt, int64_t *out, char **err);
+
+/* Reads a text value for col and encodes it into the options' code page,
+** at most max_len bytes (malloc'd into *out).  Fails naming the column and
+** the limit for NULL, blobs, unrepresentable characters or too long text. */
+int ls_value_text8(sqlite3_value *v, const ls_column *col, const ls_options *opts, size_t max_len,
+                   unsigned char **out, size_t *out_len, char **err);
+
+/* Reads a text value for col: UTF-8 without NUL characters, min_len to
+** max_len bytes.  *s points into the value (valid until it changes).
+** NULL and blobs are refused; callers that take NULL check for it first. */
+int ls_value_utf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
+                  char **err);
+
+/* Reads a text value for col: WTF-8 (utf16.h), NUL characters allowed,
+** min_len to max_len bytes.  *s points into the value (valid until it
+** changes).  NULL, numbers and blobs are refused (as by every text column;
+** CAST(x'..' AS TEXT) gives text of any bytes); callers that take NULL
+** check for it first. */
+int ls_value_wtf8(sqlite3_value *v, const ls_column *col, size_t min_len, size_t max_len, const char **s, size_t *n,
+                  char **err);
+/* The checks of ls_value_utf8 on bytes s[0..n) (a string from JSON, say):
+** UTF-8 without NUL characters, min_len to max_len bytes. */
+int ls_text_utf8(const char *s, size_t n, const ls_column *col, size_t min_len, size_t max_len, char **err);
+/* The checks of ls_value_wtf8 on bytes s[0..n): WTF-8 (NULs allowed),
+** min_len to max_len bytes. */
+int ls_text_wtf8(const char *s, size_t n, const ls_column *col, size_t min_len, size_t max_len, char **err);
+
+/* Encodes UTF-8 s[0..n) into the options' code page (malloc'd into *out).
+** Fails naming the column and `what` ("the text", "element 3") when s is
+** not UTF-8, or the character the code page cannot hold. */
+int ls_text8_encode(const char *s, size_t n, const ls_column *col, const ls_options *opts, const char *what,
+                    unsigned char **out, size_t *out_len, char **err);
+
+/* Sets a text result decoded from 8-bit bytes with the options' code page. */
+void ls_result_text8(sqlite3_context *ctx, const ls_options *opts, const unsigned char *s, size_t n);
+
+/* A codec's failure as a load()'s, store()'s or setter's error: *err is
+** "<prefix>: <codec message>" (prefix printf-style; NULL: the message
+** alone) and the result is rc, or SQLITE_NOMEM without a message when the
+** codec ran out of memory (CODEC_E_MEMORY). */
+int ls_codec_failed(const codec_error *e, int rc, char **err, const char *prefix, ...);
+/* A codec's failure inside a getter fails the statement: "<file>: <codec
+** message>" (out of memory as such). */
+void ls_result_codec_error(sqlite3_context *ctx, const ls_row *row, const codec_error *e);
+
+/* Names of set bits: "mirror|invert" from a table of {bit, name}; unknown
+** bits come out as hex ("0x100").  ls_flags_parse is the reverse (names or
+** numbers separated by '|', ',' or spaces); returns 0 on an unknown name. */
+typedef struct ls_flag_name {
+  uint32_t bit;
+  const char *name;
+} ls_flag_name;
+char *ls_flags_format(const ls_flag_name *names, uint32_t value);
+int ls_flags_parse(const ls_flag_name *names, const char *text, uint32_t *out, char **bad);
+
+/* ---- SQL functions that read files (render_functions.c) ---------------- */
+
+/* A function a family registers with ls_register_session_functions: called
+** with nmin..nmax arguments, sqlite3_user_data is the session. */
+typedef struct ls_session_function {
+  const char *name;
+  int nmin, nmax;
+  void (*fn)(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+} ls_session_function;
+int ls_register_session_functions(sqlite3 *db, ls_session *sess, const ls_session_function *fns, size_t n);
+
+/* The largest list an option takes (groups, layers). */
+#define RENDER_LIST_MAX 256
+/* One option a function takes: its name, what it takes (for messages) and
+** where its value goes.  Kinds: an integer in [lo, hi], a 0/1 flag, a
+** '|'-separated list of integers, a colour, a real number in (0, hi], a
+** text. */
+typedef enum opt_kind { OPT_INT, OPT_FLAG, OPT_LIST, OPT_COLOR, OPT_REAL, OPT_TEXT } opt_kind;
+typedef struct render_option {
+  const char *name;
+  opt_kind kind;
+  int64_t lo, hi;
+  void *dest;       /* int*, int*, long[RENDER_LIST_MAX] (count in *count), canvas_color*, double*, char ** */
+  size_t *count;
+} render_option;
+/* Parses "key=value, key=value" (commas, semicolons or spaces between)
+** into the options of opts[0..n).  Returns 1, or 0 after failing the call
+** with what is wrong (an unknown key lists the known ones). */
+int parse_options(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, const render_option *opts, size_t n);
+
+/* A file loaded for a render: the model the transaction sees, held by a
+** walk of that one file ("the file walk" above) until render_file_done;
+** data is the family's model (the codec's struct for WWD and WED, tw_model /
+** wz4_model_doc for the others). */
+typedef struct render_file {
+  const char *path;
+  void *data;
+  ls_walk *walk;
+} render_file;
+/* Loads the file named by arg with format fmt through a walk of it.
+** Returns 1, or 0 after failing the call (nothing left to free). */
+int render_file_open(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, const ls_format *fmt, render_file *rf);
+/* Ends a render's walk: the model is no longer held. */
+void render_file_done(render_file *rf);
+
+/* Fails the call with "<fn>: <message>" (printf-style). */
+void render_error(sqlite3_context *ctx, const char *fn, const char *fmt, ...);
+/* A codec's failure as the call's error, naming the file. */
+void codec_result_error(sqlite3_context *ctx, const char *fn, const char *path, const codec_error *e);
+/* Sets a malloc'd buffer as the result (blob or text), taking it. */
+void result_take(sqlite3_context *ctx, unsigned char *data, size_t n, int text);
+
+/* ---- JSON columns (json.c; the parser is codecs/common/json.c) ---------- */
+
+/* Parses a JSON column's value: text holding JSON.  Returns SQLITE_OK
+** with *out (json_free it), SQLITE_NOMEM, or SQLITE_CONSTRAINT with *err
+** naming the column, what is wrong and `example`, a valid value. */
+int ls_json_value(sqlite3_value *v, const ls_column *col, const char *example, json_node **out, char **err);
+
+/* Checks for JSON columns, with the messages every table gives: `node`
+** is an array of min..max elements; an integer within min..max (or equal
+** to *keep, the value the row holds); `what` names the place ("element
+** [2][1]"), `example` a valid value of the column. */
+int ls_json_check_array(const json_node *node, const ls_column *col, const char *what, size_t min, size_t max,
+                        const char *example, char **err);
+int ls_json_check_int(const json_node *node, const ls_column *col, const char *what, int64_t min, int64_t max,
+                      const int64_t *keep, int64_t *out, char **err);
+/* `node` is an object whose keys are all keys of the n members. */
+int ls_json_check_object(const json_node *node, const ls_column *col, const char *what, const ls_json_member *members,
+                         size_t nmembers, const char *example, char **err);
+
+/* Appends s[0..n) as a JSON string: UTF-8, or WTF-8 whose lone surrogates
+** (ED A0..BF xx, never in UTF-8) become \udXXX escapes, so the JSON is
+** valid UTF-8 and parses back to the same bytes. */
+void ls_json_append_string(sqlite3_str *out, const char *s, size_t n);
+/* Sets a JSON text result from a builder (subtype 'J') and finishes it. */
+void ls_json_result(sqlite3_context *ctx, sqlite3_str *s);
+
+
+#endif

@@ -1,0 +1,1267 @@
+/*
+** tw_tables.c: the Teeworlds / DDNet map table family (tw_maps, tw_groups,
+** tw_layers, tw_tiles, tw_quads, tw_sound_sources, tw_images, tw_envelopes,
+** tw_sounds)
+** declared for the generic engine over codecs/tw/twmap.h.
+**
+** Each table is a column list over a record: load() fills it from the
+** codec (tw_group_get, tw_tile_get, ...), the engine reads and checks the
+** typed columns (an image or envelope index must exist: ls_index_ref), and
+** store() checks the row as a whole and writes it back through the codec
+** when it changed.  The
+** hand-written columns are the computed ones: the SHA-256, a layer's image
+** name, and the layer of a row of a layer (grp, layer, kind).  Envelope
+** points are decoded only when read (ls_json_records.decode).
+**
+** The model the engine holds wraps the codec's tw_map with its row keys
+** (tw_edit.h): every layer has a key base (the tile cells, quads and sound
+** sources of the layers before it; a layer added later gets a fresh one):
+** a tile's key is base[layer] + y * width + x and a quad's base[layer] +
+** quad, O(1), until quads or sources of that layer are inserted or
+** deleted (then tw_edit.c keeps them by index, as it does for groups,
+** layers, images, envelopes and sounds).  A layer whose rows would not fit
+** under LS_KEY_MAX (never in a real map: only under a raised
+** levelsql_limit('decoded')) fails the scans that reach it and
+** levelsql_files' check, naming it.
+** INSERT and DELETE are tw_edit.c's (through codecs/tw/twmap_edit.h).
+** Resizing a layer (tw_layers width, height) gives the layers whose size
+** changed fresh key bases (tw_keys_layer_resized), so their cells never
+** take keys of another layer's.
+**
+** Lazy decoding: the iterators only look at layer geometry; a tile's or
+** quad's load() decodes the one layer of its row on first use
+** (tw_layer_load inflates only that layer's blob), and grp, layer and kind
+** read no record (LS_COL_NOREC).  So `WHERE grp = 1 AND layer = 0` (grp,
+** layer, layer_index, x and y are pushed down) never touches the other
+** layers, and a query that reads no cell field decodes nothing.  A damaged
+** layer fails the query at the first cell value read, with the codec's
+** message; only levelsql_files and scans with on_error=skip decode every
+** layer up front (tw_format_validate).
+**
+** Writing: serialize keeps every blob nobody changed as the compressed
+** bytes it was read with and compresses only the changed ones (zlib level
+** 6, as DDNet), items laid out as DDNet's writer does: a one-tile edit
+** costs one layer's compression, and a map DDNet wrote comes back
+** byte-identical where nothing changed.  tw_resave(file) (render_functions.c)
+** gives the bytes DDNet's map_resave writes, every blob recompressed.
+**
+** Text in maps is UTF-8: returned as stored, checked to be UTF-8 without
+** NUL characters on write.  "None" indices (-1: no image, no envelope, no
+** sound) read as NULL, and NULL writes -1.
+*/
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tw/twmap.h"
+#include "tw/twmap_edit.h"
+#include "tw/twmap_blobs.h"
+#include "engine/engine.h"
+#include "tw/tw_edit.h"
+#include "tw/tw_model.h"
+#include "tw/tw_tables.h"
+
+#define NCOLS(cols) ((int)(sizeof cols / sizeof cols[0]))
+
+/* ---- the model and the format ------------------------------------------------ */
+
+#define MAP_OF(model) (((const tw_model *)(model))->map)
+#define ROW_MAP(row) MAP_OF((row)->model)
+
+/* Wraps a map (taking it) with its row keys (a copy of `keys`, or new
+** ones: tw_keys_new computes the key bases); NULL on OOM (the map is
+** freed). */
+static tw_model *model_wrap(tw_map *m, const tw_keys *keys) {
+  tw_model *tm = malloc(sizeof *tm);
+  if (!tm || !(tm->keys = keys ? tw_keys_clone(keys) : tw_keys_new(m))) {
+    free(tm);
+    tw_map_free(m);
+    return NULL;
+  }
+  tm->map = m;
+  return tm;
+}
+
+/* Whether every row of layer l has a key within LS_KEY_MAX. */
+static int layer_addressable(const tw_model *tm, size_t l) {
+  return tw_keys_base(tm->keys, l) + (int64_t)tm->map->layers[l].count <= LS_KEY_MAX + 1;
+}
+
+/* Whether every layer's rows have keys (a map that large passes only a
+** raised levelsql_limit('decoded')): checked before any layer is
+** decoded, so such a map fails at once instead of after decoding gigabytes
+** of the layers before the first that does not fit. */
+static int map_addressable(const tw_model *tm, size_t *bad) {
+  size_t l;
+  for (l = 0; l < tm->map->num_layers; l++) {
+    tw_kind k = tm->map->layers[l].kind;
+    if ((k <= TW_KIND_TUNE || k == TW_KIND_QUADS || k == TW_KIND_SOUNDS) && !layer_addressable(tm, l)) {
+      *bad = l;
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Why layer l's rows cannot be read (not layer_addressable), into buf: a
+** map that large passes only a raised levelsql_limit('decoded'), since
+** its cells alone decode more than 2 GiB. */
+static const char *layer_unaddressable_why(const tw_model *tm, size_t l, char *buf, size_t n) {
+  snprintf(buf, n, "layer %zu: its %lld rows would take row keys from %lld on, past the %lld rows a rowid can name in one file",
+           l, (long long)tm->map->layers[l].count, (long long)tw_keys_base(tm->keys, l), (long long)LS_KEY_MAX + 1);
+  return buf;
+}
+
+static const char *const tw_extensions[] = {".map", NULL};
+
+/* The codec checks the container and the items; layer data waits. */
+static void *tw_format_parse(const unsigned char *data, size_t size, codec_error *err) {
+  tw_map *m = NULL;
+  tw_model *tm;
+  if (!tw_map_parse(data, size, &m, err)) return NULL;
+  if (!(tm = model_wrap(m, NULL))) codec_fail_oom(err, "map: out of memory");
+  return tm;
+}
+
+static int tw_format_serialize(const void *model, unsigned char **out, size_t *size, codec_error *err) {
+  return tw_map_serialize(MAP_OF(model), 0, out, size, err);
+}
+
+/* Edited, not yet re-encoded layers are copied too (tw_map_clone), and the
+** row keys as they are. */
+static void *tw_format_clone(const void *model) {
+  tw_map *m = tw_map_clone(MAP_OF(model));
+  return m ? model_wrap(m, ((const tw_model *)model)->keys) : NULL;
+}
+
+static void tw_format_free(void *model) {
+  tw_model *tm = model;
+  if (!tm) return;
+  tw_map_free(tm->map);
+  tw_keys_free(tm->keys);
+  free(tm);
+}
+
+static size_t tw_format_footprint(const void *model) {
+  return sizeof(tw_model) + tw_keys_footprint(((const tw_model *)model)->keys) + tw_map_footprint(MAP_OF(model));
+}
+
+/* Decodes now everything the tables decode on first use: info strings,
+** image and sound names, envelope points, and the cells of every tilemap
+** and quads layer a scan reaches (decoded parts stay decoded, so a second
+** call costs little).  A map it accepts is readable by every table:
+** levelsql_files' `ok` and on_error=skip rest on it.  `cancel` is polled
+** before each layer and while a layer's blob inflates (every 4 MiB), so
+** an interrupted statement stops here soon. */
+static int tw_format_validate(void *model, const codec_cancel *cancel, codec_error *err) {
+  static const char *const info_columns[] = {"author", "map_version", "credits", "license", "settings"};
+  tw_model *tm = model;
+  size_t l;
+  int f, ok = 1;
+  char why[200];
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
+    const char *s;
+    size_t n;
+    if (!tw_info_get(tm->map, (tw_info_field)f, &s, &n, err)) {
+      char reason[sizeof err->msg];
+      memcpy(reason, err->msg, sizeof reason);
+      return codec_fail(err, "map info (%s): %s", info_columns[f], reason);
+    }
+  }
+  if (!tw_map_decode_items(tm->map, err)) return 0;
+  if (!map_addressable(tm, &l)) return codec_fail_limit(err, "%s", layer_unaddressable_why(tm, l, why, sizeof why));
+  tm->map->df->cancel = cancel; /* polled inside each blob's inflate too */
+  for (l = 0; ok && l < tm->map->num_layers; l++) {
+    tw_kind k = tm->map->layers[l].kind;
+    if (codec_cancelled(cancel)) ok = codec_fail_interrupted(err);
+    else if (k <= TW_KIND_TUNE || k == TW_KIND_QUADS) ok = tw_layer_load(tm->map, l, err);
+  }
+  tm->map->df->cancel = NULL;
+  return ok;
+}
+
+/* What the map claims it would decode (tw_map_decoded_claim). */
+static void tw_format_decoded_claim(const void *model, codec_claim *claim) {
+  tw_map_decoded_claim(MAP_OF(model), claim);
+}
+
+/* Drops the layers and blobs the map decoded (tw_map_shed) when the cache
+** needs the room; the row keys stay. */
+static size_t tw_format_shed(void *model) {
+  tw_map_shed(((tw_model *)model)->map);
+  return tw_format_footprint(model);
+}
+
+const ls_format tw_format = {
+  .name = "tw", .extensions = tw_extensions, .sniff = tw_map_sniff, LS_CODEC_FORMAT_FIELDS(tw),
+  .validate = tw_format_validate, .shed = tw_format_shed, .decoded_claim = tw_format_decoded_claim,
+  /* no options: text in maps is UTF-8, no code page to choose; no parse_reusing: blobs stay compressed
+  ** until read; no bytes_claim: the parse inflates nothing */
+};
+
+/* ---- shared helpers -------------------------------------------------------- */
+
+/* A codec failure in store() names the first column the write changed:
+** "column x: <codec message>" (load() failures get the file and the row
+** from the engine). */
+static const char *first_changed(const ls_column *cols, int ncols, const unsigned char *changed) {
+  int i = 0;
+  while (i < ncols - 1 && !changed[i]) i++;
+  return cols[i].name;
+}
+#define STORE_ERROR(cols, changed, e, err) \
+  ls_codec_failed(e, SQLITE_CONSTRAINT, err, "column %s", first_changed(cols, NCOLS(cols), changed))
+
+/* An index as the columns show it: -1 (NULL) for every "none". */
+static int32_t shown_index(int v) {
+  return v < 0 ? -1 : v;
+}
+
+/* What the indices refer to: a write must name an existing one. */
+static int64_t count_images(const void *model);
+static int64_t count_envelopes(const void *model);
+static const ls_index_ref image_index = {count_images, "image", "map"};
+static const ls_index_ref envelope_index = {count_envelopes, "envelope", "map"};
+/* An envelope index newly written to a column that takes one kind of
+** envelope (3 channels: position, 4: color, 1: sound) must name an
+** envelope of that kind, as DDNet's editor insists: a color envelope in
+** pos_env would be dropped or misread by the game.  NULL (-1) and the
+** index the row holds pass, so a file with an odd pairing stays editable. */
+static int check_envelope_kind(const ls_row *row, const char *column, int32_t index, int32_t held, int channels,
+                               char **err) {
+  tw_envelope_info info;
+  codec_error e;
+  const char *want = channels == 1 ? "sound" : channels == 3 ? "position" : "color";
+  if (index < 0 || index == held) return SQLITE_OK;
+  if (!tw_envelope_get(ROW_MAP(row), (size_t)index, &info, &e)) return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", column);
+  if (info.channels == channels) return SQLITE_OK;
+  *err = sqlite3_mprintf("column %s: envelope %d is a %s envelope (%d channels); it takes a %s envelope (%d channels), or NULL for none",
+                         column, (int)index, info.kind, info.channels, want, channels);
+  return SQLITE_CONSTRAINT;
+}
+enum { ENV_SOUND = 1, ENV_POSITION = 3, ENV_COLOR = 4 };
+
+/* The element count of the tables that are lists of the map's things. */
+#define COUNT_OF(fn, field) static int64_t fn(const void *model) { return (int64_t)MAP_OF(model)->field; }
+
+/* ---- rows of layers (tw_layers, tw_tiles, tw_quads) ------------------------------ */
+
+/* The group of the row's layer (pos.a), NULL when no group lists it. */
+static void get_layer_group(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.a];
+  (void)col;
+  if (L->group >= 0) sqlite3_result_int64(ctx, L->group);
+}
+
+/* The index of the row's layer inside its group, NULL when in no group. */
+static void get_layer_in_group(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.a];
+  (void)col;
+  if (L->group >= 0) sqlite3_result_int64(ctx, L->index_in_group);
+}
+
+/* The kind of the row's layer: "tiles", "game", ... (tw_kind_name). */
+static void get_layer_kind(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  (void)col;
+  sqlite3_result_text(ctx, tw_kind_name(ROW_MAP(row)->layers[row->pos.a].kind), -1, SQLITE_STATIC);
+}
+
+/* The row kind of tw_layers and tw_tiles: the layer's tw_kind. */
+static int layer_row_kind(const ls_row *row) {
+  return (int)ROW_MAP(row)->layers[row->pos.a].kind;
+}
+
+/* A write to a field the layer kind lacks: NULL (what it reads) is no
+** change, anything else fails. */
+static int other_layer_kind(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  if (sqlite3_value_type(v) == SQLITE_NULL) return SQLITE_OK;
+  *err = sqlite3_mprintf("column %s: a %s layer has no %s", col->name, tw_kind_name((tw_kind)layer_row_kind(row)),
+                         col->name);
+  return SQLITE_CONSTRAINT;
+}
+
+#define KIND(k) (1u << (k))
+#define KINDS_TILEMAP ((1u << (TW_KIND_TUNE + 1)) - 1)
+#define KINDS_KNOWN ((1u << TW_KIND_UNKNOWN) - 1)
+
+/* The pushed-down range of the column read by `getter` (grp, layer). */
+static const ls_range *getter_range(const ls_column *cols, int ncols, const ls_scan *scan, ls_getter getter) {
+  static const ls_range everything = {INT64_MIN, INT64_MAX};
+  int i;
+  for (i = 0; i < ncols; i++) {
+    if (cols[i].get == getter) return &scan->range[i];
+  }
+  return &everything;
+}
+
+/* Which layers a table has rows for. */
+enum { ANY_LAYER, TILEMAP_LAYERS, QUADS_LAYERS, SOUNDS_LAYERS };
+
+static int in_family(const tw_layer *L, int family) {
+  if (family == SOUNDS_LAYERS) return L->kind == TW_KIND_SOUNDS;
+  return family == ANY_LAYER || (family == QUADS_LAYERS ? L->kind == TW_KIND_QUADS : L->kind <= TW_KIND_TUNE);
+}
+
+/* Whether layer l has rows in the family's table (tilemap and quads layers
+** only when their rows have keys) and, in a scan, lies within the ranges on
+** grp and layer: a layer no group lists has NULL grp and layer, so any
+** bound on those drops it. */
+static int layer_has_rows(const tw_model *tm, int64_t l, const ls_scan *scan, const ls_column *cols, int ncols,
+                          int family) {
+  const tw_layer *L = &tm->map->layers[l];
+  const ls_range *grp, *layer;
+  size_t bad;
+  if (!in_family(L, family)) return 0;
+  if (family != ANY_LAYER && !map_addressable(tm, &bad)) {
+    /* a scan fails with why (the engine reports scan->error), never
+    ** leaves layers out silently; a seek finds no such key */
+    if (scan && scan->error && !*scan->error) {
+      char why[200];
+      *scan->error = sqlite3_mprintf("%s", layer_unaddressable_why(tm, bad, why, sizeof why));
+    }
+    return 0;
+  }
+  if (!scan) return 1;
+  grp = getter_range(cols, ncols, scan, get_layer_group);
+  layer = getter_range(cols, ncols, scan, get_layer_in_group);
+  if (L->group < 0) return grp->lo == INT64_MIN && grp->hi == INT64_MAX && layer->lo == INT64_MIN && layer->hi == INT64_MAX;
+  return L->group >= grp->lo && L->group <= grp->hi && L->index_in_group >= layer->lo && L->index_in_group <= layer->hi;
+}
+
+/* Tiles and quads are the cells of their layers (a GRID shape over the
+** layers): a tilemap is width x height cells, a quads layer one row of
+** count (y 0, x the quad).  A cell's key is base[layer] + y * width + x
+** (see the top). */
+static int64_t layer_cells_wide(const void *model, int64_t l) {
+  const tw_layer *L = &MAP_OF(model)->layers[l];
+  return L->kind == TW_KIND_QUADS || L->kind == TW_KIND_SOUNDS ? (int64_t)L->count : L->width;
+}
+
+static int64_t layer_cells_high(const void *model, int64_t l) {
+  const tw_layer *L = &MAP_OF(model)->layers[l];
+  return L->kind == TW_KIND_QUADS || L->kind == TW_KIND_SOUNDS ? 1 : L->height;
+}
+
+static int64_t layer_key_base(const void *model, int64_t l) {
+  return tw_keys_base(((const tw_model *)model)->keys, (size_t)l);
+}
+
+/* "group 1 layer 0 (layer_index 5)": how errors name a layer. */
+static char *layer_name(const tw_map *m, int64_t l) {
+  const tw_layer *L = &m->layers[l];
+  if (L->group < 0) return sqlite3_mprintf("layer_index %lld (in no group)", (long long)l);
+  return sqlite3_mprintf("group %ld layer %ld (layer_index %lld)", L->group, L->index_in_group, (long long)l);
+}
+
+/* "<what> of group 1 layer 0 (layer_index 5)" (takes what). */
+static char *name_in_layer(const tw_map *m, int64_t l, char *what) {
+  char *name = layer_name(m, l);
+  char *s = what && name ? sqlite3_mprintf("%s of %s", what, name) : NULL;
+  sqlite3_free(name);
+  sqlite3_free(what);
+  return s;
+}
+
+/* ---- tw_maps ----------------------------------------------------------------- */
+
+/* The map's counts and identity, and its info strings as stored (author,
+** version, credits, license: NULL when absent; settings: the commands
+** back to back, each with its NUL). */
+typedef struct map_rec {
+  int64_t df_version, groups, layers, images, envelopes, sounds, file_size;
+  uint32_t crc32;
+  int32_t style;
+  ls_span info[TW_INFO_SETTINGS + 1];
+} map_rec;
+
+static int map_load(const ls_row *row, char **err) {
+  tw_map *m = ROW_MAP(row);
+  map_rec *r = row->rec;
+  codec_error e;
+  int f;
+  r->df_version = m->df->version;
+  r->groups = (int64_t)m->num_groups;
+  r->layers = (int64_t)m->num_layers;
+  r->images = (int64_t)m->num_images;
+  r->envelopes = (int64_t)m->num_envelopes;
+  r->sounds = (int64_t)m->num_sounds;
+  r->file_size = (int64_t)m->file_size;
+  r->crc32 = m->crc32;
+  r->style = (int32_t)m->style;
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
+    const char *s;
+    size_t n;
+    if (!tw_info_get(m, (tw_info_field)f, &s, &n, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+    r->info[f].p = s;
+    r->info[f].n = n;
+  }
+  return SQLITE_OK;
+}
+
+/* The SHA-256 of the file as read, in lower-case hex (DDNet's map
+** identity). */
+static void get_map_sha256(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  char hex[65];
+  int i;
+  (void)col;
+  for (i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", ROW_MAP(row)->sha256[i]);
+  sqlite3_result_text(ctx, hex, 64, SQLITE_TRANSIENT);
+}
+
+#define TW_SETTING_MAX 255 /* DDNet's editor keeps each command in 256 bytes */
+#define TW_SETTINGS_MAX 100000
+static const char settings_example[] = "[\"sv_hit 1\", \"tune gravity 0.5\"]";
+
+static const ls_json_shape settings_shape = {1, 0, TW_SETTINGS_MAX, settings_example, NULL};
+
+static const char *const style_names[] = {"0.6", "0.7", "ddnet", NULL};
+
+static const ls_column map_columns[] = {
+  LS_COL_INT("datafile_version", LS_I64, map_rec, df_version, LS_COL_RO, "datafile container version as read (3 or 4; levelsql writes 4)"),
+  {.name = "style", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(map_rec, style),
+   .aux = style_names, .doc = "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts "
+   "the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound "
+   "layers, sounds, settings, UUID items) is refused for '0.7'"},
+  LS_COL_TEXT("author", LS_UTF8, map_rec, info[TW_INFO_AUTHOR], 31, LS_COL_NULL, 0, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_TEXT("map_version", LS_UTF8, map_rec, info[TW_INFO_VERSION], 15, LS_COL_NULL, 0, "map info: version string (15 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_TEXT("credits", LS_UTF8, map_rec, info[TW_INFO_CREDITS], 127, LS_COL_NULL, 0, "map info: credits (127 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_TEXT("license", LS_UTF8, map_rec, info[TW_INFO_LICENSE], 31, LS_COL_NULL, 0, "map info: license (31 bytes); NULL when absent, and setting NULL or '' removes it"),
+  {.name = "settings", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_NUL_STRINGS,
+   .offset = offsetof(map_rec, info[TW_INFO_SETTINGS]), .max = TW_SETTING_MAX, .flags = LS_COL_UTF8, .aux = &settings_shape,
+   .doc = "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"},
+  LS_COL_INT("num_groups", LS_I64, map_rec, groups, LS_COL_RO, "number of groups"),
+  LS_COL_INT("num_layers", LS_I64, map_rec, layers, LS_COL_RO, "number of layers (all groups)"),
+  LS_COL_INT("num_images", LS_I64, map_rec, images, LS_COL_RO, "number of images"),
+  LS_COL_INT("num_envelopes", LS_I64, map_rec, envelopes, LS_COL_RO, "number of envelopes"),
+  LS_COL_INT("num_sounds", LS_I64, map_rec, sounds, LS_COL_RO, "number of sounds"),
+  LS_COL_INT("file_size", LS_I64, map_rec, file_size, LS_COL_RO, "size of the file as last read or written, in bytes"),
+  LS_COL_INT("crc32", LS_U32, map_rec, crc32, LS_COL_RO, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
+  {.name = "sha256", .type = "TEXT", .kind = LS_CUSTOM, .get = get_map_sha256, .flags = LS_COL_NOREC,
+   .doc = "SHA-256 of the file as last read or written, hex: the map identity DDNet servers use"},
+};
+
+/* Writes the info strings that changed ('' or [] removes one); an
+** unchanged one leaves its blob alone.  A new style converts the map
+** afterwards (so settings cleared in the same UPDATE no longer block a
+** conversion to 0.7). */
+static int map_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  const map_rec *r = row->rec, *was = old;
+  int f, differs[TW_INFO_SETTINGS + 1];
+  codec_error e;
+  /* compare first: a write may move the blobs the old values point into */
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
+    differs[f] = r->info[f].n != was->info[f].n || (r->info[f].n && memcmp(r->info[f].p, was->info[f].p, r->info[f].n));
+  }
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
+    if (differs[f] && !tw_info_set(ROW_MAP(row), (tw_info_field)f, r->info[f].n ? r->info[f].p : NULL, r->info[f].n, &e))
+      return STORE_ERROR(map_columns, changed, &e, err);
+  }
+  if (r->style != was->style && !tw_map_convert(ROW_MAP(row), (tw_style)r->style, &e))
+    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column style");
+  return SQLITE_OK;
+}
+
+static const ls_table tw_maps = {
+  .name = "tw_maps", .format = &tw_format, .doc = "one row per Teeworlds/DDNet map: info and identity",
+  LS_COLUMNS(map_columns),
+  .shape = LS_ONE_ROW, .row_name = "map info",
+  .rows_per_file = 1, /* the corpus average */
+  .record_size = sizeof(map_rec), .load = map_load, .store = map_store,
+};
+
+/* ---- tw_groups --------------------------------------------------------------- */
+
+COUNT_OF(count_groups, num_groups)
+
+/* The record is the codec's tw_group_info. */
+static int group_load(const ls_row *row, char **err) {
+  codec_error e;
+  if (tw_group_get(ROW_MAP(row), (size_t)row->pos.a, row->rec, &e)) return SQLITE_OK;
+  return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+}
+
+static const ls_column group_columns[] = {
+  LS_COL_POS("grp", 0, LS_COL_RANGE | LS_COL_VALUES(7), "group index, 0-based, in file order"),
+  LS_COL_TEXT_CHARS("name", LS_UTF8, tw_group_info, name, LS_SIZEOF(tw_group_info, name), 0, 0, "group name (11 bytes); setting it on an old group item raises its version to 3"),
+  LS_COL_INT("offset_x", LS_I32, tw_group_info, offset_x, 0, "x offset"),
+  LS_COL_INT("offset_y", LS_I32, tw_group_info, offset_y, 0, "y offset"),
+  LS_COL_INT("parallax_x", LS_I32, tw_group_info, parallax_x, 0, "horizontal parallax in percent (100: moves with the world)"),
+  LS_COL_INT("parallax_y", LS_I32, tw_group_info, parallax_y, 0, "vertical parallax in percent"),
+  LS_COL_INT_IN("clipping", LS_I32, tw_group_info, clipping, 0, 1, 0, "1 when drawing is clipped to the clip rectangle"),
+  LS_COL_INT("clip_x", LS_I32, tw_group_info, clip_x, 0, "clip rectangle x"),
+  LS_COL_INT("clip_y", LS_I32, tw_group_info, clip_y, 0, "clip rectangle y"),
+  LS_COL_INT("clip_w", LS_I32, tw_group_info, clip_w, 0, "clip rectangle width"),
+  LS_COL_INT("clip_h", LS_I32, tw_group_info, clip_h, 0, "clip rectangle height"),
+  LS_COL_INT("num_layers", LS_I32, tw_group_info, num_layers, LS_COL_RO, "layers in the group"),
+  LS_COL_INT("start_layer", LS_I32, tw_group_info, start_layer, LS_COL_RO, "layer_index of its first layer"),
+  LS_COL_INT("version", LS_I32, tw_group_info, version, LS_COL_RO, "group item version (3 in current maps)"),
+};
+
+/* The codec raises an old group item's version to hold a name or clipping. */
+static int group_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  codec_error e;
+  if (memcmp(row->rec, old, sizeof(tw_group_info)) == 0 || tw_group_set(ROW_MAP(row), (size_t)row->pos.a, row->rec, &e))
+    return SQLITE_OK;
+  return STORE_ERROR(group_columns, changed, &e, err);
+}
+
+static const ls_table tw_groups = {
+  .name = "tw_groups", .format = &tw_format, .doc = "one row per group of each map; INSERT adds an empty group (the editor's defaults) at grp or last, DELETE removes a group with its layers (not the game group)",
+  LS_COLUMNS(group_columns),
+  .shape = LS_ARRAY(count_groups), .row_name = "group %a",
+  .rows_per_file = 7, /* the corpus average */
+  .record_size = sizeof(tw_group_info), .load = group_load, .store = group_store,
+  .key = tw_group_key, .seek = tw_group_seek, .insert = &tw_group_insertion, .remove = tw_group_remove_row,
+};
+/* ---- tw_layers --------------------------------------------------------------- */
+
+/* The codec's tw_layer_info, and its indices as the columns show them. */
+typedef struct layer_rec {
+  tw_layer_info li;
+  int32_t color_env, image, sound; /* -1 for none */
+} layer_rec;
+
+static int layer_load(const ls_row *row, char **err) {
+  layer_rec *r = row->rec;
+  codec_error e;
+  if (!tw_layer_get(ROW_MAP(row), (size_t)row->pos.a, &r->li, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  r->color_env = shown_index(r->li.color_env);
+  r->image = shown_index(r->li.image);
+  r->sound = shown_index(r->li.sound);
+  return SQLITE_OK;
+}
+
+COUNT_OF(count_layers, num_layers)
+
+static char *describe_layer(const void *model, const ls_pos *pos) {
+  return layer_name(MAP_OF(model), pos->a);
+}
+
+/* The name of the layer's image (NULL without one). */
+static void get_layer_image_name(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  tw_map *m = ROW_MAP(row);
+  int image = ((const layer_rec *)row->rec)->li.image;
+  tw_image_info im;
+  codec_error e;
+  (void)col;
+  if (image < 0 || (size_t)image >= m->num_images) return;
+  if (!tw_image_get(m, (size_t)image, &im, &e)) ls_result_codec_error(ctx, row, &e);
+  else if (im.name) sqlite3_result_text(ctx, im.name, (int)im.name_len, SQLITE_TRANSIENT);
+}
+
+#define KINDS_SOUNDS (KIND(TW_KIND_SOUNDS) | KIND(TW_KIND_SOUNDS_DEPRECATED))
+#define TW_LAYER_SIDE_MAX 65536 /* the codec also caps width x height */
+
+static const ls_column layer_columns[] = {
+  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(7) | LS_COL_NOREC, "group index (NULL for a layer no group lists)"),
+  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(8) | LS_COL_NOREC, "index of the layer in its group"),
+  LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(20), "index among all layers of the map"),
+  LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"),
+  LS_COL_TEXT_CHARS("name", LS_UTF8, layer_rec, li.name, LS_SIZEOF(layer_rec, li.name), 0, KINDS_KNOWN, "layer name (11 bytes)"),
+  LS_COL_KIND_INT("detail", LS_I32, layer_rec, li.detail, 0, 1, 0, KINDS_KNOWN, "1: detail layer (hidden with high detail off)"),
+  LS_COL_KIND_INT("width", LS_I32, layer_rec, li.width, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: width in tiles; writing resizes the layer as the editor does (anchored top-left, new cells empty), and the game layer's physics layers with it"),
+  LS_COL_KIND_INT("height", LS_I32, layer_rec, li.height, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: height in tiles; writing resizes like width"),
+  LS_COL_KIND_INT("color_r", LS_I32, layer_rec, li.color[0], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color red 0..255"),
+  LS_COL_KIND_INT("color_g", LS_I32, layer_rec, li.color[1], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color green 0..255"),
+  LS_COL_KIND_INT("color_b", LS_I32, layer_rec, li.color[2], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color blue 0..255"),
+  LS_COL_KIND_INT("color_a", LS_I32, layer_rec, li.color[3], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color alpha 0..255"),
+  LS_COL_INDEX("color_env", LS_I32, layer_rec, color_env, &envelope_index, 0, KINDS_TILEMAP, "tilemaps: color envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_KIND_INT("color_env_offset", LS_I32, layer_rec, li.color_env_offset, 0, 0, 0, KINDS_TILEMAP, "tilemaps: color envelope time offset (ms)"),
+  LS_COL_INDEX("image", LS_I32, layer_rec, image, &image_index, 0, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index, 0-based (the first image is 0); NULL: none"),
+  LS_COL_CUSTOM("image_name", "TEXT", get_layer_image_name, NULL, "name of that image; NULL without one"),
+  LS_COL_KIND_INT("num_quads", LS_I32, layer_rec, li.num_quads, 0, 0, LS_COL_RO, KIND(TW_KIND_QUADS), "quads layers: number of quads"),
+  LS_COL_KIND_INT("num_sources", LS_I32, layer_rec, li.num_sources, 0, 0, LS_COL_RO, KINDS_SOUNDS, "sounds layers: number of sound sources"),
+  LS_COL_INDEX("sound", LS_I32, layer_rec, sound, NULL, LS_COL_RO, KINDS_SOUNDS, "sounds layers: sound index, 0-based; NULL: none"),
+  LS_COL_KIND_INT("version", LS_I32, layer_rec, li.version, 0, 0, LS_COL_RO, KINDS_KNOWN, "layer item version (tilemap 3 in DDNet, 4 in 0.7)"),
+};
+
+static int layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
+  return layer_has_rows(model, l, scan, layer_columns, NCOLS(layer_columns), ANY_LAYER);
+}
+
+/* New indices as stored (an unchanged one keeps the value it had, such as
+** -2); the codec writes the fields the layer kind has.  A new width or
+** height resizes the layer first (tw_layer_resize: the game layer takes
+** its physics layers along), and the tile keys are computed again. */
+static int layer_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  layer_rec *r = row->rec;
+  const layer_rec *was = old;
+  codec_error e;
+  if (r->li.width != was->li.width || r->li.height != was->li.height) {
+    const tw_map *m = ROW_MAP(row);
+    size_t *counts = sqlite3_malloc64(sizeof *counts * (m->num_layers ? m->num_layers : 1)), l;
+    if (!counts) return SQLITE_NOMEM;
+    for (l = 0; l < m->num_layers; l++) counts[l] = m->layers[l].count;
+    if (!tw_layer_resize(ROW_MAP(row), (size_t)row->pos.a, r->li.width, r->li.height, &e)) {
+      sqlite3_free(counts);
+      return STORE_ERROR(layer_columns, changed, &e, err);
+    }
+    for (l = 0; l < m->num_layers; l++)
+      if (m->layers[l].count != counts[l]) tw_keys_layer_resized(((tw_model *)row->model)->keys, m, l);
+    sqlite3_free(counts);
+  }
+  if (r->color_env != was->color_env) {
+    int rc = check_envelope_kind(row, "color_env", r->color_env, was->color_env, ENV_COLOR, err);
+    if (rc != SQLITE_OK) return rc;
+    r->li.color_env = r->color_env;
+  }
+  if (r->image != was->image) r->li.image = r->image;
+  if (memcmp(&r->li, &was->li, sizeof r->li) == 0 || tw_layer_set(ROW_MAP(row), (size_t)row->pos.a, &r->li, &e))
+    return SQLITE_OK;
+  return STORE_ERROR(layer_columns, changed, &e, err);
+}
+
+static const ls_table tw_layers = {
+  .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map; INSERT adds a layer of any kind but sounds_deprecated to group grp at position layer (default last), with the editor's defaults and DDNet's rules; DELETE removes one (not the game layer)",
+  LS_COLUMNS(layer_columns),
+  .shape = {.kind = LS_SHAPE_ARRAY, .count = count_layers, .has = layer_in_scan}, .describe = describe_layer,
+  .rows_per_file = 20, /* the corpus average */
+  .record_size = sizeof(layer_rec), .load = layer_load, .store = layer_store,
+  .row_kind = layer_row_kind, .other_kind = other_layer_kind,
+  .key = tw_layer_key, .seek = tw_layer_seek, .insert = &tw_layer_insertion, .remove = tw_layer_remove_row,
+};
+
+/* ---- tw_tiles ---------------------------------------------------------------- */
+
+/* Lends the statement's interrupt (row->cancel) to the map's blob
+** inflates for one load (on 1), or takes it back (on 0): the first read of
+** a layer decodes it whole (up to 512 MiB), polling it every 4 MiB; an
+** interrupted decode fails the load with SQLITE_INTERRUPT (ls_codec_failed)
+** and leaves the layer undecoded, so a later query decodes it afresh. */
+static void lend_cancel(const ls_row *row, int on) {
+  ROW_MAP(row)->df->cancel = on ? row->cancel : NULL;
+}
+
+/* The record is the codec's tw_tile: the first read of a layer decodes it
+** (tw_layer_load), failing the query when its data is damaged. */
+static int tile_load(const ls_row *row, char **err) {
+  codec_error e;
+  int ok;
+  lend_cancel(row, 1);
+  ok = tw_tile_get(ROW_MAP(row), (size_t)row->pos.a, (int)row->pos.c, (int)row->pos.b, row->rec, &e);
+  lend_cancel(row, 0);
+  return ok ? SQLITE_OK : ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+}
+
+/* "tile x 5, y 7 of group 1 layer 0 (layer_index 5)". */
+static char *describe_tile(const void *model, const ls_pos *pos) {
+  return name_in_layer(MAP_OF(model), pos->a, sqlite3_mprintf("tile x %lld, y %lld", (long long)pos->c, (long long)pos->b));
+}
+
+static const ls_column tile_columns[] = {
+  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(3) | LS_COL_NOREC, "group index"),
+  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(7) | LS_COL_NOREC, "index of the layer in its group"),
+  LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(430), "column, 0-based"),
+  LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(160), "row, 0-based"),
+  LS_COL_KIND_INT("id", LS_I32, tw_tile, id, 0, 255, 0, 0, "tile index 0..255 (game layers: 1 solid, 2 death, 3 unhookable, 192-194 spawns...; tw_tile_name(kind, id) names it)"),
+  LS_COL_KIND_INT("flags", LS_I32, tw_tile, flags, 0, 255, 0, KIND(TW_KIND_TILES) | KIND(TW_KIND_GAME) | KIND(TW_KIND_FRONT) | KIND(TW_KIND_SWITCH), "tiles, game, front, switch: 1 vflip, 2 hflip, 4 opaque, 8 rotate (NULL elsewhere)"),
+  LS_COL_KIND_INT("number", LS_I32, tw_tile, number, 0, 255, 0, KIND(TW_KIND_TELE) | KIND(TW_KIND_SWITCH) | KIND(TW_KIND_TUNE), "tele, switch, tune: the number linking tiles"),
+  LS_COL_KIND_INT("force", LS_I32, tw_tile, force, 0, 255, 0, KIND(TW_KIND_SPEEDUP), "speedup: force"),
+  LS_COL_KIND_INT("max_speed", LS_I32, tw_tile, max_speed, 0, 255, 0, KIND(TW_KIND_SPEEDUP), "speedup: maximal speed (0: none)"),
+  LS_COL_KIND_INT("angle", LS_I32, tw_tile, angle, -32768, 32767, 0, KIND(TW_KIND_SPEEDUP), "speedup: angle in degrees (-32768..32767)"),
+  LS_COL_KIND_INT("delay", LS_I32, tw_tile, delay, 0, 255, 0, KIND(TW_KIND_SWITCH), "switch: delay in seconds"),
+  LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
+  LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"),
+};
+
+static int tile_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
+  return layer_has_rows(model, l, scan, tile_columns, NCOLS(tile_columns), TILEMAP_LAYERS);
+}
+
+/* The codec marks the layer for re-encoding; an unchanged cell leaves it
+** alone. */
+static int tile_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  codec_error e;
+  if (memcmp(row->rec, old, sizeof(tw_tile)) == 0 ||
+      tw_tile_set(ROW_MAP(row), (size_t)row->pos.a, (int)row->pos.c, (int)row->pos.b, row->rec, &e))
+    return SQLITE_OK;
+  return STORE_ERROR(tile_columns, changed, &e, err);
+}
+
+static const ls_table tw_tiles = {
+  .name = "tw_tiles", .format = &tw_format, .doc = "one row per cell of every tilemap layer of each map",
+  LS_COLUMNS(tile_columns),
+  .shape = {.kind = LS_SHAPE_GRID, .count = count_layers, .inner = layer_cells_wide, .height = layer_cells_high,
+            .has = tile_layer_in_scan, .base = layer_key_base},
+  .describe = describe_tile, .natural_order = "layer_index,y,x",
+  .rows_per_file = 1300000, /* the corpus average */
+  .record_size = sizeof(tw_tile), .load = tile_load, .store = tile_store,
+  .row_kind = layer_row_kind, .other_kind = other_layer_kind,
+};
+/* ---- tw_quads ---------------------------------------------------------------- */
+
+/* The codec's tw_quad (the JSON columns read and write its arrays) and its
+** envelopes as shown. */
+typedef struct quad_rec {
+  tw_quad q;
+  int32_t pos_env, color_env; /* -1 for none */
+} quad_rec;
+
+/* The first read of a quads layer decodes it. */
+static int quad_load(const ls_row *row, char **err) {
+  quad_rec *r = row->rec;
+  codec_error e;
+  int ok;
+  lend_cancel(row, 1);
+  ok = tw_quad_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e);
+  lend_cancel(row, 0);
+  if (!ok) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  r->pos_env = shown_index(r->q.pos_env);
+  r->color_env = shown_index(r->q.color_env);
+  return SQLITE_OK;
+}
+
+/* "quad 2 of group 0 layer 0 (layer_index 0)". */
+static char *describe_quad(const void *model, const ls_pos *pos) {
+  return name_in_layer(MAP_OF(model), pos->a, sqlite3_mprintf("quad %lld", (long long)pos->c));
+}
+
+static const ls_json_shape points_shape = {2, 5, 5, "[[0,0],[32768,0],[0,32768],[32768,32768],[16384,16384]]", NULL};
+static const ls_json_shape colors_shape = {4, 4, 4, "[[255,255,255,255],[255,255,255,255],[255,255,255,255],[255,255,255,255]]", NULL};
+static const ls_json_shape tex_shape = {2, 4, 4, "[[0,0],[1024,0],[0,1024],[1024,1024]]", NULL};
+
+static const ls_column quad_columns[] = {
+  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "group index"),
+  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "index of the quads layer in its group"),
+  LS_COL_POS("quad", 2, LS_COL_RANGE | LS_COL_VALUES(170), "index of the quad in its layer"),
+  LS_COL_JSON_INTS("points", LS_I32, quad_rec, q.points, INT32_MIN, INT32_MAX, 0, &points_shape, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
+  LS_COL_JSON_INTS("colors", LS_I32, quad_rec, q.colors, 0, 255, 0, &colors_shape, "JSON [[r,g,b,a] x 4 corners], 0..255"),
+  LS_COL_JSON_INTS("tex_coords", LS_I32, quad_rec, q.tex, INT32_MIN, INT32_MAX, 0, &tex_shape, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
+  LS_COL_INDEX("pos_env", LS_I32, quad_rec, pos_env, &envelope_index, 0, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_INT("pos_env_offset", LS_I32, quad_rec, q.pos_env_offset, 0, "position envelope time offset (ms)"),
+  LS_COL_INDEX("color_env", LS_I32, quad_rec, color_env, &envelope_index, 0, 0, "color envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_INT("color_env_offset", LS_I32, quad_rec, q.color_env_offset, 0, "color envelope time offset (ms)"),
+  LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
+};
+
+static int quad_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
+  return layer_has_rows(model, l, scan, quad_columns, NCOLS(quad_columns), QUADS_LAYERS);
+}
+
+/* New envelope indices as stored; an unchanged quad leaves the layer
+** alone. */
+static int quad_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  quad_rec *r = row->rec;
+  const quad_rec *was = old;
+  codec_error e;
+  int rc = check_envelope_kind(row, "pos_env", r->pos_env, was->pos_env, ENV_POSITION, err);
+  if (rc == SQLITE_OK) rc = check_envelope_kind(row, "color_env", r->color_env, was->color_env, ENV_COLOR, err);
+  if (rc != SQLITE_OK) return rc;
+  if (r->pos_env != was->pos_env) r->q.pos_env = r->pos_env;
+  if (r->color_env != was->color_env) r->q.color_env = r->color_env;
+  if (memcmp(&r->q, &was->q, sizeof r->q) == 0 ||
+      tw_quad_set(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e))
+    return SQLITE_OK;
+  return STORE_ERROR(quad_columns, changed, &e, err);
+}
+
+static const ls_table tw_quads = {
+  .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map; INSERT adds the editor's 64 x 64 white quad to (grp, layer) at position quad (default last), DELETE removes one",
+  LS_COLUMNS(quad_columns),
+  .shape = {.kind = LS_SHAPE_GRID, .count = count_layers, .inner = layer_cells_wide, .height = layer_cells_high,
+            .has = quad_layer_in_scan, .base = layer_key_base},
+  .describe = describe_quad,
+  .rows_per_file = 260, /* the corpus average */
+  .record_size = sizeof(quad_rec), .load = quad_load, .store = quad_store,
+  .key = tw_quad_key, .seek = tw_quad_seek, .insert = &tw_quad_insertion, .remove = tw_quad_remove_row,
+};
+/* ---- tw_sound_sources --------------------------------------------------------- */
+
+/* The codec's tw_source, its envelopes as shown, the shape by name and
+** its size by shape: width and height for a rectangle, radius for a
+** circle (-1, NULL, for the fields the other shape lacks). */
+typedef struct source_rec {
+  tw_source s;
+  int32_t pos_env, sound_env; /* -1 for none */
+  int32_t width, height, radius;
+} source_rec;
+
+static const char *const source_shapes[] = {"rectangle", "circle", NULL};
+
+/* The first read of a sounds layer decodes it. */
+static int source_load(const ls_row *row, char **err) {
+  source_rec *r = row->rec;
+  codec_error e;
+  int ok;
+  lend_cancel(row, 1);
+  ok = tw_source_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->s, &e);
+  lend_cancel(row, 0);
+  if (!ok) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  r->pos_env = shown_index(r->s.pos_env);
+  r->sound_env = shown_index(r->s.sound_env);
+  r->width = r->s.shape == 1 ? -1 : r->s.width;
+  r->height = r->s.shape == 1 ? -1 : r->s.height;
+  r->radius = r->s.shape == 1 ? r->s.width : -1;
+  return SQLITE_OK;
+}
+
+/* "source 2 of group 0 layer 3 (layer_index 4)". */
+static char *describe_source(const void *model, const ls_pos *pos) {
+  return name_in_layer(MAP_OF(model), pos->a, sqlite3_mprintf("source %lld", (long long)pos->c));
+}
+
+static const ls_column source_columns[] = {
+  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "group index"),
+  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "index of the sounds layer in its group"),
+  LS_COL_POS("source", 2, LS_COL_RANGE | LS_COL_VALUES(10), "index of the source in its layer; INSERT: the position to take, default after the last"),
+  LS_COL_INT("x", LS_I32, source_rec, s.x, 0, "position x, fixed point: 1024 = one pixel"),
+  LS_COL_INT("y", LS_I32, source_rec, s.y, 0, "position y, fixed point: 1024 = one pixel"),
+  LS_COL_INT_IN("loop", LS_I32, source_rec, s.loop, 0, 1, 0, "1: plays in a loop"),
+  LS_COL_INT_IN("panning", LS_I32, source_rec, s.panning, 0, 1, 0, "1: panned by the listener's position"),
+  LS_COL_INT_IN("time_delay", LS_I32, source_rec, s.time_delay, 0, INT32_MAX, 0, "delay before it plays, in seconds"),
+  LS_COL_INT_IN("falloff", LS_I32, source_rec, s.falloff, 0, 255, 0, "falloff 0 (none) to 255 (full) towards the shape's edge"),
+  LS_COL_INDEX("pos_env", LS_I32, source_rec, pos_env, &envelope_index, 0, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_INT("pos_env_offset", LS_I32, source_rec, s.pos_env_offset, 0, "position envelope time offset (ms)"),
+  LS_COL_INDEX("sound_env", LS_I32, source_rec, sound_env, &envelope_index, 0, 0, "sound (volume) envelope index, 0-based; NULL: none"),
+  LS_COL_INT("sound_env_offset", LS_I32, source_rec, s.sound_env_offset, 0, "sound envelope time offset (ms)"),
+  {.name = "shape", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(source_rec, s.shape),
+   .aux = source_shapes, .doc = "'rectangle' or 'circle': the area the sound is heard in"},
+  LS_COL_INT_NULL("width", LS_I32, source_rec, width, 0, INT32_MAX, 0, "rectangles: width, fixed point (1024 = one pixel); NULL for circles"),
+  LS_COL_INT_NULL("height", LS_I32, source_rec, height, 0, INT32_MAX, 0, "rectangles: height, fixed point; NULL for circles"),
+  LS_COL_INT_NULL("radius", LS_I32, source_rec, radius, 0, INT32_MAX, 0, "circles: radius in pixels; NULL for rectangles"),
+  LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
+};
+
+static int source_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
+  return layer_has_rows(model, l, scan, source_columns, NCOLS(source_columns), SOUNDS_LAYERS);
+}
+
+/* The size follows the shape: a rectangle needs width and height, a circle
+** its radius; the other shape's columns read NULL and take only NULL. */
+static int source_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  source_rec *r = row->rec;
+  const source_rec *was = old;
+  enum { WIDTH = 14, HEIGHT = 15, RADIUS = 16 };
+  codec_error e;
+  int rc = check_envelope_kind(row, "pos_env", r->pos_env, was->pos_env, ENV_POSITION, err);
+  if (rc == SQLITE_OK) rc = check_envelope_kind(row, "sound_env", r->sound_env, was->sound_env, ENV_SOUND, err);
+  if (rc != SQLITE_OK) return rc;
+  if (r->pos_env != was->pos_env) r->s.pos_env = r->pos_env;
+  if (r->sound_env != was->sound_env) r->s.sound_env = r->sound_env;
+  if (r->s.shape == 1) {
+    if ((changed[WIDTH] && r->width >= 0) || (changed[HEIGHT] && r->height >= 0)) {
+      *err = sqlite3_mprintf("column %s: a circle has a radius, no width or height", changed[WIDTH] ? "width" : "height");
+      return SQLITE_CONSTRAINT;
+    }
+    if (r->radius < 0) {
+      *err = sqlite3_mprintf("column radius: a circle needs a radius");
+      return SQLITE_CONSTRAINT;
+    }
+    r->s.width = r->radius;
+    r->s.height = 0;
+  } else {
+    if (changed[RADIUS] && r->radius >= 0) {
+      *err = sqlite3_mprintf("column radius: a rectangle has a width and height, no radius");
+      return SQLITE_CONSTRAINT;
+    }
+    if (r->width < 0 || r->height < 0) {
+      *err = sqlite3_mprintf("column %s: a rectangle needs a width and a height", r->width < 0 ? "width" : "height");
+      return SQLITE_CONSTRAINT;
+    }
+    r->s.width = r->width;
+    r->s.height = r->height;
+  }
+  if (memcmp(&r->s, &was->s, sizeof r->s) == 0 ||
+      tw_source_set(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->s, &e))
+    return SQLITE_OK;
+  return STORE_ERROR(source_columns, changed, &e, err);
+}
+
+static const ls_table tw_sound_sources = {
+  .name = "tw_sound_sources", .format = &tw_format,
+  .doc = "one row per sound source of every sounds layer of each (DDNet) map; INSERT adds one with the editor's defaults (a looping circle of radius 1500), DELETE removes one",
+  LS_COLUMNS(source_columns),
+  .shape = {.kind = LS_SHAPE_GRID, .count = count_layers, .inner = layer_cells_wide, .height = layer_cells_high,
+            .has = source_layer_in_scan, .base = layer_key_base},
+  .describe = describe_source,
+  .rows_per_file = 2,
+  .record_size = sizeof(source_rec), .load = source_load, .store = source_store,
+  .key = tw_source_key, .seek = tw_source_seek, .insert = &tw_source_insertion, .remove = tw_source_remove_row,
+};
+/* ---- tw_images --------------------------------------------------------------- */
+
+COUNT_OF(count_images, num_images)
+
+typedef struct image_rec {
+  int32_t version, width, height, external, rgba; /* external, rgba: 0 or 1 */
+  int64_t data_size;                              /* -1 (NULL) when external */
+  ls_span name;                                   /* NULL when none */
+  ls_span png;                                    /* a PNG written to the row ({NULL, 0}: none) */
+} image_rec;
+
+static int image_load(const ls_row *row, char **err) {
+  image_rec *r = row->rec;
+  tw_image_info im;
+  codec_error e;
+  if (!tw_image_get(ROW_MAP(row), (size_t)row->pos.a, &im, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  r->version = im.version;
+  r->width = im.width;
+  r->height = im.height;
+  r->external = im.external != 0;
+  r->rgba = im.format != 0;
+  r->data_size = im.data_index >= 0 ? (int64_t)im.data_size : -1;
+  r->name.p = im.name;
+  r->name.n = im.name_len;
+  r->png.p = NULL;
+  r->png.n = 0;
+  return SQLITE_OK;
+}
+
+/* png: the embedded pixels encoded as PNG when read (NULL for an external
+** image), so only a query that reads the column pays for the encoding. */
+static void get_image_png(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  tw_map *m = ROW_MAP(row);
+  tw_image_info im;
+  unsigned char *png;
+  size_t n;
+  codec_error e;
+  (void)col;
+  if (!tw_image_get(m, (size_t)row->pos.a, &im, &e)) ls_result_codec_error(ctx, row, &e);
+  else if (im.external || im.data_index < 0) return;
+  else if (!tw_image_png(m, (size_t)row->pos.a, &png, &n, &e)) ls_result_codec_error(ctx, row, &e);
+  else sqlite3_result_blob64(ctx, png, n, free);
+}
+
+/* Copies a non-empty BLOB value into *out (the row's arena) for store(),
+** or fails naming the column and what it takes (`takes`).  NULL where the
+** column reads NULL (reads_null: no bytes in the map) is what it read, so
+** it changes nothing (*out stays {NULL, 0}). */
+static int stage_file_bytes(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, int reads_null,
+                            ls_span *out, char **err) {
+  void *copy;
+  size_t n = (size_t)sqlite3_value_bytes(v);
+  if (sqlite3_value_type(v) == SQLITE_NULL && reads_null) return SQLITE_OK;
+  if (sqlite3_value_type(v) != SQLITE_BLOB || n == 0) {
+    *err = sqlite3_mprintf("column %s: takes %s", col->name, takes);
+    return SQLITE_CONSTRAINT;
+  }
+  if (!(copy = ls_arena_alloc(row->arena, n))) return SQLITE_NOMEM;
+  memcpy(copy, sqlite3_value_blob(v), n);
+  out->p = copy;
+  out->n = n;
+  return SQLITE_OK;
+}
+
+/* png = BLOB: kept in the row for image_store, which embeds it. */
+static int set_image_png(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  tw_image_info im;
+  codec_error e;
+  int reads_null = tw_image_get(ROW_MAP(row), (size_t)row->pos.a, &im, &e) && (im.external || im.data_index < 0);
+  return stage_file_bytes(row, v, col, "the bytes of a PNG file (a non-empty BLOB, e.g. readfile('x.png')); "
+                          "set external = 1 to drop the pixels", reads_null, &((image_rec *)row->rec)->png, err);
+}
+
+/* Whether png is exactly the PNG the row's embedded image reads as (the
+** column written back): embedding it again would re-encode the pixels
+** (another format or stride in the file), so it is no change. */
+static int png_is_current(const ls_row *row, const ls_span *png) {
+  unsigned char *cur = NULL;
+  size_t n = 0;
+  codec_error e;
+  int same = tw_image_png(ROW_MAP(row), (size_t)row->pos.a, &cur, &n, &e) && n == png->n && memcmp(cur, png->p, n) == 0;
+  free(cur);
+  return same;
+}
+
+/* The pixels: a PNG written embeds it (width, height and format follow);
+** external = 1 drops the pixels, external = 0 needs a PNG. */
+static int image_store_pixels(ls_row *row, const image_rec *was, int external_set, char **err) {
+  const image_rec *r = row->rec;
+  codec_error e;
+  if (r->png.p) {
+    if (r->external && external_set) {
+      *err = sqlite3_mprintf("column external: an image given a png is embedded; set external = 0 or leave it");
+      return SQLITE_CONSTRAINT;
+    }
+    if (!was->external && png_is_current(row, &r->png)) return SQLITE_OK;
+    if (tw_image_embed_png(ROW_MAP(row), (size_t)row->pos.a, r->png.p, r->png.n, &e)) return SQLITE_OK;
+    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column png");
+  }
+  if (r->external == was->external) return SQLITE_OK;
+  if (!r->external) {
+    *err = sqlite3_mprintf("column external: embedding an image needs its pixels: set png too, e.g. "
+                           "SET external = 0, png = readfile('mapres/' || name || '.png')");
+    return SQLITE_CONSTRAINT;
+  }
+  if (tw_image_make_external(ROW_MAP(row), (size_t)row->pos.a, &e)) return SQLITE_OK;
+  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column external");
+}
+
+#define IMAGE_EXTERNAL_COLUMN 4 /* its index: external = 1 and a png contradict */
+
+/* The pixels (image_store_pixels), then a new name (an equal one leaves
+** the blob alone). */
+static int image_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  const ls_span *now = &((const image_rec *)row->rec)->name, *was = &((const image_rec *)old)->name;
+  codec_error e;
+  int rc = image_store_pixels(row, old, changed[IMAGE_EXTERNAL_COLUMN], err);
+  if (rc != SQLITE_OK) return rc;
+  if (now->p == was->p || (was->p && now->n == was->n && memcmp(now->p, was->p, now->n) == 0)) return SQLITE_OK;
+  if (tw_image_set_name(ROW_MAP(row), (size_t)row->pos.a, now->p, now->n, &e)) return SQLITE_OK;
+  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column name");
+}
+
+#define TW_IMAGE_NAME_MAX 127 /* 128 bytes with the NUL */
+static const char *const image_formats[] = {"rgb", "rgba", NULL};
+
+static const ls_column image_columns[] = {
+  LS_COL_POS("image", 0, LS_COL_RANGE | LS_COL_VALUES(11), "image index, 0-based in file order, as layers refer to it"),
+  {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(image_rec, name), .min = 1,
+   .max = TW_IMAGE_NAME_MAX, .doc = "image name (1 to 127 bytes; external images are looked up by it in mapres/)"},
+  LS_COL_INT("width", LS_I32, image_rec, width, LS_COL_RO, "width in pixels"),
+  LS_COL_INT("height", LS_I32, image_rec, height, LS_COL_RO, "height in pixels"),
+  [IMAGE_EXTERNAL_COLUMN] = LS_COL_INT_IN("external", LS_I32, image_rec, external, 0, 1, 0,
+                "1: not embedded, loaded from the game's mapres by name; setting 1 drops the pixels, setting 0 needs png"),
+  {.name = "format", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(image_rec, rgba),
+   .flags = LS_COL_RO, .aux = image_formats, .doc = "'rgba' or 'rgb' (0.7 image items only)"},
+  {.name = "data_size", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(image_rec, data_size),
+   .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "bytes of embedded pixel data, uncompressed (NULL when external)"},
+  LS_COL_INT("version", LS_I32, image_rec, version, LS_COL_RO, "image item version (1 DDNet/0.6, 2 0.7)"),
+  {.name = "png", .type = "BLOB", .kind = LS_CUSTOM, .get = get_image_png, .set = set_image_png, .flags = LS_COL_NOREC,
+   .doc = "the embedded pixels as an RGBA PNG (NULL when external); writing a PNG embeds it, width, height and format follow"},
+};
+
+static const ls_table tw_images = {
+  .name = "tw_images", .format = &tw_format, .doc = "one row per image of each map; INSERT appends an external image (name, width, height), DELETE removes an unused one, lowering the image indices past it",
+  LS_COLUMNS(image_columns),
+  .shape = LS_ARRAY(count_images), .row_name = "image %a",
+  .rows_per_file = 11, /* the corpus average */
+  .record_size = sizeof(image_rec), .load = image_load, .store = image_store,
+  .key = tw_image_key, .seek = tw_image_seek, .insert = &tw_image_insertion, .remove = tw_image_remove_row,
+};
+
+/* ---- tw_envelopes ------------------------------------------------------------ */
+
+COUNT_OF(count_envelopes, num_envelopes)
+
+/* A point as the points column holds it: the codec's, with how many
+** values and tangent integers it shows (a write: how many were given). */
+typedef struct shown_point {
+  tw_env_point p;
+  int values_shown;       /* 1 to 4 */
+  int tangents_shown[4];  /* in_dx, in_dy, out_dx, out_dy: 0 or 4 (a write: 0 when absent) */
+} shown_point;
+
+/* The codec's tw_envelope_info, synchronized as shown, the kind's name,
+** and the points (shown_point; decoded only when the column is read). */
+typedef struct envelope_rec {
+  tw_envelope_info en;
+  int32_t synchronized; /* 0 or 1 */
+  ls_span kind, points;
+} envelope_rec;
+
+static int envelope_load(const ls_row *row, char **err) {
+  envelope_rec *r = row->rec;
+  codec_error e;
+  if (!tw_envelope_get(ROW_MAP(row), (size_t)row->pos.a, &r->en, &e))
+    return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  r->synchronized = r->en.synchronized != 0;
+  r->kind.p = r->en.kind;
+  r->kind.n = strlen(r->en.kind);
+  return SQLITE_OK;
+}
+
+/* The envelope's points for the points column, decoded when it is read
+** (ls_json_records.decode), with what each shows: the values its channels
+** use (1 sound, 3 position: x, y, rotation, 4 color), all 4 when an unused
+** one is not 0, and the four bezier tangents together when any of them is
+** not 0, so reading and writing back never loses anything. */
+static int decode_envelope_points(const ls_row *row, ls_span *points, char **err) {
+  int channels = ((const envelope_rec *)row->rec)->en.channels, used = channels >= 1 && channels <= 4 ? channels : 4;
+  int k, unused, any;
+  tw_env_point *p = NULL;
+  shown_point *sp;
+  size_t n, i;
+  codec_error e;
+  if (!tw_envelope_points(ROW_MAP(row), (size_t)row->pos.a, &p, &n, &e))
+    return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  if (!(sp = ls_arena_alloc(row->arena, sizeof *sp * (n + 1)))) {
+    free(p);
+    return SQLITE_NOMEM;
+  }
+  for (i = 0; i < n; i++) {
+    sp[i].p = p[i];
+    for (k = used, unused = 0; k < 4; k++) unused |= p[i].values[k] != 0;
+    sp[i].values_shown = unused ? 4 : used;
+    for (k = any = 0; k < 16; k++) any |= p[i].bezier[k] != 0;
+    for (k = 0; k < 4; k++) sp[i].tangents_shown[k] = any ? 4 : 0;
+  }
+  free(p);
+  points->p = sp;
+  points->n = n;
+  return SQLITE_OK;
+}
+
+#define TW_ENV_POINTS_MAX 65536
+#define TW_CURVE_MAX 5 /* step, linear, slow, fast, smooth, bezier */
+static const char points_example[] =
+  "[{\"time\":0,\"curve\":1,\"values\":[0,0,0]},{\"time\":1000,\"curve\":1,\"values\":[0,0,90]}]";
+
+/* The members of a point object: time, curve, 1 to 4 values, and the
+** optional bezier tangents (store() checks that the map holds them). */
+#define TANGENT(key, k) \
+  {key, LS_I32, offsetof(shown_point, p.bezier[4 * (k)]), INT32_MIN, INT32_MAX, 4, offsetof(shown_point, tangents_shown[k]), 1}
+#define TANGENTS 3 /* point_members[3..6] */
+static const ls_json_member point_members[] = {
+  {"time", LS_I32, offsetof(shown_point, p.time), 0, INT32_MAX, 0, 0, 0},
+  {"curve", LS_I32, offsetof(shown_point, p.curve), 0, TW_CURVE_MAX, 0, 0, 0},
+  {"values", LS_I32, offsetof(shown_point, p.values), INT32_MIN, INT32_MAX, 4, offsetof(shown_point, values_shown), 0},
+  TANGENT("in_dx", 0), TANGENT("in_dy", 1), TANGENT("out_dx", 2), TANGENT("out_dy", 3),
+};
+static const ls_json_records point_records = {sizeof(shown_point), "point", TW_ENV_POINTS_MAX, points_example,
+                                              point_members, NCOLS(point_members), decode_envelope_points};
+
+#define ENV_POINTS_COLUMN 5 /* its index: store() writes the points only when they changed */
+
+static const ls_column envelope_columns[] = {
+  LS_COL_POS("env", 0, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, 0-based in file order (the editor counts from 1), as layers and quads refer to it"),
+  {.name = "kind", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(envelope_rec, kind),
+   .flags = LS_COL_RO, .doc = "'position', 'color', 'sound' (or 'unknown')"},
+  LS_COL_TEXT_CHARS("name", LS_UTF8, envelope_rec, en.name, LS_SIZEOF(envelope_rec, en.name), 0, 0, "envelope name (31 bytes)"),
+  LS_COL_INT_IN("synchronized", LS_I32, envelope_rec, synchronized, 0, 1, 0, "1: follows server time rather than the player's join time"),
+  LS_COL_INT("num_points", LS_I32, envelope_rec, en.num_points, LS_COL_RO, "number of points"),
+  [ENV_POINTS_COLUMN] = {.name = "points", .type = "TEXT", .kind = LS_JSON_RECORDS, .store = LS_SPAN,
+   .offset = offsetof(envelope_rec, points), .aux = &point_records, .doc = "JSON [{time (ms), curve (0 step, 1 linear, 2 slow, 3 fast, 4 smooth, 5 bezier), values [x, y, rotation] / [r, g, b, a] / [volume] (fixed point, 1024 = 1.0)}], with in_dx, in_dy, out_dx, out_dy (4 ints each) for bezier tangents; writing may change the number of points"},
+  LS_COL_INT("channels", LS_I32, envelope_rec, en.channels, LS_COL_RO, "channels: 1 sound, 3 position, 4 color"),
+  LS_COL_INT("version", LS_I32, envelope_rec, en.version, LS_COL_RO, "envelope item version"),
+};
+
+/* The codec's points of new points (into the arena), checked point by
+** point: times must not decrease, and tangents need a map that stores
+** them. */
+static int envelope_new_points(ls_row *row, ls_span points, tw_env_point **out, char **err) {
+  const shown_point *sp = points.p;
+  int bezier = tw_map_has_bezier(ROW_MAP(row)), k;
+  size_t i;
+  if (!(*out = ls_arena_alloc(row->arena, sizeof **out * (points.n + 1)))) return SQLITE_NOMEM;
+  for (i = 0; i < points.n; i++) {
+    if (i > 0 && sp[i].p.time < sp[i - 1].p.time) {
+      *err = sqlite3_mprintf("column points: point %lld time %d is before the previous point's %d; times must not "
+                             "decrease", (long long)i, sp[i].p.time, sp[i - 1].p.time);
+      return SQLITE_CONSTRAINT;
+    }
+    for (k = 0; k < 4 && !bezier; k++) {
+      if (!sp[i].tangents_shown[k]) continue;
+      *err = sqlite3_mprintf("column points: point %lld %s: this map stores no bezier tangents (only 0.7 maps and "
+                             "DDNet maps with bezier points do)", (long long)i, point_members[TANGENTS + k].key);
+      return SQLITE_CONSTRAINT;
+    }
+    (*out)[i] = sp[i].p;
+  }
+  return SQLITE_OK;
+}
+
+/* Name and synchronized, then new points (the points item is rebuilt;
+** later envelopes' start points move when the count changes). */
+static int envelope_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  tw_map *m = ROW_MAP(row);
+  envelope_rec *r = row->rec;
+  const envelope_rec *was = old;
+  tw_env_point *points = NULL;
+  codec_error e;
+  int rc;
+  if (changed[ENV_POINTS_COLUMN] && (rc = envelope_new_points(row, r->points, &points, err)) != SQLITE_OK) return rc;
+  if (r->synchronized != was->synchronized) r->en.synchronized = r->synchronized;
+  if (memcmp(&r->en, &was->en, sizeof r->en) != 0 && !tw_envelope_set(m, (size_t)row->pos.a, &r->en, &e))
+    return STORE_ERROR(envelope_columns, changed, &e, err);
+  if (points && !tw_envelope_set_points(m, (size_t)row->pos.a, points, r->points.n, &e))
+    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column points");
+  return SQLITE_OK;
+}
+
+static const ls_table tw_envelopes = {
+  .name = "tw_envelopes", .format = &tw_format, .doc = "one row per envelope (animation curve) of each map; INSERT appends one of a kind (with the editor's two points unless points is given), DELETE removes an unused one, lowering the envelope indices past it",
+  LS_COLUMNS(envelope_columns),
+  .shape = LS_ARRAY(count_envelopes), .row_name = "envelope %a",
+  .rows_per_file = 4, /* the corpus average */
+  .record_size = sizeof(envelope_rec), .load = envelope_load, .store = envelope_store,
+  .key = tw_envelope_key, .seek = tw_envelope_seek, .insert = &tw_envelope_insertion, .remove = tw_envelope_remove_row,
+};
+
+/* ---- tw_sounds --------------------------------------------------------------- */
+
+COUNT_OF(count_sounds, num_sounds)
+
+typedef struct sound_rec {
+  ls_span name;      /* NULL when none */
+  int64_t data_size; /* -1 (NULL) without data */
+  ls_span data;      /* bytes written to the row ({NULL, 0}: none) */
+} sound_rec;
+
+static int sound_load(const ls_row *row, char **err) {
+  sound_rec *r = row->rec;
+  tw_sound_info s;
+  codec_error e;
+  if (!tw_sound_get(ROW_MAP(row), (size_t)row->pos.a, &s, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  r->name.p = s.name;
+  r->name.n = s.name_len;
+  r->data_size = s.data_index >= 0 ? (int64_t)s.data_size : -1;
+  r->data.p = NULL;
+  r->data.n = 0;
+  return SQLITE_OK;
+}
+
+/* data: the embedded opus bytes, inflated only when the column is read. */
+static void get_sound_data(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  unsigned char *d;
+  size_t n;
+  codec_error e;
+  (void)col;
+  if (!tw_sound_data(ROW_MAP(row), (size_t)row->pos.a, &d, &n, &e)) ls_result_codec_error(ctx, row, &e);
+  else if (d) sqlite3_result_blob64(ctx, d, n, free); /* the codec's malloc'd copy: SQLite frees it */
+}
+
+/* data = BLOB: kept in the row for sound_store. */
+static int set_sound_data(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  tw_sound_info so;
+  codec_error e;
+  int reads_null = tw_sound_get(ROW_MAP(row), (size_t)row->pos.a, &so, &e) && so.data_index < 0;
+  return stage_file_bytes(row, v, col, "the bytes of an opus file (a non-empty BLOB, e.g. readfile('x.opus'))",
+                          reads_null, &((sound_rec *)row->rec)->data, err);
+}
+
+/* New bytes (the sound becomes embedded, its size follows), then a new
+** name (an equal one leaves the blob alone). */
+static int sound_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  const sound_rec *r = row->rec, *was = old;
+  codec_error e;
+  (void)changed;
+  if (r->data.p && !tw_sound_set_data(ROW_MAP(row), (size_t)row->pos.a, r->data.p, r->data.n, &e))
+    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column data");
+  if (r->name.p == was->name.p ||
+      (was->name.p && r->name.n == was->name.n && memcmp(r->name.p, was->name.p, r->name.n) == 0))
+    return SQLITE_OK;
+  if (tw_sound_set_name(ROW_MAP(row), (size_t)row->pos.a, r->name.p, r->name.n, &e)) return SQLITE_OK;
+  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column name");
+}
+
+static const ls_column sound_columns[] = {
+  LS_COL_POS("sound", 0, LS_COL_RANGE | LS_COL_VALUES(1), "sound index, 0-based in file order, as sounds layers refer to it"),
+  {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(sound_rec, name), .min = 1,
+   .max = TW_IMAGE_NAME_MAX, .doc = "sound name (1 to 127 bytes)"},
+  {.name = "data_size", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(sound_rec, data_size),
+   .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "bytes of embedded opus data"},
+  {.name = "data", .type = "BLOB", .kind = LS_CUSTOM, .get = get_sound_data, .set = set_sound_data, .flags = LS_COL_NOREC,
+   .doc = "the embedded opus bytes (NULL when none); writing embeds new bytes, data_size follows"},
+};
+
+static const ls_table tw_sounds = {
+  .name = "tw_sounds", .format = &tw_format, .doc = "one row per sound of each (DDNet) map; INSERT appends a sound by name (without data), DELETE removes an unused one, lowering the sound indices past it",
+  LS_COLUMNS(sound_columns),
+  .shape = LS_ARRAY(count_sounds), .row_name = "sound %a",
+  .rows_per_file = 1, /* the corpus average */
+  .record_size = sizeof(sound_rec), .load = sound_load, .store = sound_store,
+  .key = tw_sound_key, .seek = tw_sound_seek, .insert = &tw_sound_insertion, .remove = tw_sound_remove_row,
+};
+
+/* ---- the family --------------------------------------------------------- */
+
+static const ls_table *const tw_all_tables[] = {&tw_maps,  &tw_groups, &tw_layers,    &tw_tiles,
+                                                &tw_quads, &tw_images, &tw_envelopes, &tw_sounds,
+                                                &tw_sound_sources, NULL};
+
+const ls_family tw_family = {
+  .format = &tw_format,
+  .tables = tw_all_tables,
+  .register_functions = tw_register_functions,
+};

@@ -1,0 +1,22 @@
+/*
+** wz4_tables.h: registration of the werkkzeug4 (.wz4) table family.
+*/
+#ifndef LEVELSQL_WZ4_TABLES_H
+#define LEVELSQL_WZ4_TABLES_H
+
+#include "engine/engine.h"
+
+extern const ls_format wz4_format;
+
+/* wz4_pages, wz4_operators, wz4_links, and the "wz4" format for
+** levelsql_files. */
+extern const ls_family wz4_family;
+
+/* The codec's document inside a model of the family (wz4_render). */
+struct wz4_doc *wz4_model_doc(void *model);
+
+/* The family's SQL functions, its render function included
+** (wz4_render.c): the family's ls_family.register_functions. */
+int wz4_register_functions(sqlite3 *db, ls_session *sess);
+
+#endif
