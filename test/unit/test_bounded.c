@@ -497,30 +497,42 @@ static double read_refused_ms(const char *sql) {
 static void test_interrupt_read(const char *dir) {
   const char *path = fmt("%s/sparse_1000MB.WWD", dir);
   const char *sql = fmt("SELECT count(*) FROM wwd_planes('%s')", path);
-  sqlite3 *db;
-  double whole, late, allowed;
-  int rc, after_ms;
+  sqlite3 *db = NULL;
+  double whole, late = -1, allowed;
+  int rc = SQLITE_OK, after_ms, attempt;
   FILE *f = fopen(path, "wb");
   REQUIRE(f && ftruncate(fileno(f), (off_t)1000 << 20) == 0, "sparse file made");
   if (f) fclose(f);
   read_refused_ms(sql); /* into the page cache */
   whole = read_refused_ms(sql);
-  db = db_open();
-  REQUIRE(db != NULL, "connection");
-  if (!db) return;
-  exec_ok(db, "SELECT levelsql_threads(0)");
   after_ms = (int)(whole / 4);
+  allowed = allowed_lateness_ms(whole);
   if (after_ms < 20) {
     SKIP("reading 1,000 MB took %.1f ms: too fast to interrupt inside it", whole);
   } else {
-    allowed = allowed_lateness_ms(whole);
-    late = interrupted_after(db, sql, after_ms, &rc);
-    printf("INFO reading a 1,000 MB file: %.1f ms whole; interrupted %d ms in, stopped %.1f ms after (rc %d)\n", whole,
-           after_ms, late, rc);
+    /* Up to three tries, each on a new connection: one stop within the
+    ** allowance shows the read polls the interrupt (a read that did not
+    ** would end three quarters of the whole later every time); the
+    ** retries absorb a busy machine's pause (seen once under ASan on CI:
+    ** 162 ms after an interrupt 159 ms into a 639 ms read). */
+    for (attempt = 1; attempt <= 3; attempt++) {
+      sqlite3_close(db);
+      db = db_open();
+      REQUIRE(db != NULL, "connection");
+      if (!db) return;
+      exec_ok(db, "SELECT levelsql_threads(0)");
+      late = interrupted_after(db, sql, after_ms, &rc);
+      printf("INFO reading a 1,000 MB file: %.1f ms whole; try %d interrupted %d ms in, stopped %.1f ms after (rc %d)\n",
+             whole, attempt, after_ms, late, rc);
+      if (rc == SQLITE_INTERRUPT && late >= 0 && late < allowed && late < whole / 2) break;
+    }
     CHECK(rc == SQLITE_INTERRUPT && late >= 0 && late < allowed && late < whole / 2,
           "reading a 1,000 MB file stops within %.0f ms of an interrupt (%.1f ms of %.1f, rc %d)", allowed, late,
           whole, rc);
   }
+  if (!db) db = db_open();
+  REQUIRE(db != NULL, "connection");
+  if (!db) return;
   rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
   CHECK(rc == SQLITE_ERROR && !strstr(sqlite3_errmsg(db), "interrupted"),
         "after the interrupt the file's own error comes back: %s", sqlite3_errmsg(db));
