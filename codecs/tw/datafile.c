@@ -762,6 +762,132 @@ static int type_taken_raw(const datafile *df, uint32_t type) {
   return 0;
 }
 
+/* The UUID item types a write has renumbered so far (by first use). */
+typedef struct uuid_renumbering {
+  unsigned char uuids[256][16];
+  uint32_t types[256];
+  size_t n;
+} uuid_renumbering;
+
+/* The internal type written for the UUID item type whose index item is
+** ex: the one given at its first use; else (first use) the next free one
+** below 0xFFFF, whose generated index item goes into the slot
+** oi[*n_out] the caller is filling, the item being written moving one
+** slot on (*n_out counts the index item).  Returns the type, or 0 after
+** failing err. */
+static uint32_t renumber_uuid_type(const datafile *df, const df_item *ex, uuid_renumbering *r, out_item *oi,
+                                   size_t *n_out, codec_error *err) {
+  unsigned char u[16];
+  size_t k;
+  uint32_t t;
+  out_item tmp;
+  uuid_from_ints(ex->ints, u);
+  for (k = 0; k < r->n; k++)
+    if (memcmp(r->uuids[k], u, 16) == 0) return r->types[k];
+  if (r->n == 256) {
+    codec_fail_limit(err, "write: more than 256 UUID item types");
+    return 0;
+  }
+  t = r->n ? r->types[r->n - 1] - 1 : 0xFFFEu;
+  while (t >= DF_UUID_TYPE_MIN && type_taken_raw(df, t)) t--;
+  if (t < DF_UUID_TYPE_MIN) {
+    codec_fail_limit(err, "write: no free internal type for UUID item type");
+    return 0;
+  }
+  memcpy(r->uuids[k], u, 16);
+  r->types[k] = t;
+  r->n++;
+  (*n_out)++;
+  /* The index item, written when the type is first used (its src orders
+  ** it after earlier items, before this one). */
+  oi[*n_out].type = DF_ITEMTYPE_EX;
+  oi[*n_out].id = t;
+  oi[*n_out].src = SIZE_MAX - 256 + k;
+  uuid_to_ints(u, oi[*n_out].uuid_ints);
+  /* swap so the data item stays in slot *n_out */
+  tmp = oi[*n_out - 1];
+  oi[*n_out - 1] = oi[*n_out];
+  oi[*n_out] = tmp;
+  return t;
+}
+
+/* The items as written, into oi (room for 2 * num_items + 1) and their
+** number into *n_out: every item but the old UUID index items, UUID types
+** renumbered by first use with their index items generated, sorted by
+** type (list order kept inside a type).  Returns 1, or 0 with err set. */
+static int order_items(const datafile *df, out_item *oi, size_t *n_out, codec_error *err) {
+  uuid_renumbering r;
+  size_t i;
+  r.n = 0;
+  *n_out = 0;
+  for (i = 0; i < df->num_items; i++) {
+    const df_item *it = &df->items[i];
+    const df_item *ex;
+    if (it->type == DF_ITEMTYPE_EX) continue; /* regenerated below */
+    oi[*n_out].type = it->type;
+    oi[*n_out].id = it->id;
+    oi[*n_out].src = i;
+    if ((ex = uuid_index_for(df, it->type))) {
+      uint32_t t = renumber_uuid_type(df, ex, &r, oi, n_out, err);
+      if (!t) return 0;
+      oi[*n_out].type = t;
+    }
+    (*n_out)++;
+  }
+  qsort(oi, *n_out, sizeof *oi, out_item_cmp);
+  return 1;
+}
+
+/* The payload bytes of written item oi (a generated index item: its UUID). */
+static size_t out_item_payload(const datafile *df, const out_item *oi) {
+  return oi->src >= SIZE_MAX - 256 ? 16 : df->items[oi->src].num_ints * 4;
+}
+
+/* The header, the item types, the item and data offsets, the raw sizes,
+** the items and the blobs, into w (reserved for total bytes). */
+static void write_datafile(const datafile *df, const out_item *oi, size_t n_out, size_t n_types, const out_blob *ob,
+                           size_t item_area, size_t data_area, size_t total, byte_writer *w) {
+  size_t i, j, off;
+  byte_writer_reserve(w, total);
+  byte_writer_bytes(w, "DATA", 4);
+  byte_writer_u32(w, 4);
+  byte_writer_u32(w, (uint32_t)(total - 16));
+  byte_writer_u32(w, (uint32_t)(total - data_area - 16));
+  byte_writer_u32(w, (uint32_t)n_types);
+  byte_writer_u32(w, (uint32_t)n_out);
+  byte_writer_u32(w, (uint32_t)df->num_data);
+  byte_writer_u32(w, (uint32_t)item_area);
+  byte_writer_u32(w, (uint32_t)data_area);
+  for (i = 0; i < n_out; i = j) {
+    for (j = i; j < n_out && oi[j].type == oi[i].type; j++) {
+    }
+    byte_writer_u32(w, oi[i].type);
+    byte_writer_u32(w, (uint32_t)i);
+    byte_writer_u32(w, (uint32_t)(j - i));
+  }
+  for (i = 0, off = 0; i < n_out; i++) {
+    byte_writer_u32(w, (uint32_t)off);
+    off += 8 + out_item_payload(df, &oi[i]);
+  }
+  for (i = 0, off = 0; i < df->num_data; i++) {
+    byte_writer_u32(w, (uint32_t)off);
+    off += ob[i].size;
+  }
+  for (i = 0; i < df->num_data; i++) byte_writer_u32(w, ob[i].raw_size);
+  for (i = 0; i < n_out; i++) {
+    byte_writer_u32(w, (oi[i].type << 16) | (oi[i].id & 0xFFFF));
+    if (oi[i].src >= SIZE_MAX - 256) {
+      byte_writer_u32(w, 16);
+      for (j = 0; j < 4; j++) byte_writer_i32(w, oi[i].uuid_ints[j]);
+    } else {
+      const df_item *it = &df->items[oi[i].src];
+      byte_writer_u32(w, (uint32_t)(it->num_ints * 4));
+      for (j = 0; j < it->num_ints; j++) byte_writer_i32(w, it->ints[j]);
+    }
+  }
+  for (i = 0; i < df->num_data; i++) byte_writer_bytes(w, ob[i].bytes, ob[i].size);
+}
+
 /* df_write: the DDNet writer.  UUID types are renumbered by first use (see
 ** datafile.h), items sorted by type with list order kept inside a type, every
 ** count and offset recomputed, and the header's size/swaplen written with the
@@ -769,10 +895,7 @@ static int type_taken_raw(const datafile *df, uint32_t type) {
 int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, codec_error *err) {
   out_item *oi = NULL;
   out_blob *ob = NULL;
-  size_t n_out = 0, i, j, n_types = 0, item_area = 0, data_area = 0, total;
-  unsigned char uuids[256][16];
-  uint32_t uuid_types[256];
-  size_t n_uuids = 0;
+  size_t n_out = 0, i, n_types = 0, item_area = 0, data_area = 0, total;
   byte_writer w;
   blob_deflater deflater;
   int ok = 0;
@@ -787,56 +910,9 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
     codec_fail_oom(err, "write: out of memory");
     goto done;
   }
-  for (i = 0; i < df->num_items; i++) {
-    const df_item *it = &df->items[i];
-    const df_item *ex;
-    if (it->type == DF_ITEMTYPE_EX) continue; /* regenerated below */
-    oi[n_out].type = it->type;
-    oi[n_out].id = it->id;
-    oi[n_out].src = i;
-    ex = uuid_index_for(df, it->type);
-    if (ex) {
-      unsigned char u[16];
-      size_t k;
-      uuid_from_ints(ex->ints, u);
-      for (k = 0; k < n_uuids; k++)
-        if (memcmp(uuids[k], u, 16) == 0) break;
-      if (k == n_uuids) {
-        uint32_t t = n_uuids ? uuid_types[n_uuids - 1] - 1 : 0xFFFEu;
-        if (n_uuids == 256) {
-          codec_fail_limit(err, "write: more than 256 UUID item types");
-          goto done;
-        }
-        while (t >= DF_UUID_TYPE_MIN && type_taken_raw(df, t)) t--;
-        if (t < DF_UUID_TYPE_MIN) {
-          codec_fail_limit(err, "write: no free internal type for UUID item type");
-          goto done;
-        }
-        memcpy(uuids[k], u, 16);
-        uuid_types[k] = t;
-        n_uuids++;
-        n_out++;
-        /* The index item, written when the type is first used (its src
-        ** orders it after earlier items, before this one). */
-        oi[n_out].type = DF_ITEMTYPE_EX;
-        oi[n_out].id = t;
-        oi[n_out].src = SIZE_MAX - 256 + k;
-        uuid_to_ints(u, oi[n_out].uuid_ints);
-        /* swap so the data item stays in slot n_out-1 */
-        {
-          out_item tmp = oi[n_out - 1];
-          oi[n_out - 1] = oi[n_out];
-          oi[n_out] = tmp;
-        }
-      }
-      oi[n_out].type = uuid_types[k];
-    }
-    n_out++;
-  }
-  qsort(oi, n_out, sizeof *oi, out_item_cmp);
+  if (!order_items(df, oi, &n_out, err)) goto done;
   for (i = 0; i < n_out; i++) {
-    size_t payload = oi[i].type == DF_ITEMTYPE_EX && oi[i].src >= SIZE_MAX - 256 ? 16 : df->items[oi[i].src].num_ints * 4;
-    if (!size_add(item_area, 8 + payload, &item_area)) {
+    if (!size_add(item_area, 8 + out_item_payload(df, &oi[i]), &item_area)) {
       codec_fail_limit(err, "write: item area too large");
       goto done;
     }
@@ -854,49 +930,7 @@ int df_write(datafile *df, int flags, unsigned char **out, size_t *out_size, cod
     codec_fail_limit(err, "write: file would be %zu bytes, too large for a datafile", total);
     goto done;
   }
-  byte_writer_reserve(&w, total);
-  byte_writer_bytes(&w, "DATA", 4);
-  byte_writer_u32(&w, 4);
-  byte_writer_u32(&w, (uint32_t)(total - 16));
-  byte_writer_u32(&w, (uint32_t)(total - data_area - 16));
-  byte_writer_u32(&w, (uint32_t)n_types);
-  byte_writer_u32(&w, (uint32_t)n_out);
-  byte_writer_u32(&w, (uint32_t)df->num_data);
-  byte_writer_u32(&w, (uint32_t)item_area);
-  byte_writer_u32(&w, (uint32_t)data_area);
-  for (i = 0; i < n_out; i = j) {
-    for (j = i; j < n_out && oi[j].type == oi[i].type; j++) {
-    }
-    byte_writer_u32(&w, oi[i].type);
-    byte_writer_u32(&w, (uint32_t)i);
-    byte_writer_u32(&w, (uint32_t)(j - i));
-  }
-  {
-    size_t off = 0;
-    for (i = 0; i < n_out; i++) {
-      size_t payload = oi[i].src >= SIZE_MAX - 256 ? 16 : df->items[oi[i].src].num_ints * 4;
-      byte_writer_u32(&w, (uint32_t)off);
-      off += 8 + payload;
-    }
-    off = 0;
-    for (i = 0; i < df->num_data; i++) {
-      byte_writer_u32(&w, (uint32_t)off);
-      off += ob[i].size;
-    }
-  }
-  for (i = 0; i < df->num_data; i++) byte_writer_u32(&w, ob[i].raw_size);
-  for (i = 0; i < n_out; i++) {
-    byte_writer_u32(&w, (oi[i].type << 16) | (oi[i].id & 0xFFFF));
-    if (oi[i].src >= SIZE_MAX - 256) {
-      byte_writer_u32(&w, 16);
-      for (j = 0; j < 4; j++) byte_writer_i32(&w, oi[i].uuid_ints[j]);
-    } else {
-      const df_item *it = &df->items[oi[i].src];
-      byte_writer_u32(&w, (uint32_t)(it->num_ints * 4));
-      for (j = 0; j < it->num_ints; j++) byte_writer_i32(&w, it->ints[j]);
-    }
-  }
-  for (i = 0; i < df->num_data; i++) byte_writer_bytes(&w, ob[i].bytes, ob[i].size);
+  write_datafile(df, oi, n_out, n_types, ob, item_area, data_area, total, &w);
   if (w.failed) {
     codec_fail_oom(err, "write: out of memory for %zu bytes", total);
     goto done;
