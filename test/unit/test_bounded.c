@@ -28,7 +28,7 @@
 ** with CODEC_E_INTERRUPT when their cancel says stop.  Three parses
 ** likewise, each interrupted 200 ms in: a Teeworlds map of 96 MiB (copied
 ** and hashed), a WED area of 4800 x 4800 tile cells and a werkkzeug4
-** project of 700,000 ops; and their parse codecs alone fail with
+** project of 1,000,000 ops; and their parse codecs alone fail with
 ** CODEC_E_INTERRUPT, keeping nothing, when their cancel says stop.
 */
 #include <pthread.h>
@@ -770,7 +770,7 @@ static int write_big_overlay_wed(const char *path, uint16_t side) {
 ** interrupt (every 4 MiB copied or hashed, every 65,536 records): a
 ** Teeworlds map of 96 MiB (one blob padded with zeros: the parse copies
 ** it and hashes the file), a WED area of one 4800 x 4800 overlay (230 MB
-** of tile cells) and a werkkzeug4 project of 700,000 ops, each read by
+** of tile cells) and a werkkzeug4 project of 1,000,000 ops, each read by
 ** a scan without parse-ahead threads and interrupted 200 ms in. */
 static void test_interrupt_format_parses(const char *dir) {
   sqlite3 *db = db_open();
@@ -787,8 +787,8 @@ static void test_interrupt_format_parses(const char *dir) {
   check_interrupted_decode(db, "the parse of a WED area of 4800 x 4800 cells",
                            fmt("SELECT count(*) FROM wed_overlays('%s')", area), 200, 1);
   unlink(area);
-  REQUIRE(write_big_wz4(project, 700000), "project written");
-  check_interrupted_decode(db, "the parse of a wz4 project of 700,000 ops",
+  REQUIRE(write_big_wz4(project, 1000000), "project written");
+  check_interrupted_decode(db, "the parse of a wz4 project of 1,000,000 ops",
                            fmt("SELECT count(*) FROM wz4_pages('%s')", project), 200, 1);
   unlink(project);
   sqlite3_close(db);
