@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "common/codec_error.h"
 
@@ -81,6 +82,34 @@ static inline int codec_cancelled(const codec_cancel *c) {
 /* The failure a codec returns when codec_cancelled said so. */
 static inline int codec_fail_interrupted(codec_error *e) {
   return codec_fail_code(e, CODEC_E_INTERRUPT, "interrupted");
+}
+
+/* How often a parse polls its cancel: once every CODEC_POLL_RECORDS
+** records of a table or items of a list, and once every CODEC_POLL_BYTES
+** bytes copied or hashed.  Both keep the cost of the polls unmeasurable
+** and the time between two polls far under the 100 ms an interrupt may
+** take, at any file size (a 1 GiB copy is 256 steps). */
+#define CODEC_POLL_RECORDS 65536u
+#define CODEC_POLL_BYTES ((size_t)4 << 20)
+
+/* Whether step i (from 0) of a record loop is a polling step, one in
+** CODEC_POLL_RECORDS after the first, and c said stop there. */
+static inline int codec_cancelled_at(const codec_cancel *c, uint64_t i) {
+  return c && i && i % CODEC_POLL_RECORDS == 0 && codec_cancelled(c);
+}
+
+/* memcpy of n bytes in CODEC_POLL_BYTES steps, polling c (NULL: never)
+** between two steps, so a large copy stops when asked.  Returns 1, or 0
+** when c said stop (dst then partly written: the caller frees it). */
+static inline int codec_copy_cancel(void *dst, const void *src, size_t n, const codec_cancel *c) {
+  size_t done = 0;
+  while (done < n) {
+    size_t step = n - done < CODEC_POLL_BYTES ? n - done : CODEC_POLL_BYTES;
+    if (done && codec_cancelled(c)) return 0;
+    memcpy((unsigned char *)dst + done, (const unsigned char *)src + done, step);
+    done += step;
+  }
+  return 1;
 }
 
 #endif

@@ -238,8 +238,10 @@ static int parse_item(datafile *df, const unsigned char *buf, size_t size, const
 
 /* Reads the item type table, (type, start, num) entries whose starts are
 ** the running sum and whose types are distinct, and the items of each
-** block in order; together they must hold exactly the header's items. */
-static int parse_items(datafile *df, const unsigned char *buf, size_t size, const df_layout *l, codec_error *err) {
+** block in order; together they must hold exactly the header's items.
+** Polls `cancel` (NULL: never) every CODEC_POLL_RECORDS items. */
+static int parse_items(datafile *df, const unsigned char *buf, size_t size, const df_layout *l,
+                       const codec_cancel *cancel, codec_error *err) {
   byte_reader r = br_at(buf, size, 0), at = br_at(buf, size, 0);
   size_t t, k, expected_items = 0;
   for (t = 0; t < (size_t)l->ntypes; t++) {
@@ -261,8 +263,10 @@ static int parse_items(datafile *df, const unsigned char *buf, size_t size, cons
       if (br_i32le(&at) == type)
         return codec_fail(err, "item type table entry %zu: byte offset %zu: type %d listed twice", t, o, (int)type);
     }
-    for (k = 0; k < (size_t)num; k++)
+    for (k = 0; k < (size_t)num; k++) {
+      if (codec_cancelled_at(cancel, df->num_items)) return codec_fail_interrupted(err);
       if (!parse_item(df, buf, size, l, (size_t)start + k, type, err)) return 0;
+    }
     expected_items += (size_t)num;
   }
   if (expected_items != (size_t)l->nitems)
@@ -273,13 +277,16 @@ static int parse_items(datafile *df, const unsigned char *buf, size_t size, cons
 
 /* Reads the data blobs: offsets monotonic inside the data area (the first
 ** at 0), v4's uncompressed sizes not negative; each blob's stored bytes
-** are copied (v3 stores them raw). */
-static int parse_data(datafile *df, const unsigned char *buf, size_t size, const df_layout *l, codec_error *err) {
+** are copied (v3 stores them raw), polling `cancel` (NULL: never) every
+** CODEC_POLL_RECORDS blobs and every CODEC_POLL_BYTES bytes copied. */
+static int parse_data(datafile *df, const unsigned char *buf, size_t size, const df_layout *l,
+                      const codec_cancel *cancel, codec_error *err) {
   byte_reader at = br_at(buf, size, 0);
   size_t i;
   for (i = 0; i < (size_t)l->ndata; i++) {
     int32_t doff, dnext;
     df_data *d = &df->data[df->num_data];
+    if (codec_cancelled_at(cancel, i)) return codec_fail_interrupted(err);
     br_seek(&at, l->off_data_offsets + i * 4);
     doff = br_i32le(&at);
     dnext = i + 1 < (size_t)l->ndata ? br_i32le(&at) : l->data_size;
@@ -301,9 +308,11 @@ static int parse_data(datafile *df, const unsigned char *buf, size_t size, const
       d->stored_is_raw = 1;
     }
     br_seek(&at, l->off_data + (size_t)doff);
-    d->stored = dup_bytes(br_bytes(&at, d->stored_size), d->stored_size);
+    d->stored = (unsigned char *)xmalloc(d->stored_size);
     if (!d->stored) return codec_fail_oom(err, "data %zu: out of memory", i);
-    df->num_data++;
+    df->num_data++; /* owns d->stored now: df_free frees it if the copy stops */
+    if (!codec_copy_cancel(d->stored, br_bytes(&at, d->stored_size), d->stored_size, cancel))
+      return codec_fail_interrupted(err);
   }
   return 1;
 }
@@ -316,6 +325,13 @@ static int parse_data(datafile *df, const unsigned char *buf, size_t size, const
 ** formula but otherwise not trusted: all sizes come from the counts.  Once
 ** the header is checked, every read below is in range. */
 int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error *err) {
+  return df_parse_cancel(buf, size, NULL, out, err);
+}
+
+/* df_parse polling `cancel` (NULL: never) while it reads items and copies
+** blobs: a stop fails with CODEC_E_INTERRUPT and frees what was read. */
+int df_parse_cancel(const unsigned char *buf, size_t size, const codec_cancel *cancel, datafile **out,
+                    codec_error *err) {
   datafile *df;
   df_layout l;
   *out = NULL;
@@ -330,7 +346,7 @@ int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error 
     df_free(df);
     return codec_fail_oom(err, "header: out of memory for %d items / %d data", (int)l.nitems, (int)l.ndata);
   }
-  if (!parse_items(df, buf, size, &l, err) || !parse_data(df, buf, size, &l, err)) {
+  if (!parse_items(df, buf, size, &l, cancel, err) || !parse_data(df, buf, size, &l, cancel, err)) {
     df_free(df);
     return 0;
   }

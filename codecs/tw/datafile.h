@@ -109,6 +109,12 @@ int df_sniff(const unsigned char *buf, size_t size);
 ** on failure returns 0 with a message naming the section and byte offset. */
 int df_parse(const unsigned char *buf, size_t size, datafile **out, codec_error *err);
 
+/* df_parse polling `cancel` (NULL: never) every few MiB of blob bytes
+** copied and every CODEC_POLL_RECORDS items or blobs; when it says stop,
+** fails with CODEC_E_INTERRUPT ("interrupted") and *out stays NULL. */
+int df_parse_cancel(const unsigned char *buf, size_t size, const codec_cancel *cancel, datafile **out,
+                    codec_error *err);
+
 /* An empty version-4 datafile (NULL when memory runs out). */
 datafile *df_new(void);
 

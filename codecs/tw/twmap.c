@@ -319,18 +319,44 @@ static uint32_t pre04_item_type(const datafile *df) {
   return 0;
 }
 
+/* The file's CRC-32 and SHA-256 (how the game names a map), in
+** CODEC_POLL_BYTES steps polling `cancel` (NULL: never) between two, since
+** hashing 1 GiB takes seconds.  Returns 1, or 0 when cancel said stop. */
+static int hash_file(const unsigned char *data, size_t size, const codec_cancel *cancel, tw_map *m) {
+  size_t done = 0;
+  uLong c = crc32(0L, Z_NULL, 0);
+  sha256_ctx sha;
+  sha256_init(&sha);
+  while (done < size) {
+    size_t chunk = size - done > CODEC_POLL_BYTES ? CODEC_POLL_BYTES : size - done;
+    if (done && codec_cancelled(cancel)) return 0;
+    c = crc32(c, data + done, (uInt)chunk);
+    sha256_update(&sha, data + done, chunk);
+    done += chunk;
+  }
+  m->crc32 = (uint32_t)c;
+  sha256_final(&sha, m->sha256);
+  return 1;
+}
+
+int tw_map_parse(const unsigned char *data, size_t size, tw_map **out, codec_error *err) {
+  return tw_map_parse_cancel(data, size, NULL, out, err);
+}
+
 /* tw_map_parse: container first (strict, see df_parse), then the map item
 ** index.  Layers are classified and assigned to groups (the first group whose
 ** [start, start+num) range names a layer owns it; out-of-range ranges are
-** tolerated, as the game does).  No blob is inflated here. */
-int tw_map_parse(const unsigned char *data, size_t size, tw_map **out, codec_error *err) {
+** tolerated, as the game does).  No blob is inflated here.  `cancel` (NULL:
+** never) is polled while the container is read and the file hashed. */
+int tw_map_parse_cancel(const unsigned char *data, size_t size, const codec_cancel *cancel, tw_map **out,
+                        codec_error *err) {
   tw_map *m;
   size_t i, nl, *layer_items = NULL;
   *out = NULL;
   m = (tw_map *)calloc(1, sizeof *m);
   if (!m) return codec_fail_oom(err, "map: out of memory");
   m->info_item = m->envpoints_item = m->bezier_item = -1;
-  if (!df_parse(data, size, &m->df, err)) {
+  if (!df_parse_cancel(data, size, cancel, &m->df, err)) {
     free(m);
     return 0;
   }
@@ -344,17 +370,10 @@ int tw_map_parse(const unsigned char *data, size_t size, tw_map **out, codec_err
     }
   }
   m->file_size = size;
-  {
-    size_t done = 0;
-    uLong c = crc32(0L, Z_NULL, 0);
-    while (done < size) {
-      size_t chunk = size - done > 0x40000000u ? 0x40000000u : size - done;
-      c = crc32(c, data + done, (uInt)chunk);
-      done += chunk;
-    }
-    m->crc32 = (uint32_t)c;
+  if (!hash_file(data, size, cancel, m)) {
+    tw_map_free(m);
+    return codec_fail_interrupted(err);
   }
-  sha256(data, size, m->sha256);
   if (!collect(m->df, TW_ITEM_GROUP, &m->group_items, &m->num_groups) ||
       !collect(m->df, TW_ITEM_IMAGE, &m->image_items, &m->num_images) ||
       !collect(m->df, TW_ITEM_ENVELOPE, &m->env_items, &m->num_envelopes) ||

@@ -119,6 +119,12 @@ int tw_map_sniff(const unsigned char *data, size_t size);
 ** message. */
 int tw_map_parse(const unsigned char *data, size_t size, tw_map **out, codec_error *err);
 
+/* tw_map_parse polling `cancel` (NULL: never) while it reads the container
+** (df_parse_cancel) and hashes the file, every few MiB: when it says stop,
+** fails with CODEC_E_INTERRUPT ("interrupted") and *out stays NULL. */
+int tw_map_parse_cancel(const unsigned char *data, size_t size, const codec_cancel *cancel, tw_map **out,
+                        codec_error *err);
+
 void tw_map_free(tw_map *m);
 
 /* A deep copy (free with tw_map_free), decoded and dirty layers included;

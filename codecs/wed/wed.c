@@ -230,8 +230,10 @@ static int detect_overlap(wed_area *a) {
 }
 
 /* Reads the overlay records, their tilemaps and tile lookup tables.  The
-** lookup length is derived as max(start+count) over the overlay's cells. */
-static int parse_overlays(wed_area *a, const unsigned char *d, size_t size, uint32_t n_ov, codec_error *err) {
+** lookup length is derived as max(start+count) over the overlay's cells.
+** Polls `cancel` (NULL: never) every CODEC_POLL_RECORDS cells. */
+static int parse_overlays(wed_area *a, const unsigned char *d, size_t size, uint32_t n_ov, const codec_cancel *cancel,
+                          codec_error *err) {
   byte_reader r, t;
   uint32_t i, k;
   char what[48];
@@ -266,6 +268,7 @@ static int parse_overlays(wed_area *a, const unsigned char *d, size_t size, uint
     }
     for (k = 0; k < o->num_cells; k++) {
       wed_tilecell *c = &o->cells[k];
+      if (codec_cancelled_at(cancel, k)) return codec_fail_interrupted(err);
       c->tile_start = br_u16le(&t);
       c->tile_count = br_u16le(&t);
       c->secondary_tile = br_u16le(&t);
@@ -315,8 +318,10 @@ static int door_state(wed_area *a, uint32_t door, const char *state, size_t fiel
 }
 
 /* Reads the door records, the door cell table, the polygon records and the
-** vertex table, deriving the counts that are not stored. */
-static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size, uint32_t n_door, codec_error *err) {
+** vertex table, deriving the counts that are not stored.  Polls `cancel`
+** (NULL: never) every CODEC_POLL_RECORDS records of each table. */
+static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size, uint32_t n_door,
+                                const codec_cancel *cancel, codec_error *err) {
   byte_reader r;
   uint32_t i, ncells = 0;
   uint64_t npoly = a->num_walls, nvert = 0;
@@ -332,6 +337,7 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
     size_t at = r.pos;
     wed_door *dr = &a->doors[i];
     uint32_t open_off, closed_off;
+    if (codec_cancelled_at(cancel, i)) return codec_fail_interrupted(err);
     memcpy(dr->name, br_bytes(&r, 8), 8);
     dr->closed = br_u16le(&r);
     dr->first_cell = br_u16le(&r);
@@ -367,6 +373,7 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
   for (i = 0; i < a->num_polygons; i++) {
     wed_polygon *pg = &a->polygons[i];
     byte_reader v;
+    if (codec_cancelled_at(cancel, i)) return codec_fail_interrupted(err);
     pg->uid = i;
     pg->first_vertex = br_u32le(&r);
     pg->vertex_count = br_u32le(&r);
@@ -395,6 +402,7 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
     if (!a->vertices) return codec_fail_oom(err, "vertices: out of memory");
     r = br_at(d, size, a->offsets.vertices); /* checked with the largest range above */
     for (i = 0; i < a->num_vertices; i++) {
+      if (codec_cancelled_at(cancel, i)) return codec_fail_interrupted(err);
       a->vertices[i].x = br_u16le(&r);
       a->vertices[i].y = br_u16le(&r);
     }
@@ -404,8 +412,10 @@ static int parse_doors_polygons(wed_area *a, const unsigned char *d, size_t size
 
 /* Reads the wall groups (count from the base overlay's grid) and the polygon
 ** lookup (length max(start+count)); lookup entries are kept even when out of
-** range (one real file has one). */
-static int parse_wallgroups(wed_area *a, const unsigned char *d, size_t size, codec_error *err) {
+** range (one real file has one).  Polls `cancel` (NULL: never) every
+** CODEC_POLL_RECORDS groups. */
+static int parse_wallgroups(wed_area *a, const unsigned char *d, size_t size, const codec_cancel *cancel,
+                            codec_error *err) {
   uint32_t gx, gy, i, nl = 0;
   uint64_t ng;
   byte_reader r;
@@ -422,6 +432,7 @@ static int parse_wallgroups(wed_area *a, const unsigned char *d, size_t size, co
     if (!a->wallgroups) return codec_fail_oom(err, "wall groups: out of memory");
   }
   for (i = 0; i < a->num_wallgroups; i++) {
+    if (codec_cancelled_at(cancel, i)) return codec_fail_interrupted(err);
     a->wallgroups[i].start = br_u16le(&r);
     a->wallgroups[i].count = br_u16le(&r);
     if ((uint32_t)a->wallgroups[i].start + a->wallgroups[i].count > nl)
@@ -436,8 +447,11 @@ static int parse_wallgroups(wed_area *a, const unsigned char *d, size_t size, co
 
 /* Parses a whole file: header and version check, then every table by its
 ** offset (never by position), then the overlap test and a private copy of
-** the bytes for in-place writing.  On failure nothing is leaked. */
-int wed_parse(const unsigned char *data, size_t size, wed_area **out, codec_error *err) {
+** the bytes for in-place writing.  On failure nothing is leaked.  `cancel`
+** (NULL: never) is polled every CODEC_POLL_RECORDS records of a table and
+** every CODEC_POLL_BYTES bytes of the copy. */
+int wed_parse_cancel(const unsigned char *data, size_t size, const codec_cancel *cancel, wed_area **out,
+                     codec_error *err) {
   wed_area *a;
   uint32_t n_ov, n_door;
   byte_reader r;
@@ -474,9 +488,9 @@ int wed_parse(const unsigned char *data, size_t size, wed_area **out, codec_erro
   a->offsets.vertices = br_u32le(&r);
   a->offsets.wallgroups = br_u32le(&r);
   a->offsets.poly_lookup = br_u32le(&r);
-  if (!parse_overlays(a, data, size, n_ov, err)) goto fail;
-  if (!parse_doors_polygons(a, data, size, n_door, err)) goto fail;
-  if (!parse_wallgroups(a, data, size, err)) goto fail;
+  if (!parse_overlays(a, data, size, n_ov, cancel, err)) goto fail;
+  if (!parse_doors_polygons(a, data, size, n_door, cancel, err)) goto fail;
+  if (!parse_wallgroups(a, data, size, cancel, err)) goto fail;
   if (!detect_overlap(a)) {
     codec_fail_oom(err, "header: out of memory");
     goto fail;
@@ -486,7 +500,10 @@ int wed_parse(const unsigned char *data, size_t size, wed_area **out, codec_erro
     codec_fail_oom(err, "header: out of memory");
     goto fail;
   }
-  memcpy(a->orig, data, size);
+  if (!codec_copy_cancel(a->orig, data, size, cancel)) {
+    codec_fail_interrupted(err);
+    goto fail;
+  }
   a->orig_size = size;
   a->orig_num_overlays = a->num_overlays;
   a->orig_num_doors = a->num_doors;
@@ -500,6 +517,10 @@ int wed_parse(const unsigned char *data, size_t size, wed_area **out, codec_erro
 fail:
   wed_free(a);
   return 0;
+}
+
+int wed_parse(const unsigned char *data, size_t size, wed_area **out, codec_error *err) {
+  return wed_parse_cancel(data, size, NULL, out, err);
 }
 
 /* ---- consistency ---------------------------------------------------------- */

@@ -68,6 +68,7 @@
 #include <stdint.h>
 
 #include "common/codec_error.h"
+#include "common/codec_limits.h"
 
 #define WED_HEADER_SIZE 32u
 #define WED_OVERLAY_SIZE 24u
@@ -204,6 +205,11 @@ int wed_sniff(const unsigned char *data, size_t size);
 ** wed_free), or 0 with err naming the section, index and byte offset.  Other
 ** versions ('WED V1.4', ...) are rejected. */
 int wed_parse(const unsigned char *data, size_t size, wed_area **out, codec_error *err);
+
+/* wed_parse polling `cancel` (NULL: never) every few MiB of work: when it
+** says stop, fails with CODEC_E_INTERRUPT ("interrupted"), nothing kept. */
+int wed_parse_cancel(const unsigned char *data, size_t size, const codec_cancel *cancel, wed_area **out,
+                     codec_error *err);
 
 /* Serializes an area (see the model notes for in-place vs. new layout).
 ** Checks the model first (wed_check).  Returns 1 and a malloc'd buffer the

@@ -162,6 +162,8 @@ typedef struct parser {
   long page;           /* -1 when not inside a page */
   long op;             /* -1 when not inside an op */
   int depth;           /* link-default nesting of the current op */
+  const codec_cancel *cancel; /* polled every CODEC_POLL_RECORDS records or words (NULL: never) */
+  uint64_t records;           /* ops, strings and script parameters begun: when to poll cancel */
 } parser;
 
 /* Reports an error (codec_error.h's code) at byte offset `at`, prefixed
@@ -227,6 +229,7 @@ static int rd_str(parser *p, wz4_str *out, const char *what) {
   uint32_t n;
   const unsigned char *units;
   char *s;
+  if (codec_cancelled_at(p->cancel, ++p->records)) return codec_fail_interrupted(p->err);
   if (!rd_u32(p, &n, what)) return 0;
   if (!size_mul(n, 2, &bytes) || !size_add(bytes, bytes & 2u, &padded) ||
       !br_need(&p->r, padded))
@@ -270,15 +273,18 @@ static int rd_footer(parser *p, const char *what) {
   return 1;
 }
 
-/* Reads n raw words into a fresh array (count already checked). */
+/* Reads n raw words into a fresh array (count already checked), polling
+** p->cancel every CODEC_POLL_RECORDS words (an array can fill the file). */
 static int rd_words(parser *p, uint32_t **out, size_t n, const char *what) {
   size_t i;
   int ok = 1;
   uint32_t *a = (uint32_t *)calloc_n(n, sizeof *a, &ok);
   if (!ok) return pfail_oom(p, p->r.pos, "%s: out of memory", what);
   *out = a;
-  for (i = 0; i < n; i++)
+  for (i = 0; i < n; i++) {
+    if (codec_cancelled_at(p->cancel, i)) return codec_fail_interrupted(p->err);
     if (!rd_u32(p, &a[i], what)) return 0;
+  }
   return 1;
 }
 
@@ -322,6 +328,7 @@ static int rd_op(parser *p, wz4_op *op) {
   uint32_t i, n;
   int ok = 1;
   size_t words;
+  if (codec_cancelled_at(p->cancel, ++p->records)) return codec_fail_interrupted(p->err);
   if (!rd_header(p, WZ4_ID_OP, WZ4_OP_VERSION_MAX, &op->version, "op record")) return 0;
   if (op->version == 0) return 1; /* the tool reads nothing more */
   if (!rd_str(p, &op->name, "op name") || !rd_str(p, &op->class_name, "class name") ||
@@ -364,6 +371,7 @@ static int rd_op(parser *p, wz4_op *op) {
     op->num_script_paras = n;
     for (i = 0; i < n; i++) {
       uint32_t k;
+      if (codec_cancelled_at(p->cancel, ++p->records)) return codec_fail_interrupted(p->err);
       for (k = 0; k < 4; k++)
         if (!rd_u32(p, &op->script_paras[i].value[k], "script parameter")) return 0;
     }
@@ -453,10 +461,10 @@ static int rd_page(parser *p, wz4_page *pg, uint32_t num_tree) {
   total = pg->num_stack + num_tree;
   pg->nodes = (wz4_node *)calloc_n(total, sizeof *pg->nodes, &ok);
   if (!ok) return pfail_oom(p, p->r.pos, "ops: out of memory");
-  pg->num_nodes = total;
   for (i = 0; i < total; i++) {
     wz4_node *nd = &pg->nodes[i];
     p->op = (long)i;
+    pg->num_nodes = i + 1; /* only the nodes begun: a parse that stops frees them, never touching the rest */
     if (i < pg->num_stack) {
       if (!rd_i32(p, &nd->pos_x, "pos x") || !rd_i32(p, &nd->pos_y, "pos y") ||
           !rd_i32(p, &nd->width, "width") || !rd_i32(p, &nd->height, "height") ||
@@ -559,7 +567,10 @@ static int rd_doc(parser *p, wz4_doc *doc) {
       pfail_oom(p, p->r.pos, "trailer: out of memory");
       goto done;
     }
-    memcpy(doc->trailer, br_bytes(&p->r, doc->trailer_len), doc->trailer_len);
+    if (!codec_copy_cancel(doc->trailer, br_bytes(&p->r, doc->trailer_len), doc->trailer_len, p->cancel)) {
+      codec_fail_interrupted(p->err);
+      goto done;
+    }
   }
   r = 1;
 done:
@@ -577,8 +588,15 @@ int wz4_sniff(const unsigned char *data, size_t size) {
   return v >= WZ4_DOC_VERSION_MIN && v <= WZ4_DOC_VERSION_MAX;
 }
 
-/* Parses a file; on failure frees the partial document. */
 int wz4_parse(const unsigned char *data, size_t size, wz4_doc **out, codec_error *err) {
+  return wz4_parse_cancel(data, size, NULL, out, err);
+}
+
+/* Parses a file; on failure frees the partial document.  `cancel` (NULL:
+** never) is polled every CODEC_POLL_RECORDS records (ops, strings, script
+** parameters) or words, and every CODEC_POLL_BYTES bytes of the trailer. */
+int wz4_parse_cancel(const unsigned char *data, size_t size, const codec_cancel *cancel, wz4_doc **out,
+                     codec_error *err) {
   parser p;
   wz4_doc *doc;
   *out = NULL;
@@ -591,6 +609,8 @@ int wz4_parse(const unsigned char *data, size_t size, wz4_doc **out, codec_error
   p.page = -1;
   p.op = -1;
   p.depth = 0;
+  p.cancel = cancel;
+  p.records = 0;
   if (!rd_doc(&p, doc)) {
     wz4_free(doc);
     return 0;

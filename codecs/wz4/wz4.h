@@ -216,6 +216,11 @@ int wz4_sniff(const unsigned char *data, size_t size);
 ** "imports"/"includes"/"page names".  Never reads out of bounds. */
 int wz4_parse(const unsigned char *data, size_t size, wz4_doc **out, codec_error *err);
 
+/* wz4_parse polling `cancel` (NULL: never) every few MiB of work: when it
+** says stop, fails with CODEC_E_INTERRUPT ("interrupted"), nothing kept. */
+int wz4_parse_cancel(const unsigned char *data, size_t size, const codec_cancel *cancel, wz4_doc **out,
+                     codec_error *err);
+
 /* Serializes a document in its own versions.  Returns 1 and a malloc'd
 ** buffer, or 0 with err (a string that is not WTF-8, an array whose pointer
 ** is NULL with a nonzero count, num_stack > num_nodes, out of memory). */

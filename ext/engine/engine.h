@@ -141,11 +141,12 @@ typedef struct ls_format {
   ** on a clean model that nothing but the cache holds. NULL: none. */
   size_t (*shed)(void *model);
   /* Optional: parse() with what it decodes on the way (an inflated block)
-  ** in *scratch, for threads that parse file after file, and `cancel`
-  ** (NULL: none) polled while it inflates, so an interrupted statement
-  ** stops a long parse on the connection's thread (CODEC_E_INTERRUPT;
-  ** parse-ahead workers pass NULL).  NULL: parse() is used, which the
-  ** format keeps short (it inflates nothing). */
+  ** in *scratch, for threads that parse file after file (a format may
+  ** keep nothing there), and `cancel` (NULL: none) polled while it
+  ** inflates, copies or hashes, so an interrupted statement stops a long
+  ** parse on the connection's thread (CODEC_E_INTERRUPT; parse-ahead
+  ** workers pass NULL).  NULL: parse() is used, which the format keeps
+  ** short. */
   void *(*parse_reusing)(const unsigned char *data, size_t size, ls_scratch *scratch, const codec_cancel *cancel,
                          codec_error *err);
   /* Optional, for formats that decode lazily from compressed blobs: adds
@@ -176,6 +177,17 @@ typedef struct ls_format {
   static void *prefix##_format_clone(const void *model) { return clone_fn((const T *)model); }                  \
   static void prefix##_format_free(void *model) { free_fn((T *)model); }                                        \
   static size_t prefix##_format_footprint(const void *model) { return footprint_fn((const T *)model); }
+
+/* For a codec whose parse takes a codec_cancel (parse_cancel_fn: data,
+** size, cancel, &model, err): prefix##_format_parse_reusing, the ls_format
+** parse_reusing that polls the cancel and keeps nothing in the scratch. */
+#define LS_CODEC_CANCEL_ADAPTER(prefix, T, parse_cancel_fn)                                                    \
+  static void *prefix##_format_parse_reusing(const unsigned char *data, size_t size, ls_scratch *scratch,      \
+                                             const codec_cancel *cancel, codec_error *err) {                   \
+    T *model = NULL;                                                                                            \
+    (void)scratch;                                                                                              \
+    return parse_cancel_fn(data, size, cancel, &model, err) ? model : NULL;                                     \
+  }
 
 /* The ls_format fields LS_CODEC_ADAPTERS(prefix, ...) defined. */
 #define LS_CODEC_FORMAT_FIELDS(prefix)                                                                       \

@@ -114,13 +114,23 @@ static const char *layer_unaddressable_why(const tw_model *tm, size_t l, char *b
 
 static const char *const tw_extensions[] = {".map", NULL};
 
-/* The codec checks the container and the items; layer data waits. */
-static void *tw_format_parse(const unsigned char *data, size_t size, codec_error *err) {
+/* The codec checks the container and the items; layer data waits.
+** `cancel` (NULL: none) is polled while the container is read and the file
+** hashed (tw_map_parse_cancel), so an interrupt stops a large map's parse;
+** nothing to reuse in *scratch (blobs stay compressed until read). */
+static void *tw_format_parse_reusing(const unsigned char *data, size_t size, ls_scratch *scratch,
+                                     const codec_cancel *cancel, codec_error *err) {
   tw_map *m = NULL;
   tw_model *tm;
-  if (!tw_map_parse(data, size, &m, err)) return NULL;
+  (void)scratch;
+  if (!tw_map_parse_cancel(data, size, cancel, &m, err)) return NULL;
   if (!(tm = model_wrap(m, NULL))) codec_fail_oom(err, "map: out of memory");
   return tm;
+}
+
+/* tw_format_parse_reusing without a cancel (writes, parse-ahead threads). */
+static void *tw_format_parse(const unsigned char *data, size_t size, codec_error *err) {
+  return tw_format_parse_reusing(data, size, NULL, NULL, err);
 }
 
 static int tw_format_serialize(const void *model, unsigned char **out, size_t *size, codec_error *err) {
@@ -195,8 +205,8 @@ static size_t tw_format_shed(void *model) {
 const ls_format tw_format = {
   .name = "tw", .extensions = tw_extensions, .sniff = tw_map_sniff, LS_CODEC_FORMAT_FIELDS(tw),
   .validate = tw_format_validate, .shed = tw_format_shed, .decoded_claim = tw_format_decoded_claim,
-  /* no options: text in maps is UTF-8, no code page to choose; no parse_reusing: blobs stay compressed
-  ** until read; no bytes_claim: the parse inflates nothing */
+  .parse_reusing = tw_format_parse_reusing,
+  /* no options: text in maps is UTF-8, no code page to choose; no bytes_claim: the parse inflates nothing */
 };
 
 /* ---- shared helpers -------------------------------------------------------- */

@@ -32,15 +32,16 @@
 static const char *const wed_extensions[] = {".wed", NULL};
 
 LS_CODEC_ADAPTERS(wed, wed_area, wed_parse, wed_serialize, wed_clone, wed_free, wed_footprint)
+LS_CODEC_CANCEL_ADAPTER(wed, wed_area, wed_parse_cancel)
 
 /* Text in WED files is 8-bit, in the code page the option names. */
 static const ls_option *const wed_options[] = {&ls_option_encoding, NULL};
 
 const ls_format wed_format = {
   .name = "wed", .extensions = wed_extensions, .sniff = wed_sniff, LS_CODEC_FORMAT_FIELDS(wed),
-  .options = wed_options,
+  .options = wed_options, .parse_reusing = wed_format_parse_reusing, /* polls the cancel, reuses nothing */
   /* no validate: the getters read the parsed model as it is, only memory can run out; no shed: nothing is
-  ** decoded lazily; no parse_reusing: nothing to reuse; no decoded_claim: the parse decoded everything,
+  ** decoded lazily; no decoded_claim: the parse decoded everything,
   ** its footprint counts (limits.c); no bytes_claim: the parse inflates nothing */
 };
 

@@ -52,11 +52,21 @@ wz4_doc *wz4_model_doc(void *model) {
   return ((wz4_model *)model)->doc;
 }
 
-static void *wz4_format_parse(const unsigned char *data, size_t size, codec_error *err) {
+/* The parse, polling `cancel` (NULL: none; wz4_parse_cancel) so an
+** interrupt stops a large project's parse; nothing to reuse in *scratch. */
+static void *wz4_format_parse_reusing(const unsigned char *data, size_t size, ls_scratch *scratch,
+                                      const codec_cancel *cancel, codec_error *err) {
   wz4_doc *doc = NULL;
-  void *m = wz4_parse(data, size, &doc, err) ? model_new(doc) : NULL;
+  void *m;
+  (void)scratch;
+  m = wz4_parse_cancel(data, size, cancel, &doc, err) ? model_new(doc) : NULL;
   if (doc && !m) codec_fail_oom(err, "out of memory");
   return m;
+}
+
+/* wz4_format_parse_reusing without a cancel (writes, parse-ahead threads). */
+static void *wz4_format_parse(const unsigned char *data, size_t size, codec_error *err) {
+  return wz4_format_parse_reusing(data, size, NULL, NULL, err);
 }
 
 /* ---- options ---------------------------------------------------------------------- */
@@ -105,8 +115,9 @@ static const char *const wz4_extensions[] = {".wz4", NULL};
 const ls_format wz4_format = {
   .name = "wz4", .extensions = wz4_extensions, .sniff = wz4_sniff, LS_CODEC_FORMAT_FIELDS(wz4),
   .options = wz4_options_list, /* rename_links; text in projects is UTF-16, no code page to choose */
+  .parse_reusing = wz4_format_parse_reusing, /* polls the cancel, reuses nothing */
   /* no validate: the loads read the parsed model as it is, only memory can run out; no shed: nothing is
-  ** decoded lazily; no parse_reusing: nothing to reuse; no decoded_claim: the parse decoded everything,
+  ** decoded lazily; no decoded_claim: the parse decoded everything,
   ** its footprint counts (limits.c); no bytes_claim: the parse inflates nothing */
 };
 

@@ -25,7 +25,11 @@
 ** of files generated here, each interrupted 200 ms into seconds of work,
 ** likewise: wed_render's 4000 x 4000 PNG of a wall of 4,000 edges, and
 ** wz4_render of a page of 200,000 ops; and the render codecs alone fail
-** with CODEC_E_INTERRUPT when their cancel says stop.
+** with CODEC_E_INTERRUPT when their cancel says stop.  Three parses
+** likewise, each interrupted 200 ms in: a Teeworlds map of 96 MiB (copied
+** and hashed), a WED area of 4800 x 4800 tile cells and a werkkzeug4
+** project of 1,000,000 ops; and their parse codecs alone fail with
+** CODEC_E_INTERRUPT, keeping nothing, when their cancel says stop.
 */
 #include <pthread.h>
 #include <sys/resource.h>
@@ -707,6 +711,125 @@ static void test_render_cancel_codec(const char *dir) {
   if (doc) wz4_free(doc);
 }
 
+/* ---- parses that poll the interrupt (TW, WED, wz4) ------------------------- */
+
+/* Grows the file at `path` to `size` bytes of zeros past what it holds
+** (a sparse tail: no disk used, read back as zeros). */
+static int grow_sparse(const char *path, size_t size) {
+  return truncate(path, (off_t)size) == 0;
+}
+
+/* Writes a 0.6 map of one 8 x 8 layer (write_shared_blob_map) whose data
+** area ends in `extra` more bytes of zeros after its one blob's zlib
+** stream (the header's size and data size say so): a valid map of that
+** size that the parse copies and hashes whole, its blob still compressed
+** until a tile is read (none is here). */
+static int write_padded_map(const char *path, size_t extra) {
+  size_t size = 0;
+  unsigned char *data = write_shared_blob_map(path, 1, 8) ? file_read_all(path, &size) : NULL;
+  int ok = data && size >= 36 && extra < 0x7fffffffu - size;
+  if (ok) {
+    le32_store(data + 8, le32_load(data + 8) + (uint32_t)extra);   /* size */
+    le32_store(data + 32, le32_load(data + 32) + (uint32_t)extra); /* data size */
+    ok = file_write_all(path, data, size) && grow_sparse(path, size + extra);
+  }
+  free(data);
+  return ok;
+}
+
+/* Writes a WED area of one overlay of side x side cells (10 bytes each,
+** all zero: no tiles looked up), its wall groups (zeros) and no doors,
+** polygons or vertices (their empty tables point at the tilemap): a valid
+** area of some side^2 * 10 bytes whose parse reads every cell and copies
+** the file. */
+static int write_big_overlay_wed(const char *path, uint16_t side) {
+  unsigned char head[76] = {0};
+  wed_overlay ov;
+  wed_area probe;
+  uint32_t gx, gy, cells_end = 76u + (uint32_t)side * side * WED_TILECELL_SIZE;
+  memset(&ov, 0, sizeof ov);
+  memset(&probe, 0, sizeof probe);
+  ov.width = ov.height = side;
+  probe.overlays = &ov;
+  probe.num_overlays = 1;
+  wed_wallgroup_grid(&probe, &gx, &gy);
+  memcpy(head, "WED V1.3", 8);
+  le32_store(head + 8, 1);                                   /* overlays */
+  le32_store(head + 16, 32);                                 /* overlay records */
+  le32_store(head + 20, 56);                                 /* secondary header */
+  le32_store(head + 24, 76), le32_store(head + 28, 76);      /* doors, door cells: none */
+  le16_store(head + 32, side), le16_store(head + 34, side);  /* the overlay: width, height, */
+  memcpy(head + 36, "BIG", 3);                               /* tileset, */
+  le32_store(head + 48, 76), le32_store(head + 52, 76);      /* tilemap, lookup (empty) */
+  le32_store(head + 60, 76), le32_store(head + 64, 76);      /* polygons, vertices: none */
+  le32_store(head + 68, cells_end), le32_store(head + 72, 76); /* wall groups, polygon lookup */
+  return file_write_all(path, head, sizeof head) && grow_sparse(path, (size_t)cells_end + (size_t)gx * gy * 4);
+}
+
+/* Issue 24 item 5: parses on the connection's own thread that poll the
+** interrupt (every 4 MiB copied or hashed, every 65,536 records): a
+** Teeworlds map of 96 MiB (one blob padded with zeros: the parse copies
+** it and hashes the file), a WED area of one 4800 x 4800 overlay (230 MB
+** of tile cells) and a werkkzeug4 project of 1,000,000 ops, each read by
+** a scan without parse-ahead threads and interrupted 200 ms in. */
+static void test_interrupt_format_parses(const char *dir) {
+  sqlite3 *db = db_open();
+  const char *map = fmt("%s/padded.map", dir), *area = fmt("%s/big_overlay.wed", dir);
+  const char *project = fmt("%s/many_ops.wz4", dir);
+  REQUIRE(db != NULL, "connection");
+  if (!db) return;
+  exec_ok(db, "SELECT levelsql_threads(0)");
+  REQUIRE(write_padded_map(map, 96u << 20), "padded map written");
+  check_interrupted_decode(db, "the parse of a 96 MiB Teeworlds map",
+                           fmt("SELECT count(*) FROM tw_layers('%s')", map), 200, 1);
+  unlink(map);
+  REQUIRE(write_big_overlay_wed(area, 4800), "area written");
+  check_interrupted_decode(db, "the parse of a WED area of 4800 x 4800 cells",
+                           fmt("SELECT count(*) FROM wed_overlays('%s')", area), 200, 1);
+  unlink(area);
+  REQUIRE(write_big_wz4(project, 1000000), "project written");
+  check_interrupted_decode(db, "the parse of a wz4 project of 1,000,000 ops",
+                           fmt("SELECT count(*) FROM wz4_pages('%s')", project), 200, 1);
+  unlink(project);
+  sqlite3_close(db);
+}
+
+/* The codecs alone: tw_map_parse_cancel, wed_parse_cancel and
+** wz4_parse_cancel on the files above, smaller, fail with CODEC_E_INTERRUPT
+** and no model when their cancel says stop at its first poll, and parse
+** (polling at least once) when it never does. */
+static void test_parse_cancel_codec(const char *dir) {
+  const char *paths[3] = {fmt("%s/padded_small.map", dir), fmt("%s/overlay_small.wed", dir),
+                          fmt("%s/ops_small.wz4", dir)};
+  unsigned stops[2] = {0, 1}, k, f;
+  REQUIRE(write_padded_map(paths[0], 16u << 20) && write_big_overlay_wed(paths[1], 512) &&
+              write_big_wz4(paths[2], 70000),
+          "files written");
+  for (f = 0; f < 3; f++) {
+    size_t size = 0;
+    unsigned char *data = file_read_all(paths[f], &size);
+    REQUIRE(data != NULL, "%s read", paths[f]);
+    for (k = 0; data && k < 2; k++) {
+      counted_cancel cc = {0, stops[k]};
+      codec_cancel cancel = {counted_cancelled, &cc};
+      codec_error err = {{0}, 0};
+      tw_map *map = NULL;
+      wed_area *area = NULL;
+      wz4_doc *doc = NULL;
+      int ok = f == 0 ? tw_map_parse_cancel(data, size, &cancel, &map, &err)
+               : f == 1 ? wed_parse_cancel(data, size, &cancel, &area, &err)
+                        : wz4_parse_cancel(data, size, &cancel, &doc, &err);
+      int made = map || area || doc;
+      CHECK(stops[k] ? !ok && !made && err.code == CODEC_E_INTERRUPT && cc.polls == 1 : ok && made && cc.polls > 0,
+            "%s, stop at poll %u: ok %d, code %d, %u polls (%s)", paths[f], stops[k], ok, err.code, cc.polls, err.msg);
+      tw_map_free(map);
+      wed_free(area);
+      wz4_free(doc);
+    }
+    free(data);
+  }
+}
+
 int main(void) {
   char dir[] = "/tmp/test_bounded_XXXXXX";
   if (!mkdtemp(dir)) {
@@ -726,6 +849,8 @@ int main(void) {
   test_render_cancel_codec(dir);
   test_interrupt_wed_render(dir);
   test_interrupt_wz4_render(dir);
+  test_parse_cancel_codec(dir);
+  test_interrupt_format_parses(dir);
   if (system(fmt("rm -rf '%s'", dir)) != 0) printf("cannot remove %s\n", dir);
   return check_done();
 }
