@@ -511,14 +511,21 @@ static void test_interrupt_read(const char *dir) {
   whole = read_refused_ms(sql);
   after_ms = (int)(whole / 4);
   allowed = allowed_lateness_ms(whole);
+  /* Under ASan (make asan sets LEVELSQL_SANITIZED=1) the stop costs about
+  ** as long as the read before it: 180 ms after an interrupt 306 ms into a
+  ** 1,227 ms read, three tries alike, where the plain build stops 4-12 ms
+  ** after: the sanitizer's release of the bytes read so far, not the read
+  ** loop.  There the check is only that the stop comes before half the
+  ** whole (a read that ignored the interrupt ends three quarters of it
+  ** later). */
+  if (getenv("LEVELSQL_SANITIZED") && strcmp(getenv("LEVELSQL_SANITIZED"), "1") == 0) allowed = whole / 2;
   if (after_ms < 20) {
     SKIP("reading 1,000 MB took %.1f ms: too fast to interrupt inside it", whole);
   } else {
     /* Up to three tries, each on a new connection: one stop within the
     ** allowance shows the read polls the interrupt (a read that did not
     ** would end three quarters of the whole later every time); the
-    ** retries absorb a busy machine's pause (seen once under ASan on CI:
-    ** 162 ms after an interrupt 159 ms into a 639 ms read). */
+    ** retries absorb a busy machine's pause. */
     for (attempt = 1; attempt <= 3; attempt++) {
       sqlite3_close(db);
       db = db_open();
