@@ -329,7 +329,7 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
     return;
   }
   if (col->kind == LS_POS) {
-    sqlite3_result_int64(ctx, col->offset == 0 ? row->pos.a : col->offset == 1 ? row->pos.b : row->pos.c);
+    sqlite3_result_int64(ctx, ls_pos_get(&row->pos, (int)col->offset));
     return;
   }
   if (!row->rec || !column_applies(t, row, col)) return;

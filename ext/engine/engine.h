@@ -233,10 +233,36 @@ int ls_options_parse(const ls_format *fmt, const char *text, ls_options *opts, c
 ** format takes, sqlite3_mprintf'd. */
 char *ls_options_examples(const ls_format *fmt);
 
-/* A table-defined position of a row inside one model (plane/index, ...). */
+/* Where a row sits inside one model, in the terms of its table's shape
+** (ls_shape), three slots:
+**  - element: the part of the file the row is (an ARRAY's row: a door of
+**    wed_doors, an image of tw_images) or belongs to (NESTED and GRID: the
+**    plane of a wwd_objects or wwd_tiles row, the layer of a tw_quads row,
+**    the overlay of a wed_tiles cell, the polygon of a wed_vertices row);
+**  - index (NESTED): the row's place inside its element (the object in its
+**    plane, the vertex in its polygon); y (GRID): the cell's row.  One slot
+**    under two names;
+**  - x (GRID): the cell's column.
+** Tables with iterators of their own use the slots in the same sense.
+** LS_COL_POS columns and ls_table_run name a slot by number (LS_POS_*),
+** ls_pos_slot turns the number into the slot. */
 typedef struct ls_pos {
-  int64_t a, b, c;
+  int64_t element;
+  union {
+    int64_t index;
+    int64_t y;
+  };
+  int64_t x;
 } ls_pos;
+
+enum { LS_POS_ELEMENT = 0, LS_POS_INDEX = 1, LS_POS_Y = 1, LS_POS_X = 2 };
+
+static inline int64_t *ls_pos_slot(ls_pos *pos, int which) {
+  return which == LS_POS_ELEMENT ? &pos->element : which == LS_POS_INDEX ? &pos->index : &pos->x;
+}
+static inline int64_t ls_pos_get(const ls_pos *pos, int which) {
+  return which == LS_POS_ELEMENT ? pos->element : which == LS_POS_INDEX ? pos->index : pos->x;
+}
 
 /* What a file looks like to levelsql_files and to getters that need it. */
 typedef struct ls_file_info {
@@ -314,7 +340,7 @@ enum ls_column_flags {
 ** checked and written by the engine (columns.c). */
 typedef enum ls_kind {
   LS_CUSTOM = 0,
-  LS_POS,       /* the row's position: .offset 0, 1, 2 for pos.a, pos.b, pos.c; read-only */
+  LS_POS,       /* the row's position: .offset is the slot, LS_POS_ELEMENT, LS_POS_INDEX (LS_POS_Y) or LS_POS_X; read-only */
   LS_INT,       /* an integer field within [.min, .max] */
   LS_BIT,       /* 0 or 1: the bits .max of an unsigned integer field */
   LS_ENUM,      /* an integer field shown by name: .aux is a NULL-terminated list indexed from .min */
@@ -549,7 +575,7 @@ typedef struct ls_scan {
   ** *error to a sqlite3_mprintf'd message and returns 0; the engine fails
   ** the query with it, prefixed by the file. */
   char **error;
-  /* The ranges of the LS_COL_POS columns of pos.a, pos.b and pos.c (an
+  /* The ranges of the LS_COL_POS columns of the element, index/y and x slots (an
   ** unbounded range for a position the table shows no column of), bound
   ** once per scan by ls_scan_bind_positions, so an iterator needs no
   ** lookup per row. */
@@ -571,28 +597,30 @@ int ls_grid_step(const ls_range *rx, const ls_range *ry, int64_t width, int64_t 
 /* How a table's rows sit in a model, for the iterators the engine
 ** provides (a table may give its own next/key/seek instead):
 **  - LS_SHAPE_ONE: one row per file (pos 0, key 0);
-**  - LS_SHAPE_ARRAY: count(model) rows; pos.a and the key are the index;
+**  - LS_SHAPE_ARRAY: count(model) rows; pos.element and the key are the
+**    row's number;
 **  - LS_SHAPE_NESTED: count(model) outer elements, each with
-**    inner(model, a) rows at pos (a, b); the key counts the rows before;
-**  - LS_SHAPE_GRID: count(model) grids, grid a being inner(model, a) cells
-**    wide and height(model, a) high, at pos (a, y = b, x = c), row by row;
-**    the key counts the cells before.
-** The pushed-down ranges of the LS_COL_POS columns bound a, b and c.
-** Optional for ARRAY, NESTED and GRID: has(model, a, scan) says whether
-** element a has rows in the scan (scan NULL: at all), so a table can leave
+**    inner(model, element) rows at (element, index); the key counts the rows
+**    before;
+**  - LS_SHAPE_GRID: count(model) grids, grid e being inner(model, e) cells
+**    wide and height(model, e) high, at (element e, y, x), row by row; the
+**    key counts the cells before.
+** The pushed-down ranges of the LS_COL_POS columns bound the slots.
+** Optional for ARRAY, NESTED and GRID: has(model, element, scan) says
+** whether the element has rows in the scan (scan NULL: at all), so a table can leave
 ** out elements of another family or outside ranges on its own columns
-** (tw_tiles: tilemap layers only, within grp and layer); base(model, a) is
-** the key of element a's first row where the table keeps it, for O(1) keys
+** (tw_tiles: tilemap layers only, within grp and layer); base(model, element)
+** is the key of the element's first row where the table keeps it, for O(1) keys
 ** (without it, keys count the rows of the elements before). */
 typedef enum ls_shape_kind { LS_SHAPE_CUSTOM = 0, LS_SHAPE_ONE, LS_SHAPE_ARRAY, LS_SHAPE_NESTED, LS_SHAPE_GRID } ls_shape_kind;
 
 typedef struct ls_shape {
   ls_shape_kind kind;
   int64_t (*count)(const void *model);
-  int64_t (*inner)(const void *model, int64_t a);
-  int64_t (*height)(const void *model, int64_t a);
-  int (*has)(const void *model, int64_t a, const struct ls_scan *scan);
-  int64_t (*base)(const void *model, int64_t a);
+  int64_t (*inner)(const void *model, int64_t element);
+  int64_t (*height)(const void *model, int64_t element);
+  int (*has)(const void *model, int64_t element, const struct ls_scan *scan);
+  int64_t (*base)(const void *model, int64_t element);
 } ls_shape;
 
 /* Shapes without has() or base(), for `.shape = ...`. */
@@ -639,8 +667,9 @@ typedef struct ls_table {
   double rows_per_file;
   /* ---- declared as data ---- */
   ls_shape shape;
-  /* The row's name in error messages: a template where %a, %b and %c are
-  ** the position ("object %b of plane %a"). */
+  /* The row's name in error messages: a template where {element},
+  ** {index}, {y} and {x} are the position's slots ("object {index} of
+  ** plane {element}"). */
   const char *row_name;
   /* Records: the typed columns are fields of a record of record_size
   ** bytes that load() fills for the row at row->pos (row->rec; borrowed
@@ -673,9 +702,9 @@ typedef struct ls_table {
 ** own), shapes.c. */
 int ls_table_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int first);
 /* The run of rows after the one at pos that ls_table_next would give one
-** by one, each the last with its innermost position (pos.a of an ARRAY,
-** pos.b of a NESTED shape, pos.c of a GRID) one higher, up to *last:
-** returns which position that is (0, 1 or 2), or -1 when no such run
+** by one, each the last with its innermost position (element of an ARRAY,
+** index of a NESTED shape, x of a GRID) one higher, up to *last:
+** returns which slot that is (LS_POS_*), or -1 when no such run
 ** follows (tables with their own next, ARRAYs with has()).  Lets a scan
 ** step along a grid row without asking the shape again per cell; valid
 ** while the model is unchanged. */

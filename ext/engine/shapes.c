@@ -39,8 +39,9 @@ int ls_grid_step(const ls_range *rx, const ls_range *ry, int64_t width, int64_t 
 
 static const ls_range ls_range_all = {INT64_MIN, INT64_MAX};
 
-/* Each position (pos.a, pos.b, pos.c) gets the pushed-down range of its
-** LS_COL_POS column, or everything when the table shows no such column. */
+/* Each slot of the position (element, index or y, x) gets the pushed-down
+** range of its LS_COL_POS column, or everything when the table shows no
+** such column. */
 void ls_scan_bind_positions(const ls_table *t, ls_scan *scan) {
   size_t k;
   int i;
@@ -52,60 +53,62 @@ void ls_scan_bind_positions(const ls_table *t, ls_scan *scan) {
   }
 }
 
-static void pos_set(ls_pos *pos, int64_t a, int64_t b, int64_t c) {
-  pos->a = a;
-  pos->b = b;
-  pos->c = c;
+static void pos_set(ls_pos *pos, int64_t element, int64_t index_or_y, int64_t x) {
+  pos->element = element;
+  pos->index = index_or_y;
+  pos->x = x;
 }
 
-/* The first element at or after a within the range on pos.a that has rows
-** in the scan (shape.has); 0 when none. */
-static int element_first(const ls_table *t, const void *model, const ls_scan *scan, int64_t a, int64_t count,
+/* The first element at or after `element` within the range on its slot
+** that has rows in the scan (shape.has); 0 when none. */
+static int element_first(const ls_table *t, const void *model, const ls_scan *scan, int64_t element, int64_t count,
                          int64_t *out) {
-  for (; ls_range_first(scan->pos[0], a, count, &a); a++) {
-    if (!t->shape.has || t->shape.has(model, a, scan)) {
-      *out = a;
+  for (; ls_range_first(scan->pos[LS_POS_ELEMENT], element, count, &element); element++) {
+    if (!t->shape.has || t->shape.has(model, element, scan)) {
+      *out = element;
       return 1;
     }
   }
   return 0;
 }
 
-/* NESTED: the next (a, b) in the ranges, at or after (a, b). */
-static int nested_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int64_t a, int64_t b) {
-  const ls_range *rb = scan->pos[1];
+/* NESTED: the next (element, index) in the ranges, at or after it. */
+static int nested_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int64_t element,
+                       int64_t index) {
+  const ls_range *ri = scan->pos[LS_POS_INDEX];
   int64_t outer = t->shape.count(model);
-  while (element_first(t, model, scan, a, outer, &a)) {
-    if (ls_range_first(rb, b, t->shape.inner(model, a), &b)) {
-      pos_set(pos, a, b, 0);
+  while (element_first(t, model, scan, element, outer, &element)) {
+    if (ls_range_first(ri, index, t->shape.inner(model, element), &index)) {
+      pos_set(pos, element, index, 0);
       return 1;
     }
-    a++;
-    b = 0;
+    element++;
+    index = 0;
   }
   return 0;
 }
 
-/* GRID: the next cell (a, y, x) in the ranges, at or after it, row by row. */
-static int grid_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int64_t a, int64_t y,
-                     int64_t x) {
-  const ls_range *ry = scan->pos[1], *rx = scan->pos[2];
+/* GRID: the next cell (element, y, x) in the ranges, at or after it, row
+** by row. */
+static int grid_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int64_t element,
+                     int64_t y, int64_t x) {
+  const ls_range *ry = scan->pos[LS_POS_Y], *rx = scan->pos[LS_POS_X];
   int64_t grids = t->shape.count(model);
-  while (element_first(t, model, scan, a, grids, &a)) {
-    if (ls_grid_step(rx, ry, t->shape.inner(model, a), t->shape.height(model, a), &x, &y)) {
-      pos_set(pos, a, y, x);
+  while (element_first(t, model, scan, element, grids, &element)) {
+    if (ls_grid_step(rx, ry, t->shape.inner(model, element), t->shape.height(model, element), &x, &y)) {
+      pos_set(pos, element, y, x);
       return 1;
     }
-    a++;
+    element++;
     y = x = INT64_MIN;
   }
   return 0;
 }
 
-/* Rows of element a: its inner count (NESTED) or its cells (GRID). */
-static int64_t rows_of(const ls_table *t, const void *model, int64_t a) {
-  int64_t n = t->shape.inner(model, a);
-  return t->shape.kind == LS_SHAPE_GRID ? n * t->shape.height(model, a) : n;
+/* Rows of an element: its inner count (NESTED) or its cells (GRID). */
+static int64_t rows_of(const ls_table *t, const void *model, int64_t element) {
+  int64_t n = t->shape.inner(model, element);
+  return t->shape.kind == LS_SHAPE_GRID ? n * t->shape.height(model, element) : n;
 }
 
 int ls_table_next(const ls_table *t, const void *model, const ls_scan *scan, ls_pos *pos, int first) {
@@ -116,14 +119,14 @@ int ls_table_next(const ls_table *t, const void *model, const ls_scan *scan, ls_
       pos_set(pos, 0, 0, 0);
       return first;
     case LS_SHAPE_ARRAY:
-      if (!element_first(t, model, scan, first ? 0 : pos->a + 1, t->shape.count(model), &i)) return 0;
+      if (!element_first(t, model, scan, first ? 0 : pos->element + 1, t->shape.count(model), &i)) return 0;
       pos_set(pos, i, 0, 0);
       return 1;
     case LS_SHAPE_NESTED:
-      return first ? nested_next(t, model, scan, pos, 0, 0) : nested_next(t, model, scan, pos, pos->a, pos->b + 1);
+      return first ? nested_next(t, model, scan, pos, 0, 0) : nested_next(t, model, scan, pos, pos->element, pos->index + 1);
     case LS_SHAPE_GRID:
       return first ? grid_next(t, model, scan, pos, 0, INT64_MIN, INT64_MIN)
-                   : grid_next(t, model, scan, pos, pos->a, pos->b, pos->c + 1);
+                   : grid_next(t, model, scan, pos, pos->element, pos->y, pos->x + 1);
     default:
       return 0;
   }
@@ -137,10 +140,10 @@ int ls_table_run(const ls_table *t, const void *model, const ls_scan *scan, cons
   switch (t->shape.kind) {
     case LS_SHAPE_ARRAY:
       if (t->shape.has) return -1; /* each element is asked */
-      which = 0, at = pos->a, n = t->shape.count(model);
+      which = LS_POS_ELEMENT, at = pos->element, n = t->shape.count(model);
       break;
-    case LS_SHAPE_NESTED: which = 1, at = pos->b, n = t->shape.inner(model, pos->a); break;
-    case LS_SHAPE_GRID: which = 2, at = pos->c, n = t->shape.inner(model, pos->a); break;
+    case LS_SHAPE_NESTED: which = LS_POS_INDEX, at = pos->index, n = t->shape.inner(model, pos->element); break;
+    case LS_SHAPE_GRID: which = LS_POS_X, at = pos->x, n = t->shape.inner(model, pos->element); break;
     default: return -1;
   }
   r = scan->pos[which];
@@ -152,12 +155,13 @@ int64_t ls_table_key(const ls_table *t, const void *model, const ls_pos *pos) {
   int64_t key = 0, i;
   if (t->key) return t->key(model, pos);
   switch (t->shape.kind) {
-    case LS_SHAPE_ARRAY: return pos->a;
+    case LS_SHAPE_ARRAY: return pos->element;
     case LS_SHAPE_NESTED:
     case LS_SHAPE_GRID:
-      if (t->shape.base) key = t->shape.base(model, pos->a);
-      for (i = 0; !t->shape.base && i < pos->a; i++) key += rows_of(t, model, i);
-      return t->shape.kind == LS_SHAPE_GRID ? key + pos->b * t->shape.inner(model, pos->a) + pos->c : key + pos->b;
+      if (t->shape.base) key = t->shape.base(model, pos->element);
+      for (i = 0; !t->shape.base && i < pos->element; i++) key += rows_of(t, model, i);
+      return t->shape.kind == LS_SHAPE_GRID ? key + pos->y * t->shape.inner(model, pos->element) + pos->x
+                                            : key + pos->index;
     default: return 0;
   }
 }
@@ -196,16 +200,33 @@ int ls_table_seek(const ls_table *t, const void *model, int64_t key, ls_pos *pos
   }
 }
 
+/* The slot a row-name placeholder names ("{element}", "{index}", "{y}",
+** "{x}" at p); sets *len to the placeholder's length, or returns -1. */
+static int placeholder_slot(const char *p, size_t *len) {
+  static const struct {
+    const char *text;
+    int slot;
+  } names[] = {{"{element}", LS_POS_ELEMENT}, {"{index}", LS_POS_INDEX}, {"{y}", LS_POS_Y}, {"{x}", LS_POS_X}};
+  size_t k;
+  for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+    *len = strlen(names[k].text);
+    if (!strncmp(p, names[k].text, *len)) return names[k].slot;
+  }
+  return -1;
+}
+
 char *ls_table_describe(const ls_table *t, const void *model, const ls_pos *pos) {
   sqlite3_str *s;
   const char *p;
+  size_t len;
+  int slot;
   if (t->describe) return t->describe(model, pos);
   if (!t->row_name) return NULL;
   s = sqlite3_str_new(NULL);
   for (p = t->row_name; *p; p++) {
-    if (p[0] == '%' && (p[1] == 'a' || p[1] == 'b' || p[1] == 'c')) {
-      p++;
-      sqlite3_str_appendf(s, "%lld", (long long)(*p == 'a' ? pos->a : *p == 'b' ? pos->b : pos->c));
+    if (*p == '{' && (slot = placeholder_slot(p, &len)) >= 0) {
+      sqlite3_str_appendf(s, "%lld", (long long)ls_pos_get(pos, slot));
+      p += len - 1;
     } else {
       sqlite3_str_appendchar(s, 1, *p);
     }

@@ -592,7 +592,7 @@ static int cursor_advance(ls_cursor *c, int first_in_file) {
         if (first_in_file) return SQLITE_OK;
       } else if (c->model && ls_table_next(t, c->model, &c->scan, &c->row.pos, first_in_file)) {
         int which = ls_table_run(t, c->model, &c->scan, &c->row.pos, &c->run_last);
-        c->run_at = which == 0 ? &c->row.pos.a : which == 1 ? &c->row.pos.b : which == 2 ? &c->row.pos.c : NULL;
+        c->run_at = which >= 0 ? ls_pos_slot(&c->row.pos, which) : NULL;
         c->row_state = ROW_STATE(*c->generation, ROW_MOVED);
         return SQLITE_OK;
       }
@@ -902,7 +902,7 @@ static int ls_column_value(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i
   if (((ls_vtab *)cur->pVtab)->writing && sqlite3_vtab_nochange(ctx)) return SQLITE_OK;
   col = &c->table->columns[i - 1];
   if (col->kind == LS_POS) {
-    sqlite3_result_int64(ctx, col->offset == 0 ? c->row.pos.a : col->offset == 1 ? c->row.pos.b : c->row.pos.c);
+    sqlite3_result_int64(ctx, ls_pos_get(&c->row.pos, (int)col->offset));
     return SQLITE_OK;
   }
   if (c->row_state < ROW_STATE(*c->generation, col->flags & LS_COL_NOREC ? ROW_MODEL : ROW_RECORD) && !cursor_row_ready(c, col)) {

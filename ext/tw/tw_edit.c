@@ -180,15 +180,15 @@ static size_t list_count(const tw_map *m, int which) {
 
 #define LIST_KEY_SEEK(name, which)                                                          \
   int64_t tw_##name##_key(const void *model, const ls_pos *pos) {                           \
-    return list_key(&tw_model_keys(model)->lists[which], 0, (size_t)pos->a);                 \
+    return list_key(&tw_model_keys(model)->lists[which], 0, (size_t)pos->element);                 \
   }                                                                                         \
   int tw_##name##_seek(const void *model, int64_t key, ls_pos *pos) {                       \
     size_t i;                                                                               \
     if (!list_find(&tw_model_keys(model)->lists[which], 0,                                  \
                    list_count(tw_model_map((void *)model), which), key, &i))                \
       return 0;                                                                             \
-    pos->a = (int64_t)i;                                                                    \
-    pos->b = pos->c = 0;                                                                    \
+    pos->element = (int64_t)i;                                                                    \
+    pos->index = pos->x = 0;                                                                    \
     return 1;                                                                               \
   }
 LIST_KEY_SEEK(group, KEYS_GROUPS)
@@ -328,8 +328,8 @@ static int layer_insert_row(void *model, const void *args_, ls_pos *pos, char **
   }
   if (!tw_layer_insert(m, (size_t)g, (size_t)k, kind, (int)w, (int)h, &l, &e)) return edit_failed(&e, err);
   if (!keys_layer_inserted(keys, m, l)) return SQLITE_NOMEM;
-  pos->a = (int64_t)l;
-  pos->b = pos->c = 0;
+  pos->element = (int64_t)l;
+  pos->index = pos->x = 0;
   return SQLITE_OK;
 }
 
@@ -341,13 +341,13 @@ const ls_insert tw_layer_insertion = {
 
 int tw_layer_remove_row(void *model, const ls_pos *pos, char **err) {
   if (list_ready(tw_model_keys(model), tw_model_map(model), KEYS_LAYERS) != SQLITE_OK) return SQLITE_NOMEM;
-  return remove_layer(model, (size_t)pos->a, err);
+  return remove_layer(model, (size_t)pos->element, err);
 }
 
-/* Quads and sound sources: rows of a layer at pos (a = layer, c = index). */
+/* Quads and sound sources: rows of a layer at (element = the layer, index = the row in it). */
 static int64_t element_key(const void *model, const ls_pos *pos) {
   const tw_keys *keys = tw_model_keys(model);
-  return list_key(&keys->elems[pos->a], keys->base[pos->a], (size_t)pos->c);
+  return list_key(&keys->elems[pos->element], keys->base[pos->element], (size_t)pos->index);
 }
 
 static int element_seek(const void *model, tw_kind kind, int64_t key, ls_pos *pos) {
@@ -356,9 +356,9 @@ static int element_seek(const void *model, tw_kind kind, int64_t key, ls_pos *po
   size_t l, i;
   for (l = 0; l < m->num_layers; l++) {
     if (m->layers[l].kind != kind || !list_find(&keys->elems[l], keys->base[l], m->layers[l].count, key, &i)) continue;
-    pos->a = (int64_t)l;
-    pos->b = 0;
-    pos->c = (int64_t)i;
+    pos->element = (int64_t)l;
+    pos->index = (int64_t)i;
+    pos->x = 0;
     return 1;
   }
   return 0;
@@ -386,9 +386,9 @@ static int element_insert_row(void *model, const element_args *args, ls_pos *pos
   if (!list_on(&keys->elems[l], keys->base[l], m->layers[l].count)) return SQLITE_NOMEM;
   if (!add(m, l, (size_t)at, &e)) return edit_failed(&e, err);
   list_insert(keys, &keys->elems[l], (size_t)at);
-  pos->a = (int64_t)l;
-  pos->b = 0;
-  pos->c = at;
+  pos->element = (int64_t)l;
+  pos->index = at;
+  pos->x = 0;
   return SQLITE_OK;
 }
 
@@ -396,9 +396,9 @@ static int element_remove_row(void *model, const ls_pos *pos, element_edit del, 
   tw_map *m = tw_model_map(model);
   tw_keys *keys = tw_model_keys(model);
   codec_error e;
-  if (!list_on(&keys->elems[pos->a], keys->base[pos->a], m->layers[pos->a].count)) return SQLITE_NOMEM;
-  if (!del(m, (size_t)pos->a, (size_t)pos->c, &e)) return edit_failed(&e, err);
-  list_remove(&keys->elems[pos->a], (size_t)pos->c);
+  if (!list_on(&keys->elems[pos->element], keys->base[pos->element], m->layers[pos->element].count)) return SQLITE_NOMEM;
+  if (!del(m, (size_t)pos->element, (size_t)pos->index, &e)) return edit_failed(&e, err);
+  list_remove(&keys->elems[pos->element], (size_t)pos->index);
   return SQLITE_OK;
 }
 
@@ -447,8 +447,8 @@ static int group_insert_row(void *model, const void *args_, ls_pos *pos, char **
     return rc;
   if (!tw_group_insert(m, (size_t)g, &e)) return edit_failed(&e, err);
   list_insert(keys, &keys->lists[KEYS_GROUPS], (size_t)g);
-  pos->a = g;
-  pos->b = pos->c = 0;
+  pos->element = g;
+  pos->index = pos->x = 0;
   return SQLITE_OK;
 }
 
@@ -465,16 +465,16 @@ int tw_group_remove_row(void *model, const ls_pos *pos, char **err) {
   size_t l;
   codec_error e;
   int rc;
-  if (game >= 0 && m->layers[game].group == pos->a) {
-    *err = sqlite3_mprintf("group %lld holds the game layer (layer_index %ld): it cannot be deleted", (long long)pos->a,
+  if (game >= 0 && m->layers[game].group == pos->element) {
+    *err = sqlite3_mprintf("group %lld holds the game layer (layer_index %ld): it cannot be deleted", (long long)pos->element,
                            game);
     return SQLITE_CONSTRAINT;
   }
   if (list_ready(keys, m, KEYS_GROUPS) != SQLITE_OK || list_ready(keys, m, KEYS_LAYERS) != SQLITE_OK) return SQLITE_NOMEM;
   for (l = m->num_layers; l-- > 0;)
-    if (m->layers[l].group == pos->a && (rc = remove_layer(model, l, err)) != SQLITE_OK) return rc;
-  if (!tw_group_delete(m, (size_t)pos->a, &e)) return edit_failed(&e, err);
-  list_remove(&keys->lists[KEYS_GROUPS], (size_t)pos->a);
+    if (m->layers[l].group == pos->element && (rc = remove_layer(model, l, err)) != SQLITE_OK) return rc;
+  if (!tw_group_delete(m, (size_t)pos->element, &e)) return edit_failed(&e, err);
+  list_remove(&keys->lists[KEYS_GROUPS], (size_t)pos->element);
   return SQLITE_OK;
 }
 
@@ -510,8 +510,8 @@ static int appended(void *model, int which, ls_pos *pos) {
   tw_keys *keys = tw_model_keys(model);
   size_t at = list_count(m, which) - 1;
   list_insert(keys, &keys->lists[which], at);
-  pos->a = (int64_t)at;
-  pos->b = pos->c = 0;
+  pos->element = (int64_t)at;
+  pos->index = pos->x = 0;
   return SQLITE_OK;
 }
 
@@ -601,13 +601,13 @@ const ls_insert tw_envelope_insertion = {
 
 typedef int (*list_delete)(tw_map *m, size_t i, codec_error *err);
 
-/* Removes row pos.a of list `which` through the codec's delete. */
+/* Removes row pos.element of list `which` through the codec's delete. */
 static int list_remove_row(void *model, int which, const ls_pos *pos, list_delete del, char **err) {
   tw_map *m = tw_model_map(model);
   codec_error e;
   if (list_ready(tw_model_keys(model), m, which) != SQLITE_OK) return SQLITE_NOMEM;
-  if (!del(m, (size_t)pos->a, &e)) return edit_failed(&e, err);
-  list_remove(&tw_model_keys(model)->lists[which], (size_t)pos->a);
+  if (!del(m, (size_t)pos->element, &e)) return edit_failed(&e, err);
+  list_remove(&tw_model_keys(model)->lists[which], (size_t)pos->element);
   return SQLITE_OK;
 }
 

@@ -256,16 +256,16 @@ enum { ENV_SOUND = 1, ENV_POSITION = 3, ENV_COLOR = 4 };
 
 /* ---- rows of layers (tw_layers, tw_tiles, tw_quads) ------------------------------ */
 
-/* The group of the row's layer (pos.a), NULL when no group lists it. */
+/* The group of the row's layer (pos.element), NULL when no group lists it. */
 static void get_layer_group(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.a];
+  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.element];
   (void)col;
   if (L->group >= 0) sqlite3_result_int64(ctx, L->group);
 }
 
 /* The index of the row's layer inside its group, NULL when in no group. */
 static void get_layer_in_group(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.a];
+  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.element];
   (void)col;
   if (L->group >= 0) sqlite3_result_int64(ctx, L->index_in_group);
 }
@@ -273,12 +273,12 @@ static void get_layer_in_group(const ls_row *row, sqlite3_context *ctx, const ls
 /* The kind of the row's layer: "tiles", "game", ... (tw_kind_name). */
 static void get_layer_kind(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
   (void)col;
-  sqlite3_result_text(ctx, tw_kind_name(ROW_MAP(row)->layers[row->pos.a].kind), -1, SQLITE_STATIC);
+  sqlite3_result_text(ctx, tw_kind_name(ROW_MAP(row)->layers[row->pos.element].kind), -1, SQLITE_STATIC);
 }
 
 /* The row kind of tw_layers and tw_tiles: the layer's tw_kind. */
 static int layer_row_kind(const ls_row *row) {
-  return (int)ROW_MAP(row)->layers[row->pos.a].kind;
+  return (int)ROW_MAP(row)->layers[row->pos.element].kind;
 }
 
 /* A write to a field the layer kind lacks: NULL (what it reads) is no
@@ -338,18 +338,21 @@ static int layer_has_rows(const tw_model *tm, int64_t l, const ls_scan *scan, co
   return L->group >= grp->lo && L->group <= grp->hi && L->index_in_group >= layer->lo && L->index_in_group <= layer->hi;
 }
 
-/* Tiles and quads are the cells of their layers (a GRID shape over the
-** layers): a tilemap is width x height cells, a quads layer one row of
-** count (y 0, x the quad).  A cell's key is base[layer] + y * width + x
-** (see the top). */
+/* Tiles are the cells of their layers (a GRID shape over the layers,
+** width x height cells); quads and sound sources the elements of theirs (a
+** NESTED shape, count of them).  A cell's key is base[layer] + y * width
+** + x (see the top); a quad's or source's comes from its layer's key list
+** (tw_edit.c). */
 static int64_t layer_cells_wide(const void *model, int64_t l) {
-  const tw_layer *L = &MAP_OF(model)->layers[l];
-  return L->kind == TW_KIND_QUADS || L->kind == TW_KIND_SOUNDS ? (int64_t)L->count : L->width;
+  return MAP_OF(model)->layers[l].width;
 }
 
 static int64_t layer_cells_high(const void *model, int64_t l) {
-  const tw_layer *L = &MAP_OF(model)->layers[l];
-  return L->kind == TW_KIND_QUADS || L->kind == TW_KIND_SOUNDS ? 1 : L->height;
+  return MAP_OF(model)->layers[l].height;
+}
+
+static int64_t layer_element_count(const void *model, int64_t l) {
+  return (int64_t)MAP_OF(model)->layers[l].count;
 }
 
 static int64_t layer_key_base(const void *model, int64_t l) {
@@ -486,12 +489,12 @@ COUNT_OF(count_groups, num_groups)
 /* The record is the codec's tw_group_info. */
 static int group_load(const ls_row *row, char **err) {
   codec_error e;
-  if (tw_group_get(ROW_MAP(row), (size_t)row->pos.a, row->rec, &e)) return SQLITE_OK;
+  if (tw_group_get(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e)) return SQLITE_OK;
   return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
 }
 
 static const ls_column group_columns[] = {
-  LS_COL_POS("grp", 0, LS_COL_RANGE | LS_COL_VALUES(7), "group index, 0-based, in file order"),
+  LS_COL_POS("grp", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(7), "group index, 0-based, in file order"),
   LS_COL_TEXT_CHARS("name", LS_UTF8, tw_group_info, name, LS_SIZEOF(tw_group_info, name), 0, 0, "group name (11 bytes); setting it on an old group item raises its version to 3"),
   LS_COL_INT("offset_x", LS_I32, tw_group_info, offset_x, 0, "x offset"),
   LS_COL_INT("offset_y", LS_I32, tw_group_info, offset_y, 0, "y offset"),
@@ -510,7 +513,7 @@ static const ls_column group_columns[] = {
 /* The codec raises an old group item's version to hold a name or clipping. */
 static int group_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   codec_error e;
-  if (memcmp(row->rec, old, sizeof(tw_group_info)) == 0 || tw_group_set(ROW_MAP(row), (size_t)row->pos.a, row->rec, &e))
+  if (memcmp(row->rec, old, sizeof(tw_group_info)) == 0 || tw_group_set(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e))
     return SQLITE_OK;
   return STORE_ERROR(group_columns, changed, &e, err);
 }
@@ -518,7 +521,7 @@ static int group_store(ls_row *row, const void *old, const unsigned char *change
 static const ls_table tw_groups = {
   .name = "tw_groups", .format = &tw_format, .doc = "one row per group of each map; INSERT adds an empty group (the editor's defaults) at grp or last, DELETE removes a group with its layers (not the game group)",
   LS_COLUMNS(group_columns),
-  .shape = LS_ARRAY(count_groups), .row_name = "group %a",
+  .shape = LS_ARRAY(count_groups), .row_name = "group {element}",
   .rows_per_file = 7, /* the corpus average */
   .record_size = sizeof(tw_group_info), .load = group_load, .store = group_store,
   .key = tw_group_key, .seek = tw_group_seek, .insert = &tw_group_insertion, .remove = tw_group_remove_row,
@@ -534,7 +537,7 @@ typedef struct layer_rec {
 static int layer_load(const ls_row *row, char **err) {
   layer_rec *r = row->rec;
   codec_error e;
-  if (!tw_layer_get(ROW_MAP(row), (size_t)row->pos.a, &r->li, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  if (!tw_layer_get(ROW_MAP(row), (size_t)row->pos.element, &r->li, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   r->color_env = shown_index(r->li.color_env);
   r->image = shown_index(r->li.image);
   r->sound = shown_index(r->li.sound);
@@ -544,7 +547,7 @@ static int layer_load(const ls_row *row, char **err) {
 COUNT_OF(count_layers, num_layers)
 
 static char *describe_layer(const void *model, const ls_pos *pos) {
-  return layer_name(MAP_OF(model), pos->a);
+  return layer_name(MAP_OF(model), pos->element);
 }
 
 /* The name of the layer's image (NULL without one). */
@@ -565,7 +568,7 @@ static void get_layer_image_name(const ls_row *row, sqlite3_context *ctx, const 
 static const ls_column layer_columns[] = {
   LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(7) | LS_COL_NOREC, "group index (NULL for a layer no group lists)"),
   LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(8) | LS_COL_NOREC, "index of the layer in its group"),
-  LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(20), "index among all layers of the map"),
+  LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(20), "index among all layers of the map"),
   LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"),
   LS_COL_TEXT_CHARS("name", LS_UTF8, layer_rec, li.name, LS_SIZEOF(layer_rec, li.name), 0, KINDS_KNOWN, "layer name (11 bytes)"),
   LS_COL_KIND_INT("detail", LS_I32, layer_rec, li.detail, 0, 1, 0, KINDS_KNOWN, "1: detail layer (hidden with high detail off)"),
@@ -602,7 +605,7 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
     size_t *counts = sqlite3_malloc64(sizeof *counts * (m->num_layers ? m->num_layers : 1)), l;
     if (!counts) return SQLITE_NOMEM;
     for (l = 0; l < m->num_layers; l++) counts[l] = m->layers[l].count;
-    if (!tw_layer_resize(ROW_MAP(row), (size_t)row->pos.a, r->li.width, r->li.height, &e)) {
+    if (!tw_layer_resize(ROW_MAP(row), (size_t)row->pos.element, r->li.width, r->li.height, &e)) {
       sqlite3_free(counts);
       return STORE_ERROR(layer_columns, changed, &e, err);
     }
@@ -616,7 +619,7 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
     r->li.color_env = r->color_env;
   }
   if (r->image != was->image) r->li.image = r->image;
-  if (memcmp(&r->li, &was->li, sizeof r->li) == 0 || tw_layer_set(ROW_MAP(row), (size_t)row->pos.a, &r->li, &e))
+  if (memcmp(&r->li, &was->li, sizeof r->li) == 0 || tw_layer_set(ROW_MAP(row), (size_t)row->pos.element, &r->li, &e))
     return SQLITE_OK;
   return STORE_ERROR(layer_columns, changed, &e, err);
 }
@@ -648,21 +651,21 @@ static int tile_load(const ls_row *row, char **err) {
   codec_error e;
   int ok;
   lend_cancel(row, 1);
-  ok = tw_tile_get(ROW_MAP(row), (size_t)row->pos.a, (int)row->pos.c, (int)row->pos.b, row->rec, &e);
+  ok = tw_tile_get(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x, (int)row->pos.y, row->rec, &e);
   lend_cancel(row, 0);
   return ok ? SQLITE_OK : ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
 }
 
 /* "tile x 5, y 7 of group 1 layer 0 (layer_index 5)". */
 static char *describe_tile(const void *model, const ls_pos *pos) {
-  return name_in_layer(MAP_OF(model), pos->a, sqlite3_mprintf("tile x %lld, y %lld", (long long)pos->c, (long long)pos->b));
+  return name_in_layer(MAP_OF(model), pos->element, sqlite3_mprintf("tile x %lld, y %lld", (long long)pos->x, (long long)pos->y));
 }
 
 static const ls_column tile_columns[] = {
   LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(3) | LS_COL_NOREC, "group index"),
   LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(7) | LS_COL_NOREC, "index of the layer in its group"),
-  LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(430), "column, 0-based"),
-  LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(160), "row, 0-based"),
+  LS_COL_POS("x", LS_POS_X, LS_COL_RANGE | LS_COL_VALUES(430), "column, 0-based"),
+  LS_COL_POS("y", LS_POS_Y, LS_COL_RANGE | LS_COL_VALUES(160), "row, 0-based"),
   LS_COL_KIND_INT("id", LS_I32, tw_tile, id, 0, 255, 0, 0, "tile index 0..255 (game layers: 1 solid, 2 death, 3 unhookable, 192-194 spawns...; tw_tile_name(kind, id) names it)"),
   LS_COL_KIND_INT("flags", LS_I32, tw_tile, flags, 0, 255, 0, KIND(TW_KIND_TILES) | KIND(TW_KIND_GAME) | KIND(TW_KIND_FRONT) | KIND(TW_KIND_SWITCH), "tiles, game, front, switch: 1 vflip, 2 hflip, 4 opaque, 8 rotate (NULL elsewhere)"),
   LS_COL_KIND_INT("number", LS_I32, tw_tile, number, 0, 255, 0, KIND(TW_KIND_TELE) | KIND(TW_KIND_SWITCH) | KIND(TW_KIND_TUNE), "tele, switch, tune: the number linking tiles"),
@@ -670,7 +673,7 @@ static const ls_column tile_columns[] = {
   LS_COL_KIND_INT("max_speed", LS_I32, tw_tile, max_speed, 0, 255, 0, KIND(TW_KIND_SPEEDUP), "speedup: maximal speed (0: none)"),
   LS_COL_KIND_INT("angle", LS_I32, tw_tile, angle, -32768, 32767, 0, KIND(TW_KIND_SPEEDUP), "speedup: angle in degrees (-32768..32767)"),
   LS_COL_KIND_INT("delay", LS_I32, tw_tile, delay, 0, 255, 0, KIND(TW_KIND_SWITCH), "switch: delay in seconds"),
-  LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
+  LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
   LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"),
 };
 
@@ -683,7 +686,7 @@ static int tile_layer_in_scan(const void *model, int64_t l, const ls_scan *scan)
 static int tile_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   codec_error e;
   if (memcmp(row->rec, old, sizeof(tw_tile)) == 0 ||
-      tw_tile_set(ROW_MAP(row), (size_t)row->pos.a, (int)row->pos.c, (int)row->pos.b, row->rec, &e))
+      tw_tile_set(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x, (int)row->pos.y, row->rec, &e))
     return SQLITE_OK;
   return STORE_ERROR(tile_columns, changed, &e, err);
 }
@@ -713,7 +716,7 @@ static int quad_load(const ls_row *row, char **err) {
   codec_error e;
   int ok;
   lend_cancel(row, 1);
-  ok = tw_quad_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e);
+  ok = tw_quad_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->q, &e);
   lend_cancel(row, 0);
   if (!ok) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   r->pos_env = shown_index(r->q.pos_env);
@@ -723,7 +726,7 @@ static int quad_load(const ls_row *row, char **err) {
 
 /* "quad 2 of group 0 layer 0 (layer_index 0)". */
 static char *describe_quad(const void *model, const ls_pos *pos) {
-  return name_in_layer(MAP_OF(model), pos->a, sqlite3_mprintf("quad %lld", (long long)pos->c));
+  return name_in_layer(MAP_OF(model), pos->element, sqlite3_mprintf("quad %lld", (long long)pos->index));
 }
 
 static const ls_json_shape points_shape = {2, 5, 5, "[[0,0],[32768,0],[0,32768],[32768,32768],[16384,16384]]", NULL};
@@ -733,7 +736,7 @@ static const ls_json_shape tex_shape = {2, 4, 4, "[[0,0],[1024,0],[0,1024],[1024
 static const ls_column quad_columns[] = {
   LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "group index"),
   LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "index of the quads layer in its group"),
-  LS_COL_POS("quad", 2, LS_COL_RANGE | LS_COL_VALUES(170), "index of the quad in its layer"),
+  LS_COL_POS("quad", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(170), "index of the quad in its layer"),
   LS_COL_JSON_INTS("points", LS_I32, quad_rec, q.points, INT32_MIN, INT32_MAX, 0, &points_shape, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
   LS_COL_JSON_INTS("colors", LS_I32, quad_rec, q.colors, 0, 255, 0, &colors_shape, "JSON [[r,g,b,a] x 4 corners], 0..255"),
   LS_COL_JSON_INTS("tex_coords", LS_I32, quad_rec, q.tex, INT32_MIN, INT32_MAX, 0, &tex_shape, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
@@ -741,7 +744,7 @@ static const ls_column quad_columns[] = {
   LS_COL_INT("pos_env_offset", LS_I32, quad_rec, q.pos_env_offset, 0, "position envelope time offset (ms)"),
   LS_COL_INDEX("color_env", LS_I32, quad_rec, color_env, &envelope_index, 0, 0, "color envelope index, 0-based (the editor counts from 1); NULL: none"),
   LS_COL_INT("color_env_offset", LS_I32, quad_rec, q.color_env_offset, 0, "color envelope time offset (ms)"),
-  LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
+  LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
 };
 
 static int quad_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
@@ -760,7 +763,7 @@ static int quad_store(ls_row *row, const void *old, const unsigned char *changed
   if (r->pos_env != was->pos_env) r->q.pos_env = r->pos_env;
   if (r->color_env != was->color_env) r->q.color_env = r->color_env;
   if (memcmp(&r->q, &was->q, sizeof r->q) == 0 ||
-      tw_quad_set(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->q, &e))
+      tw_quad_set(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->q, &e))
     return SQLITE_OK;
   return STORE_ERROR(quad_columns, changed, &e, err);
 }
@@ -768,8 +771,7 @@ static int quad_store(ls_row *row, const void *old, const unsigned char *changed
 static const ls_table tw_quads = {
   .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map; INSERT adds the editor's 64 x 64 white quad to (grp, layer) at position quad (default last), DELETE removes one",
   LS_COLUMNS(quad_columns),
-  .shape = {.kind = LS_SHAPE_GRID, .count = count_layers, .inner = layer_cells_wide, .height = layer_cells_high,
-            .has = quad_layer_in_scan, .base = layer_key_base},
+  .shape = {.kind = LS_SHAPE_NESTED, .count = count_layers, .inner = layer_element_count, .has = quad_layer_in_scan},
   .describe = describe_quad,
   .rows_per_file = 260, /* the corpus average */
   .record_size = sizeof(quad_rec), .load = quad_load, .store = quad_store,
@@ -794,7 +796,7 @@ static int source_load(const ls_row *row, char **err) {
   codec_error e;
   int ok;
   lend_cancel(row, 1);
-  ok = tw_source_get(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->s, &e);
+  ok = tw_source_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->s, &e);
   lend_cancel(row, 0);
   if (!ok) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   r->pos_env = shown_index(r->s.pos_env);
@@ -807,13 +809,13 @@ static int source_load(const ls_row *row, char **err) {
 
 /* "source 2 of group 0 layer 3 (layer_index 4)". */
 static char *describe_source(const void *model, const ls_pos *pos) {
-  return name_in_layer(MAP_OF(model), pos->a, sqlite3_mprintf("source %lld", (long long)pos->c));
+  return name_in_layer(MAP_OF(model), pos->element, sqlite3_mprintf("source %lld", (long long)pos->index));
 }
 
 static const ls_column source_columns[] = {
   LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "group index"),
   LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "index of the sounds layer in its group"),
-  LS_COL_POS("source", 2, LS_COL_RANGE | LS_COL_VALUES(10), "index of the source in its layer; INSERT: the position to take, default after the last"),
+  LS_COL_POS("source", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(10), "index of the source in its layer; INSERT: the position to take, default after the last"),
   LS_COL_INT("x", LS_I32, source_rec, s.x, 0, "position x, fixed point: 1024 = one pixel"),
   LS_COL_INT("y", LS_I32, source_rec, s.y, 0, "position y, fixed point: 1024 = one pixel"),
   LS_COL_INT_IN("loop", LS_I32, source_rec, s.loop, 0, 1, 0, "1: plays in a loop"),
@@ -829,7 +831,7 @@ static const ls_column source_columns[] = {
   LS_COL_INT_NULL("width", LS_I32, source_rec, width, 0, INT32_MAX, 0, "rectangles: width, fixed point (1024 = one pixel); NULL for circles"),
   LS_COL_INT_NULL("height", LS_I32, source_rec, height, 0, INT32_MAX, 0, "rectangles: height, fixed point; NULL for circles"),
   LS_COL_INT_NULL("radius", LS_I32, source_rec, radius, 0, INT32_MAX, 0, "circles: radius in pixels; NULL for rectangles"),
-  LS_COL_POS("layer_index", 0, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
+  LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
 };
 
 static int source_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
@@ -872,7 +874,7 @@ static int source_store(ls_row *row, const void *old, const unsigned char *chang
     r->s.height = r->height;
   }
   if (memcmp(&r->s, &was->s, sizeof r->s) == 0 ||
-      tw_source_set(ROW_MAP(row), (size_t)row->pos.a, (size_t)row->pos.c, &r->s, &e))
+      tw_source_set(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->s, &e))
     return SQLITE_OK;
   return STORE_ERROR(source_columns, changed, &e, err);
 }
@@ -881,8 +883,7 @@ static const ls_table tw_sound_sources = {
   .name = "tw_sound_sources", .format = &tw_format,
   .doc = "one row per sound source of every sounds layer of each (DDNet) map; INSERT adds one with the editor's defaults (a looping circle of radius 1500), DELETE removes one",
   LS_COLUMNS(source_columns),
-  .shape = {.kind = LS_SHAPE_GRID, .count = count_layers, .inner = layer_cells_wide, .height = layer_cells_high,
-            .has = source_layer_in_scan, .base = layer_key_base},
+  .shape = {.kind = LS_SHAPE_NESTED, .count = count_layers, .inner = layer_element_count, .has = source_layer_in_scan},
   .describe = describe_source,
   .rows_per_file = 2,
   .record_size = sizeof(source_rec), .load = source_load, .store = source_store,
@@ -903,7 +904,7 @@ static int image_load(const ls_row *row, char **err) {
   image_rec *r = row->rec;
   tw_image_info im;
   codec_error e;
-  if (!tw_image_get(ROW_MAP(row), (size_t)row->pos.a, &im, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  if (!tw_image_get(ROW_MAP(row), (size_t)row->pos.element, &im, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   r->version = im.version;
   r->width = im.width;
   r->height = im.height;
@@ -926,9 +927,9 @@ static void get_image_png(const ls_row *row, sqlite3_context *ctx, const ls_colu
   size_t n;
   codec_error e;
   (void)col;
-  if (!tw_image_get(m, (size_t)row->pos.a, &im, &e)) ls_result_codec_error(ctx, row, &e);
+  if (!tw_image_get(m, (size_t)row->pos.element, &im, &e)) ls_result_codec_error(ctx, row, &e);
   else if (im.external || im.data_index < 0) return;
-  else if (!tw_image_png(m, (size_t)row->pos.a, &png, &n, &e)) ls_result_codec_error(ctx, row, &e);
+  else if (!tw_image_png(m, (size_t)row->pos.element, &png, &n, &e)) ls_result_codec_error(ctx, row, &e);
   else sqlite3_result_blob64(ctx, png, n, free);
 }
 
@@ -956,7 +957,7 @@ static int stage_file_bytes(ls_row *row, sqlite3_value *v, const ls_column *col,
 static int set_image_png(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   tw_image_info im;
   codec_error e;
-  int reads_null = tw_image_get(ROW_MAP(row), (size_t)row->pos.a, &im, &e) && (im.external || im.data_index < 0);
+  int reads_null = tw_image_get(ROW_MAP(row), (size_t)row->pos.element, &im, &e) && (im.external || im.data_index < 0);
   return stage_file_bytes(row, v, col, "the bytes of a PNG file (a non-empty BLOB, e.g. readfile('x.png')); "
                           "set external = 1 to drop the pixels", reads_null, &((image_rec *)row->rec)->png, err);
 }
@@ -968,7 +969,7 @@ static int png_is_current(const ls_row *row, const ls_span *png) {
   unsigned char *cur = NULL;
   size_t n = 0;
   codec_error e;
-  int same = tw_image_png(ROW_MAP(row), (size_t)row->pos.a, &cur, &n, &e) && n == png->n && memcmp(cur, png->p, n) == 0;
+  int same = tw_image_png(ROW_MAP(row), (size_t)row->pos.element, &cur, &n, &e) && n == png->n && memcmp(cur, png->p, n) == 0;
   free(cur);
   return same;
 }
@@ -984,7 +985,7 @@ static int image_store_pixels(ls_row *row, const image_rec *was, int external_se
       return SQLITE_CONSTRAINT;
     }
     if (!was->external && png_is_current(row, &r->png)) return SQLITE_OK;
-    if (tw_image_embed_png(ROW_MAP(row), (size_t)row->pos.a, r->png.p, r->png.n, &e)) return SQLITE_OK;
+    if (tw_image_embed_png(ROW_MAP(row), (size_t)row->pos.element, r->png.p, r->png.n, &e)) return SQLITE_OK;
     return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column png");
   }
   if (r->external == was->external) return SQLITE_OK;
@@ -993,7 +994,7 @@ static int image_store_pixels(ls_row *row, const image_rec *was, int external_se
                            "SET external = 0, png = readfile('mapres/' || name || '.png')");
     return SQLITE_CONSTRAINT;
   }
-  if (tw_image_make_external(ROW_MAP(row), (size_t)row->pos.a, &e)) return SQLITE_OK;
+  if (tw_image_make_external(ROW_MAP(row), (size_t)row->pos.element, &e)) return SQLITE_OK;
   return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column external");
 }
 
@@ -1007,7 +1008,7 @@ static int image_store(ls_row *row, const void *old, const unsigned char *change
   int rc = image_store_pixels(row, old, changed[IMAGE_EXTERNAL_COLUMN], err);
   if (rc != SQLITE_OK) return rc;
   if (now->p == was->p || (was->p && now->n == was->n && memcmp(now->p, was->p, now->n) == 0)) return SQLITE_OK;
-  if (tw_image_set_name(ROW_MAP(row), (size_t)row->pos.a, now->p, now->n, &e)) return SQLITE_OK;
+  if (tw_image_set_name(ROW_MAP(row), (size_t)row->pos.element, now->p, now->n, &e)) return SQLITE_OK;
   return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column name");
 }
 
@@ -1015,7 +1016,7 @@ static int image_store(ls_row *row, const void *old, const unsigned char *change
 static const char *const image_formats[] = {"rgb", "rgba", NULL};
 
 static const ls_column image_columns[] = {
-  LS_COL_POS("image", 0, LS_COL_RANGE | LS_COL_VALUES(11), "image index, 0-based in file order, as layers refer to it"),
+  LS_COL_POS("image", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(11), "image index, 0-based in file order, as layers refer to it"),
   {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(image_rec, name), .min = 1,
    .max = TW_IMAGE_NAME_MAX, .doc = "image name (1 to 127 bytes; external images are looked up by it in mapres/)"},
   LS_COL_INT("width", LS_I32, image_rec, width, LS_COL_RO, "width in pixels"),
@@ -1034,7 +1035,7 @@ static const ls_column image_columns[] = {
 static const ls_table tw_images = {
   .name = "tw_images", .format = &tw_format, .doc = "one row per image of each map; INSERT appends an external image (name, width, height), DELETE removes an unused one, lowering the image indices past it",
   LS_COLUMNS(image_columns),
-  .shape = LS_ARRAY(count_images), .row_name = "image %a",
+  .shape = LS_ARRAY(count_images), .row_name = "image {element}",
   .rows_per_file = 11, /* the corpus average */
   .record_size = sizeof(image_rec), .load = image_load, .store = image_store,
   .key = tw_image_key, .seek = tw_image_seek, .insert = &tw_image_insertion, .remove = tw_image_remove_row,
@@ -1063,7 +1064,7 @@ typedef struct envelope_rec {
 static int envelope_load(const ls_row *row, char **err) {
   envelope_rec *r = row->rec;
   codec_error e;
-  if (!tw_envelope_get(ROW_MAP(row), (size_t)row->pos.a, &r->en, &e))
+  if (!tw_envelope_get(ROW_MAP(row), (size_t)row->pos.element, &r->en, &e))
     return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   r->synchronized = r->en.synchronized != 0;
   r->kind.p = r->en.kind;
@@ -1083,7 +1084,7 @@ static int decode_envelope_points(const ls_row *row, ls_span *points, char **err
   shown_point *sp;
   size_t n, i;
   codec_error e;
-  if (!tw_envelope_points(ROW_MAP(row), (size_t)row->pos.a, &p, &n, &e))
+  if (!tw_envelope_points(ROW_MAP(row), (size_t)row->pos.element, &p, &n, &e))
     return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   if (!(sp = ls_arena_alloc(row->arena, sizeof *sp * (n + 1)))) {
     free(p);
@@ -1124,7 +1125,7 @@ static const ls_json_records point_records = {sizeof(shown_point), "point", TW_E
 #define ENV_POINTS_COLUMN 5 /* its index: store() writes the points only when they changed */
 
 static const ls_column envelope_columns[] = {
-  LS_COL_POS("env", 0, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, 0-based in file order (the editor counts from 1), as layers and quads refer to it"),
+  LS_COL_POS("env", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, 0-based in file order (the editor counts from 1), as layers and quads refer to it"),
   {.name = "kind", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(envelope_rec, kind),
    .flags = LS_COL_RO, .doc = "'position', 'color', 'sound' (or 'unknown')"},
   LS_COL_TEXT_CHARS("name", LS_UTF8, envelope_rec, en.name, LS_SIZEOF(envelope_rec, en.name), 0, 0, "envelope name (31 bytes)"),
@@ -1172,9 +1173,9 @@ static int envelope_store(ls_row *row, const void *old, const unsigned char *cha
   int rc;
   if (changed[ENV_POINTS_COLUMN] && (rc = envelope_new_points(row, r->points, &points, err)) != SQLITE_OK) return rc;
   if (r->synchronized != was->synchronized) r->en.synchronized = r->synchronized;
-  if (memcmp(&r->en, &was->en, sizeof r->en) != 0 && !tw_envelope_set(m, (size_t)row->pos.a, &r->en, &e))
+  if (memcmp(&r->en, &was->en, sizeof r->en) != 0 && !tw_envelope_set(m, (size_t)row->pos.element, &r->en, &e))
     return STORE_ERROR(envelope_columns, changed, &e, err);
-  if (points && !tw_envelope_set_points(m, (size_t)row->pos.a, points, r->points.n, &e))
+  if (points && !tw_envelope_set_points(m, (size_t)row->pos.element, points, r->points.n, &e))
     return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column points");
   return SQLITE_OK;
 }
@@ -1182,7 +1183,7 @@ static int envelope_store(ls_row *row, const void *old, const unsigned char *cha
 static const ls_table tw_envelopes = {
   .name = "tw_envelopes", .format = &tw_format, .doc = "one row per envelope (animation curve) of each map; INSERT appends one of a kind (with the editor's two points unless points is given), DELETE removes an unused one, lowering the envelope indices past it",
   LS_COLUMNS(envelope_columns),
-  .shape = LS_ARRAY(count_envelopes), .row_name = "envelope %a",
+  .shape = LS_ARRAY(count_envelopes), .row_name = "envelope {element}",
   .rows_per_file = 4, /* the corpus average */
   .record_size = sizeof(envelope_rec), .load = envelope_load, .store = envelope_store,
   .key = tw_envelope_key, .seek = tw_envelope_seek, .insert = &tw_envelope_insertion, .remove = tw_envelope_remove_row,
@@ -1202,7 +1203,7 @@ static int sound_load(const ls_row *row, char **err) {
   sound_rec *r = row->rec;
   tw_sound_info s;
   codec_error e;
-  if (!tw_sound_get(ROW_MAP(row), (size_t)row->pos.a, &s, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  if (!tw_sound_get(ROW_MAP(row), (size_t)row->pos.element, &s, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
   r->name.p = s.name;
   r->name.n = s.name_len;
   r->data_size = s.data_index >= 0 ? (int64_t)s.data_size : -1;
@@ -1217,7 +1218,7 @@ static void get_sound_data(const ls_row *row, sqlite3_context *ctx, const ls_col
   size_t n;
   codec_error e;
   (void)col;
-  if (!tw_sound_data(ROW_MAP(row), (size_t)row->pos.a, &d, &n, &e)) ls_result_codec_error(ctx, row, &e);
+  if (!tw_sound_data(ROW_MAP(row), (size_t)row->pos.element, &d, &n, &e)) ls_result_codec_error(ctx, row, &e);
   else if (d) sqlite3_result_blob64(ctx, d, n, free); /* the codec's malloc'd copy: SQLite frees it */
 }
 
@@ -1225,7 +1226,7 @@ static void get_sound_data(const ls_row *row, sqlite3_context *ctx, const ls_col
 static int set_sound_data(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   tw_sound_info so;
   codec_error e;
-  int reads_null = tw_sound_get(ROW_MAP(row), (size_t)row->pos.a, &so, &e) && so.data_index < 0;
+  int reads_null = tw_sound_get(ROW_MAP(row), (size_t)row->pos.element, &so, &e) && so.data_index < 0;
   return stage_file_bytes(row, v, col, "the bytes of an opus file (a non-empty BLOB, e.g. readfile('x.opus'))",
                           reads_null, &((sound_rec *)row->rec)->data, err);
 }
@@ -1236,17 +1237,17 @@ static int sound_store(ls_row *row, const void *old, const unsigned char *change
   const sound_rec *r = row->rec, *was = old;
   codec_error e;
   (void)changed;
-  if (r->data.p && !tw_sound_set_data(ROW_MAP(row), (size_t)row->pos.a, r->data.p, r->data.n, &e))
+  if (r->data.p && !tw_sound_set_data(ROW_MAP(row), (size_t)row->pos.element, r->data.p, r->data.n, &e))
     return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column data");
   if (r->name.p == was->name.p ||
       (was->name.p && r->name.n == was->name.n && memcmp(r->name.p, was->name.p, r->name.n) == 0))
     return SQLITE_OK;
-  if (tw_sound_set_name(ROW_MAP(row), (size_t)row->pos.a, r->name.p, r->name.n, &e)) return SQLITE_OK;
+  if (tw_sound_set_name(ROW_MAP(row), (size_t)row->pos.element, r->name.p, r->name.n, &e)) return SQLITE_OK;
   return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column name");
 }
 
 static const ls_column sound_columns[] = {
-  LS_COL_POS("sound", 0, LS_COL_RANGE | LS_COL_VALUES(1), "sound index, 0-based in file order, as sounds layers refer to it"),
+  LS_COL_POS("sound", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(1), "sound index, 0-based in file order, as sounds layers refer to it"),
   {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(sound_rec, name), .min = 1,
    .max = TW_IMAGE_NAME_MAX, .doc = "sound name (1 to 127 bytes)"},
   {.name = "data_size", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(sound_rec, data_size),
@@ -1258,7 +1259,7 @@ static const ls_column sound_columns[] = {
 static const ls_table tw_sounds = {
   .name = "tw_sounds", .format = &tw_format, .doc = "one row per sound of each (DDNet) map; INSERT appends a sound by name (without data), DELETE removes an unused one, lowering the sound indices past it",
   LS_COLUMNS(sound_columns),
-  .shape = LS_ARRAY(count_sounds), .row_name = "sound %a",
+  .shape = LS_ARRAY(count_sounds), .row_name = "sound {element}",
   .rows_per_file = 1, /* the corpus average */
   .record_size = sizeof(sound_rec), .load = sound_load, .store = sound_store,
   .key = tw_sound_key, .seek = tw_sound_seek, .insert = &tw_sound_insertion, .remove = tw_sound_remove_row,

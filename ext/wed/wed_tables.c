@@ -70,17 +70,17 @@ OVERLAY_SIZE(overlay_height, height)
 static int seek_uid(int (*find)(const wed_area *, uint32_t, uint32_t *), const void *model, int64_t key, ls_pos *pos) {
   uint32_t at;
   if (key < 0 || key > UINT32_MAX || !find(model, (uint32_t)key, &at)) return 0;
-  pos->a = at;
-  pos->b = pos->c = 0;
+  pos->element = at;
+  pos->index = pos->x = 0;
   return 1;
 }
 
-/* A DELETE through a codec function that removes element pos.a of the
+/* A DELETE through a codec function that removes element pos.element of the
 ** area (a door, a polygon). */
 static int remove_element(int (*remove)(wed_area *, uint32_t, codec_error *), void *model, const ls_pos *pos, char **err) {
   codec_error cerr;
   cerr.msg[0] = 0;
-  if (!remove(model, (uint32_t)pos->a, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
+  if (!remove(model, (uint32_t)pos->element, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
   return SQLITE_OK;
 }
 
@@ -88,7 +88,7 @@ static int remove_element(int (*remove)(wed_area *, uint32_t, codec_error *), vo
 
 static int overlay_load(const ls_row *row, char **err) {
   (void)err;
-  memcpy(row->rec, &AREA(row)->overlays[row->pos.a], sizeof(wed_overlay));
+  memcpy(row->rec, &AREA(row)->overlays[row->pos.element], sizeof(wed_overlay));
   return SQLITE_OK;
 }
 
@@ -100,7 +100,7 @@ enum { OCOL_WIDTH = 1, OCOL_HEIGHT = 2 };
 ** which resizes the tilemap and what depends on it (wed_overlay_resize). */
 static int overlay_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   const wed_overlay *r = row->rec;
-  wed_overlay *o = &AREA(row)->overlays[row->pos.a];
+  wed_overlay *o = &AREA(row)->overlays[row->pos.element];
   codec_error cerr;
   (void)old;
   memcpy(o->tileset, r->tileset, sizeof o->tileset);
@@ -108,7 +108,7 @@ static int overlay_store(ls_row *row, const void *old, const unsigned char *chan
   o->movement_type = r->movement_type;
   if (!changed[OCOL_WIDTH] && !changed[OCOL_HEIGHT]) return SQLITE_OK;
   cerr.msg[0] = 0;
-  if (!wed_overlay_resize(AREA(row), (uint32_t)row->pos.a, r->width, r->height, &cerr))
+  if (!wed_overlay_resize(AREA(row), (uint32_t)row->pos.element, r->width, r->height, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot resize");
   return SQLITE_OK;
 }
@@ -153,8 +153,8 @@ static int overlay_insert(void *model, const void *args_, ls_pos *pos, char **er
       return SQLITE_CONSTRAINT;
     }
   }
-  pos->a = want;
-  pos->b = pos->c = 0;
+  pos->element = want;
+  pos->index = pos->x = 0;
   return SQLITE_OK;
 }
 
@@ -165,13 +165,13 @@ static int overlay_remove(void *model, const ls_pos *pos, char **err) {
   wed_area *a = model;
   wed_overlay *o;
   codec_error cerr;
-  if (pos->a == 0) {
+  if (pos->element == 0) {
     *err = sqlite3_mprintf("DELETE refused: overlay 0 is the base overlay, the area itself; UPDATE its width and height to resize it");
     return SQLITE_CONSTRAINT;
   }
   cerr.msg[0] = 0;
-  if (!wed_overlay_resize(a, (uint32_t)pos->a, 0, 0, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
-  o = &a->overlays[pos->a];
+  if (!wed_overlay_resize(a, (uint32_t)pos->element, 0, 0, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
+  o = &a->overlays[pos->element];
   memset(o->tileset, 0, sizeof o->tileset);
   o->unique_tiles = 0;
   o->movement_type = 0;
@@ -179,7 +179,7 @@ static int overlay_remove(void *model, const ls_pos *pos, char **err) {
 }
 
 static const ls_column overlay_columns[] = {
-  LS_COL_POS("overlay", 0, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"),
+  LS_COL_POS("overlay", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"),
   [OCOL_WIDTH] = LS_COL_INT("width", LS_U16, wed_overlay, width, 0, "width in 64x64-pixel tiles (0 for an unused overlay); setting width or height resizes the tilemap: cells inside stay, new ones repeat the old tilemap's tiles; 0x0 empties overlays 1..; overlay 0 renumbers the door cells and the wall groups follow"),
   [OCOL_HEIGHT] = LS_COL_INT("height", LS_U16, wed_overlay, height, 0, "height in tiles"),
   LS_COL_TEXT_CHARS("tileset", LS_TEXT8, wed_overlay, tileset, 8, LS_COL_FULL, 0, "TIS resource name (8 bytes at most)"),
@@ -198,7 +198,7 @@ static const ls_table wed_overlays = {
   .name = "wed_overlays", .format = &wed_format,
   .doc = "one row per overlay record of each WED file (5 in real files, unused ones 0x0); UPDATE width/height resizes, INSERT takes an unused record for a new overlay, DELETE empties overlay 1.. (the record stays, 0x0)",
   LS_COLUMNS(overlay_columns),
-  .shape = LS_ARRAY(overlay_count), .row_name = "overlay %a",
+  .shape = LS_ARRAY(overlay_count), .row_name = "overlay {element}",
   .insert = &overlay_insertion, .remove = overlay_remove,
   .rows_per_file = 5, /* the corpus average */
   .record_size = sizeof(wed_overlay), .load = overlay_load, .store = overlay_store,
@@ -230,8 +230,8 @@ static int door_load(const ls_row *row, char **err) {
   const uint16_t *cells;
   int rc;
   (void)err;
-  r->d = AREA(row)->doors[row->pos.a];
-  r->cells.n = wed_door_cells(AREA(row), (uint32_t)row->pos.a, &cells);
+  r->d = AREA(row)->doors[row->pos.element];
+  r->cells.n = wed_door_cells(AREA(row), (uint32_t)row->pos.element, &cells);
   r->cells.p = cells;
   if ((rc = span_index_run(row, &r->open_polygons, r->d.open_first, r->d.open_count)) != SQLITE_OK) return rc;
   return span_index_run(row, &r->closed_polygons, r->d.closed_first, r->d.closed_count);
@@ -259,7 +259,7 @@ static int door_set_cells(ls_row *row, ls_span cells, char **err) {
     }
   }
   cerr.msg[0] = 0;
-  if (!wed_door_set_cells(a, (uint32_t)row->pos.a, v, cells.n, &cerr))
+  if (!wed_door_set_cells(a, (uint32_t)row->pos.element, v, cells.n, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column cells");
   return SQLITE_OK;
 }
@@ -268,13 +268,13 @@ static int door_set_cells(ls_row *row, ls_span cells, char **err) {
 static int door_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   const door_rec *r = row->rec;
   (void)old;
-  AREA(row)->doors[row->pos.a] = r->d;
+  AREA(row)->doors[row->pos.element] = r->d;
   return changed[DCOL_CELLS] ? door_set_cells(row, r->cells, err) : SQLITE_OK;
 }
 
 /* The uid: a door keeps it while doors before it come and go. */
 static int64_t door_key(const void *model, const ls_pos *pos) {
-  return ((const wed_area *)model)->doors[pos->a].uid;
+  return ((const wed_area *)model)->doors[pos->element].uid;
 }
 
 /* The door with that uid, wherever deletes moved it. */
@@ -302,8 +302,8 @@ static int door_insert(void *model, const void *args_, ls_pos *pos, char **err) 
   }
   cerr.msg[0] = 0;
   if (!wed_door_insert(a, &door, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a door");
-  pos->a = door;
-  pos->b = pos->c = 0;
+  pos->element = door;
+  pos->index = pos->x = 0;
   return SQLITE_OK;
 }
 
@@ -316,8 +316,8 @@ static int door_remove(void *model, const ls_pos *pos, char **err) {
 /* Names a door row in error messages: number and name. */
 static char *describe_door(const void *model, const ls_pos *pos) {
   char name[9];
-  name_for_message(((const wed_area *)model)->doors[pos->a].name, name);
-  return sqlite3_mprintf("door %lld '%s'", (long long)pos->a, name);
+  name_for_message(((const wed_area *)model)->doors[pos->element].name, name);
+  return sqlite3_mprintf("door %lld '%s'", (long long)pos->element, name);
 }
 
 /* The limit is the base overlay's, checked by door_set_cells. */
@@ -325,7 +325,7 @@ static const ls_json_shape cells_shape = {1, 0, SIZE_MAX, "[0,1]",
                                           "a JSON array of base-overlay cell indices (y*width+x, below num_cells of overlay 0), e.g. '[0,1]'"};
 
 static const ls_column door_columns[] = {
-  LS_COL_POS("door", 0, LS_COL_RANGE | LS_COL_VALUES(3), "door number, 0-based (shifts when doors before it are deleted)"),
+  LS_COL_POS("door", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(3), "door number, 0-based (shifts when doors before it are deleted)"),
   LS_COL_TEXT_CHARS("name", LS_TEXT8, door_rec, d.name, 8, LS_COL_FULL, 0, "door name, matched with the ARE file's door (8 bytes at most)"),
   LS_COL_INT("closed", LS_U16, door_rec, d.closed, 0, "base state: non-zero is closed (1 in all real files); 0..65535"),
   LS_COL_INT("first_cell", LS_U16, door_rec, d.first_cell, LS_COL_RO, "first entry in the door cell table"),
@@ -374,7 +374,7 @@ enum { PCOL_MIN_X = 6, PCOL_VERTICES = 11 };
 
 /* The uid: a polygon keeps it while walls before it come and go. */
 static int64_t polygon_key(const void *model, const ls_pos *pos) {
-  return ((const wed_area *)model)->polygons[pos->a].uid;
+  return ((const wed_area *)model)->polygons[pos->element].uid;
 }
 
 /* The polygon with that uid, wherever inserts and deletes moved it. */
@@ -388,14 +388,14 @@ static int polygon_load(const ls_row *row, char **err) {
   const wed_point *pts;
   long door = -1;
   (void)err;
-  r->vertices.n = 2 * (size_t)wed_polygon_vertices(a, (uint32_t)row->pos.a, &pts); /* x, y, x, y... */
+  r->vertices.n = 2 * (size_t)wed_polygon_vertices(a, (uint32_t)row->pos.element, &pts); /* x, y, x, y... */
   r->vertices.p = pts;
-  r->p = a->polygons[row->pos.a];
+  r->p = a->polygons[row->pos.element];
   r->box[0] = r->p.min_x;
   r->box[1] = r->p.max_x;
   r->box[2] = r->p.min_y;
   r->box[3] = r->p.max_y;
-  r->kind = (int32_t)wed_polygon_kind_of(a, (uint32_t)row->pos.a, &door);
+  r->kind = (int32_t)wed_polygon_kind_of(a, (uint32_t)row->pos.element, &door);
   r->door = door;
   if (door >= 0) {
     r->door_name.p = a->doors[door].name;
@@ -417,13 +417,13 @@ static int polygon_store(ls_row *row, const void *old, const unsigned char *chan
   uint32_t n;
   codec_error cerr;
   int k;
-  AREA(row)->polygons[row->pos.a] = r->p;
+  AREA(row)->polygons[row->pos.element] = r->p;
   cerr.msg[0] = 0;
   if (changed[PCOL_VERTICES] &&
-      !wed_polygon_set_vertices(AREA(row), (uint32_t)row->pos.a, r->vertices.p, r->vertices.n / 2, &cerr)) {
+      !wed_polygon_set_vertices(AREA(row), (uint32_t)row->pos.element, r->vertices.p, r->vertices.n / 2, &cerr)) {
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column vertices");
   }
-  n = wed_polygon_vertices(AREA(row), (uint32_t)row->pos.a, &pts);
+  n = wed_polygon_vertices(AREA(row), (uint32_t)row->pos.element, &pts);
   wed_bbox_of(pts, n, &from_vertices[0], &from_vertices[1], &from_vertices[2], &from_vertices[3]);
   for (k = 0; k < 4; k++) {
     int32_t edge = changed[PCOL_MIN_X + k] ? r->box[k] : changed[PCOL_VERTICES] ? -1 : was->box[k];
@@ -436,9 +436,9 @@ static int polygon_store(ls_row *row, const void *old, const unsigned char *chan
       return SQLITE_CONSTRAINT;
     }
   }
-  p = &AREA(row)->polygons[row->pos.a]; /* the codec may have replaced the array */
+  p = &AREA(row)->polygons[row->pos.element]; /* the codec may have replaced the array */
   if (box[0] == p->min_x && box[1] == p->max_x && box[2] == p->min_y && box[3] == p->max_y) return SQLITE_OK;
-  if (!wed_polygon_set_bbox(AREA(row), (uint32_t)row->pos.a, box[0], box[1], box[2], box[3], &cerr)) {
+  if (!wed_polygon_set_bbox(AREA(row), (uint32_t)row->pos.element, box[0], box[1], box[2], box[3], &cerr)) {
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "bounding box");
   }
   return SQLITE_OK;
@@ -490,8 +490,8 @@ static int polygon_insert(void *model, const void *args_, ls_pos *pos, char **er
   } else if (!wed_polygon_insert_wall(a, WED_NEW_WALL_FLAGS, WED_NEW_WALL_HEIGHT, NULL, 0, &poly, &cerr)) {
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a wall polygon");
   }
-  pos->a = poly;
-  pos->b = pos->c = 0;
+  pos->element = poly;
+  pos->index = pos->x = 0;
   return SQLITE_OK;
 }
 
@@ -505,11 +505,11 @@ static int polygon_remove(void *model, const ls_pos *pos, char **err) {
 static char *describe_polygon(const void *model, const ls_pos *pos) {
   const wed_area *a = model;
   long door = -1;
-  enum wed_polygon_kind kind = wed_polygon_kind_of(a, (uint32_t)pos->a, &door);
+  enum wed_polygon_kind kind = wed_polygon_kind_of(a, (uint32_t)pos->element, &door);
   char name[9];
-  if (door < 0) return sqlite3_mprintf("%s polygon %lld", wed_polygon_kind_name(kind), (long long)pos->a);
+  if (door < 0) return sqlite3_mprintf("%s polygon %lld", wed_polygon_kind_name(kind), (long long)pos->element);
   name_for_message(a->doors[door].name, name);
-  return sqlite3_mprintf("%s polygon %lld of door %ld '%s'", wed_polygon_kind_name(kind), (long long)pos->a, door, name);
+  return sqlite3_mprintf("%s polygon %lld of door %ld '%s'", wed_polygon_kind_name(kind), (long long)pos->element, door, name);
 }
 
 static const char *const polygon_kind_names[] = {"wall", "door_open", "door_closed", "orphan", NULL};
@@ -518,7 +518,7 @@ static const ls_json_shape vertices_shape = {2, 0, SIZE_MAX, "[[10,20],[90,20],[
                                              "a JSON array of [x,y] pairs of integers from 0 to 65535 (pixel coordinates), e.g. '[[10,20],[90,20],[50,80]]'"};
 
 static const ls_column polygon_columns[] = {
-  LS_COL_POS("polygon", 0, LS_COL_RANGE | LS_COL_VALUES(34), "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"),
+  LS_COL_POS("polygon", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(34), "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"),
   {.name = "kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(polygon_rec, kind), .flags = LS_COL_RO,
    .aux = polygon_kind_names, .doc = "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"},
   {.name = "door", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(polygon_rec, door),
@@ -564,24 +564,24 @@ static int64_t vertex_count_of(const void *m, int64_t poly) {
 }
 
 static int64_t vertex_key(const void *model, const ls_pos *pos) {
-  return (int64_t)wed_vertex_uid(model, (uint32_t)pos->a, (uint32_t)pos->b);
+  return (int64_t)wed_vertex_uid(model, (uint32_t)pos->element, (uint32_t)pos->index);
 }
 
 /* The vertex with that uid, wherever inserts and deletes moved it. */
 static int vertex_seek(const void *model, int64_t key, ls_pos *pos) {
   uint32_t poly, k;
   if (key < 0 || !wed_vertex_find(model, (uint64_t)key, &poly, &k)) return 0;
-  pos->a = poly;
-  pos->b = k;
-  pos->c = 0;
+  pos->element = poly;
+  pos->index = k;
+  pos->x = 0;
   return 1;
 }
 
 static int vertex_load(const ls_row *row, char **err) {
   const wed_point *pts;
   (void)err;
-  wed_polygon_vertices(AREA(row), (uint32_t)row->pos.a, &pts);
-  ((vertex_rec *)row->rec)->v = pts[row->pos.b];
+  wed_polygon_vertices(AREA(row), (uint32_t)row->pos.element, &pts);
+  ((vertex_rec *)row->rec)->v = pts[row->pos.index];
   return SQLITE_OK;
 }
 
@@ -590,14 +590,14 @@ static int vertex_store(ls_row *row, const void *old, const unsigned char *chang
   codec_error cerr;
   (void)old, (void)changed;
   cerr.msg[0] = 0;
-  if (!wed_vertex_set(AREA(row), (uint32_t)row->pos.a, (uint32_t)row->pos.b, ((const vertex_rec *)row->rec)->v, &cerr))
+  if (!wed_vertex_set(AREA(row), (uint32_t)row->pos.element, (uint32_t)row->pos.index, ((const vertex_rec *)row->rec)->v, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot move the vertex");
   return SQLITE_OK;
 }
 
 static const ls_column vertex_columns[] = {
-  LS_COL_POS("polygon", 0, LS_COL_RANGE | LS_COL_VALUES(34), "the polygon (wed_polygons.polygon: walls first, then door polygons); INSERT: the polygon the vertex goes into"),
-  LS_COL_POS("vertex", 1, LS_COL_RANGE | LS_COL_VALUES(14), "position in the polygon's vertex list, 0-based (shifts when vertices before it are inserted or deleted); INSERT: the position to take, default after the last"),
+  LS_COL_POS("polygon", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(34), "the polygon (wed_polygons.polygon: walls first, then door polygons); INSERT: the polygon the vertex goes into"),
+  LS_COL_POS("vertex", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(14), "position in the polygon's vertex list, 0-based (shifts when vertices before it are inserted or deleted); INSERT: the position to take, default after the last"),
   LS_COL_INT("x", LS_U16, vertex_rec, v.x, 0, "x in pixels, 0..65535; setting x or y recomputes the polygon's bounding box and the wall groups"),
   LS_COL_INT("y", LS_U16, vertex_rec, v.y, 0, "y in pixels, 0..65535"),
 };
@@ -633,9 +633,9 @@ static int vertex_insert(void *model, const void *args_, ls_pos *pos, char **err
   cerr.msg[0] = 0;
   if (!wed_polygon_insert_vertex(a, (uint32_t)poly, (uint32_t)at, (wed_point){(uint16_t)x, (uint16_t)y}, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a vertex into polygon %lld", (long long)poly);
-  pos->a = poly;
-  pos->b = at;
-  pos->c = 0;
+  pos->element = poly;
+  pos->index = at;
+  pos->x = 0;
   return SQLITE_OK;
 }
 
@@ -644,7 +644,7 @@ static int vertex_insert(void *model, const void *args_, ls_pos *pos, char **err
 static int vertex_remove(void *model, const ls_pos *pos, char **err) {
   codec_error cerr;
   cerr.msg[0] = 0;
-  if (!wed_polygon_delete_vertex(model, (uint32_t)pos->a, (uint32_t)pos->b, &cerr))
+  if (!wed_polygon_delete_vertex(model, (uint32_t)pos->element, (uint32_t)pos->index, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
   return SQLITE_OK;
 }
@@ -653,7 +653,7 @@ static int vertex_remove(void *model, const ls_pos *pos, char **err) {
 ** describe_polygon names it. */
 static char *describe_vertex(const void *model, const ls_pos *pos) {
   char *poly = describe_polygon(model, pos);
-  char *s = poly ? sqlite3_mprintf("vertex %lld of %s", (long long)pos->b, poly) : NULL;
+  char *s = poly ? sqlite3_mprintf("vertex %lld of %s", (long long)pos->index, poly) : NULL;
   sqlite3_free(poly);
   return s;
 }
@@ -688,9 +688,9 @@ static int tile_load(const ls_row *row, char **err) {
   tile_rec *r = row->rec;
   const uint16_t *tiles;
   (void)err;
-  r->cell = (uint32_t)(row->pos.b * (int64_t)AREA(row)->overlays[row->pos.a].width + row->pos.c);
-  r->c = AREA(row)->overlays[row->pos.a].cells[r->cell];
-  r->tis_tiles.n = wed_cell_tiles(AREA(row), (uint32_t)row->pos.a, r->cell, &tiles);
+  r->cell = (uint32_t)(row->pos.y * (int64_t)AREA(row)->overlays[row->pos.element].width + row->pos.x);
+  r->c = AREA(row)->overlays[row->pos.element].cells[r->cell];
+  r->tis_tiles.n = wed_cell_tiles(AREA(row), (uint32_t)row->pos.element, r->cell, &tiles);
   r->tis_tiles.p = tiles;
   return SQLITE_OK;
 }
@@ -701,10 +701,10 @@ static int tile_store(ls_row *row, const void *old, const unsigned char *changed
   const tile_rec *r = row->rec;
   codec_error cerr;
   (void)old;
-  AREA(row)->overlays[row->pos.a].cells[r->cell] = r->c;
+  AREA(row)->overlays[row->pos.element].cells[r->cell] = r->c;
   cerr.msg[0] = 0;
   if (changed[TCOL_TIS_TILES] &&
-      !wed_cell_set_tiles(AREA(row), (uint32_t)row->pos.a, r->cell, r->tis_tiles.p, r->tis_tiles.n, &cerr)) {
+      !wed_cell_set_tiles(AREA(row), (uint32_t)row->pos.element, r->cell, r->tis_tiles.p, r->tis_tiles.n, &cerr)) {
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column tis_tiles");
   }
   return SQLITE_OK;
@@ -714,9 +714,9 @@ static const ls_json_shape tis_tiles_shape = {1, 1, 65535, "[12]",
                                               "a JSON array of 1 to 65535 TIS tile numbers from 0 to 65535 (several: an animation), e.g. '[12]'"};
 
 static const ls_column tile_columns[] = {
-  LS_COL_POS("overlay", 0, LS_COL_RANGE | LS_COL_VALUES(1), "overlay number (0: base layer)"),
-  LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(27), "column, 0-based, in 64-pixel tiles"),
-  LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(21), "row, 0-based"),
+  LS_COL_POS("overlay", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(1), "overlay number (0: base layer)"),
+  LS_COL_POS("x", LS_POS_X, LS_COL_RANGE | LS_COL_VALUES(27), "column, 0-based, in 64-pixel tiles"),
+  LS_COL_POS("y", LS_POS_Y, LS_COL_RANGE | LS_COL_VALUES(21), "row, 0-based"),
   LS_COL_INT("cell", LS_U32, tile_rec, cell, LS_COL_RO, "cell number y*width+x (what wed_doors.cells lists)"),
   LS_COL_INT("tile_start", LS_U16, tile_rec, c.tile_start, LS_COL_RO, "first entry in the overlay's tile lookup table"),
   LS_COL_INT("tile_count", LS_U16, tile_rec, c.tile_count, LS_COL_RO, "number of lookup entries (more than 1: animated)"),
@@ -732,7 +732,7 @@ static const ls_column tile_columns[] = {
 static const ls_table wed_tiles = {
   .name = "wed_tiles", .format = &wed_format, .doc = "one row per tilemap cell of each used overlay of each WED file",
   LS_COLUMNS(tile_columns),
-  .shape = LS_GRID(overlay_count, overlay_width, overlay_height), .row_name = "tile x %c, y %b of overlay %a",
+  .shape = LS_GRID(overlay_count, overlay_width, overlay_height), .row_name = "tile x {x}, y {y} of overlay {element}",
   .rows_per_file = 800, /* the corpus average */
   .record_size = sizeof(tile_rec), .load = tile_load, .store = tile_store,
 };
@@ -755,16 +755,16 @@ static int group_load(const ls_row *row, char **err) {
   uint32_t gx, gy;
   (void)err;
   wed_wallgroup_grid(a, &gx, &gy);
-  r->g = a->wallgroups[row->pos.a];
-  r->x_px = gx ? (int64_t)WED_GROUP_W * (row->pos.a % gx) : 0;
-  r->y_px = gx ? (int64_t)WED_GROUP_H * (row->pos.a / gx) : 0;
-  r->polygons.n = wed_wallgroup_polygons(a, (uint32_t)row->pos.a, &polys);
+  r->g = a->wallgroups[row->pos.element];
+  r->x_px = gx ? (int64_t)WED_GROUP_W * (row->pos.element % gx) : 0;
+  r->y_px = gx ? (int64_t)WED_GROUP_H * (row->pos.element / gx) : 0;
+  r->polygons.n = wed_wallgroup_polygons(a, (uint32_t)row->pos.element, &polys);
   r->polygons.p = polys;
   return SQLITE_OK;
 }
 
 static const ls_column group_columns[] = {
-  LS_COL_POS("grp", 0, LS_COL_RANGE | LS_COL_VALUES(13), "wall group number, row-major over the 640x480-pixel grid of the base overlay"),
+  LS_COL_POS("grp", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(13), "wall group number, row-major over the 640x480-pixel grid of the base overlay"),
   LS_COL_INT("x_px", LS_I64, group_rec, x_px, LS_COL_RO, "left edge of the group's cell in pixels (cell: x_px .. x_px+639)"),
   LS_COL_INT("y_px", LS_I64, group_rec, y_px, LS_COL_RO, "top edge in pixels (cell: y_px .. y_px+479)"),
   LS_COL_JSON_INTS("polygons", LS_SPAN16, group_rec, polygons, 0, 0, LS_COL_RO, NULL, "JSON array of the polygons (wed_polygons.polygon) listed for the cell; regenerated whenever polygons change"),
@@ -775,7 +775,7 @@ static const ls_column group_columns[] = {
 static const ls_table wed_wallgroups = {
   .name = "wed_wallgroups", .format = &wed_format, .doc = "one row per wall group of each WED file (read-only: derived from the polygons)",
   LS_COLUMNS(group_columns),
-  .shape = LS_ARRAY(group_count), .row_name = "wall group %a",
+  .shape = LS_ARRAY(group_count), .row_name = "wall group {element}",
   .rows_per_file = 13, /* the corpus average */
   .record_size = sizeof(group_rec), .load = group_load,
 };

@@ -211,7 +211,7 @@ static int64_t plane_count(const void *model) {
 }
 
 static int plane_load(const ls_row *row, char **err) {
-  const wwd_plane *p = &LEVEL(row)->planes[row->pos.a];
+  const wwd_plane *p = &LEVEL(row)->planes[row->pos.element];
   plane_rec *r = row->rec;
   ls_span *sets = ls_arena_alloc(row->arena, sizeof *sets * (p->num_image_sets + 1));
   uint32_t i;
@@ -233,14 +233,14 @@ static int plane_load(const ls_row *row, char **err) {
 ** then the rest of the header; the size fields keep what the resize
 ** wrote.  A size that cannot be is refused before anything changes. */
 static int plane_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  wwd_plane *p = &LEVEL(row)->planes[row->pos.a];
+  wwd_plane *p = &LEVEL(row)->planes[row->pos.element];
   plane_rec *r = row->rec;
   uint32_t wide = le32_load(r->h + WWD_PLANE_TILES_WIDE), high = le32_load(r->h + WWD_PLANE_TILES_HIGH);
   (void)changed;
   if (wide != p->tiles_wide || high != p->tiles_high) {
     codec_error cerr;
     cerr.msg[0] = 0;
-    if (!wwd_plane_resize(LEVEL(row), (uint32_t)row->pos.a, wide, high,
+    if (!wwd_plane_resize(LEVEL(row), (uint32_t)row->pos.element, wide, high,
                           (uint32_t)row->opts->format[WWD_OPT_NEW_CELLS], &cerr)) {
       return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
     }
@@ -273,7 +273,7 @@ static const ls_json_shape image_sets_shape = {1, 0, 1u << 16, "[\"ACTION\"]", N
 /* tiles_wide / tiles_high: writable, a resize (plane_store). */
 
 static const ls_column plane_columns[] = {
-  LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order; on INSERT, where the plane goes (default: after the last)"),
+  LS_COL_POS("plane", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order; on INSERT, where the plane goes (default: after the last)"),
   LS_COL_TEXT_CHARS("name", LS_TEXT8, plane_rec, h[WWD_PLANE_NAME], 64, 0, 0, "plane name (63 bytes)"),
   LS_COL_INT("flags", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], 0, "plane flags: wwd_flag_names('plane', flags)"),
   LS_COL_BIT("is_main", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
@@ -298,14 +298,14 @@ static const ls_column plane_columns[] = {
 
 /* The uid: planes keep it across inserts and deletes of others. */
 static int64_t plane_key(const void *model, const ls_pos *pos) {
-  return ((const wwd_level *)model)->planes[pos->a].uid;
+  return ((const wwd_level *)model)->planes[pos->element].uid;
 }
 
 /* A seek's answer for a row found at index `at` of an array (or -1). */
 static int seek_index(long at, ls_pos *pos) {
   if (at < 0) return 0;
-  pos->a = at;
-  pos->b = pos->c = 0;
+  pos->element = at;
+  pos->index = pos->x = 0;
   return 1;
 }
 
@@ -344,19 +344,19 @@ static int plane_insert(void *model, const void *args_, ls_pos *pos, char **err)
   if (!wwd_plane_insert(lvl, (uint32_t)at, 0, 0, (uint32_t)tile_w, (uint32_t)tile_h)) return SQLITE_NOMEM;
   le32_store(lvl->planes[at].header + WWD_PLANE_TILES_WIDE, (uint32_t)wide);
   le32_store(lvl->planes[at].header + WWD_PLANE_TILES_HIGH, (uint32_t)high);
-  pos->a = at;
-  pos->b = pos->c = 0;
+  pos->element = at;
+  pos->index = pos->x = 0;
   return SQLITE_OK;
 }
 
 /* DELETE: the plane with its tiles and its objects; the main plane stays. */
 static int plane_remove(void *model, const ls_pos *pos, char **err) {
   wwd_level *lvl = model;
-  if (le32_load(lvl->planes[pos->a].header + WWD_PLANE_FLAGS) & WWD_PLANE_MAIN) {
+  if (le32_load(lvl->planes[pos->element].header + WWD_PLANE_FLAGS) & WWD_PLANE_MAIN) {
     *err = sqlite3_mprintf("it is the main plane, which a level cannot do without; delete other planes only");
     return SQLITE_CONSTRAINT;
   }
-  return wwd_plane_remove(lvl, (uint32_t)pos->a) ? SQLITE_OK : SQLITE_INTERNAL;
+  return wwd_plane_remove(lvl, (uint32_t)pos->element) ? SQLITE_OK : SQLITE_INTERNAL;
 }
 
 static const ls_insert plane_insertion = {
@@ -369,14 +369,14 @@ static const ls_table wwd_planes = {
   .name = "wwd_planes", .format = &wwd_format, .doc = "one row per plane of each WWD file; INSERT adds planes, DELETE removes them with their objects (not the main plane)",
   LS_COLUMNS(plane_columns),
   .shape = LS_ARRAY(plane_count), .key = plane_key, .seek = plane_seek,
-  .insert = &plane_insertion, .remove = plane_remove, .row_name = "plane %a", .natural_order = "plane",
+  .insert = &plane_insertion, .remove = plane_remove, .row_name = "plane {element}", .natural_order = "plane",
   .rows_per_file = 3, /* the corpus average */
   .record_size = sizeof(plane_rec), .load = plane_load, .store = plane_store,
 };
 
 /* ---- wwd_objects ----------------------------------------------------------- */
 
-#define OBJECT(row) (&LEVEL(row)->planes[(row)->pos.a].objects[(row)->pos.b])
+#define OBJECT(row) (&LEVEL(row)->planes[(row)->pos.element].objects[(row)->pos.index])
 
 static int64_t plane_objects(const void *model, int64_t plane) {
   return ((const wwd_level *)model)->planes[plane].num_objects;
@@ -385,15 +385,15 @@ static int64_t plane_objects(const void *model, int64_t plane) {
 /* The uid: objects keep it across inserts and deletes of others. */
 static int64_t object_key(const void *model, const ls_pos *pos) {
   const wwd_level *lvl = model;
-  return lvl->planes[pos->a].objects[pos->b].uid;
+  return lvl->planes[pos->element].objects[pos->index].uid;
 }
 
 static int object_seek(const void *model, int64_t key, ls_pos *pos) {
   uint32_t plane, idx;
   if (key < 0 || key > UINT32_MAX || !wwd_object_find(model, (uint32_t)key, &plane, &idx)) return 0;
-  pos->a = plane;
-  pos->b = idx;
-  pos->c = 0;
+  pos->element = plane;
+  pos->index = idx;
+  pos->x = 0;
   return 1;
 }
 
@@ -422,9 +422,9 @@ static int object_insert(void *model, const void *args_, ls_pos *pos, char **err
   idx = wwd_object_append(lvl, (uint32_t)plane);
   if (idx < 0) return SQLITE_NOMEM;
   lvl->planes[plane].objects[idx].field[WWD_OBJ_ID] = id;
-  pos->a = plane;
-  pos->b = idx;
-  pos->c = 0;
+  pos->element = plane;
+  pos->index = idx;
+  pos->x = 0;
   return SQLITE_OK;
 }
 
@@ -435,7 +435,7 @@ static const ls_insert object_insertion = {
 
 static int object_remove(void *model, const ls_pos *pos, char **err) {
   (void)err;
-  return wwd_object_remove(model, (uint32_t)pos->a, (uint32_t)pos->b) ? SQLITE_OK : SQLITE_INTERNAL;
+  return wwd_object_remove(model, (uint32_t)pos->element, (uint32_t)pos->index) ? SQLITE_OK : SQLITE_INTERNAL;
 }
 
 static int object_load(const ls_row *row, char **err) {
@@ -475,8 +475,8 @@ static int object_store(ls_row *row, const void *old, const unsigned char *chang
   LS_COL_INT(prefix "_bottom", LS_I32, object_rec, f[first + 3], 0, doc_ " bottom")
 
 static const ls_column object_columns[] = {
-  LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(1), "plane number; on INSERT, the plane to add to (default: the main plane)"),
-  LS_COL_POS("idx", 1, 0, "position in the plane's object list (ids are not unique)"),
+  LS_COL_POS("plane", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(1), "plane number; on INSERT, the plane to add to (default: the main plane)"),
+  LS_COL_POS("idx", LS_POS_INDEX, 0, "position in the plane's object list (ids are not unique)"),
   LS_COL_INT("id", LS_I32, object_rec, f[WWD_OBJ_ID], 0, "object id"),
   LS_COL_TEXT("name", LS_TEXT8, object_rec, str[WWD_STR_NAME], WWD_OBJECT_STRING_MAX, 0, 0, "name" " ('' when empty; never NULL)"),
   LS_COL_TEXT("logic", LS_TEXT8, object_rec, str[WWD_STR_LOGIC], WWD_OBJECT_STRING_MAX, 0, 0, "logic (behaviour), e.g. Officer" " ('' when empty; never NULL)"),
@@ -536,7 +536,7 @@ static const ls_table wwd_objects = {
   .name = "wwd_objects", .format = &wwd_format, .doc = "one row per object of each plane of each WWD file",
   LS_COLUMNS(object_columns),
   .shape = LS_NESTED(plane_count, plane_objects), .key = object_key, .seek = object_seek,
-  .insert = &object_insertion, .remove = object_remove, .row_name = "object %b of plane %a", .natural_order = "plane,idx",
+  .insert = &object_insertion, .remove = object_remove, .row_name = "object {index} of plane {element}", .natural_order = "plane,idx",
   .rows_per_file = 1400, /* the corpus average */
   .record_size = sizeof(object_rec), .load = object_load, .store = object_store,
 };
@@ -552,8 +552,8 @@ static int64_t plane_tiles_high(const void *model, int64_t plane) {
 }
 
 static uint32_t *tile_cell(const ls_row *row) {
-  const wwd_plane *pl = &LEVEL(row)->planes[row->pos.a];
-  return &pl->tiles[row->pos.b * (int64_t)pl->tiles_wide + row->pos.c];
+  const wwd_plane *pl = &LEVEL(row)->planes[row->pos.element];
+  return &pl->tiles[row->pos.y * (int64_t)pl->tiles_wide + row->pos.x];
 }
 
 static int tile_load(const ls_row *row, char **err) {
@@ -646,9 +646,9 @@ static int set_tile_kind(ls_row *row, sqlite3_value *v, const ls_column *col, ch
 }
 
 static const ls_column tile_columns[] = {
-  LS_COL_POS("plane", 0, LS_COL_RANGE | LS_COL_VALUES(3), "plane number"),
-  LS_COL_POS("x", 2, LS_COL_RANGE | LS_COL_VALUES(490), "column, 0-based"),
-  LS_COL_POS("y", 1, LS_COL_RANGE | LS_COL_VALUES(155), "row, 0-based"),
+  LS_COL_POS("plane", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(3), "plane number"),
+  LS_COL_POS("x", LS_POS_X, LS_COL_RANGE | LS_COL_VALUES(490), "column, 0-based"),
+  LS_COL_POS("y", LS_POS_Y, LS_COL_RANGE | LS_COL_VALUES(155), "row, 0-based"),
   {.name = "tile", .type = "INTEGER", .kind = LS_CUSTOM, .get = get_tile_id, .set = set_tile_id, .flags = LS_COL_NOREC,
    .doc = "tile id; NULL for invisible and filled cells (setting NULL makes a tile cell invisible and leaves a filled one filled)"},
   {.name = "kind", .type = "TEXT", .kind = LS_CUSTOM, .get = get_tile_kind, .set = set_tile_kind, .flags = LS_COL_NOREC,
@@ -658,14 +658,14 @@ static const ls_column tile_columns[] = {
 static const ls_table wwd_tiles = {
   .name = "wwd_tiles", .format = &wwd_format, .doc = "one row per tile cell of each plane",
   LS_COLUMNS(tile_columns),
-  .shape = LS_GRID(plane_count, plane_tiles_wide, plane_tiles_high), .row_name = "tile x %c, y %b of plane %a",
+  .shape = LS_GRID(plane_count, plane_tiles_wide, plane_tiles_high), .row_name = "tile x {x}, y {y} of plane {element}",
   .natural_order = "plane,y,x", .rows_per_file = 100000, /* the corpus average */
   .record_size = sizeof(tile_rec), .load = tile_load, .store = tile_store,
 };
 
 /* ---- wwd_tile_properties ---------------------------------------------------- */
 
-#define PROPERTY(row) (&LEVEL(row)->tile_properties[(row)->pos.a])
+#define PROPERTY(row) (&LEVEL(row)->tile_properties[(row)->pos.element])
 
 static int64_t property_count(const void *model) {
   return ((const wwd_level *)model)->num_tile_properties;
@@ -673,7 +673,7 @@ static int64_t property_count(const void *model) {
 
 /* The uid: properties keep it across inserts and deletes of others. */
 static int64_t property_key(const void *model, const ls_pos *pos) {
-  return ((const wwd_level *)model)->tile_properties[pos->a].uid;
+  return ((const wwd_level *)model)->tile_properties[pos->element].uid;
 }
 
 static int property_seek(const void *model, int64_t key, ls_pos *pos) {
@@ -700,8 +700,8 @@ static int property_insert(void *model, const void *args_, ls_pos *pos, char **e
   idx = wwd_tile_property_insert(lvl, (uint32_t)at, WWD_TILE_SINGLE, h ? le32_load(h + WWD_PLANE_TILE_WIDTH) : 64,
                                  h ? le32_load(h + WWD_PLANE_TILE_HEIGHT) : 64);
   if (idx < 0) return SQLITE_NOMEM;
-  pos->a = idx;
-  pos->b = pos->c = 0;
+  pos->element = idx;
+  pos->index = pos->x = 0;
   return SQLITE_OK;
 }
 
@@ -712,7 +712,7 @@ static const ls_insert property_insertion = {
 /* DELETE: the property goes; the later ones move down one tile id. */
 static int property_remove(void *model, const ls_pos *pos, char **err) {
   (void)err;
-  return wwd_tile_property_remove(model, (uint32_t)pos->a) ? SQLITE_OK : SQLITE_INTERNAL;
+  return wwd_tile_property_remove(model, (uint32_t)pos->element) ? SQLITE_OK : SQLITE_INTERNAL;
 }
 
 static int property_load(const ls_row *row, char **err) {
@@ -756,7 +756,7 @@ static int property_store(ls_row *row, const void *old, const unsigned char *cha
   memcpy(tp->rect, r->rect, sizeof tp->rect);
   if (r->mask.p != was->mask.p && !wwd_tile_property_set_mask(tp, r->mask.p, r->mask.n)) return SQLITE_NOMEM;
   cerr.msg[0] = 0;
-  if (wwd_tile_property_check(tp, (uint32_t)row->pos.a, &cerr)) return SQLITE_OK;
+  if (wwd_tile_property_check(tp, (uint32_t)row->pos.element, &cerr)) return SQLITE_OK;
   return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
 }
 
@@ -772,7 +772,7 @@ static const char *const property_kind_names[] = {"unknown", "single", "double",
 #define DOUBLE_ONLY (1 << WWD_TILE_DOUBLE)
 
 static const ls_column property_columns[] = {
-  LS_COL_POS("tile", 0, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index); on INSERT, the id it takes (default: after the last; later ones move up)"),
+  LS_COL_POS("tile", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index); on INSERT, the id it takes (default: after the last; later ones move up)"),
   {.name = "type", .type = "TEXT", .kind = LS_ENUM, .store = LS_U32, .offset = offsetof(property_rec, type), .min = 1,
    .aux = property_type_names, .doc = "'single', 'double' or 'mask'"},
   LS_COL_KIND_INT("width", LS_U32, property_rec, width, 0, 4096, 0, ALL_TYPES, "tile width in pixels"),
@@ -791,7 +791,7 @@ static const ls_table wwd_tile_properties = {
   .name = "wwd_tile_properties", .format = &wwd_format, .doc = "one row per tile property of each WWD file; INSERT and DELETE move the later tile ids",
   LS_COLUMNS(property_columns),
   .shape = LS_ARRAY(property_count), .key = property_key, .seek = property_seek,
-  .insert = &property_insertion, .remove = property_remove, .row_name = "tile property %a", .natural_order = "tile",
+  .insert = &property_insertion, .remove = property_remove, .row_name = "tile property {element}", .natural_order = "tile",
   .rows_per_file = 900, /* the corpus average */
   .record_size = sizeof(property_rec), .load = property_load, .store = property_store,
   .row_kind = property_kind, .kind_names = property_kind_names,

@@ -163,7 +163,7 @@ typedef struct page_rec {
 static int page_load(const ls_row *row, char **err) {
   page_rec *r = row->rec;
   (void)err;
-  r->pg = DOC(row->model)->pages[row->pos.a];
+  r->pg = DOC(row->model)->pages[row->pos.element];
   r->name = str_span(&r->pg.name);
   return SQLITE_OK;
 }
@@ -174,20 +174,20 @@ static int page_store(ls_row *row, const void *old, const unsigned char *changed
   codec_error cerr;
   (void)changed;
   if (r->name.p == was->name.p) return SQLITE_OK;
-  if (!wz4_page_rename(wz4_model_doc(row->model), (uint32_t)row->pos.a, r->name.p, r->name.n, &cerr))
+  if (!wz4_page_rename(wz4_model_doc(row->model), (uint32_t)row->pos.element, r->name.p, r->name.n, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   return SQLITE_OK;
 }
 
 /* The uid: a page keeps its rowid while pages before it come and go. */
 static int64_t page_key(const void *model, const ls_pos *pos) {
-  return DOC(model)->pages[pos->a].uid;
+  return DOC(model)->pages[pos->element].uid;
 }
 
 static int page_seek(const void *model, int64_t key, ls_pos *pos) {
   uint32_t page;
   if (key < 0 || key > UINT32_MAX || !wz4_page_find(DOC(model), (uint32_t)key, &page)) return 0;
-  *pos = (ls_pos){page, 0, 0};
+  *pos = (ls_pos){.element = page};
   return 1;
 }
 
@@ -210,21 +210,21 @@ static int page_insert(void *model, const void *args_, ls_pos *pos, char **err) 
     return rc;
   if (!wz4_page_insert(doc, (uint32_t)at, name, len, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   wz4_graph_forget(((wz4_model *)model)->graph, WZ4_GRAPH_ALL);
-  *pos = (ls_pos){at, 0, 0};
+  *pos = (ls_pos){.element = at};
   return SQLITE_OK;
 }
 
 /* DELETE: the page and its ops; name links to them dangle. */
 static int page_remove(void *model, const ls_pos *pos, char **err) {
   codec_error cerr;
-  if (!wz4_page_remove(wz4_model_doc(model), (uint32_t)pos->a, &cerr))
+  if (!wz4_page_remove(wz4_model_doc(model), (uint32_t)pos->element, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   wz4_graph_forget(((wz4_model *)model)->graph, WZ4_GRAPH_ALL);
   return SQLITE_OK;
 }
 
 static const ls_column page_columns[] = {
-  LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2),
+  LS_COL_POS("page", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(2),
              "page number, 0-based, in file order (shifts when pages before it are inserted or deleted); INSERT: the place to take, default after the last"),
   LS_COL_WTF8("name", page_rec, name, WZ4_TEXT_MAX, 0,
               "page name; a rename also renames the page's entry in the page order list and the last open page (wz4_projects.page_name)"),
@@ -245,7 +245,7 @@ static const ls_table wz4_pages = {
   .doc = "one row per page of each werkkzeug4 project (.wz4); INSERT adds an empty stacked page, DELETE removes one with its operators",
   LS_COLUMNS(page_columns),
   .shape = LS_ARRAY(page_count), .key = page_key, .seek = page_seek,
-  .insert = &page_insertion, .remove = page_remove, .row_name = "page %a",
+  .insert = &page_insertion, .remove = page_remove, .row_name = "page {element}",
   .rows_per_file = 2, /* the corpus average */
   .record_size = sizeof(page_rec), .load = page_load, .store = page_store,
 };
@@ -387,7 +387,7 @@ static int64_t page_ops(const void *model, int64_t page) {
 
 /* The node of the row (the iterator and seeks give existing rows only). */
 static wz4_node *row_node(const ls_row *row) {
-  return wz4_node_at(DOC(row->model), (uint32_t)row->pos.a, (uint32_t)row->pos.b);
+  return wz4_node_at(DOC(row->model), (uint32_t)row->pos.element, (uint32_t)row->pos.index);
 }
 
 static int op_load(const ls_row *row, char **err) {
@@ -395,7 +395,7 @@ static int op_load(const ls_row *row, char **err) {
   const wz4_node *nd = row_node(row);
   (void)err;
   r->nd = *nd;
-  r->tree = wz4_node_is_tree(&DOC(row->model)->pages[row->pos.a], (uint32_t)row->pos.b) ? OP_TREE : OP_STACKED;
+  r->tree = wz4_node_is_tree(&DOC(row->model)->pages[row->pos.element], (uint32_t)row->pos.index) ? OP_TREE : OP_STACKED;
   return op_fields_load(&r->f, &nd->op, row->arena);
 }
 
@@ -411,19 +411,19 @@ static int op_store(ls_row *row, const void *old, const unsigned char *changed, 
   int rc = op_fields_store(row, &nd->op, &r->f, &was->f, err);
   (void)changed;
   if (rc != SQLITE_OK) return rc;
-  if (wz4_node_place(nd, &r->nd)) wz4_graph_forget(((wz4_model *)row->model)->graph, row->pos.a);
+  if (wz4_node_place(nd, &r->nd)) wz4_graph_forget(((wz4_model *)row->model)->graph, row->pos.element);
   return SQLITE_OK;
 }
 
 /* The uid: an op keeps its rowid while ops before it come and go. */
 static int64_t op_key(const void *model, const ls_pos *pos) {
-  return DOC(model)->pages[pos->a].nodes[pos->b].uid;
+  return DOC(model)->pages[pos->element].nodes[pos->index].uid;
 }
 
 static int op_seek(const void *model, int64_t key, ls_pos *pos) {
   uint32_t page, op;
   if (key < 0 || key > UINT32_MAX || !wz4_node_find(DOC(model), (uint32_t)key, &page, &op)) return 0;
-  *pos = (ls_pos){page, op, 0};
+  *pos = (ls_pos){.element = page, .index = op};
   return 1;
 }
 
@@ -457,7 +457,7 @@ static int op_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   if (!wz4_node_insert(doc, (uint32_t)page, class_name, class_len, type_name, type_len, &index, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   wz4_graph_forget(((wz4_model *)model)->graph, WZ4_GRAPH_ALL);
-  *pos = (ls_pos){page, index, 0};
+  *pos = (ls_pos){.element = page, .index = index};
   return SQLITE_OK;
 }
 
@@ -469,15 +469,15 @@ static const ls_insert op_insertion = {
 /* DELETE: the op and its link defaults; links naming it dangle. */
 static int op_remove(void *model, const ls_pos *pos, char **err) {
   codec_error cerr;
-  if (!wz4_node_remove(wz4_model_doc(model), (uint32_t)pos->a, (uint32_t)pos->b, &cerr))
+  if (!wz4_node_remove(wz4_model_doc(model), (uint32_t)pos->element, (uint32_t)pos->index, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   wz4_graph_forget(((wz4_model *)model)->graph, WZ4_GRAPH_ALL);
   return SQLITE_OK;
 }
 
 static const ls_column op_columns[] = {
-  LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2), "page number (wz4_pages.page); INSERT: the page to add the op to, default 0"),
-  LS_COL_POS("op", 1, LS_COL_RANGE | LS_COL_VALUES(85),
+  LS_COL_POS("page", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(2), "page number (wz4_pages.page); INSERT: the page to add the op to, default 0"),
+  LS_COL_POS("op", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(85),
              "operator index on the page, 0-based: stacked ops first, then tree ops (shifts when ops before it are inserted or deleted)"),
   OPF_NAME(op_rec, "the user's label, '' for most ops; the target of name links (Store/Load); with options 'rename_links=1' a rename renames the link slots naming the old name"),
   OPF_CLASS(op_rec),
@@ -509,7 +509,7 @@ static const ls_table wz4_operators = {
   .doc = "one row per operator of each page of each werkkzeug4 project; INSERT adds a blank stacked op (class and output_type required), DELETE removes one",
   LS_COLUMNS(op_columns),
   .shape = LS_NESTED(page_count, page_ops), .key = op_key, .seek = op_seek,
-  .insert = &op_insertion, .remove = op_remove, .row_name = "op %b of page %a",
+  .insert = &op_insertion, .remove = op_remove, .row_name = "op {index} of page {element}",
   .rows_per_file = 190, /* the corpus average */
   .record_size = sizeof(op_rec), .load = op_load, .store = op_store,
   .row_kind = op_kind, .kind_names = op_kind_names, .other_kind = tree_op_refuses,
@@ -535,14 +535,14 @@ static int64_t page_default_count(const void *model, int64_t page) {
 /* Finds the default of the row: its op, its preorder number within the op
 ** (*first: the page index of the op's first default) and where it sits. */
 static wz4_op *row_default(const ls_row *row, uint32_t *op, int64_t *first, wz4_default_place *where) {
-  wz4_page *pg = &wz4_model_doc(row->model)->pages[row->pos.a];
-  int64_t left = row->pos.b;
+  wz4_page *pg = &wz4_model_doc(row->model)->pages[row->pos.element];
+  int64_t left = row->pos.index;
   uint32_t i;
   for (i = 0; i < pg->num_nodes; i++) {
     uint32_t n = wz4_op_default_count(&pg->nodes[i].op);
     if (left < n) {
       *op = i;
-      *first = row->pos.b - left;
+      *first = row->pos.index - left;
       return wz4_op_default_at(&pg->nodes[i].op, (uint32_t)left, where);
     }
     left -= n;
@@ -557,7 +557,7 @@ static int default_load(const ls_row *row, char **err) {
   int64_t first = 0;
   const wz4_op *def = row_default(row, &op, &first, &where);
   if (!def) {
-    *err = sqlite3_mprintf("link default %lld of page %lld is gone", (long long)row->pos.b, (long long)row->pos.a);
+    *err = sqlite3_mprintf("link default %lld of page %lld is gone", (long long)row->pos.index, (long long)row->pos.element);
     return SQLITE_ERROR;
   }
   r->op = op;
@@ -579,8 +579,8 @@ static int default_store(ls_row *row, const void *old, const unsigned char *chan
 }
 
 static const ls_column default_columns[] = {
-  LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2), "page of the operator (wz4_pages.page)"),
-  LS_COL_POS("idx", 1, LS_COL_RANGE | LS_COL_VALUES(40),
+  LS_COL_POS("page", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(2), "page of the operator (wz4_pages.page)"),
+  LS_COL_POS("idx", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(40),
              "index among the page's link defaults: op by op, each op's in preorder (a slot's default, then its own defaults, then the next slot)"),
   LS_COL_INT("op", LS_I64, default_rec, op, LS_COL_RO, "the operator holding it (wz4_operators.op on the page)"),
   LS_COL_INT("slot", LS_I64, default_rec, slot, LS_COL_RO, "index of the link slot holding it (in the links of the op, or of the parent default)"),
@@ -599,7 +599,7 @@ static const ls_table wz4_link_defaults = {
   .name = "wz4_link_defaults", .format = &wz4_format,
   .doc = "one row per link default op (a complete op a link slot holds, used when the slot names nothing) of each werkkzeug4 project; writable like wz4_operators",
   LS_COLUMNS(default_columns),
-  .shape = LS_NESTED(page_count, page_default_count), .row_name = "link default %b of page %a",
+  .shape = LS_NESTED(page_count, page_default_count), .row_name = "link default {index} of page {element}",
   .natural_order = "page,idx", .rows_per_file = 30,
   .record_size = sizeof(default_rec), .load = default_load, .store = default_store,
 };
@@ -736,7 +736,7 @@ static int64_t page_link_count(const void *model, int64_t page) {
 ** `page`), except that a page whose graph cannot be computed (out of
 ** memory) fails the scan instead of looking empty. */
 static int link_next(const void *model, const ls_scan *scan, ls_pos *pos, int first) {
-  int64_t p = first ? 0 : pos->a, i = first ? 0 : pos->b + 1, start = p;
+  int64_t p = first ? 0 : pos->element, i = first ? 0 : pos->index + 1, start = p;
   const wz4_edge *edges;
   size_t n;
   for (; ls_range_first(&scan->range[0], p, DOC(model)->num_pages, &p); p++) {
@@ -746,7 +746,7 @@ static int link_next(const void *model, const ls_scan *scan, ls_pos *pos, int fi
       return 0;
     }
     if (i < (int64_t)n) {
-      *pos = (ls_pos){p, i, 0};
+      *pos = (ls_pos){.element = p, .index = i};
       return 1;
     }
   }
@@ -760,9 +760,9 @@ static int link_load(const ls_row *row, char **err) {
   size_t n;
   (void)err;
   r->from_op = r->to_op = r->from_page = r->slot = -1;
-  if (!page_edges(row->model, row->pos.a, &edges, &n)) return SQLITE_NOMEM;
-  if (row->pos.b >= (int64_t)n) return SQLITE_OK;
-  e = &edges[row->pos.b];
+  if (!page_edges(row->model, row->pos.element, &edges, &n)) return SQLITE_NOMEM;
+  if (row->pos.index >= (int64_t)n) return SQLITE_OK;
+  e = &edges[row->pos.index];
   r->from_op = e->from_op;
   r->to_op = e->to_op;
   r->from_page = e->from_page;
@@ -776,7 +776,7 @@ static int link_load(const ls_row *row, char **err) {
 }
 
 static const ls_column link_columns[] = {
-  LS_COL_POS("page", 0, LS_COL_RANGE | LS_COL_VALUES(2), "page of to_op"),
+  LS_COL_POS("page", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(2), "page of to_op"),
   LS_COL_INT_NULL("from_op", LS_I64, link_rec, from_op, 0, 0, LS_COL_RO, "the input op (index on from_page); NULL when a name link's target does not exist"),
   LS_COL_INT_NULL("to_op", LS_I64, link_rec, to_op, 0, 0, LS_COL_RO, "the op taking the input (index on page)"),
   LS_COL_WTF8("kind", link_rec, kind, 0, LS_COL_RO, "'stack': from_op sits right above to_op on the grid; 'name': a link slot of to_op names from_op"),
@@ -789,7 +789,7 @@ static const ls_table wz4_links = {
   .name = "wz4_links", .format = &wz4_format,
   .doc = "one row per edge of the operator graph, computed from the current positions and names",
   LS_COLUMNS(link_columns),
-  .shape = LS_NESTED(page_count, page_link_count), .next = link_next, .row_name = "link %b of page %a",
+  .shape = LS_NESTED(page_count, page_link_count), .next = link_next, .row_name = "link {index} of page {element}",
   .rows_per_file = 190, /* the corpus average */
   .record_size = sizeof(link_rec), .load = link_load,
 };
