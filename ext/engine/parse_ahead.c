@@ -219,8 +219,8 @@ static void job_free(ls_job *job) {
 }
 
 /* Runs a job; bufs: the running thread's buffers, or NULL; cancel: the
-** connection's interrupt when it runs the job itself, NULL on a worker
-** (workers never call SQLite). */
+** connection's interrupt when it runs the job itself, or on a worker
+** (which never calls SQLite) whether the job was abandoned (job_abandoned). */
 static void job_run(ls_job *job, ls_parse_buffers *bufs, const codec_cancel *cancel) {
   ls_parse_file(job->path, job->path, job->fmt, (const ls_format *const *)job->formats, job->nformats,
                 job->max_decoded, bufs, cancel, &job->result);
@@ -233,6 +233,24 @@ static void queue_remove(ls_pool *pool, ls_job *job) {
   if (job->next) job->next->prev = job->prev;
   else pool->tail = job->prev;
   job->prev = job->next = NULL;
+}
+
+/* A worker's cancel: its running job was abandoned (ls_pool_cancel: the
+** statement that wanted the file was interrupted or ended), so the rest of
+** its parse is wasted work; the parse stops at its next poll and the worker
+** frees the job. */
+typedef struct job_watch {
+  ls_pool *pool;
+  ls_job *job;
+} job_watch;
+
+static int job_abandoned(void *arg) {
+  job_watch *w = arg;
+  int abandoned;
+  pthread_mutex_lock(&w->pool->lock);
+  abandoned = w->job->abandoned;
+  pthread_mutex_unlock(&w->pool->lock);
+  return abandoned;
 }
 
 /* A worker: runs queued jobs, oldest first, until the pool stops.  It
@@ -257,7 +275,11 @@ static void *worker_main(void *arg) {
     queue_remove(pool, job);
     job->state = JOB_RUNNING;
     pthread_mutex_unlock(&pool->lock);
-    job_run(job, &bufs, NULL);
+    {
+      job_watch watch = {pool, job};
+      codec_cancel abandoned = {job_abandoned, &watch};
+      job_run(job, &bufs, &abandoned);
+    }
     job->result.on_thread = 1;
     pthread_mutex_lock(&pool->lock);
     job->state = JOB_DONE;
