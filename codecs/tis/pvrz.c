@@ -178,8 +178,9 @@ int pvrz_decode(const pvrz_page *p, unsigned char **out, size_t *out_size, codec
   size_t n;
   unsigned char *px;
   *out = NULL;
-  if (!size_mul(p->width, p->height, &n) || !size_mul(n, 4, &n))
-    return codec_fail_limit(err, "pvrz: %ux%u pixels: too large", p->width, p->height);
+  if ((uint64_t)p->width * p->height > PVRZ_MAX_DECODE_PIXELS || !size_mul((size_t)p->width * p->height, 4, &n))
+    return codec_fail_limit(err, "pvrz: %ux%u pixels: over the %u pixels decoded at once", p->width, p->height,
+                            PVRZ_MAX_DECODE_PIXELS);
   px = (unsigned char *)malloc(n ? n : 1);
   if (!px) return codec_fail_oom(err, "pvrz: out of memory (%zu bytes of pixels)", n);
   if (!dxt_decode_image(p->pixel_format, p->blocks, p->blocks_size, p->width, p->height, px, err)) {

@@ -79,7 +79,10 @@ void pvrz_free(pvrz_page *p);
 int pvrz_decode_rect(const pvrz_page *p, uint32_t x, uint32_t y, uint32_t w, uint32_t h, unsigned char *out,
                      size_t stride, codec_error *err);
 
-/* The whole page as RGBA (width * height * 4 bytes, malloc'd: free()). */
+/* The whole page as RGBA (width * height * 4 bytes, malloc'd: free()); a
+** page of more than PVRZ_MAX_DECODE_PIXELS is refused (CODEC_E_LIMIT)
+** before allocating: decode it a rectangle at a time. */
+#define PVRZ_MAX_DECODE_PIXELS (16u * 1024u * 1024u)
 int pvrz_decode(const pvrz_page *p, unsigned char **out, size_t *out_size, codec_error *err);
 
 #endif

@@ -28,19 +28,21 @@ static int copy_bytes(const unsigned char *src, size_t n, unsigned char **dst) {
 }
 
 /* Reads the tiles: tile_count entries of t->entry_size bytes from `start`
-** of data, then keeps the bytes after them.  Messages name the first tile
-** that does not fit. */
+** of data, then keeps the bytes after them.  Messages name the header
+** field at fault ("the given" ones of a headerless tileset) or the first
+** tile that does not fit. */
 static int read_tiles(const unsigned char *data, size_t size, size_t start, tis_file *t, codec_error *err) {
   size_t n = t->tile_count, es = t->entry_size, left = start <= size ? size - start : 0, total, i;
+  const char *entry_at = t->has_header ? "tis header: byte offset 12: tile" : "headerless tileset: the given";
+  const char *count_at = t->has_header ? "tis header: byte offset 8:" : "headerless tileset: the given count,";
   if (!data) data = (const unsigned char *)""; /* size 0: no arithmetic on NULL */
   if (t->entry_size == TIS_V1_ENTRY) t->kind = TIS_PALETTE;
   else if (t->entry_size == TIS_V2_ENTRY) t->kind = TIS_PVRZ;
   else
-    return codec_fail(err, "tis header: byte offset 12: tile entry length %u, neither %u (palette tiles) nor %u "
-                      "(PVRZ tiles)", t->entry_size, TIS_V1_ENTRY, TIS_V2_ENTRY);
+    return codec_fail(err, "%s entry length %u, neither %u (palette tiles) nor %u (PVRZ tiles)", entry_at,
+                      t->entry_size, TIS_V1_ENTRY, TIS_V2_ENTRY);
   if (t->tile_count > TIS_MAX_TILES)
-    return codec_fail_limit(err, "tis header: byte offset 8: %u tiles, over the limit of %u", t->tile_count,
-                            TIS_MAX_TILES);
+    return codec_fail_limit(err, "%s %u tiles, over the limit of %u", count_at, t->tile_count, TIS_MAX_TILES);
   if (!size_mul(n, es, &total) || total > left) {
     size_t fit = left / es;
     return codec_fail(err, "tile %zu: byte offset %zu: truncated, need %zu bytes, %zu left (%u tiles claimed)", fit,
@@ -62,6 +64,10 @@ static int read_tiles(const unsigned char *data, size_t size, size_t start, tis_
   if (!copy_bytes(data + start + total, t->trailing_size, &t->trailing))
     return codec_fail_oom(err, "tis: out of memory");
   return 1;
+}
+
+int tis_sniff(const unsigned char *data, size_t size) {
+  return size >= 8 && memcmp(data, "TIS V1  ", 8) == 0;
 }
 
 int tis_parse(const unsigned char *data, size_t size, tis_file **out, codec_error *err) {
@@ -175,10 +181,9 @@ static int decode_pvrz_tile(const tis_ref *ref, uint32_t tile, const tis_decode_
 int tis_decode(const tis_file *t, uint32_t tile, const tis_decode_opts *opts, unsigned char *rgba,
                codec_error *err) {
   if (tile >= t->tile_count) return codec_fail_arg(err, "tile %u: no such tile (%u tiles)", tile, t->tile_count);
-  if (t->kind == TIS_PALETTE)
-    return decode_palette_tile(t->tiles + (size_t)tile * TIS_V1_ENTRY, opts ? opts->alpha : TIS_ALPHA_GREEN, rgba),
-           1;
-  return decode_pvrz_tile(&t->refs[tile], tile, opts, rgba, err);
+  if (t->kind != TIS_PALETTE) return decode_pvrz_tile(&t->refs[tile], tile, opts, rgba, err);
+  decode_palette_tile(t->tiles + (size_t)tile * TIS_V1_ENTRY, opts ? opts->alpha : TIS_ALPHA_GREEN, rgba);
+  return 1;
 }
 
 int tis_pvrz_name(const char *tileset, size_t len, int page, char out[16], codec_error *err) {

@@ -88,6 +88,10 @@ typedef struct tis_file {
   size_t trailing_size;
 } tis_file;
 
+/* Whether data starts like a TIS file ('TIS V1  '; a headerless tileset
+** has nothing to sniff). */
+int tis_sniff(const unsigned char *data, size_t size);
+
 /* Parses a .TIS file.  Returns 1 and *out, or 0 with err ("tis header: byte
 ** offset 12: ...", "tile 53: byte offset 271384: truncated ...");
 ** CODEC_E_LIMIT for a count over TIS_MAX_TILES. */

@@ -318,6 +318,20 @@ static void test_pvrz(void) {
     free(raw);
   }
   expect_pvrz_refused((const unsigned char *)"\x40", 1, CODEC_E_FORMAT, "need 4 bytes", "1 byte");
+  /* a whole page of 8192 x 4096 pixels (128 MiB of RGBA) is refused before
+  ** allocating; its rectangles still decode */
+  {
+    static unsigned char big_blocks[2048 * 1024 * 8];
+    pvrz_page big;
+    unsigned char tile[64 * 64 * 4];
+    memset(&big, 0, sizeof big);
+    big.pixel_format = DXT_FORMAT_DXT1, big.width = 8192, big.height = 4096;
+    big.blocks = big_blocks, big.blocks_size = sizeof big_blocks;
+    rgba = NULL;
+    CHECK(!pvrz_decode(&big, &rgba, &rs, &err) && !rgba && err.code == CODEC_E_LIMIT, "8192x4096 whole: %s", err.msg);
+    CHECK(pvrz_decode_rect(&big, 8128, 4032, 64, 64, tile, 256, &err) && px_is(tile, 0, 0, 0, 255),
+          "8192x4096: its last tile decodes: %s", err.msg);
+  }
 }
 
 /* ---- TIS -------------------------------------------------------------------- */
@@ -362,6 +376,7 @@ static void test_tis_v1(void) {
   check_loop cut = {0, 0, 0};
   REQUIRE(f, "a TIS built");
   if (!f) return;
+  CHECK(tis_sniff(f, size) && !tis_sniff(f, 7) && !tis_sniff(f + 1, size - 1), "tis_sniff");
   CHECK(tis_parse(f, size, &t, &err), "V1 parses: %s", err.msg);
   if (t) {
     CHECK(t->kind == TIS_PALETTE && t->tile_count == 2 && t->has_header && !t->trailing_size, "V1 fields");
@@ -553,7 +568,8 @@ static void test_tis_hostile(void) {
   t = NULL;
   CHECK(!tis_parse_headerless(h, 10, 0xFFFFFFFFu, TIS_V1_ENTRY, &t, &err) && err.code == CODEC_E_LIMIT,
         "headerless count 2^32-1");
-  CHECK(!tis_parse_headerless(h, 10, 1, 0, &t, &err) && strstr(err.msg, "entry length 0"), "headerless entry 0");
+  CHECK(!tis_parse_headerless(h, 10, 1, 0, &t, &err) && strstr(err.msg, "headerless tileset: the given entry length 0"),
+        "headerless entry 0: %s", err.msg);
   CHECK(tis_parse_headerless(NULL, 0, 0, TIS_V2_ENTRY, &t, &err) && t && t->tile_count == 0, "an empty tileset");
   tis_free(t);
 }
