@@ -95,22 +95,19 @@ int dxt_decode_rect(uint64_t format, const unsigned char *data, size_t size, uin
   bx1 = (x + rw - 1) / 4;
   by0 = y / 4;
   by1 = (y + rh - 1) / 4;
-  for (by = by0; by <= by1; by++)
+  for (by = by0; by <= by1; by++) {
+    /* the block rows [j0, j1) and columns [i0, i1) inside the rectangle */
+    uint32_t j0 = by == by0 ? y % 4 : 0, j1 = by == by1 ? (y + rh - 1) % 4 + 1 : 4, j;
     for (bx = bx0; bx <= bx1; bx++) {
+      uint32_t i0 = bx == bx0 ? x % 4 : 0, i1 = bx == bx1 ? (x + rw - 1) % 4 + 1 : 4;
       const unsigned char *b = data + ((size_t)by * bw + bx) * bs;
-      uint32_t px0 = bx * 4, py0 = by * 4, i, j;
       if (bs == 8) dxt1_block(b, px);
       else dxt5_block(b, px);
-      for (j = 0; j < 4; j++) {
-        uint32_t iy = py0 + j;
-        if (iy < y || iy >= y + rh) continue;
-        for (i = 0; i < 4; i++) {
-          uint32_t ix = px0 + i;
-          if (ix < x || ix >= x + rw) continue;
-          memcpy(out + (size_t)(iy - y) * stride + (size_t)(ix - x) * 4, px + (j * 4 + i) * 4, 4);
-        }
-      }
+      for (j = j0; j < j1; j++)
+        memcpy(out + (size_t)(by * 4 + j - y) * stride + (size_t)(bx * 4 + i0 - x) * 4, px + (j * 4 + i0) * 4,
+               (size_t)(i1 - i0) * 4);
     }
+  }
   return 1;
 }
 

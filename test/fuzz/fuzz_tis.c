@@ -7,7 +7,7 @@
 ** the count and entry length its header claims.  A rejection must carry a
 ** message and CODEC_E_FORMAT, _LIMIT or _MEMORY.  An accepted tileset must
 ** be consistent (kind from the entry length, every tile inside the input,
-** trailing bytes where the tiles end); then its first 64 tiles are decoded
+** trailing bytes where the tiles end); then its first 16 tiles are decoded
 ** under the transparency rule the last input byte picks, PVRZ tiles through
 ** two pages made here (page 0: 128 x 64 DXT1, page 1: 64 x 64 DXT5, page 2
 ** and up: missing): a palette tile always decodes, with alpha exactly as
@@ -65,7 +65,7 @@ static void check_rejection(const char *what, const tis_file *t, const codec_err
 static void check_tiles(const tis_file *t, size_t size, int alpha) {
   static unsigned char rgba[TIS_TILE_RGBA_BYTES];
   tis_decode_opts o;
-  uint32_t i, n = t->tile_count < 64 ? t->tile_count : 64;
+  uint32_t i, n = t->tile_count < 16 ? t->tile_count : 16;
   codec_error err;
   if ((t->kind == TIS_PALETTE) != (t->entry_size == TIS_V1_ENTRY) || (t->kind == TIS_PVRZ) != (t->entry_size == TIS_V2_ENTRY))
     die("parse", "kind does not follow the entry length");
