@@ -12,17 +12,22 @@
 **   (parse, decode everything, edit, serialize) is run again with k = 1, 2,
 **   ... until no allocation fails any more; every run that fails must say
 **   CODEC_E_MEMORY.  Under `make asan` a leak on any of those paths fails
-**   the run too.  One check per codec and sample.
+**   the run too.  One check per codec and sample.  The tileset codecs
+**   (codecs/tis/) have no samples yet: their sweep runs over a PVRZ page
+**   and two tilesets made here (tis_bundle).
 */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "common/bytes.h"
 #include "check.h"
 #include "common/codec_error.h"
 #include "fileutil.h"
+#include "tis/pvrz.h"
+#include "tis/tis.h"
 #include "tw/twmap.h"
 #include "wed/wed.h"
 #include "wwd/wwd.h"
@@ -196,6 +201,93 @@ static int wz4_session(const unsigned char *data, size_t size, codec_error *err)
   free(out);
   wz4_free(doc);
   return ok;
+}
+
+/* The tilesets (codecs/tis/) have no samples yet: a PVRZ page and a PVRZ
+** tileset made here, in one buffer: u32 size of the page, the page (a
+** 64 x 64 DXT1 texture with 8 bytes of metadata), then the tileset (page
+** -1, page 0), then a headerless palette tile. */
+static unsigned char *tis_bundle(size_t *size) {
+  static unsigned char raw[PVR_HEADER_SIZE + 8 + 256 * 8];
+  unsigned char *out;
+  uLongf zl = compressBound(sizeof raw);
+  size_t n, i;
+  memset(raw, 0, sizeof raw);
+  le32_store(raw, PVR_VERSION);
+  le32_store(raw + 8, 7);     /* DXT1 */
+  le32_store(raw + 24, 64);   /* height */
+  le32_store(raw + 28, 64);   /* width */
+  le32_store(raw + 48, 8);    /* metadata */
+  for (i = 0; i < 256; i++) le16_store(raw + PVR_HEADER_SIZE + 8 + 8 * i, (uint16_t)(i * 999u + 1));
+  out = (unsigned char *)malloc(4 + 4 + zl + TIS_HEADER_SIZE + 24 + TIS_V1_ENTRY);
+  if (!out) return NULL;
+  le32_store(out + 4, sizeof raw);
+  if (compress2(out + 8, &zl, raw, sizeof raw, 6) != Z_OK) {
+    free(out);
+    return NULL;
+  }
+  le32_store(out, (uint32_t)(4 + zl));
+  n = 8 + zl;
+  memcpy(out + n, "TIS V1  ", 8);
+  le32_store(out + n + 8, 2);
+  le32_store(out + n + 12, TIS_V2_ENTRY);
+  le32_store(out + n + 16, TIS_HEADER_SIZE);
+  le32_store(out + n + 20, TIS_TILE_SIDE);
+  le32_store(out + n + 24, 0xFFFFFFFFu);
+  memset(out + n + 28, 0, 20);
+  n += TIS_HEADER_SIZE + 24;
+  for (i = 0; i < TIS_V1_ENTRY; i++) out[n + i] = (unsigned char)i;
+  *size = n + TIS_V1_ENTRY;
+  return out;
+}
+
+static const pvrz_page *tis_page(void *ctx, int32_t page, codec_error *err) {
+  (void)page;
+  (void)err;
+  return (const pvrz_page *)ctx;
+}
+
+/* Parse the page, the tileset and the palette tile, decode every tile and
+** the whole page. */
+static int tis_session(const unsigned char *data, size_t size, codec_error *err) {
+  size_t psize = le32_load(data), tsize = TIS_HEADER_SIZE + 24, rs;
+  pvrz_page *page = NULL;
+  tis_file *t = NULL, *v1 = NULL;
+  unsigned char rgba[TIS_TILE_RGBA_BYTES], *whole = NULL;
+  tis_decode_opts o = {TIS_ALPHA_GREEN, tis_page, NULL};
+  int ok = pvrz_parse(data + 4, psize, 0, &page, err) && tis_parse(data + 4 + psize, tsize, &t, err) &&
+           tis_parse_headerless(data + 4 + psize + tsize, size - 4 - psize - tsize, 1, TIS_V1_ENTRY, &v1, err);
+  o.page_ctx = page;
+  ok = ok && tis_decode(t, 0, &o, rgba, err) && tis_decode(t, 1, &o, rgba, err) && tis_decode(v1, 0, &o, rgba, err) &&
+       pvrz_decode(page, &whole, &rs, err);
+  free(whole);
+  tis_free(v1);
+  tis_free(t);
+  pvrz_free(page);
+  return ok;
+}
+
+static void test_tis_codes(void) {
+  size_t size = 0;
+  unsigned char *b = tis_bundle(&size);
+  tis_file *t = NULL;
+  pvrz_page *p = NULL;
+  codec_error e;
+  unsigned char rgba[TIS_TILE_RGBA_BYTES];
+  CHECK(b != NULL, "tis: the bundle built");
+  if (!b) return;
+  oom_sweep("out of memory in a PVRZ page and tilesets", tis_session, b, size);
+  CHECK(!pvrz_parse(b + 4, 3, 0, &p, &e) && e.code == CODEC_E_FORMAT, "pvrz: 3 bytes are format: %s", e.msg);
+  le32_store(b + 4, 0x7FFFFFFFu);
+  CHECK(!pvrz_parse(b + 4, le32_load(b), 0, &p, &e) && e.code == CODEC_E_LIMIT, "pvrz: 2 GiB claimed is a limit: %s",
+        e.msg);
+  CHECK(!tis_parse_headerless(b, size, 0xFFFFFFFFu, TIS_V2_ENTRY, &t, &e) && e.code == CODEC_E_LIMIT,
+        "tis: 2^32-1 tiles is a limit: %s", e.msg);
+  CHECK(tis_parse_headerless(b, 24, 2, TIS_V2_ENTRY, &t, &e) && !tis_decode(t, 2, NULL, rgba, &e) &&
+            e.code == CODEC_E_ARG,
+        "tis: a tile past the end is argument: %s", e.msg);
+  tis_free(t);
+  free(b);
 }
 
 /* Every sample of `make samples` through its format's session. */
@@ -415,6 +507,7 @@ int main(void) {
   test_tw_codes();
   test_wed_codes();
   test_wz4_codes();
+  test_tis_codes();
   test_out_of_memory();
   return check_done();
 }

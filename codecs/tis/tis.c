@@ -1,0 +1,208 @@
+/*
+** tis.c: the TIS tileset codec (see tis.h).
+*/
+#include "tis/tis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/bytes.h"
+
+void tis_free(tis_file *t) {
+  if (!t) return;
+  free(t->header_extra);
+  free(t->tiles);
+  free(t->refs);
+  free(t->trailing);
+  free(t);
+}
+
+/* A malloc'd copy of n bytes (NULL for n == 0); 0 when out of memory. */
+static int copy_bytes(const unsigned char *src, size_t n, unsigned char **dst) {
+  *dst = NULL;
+  if (!n) return 1;
+  *dst = (unsigned char *)malloc(n);
+  if (!*dst) return 0;
+  memcpy(*dst, src, n);
+  return 1;
+}
+
+/* Reads the tiles: tile_count entries of t->entry_size bytes from `start`
+** of data, then keeps the bytes after them.  Messages name the header
+** field at fault ("the given" ones of a headerless tileset) or the first
+** tile that does not fit. */
+static int read_tiles(const unsigned char *data, size_t size, size_t start, tis_file *t, codec_error *err) {
+  size_t n = t->tile_count, es = t->entry_size, left = start <= size ? size - start : 0, total, i;
+  const char *entry_at = t->has_header ? "tis header: byte offset 12: tile" : "headerless tileset: the given";
+  const char *count_at = t->has_header ? "tis header: byte offset 8:" : "headerless tileset: the given count,";
+  if (!data) data = (const unsigned char *)""; /* size 0: no arithmetic on NULL */
+  if (t->entry_size == TIS_V1_ENTRY) t->kind = TIS_PALETTE;
+  else if (t->entry_size == TIS_V2_ENTRY) t->kind = TIS_PVRZ;
+  else
+    return codec_fail(err, "%s entry length %u, neither %u (palette tiles) nor %u (PVRZ tiles)", entry_at,
+                      t->entry_size, TIS_V1_ENTRY, TIS_V2_ENTRY);
+  if (t->tile_count > TIS_MAX_TILES)
+    return codec_fail_limit(err, "%s %u tiles, over the limit of %u", count_at, t->tile_count, TIS_MAX_TILES);
+  if (!size_mul(n, es, &total) || total > left) {
+    size_t fit = left / es;
+    return codec_fail(err, "tile %zu: byte offset %zu: truncated, need %zu bytes, %zu left (%u tiles claimed)", fit,
+                      start + fit * es, es, left - fit * es, t->tile_count);
+  }
+  if (t->kind == TIS_PALETTE) {
+    if (!copy_bytes(data + start, total, &t->tiles)) return codec_fail_oom(err, "tis tiles: out of memory");
+  } else if (n) {
+    t->refs = (tis_ref *)malloc(n * sizeof *t->refs);
+    if (!t->refs) return codec_fail_oom(err, "tis tiles: out of memory");
+    for (i = 0; i < n; i++) {
+      const unsigned char *p = data + start + i * TIS_V2_ENTRY;
+      t->refs[i].page = u32_as_i32(le32_load(p));
+      t->refs[i].x = le32_load(p + 4);
+      t->refs[i].y = le32_load(p + 8);
+    }
+  }
+  t->trailing_size = left - total;
+  if (!copy_bytes(data + start + total, t->trailing_size, &t->trailing))
+    return codec_fail_oom(err, "tis: out of memory");
+  return 1;
+}
+
+int tis_sniff(const unsigned char *data, size_t size) {
+  return size >= 8 && memcmp(data, "TIS V1  ", 8) == 0;
+}
+
+int tis_parse(const unsigned char *data, size_t size, tis_file **out, codec_error *err) {
+  tis_file *t;
+  *out = NULL;
+  if (size < TIS_HEADER_SIZE)
+    return codec_fail(err, "tis header: byte offset 0: truncated, need %u bytes, %zu left", TIS_HEADER_SIZE, size);
+  if (memcmp(data, "TIS ", 4) != 0) return codec_fail(err, "tis header: byte offset 0: signature is not 'TIS '");
+  if (memcmp(data + 4, "V1  ", 4) != 0)
+    return codec_fail(err, "tis header: byte offset 4: version '%.4s' (only 'V1  ' is read)", (const char *)data + 4);
+  t = (tis_file *)calloc(1, sizeof *t);
+  if (!t) return codec_fail_oom(err, "tis: out of memory");
+  t->has_header = 1;
+  memcpy(t->signature, data, 4);
+  memcpy(t->version, data + 4, 4);
+  t->tile_count = le32_load(data + 8);
+  t->entry_size = le32_load(data + 12);
+  t->header_size = le32_load(data + 16);
+  t->tile_side = le32_load(data + 20);
+  if (t->tile_side != TIS_TILE_SIDE) {
+    codec_fail(err, "tis header: byte offset 20: tile side %u pixels (only %u is read)", t->tile_side, TIS_TILE_SIDE);
+    goto fail;
+  }
+  if (t->header_size < TIS_HEADER_SIZE || t->header_size > size) {
+    codec_fail(err, "tis header: byte offset 16: header size %u, outside %u .. the file's %zu bytes", t->header_size,
+               TIS_HEADER_SIZE, size);
+    goto fail;
+  }
+  t->header_extra_size = t->header_size - TIS_HEADER_SIZE;
+  if (!copy_bytes(data + TIS_HEADER_SIZE, t->header_extra_size, &t->header_extra)) {
+    codec_fail_oom(err, "tis: out of memory");
+    goto fail;
+  }
+  if (!read_tiles(data, size, t->header_size, t, err)) goto fail;
+  *out = t;
+  return 1;
+fail:
+  tis_free(t);
+  return 0;
+}
+
+int tis_parse_headerless(const unsigned char *data, size_t size, uint32_t tile_count, uint32_t entry_size,
+                         tis_file **out, codec_error *err) {
+  tis_file *t;
+  *out = NULL;
+  t = (tis_file *)calloc(1, sizeof *t);
+  if (!t) return codec_fail_oom(err, "tis: out of memory");
+  t->tile_count = tile_count;
+  t->entry_size = entry_size;
+  t->tile_side = TIS_TILE_SIDE;
+  if (!read_tiles(data, size, 0, t, err)) {
+    tis_free(t);
+    return 0;
+  }
+  *out = t;
+  return 1;
+}
+
+const unsigned char *tis_tile_palette(const tis_file *t, uint32_t tile) {
+  if (t->kind != TIS_PALETTE || tile >= t->tile_count) return NULL;
+  return t->tiles + (size_t)tile * TIS_V1_ENTRY;
+}
+
+const unsigned char *tis_tile_indices(const tis_file *t, uint32_t tile) {
+  const unsigned char *p = tis_tile_palette(t, tile);
+  return p ? p + TIS_PALETTE_BYTES : NULL;
+}
+
+/* A palette tile to RGBA under the alpha rule. */
+static void decode_palette_tile(const unsigned char *entry, int alpha, unsigned char *rgba) {
+  unsigned char pal[256][4];
+  const unsigned char *idx = entry + TIS_PALETTE_BYTES;
+  size_t i;
+  for (i = 0; i < 256; i++) {
+    const unsigned char *c = entry + 4 * i; /* B, G, R, A (A unused) */
+    pal[i][0] = c[2];
+    pal[i][1] = c[1];
+    pal[i][2] = c[0];
+    if (alpha == TIS_ALPHA_GREEN) pal[i][3] = (c[2] == 0 && c[1] == 255 && c[0] == 0) ? 0 : 255;
+    else pal[i][3] = (alpha == TIS_ALPHA_INDEX0 && i == 0) ? 0 : 255;
+  }
+  for (i = 0; i < TIS_TILE_PIXELS; i++) memcpy(rgba + 4 * i, pal[idx[i]], 4);
+}
+
+/* A PVRZ tile: the 64 x 64 rectangle of its page, or solid black. */
+static int decode_pvrz_tile(const tis_ref *ref, uint32_t tile, const tis_decode_opts *opts, unsigned char *rgba,
+                            codec_error *err) {
+  const pvrz_page *pg;
+  size_t i;
+  if (ref->page == TIS_PAGE_BLACK) {
+    for (i = 0; i < TIS_TILE_PIXELS; i++) {
+      rgba[4 * i] = rgba[4 * i + 1] = rgba[4 * i + 2] = 0;
+      rgba[4 * i + 3] = 255;
+    }
+    return 1;
+  }
+  if (ref->page < 0 || ref->page > TIS_MAX_PAGE)
+    return codec_fail(err, "tile %u: page %d: not a page (-1 for black, 0 to %d)", tile, (int)ref->page, TIS_MAX_PAGE);
+  if (!opts || !opts->page)
+    return codec_fail_arg(err, "tile %u: page %d: no page lookup given", tile, (int)ref->page);
+  pg = opts->page(opts->page_ctx, ref->page, err);
+  if (!pg) {
+    if (err && !err->msg[0]) codec_fail(err, "not found");
+    return codec_prefix(err, "tile %u: page %d: ", tile, (int)ref->page);
+  }
+  if (!pvrz_decode_rect(pg, ref->x, ref->y, TIS_TILE_SIDE, TIS_TILE_SIDE, rgba, TIS_TILE_SIDE * 4, err))
+    return codec_prefix(err, "tile %u: page %d at (%u, %u): ", tile, (int)ref->page, ref->x, ref->y);
+  return 1;
+}
+
+int tis_decode(const tis_file *t, uint32_t tile, const tis_decode_opts *opts, unsigned char *rgba,
+               codec_error *err) {
+  if (tile >= t->tile_count) return codec_fail_arg(err, "tile %u: no such tile (%u tiles)", tile, t->tile_count);
+  if (t->kind != TIS_PALETTE) return decode_pvrz_tile(&t->refs[tile], tile, opts, rgba, err);
+  decode_palette_tile(t->tiles + (size_t)tile * TIS_V1_ENTRY, opts ? opts->alpha : TIS_ALPHA_GREEN, rgba);
+  return 1;
+}
+
+int tis_pvrz_name(const char *tileset, size_t len, int page, char out[16], codec_error *err) {
+  size_t i, n = 0;
+  out[0] = 0;
+  if (page < 0 || page > TIS_MAX_PAGE)
+    return codec_fail_arg(err, "pvrz page %d: outside 0 .. %d (two digits)", page, TIS_MAX_PAGE);
+  if (len < 3 || len > 8 || memchr(tileset, 0, len))
+    return codec_fail_arg(err, "tileset '%.*s': a resref of 3 to 8 characters is needed", (int)(len > 8 ? 8 : len),
+                          tileset);
+  if (len - 1 + 2 > 8)
+    return codec_fail_arg(err, "tileset '%.*s': its page names would pass 8 characters", (int)len, tileset);
+  for (i = 0; i < len; i++) {
+    char c = tileset[i];
+    if (i == 1) continue;
+    out[n++] = (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
+  }
+  out[n++] = (char)('0' + page / 10);
+  out[n++] = (char)('0' + page % 10);
+  memcpy(out + n, ".PVRZ", 6);
+  return 1;
+}
