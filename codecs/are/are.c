@@ -654,9 +654,10 @@ static int fits_in_place(const are_area *a) {
   for (s = 0; s < ARE_NUM_SECTIONS; s++)
     if (are_count(a, (enum are_section)s) != a->orig_counts[s]) return 0;
   for (i = 0; i < a->num_actors; i++)
-    if ((uint64_t)a->actors[i].cre_offset + a->actors[i].cre_size > a->orig_size) return 0;
+    if (a->actors[i].cre_size && (uint64_t)a->actors[i].cre_offset + a->actors[i].cre_size > a->orig_size) return 0;
   for (i = 0; i < a->num_traps; i++)
-    if ((uint64_t)a->traps[i].effect_offset + a->traps[i].effect_size > a->orig_size) return 0;
+    if (a->traps[i].effect_size && (uint64_t)a->traps[i].effect_offset + a->traps[i].effect_size > a->orig_size)
+      return 0;
   return 1;
 }
 

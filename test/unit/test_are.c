@@ -323,6 +323,21 @@ static void test_hostile(void) {
     memcpy(d, out, n);
     le16_store(d + t0 + 0x0c, 0xFFFF);
     expect_fail(d, n, CODEC_E_FORMAT, "projectile trap 0", "effect block past the end");
+    /* an empty block may point anywhere, and the rewrite stays in place
+    ** (fuzz_are found it laid out again) */
+    memcpy(d, out, n);
+    le16_store(d + t0 + 0x0c, 0);
+    le32_store(d + t0 + 0x08, 0xFFFF0000u);
+    le32_store(d + a1 - ARE_ACTOR_SIZE + 0x88, 0xFFFFFFF0u);
+    {
+      are_area *q = are_parse(d, n, &err);
+      unsigned char *w = NULL;
+      size_t wn = 0;
+      CHECK(q && are_serialize(q, &w, &wn, &err) && wn == n && memcmp(w, d, n) == 0,
+            "empty blocks pointing past the end: rewrite byte-identical: %s", err.msg);
+      free(w);
+      are_free(q);
+    }
     are_free(p);
   }
   memcpy(d, out, n);
