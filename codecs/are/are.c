@@ -211,9 +211,9 @@ static const sec_desc sections[ARE_NUM_SECTIONS] = {
 
 /* The order a new layout writes the sections in (the corpus's usual one). */
 static const enum are_section layout_order[ARE_NUM_SECTIONS] = {
-    ARE_ACTORS, ARE_REGIONS,  ARE_ENTRANCES, ARE_SPAWNS,     ARE_AMBIENTS, ARE_CONTAINERS,
-    ARE_ITEMS,  ARE_DOORS,    ARE_EXPLORED,  ARE_VARIABLES,  ARE_TILED,    ARE_VERTICES,
-    ARE_ANIMATIONS, ARE_SONGS, ARE_REST,     ARE_NOTES,      ARE_TRAPS};
+    ARE_ACTORS, ARE_REGIONS,   ARE_SPAWNS,    ARE_ENTRANCES, ARE_CONTAINERS, ARE_ITEMS,
+    ARE_AMBIENTS, ARE_EXPLORED, ARE_VARIABLES, ARE_DOORS,    ARE_TILED,      ARE_VERTICES,
+    ARE_ANIMATIONS, ARE_SONGS, ARE_REST,      ARE_NOTES,     ARE_TRAPS};
 
 /* Decodes one record of `n` fields from p into the struct at obj. */
 static void rec_decode(const are_field *f, size_t n, const unsigned char *p, unsigned char *obj) {

@@ -12,8 +12,9 @@
 **   blocks past the end, other versions: each a clear error, no crash.
 ** - The real corpus ($LEVELSQL_CORPUS/are, else ../shared/corpus/are;
 **   SKIPped when absent): every file parses with the counts and offsets its
-**   header states, rewrites byte-identical, lays out again to the same
-**   records, and survives item / container / region edits.
+**   header states, rewrites byte-identical in place, and a new layout
+**   (forced) gives the same bytes too; item / container / region / door
+**   edits keep it consistent.
 */
 #include <dirent.h>
 #include <stdint.h>
@@ -426,7 +427,7 @@ static int fields_agree(const are_area *a, const unsigned char *d) {
 
 /* A new layout of a (forced by a clone marked overlapping) holds the same
 ** records, byte for byte, at the new offsets. */
-static int relayout_same(const are_area *a, const unsigned char *d) {
+static int relayout_same(const are_area *a, const unsigned char *d, long *identical) {
   are_area *c = are_clone(a), *b = NULL;
   unsigned char *out = NULL;
   size_t n = 0;
@@ -436,6 +437,7 @@ static int relayout_same(const are_area *a, const unsigned char *d) {
   if (!c) return 0;
   c->overlap = 1;
   if (are_serialize(c, &out, &n, &err) && (b = are_parse(out, n, &err)) != NULL) {
+    *identical += n == a->orig_size && memcmp(out, d, n) == 0;
     ok = memcmp(out + 8, d + 8, 0x54 - 8) == 0;
     for (s = 0; ok && s < ARE_NUM_SECTIONS; s++) {
       size_t bytes = (size_t)are_count(a, (enum are_section)s) * are_record_size((enum are_section)s);
@@ -477,7 +479,7 @@ static void test_corpus(void) {
   char dir[4096], path[8192];
   struct dirent **names = NULL;
   int nnames, i;
-  long identical = 0, parsed = 0;
+  long identical = 0, parsed = 0, relaid = 0;
   check_loop reads = {0, 0, 0}, edits = {0, 0, 0};
   snprintf(dir, sizeof dir, "%s/are", root ? root : "../shared/corpus");
   nnames = scandir(dir, &names, is_are, alphasort);
@@ -504,7 +506,7 @@ static void test_corpus(void) {
       CHECK(are_serialize(a, &out, &os, &err), "%s: serialize: %s", names[i]->d_name, err.msg);
       if (out && os == n && memcmp(out, d, n) == 0) identical++;
       else CHECK(0, "%s: rewrite not byte-identical", names[i]->d_name);
-      CHECK(relayout_same(a, d), "%s: a new layout changes records", names[i]->d_name);
+      CHECK(relayout_same(a, d, &relaid), "%s: a new layout changes records", names[i]->d_name);
       check_loop_leave();
       check_loop_enter(&edits);
       corpus_edits(a, names[i]->d_name, &edits);
@@ -516,10 +518,12 @@ static void test_corpus(void) {
     free(names[i]);
   }
   free(names);
-  check_loop_done(&reads, "ARE corpus: %ld files parsed, %ld byte-identical, of %d", parsed, identical, nnames);
+  check_loop_done(&reads, "ARE corpus: %ld files parsed, %ld byte-identical, of %d (%ld laid out anew byte-identical)",
+                  parsed, identical, nnames, relaid);
   check_loop_done(&edits, "ARE corpus edits");
   CHECK(nnames > 0 && identical == (long)nnames, "every corpus ARE rewrites byte-identical (%ld of %d)", identical,
         nnames);
+  CHECK(relaid == (long)nnames, "a new layout reproduces every corpus ARE byte for byte (%ld of %d)", relaid, nnames);
 }
 
 int main(void) {
