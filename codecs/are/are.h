@@ -23,6 +23,10 @@
 **   CRE, a projectile trap's effect block) is copied into the record
 **   (cre_data, effect_data) and written after the sections on a new
 **   layout.  A tiled object's search-square offsets are kept as stored.
+** - Memory: a section's count is checked against the bytes of the file
+**   before its array is allocated, so a parse holds at most about twice the
+**   file's size (the records and the copy of the file), whatever the
+**   header claims.
 ** - Parsing is strict about what the edits rely on: every table lies in the
 **   file, and every non-empty item and vertex run lies inside its table;
 **   otherwise the error names the section, the record and its byte offset.

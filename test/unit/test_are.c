@@ -371,6 +371,41 @@ static void test_hostile(void) {
   are_free(a);
 }
 
+/* A cancel callback that always says stop; counts its calls. */
+static int stop_now(void *ctx) {
+  ++*(int *)ctx;
+  return 1;
+}
+
+/* are_parse_cancel stops a long record loop (a 200,000-byte explored
+** bitmask is 200,000 records: polled at record 65,536) and keeps nothing;
+** a small file finishes before the first poll. */
+static void test_cancel(void) {
+  codec_error err = {0};
+  are_area *a = are_sample_build(0, &err), *b;
+  unsigned char *out = NULL;
+  size_t n = 0;
+  int calls = 0;
+  codec_cancel stop = {stop_now, &calls};
+  if (!a) return;
+  b = are_parse_cancel(NULL, 0, &stop, &err);
+  CHECK(b == NULL && err.code == CODEC_E_FORMAT, "cancel: no data");
+  free(a->explored);
+  a->num_explored = 200000;
+  a->explored = (uint8_t *)calloc(a->num_explored, 1);
+  if (a->explored && are_serialize(a, &out, &n, &err)) {
+    b = are_parse_cancel(out, n, &stop, &err);
+    CHECK(b == NULL && err.code == CODEC_E_INTERRUPT && strcmp(err.msg, "interrupted") == 0 && calls == 1,
+          "cancel: interrupted (%s, %d calls)", err.msg, calls);
+    are_free(b);
+    b = are_parse_cancel(out, n, NULL, &err);
+    CHECK(b != NULL && b->num_explored == 200000, "no cancel: parsed: %s", err.msg);
+    are_free(b);
+  }
+  free(out);
+  are_free(a);
+}
+
 /* ---- the corpus ------------------------------------------------------------ */
 
 /* scandir's filter: .are / .ARE files. */
@@ -532,6 +567,7 @@ int main(void) {
   test_item_edits();
   test_vertex_edits();
   test_hostile();
+  test_cancel();
   test_corpus();
   return check_done();
 }
