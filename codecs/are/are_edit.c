@@ -124,7 +124,18 @@ int are_vertices_set(are_area *a, enum are_section s, uint32_t i, enum are_run r
   if (n && !pts) return codec_fail_arg(err, "%s %u: no points", are_section_one(s), i);
   if (n > 0xFFFFu || vertices_after(a, first, count, n) > 0xFFFFu)
     return codec_fail_limit(err, "%s %u: the vertex table would pass 65535 vertices", are_section_one(s), i);
-  if (n && !arr_reserve(a, ARE_VERTICES, (uint32_t)n, err)) return 0;
+  if (n) {
+    /* pts may point into the vertex table itself, which the realloc below
+    ** may move and the drop may shift: work on a copy */
+    are_point *copy = (are_point *)malloc(n * sizeof *copy);
+    if (!copy) return codec_fail_oom(err, "%s %u: out of memory", are_section_one(s), i);
+    memcpy(copy, pts, n * sizeof *copy);
+    if (!arr_reserve(a, ARE_VERTICES, (uint32_t)n, err)) {
+      free(copy);
+      return 0;
+    }
+    pts = copy;
+  }
   vertices_drop(a, first, count);
   *first = a->num_vertices;
   *count = (uint16_t)n;
@@ -142,6 +153,7 @@ int are_vertices_set(are_area *a, enum are_section s, uint32_t i, enum are_run r
     are_door *d = &a->doors[i];
     bbox_of(pts, n, &d->closed_box_left, &d->closed_box_top, &d->closed_box_right, &d->closed_box_bottom);
   }
+  if (n) free((void *)pts);
   return 1;
 }
 
@@ -173,12 +185,14 @@ static void items_shift(are_area *a, uint32_t c, uint32_t from, uint32_t old_n, 
 }
 
 int are_item_insert(are_area *a, uint32_t c, uint32_t k, const are_item *it, codec_error *err) {
+  are_item copy;
   are_container *ct;
   uint32_t first, idx, old_n = a->num_items;
   long other;
   if (c >= a->num_containers) return codec_fail_arg(err, "container %u: no such container (%u)", c, a->num_containers);
   ct = &a->containers[c];
   if (k > ct->item_count) return codec_fail_arg(err, "container %u: no item position %u (%u items)", c, k, ct->item_count);
+  if (!it) return codec_fail_arg(err, "container %u: no item", c);
   if (ct->item_count >= 0xFFFFFFFFu) return codec_fail_limit(err, "container %u: too many items", c);
   first = ct->item_count == 0 && ct->first_item > old_n ? old_n : ct->first_item;
   idx = first + k;
@@ -186,8 +200,9 @@ int are_item_insert(are_area *a, uint32_t c, uint32_t k, const are_item *it, cod
   if (other >= 0)
     return codec_fail_arg(err, "container %u: item %u lies inside the items of container %ld (shared runs)", c, k,
                           other);
+  copy = *it; /* it may point into the item table, which may move */
   if (!arr_reserve(a, ARE_ITEMS, 1, err)) return 0;
-  arr_put(a, ARE_ITEMS, idx, it, 1);
+  arr_put(a, ARE_ITEMS, idx, &copy, 1);
   ct->first_item = first;
   ct->item_count++;
   items_shift(a, c, idx, old_n, 1);

@@ -7,7 +7,8 @@
 ** re-parse.  Then edits chosen by the input's last bytes (an item inserted
 ** into and deleted from a container, a container, region or door deleted,
 ** a vertex run replaced, an actor and an entrance inserted) are applied to
-** a clone; a failed edit must leave the area consistent.  The result is
+** a clone, and a copy of the first record of any section inserted; a
+** failed edit must leave the area consistent.  The result is
 ** serialized and re-parsed: the item runs of the containers must still
 ** hold every item once, and a second write of the re-parsed area must give
 ** the very same bytes.  Any inconsistency calls abort().
@@ -93,6 +94,18 @@ static void record_edits(are_area *a, uint32_t sel) {
     memcpy(ac.name, "Fuzz", 4);
     (void)are_insert(a, ARE_ACTORS, 0, &ac, &err);
     (void)are_insert(a, ARE_ENTRANCES, a->num_entrances, &en, &err);
+  }
+  if (sel & 256) {
+    /* a copy of the first record of any section inserted at the front */
+    enum are_section t = (enum are_section)((sel >> 9) % ARE_NUM_SECTIONS);
+    uint32_t n = are_count(a, t);
+    if (n && t != ARE_ITEMS && t != ARE_VERTICES && t != ARE_EXPLORED) {
+      if (are_insert(a, t, 0, *are_array_ptr(a, t), &err)) {
+        if (are_count(a, t) != n + 1) die("insert", "count did not grow by one");
+      } else if (are_count(a, t) != n) {
+        die("insert", "a failed insert changed the count");
+      }
+    }
   }
   if (!are_check(a, &err)) die("check after edits", err.msg);
 }

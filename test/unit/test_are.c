@@ -486,6 +486,51 @@ static int relayout_same(const are_area *a, const unsigned char *d, long *identi
   return ok;
 }
 
+/* For every section with records: a copy of its first record inserted
+** before it and deleted again leaves the file's bytes as they were (the
+** counts come back, so the write is in place); and a region's outline set
+** to its own points (aliasing the vertex table) keeps them. */
+static int insert_delete_identity(const are_area *a, const unsigned char *d) {
+  uint32_t s;
+  int ok = 1;
+  for (s = 0; ok && s < ARE_NUM_SECTIONS; s++) {
+    are_area *c;
+    unsigned char *out = NULL;
+    size_t n = 0;
+    codec_error err = {0};
+    if (s == ARE_ITEMS || s == ARE_VERTICES || s == ARE_EXPLORED || !are_count(a, (enum are_section)s)) continue;
+    c = are_clone(a);
+    if (s == ARE_SONGS || s == ARE_REST) /* at most one: deleted, then inserted again */
+      ok = c && are_delete(c, (enum are_section)s, 0, &err) && are_count(c, (enum are_section)s) == 0 &&
+           are_insert(c, (enum are_section)s, 0, *are_array_ptr((are_area *)a, (enum are_section)s), &err);
+    else
+      ok = c && are_insert(c, (enum are_section)s, 0, *are_array_ptr(c, (enum are_section)s), &err) &&
+           are_count(c, (enum are_section)s) == are_count(a, (enum are_section)s) + 1 &&
+           are_delete(c, (enum are_section)s, 0, &err);
+    ok = ok && are_serialize(c, &out, &n, &err) && n == a->orig_size && memcmp(out, d, n) == 0;
+    if (!ok) printf("INFO %s: %s\n", are_section_name((enum are_section)s), err.msg);
+    free(out);
+    are_free(c);
+  }
+  if (ok && a->num_regions) {
+    are_area *c = are_clone(a);
+    const are_point *p;
+    uint32_t m, k, last = a->num_regions - 1;
+    codec_error err = {0};
+    ok = c != NULL;
+    m = ok ? are_vertices(c, ARE_REGIONS, last, ARE_RUN_OUTLINE, &p) : 0;
+    ok = ok && are_vertices_set(c, ARE_REGIONS, last, ARE_RUN_OUTLINE, p, m, &err);
+    for (k = 0; ok && k < m; k++) {
+      const are_point *q, *o;
+      are_vertices(c, ARE_REGIONS, last, ARE_RUN_OUTLINE, &q);
+      are_vertices(a, ARE_REGIONS, last, ARE_RUN_OUTLINE, &o);
+      ok = q[k].x == o[k].x && q[k].y == o[k].y;
+    }
+    are_free(c);
+  }
+  return ok;
+}
+
 /* Item, container and region edits on a copy; re-parsed. */
 static void corpus_edits(const are_area *a, const char *name, check_loop *loop) {
   are_area *c = are_clone(a);
@@ -542,6 +587,7 @@ static void test_corpus(void) {
       if (out && os == n && memcmp(out, d, n) == 0) identical++;
       else CHECK(0, "%s: rewrite not byte-identical", names[i]->d_name);
       CHECK(relayout_same(a, d, &relaid), "%s: a new layout changes records", names[i]->d_name);
+      CHECK(insert_delete_identity(a, d), "%s: insert + delete of a record is not a no-op", names[i]->d_name);
       check_loop_leave();
       check_loop_enter(&edits);
       corpus_edits(a, names[i]->d_name, &edits);
