@@ -489,6 +489,52 @@ size_t are_text_len(const unsigned char *field, size_t size);
 ** (for the unit test).  1 if so, else 0 with err naming the section. */
 int are_layout_selfcheck(codec_error *err);
 
+/* ---- names of flag bits and enums (are_names.c) ------------------------- */
+
+/* The flag words with named bits (IESDP's meanings for BG2 / EE). */
+enum are_flagset {
+  ARE_FLAGS_AREA,      /* are_header.area_flags */
+  ARE_FLAGS_AREA_TYPE, /* are_header.area_type_flags */
+  ARE_FLAGS_EDGE,      /* are_header.north_flags ... west_flags */
+  ARE_FLAGS_ACTOR,
+  ARE_FLAGS_REGION,
+  ARE_FLAGS_SPAWN_METHOD,
+  ARE_FLAGS_CONTAINER,
+  ARE_FLAGS_ITEM,
+  ARE_FLAGS_AMBIENT,
+  ARE_FLAGS_VARIABLE_TYPE,
+  ARE_FLAGS_DOOR,
+  ARE_FLAGS_ANIMATION,
+  ARE_FLAGS_TILED,
+  ARE_NUM_FLAGSETS
+};
+
+/* The numeric enums with named values. */
+enum are_enumset {
+  ARE_ENUM_REGION_TYPE,    /* trap, info, travel */
+  ARE_ENUM_CONTAINER_TYPE, /* none, bag, chest, ... crate */
+  ARE_ENUM_NOTE_COLOR,     /* gray, violet, ... light_gray */
+  ARE_NUM_ENUMSETS
+};
+
+/* Writes the names of the set bits of `flags`, joined by '|', into buf
+** (NUL terminated; "" for 0); a bit without a name is "bitN".  Names that
+** do not fit whole are left out.  ARE_FLAG_NAMES_MAX bytes always suffice.
+** Returns the length. */
+#define ARE_FLAG_NAMES_MAX 512
+size_t are_flag_names(enum are_flagset set, uint32_t flags, char *buf, size_t size);
+
+/* Parses such a list back (any order, '|' separated, blanks around names
+** ignored, "" = 0, "bitN" for any bit).  1 and *flags, or 0 with err
+** (CODEC_E_ARG) naming the unknown word. */
+int are_flag_parse(enum are_flagset set, const char *text, uint32_t *flags, codec_error *err);
+
+/* The name of an enum value, or NULL when it has none. */
+const char *are_enum_name(enum are_enumset set, uint32_t value);
+
+/* The value of an enum name: 1 and *value, or 0 with err (CODEC_E_ARG). */
+int are_enum_value(enum are_enumset set, const char *name, uint32_t *value, codec_error *err);
+
 /* ---- generic access (shared with are_edit.c) ------------------------------ */
 
 /* The singular name ("container"), the size of a record in memory, the

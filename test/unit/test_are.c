@@ -371,6 +371,51 @@ static void test_hostile(void) {
   are_free(a);
 }
 
+/* Flag and enum names both ways, for every set. */
+static void test_names(void) {
+  codec_error err = {0};
+  char buf[ARE_FLAG_NAMES_MAX];
+  uint32_t set, b, v = 0, bad = 0;
+  for (set = 0; set < ARE_NUM_FLAGSETS; set++) {
+    for (b = 0; b < 32; b++) {
+      are_flag_names((enum are_flagset)set, 1u << b, buf, sizeof buf);
+      if (!are_flag_parse((enum are_flagset)set, buf, &v, &err) || v != 1u << b || strchr(buf, '|')) bad++;
+    }
+    CHECK(are_flag_names((enum are_flagset)set, 0xFFFFFFFFu, buf, sizeof buf) < sizeof buf - 1 &&
+              are_flag_parse((enum are_flagset)set, buf, &v, &err) && v == 0xFFFFFFFFu,
+          "flag set %u: every bit named and read back ('%s')", set, buf);
+  }
+  CHECK(bad == 0, "%u single bits do not read back", bad);
+  are_flag_names(ARE_FLAGS_DOOR, 0x83u, buf, sizeof buf);
+  CHECK(strcmp(buf, "open|locked|hidden") == 0, "door flags 0x83: '%s'", buf);
+  CHECK(are_flag_parse(ARE_FLAGS_CONTAINER, " locked | bit31 |trap_resets ", &v, &err) && v == 0x80000009u,
+        "container flags with blanks and bitN: %s", err.msg);
+  CHECK(are_flag_parse(ARE_FLAGS_ITEM, "  ", &v, &err) && v == 0, "blank = no flag");
+  CHECK(!are_flag_parse(ARE_FLAGS_ITEM, "identified|frobbed", &v, &err) && err.code == CODEC_E_ARG &&
+            strstr(err.msg, "item flags: unknown flag name 'frobbed'") != NULL,
+        "unknown flag: '%s'", err.msg);
+  CHECK(!are_flag_parse(ARE_FLAGS_ITEM, "stolen||identified", &v, &err) && strstr(err.msg, "empty name"),
+        "empty name: '%s'", err.msg);
+  CHECK(!are_flag_parse(ARE_FLAGS_ITEM, "stolen|", &v, &err) && !are_flag_parse(ARE_FLAGS_ITEM, "bit32", &v, &err) &&
+            !are_flag_parse(ARE_FLAGS_ITEM, "bit07", &v, &err),
+        "a trailing '|', bit32 and bit07 refused");
+  are_flag_names(ARE_FLAGS_REGION, 0xFFFu, buf, 13);
+  CHECK(strcmp(buf, "key_required") == 0, "a short buffer keeps whole names: '%s'", buf);
+  for (set = 0, bad = 0; set < ARE_NUM_ENUMSETS; set++)
+    for (b = 0; b < 16; b++) {
+      const char *nm = are_enum_name((enum are_enumset)set, b);
+      if (nm && (!are_enum_value((enum are_enumset)set, nm, &v, &err) || v != b)) bad++;
+    }
+  CHECK(bad == 0, "%u enum names do not read back", bad);
+  CHECK(strcmp(are_enum_name(ARE_ENUM_REGION_TYPE, ARE_REGION_TRAVEL), "travel") == 0 &&
+            strcmp(are_enum_name(ARE_ENUM_CONTAINER_TYPE, 12), "crate") == 0 &&
+            are_enum_name(ARE_ENUM_CONTAINER_TYPE, 13) == NULL && are_enum_name(ARE_ENUM_NOTE_COLOR, 99) == NULL,
+        "enum names");
+  CHECK(!are_enum_value(ARE_ENUM_NOTE_COLOR, "mauve", &v, &err) && err.code == CODEC_E_ARG &&
+            strstr(err.msg, "note color: unknown name 'mauve'"),
+        "unknown enum name: '%s'", err.msg);
+}
+
 /* A cancel callback that always says stop; counts its calls. */
 static int stop_now(void *ctx) {
   ++*(int *)ctx;
@@ -614,6 +659,7 @@ int main(void) {
   test_vertex_edits();
   test_hostile();
   test_cancel();
+  test_names();
   test_corpus();
   return check_done();
 }
