@@ -507,40 +507,40 @@ static uint64_t rec_offset(const are_area *a, enum are_section s, uint32_t i) {
   return (uint64_t)a->offsets[s] + (uint64_t)i * sections[s].rec_size;
 }
 
-/* Checks one run of record i: `what` names it in the error. */
+/* Checks one run of record i: `what` names it in the error, `code` is the
+** failure's (CODEC_E_FORMAT for a file, CODEC_E_ARG for a model). */
 static int check_run(const are_area *a, enum are_section s, uint32_t i, const char *what, uint64_t first,
-                     uint64_t count, enum are_section target, codec_error *err) {
+                     uint64_t count, enum are_section target, int code, codec_error *err) {
   uint32_t n = are_count(a, target);
   if (run_ok(first, count, n)) return 1;
-  return codec_fail_code(err, a->orig ? CODEC_E_FORMAT : CODEC_E_ARG,
-                         "%s %u: byte offset %llu: %s %llu+%llu exceed the %u %s", sections[s].one, i,
+  return codec_fail_code(err, code, "%s %u: byte offset %llu: %s %llu+%llu exceed the %u %s", sections[s].one, i,
                          (unsigned long long)rec_offset(a, s, i), what, (unsigned long long)first,
                          (unsigned long long)count, n, sections[target].name);
 }
 
 /* The run references of the model (parse and are_check share it). */
-static int check_runs(const are_area *a, codec_error *err) {
+static int check_runs(const are_area *a, int code, codec_error *err) {
   uint32_t i;
   for (i = 0; i < a->num_regions; i++)
     if (!check_run(a, ARE_REGIONS, i, "vertices", a->regions[i].first_vertex, a->regions[i].vertex_count,
-                   ARE_VERTICES, err))
+                   ARE_VERTICES, code, err))
       return 0;
   for (i = 0; i < a->num_containers; i++) {
     const are_container *c = &a->containers[i];
-    if (!check_run(a, ARE_CONTAINERS, i, "items", c->first_item, c->item_count, ARE_ITEMS, err) ||
-        !check_run(a, ARE_CONTAINERS, i, "vertices", c->first_vertex, c->vertex_count, ARE_VERTICES, err))
+    if (!check_run(a, ARE_CONTAINERS, i, "items", c->first_item, c->item_count, ARE_ITEMS, code, err) ||
+        !check_run(a, ARE_CONTAINERS, i, "vertices", c->first_vertex, c->vertex_count, ARE_VERTICES, code, err))
       return 0;
   }
   for (i = 0; i < a->num_doors; i++) {
     const are_door *dr = &a->doors[i];
     if (!check_run(a, ARE_DOORS, i, "open vertices", dr->open_first_vertex, dr->open_vertex_count, ARE_VERTICES,
-                   err) ||
+                   code, err) ||
         !check_run(a, ARE_DOORS, i, "closed vertices", dr->closed_first_vertex, dr->closed_vertex_count,
-                   ARE_VERTICES, err) ||
+                   ARE_VERTICES, code, err) ||
         !check_run(a, ARE_DOORS, i, "open impeded cells", dr->open_first_impeded, dr->open_impeded_count,
-                   ARE_VERTICES, err) ||
+                   ARE_VERTICES, code, err) ||
         !check_run(a, ARE_DOORS, i, "closed impeded cells", dr->closed_first_impeded, dr->closed_impeded_count,
-                   ARE_VERTICES, err))
+                   ARE_VERTICES, code, err))
       return 0;
   }
   return 1;
@@ -608,7 +608,7 @@ are_area *are_parse_cancel(const unsigned char *data, size_t size, const codec_c
     codec_fail_interrupted(err);
     goto fail;
   }
-  if (!check_runs(a, err)) goto fail;
+  if (!check_runs(a, CODEC_E_FORMAT, err)) goto fail;
   if (!detect_overlap(a)) {
     codec_fail_oom(err, "header: out of memory");
     goto fail;
@@ -641,7 +641,7 @@ int are_check(const are_area *a, codec_error *err) {
     if (a->traps[i].effect_size && !a->traps[i].effect_data)
       return codec_fail_arg(err, "projectile trap %u: a %u-byte effect block without its bytes", i,
                             a->traps[i].effect_size);
-  return check_runs(a, err);
+  return check_runs(a, CODEC_E_ARG, err);
 }
 
 /* ---- serialize ------------------------------------------------------------------- */

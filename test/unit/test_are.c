@@ -135,6 +135,19 @@ static void test_sample(void) {
     CHECK(are_sniff((const unsigned char *)"AREAV1.0", 8) && !are_sniff((const unsigned char *)"AREAV9.1", 8),
           "sniff");
     CHECK(are_footprint(b) > b->orig_size, "footprint");
+    {
+      /* a model a caller broke is refused before writing, as an argument */
+      unsigned char *w = NULL;
+      size_t wn = 0;
+      b->containers[1].item_count = 99;
+      CHECK(!are_serialize(b, &w, &wn, &err) && w == NULL && err.code == CODEC_E_ARG &&
+                strstr(err.msg, "container 1: ") && strstr(err.msg, "exceed the 5 items"),
+            "broken item run refused: '%s'", err.msg);
+      b->containers[1].item_count = 2;
+      b->num_songs = 2;
+      CHECK(!are_serialize(b, &w, &wn, &err) && err.code == CODEC_E_LIMIT, "two song records refused: '%s'", err.msg);
+      b->num_songs = 1;
+    }
   }
   are_free(b);
   are_free(a);
