@@ -572,6 +572,10 @@ int are_item_insert(are_area *a, uint32_t c, uint32_t k, const are_item *it, cod
 /* Deletes item k of container c; later containers' first_item follow. */
 int are_item_delete(are_area *a, uint32_t c, uint32_t k, codec_error *err);
 
+/* Replaces the explored bitmask with a copy of n bytes (0: none; at most
+** 2^24).  bytes may be the area's own. */
+int are_explored_set(are_area *a, const uint8_t *bytes, size_t n, codec_error *err);
+
 /* Replaces run `run` of record i of section s with n points: the old
 ** points are removed (unless another record shares them) and the new ones
 ** appended to the vertex table; every other run's first index follows.  A

@@ -328,3 +328,19 @@ int are_delete(are_area *a, enum are_section s, uint32_t at, codec_error *err) {
   arr_cut(a, s, at, 1);
   return 1;
 }
+
+int are_explored_set(are_area *a, const uint8_t *bytes, size_t n, codec_error *err) {
+  uint8_t *copy = NULL;
+  if (n && !bytes) return codec_fail_arg(err, "explored bitmask: no bytes");
+  if (n > section_cap(ARE_EXPLORED))
+    return codec_fail_limit(err, "explored bitmask: more than %u bytes", section_cap(ARE_EXPLORED));
+  if (n) {
+    copy = (uint8_t *)malloc(n);
+    if (!copy) return codec_fail_oom(err, "explored bitmask: out of memory");
+    memcpy(copy, bytes, n);
+  }
+  free(a->explored);
+  a->explored = copy;
+  a->num_explored = (uint32_t)n;
+  return 1;
+}

@@ -267,6 +267,9 @@ static void test_vertex_edits(void) {
           "actors have no vertices");
     CHECK(c && !are_insert(c, ARE_ITEMS, 0, &p, &err) && err.code == CODEC_E_ARG, "items go through are_item_insert");
     CHECK(c && !are_insert(c, ARE_SONGS, 0, a->songs, &err), "a second song entries record refused");
+    CHECK(c && are_explored_set(c, c->explored + 10, 20, &err) && c->num_explored == 20 &&
+              c->explored[0] == a->explored[10] && are_explored_set(c, NULL, 0, &err) && c->explored == NULL,
+          "explored bitmask replaced from its own bytes, then emptied: %s", err.msg);
     CHECK(c && are_delete(c, ARE_ACTORS, 1, &err) && are_delete(c, ARE_TRAPS, 0, &err) &&
               are_delete(c, ARE_SONGS, 0, &err) && c->num_songs == 0,
           "actor, trap and songs deleted: %s", err.msg);
