@@ -105,7 +105,8 @@ static const are_field ambient_fields[] = {
 
 static const are_field variable_fields[] = {
     BY(are_variable, name, 0x00), W(are_variable, type, 0x20), W(are_variable, resource_type, 0x22),
-    D(are_variable, dword_value, 0x24), D(are_variable, int_value, 0x28), FLD(are_variable, double_bits, 0x2c, F_U64, 8),
+    D(are_variable, dword_value, 0x24), D(are_variable, int_value, 0x28),
+    FLD(are_variable, double_bits, 0x2c, F_U64, 8),
     BY(are_variable, script_name, 0x34)};
 
 static const are_field explored_fields[] = {{0, 1, F_U8, 0}};
@@ -305,7 +306,8 @@ int are_layout_selfcheck(codec_error *err) {
   for (s = 0; s < ARE_NUM_SECTIONS; s++) {
     all[n].off = sections[s].off_at, all[n].size = 4, all[n].kind = F_U32, all[n++].member = 0;
     if (sections[s].count_width)
-      all[n].off = sections[s].count_at, all[n].size = sections[s].count_width, all[n].kind = F_U32, all[n++].member = 0;
+      all[n].off = sections[s].count_at, all[n].size = sections[s].count_width, all[n].kind = F_U32,
+      all[n++].member = 0;
   }
   if (!layout_covers(all, n, ARE_HEADER_SIZE, 0)) return codec_fail(err, "header: layout does not cover 284 bytes");
   for (s = 0; s < ARE_NUM_SECTIONS; s++)
@@ -439,7 +441,8 @@ static int check_signature(const unsigned char *data, size_t size, codec_error *
   if (!data || size < 8)
     return codec_fail(err, "header: byte offset 0: truncated, need %u bytes, %zu left", ARE_HEADER_SIZE,
                       data ? size : 0);
-  if (memcmp(data, "AREA", 4) != 0) return codec_fail(err, "header: byte offset 0: not an ARE file (signature is not 'AREA')");
+  if (memcmp(data, "AREA", 4) != 0)
+    return codec_fail(err, "header: byte offset 0: not an ARE file (signature is not 'AREA')");
   if (memcmp(data + 4, "V1.0", 4) != 0) {
     char v[32];
     version_text(data + 4, v, sizeof v);

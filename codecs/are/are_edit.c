@@ -191,7 +191,8 @@ int are_item_insert(are_area *a, uint32_t c, uint32_t k, const are_item *it, cod
   long other;
   if (c >= a->num_containers) return codec_fail_arg(err, "container %u: no such container (%u)", c, a->num_containers);
   ct = &a->containers[c];
-  if (k > ct->item_count) return codec_fail_arg(err, "container %u: no item position %u (%u items)", c, k, ct->item_count);
+  if (k > ct->item_count)
+    return codec_fail_arg(err, "container %u: no item position %u (%u items)", c, k, ct->item_count);
   if (!it) return codec_fail_arg(err, "container %u: no item", c);
   if (ct->item_count >= 0xFFFFFFFFu) return codec_fail_limit(err, "container %u: too many items", c);
   first = ct->item_count == 0 && ct->first_item > old_n ? old_n : ct->first_item;
