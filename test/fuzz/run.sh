@@ -56,6 +56,7 @@ for fz in "$BUILD"/fuzz/fuzz_*; do
     fuzz_datafile*) dirs="tw" ext="map" dicts="tw" ;;
     fuzz_twmap*|fuzz_tw*) dirs="tw" ext="map" dicts="tw png" ;;
     fuzz_wed*) dirs="wed" ext="wed" dicts="wed" ;;
+    fuzz_are*) dirs="are" ext="are" dicts="are" ;;
     fuzz_wz4*) dirs="wz4" ext="wz4" dicts="wz4" ;;
     fuzz_tis*) dirs="tis" ext="tis" dicts="tis" ;;
     fuzz_pvrz*) dirs="pvrz" ext="pvrz" dicts="pvrz" ;;

@@ -14,7 +14,8 @@
 **   CODEC_E_MEMORY.  Under `make asan` a leak on any of those paths fails
 **   the run too.  One check per codec and sample.  The tileset codecs
 **   (codecs/tis/) have no samples yet: their sweep runs over a PVRZ page
-**   and two tilesets made here (tis_bundle).
+**   and two tilesets made here (tis_bundle); the ARE codec's runs over its
+**   sample area built in memory (test/unit/are_sample.h).
 */
 #include <dirent.h>
 #include <stdio.h>
@@ -22,12 +23,14 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "are_sample.h"
 #include "common/bytes.h"
 #include "check.h"
 #include "common/codec_error.h"
 #include "fileutil.h"
 #include "tis/pvrz.h"
 #include "tis/tis.h"
+#include "are/are.h"
 #include "tw/twmap.h"
 #include "wed/wed.h"
 #include "wwd/wwd.h"
@@ -290,6 +293,48 @@ static void test_tis_codes(void) {
   free(b);
 }
 
+/* Parse, clone, edit every kind of run (items in and out, a record of each
+** section inserted, a container, region and door deleted, vertex runs
+** replaced), serialize the edited copy and the original. */
+static int are_session(const unsigned char *data, size_t size, codec_error *err) {
+  static const are_point tri[3] = {{10, 10}, {200, 20}, {50, 300}};
+  are_area *a = are_parse(data, size, err), *c = NULL;
+  unsigned char *out = NULL, *out2 = NULL;
+  size_t n, n2;
+  uint32_t s;
+  int ok = a != NULL;
+  if (ok && !(c = are_clone(a))) ok = codec_fail_oom(err, "clone: out of memory");
+  if (ok && c->num_containers)
+    ok = are_item_insert(c, 0, 0, &c->items[0], err) && are_item_delete(c, c->num_containers - 1, 0, err);
+  for (s = 0; ok && s < ARE_NUM_SECTIONS; s++)
+    if (s != ARE_ITEMS && s != ARE_VERTICES && s != ARE_EXPLORED && s != ARE_SONGS && s != ARE_REST &&
+        are_count(c, (enum are_section)s))
+      ok = are_insert(c, (enum are_section)s, 0, *are_array_ptr(c, (enum are_section)s), err);
+  if (ok && c->num_regions) ok = are_vertices_set(c, ARE_REGIONS, 0, ARE_RUN_OUTLINE, tri, 3, err);
+  if (ok && c->num_doors) ok = are_vertices_set(c, ARE_DOORS, 0, ARE_RUN_CLOSED_IMPEDED, tri, 2, err);
+  if (ok && c->num_containers) ok = are_delete(c, ARE_CONTAINERS, 0, err);
+  if (ok && c->num_doors) ok = are_delete(c, ARE_DOORS, 0, err);
+  ok = ok && are_serialize(c, &out, &n, err) && are_serialize(a, &out2, &n2, err);
+  free(out);
+  free(out2);
+  are_free(c);
+  are_free(a);
+  return ok;
+}
+
+/* The ARE codec's session over its sample area (built in memory: the
+** samples folder has no ARE file yet). */
+static void test_are_out_of_memory(void) {
+  codec_error e = {0};
+  are_area *a = are_sample_build(0, &e);
+  unsigned char *data = NULL;
+  size_t size = 0;
+  CHECK(a && are_serialize(a, &data, &size, &e), "ARE sample: %s", e.msg);
+  if (data) oom_sweep("out of memory in the ARE sample", are_session, data, size);
+  free(data);
+  are_free(a);
+}
+
 /* Every sample of `make samples` through its format's session. */
 static void test_out_of_memory(void) {
   const char *dir = getenv("LEVELSQL_SAMPLES");
@@ -466,6 +511,29 @@ static void nested_op(byte_writer *w, int depth) {
   if (depth > 0) nested_op(w, depth - 1);
 }
 
+static void test_are_codes(void) {
+  codec_error e = {0};
+  are_area *a = are_sample_build(0, &e);
+  unsigned char *data = NULL;
+  size_t size = 0;
+  are_item it;
+  CHECK(a && are_serialize(a, &data, &size, &e), "ARE sample: %s", e.msg);
+  if (!data) {
+    are_free(a);
+    return;
+  }
+  le32_store(data + 0x54, 0xFFFFFF00u);
+  CHECK(!are_parse(data, size, &e) && e.code == CODEC_E_FORMAT, "are: actors past the end are format: %s", e.msg);
+  memset(&it, 0, sizeof it);
+  CHECK(!are_item_insert(a, 99, 0, &it, &e) && e.code == CODEC_E_ARG, "are: no such container is argument: %s", e.msg);
+  a->num_vertices = 0x10000;
+  CHECK(!are_check(a, &e) && e.code == CODEC_E_LIMIT, "are: 65536 vertices is a limit: %s", e.msg);
+  a->num_vertices = 0;
+  CHECK(!are_check(a, &e) && e.code == CODEC_E_ARG, "are: runs past the vertices are argument: %s", e.msg);
+  free(data);
+  are_free(a);
+}
+
 static void test_wz4_codes(void) {
   byte_writer w;
   wz4_doc *doc = NULL;
@@ -508,6 +576,8 @@ int main(void) {
   test_wed_codes();
   test_wz4_codes();
   test_tis_codes();
+  test_are_codes();
   test_out_of_memory();
+  test_are_out_of_memory();
   return check_done();
 }
