@@ -133,7 +133,7 @@ if [ -d ../shared/corpus/tw ]; then
   fi
   tw_lines=$(printf '  tw_tiles full scan       %s rows of %s, %s, %s ns/row = %s the floor\n  tw no-op rewrite         %s (unchanged blobs kept, fsync, rename) vs %s' \
     "$tw_rows" "$tw_name" "$(rate "$t_tw" "$tw_rows")" "$tw_ns" "$(ratio "$tw_ns" "$floor_ns")" "$tw_ms" "$tw_vs")
-  # One tile of ddnet_Tutorial.map (issue 12: at most 0.1x map_resave on
+  # One tile of ddnet_Tutorial.map (the goal: at most 0.1x map_resave on
   # the same map), each run a fresh shell: parse, inflate and recompress
   # the one layer, fsync, rename; against map_resave of that map.
   edit_map=ddnet_Tutorial.map
@@ -171,7 +171,7 @@ echo "  UPDATE one object       $(awk -v t="$t_update" 'BEGIN{printf "%.1f ms", 
 [ -n "$tw_lines" ] && echo "$tw_lines"
 [ -n "$render_line" ] && echo "$render_line"
 
-# The ratios of issue 15, each against a floor measured here.
+# The ratios, each against a floor measured here.
 # Whole processes: the best of three wall times (ms) of a command.
 proc_ms() {
   i=0
@@ -226,7 +226,7 @@ mem_wwd=$(awk -F'|' 'NR == FNR { split($0, a, " "); dec[a[1]] = a[3]; next }
   ($1 in dec) && dec[$1] > 0 { r = $2 / dec[$1]; if (r > max) { max = r; name = $1 } }
   END { if (name != "") printf "%.2fx the decompressed size at most (%s)", max, name; else print "n/a" }' \
   "$work/decompressed.txt" "$work/model_bytes.txt")
-echo "  issue 15 ratios (each against a floor measured in this run):"
+echo "  ratios (each against a floor measured in this run):"
 echo "    warm wwd_tiles scan vs generate_series over $tiles rows x$REP15 (sum and count of two integer columns): $(ratio2 "$t_tiles_int" "$t_gs_tiles") ($t_tiles_int s vs $t_gs_tiles s); with the TEXT column kind as the second: $(ratio2 "$t_tiles_text" "$t_gs_tiles") ($t_tiles_text s)"
 echo "    cold count(DISTINCT logic), count(*) over $(ls "$work/wwd" | wc -l) levels, whole sqlite3 process vs reading + inflating them with zlib: $(ratio2 "$ms_cold" "$ms_zlib") ($ms_cold ms vs $ms_zlib ms; $threads parse-ahead threads); without parse-ahead threads: $(ratio2 "$ms_cold_serial" "$ms_zlib") ($ms_cold_serial ms)"
 echo "    the same query run twice in one connection over 1,000 levels: $many_again re-parses the second time"
