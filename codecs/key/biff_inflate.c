@@ -1,0 +1,216 @@
+/*
+** biff_inflate.c: BIF V1.0 (one zlib stream) and BIFC V1.0 (zlib blocks)
+** inflated into the BIFF V1 they hold (biff.h; layout and caps in
+** NOTES-key.md).
+**
+** Every claimed size is checked before anything is allocated: against the
+** caller's cap (CODEC_E_LIMIT) and against what the compressed bytes can
+** hold at zlib's largest ratio (CODEC_E_FORMAT); the buffer is then
+** allocated once, at the claimed size, and a stream that would write more
+** is stopped at the buffer's end (a zlib bomb costs its claim, never more).
+*/
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "common/bytes.h"
+#include "key/biff.h"
+
+/* Output bytes inflated between two polls of the cancel callback. */
+#define BIFF_INFLATE_STEP ((size_t)4 << 20)
+
+enum zstatus { ZS_OK, ZS_SHORT, ZS_LONG, ZS_CORRUPT, ZS_NOMEM, ZS_CANCEL };
+
+/* Inflates the zlib stream in src[0..src_len) into exactly dst[0..dst_len),
+** polling cancel every BIFF_INFLATE_STEP output bytes.  ZS_OK when the
+** stream ends exactly there; ZS_SHORT when it ends (or the input does)
+** before; ZS_LONG when it holds more; ZS_CORRUPT, ZS_NOMEM, ZS_CANCEL.
+** *in_used: the input bytes read, for the message. */
+static int zinflate(const unsigned char *src, size_t src_len, unsigned char *dst, size_t dst_len,
+                    const codec_cancel *cancel, size_t *in_used) {
+  z_stream zs;
+  size_t in_done = 0, out_done = 0;
+  int zr = Z_OK, status;
+  memset(&zs, 0, sizeof zs);
+  *in_used = 0;
+  if (inflateInit(&zs) != Z_OK) return ZS_NOMEM;
+  for (;;) {
+    size_t in_step = src_len - in_done, out_step = dst_len - out_done;
+    unsigned char spare;
+    if (in_step > UINT32_MAX) in_step = UINT32_MAX;
+    if (out_step > BIFF_INFLATE_STEP) out_step = BIFF_INFLATE_STEP;
+    zs.next_in = (Bytef *)(uintptr_t)(src + in_done);
+    zs.avail_in = (uInt)in_step;
+    /* with the buffer full, one spare byte tells a stream that holds more */
+    zs.next_out = out_step ? dst + out_done : &spare;
+    zs.avail_out = out_step ? (uInt)out_step : 1;
+    zr = inflate(&zs, Z_NO_FLUSH);
+    in_done += in_step - zs.avail_in;
+    if (!out_step && zs.avail_out == 0) {
+      status = ZS_LONG;
+      break;
+    }
+    out_done += out_step - (out_step ? zs.avail_out : 0);
+    if (zr == Z_STREAM_END) {
+      status = out_done == dst_len ? ZS_OK : ZS_SHORT;
+      break;
+    }
+    if (zr == Z_MEM_ERROR) {
+      status = ZS_NOMEM;
+      break;
+    }
+    if (zr != Z_OK && zr != Z_BUF_ERROR) {
+      status = ZS_CORRUPT;
+      break;
+    }
+    if (zr == Z_BUF_ERROR && in_done == src_len) {
+      status = ZS_SHORT; /* the input ended inside the stream */
+      break;
+    }
+    if (out_step && codec_cancelled(cancel)) {
+      status = ZS_CANCEL;
+      break;
+    }
+  }
+  inflateEnd(&zs);
+  *in_used = in_done;
+  return status;
+}
+
+/* The error of a zinflate status for `what` (its stream at file offset at,
+** claiming `claim` bytes); returns 0. */
+static int zfail(int status, const char *what, size_t at, size_t used, size_t claim, codec_error *err) {
+  switch (status) {
+  case ZS_CANCEL:
+    return codec_fail_interrupted(err);
+  case ZS_NOMEM:
+    return codec_fail_oom(err, "%s: out of memory in zlib", what);
+  case ZS_LONG:
+    return codec_fail(err, "%s: byte offset %zu: the zlib stream holds more than the %zu bytes claimed", what, at, claim);
+  case ZS_SHORT:
+    return codec_fail(err, "%s: byte offset %zu: the zlib stream ends (or is truncated) before the %zu bytes claimed",
+                      what, at + used, claim);
+  default:
+    return codec_fail(err, "%s: byte offset %zu: corrupt zlib stream", what, at + used);
+  }
+}
+
+/* Whether `claim` bytes may come out of `compressed` zlib bytes. */
+static int ratio_ok(uint64_t claim, uint64_t compressed) {
+  return claim <= compressed * BIFF_MAX_ZLIB_RATIO + 64u;
+}
+
+/* Checks a total claim against the cap and allocates it. */
+static int claim_buffer(const char *what, size_t at, uint32_t claim, size_t cap, unsigned char **buf, codec_error *err) {
+  if (claim > cap)
+    return codec_fail_limit(err, "%s: byte offset %zu: %u uncompressed bytes claimed, more than the cap of %zu", what,
+                            at, (unsigned)claim, cap);
+  if (!(*buf = (unsigned char *)malloc(claim ? claim : 1)))
+    return codec_fail_oom(err, "%s: out of memory for %u bytes", what, (unsigned)claim);
+  return 1;
+}
+
+/* BIF V1.0: 'BIF ', 'V1.0', name length (counting its NUL), the name, the
+** uncompressed and compressed sizes, one zlib stream. */
+static int inflate_bif(const unsigned char *data, size_t size, size_t cap, const codec_cancel *cancel,
+                       unsigned char **out, size_t *out_size, codec_error *err) {
+  uint32_t name_len, ulen, clen;
+  size_t at, used;
+  unsigned char *buf;
+  int st;
+  if (size < BIF_HEADER_SIZE)
+    return codec_fail(err, "BIF header: byte offset 0: truncated, need %u bytes, %zu there", BIF_HEADER_SIZE, size);
+  name_len = le32_load(data + 8);
+  if (name_len > size - BIF_HEADER_SIZE || size - BIF_HEADER_SIZE - name_len < 8)
+    return codec_fail(err, "BIF header: byte offset 8: a file name of %u bytes and the two sizes run past the end (%zu bytes)",
+                      (unsigned)name_len, size);
+  at = BIF_HEADER_SIZE + (size_t)name_len;
+  ulen = le32_load(data + at);
+  clen = le32_load(data + at + 4);
+  if (clen > size - at - 8)
+    return codec_fail(err, "BIF data: byte offset %zu: %u compressed bytes claimed, %zu there", at + 8, (unsigned)clen,
+                      size - at - 8);
+  if (!ratio_ok(ulen, clen))
+    return codec_fail(err, "BIF data: byte offset %zu: %u compressed bytes cannot inflate to the %u claimed", at,
+                      (unsigned)clen, (unsigned)ulen);
+  if (!claim_buffer("BIF data", at, ulen, cap, &buf, err)) return 0;
+  st = zinflate(data + at + 8, clen, buf, ulen, cancel, &used);
+  if (st != ZS_OK) {
+    free(buf);
+    return zfail(st, "BIF data", at + 8, used, ulen, err);
+  }
+  *out = buf;
+  *out_size = ulen;
+  return 1;
+}
+
+/* BIFC V1.0: 'BIFC', 'V1.0', the uncompressed size, then blocks of
+** (uncompressed size, compressed size, zlib stream) until that size is
+** reached. */
+static int inflate_bifc(const unsigned char *data, size_t size, size_t cap, const codec_cancel *cancel,
+                        unsigned char **out, size_t *out_size, codec_error *err) {
+  uint32_t total, block = 0;
+  size_t at = BIFC_HEADER_SIZE, done = 0, used;
+  unsigned char *buf;
+  if (size < BIFC_HEADER_SIZE)
+    return codec_fail(err, "BIFC header: byte offset 0: truncated, need %u bytes, %zu there", BIFC_HEADER_SIZE, size);
+  total = le32_load(data + 8);
+  /* each block holds at most its compressed bytes times the ratio, plus
+  ** 64; blocks take 8 bytes of header at least */
+  if (total > (uint64_t)(size - BIFC_HEADER_SIZE) * (BIFF_MAX_ZLIB_RATIO + 8u) + 64u)
+    return codec_fail(err, "BIFC header: byte offset 8: %zu bytes of blocks cannot inflate to the %u claimed",
+                      size - BIFC_HEADER_SIZE, (unsigned)total);
+  if (!claim_buffer("BIFC header", 8, total, cap, &buf, err)) return 0;
+  while (done < total) {
+    uint32_t ulen, clen;
+    int st;
+    if (codec_cancelled(cancel)) {
+      free(buf);
+      return codec_fail_interrupted(err);
+    }
+    if (size - at < BIFC_BLOCK_HEADER_SIZE) {
+      free(buf);
+      return codec_fail(err, "BIFC block %u: byte offset %zu: truncated after %zu of the %u bytes claimed", (unsigned)block,
+                        at, done, (unsigned)total);
+    }
+    ulen = le32_load(data + at);
+    clen = le32_load(data + at + 4);
+    if (clen > size - at - BIFC_BLOCK_HEADER_SIZE || ulen > total - done || !ratio_ok(ulen, clen)) {
+      free(buf);
+      return codec_fail(err,
+                        "BIFC block %u: byte offset %zu: %u bytes from %u compressed do not fit (%zu bytes left in the "
+                        "file, %zu of the %u claimed)",
+                        (unsigned)block, at, (unsigned)ulen, (unsigned)clen, size - at - BIFC_BLOCK_HEADER_SIZE,
+                        (size_t)total - done, (unsigned)total);
+    }
+    st = zinflate(data + at + BIFC_BLOCK_HEADER_SIZE, clen, buf + done, ulen, cancel, &used);
+    if (st != ZS_OK) {
+      char what[48];
+      snprintf(what, sizeof what, "BIFC block %u", (unsigned)block);
+      free(buf);
+      return zfail(st, what, at + BIFC_BLOCK_HEADER_SIZE, used, ulen, err);
+    }
+    done += ulen;
+    at += BIFC_BLOCK_HEADER_SIZE + (size_t)clen;
+    block++;
+  }
+  *out = buf;
+  *out_size = total;
+  return 1;
+}
+
+int biff_inflate(const unsigned char *data, size_t size, size_t max_inflated, const codec_cancel *cancel,
+                 unsigned char **out, size_t *out_size, int *container, codec_error *err) {
+  int kind = biff_sniff(data, size);
+  size_t cap = max_inflated ? max_inflated : BIFF_MAX_INFLATED;
+  *out = NULL;
+  *out_size = 0;
+  if (container) *container = kind;
+  if (kind == BIFF_CONTAINER_BIF) return inflate_bif(data, size, cap, cancel, out, out_size, err);
+  if (kind == BIFF_CONTAINER_BIFC) return inflate_bifc(data, size, cap, cancel, out, out_size, err);
+  if (kind == BIFF_CONTAINER_BIFF) return codec_fail_arg(err, "BIFF header: byte offset 0: a plain BIFF V1, nothing to inflate");
+  if (size >= 4 && (memcmp(data, "BIF ", 4) == 0 || memcmp(data, "BIFC", 4) == 0))
+    return codec_fail(err, "archive header: byte offset 4: %.4s version '%.4s' is not V1.0", (const char *)data,
+                      (const char *)data + 4);
+  return codec_fail(err, "archive header: byte offset 0: not a BIF V1.0 or BIFC V1.0 archive (signature)");
+}
