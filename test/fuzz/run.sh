@@ -57,6 +57,7 @@ for fz in "$BUILD"/fuzz/fuzz_*; do
     fuzz_twmap*|fuzz_tw*) dirs="tw" ext="map" dicts="tw png" ;;
     fuzz_wed*) dirs="wed" ext="wed" dicts="wed" ;;
     fuzz_wz4*) dirs="wz4" ext="wz4" dicts="wz4" ;;
+    fuzz_key*) dirs="" ext="key bif cbf" dicts="key" ;;
     fuzz_render*) dirs="tw wwd wed wz4" ext="map wwd wed wz4" dicts="tw wwd wed wz4 png" ;;
     fuzz_json*) dirs="" ext="" dicts="json" ;;
     *) dirs="" ext="" dicts="" ;;
