@@ -51,8 +51,10 @@ static unsigned char pal_tile[TILE_PAL], pvrz4[4 * TILE_PVRZ], pvrz64[64 * TILE_
 
 static void make_tiles(void) {
   uint32_t i;
-  for (i = 0; i < 256; i++) memset(pal_tile + 4 * i, (int)i, 3);
-  for (i = 0; i < 4096; i++) pal_tile[1024 + i] = (unsigned char)((i % 64 + i / 64) & 0xFF);
+  for (i = 0; i < 256; i++)
+    memset(pal_tile + 4 * i, (int)i, 3);
+  for (i = 0; i < 4096; i++)
+    pal_tile[1024 + i] = (unsigned char)((i % 64 + i / 64) & 0xFF);
   for (i = 0; i < 4; i++) {
     le32_store(pvrz4 + 12 * i, 0);
     le32_store(pvrz4 + 12 * i + 4, 64 * (i % 2));
@@ -97,9 +99,8 @@ static unsigned char *build_archive(int arc, size_t *size) {
 
 /* The key over the three archives (their sizes as written). */
 static unsigned char *build_key(size_t *size) {
-  kw_biff biffs[NUM_ARCS] = {{"data\\AREAS.bif", 0, KEY_LOC_DATA},
-                             {"data\\TILES.bif", 0, KEY_LOC_DATA},
-                             {"data\\MISC.bif", 0, KEY_LOC_DATA}};
+  kw_biff biffs[NUM_ARCS] = {
+      {"data\\AREAS.bif", 0, KEY_LOC_DATA}, {"data\\TILES.bif", 0, KEY_LOC_DATA}, {"data\\MISC.bif", 0, KEY_LOC_DATA}};
   const kw_res res[] = {
       {"SPAWNS", KEY_TYPE_2DA, key_locator_make(ARC_AREAS, 0, 0)},
       {"MUSIC", KEY_TYPE_2DA, key_locator_make(ARC_AREAS, 0, 1)},
@@ -154,8 +155,10 @@ static int build_file(size_t i, int fuzz, sample_file *f, codec_error *err) {
   make_tiles();
   f->name = fuzz ? files[i].seed : files[i].sample;
   snprintf(f->what, sizeof f->what, "%s", files[i].what);
-  if (i == 0) f->data = build_key(&f->size);
-  else if (i <= NUM_ARCS) f->data = build_archive((int)i - 1, &f->size);
+  if (i == 0)
+    f->data = build_key(&f->size);
+  else if (i <= NUM_ARCS)
+    f->data = build_archive((int)i - 1, &f->size);
   else {
     f->data = build_hostile(i == 4, &f->size);
     f->check = SAMPLE_REFUSED;

@@ -33,7 +33,8 @@ static int read_header(const unsigned char *data, size_t size, uint32_t *num_fil
                        uint32_t *offset, codec_error *err) {
   if (size < BIFF_HEADER_SIZE)
     return codec_fail(err, "BIFF header: byte offset 0: truncated, need %u bytes, %zu there", BIFF_HEADER_SIZE, size);
-  if (memcmp(data, "BIFF", 4) != 0) return codec_fail(err, "BIFF header: byte offset 0: not a BIFF archive (signature)");
+  if (memcmp(data, "BIFF", 4) != 0)
+    return codec_fail(err, "BIFF header: byte offset 0: not a BIFF archive (signature)");
   if (memcmp(data + 4, "V1  ", 4) != 0)
     return codec_fail(err, "BIFF header: byte offset 4: BIFF version '%.4s' is not V1", (const char *)data + 4);
   *num_files = le32_load(data + 8);
@@ -43,7 +44,8 @@ static int read_header(const unsigned char *data, size_t size, uint32_t *num_fil
     return codec_fail_limit(err, "BIFF header: byte offset 8: %u file entries, more than the %u an archive may list",
                             (unsigned)*num_files, BIFF_MAX_ENTRIES);
   if (*num_tilesets > BIFF_MAX_ENTRIES)
-    return codec_fail_limit(err, "BIFF header: byte offset 12: %u tileset entries, more than the %u an archive may list",
+    return codec_fail_limit(err,
+                            "BIFF header: byte offset 12: %u tileset entries, more than the %u an archive may list",
                             (unsigned)*num_tilesets, BIFF_MAX_ENTRIES);
   return 1;
 }
@@ -172,8 +174,10 @@ static int find_file(const biff_archive *a, uint32_t f, uint32_t *entry) {
   uint32_t lo = 0, hi = a->num_files;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (key_locator_file(a->files[a->file_order[mid]].locator) < f) lo = mid + 1;
-    else hi = mid;
+    if (key_locator_file(a->files[a->file_order[mid]].locator) < f)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   if (lo == a->num_files || key_locator_file(a->files[a->file_order[lo]].locator) != f) return 0;
   *entry = a->file_order[lo];
@@ -184,10 +188,10 @@ int biff_find(const biff_archive *a, uint32_t locator, biff_resource *res, codec
   uint32_t t = key_locator_tileset(locator), i;
   memset(res, 0, sizeof *res);
   if (t) {
-    for (i = 0; i < a->num_tilesets && key_locator_tileset(a->tilesets[i].locator) != t; i++) {
-    }
+    for (i = 0; i < a->num_tilesets && key_locator_tileset(a->tilesets[i].locator) != t; i++) {}
     if (i == a->num_tilesets)
-      return codec_fail(err, "locator 0x%08x: no tileset entry with tileset index %u in the archive (%u tileset entries)",
+      return codec_fail(err,
+                        "locator 0x%08x: no tileset entry with tileset index %u in the archive (%u tileset entries)",
                         (unsigned)locator, (unsigned)t, (unsigned)a->num_tilesets);
     res->is_tileset = 1;
     res->entry = i;
@@ -209,9 +213,9 @@ int biff_find(const biff_archive *a, uint32_t locator, biff_resource *res, codec
     res->size = a->files[i].size;
   }
   if (res->offset > a->size || res->size > a->size - res->offset) {
-    uint64_t at = (uint64_t)a->entries_offset +
-                  (res->is_tileset ? (uint64_t)a->num_files * BIFF_FILE_ENTRY_SIZE + (uint64_t)i * BIFF_TILESET_ENTRY_SIZE
-                                   : (uint64_t)i * BIFF_FILE_ENTRY_SIZE);
+    uint64_t at = (uint64_t)a->entries_offset + (res->is_tileset ? (uint64_t)a->num_files * BIFF_FILE_ENTRY_SIZE +
+                                                                       (uint64_t)i * BIFF_TILESET_ENTRY_SIZE
+                                                                 : (uint64_t)i * BIFF_FILE_ENTRY_SIZE);
     return codec_fail(err,
                       "BIFF %s entry %u (locator 0x%08x): byte offset %llu: %llu bytes at offset %llu run past the end "
                       "of the archive (%llu bytes)",
@@ -226,7 +230,8 @@ static int copy_out(const biff_archive *a, const biff_resource *res, size_t head
                     unsigned char **out, size_t *out_size, codec_error *err) {
   size_t total;
   unsigned char *buf;
-  if (!a->data) return codec_fail_arg(err, "locator 0x%08x: the archive was parsed without its bytes", (unsigned)res->locator);
+  if (!a->data)
+    return codec_fail_arg(err, "locator 0x%08x: the archive was parsed without its bytes", (unsigned)res->locator);
   if (res->size > SIZE_MAX || !size_add((size_t)res->size, head, &total))
     return codec_fail_limit(err, "locator 0x%08x: %llu bytes do not fit in memory", (unsigned)res->locator,
                             (unsigned long long)res->size);
@@ -282,7 +287,8 @@ int biff_tis_wrap(const unsigned char *tiles, size_t size, uint32_t count, uint3
   if (!size_mul(count, tile_size, &need) || need != size)
     return codec_fail_arg(err, "TIS: %u tiles of %u bytes are not the %zu bytes given", (unsigned)count,
                           (unsigned)tile_size, size);
-  if (!size_add(size, TIS_HEADER_SIZE, &total)) return codec_fail_limit(err, "TIS: %zu bytes do not fit in memory", size);
+  if (!size_add(size, TIS_HEADER_SIZE, &total))
+    return codec_fail_limit(err, "TIS: %zu bytes do not fit in memory", size);
   if (!(buf = (unsigned char *)malloc(total))) return codec_fail_oom(err, "TIS: out of memory for %zu bytes", total);
   tis_header(buf, count, tile_size);
   if (size) memcpy(buf + TIS_HEADER_SIZE, tiles, size);

@@ -85,7 +85,7 @@ typedef struct biff_file_entry {
 
 /* One 20-byte tileset entry. */
 typedef struct biff_tileset_entry {
-  uint32_t locator;   /* bits 19-14 are matched */
+  uint32_t locator; /* bits 19-14 are matched */
   uint32_t offset;
   uint32_t count;     /* tiles */
   uint32_t tile_size; /* bytes per tile: 5120 (palette tiles), 12 (PVRZ references) */
@@ -94,9 +94,9 @@ typedef struct biff_tileset_entry {
 } biff_tileset_entry;
 
 typedef struct biff_archive {
-  int container;      /* enum biff_container it was read from */
-  char *bif_name;     /* BIF V1.0: the stored file name (owned); NULL otherwise */
-  uint64_t size;      /* bytes of the BIFF V1 (inflated, for the compressed ones) */
+  int container;             /* enum biff_container it was read from */
+  char *bif_name;            /* BIF V1.0: the stored file name (owned); NULL otherwise */
+  uint64_t size;             /* bytes of the BIFF V1 (inflated, for the compressed ones) */
   const unsigned char *data; /* the BIFF V1 bytes; NULL for an index parsed alone */
   unsigned char *owned;      /* == data when inflated (owned), else NULL */
   uint32_t entries_offset;   /* file entries; the tileset entries follow them */
@@ -113,7 +113,7 @@ typedef struct biff_resource {
   uint32_t entry;   /* index into files or tilesets */
   uint32_t locator; /* the entry's, as stored */
   uint16_t type;
-  uint64_t offset, size; /* size = count * tile_size for a tileset */
+  uint64_t offset, size;          /* size = count * tile_size for a tileset */
   uint32_t tile_count, tile_size; /* tilesets only */
 } biff_resource;
 

@@ -86,7 +86,8 @@ static int zfail(int status, const char *what, size_t at, size_t used, size_t cl
   case ZS_NOMEM:
     return codec_fail_oom(err, "%s: out of memory in zlib", what);
   case ZS_LONG:
-    return codec_fail(err, "%s: byte offset %zu: the zlib stream holds more than the %zu bytes claimed", what, at, claim);
+    return codec_fail(err, "%s: byte offset %zu: the zlib stream holds more than the %zu bytes claimed", what, at,
+                      claim);
   case ZS_SHORT:
     return codec_fail(err, "%s: byte offset %zu: the zlib stream ends (or is truncated) before the %zu bytes claimed",
                       what, at + used, claim);
@@ -101,7 +102,8 @@ static int ratio_ok(uint64_t claim, uint64_t compressed) {
 }
 
 /* Checks a total claim against the cap and allocates it. */
-static int claim_buffer(const char *what, size_t at, uint32_t claim, size_t cap, unsigned char **buf, codec_error *err) {
+static int claim_buffer(const char *what, size_t at, uint32_t claim, size_t cap, unsigned char **buf,
+                        codec_error *err) {
   if (claim > cap)
     return codec_fail_limit(err, "%s: byte offset %zu: %u uncompressed bytes claimed, more than the cap of %zu", what,
                             at, (unsigned)claim, cap);
@@ -122,8 +124,9 @@ static int inflate_bif(const unsigned char *data, size_t size, size_t cap, const
     return codec_fail(err, "BIF header: byte offset 0: truncated, need %u bytes, %zu there", BIF_HEADER_SIZE, size);
   name_len = le32_load(data + 8);
   if (name_len > size - BIF_HEADER_SIZE || size - BIF_HEADER_SIZE - name_len < 8)
-    return codec_fail(err, "BIF header: byte offset 8: a file name of %u bytes and the two sizes run past the end (%zu bytes)",
-                      (unsigned)name_len, size);
+    return codec_fail(
+        err, "BIF header: byte offset 8: a file name of %u bytes and the two sizes run past the end (%zu bytes)",
+        (unsigned)name_len, size);
   at = BIF_HEADER_SIZE + (size_t)name_len;
   ulen = le32_load(data + at);
   clen = le32_load(data + at + 4);
@@ -170,8 +173,8 @@ static int inflate_bifc(const unsigned char *data, size_t size, size_t cap, cons
     }
     if (size - at < BIFC_BLOCK_HEADER_SIZE) {
       free(buf);
-      return codec_fail(err, "BIFC block %u: byte offset %zu: truncated after %zu of the %u bytes claimed", (unsigned)block,
-                        at, done, (unsigned)total);
+      return codec_fail(err, "BIFC block %u: byte offset %zu: truncated after %zu of the %u bytes claimed",
+                        (unsigned)block, at, done, (unsigned)total);
     }
     ulen = le32_load(data + at);
     clen = le32_load(data + at + 4);
@@ -208,7 +211,8 @@ int biff_inflate(const unsigned char *data, size_t size, size_t max_inflated, co
   if (container) *container = kind;
   if (kind == BIFF_CONTAINER_BIF) return inflate_bif(data, size, cap, cancel, out, out_size, err);
   if (kind == BIFF_CONTAINER_BIFC) return inflate_bifc(data, size, cap, cancel, out, out_size, err);
-  if (kind == BIFF_CONTAINER_BIFF) return codec_fail_arg(err, "BIFF header: byte offset 0: a plain BIFF V1, nothing to inflate");
+  if (kind == BIFF_CONTAINER_BIFF)
+    return codec_fail_arg(err, "BIFF header: byte offset 0: a plain BIFF V1, nothing to inflate");
   if (size >= 4 && (memcmp(data, "BIF ", 4) == 0 || memcmp(data, "BIFC", 4) == 0))
     return codec_fail(err, "archive header: byte offset 4: %.4s version '%.4s' is not V1.0", (const char *)data,
                       (const char *)data + 4);

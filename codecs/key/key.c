@@ -18,13 +18,13 @@ typedef struct key_type_name {
 /* IESDP's table of resource types (file_formats/general.htm), the types
 ** the games put in their BIFFs; sorted by type. */
 static const key_type_name key_types[] = {
-    {0x0001, "BMP"},  {0x0002, "MVE"},  {0x0004, "WAV"},  {0x0005, "WFX"},  {0x0006, "PLT"},  {0x03E8, "BAM"},
-    {0x03E9, "WED"},  {0x03EA, "CHU"},  {0x03EB, "TIS"},  {0x03EC, "MOS"},  {0x03ED, "ITM"},  {0x03EE, "SPL"},
-    {0x03EF, "BCS"},  {0x03F0, "IDS"},  {0x03F1, "CRE"},  {0x03F2, "ARE"},  {0x03F3, "DLG"},  {0x03F4, "2DA"},
-    {0x03F5, "GAM"},  {0x03F6, "STO"},  {0x03F7, "WMP"},  {0x03F8, "EFF"},  {0x03F9, "BS"},   {0x03FA, "CHR"},
-    {0x03FB, "VVC"},  {0x03FC, "VEF"},  {0x03FD, "PRO"},  {0x03FE, "BIO"},  {0x03FF, "WBM"},  {0x0400, "FNT"},
-    {0x0402, "GUI"},  {0x0403, "SQL"},  {0x0404, "PVRZ"}, {0x0405, "GLSL"}, {0x0408, "MENU"}, {0x0409, "LUA"},
-    {0x040A, "TTF"},  {0x040B, "PNG"},  {0x044C, "BAH"},  {0x0802, "INI"},  {0x0803, "SRC"},
+    {0x0001, "BMP"}, {0x0002, "MVE"}, {0x0004, "WAV"},  {0x0005, "WFX"},  {0x0006, "PLT"},  {0x03E8, "BAM"},
+    {0x03E9, "WED"}, {0x03EA, "CHU"}, {0x03EB, "TIS"},  {0x03EC, "MOS"},  {0x03ED, "ITM"},  {0x03EE, "SPL"},
+    {0x03EF, "BCS"}, {0x03F0, "IDS"}, {0x03F1, "CRE"},  {0x03F2, "ARE"},  {0x03F3, "DLG"},  {0x03F4, "2DA"},
+    {0x03F5, "GAM"}, {0x03F6, "STO"}, {0x03F7, "WMP"},  {0x03F8, "EFF"},  {0x03F9, "BS"},   {0x03FA, "CHR"},
+    {0x03FB, "VVC"}, {0x03FC, "VEF"}, {0x03FD, "PRO"},  {0x03FE, "BIO"},  {0x03FF, "WBM"},  {0x0400, "FNT"},
+    {0x0402, "GUI"}, {0x0403, "SQL"}, {0x0404, "PVRZ"}, {0x0405, "GLSL"}, {0x0408, "MENU"}, {0x0409, "LUA"},
+    {0x040A, "TTF"}, {0x040B, "PNG"}, {0x044C, "BAH"},  {0x0802, "INI"},  {0x0803, "SRC"},
 };
 #define KEY_NUM_TYPES (sizeof key_types / sizeof key_types[0])
 
@@ -33,8 +33,10 @@ const char *key_type_ext(uint16_t type) {
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     if (key_types[mid].type == type) return key_types[mid].ext;
-    if (key_types[mid].type < type) lo = mid + 1;
-    else hi = mid;
+    if (key_types[mid].type < type)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return NULL;
 }
@@ -48,8 +50,7 @@ int key_type_from_ext(const char *ext, uint16_t *type) {
   if (!ext) return 0;
   for (i = 0; i < KEY_NUM_TYPES; i++) {
     const char *e = key_types[i].ext;
-    for (j = 0; e[j] && ascii_upper((unsigned char)ext[j]) == e[j]; j++) {
-    }
+    for (j = 0; e[j] && ascii_upper((unsigned char)ext[j]) == e[j]; j++) {}
     if (!e[j] && !ext[j]) {
       *type = key_types[i].type;
       return 1;
@@ -62,7 +63,8 @@ int key_type_from_ext(const char *ext, uint16_t *type) {
 
 size_t key_biff_path(const key_biff *b, char *buf, size_t bufsize) {
   size_t n = b->name ? strlen(b->name) : 0, i;
-  for (i = 0; bufsize && i < n && i + 1 < bufsize; i++) buf[i] = b->name[i] == '\\' ? '/' : b->name[i];
+  for (i = 0; bufsize && i < n && i + 1 < bufsize; i++)
+    buf[i] = b->name[i] == '\\' ? '/' : b->name[i];
   if (bufsize) buf[i] = 0;
   return n;
 }
@@ -83,7 +85,8 @@ int key_sniff(const unsigned char *data, size_t size) {
 void key_free(key_file *k) {
   uint32_t i;
   if (!k) return;
-  for (i = 0; k->biffs && i < k->num_biffs; i++) free(k->biffs[i].name);
+  for (i = 0; k->biffs && i < k->num_biffs; i++)
+    free(k->biffs[i].name);
   free(k->biffs);
   free(k->resources);
   free(k->order);
@@ -110,13 +113,16 @@ static int res_cmp_key(const key_resource *r, const char *resref, uint16_t type)
 
 void key_sort_indices(uint32_t *order, uint32_t *tmp, uint32_t n, key_index_le le, const void *ctx) {
   uint32_t width, i;
-  for (width = 1; width < n; width = width > n / 2 ? n : width * 2) {
+  for (width = 1; width<n; width = width> n / 2 ? n : width * 2) {
     for (i = 0; i < n; i += 2 * width) {
       uint32_t mid = n - i > width ? i + width : n, hi = n - mid > width ? mid + width : n;
       uint32_t a = i, b = mid, o = i;
-      while (a < mid && b < hi) tmp[o++] = le(ctx, order[a], order[b]) ? order[a++] : order[b++];
-      while (a < mid) tmp[o++] = order[a++];
-      while (b < hi) tmp[o++] = order[b++];
+      while (a < mid && b < hi)
+        tmp[o++] = le(ctx, order[a], order[b]) ? order[a++] : order[b++];
+      while (a < mid)
+        tmp[o++] = order[a++];
+      while (b < hi)
+        tmp[o++] = order[b++];
     }
     memcpy(order, tmp, (size_t)n * sizeof *order);
   }
@@ -167,8 +173,7 @@ static int parse_resources(const unsigned char *data, size_t size, key_file *k, 
   uint32_t i, *tmp;
   byte_reader r = br_at(data, size, k->res_offset);
   if (!br_need_n(&r, k->num_resources, KEY_RES_ENTRY_SIZE))
-    return codec_fail(err,
-                      "resource entries: byte offset %u: %u entries of %u bytes run past the end (%zu bytes)",
+    return codec_fail(err, "resource entries: byte offset %u: %u entries of %u bytes run past the end (%zu bytes)",
                       (unsigned)k->res_offset, (unsigned)k->num_resources, KEY_RES_ENTRY_SIZE, size);
   if (!k->num_resources) return 1;
   k->resources = (key_resource *)calloc(k->num_resources, sizeof *k->resources);
@@ -187,7 +192,8 @@ static int parse_resources(const unsigned char *data, size_t size, key_file *k, 
       return codec_fail_interrupted(err);
     }
     memcpy(e->raw, raw, 8);
-    for (n = 0; n < 8 && raw[n]; n++) e->resref[n] = (char)raw[n];
+    for (n = 0; n < 8 && raw[n]; n++)
+      e->resref[n] = (char)raw[n];
     e->resref[n] = 0;
     e->type = br_u16le(&r);
     e->locator = br_u32le(&r);
@@ -237,12 +243,15 @@ int key_lookup(const key_file *k, const char *resref, uint16_t type, uint32_t *i
   char want[9];
   uint32_t lo = 0, hi = k->num_resources;
   size_t n;
-  for (n = 0; n < 8 && resref[n]; n++) want[n] = resref[n];
+  for (n = 0; n < 8 && resref[n]; n++)
+    want[n] = resref[n];
   want[n] = 0;
   while (lo < hi) { /* the first entry not below (want, type) */
     uint32_t mid = lo + (hi - lo) / 2;
-    if (res_cmp_key(&k->resources[k->order[mid]], want, type) < 0) lo = mid + 1;
-    else hi = mid;
+    if (res_cmp_key(&k->resources[k->order[mid]], want, type) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   if (lo == k->num_resources || res_cmp_key(&k->resources[k->order[lo]], want, type) != 0) return 0;
   *index = k->order[lo];
@@ -260,7 +269,8 @@ int key_resource_biff(const key_file *k, uint32_t index, const key_biff **biff, 
   b = key_locator_biff(r->locator);
   if (b >= k->num_biffs) {
     key_resource_name(r, name, sizeof name);
-    return codec_fail(err, "resource entry %u (%s): byte offset %zu: BIFF index %u names no BIFF entry (the key has %u)",
+    return codec_fail(err,
+                      "resource entry %u (%s): byte offset %zu: BIFF index %u names no BIFF entry (the key has %u)",
                       (unsigned)index, name, (size_t)k->res_offset + (size_t)index * KEY_RES_ENTRY_SIZE + 10,
                       (unsigned)b, (unsigned)k->num_biffs);
   }

@@ -74,11 +74,11 @@ static inline uint32_t key_locator_make(uint32_t biff, uint32_t tileset, uint32_
 
 /* One 12-byte BIFF entry. */
 typedef struct key_biff {
-  uint32_t file_length;  /* the archive's size in bytes, as the key says */
-  uint32_t name_offset;  /* where its name lies in the key */
-  uint16_t name_length;  /* counts the terminating NUL */
-  uint16_t location;     /* KEY_LOC_* */
-  char *name;            /* owned, NUL terminated: the bytes before the first NUL, as given */
+  uint32_t file_length; /* the archive's size in bytes, as the key says */
+  uint32_t name_offset; /* where its name lies in the key */
+  uint16_t name_length; /* counts the terminating NUL */
+  uint16_t location;    /* KEY_LOC_* */
+  char *name;           /* owned, NUL terminated: the bytes before the first NUL, as given */
 } key_biff;
 
 /* One 14-byte resource entry. */
@@ -95,7 +95,7 @@ typedef struct key_file {
   uint32_t num_resources;
   key_resource *resources;
   uint32_t biff_offset, res_offset; /* the tables' offsets as read */
-  uint32_t *order; /* resource indices sorted by (upper-case resref, type, index) */
+  uint32_t *order;                  /* resource indices sorted by (upper-case resref, type, index) */
 } key_file;
 
 /* ---- whole files -------------------------------------------------------- */

@@ -99,7 +99,8 @@ static void fuzz_archive(const uint8_t *data, size_t size) {
     return;
   }
   if (a->size > FUZZ_MAX_INFLATED && a->container != BIFF_CONTAINER_BIFF) die("open", "inflated past the cap");
-  for (i = 0; i < a->num_files; i++) extract_one(a, a->files[i].locator & 0x3FFFu);
+  for (i = 0; i < a->num_files; i++)
+    extract_one(a, a->files[i].locator & 0x3FFFu);
   for (i = 0; i < a->num_tilesets; i++) /* (tileset index 0 would name a file entry) */
     if (key_locator_tileset(a->tilesets[i].locator)) extract_one(a, a->tilesets[i].locator);
   /* the index alone, from its span of the BIFF V1 bytes */

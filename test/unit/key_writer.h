@@ -78,8 +78,10 @@ static inline unsigned char *kw_biff_build(const kw_file *files, size_t nf, cons
     byte_writer_u16(&w, 0);
     data_at += (size_t)tilesets[i].count * tilesets[i].tile_size;
   }
-  for (i = 0; i < nf; i++) byte_writer_bytes(&w, files[i].data, files[i].size);
-  for (i = 0; i < nt; i++) byte_writer_bytes(&w, tilesets[i].data, (size_t)tilesets[i].count * tilesets[i].tile_size);
+  for (i = 0; i < nf; i++)
+    byte_writer_bytes(&w, files[i].data, files[i].size);
+  for (i = 0; i < nt; i++)
+    byte_writer_bytes(&w, tilesets[i].data, (size_t)tilesets[i].count * tilesets[i].tile_size);
   if (w.failed) {
     byte_writer_free(&w);
     return NULL;
@@ -125,8 +127,10 @@ static inline unsigned char *kw_bifc_build(const unsigned char *biff, size_t n, 
     byte_writer_u32(&w, (uint32_t)len);
     clen_at = w.size;
     byte_writer_u32(&w, 0);
-    if (w.failed || !kw_deflate(&w, biff + at, len)) w.failed = 1;
-    else le32_store(w.data + clen_at, (uint32_t)(w.size - clen_at - 4));
+    if (w.failed || !kw_deflate(&w, biff + at, len))
+      w.failed = 1;
+    else
+      le32_store(w.data + clen_at, (uint32_t)(w.size - clen_at - 4));
     at += len;
   }
   if (w.failed) {
@@ -161,7 +165,8 @@ static inline unsigned char *kw_key_build(const kw_biff *biffs, size_t nb, const
     byte_writer_u16(&w, res[i].type);
     byte_writer_u32(&w, res[i].locator);
   }
-  for (i = 0; i < nb; i++) byte_writer_bytes(&w, biffs[i].name, strlen(biffs[i].name) + 1);
+  for (i = 0; i < nb; i++)
+    byte_writer_bytes(&w, biffs[i].name, strlen(biffs[i].name) + 1);
   if (w.failed) {
     byte_writer_free(&w);
     return NULL;

@@ -37,9 +37,9 @@ static const struct {
   uint16_t type;
   uint32_t biff, tileset, file;
 } key_res[] = {
-    {"AR0100", KEY_TYPE_ARE, 0, 0, 0},  {"AR0100", KEY_TYPE_WED, 0, 0, 1}, {"SPELLS", KEY_TYPE_2DA, 0, 0, 2},
+    {"AR0100", KEY_TYPE_ARE, 0, 0, 0},    {"AR0100", KEY_TYPE_WED, 0, 0, 1},   {"SPELLS", KEY_TYPE_2DA, 0, 0, 2},
     {"BIGIDX", KEY_TYPE_ITM, 0, 0, 5000}, {"LONGNAME", KEY_TYPE_WED, 0, 0, 3}, {"AR0100", KEY_TYPE_TIS, 0, 1, 0},
-    {"AR0200", KEY_TYPE_TIS, 0, 2, 0},  {"MISSING", KEY_TYPE_ARE, 0, 0, 77}, {"BADBIF", KEY_TYPE_ARE, 9, 0, 0},
+    {"AR0200", KEY_TYPE_TIS, 0, 2, 0},    {"MISSING", KEY_TYPE_ARE, 0, 0, 77}, {"BADBIF", KEY_TYPE_ARE, 9, 0, 0},
     {"NOTILES", KEY_TYPE_TIS, 0, 5, 0},
 };
 #define NUM_KEY_RES (sizeof key_res / sizeof key_res[0])
@@ -49,7 +49,8 @@ static const struct {
 
 static void fill(unsigned char *p, size_t n, unsigned seed) {
   size_t i;
-  for (i = 0; i < n; i++) p[i] = (unsigned char)(seed * 31u + i * 7u + (i >> 5));
+  for (i = 0; i < n; i++)
+    p[i] = (unsigned char)(seed * 31u + i * 7u + (i >> 5));
 }
 
 static int build_game(game *g) {
@@ -212,8 +213,8 @@ static void check_tilesets(const game *g, const biff_archive *a, const char *wha
   free(tis);
   free(wrapped);
   tis = NULL;
-  CHECK(biff_extract_tis(a, key_locator_make(0, 2, 0), NULL, &tis, &n, &err) &&
-            n == TIS_HEADER_SIZE + 4 * TILE_PVRZ && le32_load(tis + 8) == 4 && le32_load(tis + 12) == TILE_PVRZ,
+  CHECK(biff_extract_tis(a, key_locator_make(0, 2, 0), NULL, &tis, &n, &err) && n == TIS_HEADER_SIZE + 4 * TILE_PVRZ &&
+            le32_load(tis + 8) == 4 && le32_load(tis + 12) == TILE_PVRZ,
         "%s: tileset 2 (PVRZ tiles) as a TIS", what);
   free(tis);
   tis = NULL;
@@ -309,8 +310,8 @@ static void test_truncations(const game *g) {
     key_file *k = NULL;
     codec_error err = {0};
     loop.inputs++;
-    CHECK(!key_parse(g->key, n, NULL, &k, &err) && !k && err.msg[0] && err.code == CODEC_E_FORMAT,
-          "key cut at %zu: %s", n, err.msg);
+    CHECK(!key_parse(g->key, n, NULL, &k, &err) && !k && err.msg[0] && err.code == CODEC_E_FORMAT, "key cut at %zu: %s",
+          n, err.msg);
   }
   for (n = 0; n < g->biff_size; n += n < 400 ? 1 : 97) {
     biff_archive *a = NULL;
@@ -375,7 +376,8 @@ static void test_hostile_key(const game *g) {
     unsigned char *p = patched(g->key, g->key_size, cases[i].at, cases[i].v);
     key_file *k = NULL;
     codec_error err = {0};
-    if (cases[i].at == KEY_HEADER_SIZE + 8 && p) le16_store(p + cases[i].at, (uint16_t)cases[i].v), p[cases[i].at + 2] = 1;
+    if (cases[i].at == KEY_HEADER_SIZE + 8 && p)
+      le16_store(p + cases[i].at, (uint16_t)cases[i].v), p[cases[i].at + 2] = 1;
     CHECK(p && !key_parse(p, g->key_size, NULL, &k, &err) && !k && err.code == cases[i].code &&
               strstr(err.msg, cases[i].msg),
           "key case %zu: %s", i, err.msg);
@@ -443,12 +445,12 @@ static const struct {
   int code;
   const char *msg;
 } lies[] = {
-    {1, 8, 0xFFFFFFF0u, CODEC_E_FORMAT, "cannot inflate to the 4294967280 claimed"}, /* 4 GB in a few bytes */
+    {1, 8, 0xFFFFFFF0u, CODEC_E_FORMAT, "cannot inflate to the 4294967280 claimed"},    /* 4 GB in a few bytes */
     {1, BIFC_HEADER_SIZE, 0x7FFFFFFFu, CODEC_E_FORMAT, "BIFC block 0: byte offset 12"}, /* more than the whole */
     {1, BIFC_HEADER_SIZE + 4, 0xFFFFFFF0u, CODEC_E_FORMAT, "BIFC block 0"}, /* compressed bytes past the end */
     {0, 8, 0xFFFFFFFFu, CODEC_E_FORMAT, "BIF header: byte offset 8"},       /* name length past the end */
     {0, BIF_HEADER_SIZE + 10 + 4, 0xFFFFFFFFu, CODEC_E_FORMAT, "compressed bytes claimed"},
-    {0, BIF_HEADER_SIZE + 10, 0xFFFFFFFFu, CODEC_E_FORMAT, "cannot inflate"}, /* a huge claim */
+    {0, BIF_HEADER_SIZE + 10, 0xFFFFFFFFu, CODEC_E_FORMAT, "cannot inflate"},      /* a huge claim */
     {0, BIF_HEADER_SIZE + 10 + 8 + 4, 0xDEADBEEFu, CODEC_E_FORMAT, "zlib stream"}, /* corrupt */
 };
 
