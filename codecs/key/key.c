@@ -245,6 +245,7 @@ int key_lookup(const key_file *k, const char *resref, uint16_t type, uint32_t *i
   size_t n;
   for (n = 0; n < 8 && resref[n]; n++)
     want[n] = resref[n];
+  if (n == 8 && resref[8]) return 0; /* longer than any resref */
   want[n] = 0;
   while (lo < hi) { /* the first entry not below (want, type) */
     uint32_t mid = lo + (hi - lo) / 2;

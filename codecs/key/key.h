@@ -113,9 +113,9 @@ void key_free(key_file *k);
 
 /* ---- lookups -------------------------------------------------------------- */
 
-/* Finds resource (resref, type): resref compared without ASCII case, up to
-** its first NUL or 8 bytes.  Returns 1 and sets *index (into
-** k->resources), or 0 when the key does not list it. */
+/* Finds resource (resref, type): resref (NUL terminated; a name longer
+** than 8 bytes is never found) compared without ASCII case.  Returns 1 and
+** sets *index (into k->resources), or 0 when the key does not list it. */
 int key_lookup(const key_file *k, const char *resref, uint16_t type, uint32_t *index);
 
 /* The BIFF entry resource `index` lives in.  Returns 1 and sets *biff, or 0

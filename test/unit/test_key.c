@@ -127,7 +127,8 @@ static void test_key_tables(const game *g) {
   CHECK(key_lookup(k, "Ar0100", KEY_TYPE_TIS, &idx) && idx == 5, "lookup of a tileset: %u", idx);
   CHECK(key_lookup(k, "longname", KEY_TYPE_WED, &idx) && idx == 4, "an 8-byte resref: %u", idx);
   CHECK(!key_lookup(k, "AR0100", KEY_TYPE_BMP, &idx) && !key_lookup(k, "AR010", KEY_TYPE_ARE, &idx) &&
-            !key_lookup(k, "ZZZ", KEY_TYPE_ARE, &idx) && !key_lookup(k, "", KEY_TYPE_ARE, &idx),
+            !key_lookup(k, "ZZZ", KEY_TYPE_ARE, &idx) && !key_lookup(k, "", KEY_TYPE_ARE, &idx) &&
+            !key_lookup(k, "LONGNAMES", KEY_TYPE_WED, &idx),
         "absent resources are not found");
   for (i = 0; i < NUM_KEY_RES; i++) {
     const key_resource *r = &k->resources[i];
