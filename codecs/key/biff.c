@@ -139,6 +139,8 @@ int biff_open(const unsigned char *data, size_t size, size_t max_inflated, const
   size_t n = size;
   char *name = NULL;
   *out = NULL;
+  if (kind == BIFF_CONTAINER_NONE && size >= 8 && (memcmp(data, "BIF ", 4) == 0 || memcmp(data, "BIFC", 4) == 0))
+    return biff_inflate(data, size, max_inflated, cancel, &bytes, &n, NULL, err); /* names the version */
   if (kind == BIFF_CONTAINER_BIF || kind == BIFF_CONTAINER_BIFC) {
     if (!biff_inflate(data, size, max_inflated, cancel, &bytes, &n, NULL, err)) return 0;
     if (kind == BIFF_CONTAINER_BIF) {

@@ -17,8 +17,9 @@
 **   leading bytes hold the header and the entries, biff_index_parse reads
 **   them alone (the archive then has no data), and biff_find gives a
 **   resource's offset and size to read from the file itself.
-** - BIF V1.0 and BIFC V1.0 are inflated whole into a buffer the archive
-**   owns, after their claimed size is checked against the caller's cap and
+** - BIF V1.0 and BIFC V1.0 are inflated whole by biff_open into a buffer
+**   the archive owns (a BIFC can also be read in part: bifc_map_parse and
+**   bifc_read inflate only the blocks a range needs), after their claimed size is checked against the caller's cap and
 **   against the largest expansion zlib can reach (so a small file cannot
 **   make it allocate gigabytes); the stream must inflate to exactly the
 **   claimed size.  Long inflates poll the caller's codec_cancel.
@@ -40,7 +41,8 @@
 ** Ownership: biff_open and biff_index_parse return an archive the caller
 ** frees with biff_free.  Its entry tables and inflated bytes are owned by it
 ** (malloc'd); for a plain BIFF it borrows the caller's buffer, which must
-** outlive it.  biff_extract, biff_extract_tis, biff_tis_wrap and
+** outlive it.  bifc_map_parse returns a map the caller frees with
+** bifc_map_free (it only borrows the file's bytes).  biff_extract, biff_extract_tis, biff_tis_wrap and
 ** biff_inflate return malloc'd buffers the caller frees with free().
 */
 #ifndef LEVELSQL_BIFF_H
@@ -132,6 +134,37 @@ int biff_open(const unsigned char *data, size_t size, size_t max_inflated, const
 ** A plain BIFF is refused (CODEC_E_ARG: nothing to inflate). */
 int biff_inflate(const unsigned char *data, size_t size, size_t max_inflated, const codec_cancel *cancel,
                  unsigned char **out, size_t *out_size, int *container, codec_error *err);
+
+/* ---- BIFC V1.0 read in part ------------------------------------------------ */
+
+/* One block of a BIFC V1.0: where its bytes go in the BIFF V1 and where its
+** zlib stream lies in the file. */
+typedef struct bifc_block {
+  uint64_t out_offset, in_offset;
+  uint32_t out_size, in_size;
+} bifc_block;
+
+/* The blocks of a BIFC V1.0, so that a resource is read by inflating only
+** the blocks that hold it (bifc_read), never the whole archive. */
+typedef struct bifc_map {
+  uint32_t total; /* bytes of the BIFF V1 */
+  uint32_t num_blocks;
+  bifc_block *blocks; /* owned, in file order, covering [0, total) */
+} bifc_map;
+
+/* Walks the block headers of a BIFC V1.0 (nothing inflated), with the caps
+** of biff_open.  Returns 1 and sets *out (bifc_map_free), or 0 with err
+** naming the block and its byte offset. */
+int bifc_map_parse(const unsigned char *data, size_t size, size_t max_inflated, const codec_cancel *cancel,
+                   bifc_map **out, codec_error *err);
+
+/* Inflates the blocks that hold bytes [offset, offset + len) of the BIFF
+** V1 and copies those bytes to dst (len bytes); data is the file the map
+** was parsed from.  A range past the end: CODEC_E_ARG. */
+int bifc_read(const bifc_map *m, const unsigned char *data, size_t size, uint64_t offset, size_t len,
+              const codec_cancel *cancel, unsigned char *dst, codec_error *err);
+
+void bifc_map_free(bifc_map *m);
 
 /* How many leading bytes of a plain BIFF V1 hold its header and both entry
 ** tables (header: the first BIFF_HEADER_SIZE bytes at least).  Returns 1

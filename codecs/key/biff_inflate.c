@@ -147,58 +147,150 @@ static int inflate_bif(const unsigned char *data, size_t size, size_t cap, const
   return 1;
 }
 
+void bifc_map_free(bifc_map *m) {
+  if (!m) return;
+  free(m->blocks);
+  free(m);
+}
+
+/* Checks block `block`'s header at `at` (done of total bytes mapped before
+** it) and returns its sizes. */
+static int bifc_block_at(const unsigned char *data, size_t size, size_t at, uint32_t block, size_t done, uint32_t total,
+                         uint32_t *ulen, uint32_t *clen, codec_error *err) {
+  if (size - at < BIFC_BLOCK_HEADER_SIZE)
+    return codec_fail(err, "BIFC block %u: byte offset %zu: truncated after %zu of the %u bytes claimed",
+                      (unsigned)block, at, done, (unsigned)total);
+  *ulen = le32_load(data + at);
+  *clen = le32_load(data + at + 4);
+  if (*clen > size - at - BIFC_BLOCK_HEADER_SIZE || *ulen > total - done || !ratio_ok(*ulen, *clen))
+    return codec_fail(err,
+                      "BIFC block %u: byte offset %zu: %u bytes from %u compressed do not fit (%zu bytes left in the "
+                      "file, %zu of the %u claimed)",
+                      (unsigned)block, at, (unsigned)*ulen, (unsigned)*clen, size - at - BIFC_BLOCK_HEADER_SIZE,
+                      (size_t)total - done, (unsigned)total);
+  return 1;
+}
+
 /* BIFC V1.0: 'BIFC', 'V1.0', the uncompressed size, then blocks of
 ** (uncompressed size, compressed size, zlib stream) until that size is
-** reached. */
-static int inflate_bifc(const unsigned char *data, size_t size, size_t cap, const codec_cancel *cancel,
-                        unsigned char **out, size_t *out_size, codec_error *err) {
-  uint32_t total, block = 0;
-  size_t at = BIFC_HEADER_SIZE, done = 0, used;
-  unsigned char *buf;
-  if (size < BIFC_HEADER_SIZE)
-    return codec_fail(err, "BIFC header: byte offset 0: truncated, need %u bytes, %zu there", BIFC_HEADER_SIZE, size);
-  total = le32_load(data + 8);
+** reached.  Walks the block headers twice (count, then fill); inflates
+** nothing. */
+int bifc_map_parse(const unsigned char *data, size_t size, size_t max_inflated, const codec_cancel *cancel,
+                   bifc_map **out, codec_error *err) {
+  size_t cap = max_inflated ? max_inflated : BIFF_MAX_INFLATED;
+  bifc_map *m;
+  int pass;
+  *out = NULL;
+  if (size < BIFC_HEADER_SIZE || memcmp(data, "BIFCV1.0", 8) != 0)
+    return codec_fail(err, "BIFC header: byte offset 0: not a BIFC V1.0 archive (%zu bytes)", size);
+  if (!(m = (bifc_map *)calloc(1, sizeof *m))) return codec_fail_oom(err, "BIFC header: out of memory");
+  m->total = le32_load(data + 8);
   /* each block holds at most its compressed bytes times the ratio, plus
   ** 64; blocks take 8 bytes of header at least */
-  if (total > (uint64_t)(size - BIFC_HEADER_SIZE) * (BIFF_MAX_ZLIB_RATIO + 8u) + 64u)
-    return codec_fail(err, "BIFC header: byte offset 8: %zu bytes of blocks cannot inflate to the %u claimed",
-                      size - BIFC_HEADER_SIZE, (unsigned)total);
-  if (!claim_buffer("BIFC header", 8, total, cap, &buf, err)) return 0;
-  while (done < total) {
-    uint32_t ulen, clen;
+  if (m->total > (uint64_t)(size - BIFC_HEADER_SIZE) * (BIFF_MAX_ZLIB_RATIO + 8u) + 64u) {
+    codec_fail(err, "BIFC header: byte offset 8: %zu bytes of blocks cannot inflate to the %u claimed",
+               size - BIFC_HEADER_SIZE, (unsigned)m->total);
+    bifc_map_free(m);
+    return 0;
+  }
+  if (m->total > cap) {
+    codec_fail_limit(err, "BIFC header: byte offset 8: %u uncompressed bytes claimed, more than the cap of %zu",
+                     (unsigned)m->total, cap);
+    bifc_map_free(m);
+    return 0;
+  }
+  for (pass = 0; pass < 2; pass++) {
+    size_t at = BIFC_HEADER_SIZE, done = 0;
+    uint32_t block = 0, ulen = 0, clen = 0;
+    while (done < m->total) {
+      if (codec_cancelled_at(cancel, block)) {
+        bifc_map_free(m);
+        return codec_fail_interrupted(err);
+      }
+      if (!bifc_block_at(data, size, at, block, done, m->total, &ulen, &clen, err)) {
+        bifc_map_free(m);
+        return 0;
+      }
+      if (pass) m->blocks[block] = (bifc_block){done, at + BIFC_BLOCK_HEADER_SIZE, ulen, clen};
+      done += ulen;
+      at += BIFC_BLOCK_HEADER_SIZE + (size_t)clen;
+      block++;
+    }
+    m->num_blocks = block;
+    if (!pass && block && !(m->blocks = (bifc_block *)malloc((size_t)block * sizeof *m->blocks))) {
+      bifc_map_free(m);
+      return codec_fail_oom(err, "BIFC blocks: out of memory for %u blocks", (unsigned)block);
+    }
+  }
+  *out = m;
+  return 1;
+}
+
+/* The first block whose bytes end after `offset`. */
+static uint32_t bifc_first_block(const bifc_map *m, uint64_t offset) {
+  uint32_t lo = 0, hi = m->num_blocks;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (m->blocks[mid].out_offset + m->blocks[mid].out_size <= offset)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+int bifc_read(const bifc_map *m, const unsigned char *data, size_t size, uint64_t offset, size_t len,
+              const codec_cancel *cancel, unsigned char *dst, codec_error *err) {
+  uint32_t b;
+  size_t got = 0;
+  if (offset > m->total || len > m->total - offset)
+    return codec_fail_arg(err, "BIFC: %zu bytes at offset %llu run past the %u bytes it holds", len,
+                          (unsigned long long)offset, (unsigned)m->total);
+  for (b = bifc_first_block(m, offset); got < len && b < m->num_blocks; b++) {
+    const bifc_block *k = &m->blocks[b];
+    size_t skip = offset + got > k->out_offset ? (size_t)(offset + got - k->out_offset) : 0, used;
+    size_t take = k->out_size - skip < len - got ? k->out_size - skip : len - got;
+    unsigned char *tmp = NULL;
+    char what[48];
     int st;
-    if (codec_cancelled(cancel)) {
-      free(buf);
-      return codec_fail_interrupted(err);
-    }
-    if (size - at < BIFC_BLOCK_HEADER_SIZE) {
-      free(buf);
-      return codec_fail(err, "BIFC block %u: byte offset %zu: truncated after %zu of the %u bytes claimed",
-                        (unsigned)block, at, done, (unsigned)total);
-    }
-    ulen = le32_load(data + at);
-    clen = le32_load(data + at + 4);
-    if (clen > size - at - BIFC_BLOCK_HEADER_SIZE || ulen > total - done || !ratio_ok(ulen, clen)) {
-      free(buf);
-      return codec_fail(err,
-                        "BIFC block %u: byte offset %zu: %u bytes from %u compressed do not fit (%zu bytes left in the "
-                        "file, %zu of the %u claimed)",
-                        (unsigned)block, at, (unsigned)ulen, (unsigned)clen, size - at - BIFC_BLOCK_HEADER_SIZE,
-                        (size_t)total - done, (unsigned)total);
-    }
-    st = zinflate(data + at + BIFC_BLOCK_HEADER_SIZE, clen, buf + done, ulen, cancel, &used);
+    if (codec_cancelled(cancel)) return codec_fail_interrupted(err);
+    if (k->in_offset > size || k->in_size > size - k->in_offset)
+      return codec_fail_arg(err, "BIFC block %u: byte offset %llu: past the %zu bytes given", (unsigned)b,
+                            (unsigned long long)k->in_offset, size);
+    /* a whole block inflates in place; a part, through a buffer of its own */
+    if (take < k->out_size && !(tmp = (unsigned char *)malloc(k->out_size)))
+      return codec_fail_oom(err, "BIFC block %u: out of memory for %u bytes", (unsigned)b, (unsigned)k->out_size);
+    st = zinflate(data + k->in_offset, k->in_size, tmp ? tmp : dst + got, k->out_size, cancel, &used);
+    if (st == ZS_OK && tmp) memcpy(dst + got, tmp + skip, take);
+    free(tmp);
     if (st != ZS_OK) {
-      char what[48];
-      snprintf(what, sizeof what, "BIFC block %u", (unsigned)block);
-      free(buf);
-      return zfail(st, what, at + BIFC_BLOCK_HEADER_SIZE, used, ulen, err);
+      snprintf(what, sizeof what, "BIFC block %u", (unsigned)b);
+      return zfail(st, what, (size_t)k->in_offset, used, k->out_size, err);
     }
-    done += ulen;
-    at += BIFC_BLOCK_HEADER_SIZE + (size_t)clen;
-    block++;
+    got += take;
+  }
+  return 1;
+}
+
+/* The whole BIFC V1.0: its map, then every block into one buffer. */
+static int inflate_bifc(const unsigned char *data, size_t size, size_t cap, const codec_cancel *cancel,
+                        unsigned char **out, size_t *out_size, codec_error *err) {
+  bifc_map *m = NULL;
+  unsigned char *buf;
+  if (!bifc_map_parse(data, size, cap, cancel, &m, err)) return 0;
+  if (!(buf = (unsigned char *)malloc(m->total ? m->total : 1))) {
+    codec_fail_oom(err, "BIFC: out of memory for %u bytes", (unsigned)m->total);
+    bifc_map_free(m);
+    return 0;
+  }
+  if (!bifc_read(m, data, size, 0, m->total, cancel, buf, err)) {
+    free(buf);
+    bifc_map_free(m);
+    return 0;
   }
   *out = buf;
-  *out_size = total;
+  *out_size = m->total;
+  bifc_map_free(m);
   return 1;
 }
 

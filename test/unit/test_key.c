@@ -299,6 +299,50 @@ static void test_index_alone(const game *g) {
   }
 }
 
+/* A BIFC read in part: its block map, then only the blocks each range needs
+** (the header, the entry tables, one resource at a time). */
+static void test_bifc_in_part(const game *g) {
+  bifc_map *m = NULL;
+  biff_archive *a = NULL;
+  codec_error err = {0};
+  unsigned char head[BIFF_HEADER_SIZE], *index = NULL, *buf = NULL;
+  uint64_t span = 0;
+  size_t i;
+  REQUIRE(bifc_map_parse(g->bifc, g->bifc_size, 0, NULL, &m, &err), "BIFC map: %s", err.msg);
+  if (!m) return;
+  CHECK(m->total == g->biff_size && m->num_blocks == (g->biff_size + 4095) / 4096 && m->blocks[1].out_offset == 4096,
+        "BIFC map: %u blocks of 4096 bytes", m->num_blocks);
+  REQUIRE(bifc_read(m, g->bifc, g->bifc_size, 0, sizeof head, NULL, head, &err) &&
+              biff_index_span(head, sizeof head, &span, &err) && (index = (unsigned char *)malloc(span)) &&
+              bifc_read(m, g->bifc, g->bifc_size, 0, (size_t)span, NULL, index, &err) &&
+              biff_index_parse(index, (size_t)span, m->total, NULL, &a, &err),
+          "BIFC: the index read through the map: %s", err.msg);
+  for (i = 0; a && i < 7; i++) {
+    size_t want = 0;
+    const unsigned char *exp = expected(g, i, &want);
+    biff_resource r;
+    buf = (unsigned char *)malloc(want);
+    CHECK(buf && biff_find(a, key_locator_make(0, key_res[i].tileset, key_res[i].file), &r, &err) &&
+              bifc_read(m, g->bifc, g->bifc_size, r.offset, (size_t)r.size, NULL, buf, &err) &&
+              memcmp(buf, exp, want) == 0,
+          "BIFC in part: resource %zu (%zu bytes at %llu): %s", i, want, (unsigned long long)r.offset, err.msg);
+    free(buf);
+  }
+  CHECK(!bifc_read(m, g->bifc, g->bifc_size, m->total - 1, 2, NULL, head, &err) && err.code == CODEC_E_ARG,
+        "BIFC in part: a range past the end: %s", err.msg);
+  CHECK(!bifc_read(m, g->bifc, 100, 0, 4, NULL, head, &err) && err.code == CODEC_E_ARG,
+        "BIFC in part: a file shorter than its map: %s", err.msg);
+  biff_free(a);
+  free(index);
+  bifc_map_free(m);
+  CHECK(!bifc_map_parse(g->bif, g->bif_size, 0, NULL, &m, &err) && !m && strstr(err.msg, "not a BIFC"),
+        "a BIF V1.0 has no block map: %s", err.msg);
+  CHECK(!bifc_map_parse(g->bifc, g->bifc_size, 1000, NULL, &m, &err) && !m && err.code == CODEC_E_LIMIT,
+        "BIFC map over the cap: %s", err.msg);
+  CHECK(!bifc_map_parse(g->bifc, g->bifc_size - 1, 0, NULL, &m, &err) && !m && strstr(err.msg, "BIFC block 2"),
+        "BIFC map of a truncated file: %s", err.msg);
+}
+
 /* ---- hostile input ---------------------------------------------------------------- */
 
 /* Every prefix of every file: a clear error, or (a BIFF whose entries are
@@ -497,6 +541,10 @@ static void test_hostile_compressed(const game *g) {
   free(zeros);
   /* cancelled */
   CHECK(!biff_open(g->bifc, g->bifc_size, 0, &stop, &a, &err) && err.code == CODEC_E_INTERRUPT, "cancel: %s", err.msg);
+  p = patched(g->bifc, g->bifc_size, 4, 0x312e3256u); /* "V2.1" */
+  CHECK(p && !biff_open(p, g->bifc_size, 0, NULL, &a, &err) && strstr(err.msg, "BIFC version 'V2.1' is not V1.0"),
+        "a BIFC of another version: %s", err.msg);
+  free(p);
   CHECK(!biff_inflate(g->biff, g->biff_size, 0, NULL, &p, &n, NULL, &err) && err.code == CODEC_E_ARG,
         "a plain BIFF is not inflated: %s", err.msg);
 }
@@ -565,6 +613,7 @@ int main(void) {
   test_key_tables(&g);
   test_archives(&g);
   test_index_alone(&g);
+  test_bifc_in_part(&g);
   test_truncations(&g);
   test_hostile_key(&g);
   test_hostile_biff(&g);
