@@ -166,6 +166,14 @@ int bifc_read(const bifc_map *m, const unsigned char *data, size_t size, uint64_
 
 void bifc_map_free(bifc_map *m);
 
+/* Bytes [offset, offset + len) of the BIFF V1 a BIF V1.0 holds, into dst:
+** its one stream is inflated from the start up to the range's end (the
+** bytes before dropped, nothing after inflated), so the header and the
+** entry tables, which lead the BIFF, cost little.  The header is checked
+** as biff_open does.  A range past the end: CODEC_E_ARG. */
+int bif_read(const unsigned char *data, size_t size, uint64_t offset, size_t len, const codec_cancel *cancel,
+             unsigned char *dst, codec_error *err);
+
 /* How many leading bytes of a plain BIFF V1 hold its header and both entry
 ** tables (header: the first BIFF_HEADER_SIZE bytes at least).  Returns 1
 ** and sets *span, or 0 with err. */

@@ -21,55 +21,70 @@
 
 enum zstatus { ZS_OK, ZS_SHORT, ZS_LONG, ZS_CORRUPT, ZS_NOMEM, ZS_CANCEL };
 
-/* Inflates the zlib stream in src[0..src_len) into exactly dst[0..dst_len),
-** polling cancel every BIFF_INFLATE_STEP output bytes.  ZS_OK when the
-** stream ends exactly there; ZS_SHORT when it ends (or the input does)
-** before; ZS_LONG when it holds more; ZS_CORRUPT, ZS_NOMEM, ZS_CANCEL.
+/* Inflates the zlib stream in src[0..src_len), dropping its first `skip`
+** bytes, into dst[0..dst_len), polling cancel every BIFF_INFLATE_STEP
+** output bytes.  With `exact`, the stream must end there (ZS_OK), else
+** ZS_LONG when it holds more; without, ZS_OK once dst is full.  ZS_SHORT
+** when it ends (or the input does) before; ZS_CORRUPT, ZS_NOMEM, ZS_CANCEL.
 ** *in_used: the input bytes read, for the message. */
-static int zinflate(const unsigned char *src, size_t src_len, unsigned char *dst, size_t dst_len,
-                    const codec_cancel *cancel, size_t *in_used) {
+static int zinflate(const unsigned char *src, size_t src_len, uint64_t skip, unsigned char *dst, size_t dst_len,
+                    int exact, const codec_cancel *cancel, size_t *in_used) {
   z_stream zs;
-  size_t in_done = 0, out_done = 0;
-  int zr = Z_OK, status;
+  size_t in_done = 0, out_done = 0, since_poll = 0;
+  unsigned char scratch[4096];
+  int zr, status;
   memset(&zs, 0, sizeof zs);
   *in_used = 0;
   if (inflateInit(&zs) != Z_OK) return ZS_NOMEM;
   for (;;) {
-    size_t in_step = src_len - in_done, out_step = dst_len - out_done;
-    unsigned char spare;
+    size_t in_step = src_len - in_done, out_step, made;
     if (in_step > UINT32_MAX) in_step = UINT32_MAX;
-    if (out_step > BIFF_INFLATE_STEP) out_step = BIFF_INFLATE_STEP;
+    if (skip) { /* dropped bytes go to the scratch buffer */
+      out_step = skip < sizeof scratch ? (size_t)skip : sizeof scratch;
+      zs.next_out = scratch;
+    } else if (out_done < dst_len) {
+      out_step = dst_len - out_done < BIFF_INFLATE_STEP ? dst_len - out_done : BIFF_INFLATE_STEP;
+      zs.next_out = dst + out_done;
+    } else if (!exact) {
+      status = ZS_OK;
+      break;
+    } else { /* dst is full: one spare byte tells a stream that holds more */
+      out_step = 1;
+      zs.next_out = scratch;
+    }
     zs.next_in = (Bytef *)(uintptr_t)(src + in_done);
     zs.avail_in = (uInt)in_step;
-    /* with the buffer full, one spare byte tells a stream that holds more */
-    zs.next_out = out_step ? dst + out_done : &spare;
-    zs.avail_out = out_step ? (uInt)out_step : 1;
+    zs.avail_out = (uInt)out_step;
     zr = inflate(&zs, Z_NO_FLUSH);
     in_done += in_step - zs.avail_in;
-    if (!out_step && zs.avail_out == 0) {
+    made = out_step - zs.avail_out;
+    if (!skip && out_done == dst_len && made) {
       status = ZS_LONG;
       break;
     }
-    out_done += out_step - (out_step ? zs.avail_out : 0);
+    if (skip)
+      skip -= made;
+    else
+      out_done += made;
     if (zr == Z_STREAM_END) {
-      status = out_done == dst_len ? ZS_OK : ZS_SHORT;
+      status = !skip && out_done == dst_len ? ZS_OK : ZS_SHORT;
       break;
     }
-    if (zr == Z_MEM_ERROR) {
-      status = ZS_NOMEM;
-      break;
-    }
-    if (zr != Z_OK && zr != Z_BUF_ERROR) {
-      status = ZS_CORRUPT;
+    if (zr == Z_MEM_ERROR || (zr != Z_OK && zr != Z_BUF_ERROR)) {
+      status = zr == Z_MEM_ERROR ? ZS_NOMEM : ZS_CORRUPT;
       break;
     }
     if (zr == Z_BUF_ERROR && in_done == src_len) {
       status = ZS_SHORT; /* the input ended inside the stream */
       break;
     }
-    if (out_step && codec_cancelled(cancel)) {
-      status = ZS_CANCEL;
-      break;
+    since_poll += made;
+    if (since_poll >= BIFF_INFLATE_STEP) {
+      since_poll = 0;
+      if (codec_cancelled(cancel)) {
+        status = ZS_CANCEL;
+        break;
+      }
     }
   }
   inflateEnd(&zs);
@@ -113,38 +128,61 @@ static int claim_buffer(const char *what, size_t at, uint32_t claim, size_t cap,
 }
 
 /* BIF V1.0: 'BIF ', 'V1.0', name length (counting its NUL), the name, the
-** uncompressed and compressed sizes, one zlib stream. */
-static int inflate_bif(const unsigned char *data, size_t size, size_t cap, const codec_cancel *cancel,
-                       unsigned char **out, size_t *out_size, codec_error *err) {
-  uint32_t name_len, ulen, clen;
-  size_t at, used;
-  unsigned char *buf;
-  int st;
-  if (size < BIF_HEADER_SIZE)
-    return codec_fail(err, "BIF header: byte offset 0: truncated, need %u bytes, %zu there", BIF_HEADER_SIZE, size);
+** uncompressed and compressed sizes, one zlib stream.  Checks the header
+** and gives the stream's offset (*at, after the sizes) and the sizes. */
+static int bif_header(const unsigned char *data, size_t size, size_t *at, uint32_t *ulen, uint32_t *clen,
+                      codec_error *err) {
+  uint32_t name_len;
+  size_t sizes;
+  if (size < BIF_HEADER_SIZE || memcmp(data, "BIF V1.0", 8) != 0)
+    return codec_fail(err, "BIF header: byte offset 0: not a BIF V1.0 archive (%zu bytes)", size);
   name_len = le32_load(data + 8);
   if (name_len > size - BIF_HEADER_SIZE || size - BIF_HEADER_SIZE - name_len < 8)
     return codec_fail(
         err, "BIF header: byte offset 8: a file name of %u bytes and the two sizes run past the end (%zu bytes)",
         (unsigned)name_len, size);
-  at = BIF_HEADER_SIZE + (size_t)name_len;
-  ulen = le32_load(data + at);
-  clen = le32_load(data + at + 4);
-  if (clen > size - at - 8)
-    return codec_fail(err, "BIF data: byte offset %zu: %u compressed bytes claimed, %zu there", at + 8, (unsigned)clen,
-                      size - at - 8);
-  if (!ratio_ok(ulen, clen))
-    return codec_fail(err, "BIF data: byte offset %zu: %u compressed bytes cannot inflate to the %u claimed", at,
-                      (unsigned)clen, (unsigned)ulen);
-  if (!claim_buffer("BIF data", at, ulen, cap, &buf, err)) return 0;
-  st = zinflate(data + at + 8, clen, buf, ulen, cancel, &used);
+  sizes = BIF_HEADER_SIZE + (size_t)name_len;
+  *ulen = le32_load(data + sizes);
+  *clen = le32_load(data + sizes + 4);
+  *at = sizes + 8;
+  if (*clen > size - *at)
+    return codec_fail(err, "BIF data: byte offset %zu: %u compressed bytes claimed, %zu there", *at, (unsigned)*clen,
+                      size - *at);
+  if (!ratio_ok(*ulen, *clen))
+    return codec_fail(err, "BIF data: byte offset %zu: %u compressed bytes cannot inflate to the %u claimed", sizes,
+                      (unsigned)*clen, (unsigned)*ulen);
+  return 1;
+}
+
+static int inflate_bif(const unsigned char *data, size_t size, size_t cap, const codec_cancel *cancel,
+                       unsigned char **out, size_t *out_size, codec_error *err) {
+  uint32_t ulen, clen;
+  size_t at, used;
+  unsigned char *buf;
+  int st;
+  if (!bif_header(data, size, &at, &ulen, &clen, err) || !claim_buffer("BIF data", at - 8, ulen, cap, &buf, err))
+    return 0;
+  st = zinflate(data + at, clen, 0, buf, ulen, 1, cancel, &used);
   if (st != ZS_OK) {
     free(buf);
-    return zfail(st, "BIF data", at + 8, used, ulen, err);
+    return zfail(st, "BIF data", at, used, ulen, err);
   }
   *out = buf;
   *out_size = ulen;
   return 1;
+}
+
+int bif_read(const unsigned char *data, size_t size, uint64_t offset, size_t len, const codec_cancel *cancel,
+             unsigned char *dst, codec_error *err) {
+  uint32_t ulen, clen;
+  size_t at, used;
+  int st;
+  if (!bif_header(data, size, &at, &ulen, &clen, err)) return 0;
+  if (offset > ulen || len > ulen - offset)
+    return codec_fail_arg(err, "BIF: %zu bytes at offset %llu run past the %u bytes it holds", len,
+                          (unsigned long long)offset, (unsigned)ulen);
+  st = zinflate(data + at, clen, offset, dst, len, 0, cancel, &used);
+  return st == ZS_OK ? 1 : zfail(st, "BIF data", at, used, ulen, err);
 }
 
 void bifc_map_free(bifc_map *m) {
@@ -260,7 +298,7 @@ int bifc_read(const bifc_map *m, const unsigned char *data, size_t size, uint64_
     /* a whole block inflates in place; a part, through a buffer of its own */
     if (take < k->out_size && !(tmp = (unsigned char *)malloc(k->out_size)))
       return codec_fail_oom(err, "BIFC block %u: out of memory for %u bytes", (unsigned)b, (unsigned)k->out_size);
-    st = zinflate(data + k->in_offset, k->in_size, tmp ? tmp : dst + got, k->out_size, cancel, &used);
+    st = zinflate(data + k->in_offset, k->in_size, 0, tmp ? tmp : dst + got, k->out_size, 1, cancel, &used);
     if (st == ZS_OK && tmp) memcpy(dst + got, tmp + skip, take);
     free(tmp);
     if (st != ZS_OK) {

@@ -4,12 +4,13 @@
 ** Every input goes to both parsers.  As a key: key_parse; an accepted key
 ** must find every resource it lists by (resref, type) (the first of equal
 ** ones), name it, split its locator and give its BIFF or a FORMAT error.
-** As an archive: biff_open (BIFF V1, BIF V1.0, BIFC V1.0; at most 1 MiB
+** As an archive: biff_open (BIFF V1, BIF V1.0, BIFC V1.0; at most 256 KiB
 ** inflated, so a bomb costs little), then every file and tileset entry
 ** extracted by its locator (a success must be the size biff_find says,
 ** a tileset also as a TIS file, its header right), and the index read
 ** alone (biff_index_span, biff_index_parse) must agree with the whole, and
-** a BIFC read in part (bifc_map_parse, bifc_read) with the BIFC inflated.  A
+** a BIF V1.0 or BIFC read in part (bif_read; bifc_map_parse, bifc_read)
+** with the archive inflated whole.  A
 ** rejection must carry a message and CODEC_E_FORMAT, _LIMIT or _MEMORY.
 ** Any inconsistency calls abort().
 **
@@ -24,7 +25,7 @@
 #include "key/biff.h"
 #include "key/key.h"
 
-#define FUZZ_MAX_INFLATED ((size_t)1 << 20)
+#define FUZZ_MAX_INFLATED ((size_t)1 << 18)
 
 static void die(const char *what, const char *msg) {
   fprintf(stderr, "fuzz_key: %s: %s\n", what, msg ? msg : "");
@@ -89,24 +90,30 @@ static void extract_one(const biff_archive *a, uint32_t loc) {
   }
 }
 
-/* A BIFC that opened whole reads the same in part: a range chosen by the
-** input's last bytes, through the block map. */
-static void check_bifc_part(const biff_archive *a, const uint8_t *data, size_t size) {
+/* A BIF V1.0 or BIFC that opened whole reads the same in part: a range
+** chosen by the input's last bytes, through bif_read or the block map. */
+static void check_part(const biff_archive *a, const uint8_t *data, size_t size) {
   bifc_map *m = NULL;
   codec_error err = {0};
   uint64_t off = 0, len = 0;
   unsigned char *buf;
-  if (!bifc_map_parse(data, size, FUZZ_MAX_INFLATED, NULL, &m, &err)) die("bifc map", err.msg);
-  if (m->total != a->size) die("bifc map", "not the size inflated");
+  int ok;
   if (a->size) {
     off = (size >= 2 ? data[size - 1] | (uint64_t)data[size - 2] << 8 : 0) % a->size;
     len = (size >= 4 ? data[size - 3] | (uint64_t)data[size - 4] << 8 : 1) % (a->size - off + 1);
   }
-  if (!(buf = (unsigned char *)malloc(len ? (size_t)len : 1))) die("bifc part", "out of memory");
-  if (!bifc_read(m, data, size, off, (size_t)len, NULL, buf, &err)) die("bifc part", err.msg);
-  if (len && memcmp(buf, a->data + off, (size_t)len) != 0) die("bifc part", "not the bytes inflated whole");
+  if (!(buf = (unsigned char *)malloc(len ? (size_t)len : 1))) die("part", "out of memory");
+  if (a->container == BIFF_CONTAINER_BIF) {
+    ok = bif_read(data, size, off, (size_t)len, NULL, buf, &err);
+  } else {
+    if (!bifc_map_parse(data, size, FUZZ_MAX_INFLATED, NULL, &m, &err)) die("bifc map", err.msg);
+    if (m->total != a->size) die("bifc map", "not the size inflated");
+    ok = bifc_read(m, data, size, off, (size_t)len, NULL, buf, &err);
+    bifc_map_free(m);
+  }
+  if (!ok) die("part", err.msg);
+  if (len && memcmp(buf, a->data + off, (size_t)len) != 0) die("part", "not the bytes inflated whole");
   free(buf);
-  bifc_map_free(m);
 }
 
 static void fuzz_archive(const uint8_t *data, size_t size) {
@@ -120,7 +127,7 @@ static void fuzz_archive(const uint8_t *data, size_t size) {
     return;
   }
   if (a->size > FUZZ_MAX_INFLATED && a->container != BIFF_CONTAINER_BIFF) die("open", "inflated past the cap");
-  if (a->container == BIFF_CONTAINER_BIFC) check_bifc_part(a, data, size);
+  if (a->container != BIFF_CONTAINER_BIFF) check_part(a, data, size);
   for (i = 0; i < a->num_files; i++)
     extract_one(a, a->files[i].locator & 0x3FFFu);
   for (i = 0; i < a->num_tilesets; i++) /* (tileset index 0 would name a file entry) */

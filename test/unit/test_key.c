@@ -299,44 +299,70 @@ static void test_index_alone(const game *g) {
   }
 }
 
-/* A BIFC read in part: its block map, then only the blocks each range needs
-** (the header, the entry tables, one resource at a time). */
-static void test_bifc_in_part(const game *g) {
-  bifc_map *m = NULL;
+/* Reads len bytes at offset of the BIFF V1 a compressed archive holds. */
+typedef int (*range_reader)(const void *ctx, const game *g, uint64_t offset, size_t len, unsigned char *dst,
+                            codec_error *err);
+
+static int read_bifc(const void *ctx, const game *g, uint64_t offset, size_t len, unsigned char *dst,
+                     codec_error *err) {
+  return bifc_read((const bifc_map *)ctx, g->bifc, g->bifc_size, offset, len, NULL, dst, err);
+}
+
+static int read_bif(const void *ctx, const game *g, uint64_t offset, size_t len, unsigned char *dst, codec_error *err) {
+  (void)ctx;
+  return bif_read(g->bif, g->bif_size, offset, len, NULL, dst, err);
+}
+
+/* An archive read in part: the header, the entry tables, then one resource
+** at a time, each range read by `read`. */
+static void check_in_part(const game *g, const char *what, range_reader read, const void *ctx) {
   biff_archive *a = NULL;
   codec_error err = {0};
   unsigned char head[BIFF_HEADER_SIZE], *index = NULL, *buf = NULL;
   uint64_t span = 0;
   size_t i;
-  REQUIRE(bifc_map_parse(g->bifc, g->bifc_size, 0, NULL, &m, &err), "BIFC map: %s", err.msg);
-  if (!m) return;
-  CHECK(m->total == g->biff_size && m->num_blocks == (g->biff_size + 4095) / 4096 && m->blocks[1].out_offset == 4096,
-        "BIFC map: %u blocks of 4096 bytes", m->num_blocks);
-  REQUIRE(bifc_read(m, g->bifc, g->bifc_size, 0, sizeof head, NULL, head, &err) &&
-              biff_index_span(head, sizeof head, &span, &err) && (index = (unsigned char *)malloc(span)) &&
-              bifc_read(m, g->bifc, g->bifc_size, 0, (size_t)span, NULL, index, &err) &&
-              biff_index_parse(index, (size_t)span, m->total, NULL, &a, &err),
-          "BIFC: the index read through the map: %s", err.msg);
+  REQUIRE(read(ctx, g, 0, sizeof head, head, &err) && biff_index_span(head, sizeof head, &span, &err) &&
+              (index = (unsigned char *)malloc(span)) && read(ctx, g, 0, (size_t)span, index, &err) &&
+              biff_index_parse(index, (size_t)span, g->biff_size, NULL, &a, &err),
+          "%s: the index read in part: %s", what, err.msg);
   for (i = 0; a && i < 7; i++) {
     size_t want = 0;
     const unsigned char *exp = expected(g, i, &want);
     biff_resource r;
     buf = (unsigned char *)malloc(want);
     CHECK(buf && biff_find(a, key_locator_make(0, key_res[i].tileset, key_res[i].file), &r, &err) &&
-              bifc_read(m, g->bifc, g->bifc_size, r.offset, (size_t)r.size, NULL, buf, &err) &&
-              memcmp(buf, exp, want) == 0,
-          "BIFC in part: resource %zu (%zu bytes at %llu): %s", i, want, (unsigned long long)r.offset, err.msg);
+              read(ctx, g, r.offset, (size_t)r.size, buf, &err) && memcmp(buf, exp, want) == 0,
+          "%s in part: resource %zu (%zu bytes at %llu): %s", what, i, want, (unsigned long long)r.offset, err.msg);
     free(buf);
   }
-  CHECK(!bifc_read(m, g->bifc, g->bifc_size, m->total - 1, 2, NULL, head, &err) && err.code == CODEC_E_ARG,
-        "BIFC in part: a range past the end: %s", err.msg);
-  CHECK(!bifc_read(m, g->bifc, 100, 0, 4, NULL, head, &err) && err.code == CODEC_E_ARG,
-        "BIFC in part: a file shorter than its map: %s", err.msg);
+  CHECK(!read(ctx, g, g->biff_size - 1, 2, head, &err) && err.code == CODEC_E_ARG, "%s in part: past the end: %s", what,
+        err.msg);
   biff_free(a);
   free(index);
-  bifc_map_free(m);
+}
+
+/* A BIFC read through its block map (only the blocks a range needs), a BIF
+** V1.0 by inflating its stream up to a range's end. */
+static void test_in_part(const game *g) {
+  bifc_map *m = NULL;
+  codec_error err = {0};
+  unsigned char four[4];
+  REQUIRE(bifc_map_parse(g->bifc, g->bifc_size, 0, NULL, &m, &err), "BIFC map: %s", err.msg);
+  if (m) {
+    CHECK(m->total == g->biff_size && m->num_blocks == (g->biff_size + 4095) / 4096 && m->blocks[1].out_offset == 4096,
+          "BIFC map: %u blocks of 4096 bytes", m->num_blocks);
+    check_in_part(g, "BIFC", read_bifc, m);
+    CHECK(!bifc_read(m, g->bifc, 100, 0, 4, NULL, four, &err) && err.code == CODEC_E_ARG,
+          "BIFC in part: a file shorter than its map: %s", err.msg);
+    bifc_map_free(m);
+  }
+  check_in_part(g, "BIF V1.0", read_bif, NULL);
+  CHECK(!bif_read(g->bif, g->bif_size - 1, 0, 4, NULL, four, &err) && strstr(err.msg, "compressed bytes claimed"),
+        "BIF in part: a truncated file: %s", err.msg);
   CHECK(!bifc_map_parse(g->bif, g->bif_size, 0, NULL, &m, &err) && !m && strstr(err.msg, "not a BIFC"),
         "a BIF V1.0 has no block map: %s", err.msg);
+  CHECK(!bif_read(g->bifc, g->bifc_size, 0, 4, NULL, four, &err) && strstr(err.msg, "not a BIF V1.0"),
+        "a BIFC is no BIF V1.0: %s", err.msg);
   CHECK(!bifc_map_parse(g->bifc, g->bifc_size, 1000, NULL, &m, &err) && !m && err.code == CODEC_E_LIMIT,
         "BIFC map over the cap: %s", err.msg);
   CHECK(!bifc_map_parse(g->bifc, g->bifc_size - 1, 0, NULL, &m, &err) && !m && strstr(err.msg, "BIFC block 2"),
@@ -613,7 +639,7 @@ int main(void) {
   test_key_tables(&g);
   test_archives(&g);
   test_index_alone(&g);
-  test_bifc_in_part(&g);
+  test_in_part(&g);
   test_truncations(&g);
   test_hostile_key(&g);
   test_hostile_biff(&g);
