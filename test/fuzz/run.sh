@@ -60,6 +60,7 @@ for fz in "$BUILD"/fuzz/fuzz_*; do
     fuzz_wz4*) dirs="wz4" ext="wz4" dicts="wz4" ;;
     fuzz_tis*) dirs="tis" ext="tis" dicts="tis" ;;
     fuzz_pvrz*) dirs="pvrz" ext="pvrz" dicts="pvrz" ;;
+    fuzz_key*) dirs="" ext="key bif cbf" dicts="key" ;;
     fuzz_render*) dirs="tw wwd wed wz4" ext="map wwd wed wz4" dicts="tw wwd wed wz4 png" ;;
     fuzz_json*) dirs="" ext="" dicts="json" ;;
     *) dirs="" ext="" dicts="" ;;
