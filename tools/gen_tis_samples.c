@@ -35,11 +35,9 @@
 
 /* A TIS header for count entries of entry bytes into w. */
 static void tis_header(byte_writer *w, uint32_t count, uint32_t entry) {
-  byte_writer_bytes(w, "TIS V1  ", 8);
-  byte_writer_u32(w, count);
-  byte_writer_u32(w, entry);
-  byte_writer_u32(w, TIS_HEADER_SIZE);
-  byte_writer_u32(w, TIS_TILE_SIDE);
+  unsigned char header[TIS_HEADER_SIZE];
+  tis_header_write(header, count, entry);
+  byte_writer_bytes(w, header, sizeof header);
 }
 
 /* Two palette tiles: a ramp of colours, entry 0 dark red, entry 200 pure

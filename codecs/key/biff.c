@@ -258,15 +258,6 @@ int biff_extract(const biff_archive *a, uint32_t locator, const codec_cancel *ca
   return copy_out(a, &r, 0, cancel, out, out_size, err);
 }
 
-/* Writes a TIS V1 header for count tiles of tile_size bytes. */
-static void tis_header(unsigned char *p, uint32_t count, uint32_t tile_size) {
-  memcpy(p, "TIS V1  ", 8);
-  le32_store(p + 8, count);
-  le32_store(p + 12, tile_size);
-  le32_store(p + 16, TIS_HEADER_SIZE);
-  le32_store(p + 20, TIS_TILE_DIMENSION);
-}
-
 int biff_extract_tis(const biff_archive *a, uint32_t locator, const codec_cancel *cancel, unsigned char **out,
                      size_t *out_size, codec_error *err) {
   biff_resource r;
@@ -276,7 +267,7 @@ int biff_extract_tis(const biff_archive *a, uint32_t locator, const codec_cancel
   if (!r.is_tileset)
     return codec_fail_arg(err, "locator 0x%08x: a file entry, not a tileset (tileset index 0)", (unsigned)locator);
   if (!copy_out(a, &r, TIS_HEADER_SIZE, cancel, out, out_size, err)) return 0;
-  tis_header(*out, r.tile_count, r.tile_size);
+  tis_header_write(*out, r.tile_count, r.tile_size);
   return 1;
 }
 
@@ -292,7 +283,7 @@ int biff_tis_wrap(const unsigned char *tiles, size_t size, uint32_t count, uint3
   if (!size_add(size, TIS_HEADER_SIZE, &total))
     return codec_fail_limit(err, "TIS: %zu bytes do not fit in memory", size);
   if (!(buf = (unsigned char *)malloc(total))) return codec_fail_oom(err, "TIS: out of memory for %zu bytes", total);
-  tis_header(buf, count, tile_size);
+  tis_header_write(buf, count, tile_size);
   if (size) memcpy(buf + TIS_HEADER_SIZE, tiles, size);
   *out = buf;
   *out_size = total;

@@ -54,6 +54,7 @@
 #include "common/codec_error.h"
 #include "common/codec_limits.h"
 #include "key/key.h"
+#include "tis/tis.h" /* the TIS header biff_extract_tis and biff_tis_wrap put in front */
 
 #define BIFF_HEADER_SIZE 20u
 #define BIFF_FILE_ENTRY_SIZE 16u
@@ -61,8 +62,6 @@
 #define BIF_HEADER_SIZE 12u  /* 'BIF ', 'V1.0', name length; then the name and two sizes */
 #define BIFC_HEADER_SIZE 12u /* 'BIFC', 'V1.0', uncompressed size */
 #define BIFC_BLOCK_HEADER_SIZE 8u
-#define TIS_HEADER_SIZE 24u
-#define TIS_TILE_DIMENSION 64u
 
 /* Caps.  BIFF_MAX_INFLATED is the default cap of biff_open's max_inflated
 ** (the largest real archives are a few hundred MB); BIFF_MAX_ENTRIES the

@@ -66,6 +66,14 @@ static int read_tiles(const unsigned char *data, size_t size, size_t start, tis_
   return 1;
 }
 
+void tis_header_write(unsigned char *out, uint32_t count, uint32_t entry_size) {
+  memcpy(out, "TIS V1  ", 8);
+  le32_store(out + 8, count);
+  le32_store(out + 12, entry_size);
+  le32_store(out + 16, TIS_HEADER_SIZE);
+  le32_store(out + 20, TIS_TILE_SIDE);
+}
+
 int tis_sniff(const unsigned char *data, size_t size) {
   return size >= 8 && memcmp(data, "TIS V1  ", 8) == 0;
 }

@@ -90,6 +90,11 @@ typedef struct tis_file {
 
 /* Whether data starts like a TIS file ('TIS V1  '; a headerless tileset
 ** has nothing to sniff). */
+/* Writes the TIS V1 header of `count` tiles of `entry_size` bytes each
+** (TIS_V1_ENTRY, TIS_V2_ENTRY) into out[0..TIS_HEADER_SIZE): what a file
+** starts with, and what a tileset kept in a BIFF archive lacks. */
+void tis_header_write(unsigned char *out, uint32_t count, uint32_t entry_size);
+
 int tis_sniff(const unsigned char *data, size_t size);
 
 /* Parses a .TIS file.  Returns 1 and *out, or 0 with err ("tis header: byte

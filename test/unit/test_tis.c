@@ -337,15 +337,6 @@ static void test_pvrz(void) {
 
 /* ---- TIS -------------------------------------------------------------------- */
 
-/* A header of count tiles of entry bytes. */
-static void put_header(unsigned char *p, uint32_t count, uint32_t entry) {
-  memcpy(p, "TIS V1  ", 8);
-  le32_store(p + 8, count);
-  le32_store(p + 12, entry);
-  le32_store(p + 16, TIS_HEADER_SIZE);
-  le32_store(p + 20, TIS_TILE_SIDE);
-}
-
 /* Two palette tiles: palette entry i = (B, G, R) = (i, i ^ 0x55, i / 2),
 ** entry 7 pure green, index 0 a colour too; tile t's pixel i has index
 ** (i + t) % 256. */
@@ -353,7 +344,7 @@ static unsigned char *v1_file(size_t *size) {
   size_t n = TIS_HEADER_SIZE + 2 * TIS_V1_ENTRY, t, i;
   unsigned char *p = (unsigned char *)calloc(1, n);
   if (!p) return NULL;
-  put_header(p, 2, TIS_V1_ENTRY);
+  tis_header_write(p, 2, TIS_V1_ENTRY);
   for (t = 0; t < 2; t++) {
     unsigned char *e = p + TIS_HEADER_SIZE + t * TIS_V1_ENTRY;
     for (i = 0; i < 256; i++) {
@@ -486,7 +477,7 @@ static void test_tis_v2(void) {
   memset(&s, 0, sizeof s);
   s.pages[0] = pg;
   REQUIRE(pg, "a 96x80 DXT5 page built");
-  put_header(f, 6, TIS_V2_ENTRY);
+  tis_header_write(f, 6, TIS_V2_ENTRY);
   for (i = 0; i < 6; i++) {
     le32_store(f + TIS_HEADER_SIZE + 12 * i, (uint32_t)refs[i][0]);
     le32_store(f + TIS_HEADER_SIZE + 12 * i + 4, (uint32_t)refs[i][1]);
@@ -556,14 +547,14 @@ static void test_tis_hostile(void) {
   size_t i;
   for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     memset(h, 0, sizeof h);
-    put_header(h, 2, TIS_V2_ENTRY);
+    tis_header_write(h, 2, TIS_V2_ENTRY);
     le32_store(h + bad[i].off, bad[i].value);
     t = NULL;
     CHECK(!tis_parse(h, sizeof h, &t, &err) && !t && err.code == bad[i].code && strstr(err.msg, bad[i].what),
           "hostile header %zu: want '%s', got %d '%s'", i, bad[i].what, err.code, err.msg);
     tis_free(t);
   }
-  put_header(h, 2, TIS_V2_ENTRY);
+  tis_header_write(h, 2, TIS_V2_ENTRY);
   CHECK(tis_parse(h, sizeof h, &t, &err), "the base of those parses: %s", err.msg);
   tis_free(t);
   t = NULL;
