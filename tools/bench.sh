@@ -160,6 +160,46 @@ if [ -n "${tw_name:-}" ]; then
     "$(awk -v t="$t_render" 'BEGIN{printf "%.0f ms", t*1000}')" "$tw_name" "$render_size")
 fi
 
+# wed_render with tiles: the largest corpus area that has its tileset (the
+# corpus's TIS, PVRZ and WED files laid out in folders as in the repository
+# they come from: bst/tis_bgee, and bst/tis_bg2 with the areas of
+# bst/areas), else the sample AR0100; default size, best of 3.  The TIS and
+# its pages are read from disk at every render (they are not cached).
+tiles_line=""
+mkdir -p "$work/tiles/bgee" "$work/tiles/bg2"
+if [ -d ../shared/corpus/tis ]; then
+  for f in ../shared/corpus/tis/*__tis_bgee__* ../shared/corpus/pvrz/*__tis_bgee__* ../shared/corpus/wed/*__tis_bgee__*; do
+    [ -f "$f" ] && cp "$f" "$work/tiles/bgee/${f##*__}"
+  done
+  for f in ../shared/corpus/tis/*__tis_bg2__* ../shared/corpus/wed/*__areas__*; do
+    [ -f "$f" ] && cp "$f" "$work/tiles/bg2/${f##*__}"
+  done
+  tiles_what="largest corpus area with its tileset"
+else
+  cp "$BUILD"/samples/AR0100.* "$BUILD"/samples/A01000?.PVRZ "$work/tiles/bgee/" 2>/dev/null
+  tiles_what="sample area (../shared/corpus absent)"
+fi
+chmod -R u+w "$work/tiles"
+tiles_area=""
+tiles_cells=0
+for tis in "$work"/tiles/*/*.[Tt][Ii][Ss]; do
+  [ -f "$tis" ] || continue
+  want=$(basename "${tis%.*}" | tr '[:lower:]' '[:upper:]').WED
+  for wed in "$(dirname "$tis")"/*.[Ww][Ee][Dd]; do # the area named like the tileset, in any case
+    [ "$(basename "$wed" | tr '[:lower:]' '[:upper:]')" = "$want" ] || continue
+    cells=$(count "SELECT width * height FROM wed_overlays('${wed#"$work"/}') WHERE overlay = 0;")
+    if [ "${cells:-0}" -gt "$tiles_cells" ]; then tiles_cells=$cells tiles_area=${wed#"$work"/}; fi
+  done
+done
+if [ -n "$tiles_area" ]; then
+  t_tiles_render=$(best 3 "SELECT length(wed_render('$tiles_area', 'tiles=1'));")
+  tiles_png=$(count "SELECT length(wed_render('$tiles_area', 'tiles=1'));")
+  tiles_kind=$(count "SELECT CASE WHEN count(page) > 0 THEN 'PVRZ' ELSE 'palette' END FROM tis_tiles('$(dirname "$tiles_area")') WHERE upper(file) LIKE upper('%/' || (SELECT tileset FROM wed_overlays('$tiles_area') WHERE overlay = 0) || '.TIS');")
+  tiles_line=$(printf '  wed_render tiles=1       %s for %s (%s cells, %s tiles; a PNG of %s bytes), default size, the %s' \
+    "$(awk -v t="$t_tiles_render" 'BEGIN{printf "%.1f ms", t*1000}')" "$(basename "$tiles_area")" "$tiles_cells" \
+    "$tiles_kind" "$tiles_png" "$tiles_what")
+fi
+
 echo "levelsql benchmark on $what"
 echo "  floor: generate_series  $(rate "$t_floor" "$FLOOR_N"), $floor_ns ns/row"
 echo "  wwd_tiles full scan     $tiles rows, $(rate "$t_tiles" "$tiles"), $tiles_ns ns/row = $(ratio "$tiles_ns" "$floor_ns") the floor"
@@ -170,6 +210,7 @@ echo "  UPDATE one object       $(awk -v t="$t_update" 'BEGIN{printf "%.1f ms", 
 [ -n "$wed_lines" ] && echo "$wed_lines"
 [ -n "$tw_lines" ] && echo "$tw_lines"
 [ -n "$render_line" ] && echo "$render_line"
+[ -n "$tiles_line" ] && echo "$tiles_line"
 
 # The ratios, each against a floor measured here.
 # Whole processes: the best of three wall times (ms) of a command.
