@@ -625,9 +625,9 @@ int are_item_delete(are_area *a, uint32_t c, uint32_t k, codec_error *err);
 ** hours, 0xFFFFFF: a record scheduled for no hour never shows), the
 ** "enabled" bits of ambients and animations, an actor's removal timer
 ** (0xFFFFFFFF, never) and flags (cre_not_attached: no embedded CRE), a
-** door's cursor (30, as 74 of the 78 corpus doors), and the strrefs that
-** say "no text" with 0xFFFFFFFF (a region's info text, a container's
-** lockpick string, the rest interruption texts), as real files do. */
+** door's cursor (30, as 74 of the 78 corpus doors), and 0xFFFFFFFF ("no
+** text") for a region's info text and a container's lockpick string, as
+** real files have them (NOTES-are.md). */
 void are_record_init(enum are_section s, void *rec);
 
 /* Replaces the embedded block of record i of s (ARE_ACTORS: the CRE,

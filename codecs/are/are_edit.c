@@ -390,7 +390,6 @@ void are_record_init(enum are_section s, void *rec) {
     case ARE_AMBIENTS: ((are_ambient *)rec)->schedule = 0xFFFFFFu, ((are_ambient *)rec)->flags = 1u; break;
     case ARE_DOORS: ((are_door *)rec)->cursor = 30u; break;
     case ARE_ANIMATIONS: ((are_animation *)rec)->schedule = 0xFFFFFFu, ((are_animation *)rec)->flags = 1u; break;
-    case ARE_REST: memset(((are_rest *)rec)->texts, 0xFF, sizeof ((are_rest *)rec)->texts); break;
     default: break;
   }
 }

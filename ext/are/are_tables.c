@@ -403,8 +403,8 @@ static int area_other_kind(const ls_row *row, sqlite3_value *v, const ls_column 
 #define COL_SONG_T(f, doc_) COL_TEXT_AT(#f, songs.f, AREA_SONG_KINDS, doc_)
 #define COL_REST(f, doc_) COL_INT_AT("rest_" #f, rest.f, 0, AREA_REST_KINDS, doc_)
 
-static const ls_json_shape texts_shape = {1, 10, 10, "[-1,-1,-1,-1,-1,-1,-1,-1,-1,-1]",
-                                          "a JSON array of 10 strrefs (-1: none), e.g. '[-1,-1,-1,-1,-1,-1,-1,-1,-1,-1]'"};
+static const ls_json_shape texts_shape = {1, 10, 10, "[0,0,0,0,0,0,0,0,0,0]",
+                                          "a JSON array of 10 strrefs, e.g. '[10134,0,0,0,0,0,0,0,0,0]'"};
 
 static const ls_column area_columns[] = {
   COL_T(wed, "the area's WED resref (its tiles, walls and doors: wed_* tables of <wed>.WED)"),
@@ -452,7 +452,7 @@ static const ls_column area_columns[] = {
   COL_TEXT_AT("rest_name", rest.name, AREA_REST_KINDS, "name of the rest interruptions record"),
   {.name = "rest_texts", .type = "TEXT", .kind = LS_JSON_INTS, .store = LS_I32, .offset = offsetof(REC, rest.texts),
    .size = LS_SIZEOF(REC, rest.texts), .applies = AREA_REST_KINDS, .aux = &texts_shape,
-   .doc = "JSON array of the 10 strrefs shown when resting is interrupted (-1: none)"},
+   .doc = "JSON array of the 10 strrefs shown when resting is interrupted (0 in most real files)"},
   COL_RESREFS("rest_creatures", rest_creatures, AREA_REST_KINDS, "JSON array of the creatures (CRE resrefs) that may interrupt resting; setting it sets rest_creature_count"),
   COL_INT_AT("rest_creature_count", rest.creature_count, LS_COL_RO, AREA_REST_KINDS, "number of rest_creatures"),
   COL_REST(difficulty, "spawn difficulty"),

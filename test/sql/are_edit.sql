@@ -81,7 +81,7 @@ UPDATE are_areas SET has_songs = 1, day_song = 5, has_rest = 1, rest_creatures =
 UPDATE are_areas SET has_rest = 0 WHERE source = 'samples/AR0100.ARE';
 .open :memory:
 SELECT has_songs, day_song, night_song, has_rest, rest_creatures, rest_texts FROM are_areas('samples/AR0200.ARE');
--- expect: 1|5|0|1|["RAT"]|[-1,-1,-1,-1,-1,-1,-1,-1,-1,-1]
+-- expect: 1|5|0|1|["RAT"]|[0,0,0,0,0,0,0,0,0,0]
 SELECT has_songs, has_rest, quote(rest_name) FROM are_areas('samples/AR0100.ARE');
 -- expect: 1|0|NULL
 

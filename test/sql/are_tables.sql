@@ -29,7 +29,7 @@ SELECT (SELECT count(*) FROM are_actors('samples')) || ' ' || (SELECT count(*) F
 SELECT wed, area_script, north_area, area_type_flags, are_flag_names('area_type', area_type_flags), rain_probability, fog_probability, lightning_probability FROM are_areas('samples/AR0100.ARE');
 -- expect: AR0100|AR0100|AR0200|11|outdoor|day_night|city|20|10|5
 SELECT has_songs, day_song, night_song, battle_song, day_ambient1, day_ambient_volume, has_rest, rest_name, rest_creatures, rest_creature_count, rest_texts, rest_probability_night FROM are_areas('samples/AR0100.ARE');
--- expect: 1|3|4|2|AR0100D|90|1|Town rest|["WOLF"]|1|[-1,-1,-1,-1,-1,-1,-1,-1,-1,-1]|20
+-- expect: 1|3|4|2|AR0100D|90|1|Town rest|["WOLF"]|1|[0,0,0,0,0,0,0,0,0,0]|20
 -- the tavern has neither: their columns read NULL
 SELECT has_songs, has_rest, quote(day_song), quote(rest_name), quote(rest_creatures), quote(explored) FROM are_areas('samples/AR0200.ARE');
 -- expect: 0|0|NULL|NULL|NULL|NULL
