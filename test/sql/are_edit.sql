@@ -215,6 +215,8 @@ UPDATE are_regions SET vertices = '[[1,2],[3]]' WHERE source = 'samples/AR0100.A
 -- expect error: [x,y] pairs
 UPDATE are_regions SET type = 'portal' WHERE source = 'samples/AR0100.ARE' AND region = 0;
 -- expect error: column type: 'portal' is not one of its values; it takes 'trap', 'info' or 'travel'
+UPDATE are_areas SET has_songs = 2 WHERE source = 'samples/AR0100.ARE';
+-- expect error: column has_songs
 UPDATE are_containers SET first_item = 2 WHERE source = 'samples/AR0100.ARE';
 -- expect error: first_item
 UPDATE are_spawns SET weights = '[1,2,3]' WHERE source = 'samples/AR0100.ARE';
