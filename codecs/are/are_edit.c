@@ -349,7 +349,7 @@ int are_delete(are_area *a, enum are_section s, uint32_t at, codec_error *err) {
   if (!plain_section(s)) return codec_fail_arg(err, "%s: no record delete here", are_section_name(s));
   if (at >= are_count(a, s))
     return codec_fail_arg(err, "%s: no record %u (%u records)", are_section_name(s), at, are_count(a, s));
-  if (!uids_reserve(a, s, 0, err) || !uids_reserve(a, ARE_ITEMS, 0, err)) return 0;
+  if (!uids_reserve(a, s, 0, err) || (s == ARE_CONTAINERS && !uids_reserve(a, ARE_ITEMS, 0, err))) return 0;
   if (s == ARE_CONTAINERS && !drop_items(a, at, err)) return 0;
   for (r = ARE_RUN_OUTLINE; r <= ARE_RUN_CLOSED_IMPEDED; r++)
     if (are_run_ref(a, s, at, (enum are_run)r, &first, &count)) vertices_drop(a, first, count);
