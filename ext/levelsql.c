@@ -17,6 +17,7 @@ SQLITE_EXTENSION_INIT1
 #include "engine/parse_ahead.h"
 #include "engine/session.h"
 #include "tis/tis_tables.h"
+#include "are/are_tables.h"
 #include "tw/tw_tables.h"
 #include "wed/wed_tables.h"
 #include "wwd/wwd_tables.h"
@@ -89,8 +90,8 @@ static void session_destroy(void *p) {
 __declspec(dllexport)
 #endif
 int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api) {
-  static const ls_family *const families[] = {&wwd_family, &tw_family,  &wed_family,
-                                              &wz4_family, &tis_family, &pvrz_family};
+  static const ls_family *const families[] = {&wwd_family, &tw_family,  &wed_family, &wz4_family,
+                                              &tis_family, &pvrz_family, &are_family};
   ls_session *sess;
   char *table_err = NULL;
   size_t f;

@@ -272,6 +272,21 @@ echo "    warm wwd_tiles scan vs generate_series over $tiles rows x$REP15 (sum a
 echo "    cold count(DISTINCT logic), count(*) over $(ls "$work/wwd" | wc -l) levels, whole sqlite3 process vs reading + inflating them with zlib: $(ratio2 "$ms_cold" "$ms_zlib") ($ms_cold ms vs $ms_zlib ms; $threads parse-ahead threads); without parse-ahead threads: $(ratio2 "$ms_cold_serial" "$ms_zlib") ($ms_cold_serial ms)"
 echo "    the same query run twice in one connection over 1,000 levels: $many_again re-parses the second time"
 echo "    model memory per WWD level after that query: $mem_wwd"
+# ARE areas (issue 26): every row and column of the 14 ARE tables over the
+# corpus areas, cold in one sqlite3 process (printed to /dev/null), against
+# a process that only reads the same files (cat).
+if [ -d ../shared/corpus/are ]; then
+  mkdir -p "$work/are"
+  cp ../shared/corpus/are/* "$work/are/" && chmod -R u+w "$work/are"
+  are_sql=".output /dev/null"
+  for t in areas actors regions spawns entrances containers items ambients variables doors animations notes traps tiled_objects; do
+    are_sql="$are_sql
+SELECT * FROM are_$t('are');"
+  done
+  ms_are=$(proc_ms sql_process "$are_sql")
+  ms_are_cat=$(proc_ms cat "$work"/are/*)
+  echo "    cold: all 14 ARE tables of the $(ls "$work/are" | wc -l) corpus areas, every row and column, whole sqlite3 process vs reading the files (cat): $(ratio2 "$ms_are" "$ms_are_cat") ($ms_are ms vs $ms_are_cat ms)"
+fi
 if [ -d ../shared/corpus/tw ]; then
   mkdir -p "$work/twall"
   cp ../shared/corpus/tw/*.map "$work/twall/" && chmod -R u+w "$work/twall"

@@ -27,7 +27,7 @@ fi
 counts=$(printf '.load %s\n%s\n' "$EXT" "
 SELECT substr(table_name, 1, instr(table_name, '_') - 1) AS family,
        sum(column_name NOT IN ('file', 'source', 'options')), count(*)
-FROM levelsql_columns WHERE family IN ('wwd', 'tw', 'wed', 'wz4') GROUP BY family;" | $SQL) ||
+FROM levelsql_columns WHERE family IN ('wwd', 'tw', 'wed', 'wz4', 'are') GROUP BY family;" | $SQL) ||
   { echo "house_metrics: levelsql_columns could not be read" >&2; exit 2; }
 
 # The lines of the files named (found under ext/), summed.
@@ -44,7 +44,7 @@ ratio() { awk -v l="$1" -v c="$2" 'BEGIN { if (c > 0) printf "%.1f", l / c; else
 
 printf '%-6s %6s %9s %9s %10s %10s\n' family lines columns per_col all_cols per_all
 sum_lines=0 sum_decl=0 sum_all=0
-for family in wwd tw wed wz4; do
+for family in wwd tw wed wz4 are; do
   case $family in
     tw) files="tw_tables.c tw_edit.c" ;;
     *) files="${family}_tables.c" ;;
