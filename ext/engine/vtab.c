@@ -1166,7 +1166,7 @@ static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
     if (options && (rc = ls_options_parse(t->format, options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
     ls_interrupt ic;
     ls_interrupt_init(&ic, v->sess->db);
-    rc = ls_source_expand(source, t->format, opts.nocase, &ic, &list, &err);
+    rc = ls_session_expand(v->sess, source, t->format, opts.nocase, &ic, &list, &err);
     ls_interrupt_done(&ic);
   }
   if (rc != SQLITE_OK) return vtab_error(v, rc, err);
