@@ -14,6 +14,12 @@
 **   tiles and a 2DA;
 ** - data\MISC.bif, a BIF V1.0 (one zlib stream, its name "MISC.BIF"
 **   stored): an IDS list.
+** Beside those, the game holds the Infinity Engine samples the other
+** generators wrote into OUTDIR before it (tools/gen_samples.sh runs it
+** last): every *.WED and *.ARE there whose name has at most 8 characters
+** before the extension, the same bytes, spread over the three archives in
+** turn (file indices from 100), so a table reads the same rows from the
+** game as from the loose files (README, "The game as a source").
 ** `make samples` writes them into OUTDIR/iegame/ (chitin.key beside a data/
 ** folder, a game's layout), out of the way of the folder sources that list
 ** OUTDIR itself.  With --fuzz the same files go into OUTDIR flat
@@ -21,6 +27,7 @@
 ** hostile BIFC seeds the codec must refuse: BOMB.BIF claims 4 KB and
 ** holds 1 MiB of zeros in 1 KB, HUGE.BIF claims 4 GB.
 */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +76,54 @@ static void make_tiles(void) {
 
 #define TEXT(s) (const unsigned char *)(s), sizeof(s) - 1
 
-/* Archive `arc` as a BIFF V1 (before compression). */
+/* The loose samples packed into the game (main reads them before the
+** archives are built; read-only after). */
+#define MAX_PACKED 64
+#define PACKED_INDEX 100u /* file index of the first */
+typedef struct packed_file {
+  char resref[9];
+  uint16_t type;
+  unsigned char *data;
+  size_t size;
+} packed_file;
+static packed_file packed[MAX_PACKED];
+static size_t npacked;
+
+static int compare_packed(const void *a, const void *b) {
+  return strcmp(((const packed_file *)a)->resref, ((const packed_file *)b)->resref);
+}
+
+/* Reads OUTDIR's *.WED and *.ARE samples (resrefs of 1 to 8 characters)
+** into packed[], in order of their names.  Returns 0 after printing why
+** when one cannot be read. */
+static int read_packed(const char *dir) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d)) != NULL && npacked < MAX_PACKED) {
+    const char *dot = strrchr(e->d_name, '.');
+    char path[4096];
+    uint16_t type;
+    size_t n = dot ? (size_t)(dot - e->d_name) : 0;
+    if (!dot || !n || n > 8 || !key_type_from_ext(dot + 1, &type) || (type != KEY_TYPE_WED && type != KEY_TYPE_ARE))
+      continue;
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    memcpy(packed[npacked].resref, e->d_name, n);
+    packed[npacked].resref[n] = 0;
+    packed[npacked].type = type;
+    if (!(packed[npacked].data = file_read_all(path, &packed[npacked].size))) {
+      fprintf(stderr, "gen_key_samples: cannot read %s\n", path);
+      closedir(d);
+      return 0;
+    }
+    npacked++;
+  }
+  if (d) closedir(d);
+  qsort(packed, npacked, sizeof *packed, compare_packed);
+  return 1;
+}
+
+/* Archive `arc` as a BIFF V1 (before compression): its own files, then
+** the packed samples that fall to it. */
 static unsigned char *build_biff(int arc, size_t *size) {
   const kw_file areas[] = {{0, KEY_TYPE_2DA, TEXT(tda_spawns)},
                            {1, KEY_TYPE_2DA, TEXT(tda_music)},
@@ -79,9 +133,16 @@ static unsigned char *build_biff(int arc, size_t *size) {
   const kw_file tiles[] = {{0, KEY_TYPE_2DA, TEXT(tda_tiles)}};
   const kw_tileset tiles_tiles[] = {{1, 64, TILE_PVRZ, pvrz64}};
   const kw_file misc[] = {{0, 0x03F0, TEXT(ids_misc)}};
-  if (arc == ARC_AREAS) return kw_biff_build(areas, 4, areas_tiles, 2, size);
-  if (arc == ARC_TILES) return kw_biff_build(tiles, 1, tiles_tiles, 1, size);
-  return kw_biff_build(misc, 1, NULL, 0, size);
+  const kw_file *own = arc == ARC_AREAS ? areas : arc == ARC_TILES ? tiles : misc;
+  size_t nown = arc == ARC_AREAS ? 4 : 1, nf = 0, i;
+  kw_file files[4 + MAX_PACKED];
+  for (i = 0; i < nown; i++) files[nf++] = own[i];
+  for (i = 0; i < npacked; i++) {
+    if (i % NUM_ARCS == (size_t)arc) files[nf++] = (kw_file){PACKED_INDEX + (uint32_t)i, packed[i].type, packed[i].data, packed[i].size};
+  }
+  if (arc == ARC_AREAS) return kw_biff_build(files, nf, areas_tiles, 2, size);
+  if (arc == ARC_TILES) return kw_biff_build(files, nf, tiles_tiles, 1, size);
+  return kw_biff_build(files, nf, NULL, 0, size);
 }
 
 /* Archive `arc` in its container. */
@@ -112,15 +173,20 @@ static unsigned char *build_key(size_t *size) {
       {"AR0200", KEY_TYPE_TIS, key_locator_make(ARC_TILES, 1, 0)},
       {"MISC", 0x03F0, key_locator_make(ARC_MISC, 0, 0)},
   };
+  kw_res all[sizeof res / sizeof res[0] + MAX_PACKED];
+  size_t n = 0, i;
   int arc;
   for (arc = 0; arc < NUM_ARCS; arc++) {
-    size_t n = 0;
-    unsigned char *a = build_archive(arc, &n);
+    size_t bytes = 0;
+    unsigned char *a = build_archive(arc, &bytes);
     if (!a) return NULL;
     free(a);
-    biffs[arc].file_length = (uint32_t)n;
+    biffs[arc].file_length = (uint32_t)bytes;
   }
-  return kw_key_build(biffs, NUM_ARCS, res, sizeof res / sizeof res[0], size);
+  for (i = 0; i < sizeof res / sizeof res[0]; i++) all[n++] = res[i];
+  for (i = 0; i < npacked; i++)
+    all[n++] = (kw_res){packed[i].resref, packed[i].type, key_locator_make((uint32_t)(i % NUM_ARCS), 0, PACKED_INDEX + (uint32_t)i)};
+  return kw_key_build(biffs, NUM_ARCS, all, n, size);
 }
 
 /* A hostile BIFC: HUGE claims 4 GB; BOMB claims 4 KB and holds 1 MiB. */
@@ -143,10 +209,10 @@ static unsigned char *build_hostile(int bomb, size_t *size) {
 static const struct {
   const char *sample, *seed, *what;
 } files[] = {
-    {"iegame/chitin.key", "CHITIN.KEY", "KEY V1: 3 BIFFs, 9 resources"},
-    {"iegame/data/AREAS.bif", "AREAS.BIF", "BIFF V1: 4 files (one at file index 4100), 2 tilesets"},
-    {"iegame/data/TILES.bif", "TILES.BIF", "BIFC V1.0: a tileset of 64 PVRZ tiles and a 2DA, 2 KB blocks"},
-    {"iegame/data/MISC.bif", "MISC.CBF", "BIF V1.0: an IDS"},
+    {"iegame/chitin.key", "CHITIN.KEY", "KEY V1: 3 BIFFs, 9 resources and the areas packed"},
+    {"iegame/data/AREAS.bif", "AREAS.BIF", "BIFF V1: 4 files (one at file index 4100), 2 tilesets, areas"},
+    {"iegame/data/TILES.bif", "TILES.BIF", "BIFC V1.0: a tileset of 64 PVRZ tiles, a 2DA and areas, 2 KB blocks"},
+    {"iegame/data/MISC.bif", "MISC.CBF", "BIF V1.0: an IDS and areas"},
     {NULL, "BOMB.BIF", "hostile BIFC: claims 4 KB, holds 1 MiB of zeros"},
     {NULL, "HUGE.BIF", "hostile BIFC: claims 4 GB"},
 };
@@ -208,6 +274,7 @@ int main(int argc, char **argv) {
     mkdir(path, 0777);
     snprintf(path, sizeof path, "%s/iegame/data", argv[1]);
     mkdir(path, 0777);
+    if (!read_packed(argv[1])) return 1;
   }
   return sample_run(argc, argv, "gen_key_samples", samples, seeds, key_reparse);
 }
