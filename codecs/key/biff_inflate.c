@@ -367,6 +367,8 @@ int bifc_read_at(const bifc_map *m, const unsigned char *in, uint64_t in_base, s
     char what[48];
     int st;
     if (codec_cancelled(cancel)) return codec_fail_interrupted(err);
+    if (k->out_offset > offset + got) /* a slice that lacks the range's start */
+      break;
     if (k->in_offset < in_base || k->in_offset - in_base > in_size || k->in_size > in_size - (k->in_offset - in_base))
       return codec_fail_arg(err, "BIFC block %u: byte offset %llu: outside the %zu bytes given at %llu", (unsigned)b,
                             (unsigned long long)k->in_offset, in_size, (unsigned long long)in_base);
