@@ -25,6 +25,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -208,6 +209,145 @@ static const char *listing_find(const listing *l, const char *name) {
   return lo < l->n && sqlite3_stricmp(l->names[lo], name) == 0 ? l->names[lo] : NULL;
 }
 
+/* ---- inflated bytes, shared ------------------------------------------------------
+**
+** A scan reads resource after resource of one compressed archive, and the
+** resources are smaller than what must be inflated to reach them: a
+** BIFC's block holds several, and a BIF V1.0's stream must be inflated
+** from its start.  So what was inflated is kept, shared by the
+** connection's thread and its parse-ahead workers (which read resources
+** side by side): BIFC blocks read in part, and the start of a BIF V1.0's
+** stream, each under a tag (a hash of the archive's identity, its
+** container, where the bytes start), the least recently used going first
+** beyond LS_GAME_INFLATED_BYTES.  Reference counted: the game and every
+** ls_res_loc made from it hold one, so a worker's job may outlive the
+** game. */
+
+#define LS_GAME_INFLATED_SLOTS 16
+#define LS_GAME_INFLATED_BYTES ((size_t)64 << 20)
+
+typedef struct inflated_entry {
+  uint64_t tag[3];
+  unsigned char *data; /* malloc'd; NULL: a free slot */
+  size_t size;
+  uint64_t used;
+} inflated_entry;
+
+struct ls_inflated {
+  pthread_mutex_t lock;
+  int refs;
+  inflated_entry slots[LS_GAME_INFLATED_SLOTS];
+  size_t bytes;
+  uint64_t tick;
+};
+
+static ls_inflated *inflated_new(void) {
+  ls_inflated *c = calloc(1, sizeof *c);
+  if (c && pthread_mutex_init(&c->lock, NULL) != 0) {
+    free(c);
+    return NULL;
+  }
+  if (c) c->refs = 1;
+  return c;
+}
+
+static void inflated_ref(ls_inflated *c) {
+  pthread_mutex_lock(&c->lock);
+  c->refs++;
+  pthread_mutex_unlock(&c->lock);
+}
+
+static void inflated_unref(ls_inflated *c) {
+  int last, i;
+  if (!c) return;
+  pthread_mutex_lock(&c->lock);
+  last = --c->refs == 0;
+  pthread_mutex_unlock(&c->lock);
+  if (!last) return;
+  for (i = 0; i < LS_GAME_INFLATED_SLOTS; i++) free(c->slots[i].data);
+  pthread_mutex_destroy(&c->lock);
+  free(c);
+}
+
+static void tag_of(const struct stat *st, int container, uint64_t at, uint64_t tag[3]) {
+  tag[0] = fnv_stat(14695981039346656037ull, st);
+  tag[1] = (uint64_t)container;
+  tag[2] = at;
+}
+
+/* The slot of tag (lock held), or NULL. */
+static inflated_entry *inflated_find(ls_inflated *c, const uint64_t tag[3]) {
+  int i;
+  for (i = 0; i < LS_GAME_INFLATED_SLOTS; i++) {
+    if (c->slots[i].data && memcmp(c->slots[i].tag, tag, sizeof c->slots[i].tag) == 0) return &c->slots[i];
+  }
+  return NULL;
+}
+
+/* Copies bytes [from, from + len) of the entry of tag into dst when it
+** holds them (returns 1); else returns 0 and sets *held to the entry's
+** size (0: none). */
+static int inflated_copy(ls_inflated *c, const uint64_t tag[3], size_t from, size_t len, unsigned char *dst,
+                         size_t *held) {
+  inflated_entry *e;
+  int ok = 0;
+  *held = 0;
+  if (!c) return 0;
+  pthread_mutex_lock(&c->lock);
+  if ((e = inflated_find(c, tag)) != NULL) {
+    *held = e->size;
+    if (from <= e->size && len <= e->size - from) {
+      memcpy(dst, e->data + from, len);
+      e->used = ++c->tick;
+      ok = 1;
+    }
+  }
+  pthread_mutex_unlock(&c->lock);
+  return ok;
+}
+
+/* Keeps data (malloc'd, size bytes; taken) under tag, in place of what the
+** tag held, the least recently used going until it fits; more than the
+** whole budget is not kept. */
+static void inflated_put(ls_inflated *c, const uint64_t tag[3], unsigned char *data, size_t size) {
+  inflated_entry *e;
+  int i;
+  if (!c || size > LS_GAME_INFLATED_BYTES) {
+    free(data);
+    return;
+  }
+  pthread_mutex_lock(&c->lock);
+  if ((e = inflated_find(c, tag)) != NULL) {
+    c->bytes -= e->size;
+    free(e->data);
+    e->data = NULL;
+  }
+  for (;;) {
+    inflated_entry *oldest = NULL, *empty = NULL;
+    for (i = 0; i < LS_GAME_INFLATED_SLOTS; i++) {
+      inflated_entry *x = &c->slots[i];
+      if (!x->data) {
+        if (!empty) empty = x;
+      } else if (!oldest || x->used < oldest->used) {
+        oldest = x;
+      }
+    }
+    if (empty && c->bytes + size <= LS_GAME_INFLATED_BYTES) {
+      e = empty;
+      break;
+    }
+    c->bytes -= oldest->size; /* (full, or over the budget: something is kept) */
+    free(oldest->data);
+    oldest->data = NULL;
+  }
+  memcpy(e->tag, tag, sizeof e->tag);
+  e->data = data;
+  e->size = size;
+  e->used = ++c->tick;
+  c->bytes += size;
+  pthread_mutex_unlock(&c->lock);
+}
+
 /* ---- the cache: keys and their archives ------------------------------------------ */
 
 /* An archive a key's BIFF entry names, as found and indexed. */
@@ -235,6 +375,7 @@ struct ls_game {
   game_key *keys[LS_GAME_MAX_KEYS];
   int nkeys;
   uint64_t tick;
+  ls_inflated *inflated; /* shared with the locs of its resources (see "inflated bytes, shared") */
 };
 
 static void archive_clear(game_archive *a) {
@@ -260,6 +401,7 @@ static void game_key_free(game_key *k) {
 ls_game *ls_game_new(void) {
   ls_game *g = sqlite3_malloc(sizeof *g);
   if (g) memset(g, 0, sizeof *g);
+  if (g) g->inflated = inflated_new(); /* (NULL: nothing is kept) */
   return g;
 }
 
@@ -267,6 +409,7 @@ void ls_game_free(ls_game *g) {
   int i;
   if (!g) return;
   for (i = 0; i < g->nkeys; i++) game_key_free(g->keys[i]);
+  inflated_unref(g->inflated);
   sqlite3_free(g);
 }
 
@@ -526,52 +669,115 @@ static unsigned char *read_all(int fd, uint64_t size, codec_error *cerr) {
   return data;
 }
 
+/* Inflates BIFC block k (of a map of `total` bytes) of the archive open at
+** fd (its stat st) into dst, its out_size bytes: its compressed bytes
+** read with one pread.  Returns 1, or 0 with cerr. */
+static int bifc_block_read(int fd, const struct stat *st, const bifc_block *k, uint32_t total,
+                           const codec_cancel *cancel, unsigned char *dst, codec_error *cerr) {
+  bifc_map one = {total, 1, (bifc_block *)k};
+  unsigned char *in;
+  int why = 0, ok;
+  if (k->in_offset > (uint64_t)st->st_size || k->in_size > (uint64_t)st->st_size - k->in_offset)
+    return codec_fail(cerr, "BIFC block at byte offset %llu runs past the end of the archive",
+                      (unsigned long long)k->in_offset);
+  if (!(in = malloc((size_t)k->in_size + 1)))
+    return codec_fail_oom(cerr, "out of memory for %u compressed bytes", (unsigned)k->in_size);
+  ok = read_at(fd, k->in_offset, in, k->in_size, &why)
+           ? bifc_read_at(&one, in, k->in_offset, k->in_size, k->out_offset, k->out_size, cancel, dst, cerr)
+           : codec_fail(cerr, "read error at byte offset %llu: %s", (unsigned long long)k->in_offset,
+                        why ? strerror(why) : "the file shrank while being read");
+  free(in);
+  return ok;
+}
+
+/* Bytes [offset, offset + len) of a BIFC's BIFF V1 into dst: the blocks
+** that hold them, each inflated once; a block needed only in part is
+** taken from the shared inflated bytes (c; NULL: none), or inflated and
+** kept there for the next resource, which often lies in it too. */
+static int bifc_range(int fd, const struct stat *st, const bifc_map *map, uint64_t offset, size_t len,
+                      const codec_cancel *cancel, unsigned char *dst, ls_inflated *c, codec_error *cerr) {
+  bifc_map *slice = NULL;
+  uint32_t b;
+  int ok = 1;
+  if (!bifc_map_slice(map, offset, len, &slice, cerr)) return 0;
+  for (b = 0; ok && b < slice->num_blocks; b++) {
+    const bifc_block *k = &slice->blocks[b];
+    uint64_t lo = offset > k->out_offset ? offset : k->out_offset;
+    uint64_t hi = offset + len < k->out_offset + k->out_size ? offset + len : k->out_offset + k->out_size;
+    uint64_t tag[3];
+    unsigned char *block;
+    size_t held;
+    if (lo == k->out_offset && hi == k->out_offset + k->out_size) { /* the whole block: in place */
+      ok = bifc_block_read(fd, st, k, map->total, cancel, dst + (lo - offset), cerr);
+      continue;
+    }
+    tag_of(st, BIFF_CONTAINER_BIFC, k->out_offset, tag);
+    if (inflated_copy(c, tag, (size_t)(lo - k->out_offset), (size_t)(hi - lo), dst + (lo - offset), &held)) continue;
+    if (!(block = malloc(k->out_size ? k->out_size : 1))) {
+      ok = codec_fail_oom(cerr, "out of memory for a block of %u bytes", (unsigned)k->out_size);
+      break;
+    }
+    if ((ok = bifc_block_read(fd, st, k, map->total, cancel, block, cerr)) != 0)
+      memcpy(dst + (lo - offset), block + (lo - k->out_offset), (size_t)(hi - lo));
+    if (ok) inflated_put(c, tag, block, k->out_size);
+    else free(block);
+  }
+  bifc_map_free(slice);
+  return ok;
+}
+
+/* Bytes [offset, offset + len) of a BIF V1.0's BIFF V1 into dst: its one
+** stream inflated from the start up to the range's end.  The inflated
+** start is kept in the shared inflated bytes (c; NULL: none): a later
+** range it holds costs a copy, and a range past it (a scan going on)
+** inflates to its end or to twice what is kept, whichever is further, so
+** a scan of every resource inflates the stream a few times at most, not
+** once per resource; a first read inflates no further than its range. */
+static int bif_range(int fd, const struct stat *st, uint64_t offset, size_t len, const codec_cancel *cancel,
+                     unsigned char *dst, ls_inflated *c, codec_error *cerr) {
+  uint64_t tag[3], end = offset + len, grow;
+  unsigned char *data, *start;
+  uint32_t total = 0;
+  size_t held;
+  int ok;
+  tag_of(st, BIFF_CONTAINER_BIF, 0, tag);
+  if (inflated_copy(c, tag, (size_t)offset, len, dst, &held)) return 1;
+  if (!(data = read_all(fd, (uint64_t)st->st_size, cerr))) return 0;
+  if (!c) {
+    ok = bif_read(data, (size_t)st->st_size, offset, len, cancel, dst, cerr);
+  } else if ((ok = bif_info(data, (size_t)st->st_size, &total, cerr)) != 0) {
+    grow = 2 * (uint64_t)held > end ? 2 * (uint64_t)held : end;
+    if (grow > total) grow = total < end ? end : total; /* (a range past the end: bif_read says so) */
+    if (!(start = malloc((size_t)grow + 1))) {
+      ok = codec_fail_oom(cerr, "out of memory for %llu inflated bytes", (unsigned long long)grow);
+    } else if ((ok = bif_read(data, (size_t)st->st_size, 0, (size_t)grow, cancel, start, cerr)) != 0) {
+      memcpy(dst, start + offset, len);
+      inflated_put(c, tag, start, (size_t)grow);
+    } else {
+      free(start);
+    }
+  }
+  free(data);
+  return ok;
+}
+
 /* Copies bytes [offset, offset + len) of the BIFF V1 an archive holds into
 ** dst: a plain BIFF's with one pread; a BIFC's from the blocks that hold
 ** them (map: the archive's map or a slice of it); a BIF V1.0's from its
 ** stream, inflated up to the range's end.  fd: the archive, open; st its
-** stat.  Returns 1, or 0 with cerr. */
+** stat; c: the inflated bytes a scan shares (NULL: none).  Returns 1, or
+** 0 with cerr. */
 static int read_range(int fd, const struct stat *st, int container, const bifc_map *map, uint64_t offset, size_t len,
-                      const codec_cancel *cancel, unsigned char *dst, codec_error *cerr) {
-  int why = 0, ok;
-  if (container == BIFF_CONTAINER_BIFF) {
-    if (offset > (uint64_t)st->st_size || len > (uint64_t)st->st_size - offset)
-      return codec_fail(cerr, "%zu bytes at offset %llu run past the end of the archive (%lld bytes)", len,
-                        (unsigned long long)offset, (long long)st->st_size);
-    if (read_at(fd, offset, dst, len, &why)) return 1;
-    return codec_fail(cerr, "read error at byte offset %llu: %s", (unsigned long long)offset,
-                      why ? strerror(why) : "the file shrank while being read");
-  }
-  if (container == BIFF_CONTAINER_BIFC) {
-    bifc_map *slice = NULL;
-    unsigned char *in = NULL;
-    uint64_t lo, hi;
-    if (!bifc_map_slice(map, offset, len, &slice, cerr)) return 0;
-    ok = 1;
-    if (slice->num_blocks) {
-      const bifc_block *last = &slice->blocks[slice->num_blocks - 1];
-      lo = slice->blocks[0].in_offset;
-      hi = last->in_offset + last->in_size;
-      if (hi > (uint64_t)st->st_size || hi - lo > (uint64_t)LS_MAX_FILE_BYTES)
-        ok = codec_fail(cerr, "BIFC blocks at byte offset %llu run past the end of the archive", (unsigned long long)lo);
-      else if (!(in = malloc((size_t)(hi - lo) + 1)))
-        ok = codec_fail_oom(cerr, "out of memory for %llu compressed bytes", (unsigned long long)(hi - lo));
-      else if (!read_at(fd, lo, in, (size_t)(hi - lo), &why))
-        ok = codec_fail(cerr, "read error at byte offset %llu: %s", (unsigned long long)lo,
-                        why ? strerror(why) : "the file shrank while being read");
-      if (ok) ok = bifc_read_at(slice, in, lo, (size_t)(hi - lo), offset, len, cancel, dst, cerr);
-    }
-    free(in);
-    bifc_map_free(slice);
-    return ok;
-  }
-  {
-    unsigned char *data = read_all(fd, (uint64_t)st->st_size, cerr);
-    if (!data) return 0;
-    ok = bif_read(data, (size_t)st->st_size, offset, len, cancel, dst, cerr);
-    free(data);
-    return ok;
-  }
+                      const codec_cancel *cancel, unsigned char *dst, ls_inflated *c, codec_error *cerr) {
+  int why = 0;
+  if (container == BIFF_CONTAINER_BIFC) return bifc_range(fd, st, map, offset, len, cancel, dst, c, cerr);
+  if (container == BIFF_CONTAINER_BIF) return bif_range(fd, st, offset, len, cancel, dst, c, cerr);
+  if (offset > (uint64_t)st->st_size || len > (uint64_t)st->st_size - offset)
+    return codec_fail(cerr, "%zu bytes at offset %llu run past the end of the archive (%lld bytes)", len,
+                      (unsigned long long)offset, (long long)st->st_size);
+  if (read_at(fd, offset, dst, len, &why)) return 1;
+  return codec_fail(cerr, "read error at byte offset %llu: %s", (unsigned long long)offset,
+                    why ? strerror(why) : "the file shrank while being read");
 }
 
 /* Indexes the archive open at fd (its stat st): its container, a BIFC's
@@ -603,7 +809,7 @@ static int archive_index(game_archive *a, int fd, const struct stat *st, codec_e
   if (inflated < BIFF_HEADER_SIZE)
     return codec_fail(cerr, "BIFF header: byte offset 0: truncated, need %u bytes, %llu there", BIFF_HEADER_SIZE,
                       (unsigned long long)inflated);
-  if (!read_range(fd, st, a->container, a->map, 0, BIFF_HEADER_SIZE, NULL, head, cerr) ||
+  if (!read_range(fd, st, a->container, a->map, 0, BIFF_HEADER_SIZE, NULL, head, NULL, cerr) ||
       !biff_index_span(head, BIFF_HEADER_SIZE, &span, cerr))
     return 0;
   if (span > inflated)
@@ -611,7 +817,7 @@ static int archive_index(game_archive *a, int fd, const struct stat *st, codec_e
                       (unsigned long long)span, (unsigned long long)inflated);
   if (!(span_bytes = malloc((size_t)span)))
     return codec_fail_oom(cerr, "out of memory for %llu bytes of entries", (unsigned long long)span);
-  ok = read_range(fd, st, a->container, a->map, 0, (size_t)span, NULL, span_bytes, cerr) &&
+  ok = read_range(fd, st, a->container, a->map, 0, (size_t)span, NULL, span_bytes, NULL, cerr) &&
        biff_index_parse(span_bytes, (size_t)span, inflated, NULL, &a->index, cerr);
   free(span_bytes);
   if (ok) a->index->container = a->container;
@@ -712,8 +918,8 @@ void ls_game_path_clear(ls_game_path *p) {
 
 /* Fills out (ARCHIVE) with where resource `index` of k lies: its archive
 ** found and indexed, its entry there checked against the archive's size. */
-static int resolve_in_archive(game_key *k, uint32_t index, const char *shown, const char *key_shown, int want_loc,
-                              ls_game_path *out, char **err) {
+static int resolve_in_archive(ls_game *g, game_key *k, uint32_t index, const char *shown, const char *key_shown,
+                              int want_loc, ls_game_path *out, char **err) {
   const key_resource *r = &k->key->resources[index];
   const key_biff *biff;
   game_archive *a;
@@ -758,6 +964,7 @@ static int resolve_in_archive(game_key *k, uint32_t index, const char *shown, co
   out->loc->tileset = res.is_tileset;
   out->loc->tile_count = res.tile_count;
   out->loc->tile_size = res.tile_size;
+  if ((out->loc->inflated = g->inflated) != NULL) inflated_ref(g->inflated);
   if (a->container == BIFF_CONTAINER_BIFC && !bifc_map_slice(a->map, res.offset, (size_t)res.size, &out->loc->blocks, &cerr)) {
     *err = cerr.code == CODEC_E_MEMORY ? NULL : sqlite3_mprintf("%s: archive %s: resource %s: %s", shown, a->path, name, cerr.msg);
     return *err ? SQLITE_ERROR : SQLITE_NOMEM;
@@ -796,7 +1003,7 @@ int ls_game_resolve(ls_game *g, const char *path, int want_loc, ls_game_path *ou
     *err = sqlite3_mprintf("%s: key %s lists no resource %s (and the override folder holds none)", path, shown, name);
     rc = SQLITE_ERROR;
   } else if (rc == SQLITE_OK) {
-    rc = resolve_in_archive(k, index, path, shown, want_loc, out, err);
+    rc = resolve_in_archive(g, k, index, path, shown, want_loc, out, err);
   }
   sqlite3_free(who);
   sqlite3_free(shown);
@@ -924,6 +1131,7 @@ int ls_game_list(ls_game *g, const char *key, const ls_game_types *types, ls_int
 void ls_res_loc_free(void *p) {
   ls_res_loc *loc = p;
   if (!loc) return;
+  inflated_unref(loc->inflated);
   free(loc->archive);
   bifc_map_free(loc->blocks);
   free(loc);
@@ -935,6 +1143,7 @@ ls_res_loc *ls_res_loc_clone(const ls_res_loc *loc) {
   *c = *loc;
   c->archive = NULL;
   c->blocks = NULL;
+  if (c->inflated) inflated_ref(c->inflated);
   if (!(c->archive = malloc(strlen(loc->archive) + 1))) {
     ls_res_loc_free(c);
     return NULL;
@@ -1001,7 +1210,8 @@ unsigned char *ls_res_read(const void *ctx, size_t limit, ls_scratch *reuse, con
     memcpy(buf, tis, want < head ? want : head);
   }
   body = want > head ? want - head : 0;
-  ok = !body || read_range(fd, &st, loc->container, loc->blocks, loc->offset, body, cancel, buf + head, &cerr);
+  ok = !body || read_range(fd, &st, loc->container, loc->blocks, loc->offset, body, cancel, buf + head, loc->inflated,
+                           &cerr);
   close(fd);
   if (!ok) {
     if (!reuse) free(buf);

@@ -84,8 +84,13 @@ int ls_game_key_of(const char *path, int is_folder, char **key);
 int ls_game_list(ls_game *g, const char *key, const ls_game_types *types, ls_interrupt *ic,
                  int (*add)(void *ctx, const char *path), void *ctx, char **err);
 
+/* What the game's compressed archives inflated, shared by the threads that
+** read its resources (game.c, "inflated bytes, shared"). */
+typedef struct ls_inflated ls_inflated;
+
 /* Where one resource's bytes lie, for ls_res_read on any thread: owned
-** copies only (malloc'd; ls_res_loc_free). */
+** copies only (malloc'd; ls_res_loc_free), and a reference to the
+** game's inflated bytes. */
 typedef struct ls_res_loc {
   char *archive;          /* the archive's canonical path */
   int container;          /* BIFF_CONTAINER_* */
@@ -97,6 +102,7 @@ typedef struct ls_res_loc {
   int tileset;            /* a TIS: its tiles go behind a TIS V1 header */
   uint32_t tile_count, tile_size;
   bifc_map *blocks;       /* BIFC: the blocks that hold the bytes (bifc_map_slice) */
+  ls_inflated *inflated;  /* shared, referenced (NULL: nothing kept) */
 } ls_res_loc;
 
 void ls_res_loc_free(void *loc);
