@@ -199,6 +199,12 @@ static void test_variants(sqlite3 *db, const char *tmp, const area *areas, int n
       continue;
     }
     check_same_rows(db, fmt("%s/chitin.key", game), loose, variants[v].name);
+    if (v == 3) { /* read on the connection's thread alone, too */
+      long threads = (long)query_int(db, "SELECT levelsql_threads()");
+      exec_ok(db, "SELECT levelsql_threads(0)");
+      check_same_rows(db, fmt("%s/chitin.key", game), loose, "mixed, without parse-ahead threads");
+      exec_ok(db, fmt("SELECT levelsql_threads(%ld)", threads));
+    }
     CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s') WHERE ok AND format = 'wed'", game)) == n,
           "%s: levelsql_files lists the game's %d areas, all readable", variants[v].name, n);
     CHECK(query_int(db, fmt("SELECT count(*) FROM levelsql_files('%s') f JOIN levelsql_files('%s') l "
@@ -326,6 +332,13 @@ static void test_writes(sqlite3 *db, const char *tmp, const area *areas, int n) 
   exec_ok(db, "ROLLBACK");
   CHECK(access(fmt("%s/override/AR0008.WED", game), F_OK) != 0, "a rolled back write leaves no override file");
   CHECK(game_sum(game) == before, "the key and the archives are still unchanged");
+  /* the archives replaced (a patch of the game) after the transaction read a resource: its COMMIT writes nothing */
+  exec_ok(db, "BEGIN");
+  exec_ok(db, fmt("UPDATE gover SET tileset = 'STALE' WHERE file = '%s:AR0009.WED'", key));
+  REQUIRE(write_game(game, areas + 1, n - 1, 5, mixed, 3), "the game patched");
+  exec_err(db, "COMMIT", "changed on disk since it was read", "AR0009.WED");
+  if (!sqlite3_get_autocommit(db)) exec_ok(db, "ROLLBACK");
+  CHECK(access(fmt("%s/override/AR0009.WED", game), F_OK) != 0, "a resource whose archive changed is not written");
   exec_ok(db, "DROP TABLE temp.gover");
 }
 
