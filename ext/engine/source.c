@@ -634,12 +634,25 @@ static int expand_pattern(expansion *x, const char *pattern, const char *source,
 
 /* ---- one source ------------------------------------------------------------- */
 
+/* ls_game_list's add: one path of a game. */
+static int found_add_game_path(void *ctx, const char *path) {
+  return found_add((expansion *)ctx, path, NULL);
+}
+
+/* Appends the resources of the game of `key` (game.h). */
+static int expand_game(expansion *x, const char *key) {
+  return ls_game_list(x->game->game, key, x->game->types, x->ic, found_add_game_path, x, x->err);
+}
+
 /* Appends the regular files of a folder (not recursive, not hidden) with
-** one of fmt's extensions, and those that cannot be stat'ed (path_kind). */
+** one of fmt's extensions, and those that cannot be stat'ed (path_kind);
+** or, for a game's folder (one holding a chitin.key, game.h), the game's
+** resources instead, the folder listed once either way. */
 static int expand_directory(expansion *x, const char *dir, const ls_format *fmt) {
   DIR *d = opendir(dir);
   struct dirent *e;
-  int rc = SQLITE_OK;
+  char *key = NULL;
+  int rc = SQLITE_OK, n0 = x->n, has_key = 0;
   if (!d) {
     *x->err = sqlite3_mprintf("%s: cannot list the directory: %s", dir, strerror(errno));
     return SQLITE_ERROR;
@@ -651,6 +664,7 @@ static int expand_directory(expansion *x, const char *dir, const ls_format *fmt)
       rc = SQLITE_INTERRUPT;
       break;
     }
+    if (sqlite3_stricmp(e->d_name, "chitin.key") == 0) has_key = 1;
     if (e->d_name[0] == '.' || !has_format_extension(e->d_name, fmt)) continue;
     if (!(path = path_join(dir, e->d_name))) {
       rc = out_of_memory(x->err);
@@ -664,17 +678,12 @@ static int expand_directory(expansion *x, const char *dir, const ls_format *fmt)
     sqlite3_free(path);
   }
   closedir(d);
+  if (rc == SQLITE_OK && has_key && x->game && ls_game_key_of(dir, 1, &key)) {
+    found_truncate(x, n0); /* a game's other files are no level files */
+    rc = key ? expand_game(x, key) : out_of_memory(x->err);
+    sqlite3_free(key);
+  }
   return rc;
-}
-
-/* ls_game_list's add: one path of a game. */
-static int found_add_game_path(void *ctx, const char *path) {
-  return found_add((expansion *)ctx, path, NULL);
-}
-
-/* Appends the resources of the game of `key` (game.h). */
-static int expand_game(expansion *x, const char *key) {
-  return ls_game_list(x->game->game, key, x->game->types, x->ic, found_add_game_path, x, x->err);
 }
 
 /* Replaces the paths found from index n0 on that are game keys (the
@@ -717,12 +726,12 @@ static int expand_one(expansion *x, const char *source, const ls_format *fmt, in
     found_truncate(x, n0);
     sqlite3_free(*x->err);
     *x->err = NULL;
-  } else if (x->game && ls_game_key_of(source, is_directory(source), &key)) {
+  } else if (is_directory(source)) {
+    return expand_directory(x, source, fmt);
+  } else if (x->game && ls_game_key_of(source, 0, &key)) {
     rc = key ? expand_game(x, key) : out_of_memory(x->err);
     sqlite3_free(key);
     return rc;
-  } else if (is_directory(source)) {
-    return expand_directory(x, source, fmt);
   }
   return found_add(x, source, NULL);
 }
