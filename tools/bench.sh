@@ -298,6 +298,27 @@ if [ -d ../shared/corpus/tw ]; then
   echo "    a second SELECT count(*) FROM tw_layers(...) over the $(ls "$work/twall" | wc -l) corpus maps: $tw_again re-parses"
 fi
 
+# An Infinity Engine game as a source (README, "The game as a source"): a
+# query over a generated game of 2,000 areas (tools/gen_game: the corpus's
+# WED files, else the samples', over and over; archives of 50 areas) through
+# its chitin.key, in each archive container, against the same files loose;
+# each a whole sqlite3 process, best of three.
+game_inputs=$(ls ../shared/corpus/wed/*.WED 2>/dev/null)
+[ -n "$game_inputs" ] || game_inputs="$BUILD/samples/AR0100.WED $BUILD/samples/AR0200.WED"
+game_sql() { echo "SELECT count(*), sum(vertex_count), count(DISTINCT file) FROM wed_polygons('$1');"; }
+game_line=""
+for c in biff bifc bif mixed; do
+  # shellcheck disable=SC2086 # (one word per input file)
+  "$BUILD/tools/gen_game" "$work/game-$c" 2000 "$c" $game_inputs >/dev/null || continue
+  [ "$c" = biff ] || rm -rf "$work/game-$c/loose"
+  ms_game=$(proc_ms sql_process "$(game_sql "game-$c/game/chitin.key")")
+  [ "$c" = biff ] && ms_loose=$(proc_ms sql_process "$(game_sql game-biff/loose)")
+  case $c in biff) name="BIFF V1" ;; bifc) name="BIFC V1.0 (64 KB blocks)" ;; bif) name="BIF V1.0" ;; *) name="the three mixed" ;; esac
+  game_line="$game_line$(printf '\n      %-26s %s ms = %s the loose files' "$name" "$ms_game" "$(ratio2 "$ms_game" "$ms_loose")")"
+done
+[ -n "$game_line" ] && echo "    a query over a generated game of 2,000 areas (wed_polygons, whole sqlite3 process), the same files loose: ${ms_loose:-?} ms; through chitin.key:$game_line"
+rm -rf "$work"/game-*
+
 # Joins (tools/bench_joins.sh): the cookbooks' joins over whole folders,
 # as written against the best order forced by hand.  The WWD levels and
 # WED areas are the copies above; the Teeworlds maps and wz4 projects are

@@ -159,6 +159,14 @@ typedef struct ls_format {
   ** over levelsql_limit('decoded') is refused before its parse allocates
   ** (ls_parse_file; any thread: pure C). */
   void (*bytes_claim)(const unsigned char *data, size_t size, codec_claim *claim);
+  /* The Infinity Engine resource type of the format's files inside a
+  ** game's archives (codecs/key/key.h: 0x3e9 WED, 0x3f2 ARE, 0x3eb TIS): a
+  ** source naming a chitin.key, or a game folder holding one, lists the
+  ** game's resources of this type (game.c; README, "The game as a
+  ** source").  0: the type of the format's first extension that names one
+  ** (".wed" is WED, ".are" ARE), if any; a format with neither reads no
+  ** game (a source naming a key is an error for its tables). */
+  uint16_t game_type;
 } ls_format;
 
 /* The ls_format callbacks of a codec whose model is its own struct T and
