@@ -338,6 +338,30 @@ static const unsigned char *texel(const canvas *tex, double u, double v) {
   return pixel_at(tex, x < 0 ? 0 : x, y < 0 ? 0 : y);
 }
 
+/* The pixels of a row whose centres (py the row's) may lie inside the
+** triangle (xs, ys; area its edge() of the three corners): [*xa, *xb)
+** within [x0, x1).  Each edge keeps the side of a line; solved for x, with
+** two pixels to spare on each side for rounding, since canvas_fill_triangle
+** still tests every pixel of the span exactly: this only skips the part of
+** the bounding box no pixel of the triangle is in. */
+static void triangle_span(const double xs[3], const double ys[3], double area, double py, int64_t x0, int64_t x1,
+                          int64_t *xa, int64_t *xb) {
+  double lo = (double)x0, hi = (double)x1;
+  int k;
+  for (k = 0; k < 3; k++) {
+    int a = (k + 1) % 3, b = (k + 2) % 3; /* the edge opposite corner k */
+    /* edge(a, b, p) = c + slope * px: inside where its sign is area's */
+    double slope = -(ys[b] - ys[a]), c = (xs[b] - xs[a]) * (py - ys[a]) + (ys[b] - ys[a]) * xs[a], t;
+    if (area < 0) slope = -slope, c = -c;
+    if (slope == 0) continue; /* (the row is on one side of it: the pixels' tests decide) */
+    t = -c / slope - 0.5;     /* the pixel whose centre the line crosses */
+    if (slope > 0) lo = fmax(lo, t);
+    else hi = fmin(hi, t + 1);
+  }
+  *xa = clamp64((int64_t)floor(fmax(lo, (double)x0)) - 2, x0, x1);
+  *xb = clamp64((int64_t)ceil(fmin(hi, (double)x1)) + 2, *xa, x1);
+}
+
 void canvas_fill_triangle(canvas *c, const canvas_vertex v[3], const canvas *tex) {
   double xs[3], ys[3], area, lo_x, hi_x, lo_y, hi_y;
   int64_t x0, x1, y0, y1, x, y;
@@ -352,8 +376,11 @@ void canvas_fill_triangle(canvas *c, const canvas_vertex v[3], const canvas *tex
   if (tex && (tex->w < 1 || tex->h < 1)) tex = NULL;
   for (y = y0; y < y1; y++) {
     double py = (double)y + 0.5;
-    unsigned char *p = pixel_at(c, (int)x0, (int)y);
-    for (x = x0; x < x1; x++, p += 4) {
+    int64_t xa, xb;
+    unsigned char *p;
+    triangle_span(xs, ys, area, py, x0, x1, &xa, &xb);
+    p = pixel_at(c, (int)xa, (int)y);
+    for (x = xa; x < xb; x++, p += 4) {
       double px = (double)x + 0.5;
       double w0 = edge(xs[1], ys[1], xs[2], ys[2], px, py) / area;
       double w1 = edge(xs[2], ys[2], xs[0], ys[0], px, py) / area;
