@@ -768,10 +768,15 @@ static int sibling_listed(const ls_pathlist *list, const char *path, const char 
   return 0;
 }
 
-/* Whether path is shown on another file's card (ls_atlas_kind.shown_with). */
+/* Whether path is shown on another file's card (ls_atlas_kind.shown_with):
+** a file on disk whose sibling of that extension is listed too.  (A game's
+** resource, "<key>:AR0100.ARE", keeps its own card: what a draw reads
+** beside a file it finds on disk, not in the game's archives.) */
 static int shown_elsewhere(const atlas_kinds *reg, const ls_pathlist *list, const char *path) {
   const char *ext = path + extension_at(path);
+  struct stat st;
   size_t i;
+  if (stat(path, &st) != 0) return 0;
   for (i = 0; i < reg->n; i++) {
     const ls_atlas_kind *k = reg->kinds[i];
     const char *const *e;

@@ -18,6 +18,7 @@
 ** - the folder: one holding files but no manifest is refused and left as
 **   it was; img/ as a link elsewhere is refused; nothing is written
 **   outside the folder;
+** - a game (chitin.key) as the source;
 ** - levelsql_limit('decoded') makes an over-limit level unreadable;
 **   sqlite3_interrupt stops a long run with SQLITE_INTERRUPT and the next
 **   run goes on from what was done;
@@ -351,6 +352,20 @@ static void test_limits(env *v) {
   }
 }
 
+/* A game as the source (the samples' iegame/chitin.key): its areas and
+** their ARE files read through the archives, each a card (what a draw reads
+** beside a file is looked for on disk, so an ARE in the archives is not
+** shown on its WED's card), the tilesets among the other files. */
+static void test_game(env *v) {
+  const char *r = atlas(v, fmt("%s/iegame", getenv("LEVELSQL_SAMPLES")), fmt("%s/game", v->dir), NULL);
+  char *index = read_text(fmt("%s/game", v->dir), "index.html");
+  CHECK(json_number(r, "levels") == 4 && json_number(r, "unreadable") == 0 && json_number(r, "other") == 8,
+        "a game's 2 areas and 2 ARE files are cards, its 8 tilesets and pages other files: %s", r);
+  CHECK(index && strstr(index, "chitin.key:AR0100.WED") && strstr(index, "chitin.key:AR0100.ARE"),
+        "named by the game's paths");
+  free(index);
+}
+
 /* ---- the corpus ------------------------------------------------------------------------- */
 
 static void test_corpus(env *v) {
@@ -395,6 +410,7 @@ int main(void) {
     test_hostile(&v);
     test_folder(&v);
     test_limits(&v);
+    test_game(&v);
     test_corpus(&v);
   }
   if (v.db) sqlite3_close(v.db);
