@@ -105,12 +105,14 @@ ls_atlas_picture *ls_atlas_add_canvas(ls_atlas_card *card, const char *caption, 
   p->w = c->w, p->h = c->h;
   if (card->npictures == 1) {
     canvas small;
-    int ok = canvas_shrink(c, o->thumb, &small, err) && canvas_png_take(&small, &card->thumb.data, &card->thumb.size, err);
-    if (!ok) {
+    int ok;
+    memset(&small, 0, sizeof small);
+    ok = canvas_shrink(c, o->thumb, &small, err);
+    card->thumb.w = small.w, card->thumb.h = small.h; /* (before the PNG takes the canvas) */
+    if (!ok || !canvas_png_take(&small, &card->thumb.data, &card->thumb.size, err)) {
       drop_last_picture(card);
       return NULL;
     }
-    card->thumb.w = small.w, card->thumb.h = small.h;
   }
   return &card->pictures[card->npictures - 1];
 }

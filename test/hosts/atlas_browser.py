@@ -13,7 +13,8 @@ calls (urllib; no selenium), and checks:
 
   - index.html loads with no message on the console (browser log), shows
     one card per level (the count levelsql_atlas returned), every <img>
-    decodes (naturalWidth > 0, all loaded eagerly);
+    decodes (naturalWidth > 0, all loaded eagerly) and takes room on the
+    page;
   - filtering by format shows only and all the levels of that format;
     sorting by a number (objects, descending) puts the level with the most
     objects first and changes the order;
@@ -37,6 +38,8 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+
+MAPRES = "/usr/share/games/ddnet/data/mapres"
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from readme import Tally  # noqa: E402  (test/readme.py: the same tally of checks)
@@ -205,6 +208,8 @@ def make_atlas(ext, work, samples, corpus):
         sources += [os.path.join(corpus, d) for d in ("wwd", "tw", "wed", "are", "wz4") if os.path.isdir(os.path.join(corpus, d))]
     folder = os.path.join(work, "atlas")
     options = "size=512, thumb=160" if corpus else ""
+    if os.path.isdir(MAPRES):  # DDNet's images (Debian's ddnet-data): the maps as the game shows them
+        options += (", " if options else "") + "mapres=" + MAPRES
     result = shell(ext, "SELECT levelsql_atlas(%s, %s, %s)" % (sql_text(json.dumps(sources)), sql_text(folder), sql_text(options)))
     return folder, json.loads(result), sources
 
@@ -245,11 +250,12 @@ def main():
             "var imgs = Array.prototype.slice.call(document.images);"
             "imgs.forEach(function (i) { i.loading = 'eager'; });"
             "Promise.all(imgs.map(function (i) { return i.decode().catch(function () {}); })).then(function () {"
-            "  done({n: imgs.length, bad: imgs.filter(function (i) { return !(i.naturalWidth > 0); })"
+            "  done({n: imgs.length, bad: imgs.filter(function (i) {"
+            "    return !(i.naturalWidth > 0) || !(i.getBoundingClientRect().width > 0); })"
             "    .map(function (i) { return i.getAttribute('src'); })});"
             "});")
         t.check(broken["n"] == cards and not broken["bad"],
-                "every picture decodes (%d images): not %s" % (broken["n"], broken["bad"][:5]))
+                "every picture decodes and shows (%d images): not %s" % (broken["n"], broken["bad"][:5]))
         t.check(wd.run("return document.querySelector('#cards').textContent.indexOf('<img src=x onerror=alert(1)>.map') >= 0 "
                        "&& document.querySelectorAll('img[src=x]').length === 0;"),
                 "the hostile file name is text, no element")

@@ -9,7 +9,8 @@
 **   give;
 ** - run again: nothing drawn, index.html byte for byte the same; a level
 **   touched (its modification time), and the ARE beside a WED, redraw
-**   that one level alone; a level removed takes its files with it;
+**   that one level alone; a level removed takes its files with it; other
+**   picture sizes redraw every level;
 ** - the threads draw what the connection's thread draws (levelsql_threads
 **   0 and 2 give the same bytes);
 ** - hostile names and text: a file called <img src=x onerror=...>.map, an
@@ -206,6 +207,13 @@ static void test_samples(env *v) {
   index = read_text(folder, "index.html");
   CHECK(index && !strstr(index, "SAMPLE03"), "and leaves the index");
   check_links(folder);
+  free(index);
+  /* other picture sizes: everything drawn again, at those sizes */
+  r = atlas(v, source, folder, "thumb=64, size=256");
+  CHECK(json_number(r, "drawn") == 20 && json_number(r, "kept") == 0, "changed options redraw every level: %s", r);
+  index = read_text(folder, "index.html");
+  CHECK(index && occurrences(index, "-t.png\" width=\"64\"") > 0 && !strstr(index, "width=\"256\" height"),
+        "thumbnails of at most 64 pixels");
   free(index);
 }
 
