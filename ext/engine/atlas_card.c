@@ -10,6 +10,7 @@
 ** JSON and the pages are valid UTF-8 whatever the file holds (escaping
 ** comes later, where the text is written).
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,8 +158,16 @@ int ls_atlas_also(ls_atlas_card *card, const char *path, codec_error *err) {
 }
 
 int ls_atlas_note(ls_atlas_card *card, const char *note, codec_error *err) {
+  size_t had = card->note ? strlen(card->note) : 0, n = strlen(note);
+  char *joined = malloc(had + n + 3), *clean;
+  if (!joined) return codec_fail_oom(err, "out of memory");
+  /* a second note follows the first: "...; ..." */
+  snprintf(joined, had + n + 3, "%s%s%s", had ? card->note : "", had ? "; " : "", note);
+  clean = ls_atlas_utf8(joined, strlen(joined));
+  free(joined);
+  if (!clean) return codec_fail_oom(err, "out of memory");
   free(card->note);
-  if (!(card->note = ls_atlas_utf8(note, strlen(note)))) return codec_fail_oom(err, "out of memory");
+  card->note = clean;
   return 1;
 }
 

@@ -1095,7 +1095,7 @@ typedef struct ls_atlas_card {
   size_t nnumbers;
   char **also;                 /* files beside it the draw read (a tileset, the ARE): changing one redraws it */
   size_t nalso;
-  char *note;                  /* what the pictures leave out and why, or NULL */
+  char *note;                  /* what the pictures leave out and why (ls_atlas_note adds to it), or NULL */
 } ls_atlas_card;
 
 typedef struct ls_atlas_kind {

@@ -183,13 +183,50 @@ static int count_cells(tw_map *m, const ls_atlas_opts *o, ls_atlas_card *card, c
          ls_atlas_number_add(card, NULL, "entities", 8, entities, err);
 }
 
-/* The card of a map: its groups, layers, tiles, entities and quads, and the
-** map as the game shows it (tw_render with the atlas's mapres). */
+/* The pictures of a map: as the game shows it (its tiles and quads, the
+** parallax groups from wherever the camera is; the card's), then its
+** physics layers alone (tw_render's entity overlay, on a transparent
+** ground), when it has any; else a note that it has no game layer. */
+static int map_pictures(tw_map *m, const ls_atlas_opts *o, ls_atlas_card *card, codec_error *err) {
+  tw_render_opts ro;
+  canvas c;
+  long *physics = NULL;
+  size_t l, n = 0;
+  int ok, game = 0;
+  tw_render_defaults(&ro);
+  ro.fit = o->large;
+  ro.external = o->mapres ? mapres_load : NULL;
+  ro.external_ctx = (void *)o->mapres;
+  ro.cancel = o->cancel;
+  ro.entities = 0;
+  if (!tw_render_canvas(m, &ro, &c, err)) return 0;
+  ok = ls_atlas_add_canvas(card, "the map as the game shows it", &c, o, err) != NULL;
+  canvas_free(&c);
+  if (ok && m->num_layers && !(physics = malloc(m->num_layers * sizeof *physics))) ok = codec_fail_oom(err, "out of memory");
+  for (l = 0; ok && l < m->num_layers; l++) {
+    if (m->layers[l].kind >= TW_KIND_GAME && m->layers[l].kind <= TW_KIND_TUNE) physics[n++] = (long)l;
+    game |= m->layers[l].kind == TW_KIND_GAME;
+  }
+  if (ok && !game) ok = ls_atlas_note(card, "the map has no game layer", err);
+  if (ok && n) {
+    ro.entities = 1;
+    ro.layers = physics, ro.nlayers = n;
+    ok = tw_render_canvas(m, &ro, &c, err);
+    if (ok) {
+      ok = ls_atlas_add_canvas(card, "its physics layers: solid dark grey, death red, unhookable blue-grey, freeze dark "
+                               "blue, spawns green, pickups yellow, tele purple, speedup orange, switch teal", &c, o, err) != NULL;
+      canvas_free(&c);
+    }
+  }
+  free(physics);
+  return ok;
+}
+
+/* The card of a map: its layers, tiles, entities, groups, quads and
+** images, and its pictures (map_pictures). */
 static int tw_atlas_draw(void *model, const char *path, const ls_atlas_opts *o, ls_atlas_card *card,
                          codec_error *err) {
   tw_map *m = tw_model_map(model);
-  tw_render_opts ro;
-  canvas c;
   size_t l, i, external = 0;
   int64_t quads = 0;
   int ok;
@@ -215,15 +252,7 @@ static int tw_atlas_draw(void *model, const char *path, const ls_atlas_opts *o, 
   if (external && !o->mapres &&
       !ls_atlas_note(card, "external images are drawn in one colour each (the atlas's mapres option names their folder)", err))
     return 0;
-  tw_render_defaults(&ro);
-  ro.fit = o->large;
-  ro.external = o->mapres ? mapres_load : NULL;
-  ro.external_ctx = (void *)o->mapres;
-  ro.cancel = o->cancel;
-  if (!tw_render_canvas(m, &ro, &c, err)) return 0;
-  ok = ls_atlas_add_canvas(card, "the map as the game shows it, physics and entities on top", &c, o, err) != NULL;
-  canvas_free(&c);
-  return ok;
+  return map_pictures(m, o, card, err);
 }
 
 static const char *const tw_atlas_queries[] = {
