@@ -19,6 +19,8 @@
 ** at most 1500 x 1050): 1430 x 804. */
 #define TW_SCREEN_W 1430.0
 #define TW_SCREEN_H 804.0
+/* The most screens a group is drawn in (draw_group): a 33 x 31 grid. */
+#define TW_MAX_SCREENS 1024
 
 /* What a layer draws with: an image prepared on first use. */
 typedef struct image_slot {
@@ -338,20 +340,27 @@ static int draw_group(tw_painter *p, size_t g, int pass) {
     ok = draw_group_layers(p, g, pass, sx, sy);
   } else {
     double k = (double)p->ts / TW_WORLD_TILE, world_w = p->c.w / k, world_h = p->c.h / k;
-    /* the screens' columns and rows: i from -ni to ni around the middle one */
-    int64_t ni = (int64_t)ceil((world_w / 2 - TW_SCREEN_W / 2) / TW_SCREEN_W);
-    int64_t nj = (int64_t)ceil((world_h / 2 - TW_SCREEN_H / 2) / TW_SCREEN_H), i, j;
-    if (ni < 0) ni = 0;
-    if (nj < 0) nj = 0;
+    double sw = TW_SCREEN_W, sh = TW_SCREEN_H;
+    int64_t ni, nj, i, j;
+    /* the screens' columns and rows: i from -ni to ni around the middle
+    ** one; past TW_MAX_SCREENS (a map of more than 32 x 32 screens), each
+    ** cell is 2, 4, ... screens a side, so the work stays bounded */
+    for (;;) {
+      ni = (int64_t)ceil((world_w / 2 - sw / 2) / sw), nj = (int64_t)ceil((world_h / 2 - sh / 2) / sh);
+      if (ni < 0) ni = 0;
+      if (nj < 0) nj = 0;
+      if ((2 * ni + 1) * (2 * nj + 1) <= TW_MAX_SCREENS) break;
+      sw *= 2, sh *= 2;
+    }
     for (j = -nj; ok && j <= nj; j++) {
       for (i = -ni; ok && i <= ni; i++) {
         if (codec_cancelled(p->o->cancel)) {
           ok = codec_fail_interrupted(p->err);
           break;
         }
-        group_shift(p, &gi, p->centre_x + (double)i * TW_SCREEN_W, p->centre_y + (double)j * TW_SCREEN_H, &sx, &sy);
-        group_clip(p, &gi, pass, screen_edge(p->centre_x, TW_SCREEN_W, i, k), screen_edge(p->centre_y, TW_SCREEN_H, j, k),
-                   screen_edge(p->centre_x, TW_SCREEN_W, i + 1, k), screen_edge(p->centre_y, TW_SCREEN_H, j + 1, k));
+        group_shift(p, &gi, p->centre_x + (double)i * sw, p->centre_y + (double)j * sh, &sx, &sy);
+        group_clip(p, &gi, pass, screen_edge(p->centre_x, sw, i, k), screen_edge(p->centre_y, sh, j, k),
+                   screen_edge(p->centre_x, sw, i + 1, k), screen_edge(p->centre_y, sh, j + 1, k));
         ok = draw_group_layers(p, g, pass, sx, sy);
       }
     }

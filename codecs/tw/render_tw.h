@@ -25,7 +25,9 @@
 ** game does with the camera at its middle.  So a sky made for one screen
 ** fills the whole picture, as it does wherever the player goes; the
 ** price is a seam between screens in groups that move (their content
-** jumps where the camera would).  Groups are clipped by their clip
+** jumps where the camera would).  A map of more than 1024 screens is cut
+** into cells of 2, 4, ... screens a side instead, so the work stays
+** bounded (the sky then fills the middle of each).  Groups are clipped by their clip
 ** rectangle; envelopes are taken at time 0 (not applied).  Sound layers
 ** are not drawn.
 **
