@@ -955,6 +955,99 @@ typedef struct ls_flag_name {
 char *ls_flags_format(const ls_flag_name *names, uint32_t value);
 int ls_flags_parse(const ls_flag_name *names, const char *text, uint32_t *out, char **bad);
 
+/* ---- tables over a codec's arrays --------------------------------------- */
+
+/* Most tables show an array of a codec's model, one row per element, and
+** change it through codec functions (add, delete, set a run) that say
+** why they refuse in a codec_error.  The callbacks that only pass a row
+** on to such a function are the same in every family; these write them
+** (the macros define a static function `fn`; Model is the codec's model
+** struct, array and field name its members).  Rules about what a file may
+** hold stay in the codec; a table maps its columns to it. */
+
+/* A codec call's outcome as a callback's result: SQLITE_OK when ok is
+** non-zero, else the codec's error `e` as SQLITE_CONSTRAINT with *err
+** "<prefix>: <codec message>" (prefix NULL: the message alone), or
+** SQLITE_NOMEM when the codec ran out of memory (ls_codec_failed).  The
+** call can be the first argument, since arguments are evaluated before
+** the function runs:
+**     codec_error cerr = {0};
+**     return ls_codec_check(wed_vertex_set(a, p, k, pt, &cerr), &cerr, err, "cannot move the vertex"); */
+static inline int ls_codec_check(int ok, const codec_error *e, char **err, const char *prefix) {
+  if (ok) return SQLITE_OK;
+  return prefix ? ls_codec_failed(e, SQLITE_CONSTRAINT, err, "%s", prefix) : ls_codec_failed(e, SQLITE_CONSTRAINT, err, NULL);
+}
+
+/* A count for a shape (ls_shape.count): the model's member `field`. */
+#define LS_COUNT_FIELD(fn, Model, field) \
+  static int64_t fn(const void *model) { return ((const Model *)model)->field; }
+
+/* A count per element for a shape (ls_shape.inner, .height): member
+** `field` of element e of the model's array. */
+#define LS_ELEMENT_FIELD(fn, Model, array, field) \
+  static int64_t fn(const void *model, int64_t e) { return ((const Model *)model)->array[e].field; }
+
+/* A key (ls_table.key) the codec keeps in each element: member `field`
+** (a uid that stays while other elements come and go) of the row's
+** element of the model's array. */
+#define LS_KEY_FIELD(fn, Model, array, field) \
+  static int64_t fn(const void *model, const ls_pos *pos) { return ((const Model *)model)->array[pos->element].field; }
+
+/* The seek (ls_table.seek) for such a key, through the codec's
+** find(const Model *, uint32_t key, uint32_t *element): 1 when found. */
+#define LS_SEEK_FIND(fn, Model, find_fn)                                                     \
+  static int fn(const void *model, int64_t key, ls_pos *pos) {                               \
+    uint32_t element;                                                                        \
+    if (key < 0 || key > UINT32_MAX || !find_fn((const Model *)model, (uint32_t)key, &element)) \
+      return 0;                                                                              \
+    *pos = (ls_pos){.element = element};                                                     \
+    return 1;                                                                                \
+  }
+
+/* The same for a NESTED row, found as (element, index) by
+** find(const Model *, key, uint32_t *element, uint32_t *index), its key
+** type 32 bits or wider. */
+#define LS_SEEK_FIND_NESTED(fn, Model, find_fn)                                                        \
+  static int fn(const void *model, int64_t key, ls_pos *pos) {                                         \
+    uint32_t element, index;                                                                           \
+    if (key < 0 || key > UINT32_MAX || !find_fn((const Model *)model, (uint32_t)key, &element, &index)) \
+      return 0;                                                                                        \
+    *pos = (ls_pos){.element = element, .index = index};                                               \
+    return 1;                                                                                          \
+  }
+
+/* A DELETE (ls_table.remove) of the row's element through the codec's
+** remove(Model *, uint32_t element, codec_error *), its refusal as
+** "cannot delete: <codec message>". */
+#define LS_REMOVE_CALL(fn, Model, remove_fn)                                                          \
+  static int fn(void *model, const ls_pos *pos, char **err) {                                         \
+    codec_error cerr = {0};                                                                           \
+    return ls_codec_check(remove_fn((Model *)model, (uint32_t)pos->element, &cerr), &cerr, err, "cannot delete"); \
+  }
+
+/* The same for a NESTED row: remove(Model *, uint32_t element, uint32_t
+** index, codec_error *). */
+#define LS_REMOVE_CALL_NESTED(fn, Model, remove_fn)                                                    \
+  static int fn(void *model, const ls_pos *pos, char **err) {                                          \
+    codec_error cerr = {0};                                                                            \
+    int ok = remove_fn((Model *)model, (uint32_t)pos->element, (uint32_t)pos->index, &cerr);           \
+    return ls_codec_check(ok, &cerr, err, "cannot delete");                                            \
+  }
+
+/* A load() whose record is a copy of the row's element of the model's
+** array, of type Elem (the table's record_size is sizeof(Elem)). */
+#define LS_LOAD_ELEMENT(fn, Model, array, Elem)                                   \
+  static int fn(const ls_row *row, char **err) {                                  \
+    (void)err;                                                                    \
+    *(Elem *)row->rec = ((const Model *)row->model)->array[row->pos.element];    \
+    return SQLITE_OK;                                                             \
+  }
+
+/* A JSON integer array column's span showing the run first, first+1, ...,
+** first+n-1 (int64_t elements in the row's arena: a door's polygons, say).
+** SQLITE_OK or SQLITE_NOMEM. */
+int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n);
+
 /* ---- SQL functions that read files (render_functions.c) ---------------- */
 
 /* A function a family registers with ls_register_session_functions: called

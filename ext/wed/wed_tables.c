@@ -56,41 +56,16 @@ static void name_for_message(const unsigned char field[8], char out[9]) {
 }
 
 /* The shapes' counts: the area's arrays, an overlay's size in tiles. */
-#define AREA_COUNT(fn, n) static int64_t fn(const void *m) { return ((const wed_area *)m)->n; }
-#define OVERLAY_SIZE(fn, f) static int64_t fn(const void *m, int64_t i) { return ((const wed_area *)m)->overlays[i].f; }
-AREA_COUNT(overlay_count, num_overlays)
-AREA_COUNT(door_count, num_doors)
-AREA_COUNT(polygon_count, num_polygons)
-AREA_COUNT(group_count, num_wallgroups)
-OVERLAY_SIZE(overlay_width, width)
-OVERLAY_SIZE(overlay_height, height)
-
-/* The row of the element (door, polygon) whose uid is the key, found by
-** the codec's find function; 0 when none has it. */
-static int seek_uid(int (*find)(const wed_area *, uint32_t, uint32_t *), const void *model, int64_t key, ls_pos *pos) {
-  uint32_t at;
-  if (key < 0 || key > UINT32_MAX || !find(model, (uint32_t)key, &at)) return 0;
-  pos->element = at;
-  pos->index = pos->x = 0;
-  return 1;
-}
-
-/* A DELETE through a codec function that removes element pos.element of the
-** area (a door, a polygon). */
-static int remove_element(int (*remove)(wed_area *, uint32_t, codec_error *), void *model, const ls_pos *pos, char **err) {
-  codec_error cerr;
-  cerr.msg[0] = 0;
-  if (!remove(model, (uint32_t)pos->element, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
-  return SQLITE_OK;
-}
+LS_COUNT_FIELD(overlay_count, wed_area, num_overlays)
+LS_COUNT_FIELD(door_count, wed_area, num_doors)
+LS_COUNT_FIELD(polygon_count, wed_area, num_polygons)
+LS_COUNT_FIELD(group_count, wed_area, num_wallgroups)
+LS_ELEMENT_FIELD(overlay_width, wed_area, overlays, width)
+LS_ELEMENT_FIELD(overlay_height, wed_area, overlays, height)
 
 /* ---- wed_overlays -------------------------------------------------------------- */
 
-static int overlay_load(const ls_row *row, char **err) {
-  (void)err;
-  memcpy(row->rec, &AREA(row)->overlays[row->pos.element], sizeof(wed_overlay));
-  return SQLITE_OK;
-}
+LS_LOAD_ELEMENT(overlay_load, wed_area, overlays, wed_overlay)
 
 /* Columns overlay_store looks at (placed there in overlay_columns). */
 enum { OCOL_WIDTH = 1, OCOL_HEIGHT = 2 };
@@ -101,16 +76,14 @@ enum { OCOL_WIDTH = 1, OCOL_HEIGHT = 2 };
 static int overlay_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   const wed_overlay *r = row->rec;
   wed_overlay *o = &AREA(row)->overlays[row->pos.element];
-  codec_error cerr;
+  codec_error cerr = {0};
   (void)old;
   memcpy(o->tileset, r->tileset, sizeof o->tileset);
   o->unique_tiles = r->unique_tiles;
   o->movement_type = r->movement_type;
   if (!changed[OCOL_WIDTH] && !changed[OCOL_HEIGHT]) return SQLITE_OK;
-  cerr.msg[0] = 0;
-  if (!wed_overlay_resize(AREA(row), (uint32_t)row->pos.element, r->width, r->height, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot resize");
-  return SQLITE_OK;
+  return ls_codec_check(wed_overlay_resize(AREA(row), (uint32_t)row->pos.element, r->width, r->height, &cerr), &cerr, err,
+                        "cannot resize");
 }
 
 /* INSERT: takes an unused overlay record (0x0) for a new overlay, the one
@@ -153,8 +126,7 @@ static int overlay_insert(void *model, const void *args_, ls_pos *pos, char **er
       return SQLITE_CONSTRAINT;
     }
   }
-  pos->element = want;
-  pos->index = pos->x = 0;
+  *pos = (ls_pos){.element = want};
   return SQLITE_OK;
 }
 
@@ -164,12 +136,11 @@ static int overlay_insert(void *model, const void *args_, ls_pos *pos, char **er
 static int overlay_remove(void *model, const ls_pos *pos, char **err) {
   wed_area *a = model;
   wed_overlay *o;
-  codec_error cerr;
+  codec_error cerr = {0};
   if (pos->element == 0) {
     *err = sqlite3_mprintf("DELETE refused: overlay 0 is the base overlay, the area itself; UPDATE its width and height to resize it");
     return SQLITE_CONSTRAINT;
   }
-  cerr.msg[0] = 0;
   if (!wed_overlay_resize(a, (uint32_t)pos->element, 0, 0, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
   o = &a->overlays[pos->element];
   memset(o->tileset, 0, sizeof o->tileset);
@@ -214,17 +185,6 @@ typedef struct door_rec {
 
 enum { DCOL_CELLS = 5 }; /* the column `cells` (placed there in door_columns) */
 
-/* A state's polygons: the indices first .. first+n-1. */
-static int span_index_run(const ls_row *row, ls_span *out, uint32_t first, uint32_t n) {
-  int64_t *x = ls_arena_alloc(row->arena, sizeof *x * ((size_t)n + 1));
-  uint32_t i;
-  if (!x) return SQLITE_NOMEM;
-  for (i = 0; i < n; i++) x[i] = (uint32_t)(first + i);
-  out->p = x;
-  out->n = n;
-  return SQLITE_OK;
-}
-
 static int door_load(const ls_row *row, char **err) {
   door_rec *r = row->rec;
   const uint16_t *cells;
@@ -233,8 +193,9 @@ static int door_load(const ls_row *row, char **err) {
   r->d = AREA(row)->doors[row->pos.element];
   r->cells.n = wed_door_cells(AREA(row), (uint32_t)row->pos.element, &cells);
   r->cells.p = cells;
-  if ((rc = span_index_run(row, &r->open_polygons, r->d.open_first, r->d.open_count)) != SQLITE_OK) return rc;
-  return span_index_run(row, &r->closed_polygons, r->d.closed_first, r->d.closed_count);
+  /* a state's polygons: the indices first .. first+n-1 */
+  if ((rc = ls_span_run(row->arena, &r->open_polygons, r->d.open_first, r->d.open_count)) != SQLITE_OK) return rc;
+  return ls_span_run(row->arena, &r->closed_polygons, r->d.closed_first, r->d.closed_count);
 }
 
 /* New cells must lie in the base overlay; the codec rebuilds the door cell
@@ -244,7 +205,7 @@ static int door_set_cells(ls_row *row, ls_span cells, char **err) {
   const wed_overlay *base = a->num_overlays ? &a->overlays[0] : NULL;
   uint32_t ncells = base ? base->num_cells : 0;
   const uint16_t *v = cells.p;
-  codec_error cerr;
+  codec_error cerr = {0};
   size_t i;
   if (ncells == 0) {
     *err = sqlite3_mprintf("column cells: the area has no base overlay cells, so a door can have none");
@@ -258,10 +219,7 @@ static int door_set_cells(ls_row *row, ls_span cells, char **err) {
       return SQLITE_CONSTRAINT;
     }
   }
-  cerr.msg[0] = 0;
-  if (!wed_door_set_cells(a, (uint32_t)row->pos.element, v, cells.n, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column cells");
-  return SQLITE_OK;
+  return ls_codec_check(wed_door_set_cells(a, (uint32_t)row->pos.element, v, cells.n, &cerr), &cerr, err, "column cells");
 }
 
 /* name and closed; new cells. */
@@ -272,15 +230,10 @@ static int door_store(ls_row *row, const void *old, const unsigned char *changed
   return changed[DCOL_CELLS] ? door_set_cells(row, r->cells, err) : SQLITE_OK;
 }
 
-/* The uid: a door keeps it while doors before it come and go. */
-static int64_t door_key(const void *model, const ls_pos *pos) {
-  return ((const wed_area *)model)->doors[pos->element].uid;
-}
-
-/* The door with that uid, wherever deletes moved it. */
-static int door_seek(const void *model, int64_t key, ls_pos *pos) {
-  return seek_uid(wed_door_find, model, key, pos);
-}
+/* The uid: a door keeps it while doors before it come and go; the seek
+** finds it wherever deletes moved it. */
+LS_KEY_FIELD(door_key, wed_area, doors, uid)
+LS_SEEK_FIND(door_seek, wed_area, wed_door_find)
 
 /* INSERT: a new door after the last (door, when given, must be that
 ** number), closed = 1, no cells and no polygons yet; the engine then sets
@@ -294,24 +247,20 @@ static int door_insert(void *model, const void *args_, ls_pos *pos, char **err) 
   const door_args *args = args_;
   wed_area *a = model;
   uint32_t door = 0;
-  codec_error cerr;
+  codec_error cerr = {0};
   if (ls_arg_given(&args->door) &&
       (ls_arg_type(&args->door) != SQLITE_INTEGER || ls_arg_int64(&args->door) != a->num_doors)) {
     *err = sqlite3_mprintf("column door: a new door goes after the last, as door %u (leave door out)", a->num_doors);
     return SQLITE_CONSTRAINT;
   }
-  cerr.msg[0] = 0;
   if (!wed_door_insert(a, &door, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a door");
-  pos->element = door;
-  pos->index = pos->x = 0;
+  *pos = (ls_pos){.element = door};
   return SQLITE_OK;
 }
 
 /* DELETE of a door with its open and closed polygons and its cells; later
 ** doors move down by one, the wall groups follow. */
-static int door_remove(void *model, const ls_pos *pos, char **err) {
-  return remove_element(wed_door_delete, model, pos, err);
-}
+LS_REMOVE_CALL(door_remove, wed_area, wed_door_delete)
 
 /* Names a door row in error messages: number and name. */
 static char *describe_door(const void *model, const ls_pos *pos) {
@@ -372,15 +321,10 @@ enum { PCOL_MIN_X = 6, PCOL_VERTICES = 11 };
 #define WED_NEW_WALL_FLAGS WED_PF_SHADE_WALL
 #define WED_NEW_WALL_HEIGHT 0xFF
 
-/* The uid: a polygon keeps it while walls before it come and go. */
-static int64_t polygon_key(const void *model, const ls_pos *pos) {
-  return ((const wed_area *)model)->polygons[pos->element].uid;
-}
-
-/* The polygon with that uid, wherever inserts and deletes moved it. */
-static int polygon_seek(const void *model, int64_t key, ls_pos *pos) {
-  return seek_uid(wed_polygon_find, model, key, pos);
-}
+/* The uid: a polygon keeps it while walls before it come and go; the
+** seek finds it wherever inserts and deletes moved it. */
+LS_KEY_FIELD(polygon_key, wed_area, polygons, uid)
+LS_SEEK_FIND(polygon_seek, wed_area, wed_polygon_find)
 
 static int polygon_load(const ls_row *row, char **err) {
   const wed_area *a = AREA(row);
@@ -415,10 +359,9 @@ static int polygon_store(ls_row *row, const void *old, const unsigned char *chan
   uint16_t box[4], from_vertices[4];
   const wed_point *pts;
   uint32_t n;
-  codec_error cerr;
+  codec_error cerr = {0};
   int k;
   AREA(row)->polygons[row->pos.element] = r->p;
-  cerr.msg[0] = 0;
   if (changed[PCOL_VERTICES] &&
       !wed_polygon_set_vertices(AREA(row), (uint32_t)row->pos.element, r->vertices.p, r->vertices.n / 2, &cerr)) {
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column vertices");
@@ -465,7 +408,7 @@ static int polygon_insert(void *model, const void *args_, ls_pos *pos, char **er
   int door_kind = kind && (strcmp(kind, "door_open") == 0 || strcmp(kind, "door_closed") == 0);
   uint32_t poly = 0;
   int64_t door = 0;
-  codec_error cerr;
+  codec_error cerr = {0};
   int ok;
   if (ls_arg_given(&args->door_name) || (kind && !door_kind && strcmp(kind, "wall") != 0) ||
       door_kind != has_door) {
@@ -473,7 +416,6 @@ static int polygon_insert(void *model, const void *args_, ls_pos *pos, char **er
                            "with a door (wed_doors.door); door_name is read-only");
     return SQLITE_CONSTRAINT;
   }
-  cerr.msg[0] = 0;
   if (door_kind) {
     if (a->num_doors == 0) {
       *err = sqlite3_mprintf("column door: the area has no doors (add one with INSERT INTO wed_doors)");
@@ -490,16 +432,13 @@ static int polygon_insert(void *model, const void *args_, ls_pos *pos, char **er
   } else if (!wed_polygon_insert_wall(a, WED_NEW_WALL_FLAGS, WED_NEW_WALL_HEIGHT, NULL, 0, &poly, &cerr)) {
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a wall polygon");
   }
-  pos->element = poly;
-  pos->index = pos->x = 0;
+  *pos = (ls_pos){.element = poly};
   return SQLITE_OK;
 }
 
 /* DELETE of a polygon, wall or door polygon (its door's state loses it);
 ** later polygons move down, the wall groups follow. */
-static int polygon_remove(void *model, const ls_pos *pos, char **err) {
-  return remove_element(wed_polygon_delete, model, pos, err);
-}
+LS_REMOVE_CALL(polygon_remove, wed_area, wed_polygon_delete)
 
 /* Names a polygon row in error messages: index, kind and door. */
 static char *describe_polygon(const void *model, const ls_pos *pos) {
@@ -568,14 +507,7 @@ static int64_t vertex_key(const void *model, const ls_pos *pos) {
 }
 
 /* The vertex with that uid, wherever inserts and deletes moved it. */
-static int vertex_seek(const void *model, int64_t key, ls_pos *pos) {
-  uint32_t poly, k;
-  if (key < 0 || !wed_vertex_find(model, (uint64_t)key, &poly, &k)) return 0;
-  pos->element = poly;
-  pos->index = k;
-  pos->x = 0;
-  return 1;
-}
+LS_SEEK_FIND_NESTED(vertex_seek, wed_area, wed_vertex_find)
 
 static int vertex_load(const ls_row *row, char **err) {
   const wed_point *pts;
@@ -587,12 +519,10 @@ static int vertex_load(const ls_row *row, char **err) {
 
 /* A moved vertex: the codec recomputes the box and the wall groups. */
 static int vertex_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  codec_error cerr;
+  codec_error cerr = {0};
+  int ok = wed_vertex_set(AREA(row), (uint32_t)row->pos.element, (uint32_t)row->pos.index, ((const vertex_rec *)row->rec)->v, &cerr);
   (void)old, (void)changed;
-  cerr.msg[0] = 0;
-  if (!wed_vertex_set(AREA(row), (uint32_t)row->pos.element, (uint32_t)row->pos.index, ((const vertex_rec *)row->rec)->v, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot move the vertex");
-  return SQLITE_OK;
+  return ls_codec_check(ok, &cerr, err, "cannot move the vertex");
 }
 
 static const ls_column vertex_columns[] = {
@@ -614,7 +544,7 @@ static int vertex_insert(void *model, const void *args_, ls_pos *pos, char **err
   wed_area *a = model;
   int64_t poly, at, x, y;
   uint32_t n;
-  codec_error cerr;
+  codec_error cerr = {0};
   int rc;
   if (!ls_arg_given(&args->polygon) || !ls_arg_given(&args->x) || !ls_arg_given(&args->y)) {
     *err = sqlite3_mprintf("INSERT into wed_vertices needs polygon, x and y (vertex is optional: the position, default after the last)");
@@ -630,24 +560,15 @@ static int vertex_insert(void *model, const void *args_, ls_pos *pos, char **err
     return rc;
   n = (uint32_t)vertex_count_of(a, poly);
   if ((rc = ls_arg_int_or(&args->vertex, 0, n, n, &at, err)) != SQLITE_OK) return rc;
-  cerr.msg[0] = 0;
   if (!wed_polygon_insert_vertex(a, (uint32_t)poly, (uint32_t)at, (wed_point){(uint16_t)x, (uint16_t)y}, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a vertex into polygon %lld", (long long)poly);
-  pos->element = poly;
-  pos->index = at;
-  pos->x = 0;
+  *pos = (ls_pos){.element = poly, .index = at};
   return SQLITE_OK;
 }
 
 /* DELETE of a vertex (of any polygon; a polygon may end up with none); the
 ** later vertices of its polygon move down by one. */
-static int vertex_remove(void *model, const ls_pos *pos, char **err) {
-  codec_error cerr;
-  cerr.msg[0] = 0;
-  if (!wed_polygon_delete_vertex(model, (uint32_t)pos->element, (uint32_t)pos->index, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
-  return SQLITE_OK;
-}
+LS_REMOVE_CALL_NESTED(vertex_remove, wed_area, wed_polygon_delete_vertex)
 
 /* Names a vertex row in error messages: its position and its polygon as
 ** describe_polygon names it. */
@@ -699,15 +620,12 @@ static int tile_load(const ls_row *row, char **err) {
 ** rebuilds the lookup table when the count changes or the run is shared. */
 static int tile_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   const tile_rec *r = row->rec;
-  codec_error cerr;
+  codec_error cerr = {0};
   (void)old;
   AREA(row)->overlays[row->pos.element].cells[r->cell] = r->c;
-  cerr.msg[0] = 0;
-  if (changed[TCOL_TIS_TILES] &&
-      !wed_cell_set_tiles(AREA(row), (uint32_t)row->pos.element, r->cell, r->tis_tiles.p, r->tis_tiles.n, &cerr)) {
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column tis_tiles");
-  }
-  return SQLITE_OK;
+  if (!changed[TCOL_TIS_TILES]) return SQLITE_OK;
+  return ls_codec_check(wed_cell_set_tiles(AREA(row), (uint32_t)row->pos.element, r->cell, r->tis_tiles.p, r->tis_tiles.n, &cerr),
+                        &cerr, err, "column tis_tiles");
 }
 
 static const ls_json_shape tis_tiles_shape = {1, 1, 65535, "[12]",
