@@ -392,6 +392,42 @@ int wed_wallgroups_regenerate(wed_area *a, codec_error *err);
 void wed_bbox_of(const wed_point *pts, size_t n, uint16_t *min_x, uint16_t *max_x, uint16_t *min_y,
                  uint16_t *max_y);
 
+/* ---- edits as the wed_* tables make them (wed_edit.c) ----------------------- */
+
+/* The rules a WED file sets for adding, changing and deleting its parts,
+** as levelsql's wed_* tables (ext/wed) apply them to a row's values, so
+** that the tables only map their columns to these calls.  Each takes plain
+** values; on refusal the message is the one the table shows, naming the
+** table's columns (which are the fields of the records here) and what to
+** do instead.  All or nothing, like the edits they call. */
+
+/* The overlay record a new overlay takes: *want (NULL: the first unused
+** one, from 1).  Refused: overlay 0 (the base overlay, always in use), a
+** record the file does not have and a used one (not 0x0); WED files keep
+** their overlay records, so none is added.  *overlay gets the record. */
+int wed_overlay_pick(const wed_area *a, const int64_t *want, uint32_t *overlay, codec_error *err);
+
+/* Writes back an edited copy of overlay record `overlay`: the fields that
+** size nothing (tileset, unique_tiles, movement_type) and, when `resize`
+** (even to the same size: 0x0 again clears the overlay's mask bits), its
+** width and height through wed_overlay_resize ("cannot resize: ..."). */
+int wed_overlay_update(wed_area *a, uint32_t overlay, const wed_overlay *now, int resize, codec_error *err);
+
+/* Empties overlay 1..: 0x0 through wed_overlay_resize ("cannot delete:
+** ..."), no tileset, no tile counts; the record stays.  Overlay 0, the
+** base overlay, is the area itself and is refused. */
+int wed_overlay_empty(wed_area *a, uint32_t overlay, codec_error *err);
+
+/* wed_door_insert ("cannot insert a door: ...") at the door number *at
+** asks for (NULL: none asked), which must be the next one: new doors go
+** after the last. */
+int wed_door_insert_at(wed_area *a, const int64_t *at, uint32_t *door, codec_error *err);
+
+/* Whether cells[0..n) may be a door's cells: the base overlay has cells,
+** and each is one of them (the message names the element and the base
+** overlay's size).  Checks only; wed_door_set_cells sets them. */
+int wed_door_cells_valid(const wed_area *a, const uint16_t *cells, size_t n, codec_error *err);
+
 /* ---- memory ---------------------------------------------------------------- */
 
 /* About how many bytes of memory an area holds: its tables and the copy of

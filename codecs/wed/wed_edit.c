@@ -1,8 +1,10 @@
 /*
 ** wed_edit.c: structural edits of a WED area that change the number of
 ** doors or the size of an overlay (wed_door_insert / _delete,
-** wed_overlay_resize).  See wed.h for what each keeps consistent and
-** NOTES-wed.md for the choices.
+** wed_overlay_resize), and the rules of the edits levelsql's wed_* tables
+** make (which overlay record an INSERT takes, which cells a door may
+** have, a polygon's kind and door, its bounding box edges).  See wed.h
+** for what each keeps consistent and NOTES-wed.md for the choices.
 **
 ** The edits that take several steps (delete a door's polygons, then its
 ** cells, then its record; resize a tilemap, renumber the door cells,
@@ -10,6 +12,7 @@
 ** only when every step succeeded (edit_on_copy), so a failure leaves the
 ** area exactly as it was.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,4 +268,95 @@ int wed_overlay_resize(wed_area *a, uint32_t overlay, uint16_t width, uint16_t h
   r.width = width;
   r.height = height;
   return edit_on_copy(a, resize_steps, &r, err);
+}
+
+/* ---- edits as the wed_* tables make them ----------------------------------------- */
+
+/* The highest overlay record number, for messages ("1..4"). */
+static uint32_t last_overlay(const wed_area *a) {
+  return a->num_overlays ? a->num_overlays - 1 : 0;
+}
+
+/* Whether overlay record i is unused (0x0). */
+static int overlay_unused(const wed_area *a, uint32_t i) {
+  return !a->overlays[i].width && !a->overlays[i].height;
+}
+
+/* A record asked for is checked; else the first unused one from 1. */
+int wed_overlay_pick(const wed_area *a, const int64_t *want, uint32_t *overlay, codec_error *err) {
+  uint32_t i;
+  if (!want) {
+    for (i = 1; i < a->num_overlays; i++) {
+      if (overlay_unused(a, i)) {
+        *overlay = i;
+        return 1;
+      }
+    }
+    return codec_fail_arg(err, "every overlay record 1..%u is in use; DELETE one first (WED files keep their overlay records)",
+                          last_overlay(a));
+  }
+  if (*want == 0)
+    return codec_fail_arg(err, "overlay 0 is the base overlay, always in use; UPDATE its width and height to resize the area");
+  if (*want < 1 || *want >= a->num_overlays)
+    return codec_fail_arg(err, "overlay %lld: no such overlay record (the file has %u, 0..%u); WED files keep their overlay "
+                               "records, INSERT takes an unused one",
+                          (long long)*want, a->num_overlays, last_overlay(a));
+  if (!overlay_unused(a, (uint32_t)*want))
+    return codec_fail_arg(err, "overlay %lld is in use (%ux%u); INSERT takes an unused (0x0) record, UPDATE resizes a used one",
+                          (long long)*want, (unsigned)a->overlays[*want].width, (unsigned)a->overlays[*want].height);
+  *overlay = (uint32_t)*want;
+  return 1;
+}
+
+/* The resize first, so that a refused one changes nothing; an unchanged
+** tileset keeps its bytes after the NUL (the copy holds them as read). */
+int wed_overlay_update(wed_area *a, uint32_t overlay, const wed_overlay *now, int resize, codec_error *err) {
+  wed_overlay *o;
+  if (overlay >= a->num_overlays)
+    return codec_fail_arg(err, "overlay %u: no such overlay (%u overlay records)", overlay, a->num_overlays);
+  if (resize && !wed_overlay_resize(a, overlay, now->width, now->height, err)) return codec_prefix(err, "cannot resize: ");
+  o = &a->overlays[overlay];
+  memcpy(o->tileset, now->tileset, sizeof o->tileset);
+  o->unique_tiles = now->unique_tiles;
+  o->movement_type = now->movement_type;
+  return 1;
+}
+
+/* The tilemap, its lookup and the mask bits go with the resize to 0x0;
+** then what the record says about the tiles. */
+int wed_overlay_empty(wed_area *a, uint32_t overlay, codec_error *err) {
+  wed_overlay *o;
+  if (overlay == 0)
+    return codec_fail_arg(err, "DELETE refused: overlay 0 is the base overlay, the area itself; UPDATE its width and height "
+                               "to resize it");
+  if (!wed_overlay_resize(a, overlay, 0, 0, err)) return codec_prefix(err, "cannot delete: ");
+  o = &a->overlays[overlay];
+  memset(o->tileset, 0, sizeof o->tileset);
+  o->unique_tiles = 0;
+  o->movement_type = 0;
+  return 1;
+}
+
+int wed_door_insert_at(wed_area *a, const int64_t *at, uint32_t *door, codec_error *err) {
+  if (at && *at != a->num_doors)
+    return codec_fail_arg(err, "column door: a new door goes after the last, as door %u (leave door out)", a->num_doors);
+  if (!wed_door_insert(a, door, err)) return codec_prefix(err, "cannot insert a door: ");
+  return 1;
+}
+
+/* The example in the message is a valid value: cells 0 and 1 (0 alone in
+** a 1-cell overlay). */
+int wed_door_cells_valid(const wed_area *a, const uint16_t *cells, size_t n, codec_error *err) {
+  const wed_overlay *base = a->num_overlays ? &a->overlays[0] : NULL;
+  uint32_t ncells = base ? base->num_cells : 0;
+  size_t i;
+  if (ncells == 0) return codec_fail_arg(err, "the area has no base overlay cells, so a door can have none");
+  for (i = 0; i < n; i++) {
+    if (cells[i] >= ncells)
+      return codec_fail_arg(err, "element %llu: %u is out of range; it takes a JSON array of base-overlay cell indices from 0 "
+                                 "to %u (the %ux%u base overlay), e.g. '[%u,%u]'",
+                            (unsigned long long)i, (unsigned)cells[i], ncells - 1, (unsigned)base->width,
+                            (unsigned)base->height, 0u, ncells > 1 ? 1u : 0u);
+  }
+  return 1;
 }

@@ -70,83 +70,52 @@ LS_LOAD_ELEMENT(overlay_load, wed_area, overlays, wed_overlay)
 /* Columns overlay_store looks at (placed there in overlay_columns). */
 enum { OCOL_WIDTH = 1, OCOL_HEIGHT = 2 };
 
-/* tileset, unique_tiles and movement_type size nothing (an unchanged name
-** keeps its bytes after the NUL); a new width or height goes to the codec,
-** which resizes the tilemap and what depends on it (wed_overlay_resize). */
+/* The record back to the codec, which resizes the tilemap and what
+** depends on it when the UPDATE sets width or height (wed_overlay_update). */
 static int overlay_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const wed_overlay *r = row->rec;
-  wed_overlay *o = &AREA(row)->overlays[row->pos.element];
   codec_error cerr = {0};
+  int resize = changed[OCOL_WIDTH] || changed[OCOL_HEIGHT];
   (void)old;
-  memcpy(o->tileset, r->tileset, sizeof o->tileset);
-  o->unique_tiles = r->unique_tiles;
-  o->movement_type = r->movement_type;
-  if (!changed[OCOL_WIDTH] && !changed[OCOL_HEIGHT]) return SQLITE_OK;
-  return ls_codec_check(wed_overlay_resize(AREA(row), (uint32_t)row->pos.element, r->width, r->height, &cerr), &cerr, err,
-                        "cannot resize");
+  return ls_codec_check(wed_overlay_update(AREA(row), (uint32_t)row->pos.element, row->rec, resize, &cerr), &cerr, err, NULL);
 }
 
 /* INSERT: takes an unused overlay record (0x0) for a new overlay, the one
-** `overlay` names or else the first; WED files keep their 5 records, so no
-** record is added.  The engine then sets width, height and tileset. */
+** `overlay` names or else the first (wed_overlay_pick); WED files keep
+** their 5 records, so no record is added.  The engine then sets width,
+** height and tileset, which it needs. */
 typedef struct overlay_args {
   ls_arg overlay, width, height;
 } overlay_args;
 
 static int overlay_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const overlay_args *args = args_;
-  wed_area *a = model;
-  int64_t want = -1, i;
+  const wed_area *a = model;
+  unsigned last = a->num_overlays ? a->num_overlays - 1 : 0;
+  int64_t want = ls_arg_int64(&args->overlay);
+  uint32_t at = 0;
+  codec_error cerr = {0};
   if (!ls_arg_given(&args->width) || !ls_arg_given(&args->height) || ls_arg_int64(&args->width) < 1 ||
       ls_arg_int64(&args->height) < 1) {
-    *err = sqlite3_mprintf("INSERT into wed_overlays needs width and height (1..65535 tiles); overlay (an unused record 1..%u) is optional",
-                           a->num_overlays ? a->num_overlays - 1 : 0);
+    *err = sqlite3_mprintf("INSERT into wed_overlays needs width and height (1..65535 tiles); overlay (an unused record 1..%u) is optional", last);
     return SQLITE_CONSTRAINT;
   }
-  if (ls_arg_given(&args->overlay)) {
-    if (ls_arg_type(&args->overlay) != SQLITE_INTEGER) {
-      *err = sqlite3_mprintf("column overlay: it takes an overlay number (an unused record 1..%u)", a->num_overlays ? a->num_overlays - 1 : 0);
-      return SQLITE_CONSTRAINT;
-    }
-    want = ls_arg_int64(&args->overlay);
-    if (want < 1 || want >= a->num_overlays || a->overlays[want].width || a->overlays[want].height) {
-      *err = want == 0 ? sqlite3_mprintf("overlay 0 is the base overlay, always in use; UPDATE its width and height to resize the area")
-           : want < 1 || want >= a->num_overlays ? sqlite3_mprintf("overlay %lld: no such overlay record (the file has %u, 0..%u); WED files keep their overlay records, INSERT takes an unused one",
-                                                                   (long long)want, a->num_overlays, a->num_overlays ? a->num_overlays - 1 : 0)
-           : sqlite3_mprintf("overlay %lld is in use (%ux%u); INSERT takes an unused (0x0) record, UPDATE resizes a used one", (long long)want,
-                             (unsigned)a->overlays[want].width, (unsigned)a->overlays[want].height);
-      return SQLITE_CONSTRAINT;
-    }
-  } else {
-    for (i = 1; i < a->num_overlays && want < 0; i++)
-      if (!a->overlays[i].width && !a->overlays[i].height) want = i;
-    if (want < 0) {
-      *err = sqlite3_mprintf("every overlay record 1..%u is in use; DELETE one first (WED files keep their overlay records)",
-                             a->num_overlays ? a->num_overlays - 1 : 0);
-      return SQLITE_CONSTRAINT;
-    }
+  if (ls_arg_given(&args->overlay) && ls_arg_type(&args->overlay) != SQLITE_INTEGER) {
+    *err = sqlite3_mprintf("column overlay: it takes an overlay number (an unused record 1..%u)", last);
+    return SQLITE_CONSTRAINT;
   }
-  *pos = (ls_pos){.element = want};
+  if (!wed_overlay_pick(a, ls_arg_given(&args->overlay) ? &want : NULL, &at, &cerr))
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
+  *pos = (ls_pos){.element = at};
   return SQLITE_OK;
 }
 
 /* DELETE of overlay 1..: its record becomes unused (0x0, no tileset, no
 ** tile counts), its tilemap and lookup go, and no cell's overlay mask
-** draws it any more.  The record itself stays: WED files keep them. */
+** draws it any more.  The record itself stays: WED files keep them.
+** Overlay 0 is refused (wed_overlay_empty). */
 static int overlay_remove(void *model, const ls_pos *pos, char **err) {
-  wed_area *a = model;
-  wed_overlay *o;
   codec_error cerr = {0};
-  if (pos->element == 0) {
-    *err = sqlite3_mprintf("DELETE refused: overlay 0 is the base overlay, the area itself; UPDATE its width and height to resize it");
-    return SQLITE_CONSTRAINT;
-  }
-  if (!wed_overlay_resize(a, (uint32_t)pos->element, 0, 0, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
-  o = &a->overlays[pos->element];
-  memset(o->tileset, 0, sizeof o->tileset);
-  o->unique_tiles = 0;
-  o->movement_type = 0;
-  return SQLITE_OK;
+  return ls_codec_check(wed_overlay_empty(model, (uint32_t)pos->element, &cerr), &cerr, err, NULL);
 }
 
 static const ls_column overlay_columns[] = {
@@ -198,36 +167,19 @@ static int door_load(const ls_row *row, char **err) {
   return ls_span_run(row->arena, &r->closed_polygons, r->d.closed_first, r->d.closed_count);
 }
 
-/* New cells must lie in the base overlay; the codec rebuilds the door cell
-** table when the run cannot be rewritten in place. */
-static int door_set_cells(ls_row *row, ls_span cells, char **err) {
-  wed_area *a = AREA(row);
-  const wed_overlay *base = a->num_overlays ? &a->overlays[0] : NULL;
-  uint32_t ncells = base ? base->num_cells : 0;
-  const uint16_t *v = cells.p;
-  codec_error cerr = {0};
-  size_t i;
-  if (ncells == 0) {
-    *err = sqlite3_mprintf("column cells: the area has no base overlay cells, so a door can have none");
-    return SQLITE_CONSTRAINT;
-  }
-  for (i = 0; i < cells.n; i++) {
-    if (v[i] >= ncells) {
-      *err = sqlite3_mprintf("column cells: element %llu: %u is out of range; it takes a JSON array of base-overlay cell "
-                             "indices from 0 to %u (the %ux%u base overlay), e.g. '[%u,%u]'", (unsigned long long)i,
-                             (unsigned)v[i], ncells - 1, (unsigned)base->width, (unsigned)base->height, 0u, ncells > 1 ? 1u : 0u);
-      return SQLITE_CONSTRAINT;
-    }
-  }
-  return ls_codec_check(wed_door_set_cells(a, (uint32_t)row->pos.element, v, cells.n, &cerr), &cerr, err, "column cells");
-}
-
-/* name and closed; new cells. */
+/* name and closed; new cells, which must lie in the base overlay (the
+** codec rebuilds the door cell table when the run cannot be rewritten in
+** place). */
 static int door_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   const door_rec *r = row->rec;
+  codec_error cerr = {0};
+  int ok;
   (void)old;
   AREA(row)->doors[row->pos.element] = r->d;
-  return changed[DCOL_CELLS] ? door_set_cells(row, r->cells, err) : SQLITE_OK;
+  if (!changed[DCOL_CELLS]) return SQLITE_OK;
+  ok = wed_door_cells_valid(AREA(row), r->cells.p, r->cells.n, &cerr) &&
+       wed_door_set_cells(AREA(row), (uint32_t)row->pos.element, r->cells.p, r->cells.n, &cerr);
+  return ls_codec_check(ok, &cerr, err, "column cells");
 }
 
 /* The uid: a door keeps it while doors before it come and go; the seek
@@ -245,15 +197,11 @@ typedef struct door_args {
 
 static int door_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const door_args *args = args_;
-  wed_area *a = model;
+  int64_t at = ls_arg_type(&args->door) == SQLITE_INTEGER ? ls_arg_int64(&args->door) : -1; /* -1: never a door's place */
   uint32_t door = 0;
   codec_error cerr = {0};
-  if (ls_arg_given(&args->door) &&
-      (ls_arg_type(&args->door) != SQLITE_INTEGER || ls_arg_int64(&args->door) != a->num_doors)) {
-    *err = sqlite3_mprintf("column door: a new door goes after the last, as door %u (leave door out)", a->num_doors);
-    return SQLITE_CONSTRAINT;
-  }
-  if (!wed_door_insert(a, &door, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a door");
+  if (!wed_door_insert_at(model, ls_arg_given(&args->door) ? &at : NULL, &door, &cerr))
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   *pos = (ls_pos){.element = door};
   return SQLITE_OK;
 }
@@ -269,7 +217,7 @@ static char *describe_door(const void *model, const ls_pos *pos) {
   return sqlite3_mprintf("door %lld '%s'", (long long)pos->element, name);
 }
 
-/* The limit is the base overlay's, checked by door_set_cells. */
+/* The limit is the base overlay's, checked by wed_door_cells_valid. */
 static const ls_json_shape cells_shape = {1, 0, SIZE_MAX, "[0,1]",
                                           "a JSON array of base-overlay cell indices (y*width+x, below num_cells of overlay 0), e.g. '[0,1]'"};
 
