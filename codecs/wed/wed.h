@@ -428,6 +428,37 @@ int wed_door_insert_at(wed_area *a, const int64_t *at, uint32_t *door, codec_err
 ** overlay's size).  Checks only; wed_door_set_cells sets them. */
 int wed_door_cells_valid(const wed_area *a, const uint16_t *cells, size_t n, codec_error *err);
 
+/* Sets the edges of polygon poly's stored bounding box (k = 0..3: min_x,
+** max_x, min_y, max_y) whose bit 1 << k is in `set` to edge[k], -1 meaning
+** as its vertices give it; the others keep their stored values.  An axis
+** with an edge set must come out with min <= max.  When the box changes,
+** wed_polygon_set_bbox ("bounding box: ...") regenerates the wall groups. */
+int wed_polygon_set_edges(wed_area *a, uint32_t poly, const int32_t edge[4], unsigned set, codec_error *err);
+
+/* Flags and height of a polygon added by wed_polygon_insert_kind, until
+** the caller sets others: a wall is a shade wall; a door polygon is door,
+** cover animations and shade wall (0x89, as all 370 door polygons of the
+** corpus); the height is that of 99.98% of real polygons. */
+#define WED_NEW_WALL_FLAGS WED_PF_SHADE_WALL
+#define WED_NEW_DOOR_FLAGS (WED_PF_DOOR | WED_PF_COVER_ANIMATIONS | WED_PF_SHADE_WALL)
+#define WED_NEW_POLYGON_HEIGHT 0xFF
+
+/* Adds a polygon without vertices by kind: "wall" (or kind NULL) without a
+** door, a wall after the last wall (wed_polygon_insert_wall); "door_open"
+** or "door_closed" with door *door, a polygon at the end of that door's
+** state (wed_polygon_insert_door).  Later polygons move up by one.  A
+** door name is not taken (a door polygon's name is its door's): a caller
+** given one passes door_name_given and is refused.  *poly gets the new
+** polygon's index. */
+int wed_polygon_insert_kind(wed_area *a, const char *kind, const int64_t *door, int door_name_given, uint32_t *poly,
+                            codec_error *err);
+
+/* A door or a polygon named for messages, into buf (NUL-terminated, cut
+** at size): "door 2 'DOOR0202'", "wall polygon 3", "door_open polygon 9
+** of door 1 'DOOR0201'" (a name's bytes outside printable ASCII as '?'). */
+void wed_door_describe(const wed_area *a, uint32_t door, char *buf, size_t size);
+void wed_polygon_describe(const wed_area *a, uint32_t poly, char *buf, size_t size);
+
 /* ---- memory ---------------------------------------------------------------- */
 
 /* About how many bytes of memory an area holds: its tables and the copy of

@@ -360,3 +360,85 @@ int wed_door_cells_valid(const wed_area *a, const uint16_t *cells, size_t n, cod
   }
   return 1;
 }
+
+/* The box from the vertices first (for the edges set to -1), then the
+** edges, then the check of the axes set. */
+int wed_polygon_set_edges(wed_area *a, uint32_t poly, const int32_t edge[4], unsigned set, codec_error *err) {
+  static const char *const names[4] = {"min_x", "max_x", "min_y", "max_y"};
+  uint16_t box[4], from_vertices[4];
+  const wed_polygon *p;
+  const wed_point *pts;
+  uint32_t n;
+  int k;
+  if (poly >= a->num_polygons) return codec_fail_arg(err, "polygon %u: no such polygon", poly);
+  p = &a->polygons[poly];
+  n = wed_polygon_vertices(a, poly, &pts);
+  wed_bbox_of(pts, n, &from_vertices[0], &from_vertices[1], &from_vertices[2], &from_vertices[3]);
+  box[0] = p->min_x;
+  box[1] = p->max_x;
+  box[2] = p->min_y;
+  box[3] = p->max_y;
+  for (k = 0; k < 4; k++) {
+    if (set & (1u << k)) box[k] = edge[k] < 0 ? from_vertices[k] : (uint16_t)edge[k];
+  }
+  for (k = 0; k < 4; k += 2) {
+    if ((set & (3u << k)) && box[k] > box[k + 1])
+      return codec_fail_arg(err, "column %s: %u is greater than %s %u; a bounding box needs %s <= %s", names[k],
+                            (unsigned)box[k], names[k + 1], (unsigned)box[k + 1], names[k], names[k + 1]);
+  }
+  if (box[0] == p->min_x && box[1] == p->max_x && box[2] == p->min_y && box[3] == p->max_y) return 1;
+  if (!wed_polygon_set_bbox(a, poly, box[0], box[1], box[2], box[3], err)) return codec_prefix(err, "bounding box: ");
+  return 1;
+}
+
+/* The kind and the door must agree: a wall has no door, a door polygon
+** needs one; the door is checked before the codec places the polygon. */
+int wed_polygon_insert_kind(wed_area *a, const char *kind, const int64_t *door, int door_name_given, uint32_t *poly,
+                            codec_error *err) {
+  int door_kind = kind && (strcmp(kind, "door_open") == 0 || strcmp(kind, "door_closed") == 0);
+  if (door_name_given || (kind && !door_kind && strcmp(kind, "wall") != 0) || door_kind != (door != NULL))
+    return codec_fail_arg(err, "INSERT into wed_polygons takes kind 'wall' (or no kind) without a door, or kind 'door_open' or "
+                               "'door_closed' with a door (wed_doors.door); door_name is read-only");
+  if (!door_kind) {
+    if (!wed_polygon_insert_wall(a, WED_NEW_WALL_FLAGS, WED_NEW_POLYGON_HEIGHT, NULL, 0, poly, err))
+      return codec_prefix(err, "cannot insert a wall polygon: ");
+    return 1;
+  }
+  if (a->num_doors == 0) return codec_fail_arg(err, "column door: the area has no doors (add one with INSERT INTO wed_doors)");
+  if (*door < 0 || *door >= a->num_doors)
+    return codec_fail_arg(err, "column door: it takes a door number from 0 to %u (the area has %u doors)", a->num_doors - 1,
+                          a->num_doors);
+  if (!wed_polygon_insert_door(a, (uint32_t)*door, strcmp(kind, "door_closed") == 0, WED_NEW_DOOR_FLAGS,
+                               WED_NEW_POLYGON_HEIGHT, NULL, 0, poly, err))
+    return codec_prefix(err, "cannot insert a %s polygon: ", kind);
+  return 1;
+}
+
+/* ---- names for messages ------------------------------------------------------------ */
+
+/* An 8-byte name as printable ASCII (other bytes as '?': messages have no
+** code page to decode with); out holds 9 bytes. */
+static void name_for_message(const unsigned char field[8], char out[9]) {
+  size_t i, n = wed_resref_len(field);
+  for (i = 0; i < n; i++) out[i] = field[i] >= 0x20 && field[i] < 0x7f ? (char)field[i] : '?';
+  out[n] = 0;
+}
+
+void wed_door_describe(const wed_area *a, uint32_t door, char *buf, size_t size) {
+  char name[9];
+  name_for_message(a->doors[door].name, name);
+  snprintf(buf, size, "door %u '%s'", door, name);
+}
+
+/* Its kind, and for a door polygon the door it belongs to. */
+void wed_polygon_describe(const wed_area *a, uint32_t poly, char *buf, size_t size) {
+  long door = -1;
+  const char *kind = wed_polygon_kind_name(wed_polygon_kind_of(a, poly, &door));
+  char name[9];
+  if (door < 0) {
+    snprintf(buf, size, "%s polygon %u", kind, poly);
+    return;
+  }
+  name_for_message(a->doors[door].name, name);
+  snprintf(buf, size, "%s polygon %u of door %ld '%s'", kind, poly, door, name);
+}

@@ -1043,6 +1043,16 @@ static inline int ls_codec_check(int ok, const codec_error *e, char **err, const
     return SQLITE_OK;                                                             \
   }
 
+/* A describe (ls_table.describe) through the codec's naming of an
+** element, describe_fn(const Model *, uint32_t element, char *buf,
+** size_t size) (NUL-terminated, cut at size). */
+#define LS_DESCRIBE_CALL(fn, Model, describe_fn)                            \
+  static char *fn(const void *model, const ls_pos *pos) {                   \
+    char name[256];                                                         \
+    describe_fn((const Model *)model, (uint32_t)pos->element, name, sizeof name); \
+    return sqlite3_mprintf("%s", name);                                     \
+  }
+
 /* A JSON integer array column's span showing the run first, first+1, ...,
 ** first+n-1 (int64_t elements in the row's arena: a door's polygons, say).
 ** SQLITE_OK or SQLITE_NOMEM. */

@@ -47,14 +47,6 @@ const ls_format wed_format = {
 
 /* ---- shared helpers --------------------------------------------------------- */
 
-/* An 8-byte name as printable ASCII for error messages (other bytes as
-** '?': messages have no code page to decode with); out holds 9 bytes. */
-static void name_for_message(const unsigned char field[8], char out[9]) {
-  size_t i, n = wed_resref_len(field);
-  for (i = 0; i < n; i++) out[i] = field[i] >= 0x20 && field[i] < 0x7f ? (char)field[i] : '?';
-  out[n] = 0;
-}
-
 /* The shapes' counts: the area's arrays, an overlay's size in tiles. */
 LS_COUNT_FIELD(overlay_count, wed_area, num_overlays)
 LS_COUNT_FIELD(door_count, wed_area, num_doors)
@@ -211,11 +203,7 @@ static int door_insert(void *model, const void *args_, ls_pos *pos, char **err) 
 LS_REMOVE_CALL(door_remove, wed_area, wed_door_delete)
 
 /* Names a door row in error messages: number and name. */
-static char *describe_door(const void *model, const ls_pos *pos) {
-  char name[9];
-  name_for_message(((const wed_area *)model)->doors[pos->element].name, name);
-  return sqlite3_mprintf("door %lld '%s'", (long long)pos->element, name);
-}
+LS_DESCRIBE_CALL(describe_door, wed_area, wed_door_describe)
 
 /* The limit is the base overlay's, checked by wed_door_cells_valid. */
 static const ls_json_shape cells_shape = {1, 0, SIZE_MAX, "[0,1]",
@@ -264,11 +252,6 @@ typedef struct polygon_rec {
 ** there by designated index, so a list that disagrees draws -Woverride-init. */
 enum { PCOL_MIN_X = 6, PCOL_VERTICES = 11 };
 
-/* Flags and height of an INSERTed wall whose values are not given: the
-** usual wall (shade wall) and the height of 99.98% of real polygons. */
-#define WED_NEW_WALL_FLAGS WED_PF_SHADE_WALL
-#define WED_NEW_WALL_HEIGHT 0xFF
-
 /* The uid: a polygon keeps it while walls before it come and go; the
 ** seek finds it wherever inserts and deletes moved it. */
 LS_KEY_FIELD(polygon_key, wed_area, polygons, uid)
@@ -297,89 +280,38 @@ static int polygon_load(const ls_row *row, char **err) {
 }
 
 /* flags and height; new vertices (the codec recomputes the box); then the
-** box: each edge as the UPDATE sets it, else as the vertices give it when
-** they changed, else as it was (-1, NULL: from the vertices), each axis
-** given checked for min <= max. */
+** box edges the UPDATE sets (-1, NULL: from the vertices), each axis
+** given checked for min <= max (wed_polygon_set_edges). */
 static int polygon_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  static const char *const names[4] = {"min_x", "max_x", "min_y", "max_y"};
-  const polygon_rec *r = row->rec, *was = old;
-  const wed_polygon *p;
-  uint16_t box[4], from_vertices[4];
-  const wed_point *pts;
-  uint32_t n;
+  const polygon_rec *r = row->rec;
+  uint32_t poly = (uint32_t)row->pos.element;
   codec_error cerr = {0};
-  int k;
-  AREA(row)->polygons[row->pos.element] = r->p;
-  if (changed[PCOL_VERTICES] &&
-      !wed_polygon_set_vertices(AREA(row), (uint32_t)row->pos.element, r->vertices.p, r->vertices.n / 2, &cerr)) {
+  unsigned set = 0, k;
+  (void)old;
+  AREA(row)->polygons[poly] = r->p;
+  if (changed[PCOL_VERTICES] && !wed_polygon_set_vertices(AREA(row), poly, r->vertices.p, r->vertices.n / 2, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column vertices");
-  }
-  n = wed_polygon_vertices(AREA(row), (uint32_t)row->pos.element, &pts);
-  wed_bbox_of(pts, n, &from_vertices[0], &from_vertices[1], &from_vertices[2], &from_vertices[3]);
-  for (k = 0; k < 4; k++) {
-    int32_t edge = changed[PCOL_MIN_X + k] ? r->box[k] : changed[PCOL_VERTICES] ? -1 : was->box[k];
-    box[k] = edge < 0 ? from_vertices[k] : (uint16_t)edge;
-  }
-  for (k = 0; k < 4; k += 2) {
-    if ((changed[PCOL_MIN_X + k] || changed[PCOL_MIN_X + k + 1]) && box[k] > box[k + 1]) {
-      *err = sqlite3_mprintf("column %s: %u is greater than %s %u; a bounding box needs %s <= %s", names[k],
-                             (unsigned)box[k], names[k + 1], (unsigned)box[k + 1], names[k], names[k + 1]);
-      return SQLITE_CONSTRAINT;
-    }
-  }
-  p = &AREA(row)->polygons[row->pos.element]; /* the codec may have replaced the array */
-  if (box[0] == p->min_x && box[1] == p->max_x && box[2] == p->min_y && box[3] == p->max_y) return SQLITE_OK;
-  if (!wed_polygon_set_bbox(AREA(row), (uint32_t)row->pos.element, box[0], box[1], box[2], box[3], &cerr)) {
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "bounding box");
-  }
-  return SQLITE_OK;
+  for (k = 0; k < 4; k++) set |= changed[PCOL_MIN_X + k] ? 1u << k : 0;
+  return ls_codec_check(wed_polygon_set_edges(AREA(row), poly, r->box, set, &cerr), &cerr, err, NULL);
 }
-
-/* Flags of an INSERTed door polygon whose flags are not given: door,
-** cover animations and shade wall (0x89), as all 370 door polygons of the
-** corpus. */
-#define WED_NEW_DOOR_FLAGS (WED_PF_DOOR | WED_PF_COVER_ANIMATIONS | WED_PF_SHADE_WALL)
 
 /* INSERT: with kind 'wall' (or no kind and no door) a new wall polygon
 ** after the last wall; with kind 'door_open' or 'door_closed' and a door, a
-** new polygon at the end of that door's state.  Later polygons move up by
-** one.  It has no vertices yet; the engine then sets the given columns. */
+** new polygon at the end of that door's state (wed_polygon_insert_kind).
+** Later polygons move up by one.  It has no vertices yet; the engine then
+** sets the given columns. */
 typedef struct polygon_args {
   ls_arg kind, door, door_name;
 } polygon_args;
 
 static int polygon_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const polygon_args *args = args_;
-  wed_area *a = model;
-  const char *kind = ls_arg_text(&args->kind);
-  int has_door = ls_arg_given(&args->door);
-  int door_kind = kind && (strcmp(kind, "door_open") == 0 || strcmp(kind, "door_closed") == 0);
+  int64_t door = ls_arg_type(&args->door) == SQLITE_INTEGER ? ls_arg_int64(&args->door) : -1; /* -1: no door's number */
   uint32_t poly = 0;
-  int64_t door = 0;
   codec_error cerr = {0};
-  int ok;
-  if (ls_arg_given(&args->door_name) || (kind && !door_kind && strcmp(kind, "wall") != 0) ||
-      door_kind != has_door) {
-    *err = sqlite3_mprintf("INSERT into wed_polygons takes kind 'wall' (or no kind) without a door, or kind 'door_open' or 'door_closed' "
-                           "with a door (wed_doors.door); door_name is read-only");
-    return SQLITE_CONSTRAINT;
-  }
-  if (door_kind) {
-    if (a->num_doors == 0) {
-      *err = sqlite3_mprintf("column door: the area has no doors (add one with INSERT INTO wed_doors)");
-      return SQLITE_CONSTRAINT;
-    }
-    if (ls_arg_type(&args->door) != SQLITE_INTEGER || (door = ls_arg_int64(&args->door)) < 0 ||
-        door >= a->num_doors) {
-      *err = sqlite3_mprintf("column door: it takes a door number from 0 to %u (the area has %u doors)", a->num_doors - 1, a->num_doors);
-      return SQLITE_CONSTRAINT;
-    }
-    ok = wed_polygon_insert_door(a, (uint32_t)door, strcmp(kind, "door_closed") == 0, WED_NEW_DOOR_FLAGS, WED_NEW_WALL_HEIGHT, NULL, 0,
-                                 &poly, &cerr);
-    if (!ok) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a %s polygon", kind);
-  } else if (!wed_polygon_insert_wall(a, WED_NEW_WALL_FLAGS, WED_NEW_WALL_HEIGHT, NULL, 0, &poly, &cerr)) {
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a wall polygon");
-  }
+  if (!wed_polygon_insert_kind(model, ls_arg_text(&args->kind), ls_arg_given(&args->door) ? &door : NULL,
+                               ls_arg_given(&args->door_name), &poly, &cerr))
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   *pos = (ls_pos){.element = poly};
   return SQLITE_OK;
 }
@@ -389,15 +321,7 @@ static int polygon_insert(void *model, const void *args_, ls_pos *pos, char **er
 LS_REMOVE_CALL(polygon_remove, wed_area, wed_polygon_delete)
 
 /* Names a polygon row in error messages: index, kind and door. */
-static char *describe_polygon(const void *model, const ls_pos *pos) {
-  const wed_area *a = model;
-  long door = -1;
-  enum wed_polygon_kind kind = wed_polygon_kind_of(a, (uint32_t)pos->element, &door);
-  char name[9];
-  if (door < 0) return sqlite3_mprintf("%s polygon %lld", wed_polygon_kind_name(kind), (long long)pos->element);
-  name_for_message(a->doors[door].name, name);
-  return sqlite3_mprintf("%s polygon %lld of door %ld '%s'", wed_polygon_kind_name(kind), (long long)pos->element, door, name);
-}
+LS_DESCRIBE_CALL(describe_polygon, wed_area, wed_polygon_describe)
 
 static const char *const polygon_kind_names[] = {"wall", "door_open", "door_closed", "orphan", NULL};
 
@@ -521,10 +445,9 @@ LS_REMOVE_CALL_NESTED(vertex_remove, wed_area, wed_polygon_delete_vertex)
 /* Names a vertex row in error messages: its position and its polygon as
 ** describe_polygon names it. */
 static char *describe_vertex(const void *model, const ls_pos *pos) {
-  char *poly = describe_polygon(model, pos);
-  char *s = poly ? sqlite3_mprintf("vertex %lld of %s", (long long)pos->index, poly) : NULL;
-  sqlite3_free(poly);
-  return s;
+  char poly[256];
+  wed_polygon_describe(model, (uint32_t)pos->element, poly, sizeof poly);
+  return sqlite3_mprintf("vertex %lld of %s", (long long)pos->index, poly);
 }
 
 static const ls_insert vertex_insertion = {
