@@ -399,7 +399,7 @@ void wed_bbox_of(const wed_point *pts, size_t n, uint16_t *min_x, uint16_t *max_
 ** that the tables only map their columns to these calls.  Each takes plain
 ** values; on refusal the message is the one the table shows, naming the
 ** table's columns (which are the fields of the records here) and what to
-** do instead.  All or nothing, like the edits they call. */
+** do instead. */
 
 /* The overlay record a new overlay takes: *want (NULL: the first unused
 ** one, from 1).  Refused: overlay 0 (the base overlay, always in use), a
@@ -427,6 +427,23 @@ int wed_door_insert_at(wed_area *a, const int64_t *at, uint32_t *door, codec_err
 ** and each is one of them (the message names the element and the base
 ** overlay's size).  Checks only; wed_door_set_cells sets them. */
 int wed_door_cells_valid(const wed_area *a, const uint16_t *cells, size_t n, codec_error *err);
+
+/* Writes back an edited copy of door record `door`: the fields a caller
+** assigns (name, closed) and, when `new_cells`, cells[0..n) as its cells,
+** checked by wed_door_cells_valid and set by wed_door_set_cells. */
+int wed_door_update(wed_area *a, uint32_t door, const wed_door *now, const uint16_t *cells, size_t n, int new_cells,
+                    codec_error *err);
+
+/* Writes back an edited copy of tilemap cell `cell` of overlay `overlay`:
+** the fields a caller assigns (secondary_tile, overlay_mask, anim_speed,
+** unknown) and, when `new_tiles`, tiles[0..n) as its TIS tiles
+** (wed_cell_set_tiles). */
+int wed_cell_update(wed_area *a, uint32_t overlay, uint32_t cell, const wed_tilecell *now, const uint16_t *tiles, size_t n,
+                    int new_tiles, codec_error *err);
+
+/* A polygon's stored bounding box as the edges wed_polygon_set_edges
+** takes: min_x, max_x, min_y, max_y. */
+void wed_polygon_edges(const wed_polygon *p, int32_t edge[4]);
 
 /* Sets the edges of polygon poly's stored bounding box (k = 0..3: min_x,
 ** max_x, min_y, max_y) whose bit 1 << k is in `set` to edge[k], -1 meaning

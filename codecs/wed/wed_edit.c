@@ -361,6 +361,40 @@ int wed_door_cells_valid(const wed_area *a, const uint16_t *cells, size_t n, cod
   return 1;
 }
 
+/* The fields first: a refusal of the cells names the door by the name the
+** same UPDATE gives it (callers undo a refused UPDATE as a whole). */
+int wed_door_update(wed_area *a, uint32_t door, const wed_door *now, const uint16_t *cells, size_t n, int new_cells,
+                    codec_error *err) {
+  wed_door *dr;
+  if (door >= a->num_doors) return codec_fail_arg(err, "door %u: no such door", door);
+  dr = &a->doors[door];
+  memcpy(dr->name, now->name, sizeof dr->name);
+  dr->closed = now->closed;
+  return !new_cells || (wed_door_cells_valid(a, cells, n, err) && wed_door_set_cells(a, door, cells, n, err));
+}
+
+/* The fields that size nothing, then the tiles (which may move the
+** cell's run in the lookup table). */
+int wed_cell_update(wed_area *a, uint32_t overlay, uint32_t cell, const wed_tilecell *now, const uint16_t *tiles, size_t n,
+                    int new_tiles, codec_error *err) {
+  wed_tilecell *c;
+  if (overlay >= a->num_overlays || cell >= a->overlays[overlay].num_cells)
+    return codec_fail_arg(err, "overlay %u: no cell %u", overlay, cell);
+  c = &a->overlays[overlay].cells[cell];
+  c->secondary_tile = now->secondary_tile;
+  c->overlay_mask = now->overlay_mask;
+  c->anim_speed = now->anim_speed;
+  c->unknown = now->unknown;
+  return !new_tiles || wed_cell_set_tiles(a, overlay, cell, tiles, n, err);
+}
+
+void wed_polygon_edges(const wed_polygon *p, int32_t edge[4]) {
+  edge[0] = p->min_x;
+  edge[1] = p->max_x;
+  edge[2] = p->min_y;
+  edge[3] = p->max_y;
+}
+
 /* The box from the vertices first (for the edges set to -1), then the
 ** edges, then the check of the axes set. */
 int wed_polygon_set_edges(wed_area *a, uint32_t poly, const int32_t edge[4], unsigned set, codec_error *err) {

@@ -47,17 +47,6 @@ void *ls_arena_alloc(ls_arena *arena, size_t bytes) {
   return b->data;
 }
 
-/* One element more than the run, so that an empty run allocates too. */
-int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n) {
-  int64_t *run;
-  size_t i;
-  if (n >= SIZE_MAX / sizeof *run || !(run = ls_arena_alloc(arena, sizeof *run * (n + 1)))) return SQLITE_NOMEM;
-  for (i = 0; i < n; i++) run[i] = first + (int64_t)i;
-  out->p = run;
-  out->n = n;
-  return SQLITE_OK;
-}
-
 ls_arena *ls_arena_new(void) {
   return calloc(1, sizeof(ls_arena));
 }

@@ -978,6 +978,21 @@ static inline int ls_codec_check(int ok, const codec_error *e, char **err, const
   return prefix ? ls_codec_failed(e, SQLITE_CONSTRAINT, err, "%s", prefix) : ls_codec_failed(e, SQLITE_CONSTRAINT, err, NULL);
 }
 
+/* A refusal: *err = the formatted message (sqlite3_mprintf), and
+** SQLITE_CONSTRAINT (SQLITE_NOMEM when the message cannot be made), for
+** `if (...) return ls_refuse(err, "column door: ...", ...);`. */
+int ls_refuse(char **err, const char *fmt, ...);
+
+/* An optional integer argument for a codec call that takes one as a
+** pointer (NULL: not given): NULL when the INSERT gave the column NULL,
+** else `slot` holding the value, or `not_int` when it is no integer (a
+** value the codec refuses, as it refuses a wrong number). */
+static inline const int64_t *ls_arg_opt_int(const ls_arg *a, int64_t not_int, int64_t *slot) {
+  if (!ls_arg_given(a)) return NULL;
+  *slot = ls_arg_type(a) == SQLITE_INTEGER ? ls_arg_int64(a) : not_int;
+  return slot;
+}
+
 /* A count for a shape (ls_shape.count): the model's member `field`. */
 #define LS_COUNT_FIELD(fn, Model, field) \
   static int64_t fn(const void *model) { return ((const Model *)model)->field; }
@@ -1052,6 +1067,29 @@ static inline int ls_codec_check(int ok, const codec_error *e, char **err, const
     describe_fn((const Model *)model, (uint32_t)pos->element, name, sizeof name); \
     return sqlite3_mprintf("%s", name);                                     \
   }
+
+/* A store() that writes the record back through one codec call: `call`
+** is an expression returning 1 or 0 that may use `row`, `rec` (the
+** record, const Rec *), `changed` (store()'s) and `cerr` (a codec_error
+** for the call); a refusal is "<prefix>: <codec message>" (ls_codec_check). */
+#define LS_STORE_CALL(fn, Rec, prefix, call)                                             \
+  static int fn(ls_row *row, const void *old, const unsigned char *changed, char **err) { \
+    const Rec *rec = row->rec;                                                            \
+    codec_error cerr = {0};                                                               \
+    (void)old, (void)changed, (void)rec;                                                  \
+    return ls_codec_check((call), &cerr, err, prefix);                                    \
+  }
+
+/* A table's ls_insert `name`: run() and its argument struct Args, then
+** the arguments (LS_ARG, LS_ARG_NAMED). */
+#define LS_INSERTION(name, run_fn, Args, ...) \
+  static const ls_insert name = {.run = run_fn, .args_size = sizeof(Args), .args = {__VA_ARGS__}}
+
+/* A column showing integer field `field` by name (LS_ENUM): `names`,
+** NULL-terminated, stand for the values first, first+1, ... */
+#define LS_COL_ENUM(nm, st, S, field, first, names, fl, doc_)                                                  \
+  {.name = nm, .type = "TEXT", .kind = LS_ENUM, .store = st, .offset = offsetof(S, field), .min = first, .aux = names, \
+   .flags = fl, .doc = doc_}
 
 /* A JSON integer array column's span showing the run first, first+1, ...,
 ** first+n-1 (int64_t elements in the row's arena: a door's polygons, say).

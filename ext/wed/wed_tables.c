@@ -64,12 +64,8 @@ enum { OCOL_WIDTH = 1, OCOL_HEIGHT = 2 };
 
 /* The record back to the codec, which resizes the tilemap and what
 ** depends on it when the UPDATE sets width or height (wed_overlay_update). */
-static int overlay_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  codec_error cerr = {0};
-  int resize = changed[OCOL_WIDTH] || changed[OCOL_HEIGHT];
-  (void)old;
-  return ls_codec_check(wed_overlay_update(AREA(row), (uint32_t)row->pos.element, row->rec, resize, &cerr), &cerr, err, NULL);
-}
+LS_STORE_CALL(overlay_store, wed_overlay, NULL,
+              wed_overlay_update(AREA(row), (uint32_t)row->pos.element, rec, changed[OCOL_WIDTH] || changed[OCOL_HEIGHT], &cerr))
 
 /* INSERT: takes an unused overlay record (0x0) for a new overlay, the one
 ** `overlay` names or else the first (wed_overlay_pick); WED files keep
@@ -87,14 +83,10 @@ static int overlay_insert(void *model, const void *args_, ls_pos *pos, char **er
   uint32_t at = 0;
   codec_error cerr = {0};
   if (!ls_arg_given(&args->width) || !ls_arg_given(&args->height) || ls_arg_int64(&args->width) < 1 ||
-      ls_arg_int64(&args->height) < 1) {
-    *err = sqlite3_mprintf("INSERT into wed_overlays needs width and height (1..65535 tiles); overlay (an unused record 1..%u) is optional", last);
-    return SQLITE_CONSTRAINT;
-  }
-  if (ls_arg_given(&args->overlay) && ls_arg_type(&args->overlay) != SQLITE_INTEGER) {
-    *err = sqlite3_mprintf("column overlay: it takes an overlay number (an unused record 1..%u)", last);
-    return SQLITE_CONSTRAINT;
-  }
+      ls_arg_int64(&args->height) < 1)
+    return ls_refuse(err, "INSERT into wed_overlays needs width and height (1..65535 tiles); overlay (an unused record 1..%u) is optional", last);
+  if (ls_arg_given(&args->overlay) && ls_arg_type(&args->overlay) != SQLITE_INTEGER)
+    return ls_refuse(err, "column overlay: it takes an overlay number (an unused record 1..%u)", last);
   if (!wed_overlay_pick(a, ls_arg_given(&args->overlay) ? &want : NULL, &at, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   *pos = (ls_pos){.element = at};
@@ -121,10 +113,8 @@ static const ls_column overlay_columns[] = {
   LS_COL_INT("num_lookup", LS_U32, wed_overlay, num_lookup, LS_COL_RO, "entries of the overlay's tile lookup table"),
 };
 
-static const ls_insert overlay_insertion = {
-  .run = overlay_insert, .args_size = sizeof(overlay_args),
-  .args = {LS_ARG(overlay_args, overlay), LS_ARG(overlay_args, width), LS_ARG(overlay_args, height)},
-};
+LS_INSERTION(overlay_insertion, overlay_insert, overlay_args, LS_ARG(overlay_args, overlay), LS_ARG(overlay_args, width),
+             LS_ARG(overlay_args, height));
 
 static const ls_table wed_overlays = {
   .name = "wed_overlays", .format = &wed_format,
@@ -161,18 +151,9 @@ static int door_load(const ls_row *row, char **err) {
 
 /* name and closed; new cells, which must lie in the base overlay (the
 ** codec rebuilds the door cell table when the run cannot be rewritten in
-** place). */
-static int door_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const door_rec *r = row->rec;
-  codec_error cerr = {0};
-  int ok;
-  (void)old;
-  AREA(row)->doors[row->pos.element] = r->d;
-  if (!changed[DCOL_CELLS]) return SQLITE_OK;
-  ok = wed_door_cells_valid(AREA(row), r->cells.p, r->cells.n, &cerr) &&
-       wed_door_set_cells(AREA(row), (uint32_t)row->pos.element, r->cells.p, r->cells.n, &cerr);
-  return ls_codec_check(ok, &cerr, err, "column cells");
-}
+** place: wed_door_update). */
+LS_STORE_CALL(door_store, door_rec, "column cells",
+              wed_door_update(AREA(row), (uint32_t)row->pos.element, &rec->d, rec->cells.p, rec->cells.n, changed[DCOL_CELLS], &cerr))
 
 /* The uid: a door keeps it while doors before it come and go; the seek
 ** finds it wherever deletes moved it. */
@@ -189,10 +170,10 @@ typedef struct door_args {
 
 static int door_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const door_args *args = args_;
-  int64_t at = ls_arg_type(&args->door) == SQLITE_INTEGER ? ls_arg_int64(&args->door) : -1; /* -1: never a door's place */
+  int64_t at;
   uint32_t door = 0;
   codec_error cerr = {0};
-  if (!wed_door_insert_at(model, ls_arg_given(&args->door) ? &at : NULL, &door, &cerr))
+  if (!wed_door_insert_at(model, ls_arg_opt_int(&args->door, -1, &at), &door, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   *pos = (ls_pos){.element = door};
   return SQLITE_OK;
@@ -222,9 +203,7 @@ static const ls_column door_columns[] = {
   LS_COL_INT("closed_count", LS_U16, door_rec, d.closed_count, LS_COL_RO, "number of closed-state polygons"),
 };
 
-static const ls_insert door_insertion = {
-  .run = door_insert, .args_size = sizeof(door_args), .args = {LS_ARG(door_args, door)},
-};
+LS_INSERTION(door_insertion, door_insert, door_args, LS_ARG(door_args, door));
 
 static const ls_table wed_doors = {
   .name = "wed_doors", .format = &wed_format,
@@ -266,10 +245,7 @@ static int polygon_load(const ls_row *row, char **err) {
   r->vertices.n = 2 * (size_t)wed_polygon_vertices(a, (uint32_t)row->pos.element, &pts); /* x, y, x, y... */
   r->vertices.p = pts;
   r->p = a->polygons[row->pos.element];
-  r->box[0] = r->p.min_x;
-  r->box[1] = r->p.max_x;
-  r->box[2] = r->p.min_y;
-  r->box[3] = r->p.max_y;
+  wed_polygon_edges(&r->p, r->box);
   r->kind = (int32_t)wed_polygon_kind_of(a, (uint32_t)row->pos.element, &door);
   r->door = door;
   if (door >= 0) {
@@ -306,10 +282,10 @@ typedef struct polygon_args {
 
 static int polygon_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const polygon_args *args = args_;
-  int64_t door = ls_arg_type(&args->door) == SQLITE_INTEGER ? ls_arg_int64(&args->door) : -1; /* -1: no door's number */
+  int64_t door;
   uint32_t poly = 0;
   codec_error cerr = {0};
-  if (!wed_polygon_insert_kind(model, ls_arg_text(&args->kind), ls_arg_given(&args->door) ? &door : NULL,
+  if (!wed_polygon_insert_kind(model, ls_arg_text(&args->kind), ls_arg_opt_int(&args->door, -1, &door),
                                ls_arg_given(&args->door_name), &poly, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   *pos = (ls_pos){.element = poly};
@@ -330,12 +306,9 @@ static const ls_json_shape vertices_shape = {2, 0, SIZE_MAX, "[[10,20],[90,20],[
 
 static const ls_column polygon_columns[] = {
   LS_COL_POS("polygon", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(34), "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"),
-  {.name = "kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(polygon_rec, kind), .flags = LS_COL_RO,
-   .aux = polygon_kind_names, .doc = "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"},
-  {.name = "door", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(polygon_rec, door),
-   .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "door number (wed_doors.door) for door polygons, else NULL"},
-  {.name = "door_name", .type = "TEXT", .kind = LS_TEXT8, .store = LS_SPAN, .offset = offsetof(polygon_rec, door_name),
-   .flags = LS_COL_RO, .doc = "that door's name, else NULL"},
+  LS_COL_ENUM("kind", LS_I32, polygon_rec, kind, 0, polygon_kind_names, LS_COL_RO, "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"),
+  LS_COL_INT_NULL("door", LS_I64, polygon_rec, door, 0, 0, LS_COL_RO, "door number (wed_doors.door) for door polygons, else NULL"),
+  LS_COL_TEXT("door_name", LS_TEXT8, polygon_rec, door_name, 0, LS_COL_RO, 0, "that door's name, else NULL"),
   LS_COL_INT("flags", LS_U8, polygon_rec, p.flags, 0, "flag byte: wed_flag_names(flags); 0x01 shade wall, 0x04 hovering, 0x08 cover animations, 0x80 door"),
   LS_COL_INT("height", LS_U8, polygon_rec, p.height, 0, "height byte (255 in almost every real polygon)"),
   [PCOL_MIN_X] = LS_COL_INT_NULL("min_x", LS_I32, polygon_rec, box[0], 0, 65535, 0, "bounding box left (stored; setting vertices recomputes the box, an explicit min_x..max_y in the same UPDATE wins; NULL: from the vertices)"),
@@ -347,10 +320,8 @@ static const ls_column polygon_columns[] = {
   LS_COL_INT("first_vertex", LS_U32, polygon_rec, p.first_vertex, LS_COL_RO, "index of the first vertex in the file's vertex table"),
 };
 
-static const ls_insert polygon_insertion = {
-  .run = polygon_insert, .args_size = sizeof(polygon_args),
-  .args = {LS_ARG(polygon_args, kind), LS_ARG(polygon_args, door), LS_ARG(polygon_args, door_name)},
-};
+LS_INSERTION(polygon_insertion, polygon_insert, polygon_args, LS_ARG(polygon_args, kind), LS_ARG(polygon_args, door),
+             LS_ARG(polygon_args, door_name));
 
 static const ls_table wed_polygons = {
   .name = "wed_polygons", .format = &wed_format,
@@ -364,11 +335,6 @@ static const ls_table wed_polygons = {
 
 /* ---- wed_vertices ---------------------------------------------------------------- */
 
-/* wed_vertices: one point of a polygon's run, at pos (polygon, vertex). */
-typedef struct vertex_rec {
-  wed_point v;
-} vertex_rec;
-
 static int64_t vertex_count_of(const void *m, int64_t poly) {
   const wed_point *pts;
   return wed_polygon_vertices(m, (uint32_t)poly, &pts);
@@ -381,27 +347,24 @@ static int64_t vertex_key(const void *model, const ls_pos *pos) {
 /* The vertex with that uid, wherever inserts and deletes moved it. */
 LS_SEEK_FIND_NESTED(vertex_seek, wed_area, wed_vertex_find)
 
+/* A row's record is its point, at pos (polygon, vertex). */
 static int vertex_load(const ls_row *row, char **err) {
   const wed_point *pts;
   (void)err;
   wed_polygon_vertices(AREA(row), (uint32_t)row->pos.element, &pts);
-  ((vertex_rec *)row->rec)->v = pts[row->pos.index];
+  *(wed_point *)row->rec = pts[row->pos.index];
   return SQLITE_OK;
 }
 
 /* A moved vertex: the codec recomputes the box and the wall groups. */
-static int vertex_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  codec_error cerr = {0};
-  int ok = wed_vertex_set(AREA(row), (uint32_t)row->pos.element, (uint32_t)row->pos.index, ((const vertex_rec *)row->rec)->v, &cerr);
-  (void)old, (void)changed;
-  return ls_codec_check(ok, &cerr, err, "cannot move the vertex");
-}
+LS_STORE_CALL(vertex_store, wed_point, "cannot move the vertex",
+              wed_vertex_set(AREA(row), (uint32_t)row->pos.element, (uint32_t)row->pos.index, *rec, &cerr))
 
 static const ls_column vertex_columns[] = {
   LS_COL_POS("polygon", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(34), "the polygon (wed_polygons.polygon: walls first, then door polygons); INSERT: the polygon the vertex goes into"),
   LS_COL_POS("vertex", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(14), "position in the polygon's vertex list, 0-based (shifts when vertices before it are inserted or deleted); INSERT: the position to take, default after the last"),
-  LS_COL_INT("x", LS_U16, vertex_rec, v.x, 0, "x in pixels, 0..65535; setting x or y recomputes the polygon's bounding box and the wall groups"),
-  LS_COL_INT("y", LS_U16, vertex_rec, v.y, 0, "y in pixels, 0..65535"),
+  LS_COL_INT("x", LS_U16, wed_point, x, 0, "x in pixels, 0..65535; setting x or y recomputes the polygon's bounding box and the wall groups"),
+  LS_COL_INT("y", LS_U16, wed_point, y, 0, "y in pixels, 0..65535"),
 };
 
 /* INSERT: the point (x, y, both needed) goes into polygon `polygon` (the
@@ -418,14 +381,9 @@ static int vertex_insert(void *model, const void *args_, ls_pos *pos, char **err
   uint32_t n;
   codec_error cerr = {0};
   int rc;
-  if (!ls_arg_given(&args->polygon) || !ls_arg_given(&args->x) || !ls_arg_given(&args->y)) {
-    *err = sqlite3_mprintf("INSERT into wed_vertices needs polygon, x and y (vertex is optional: the position, default after the last)");
-    return SQLITE_CONSTRAINT;
-  }
-  if (a->num_polygons == 0) {
-    *err = sqlite3_mprintf("column polygon: the area has no polygons (add one with INSERT INTO wed_polygons)");
-    return SQLITE_CONSTRAINT;
-  }
+  if (!ls_arg_given(&args->polygon) || !ls_arg_given(&args->x) || !ls_arg_given(&args->y))
+    return ls_refuse(err, "INSERT into wed_vertices needs polygon, x and y (vertex is optional: the position, default after the last)");
+  if (a->num_polygons == 0) return ls_refuse(err, "column polygon: the area has no polygons (add one with INSERT INTO wed_polygons)");
   if ((rc = ls_arg_int(&args->polygon, 0, a->num_polygons - 1, &poly, err)) != SQLITE_OK ||
       (rc = ls_arg_int(&args->x, 0, 65535, &x, err)) != SQLITE_OK ||
       (rc = ls_arg_int(&args->y, 0, 65535, &y, err)) != SQLITE_OK)
@@ -450,10 +408,8 @@ static char *describe_vertex(const void *model, const ls_pos *pos) {
   return sqlite3_mprintf("vertex %lld of %s", (long long)pos->index, poly);
 }
 
-static const ls_insert vertex_insertion = {
-  .run = vertex_insert, .args_size = sizeof(vertex_args),
-  .args = {LS_ARG(vertex_args, polygon), LS_ARG(vertex_args, vertex), LS_ARG(vertex_args, x), LS_ARG(vertex_args, y)},
-};
+LS_INSERTION(vertex_insertion, vertex_insert, vertex_args, LS_ARG(vertex_args, polygon), LS_ARG(vertex_args, vertex),
+             LS_ARG(vertex_args, x), LS_ARG(vertex_args, y));
 
 static const ls_table wed_vertices = {
   .name = "wed_vertices", .format = &wed_format,
@@ -462,7 +418,7 @@ static const ls_table wed_vertices = {
   .shape = LS_NESTED(polygon_count, vertex_count_of), .key = vertex_key, .seek = vertex_seek,
   .insert = &vertex_insertion, .remove = vertex_remove, .describe = describe_vertex, .natural_order = "polygon,vertex",
   .rows_per_file = 456, /* the corpus average */
-  .record_size = sizeof(vertex_rec), .load = vertex_load, .store = vertex_store,
+  .record_size = sizeof(wed_point), .load = vertex_load, .store = vertex_store,
 };
 
 /* ---- wed_tiles ------------------------------------------------------------------- */
@@ -488,16 +444,11 @@ static int tile_load(const ls_row *row, char **err) {
 }
 
 /* The fields that size nothing; new TIS tiles go to the codec, which
-** rebuilds the lookup table when the count changes or the run is shared. */
-static int tile_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const tile_rec *r = row->rec;
-  codec_error cerr = {0};
-  (void)old;
-  AREA(row)->overlays[row->pos.element].cells[r->cell] = r->c;
-  if (!changed[TCOL_TIS_TILES]) return SQLITE_OK;
-  return ls_codec_check(wed_cell_set_tiles(AREA(row), (uint32_t)row->pos.element, r->cell, r->tis_tiles.p, r->tis_tiles.n, &cerr),
-                        &cerr, err, "column tis_tiles");
-}
+** rebuilds the lookup table when the count changes or the run is shared
+** (wed_cell_update). */
+LS_STORE_CALL(tile_store, tile_rec, "column tis_tiles",
+              wed_cell_update(AREA(row), (uint32_t)row->pos.element, rec->cell, &rec->c, rec->tis_tiles.p, rec->tis_tiles.n,
+                              changed[TCOL_TIS_TILES], &cerr))
 
 static const ls_json_shape tis_tiles_shape = {1, 1, 65535, "[12]",
                                               "a JSON array of 1 to 65535 TIS tile numbers from 0 to 65535 (several: an animation), e.g. '[12]'"};
