@@ -96,6 +96,13 @@ void wed_wallgroup_grid(const wed_area *a, uint32_t *gx, uint32_t *gy) {
   grid_of(a->overlays[0].width, a->overlays[0].height, gx, gy);
 }
 
+void wed_wallgroup_origin(const wed_area *a, uint32_t g, int64_t *x_px, int64_t *y_px) {
+  uint32_t gx, gy;
+  wed_wallgroup_grid(a, &gx, &gy);
+  *x_px = gx ? (int64_t)WED_GROUP_W * (g % gx) : 0;
+  *y_px = gx ? (int64_t)WED_GROUP_H * (g / gx) : 0;
+}
+
 /* ---- free / clone ------------------------------------------------------------ */
 
 /* Releases an area and everything it owns; NULL is fine. */

@@ -231,6 +231,10 @@ void wed_free(wed_area *a);
 ** group g covers x in [640*(g % gx), +640), y in [480*(g / gx), +480). */
 void wed_wallgroup_grid(const wed_area *a, uint32_t *gx, uint32_t *gy);
 
+/* The top left corner of wall group g's cell in pixels, (640*(g % gx),
+** 480*(g / gx)); (0, 0) when the grid is empty. */
+void wed_wallgroup_origin(const wed_area *a, uint32_t g, int64_t *x_px, int64_t *y_px);
+
 /* The TIS tile numbers of a tilemap cell (lookup[start .. start+count)).
 ** Returns the count and points *tiles into the area, or 0 (and NULL) when
 ** overlay or cell do not exist. */
@@ -475,6 +479,8 @@ int wed_polygon_insert_kind(wed_area *a, const char *kind, const int64_t *door, 
 ** of door 1 'DOOR0201'" (a name's bytes outside printable ASCII as '?'). */
 void wed_door_describe(const wed_area *a, uint32_t door, char *buf, size_t size);
 void wed_polygon_describe(const wed_area *a, uint32_t poly, char *buf, size_t size);
+/* "vertex 2 of wall polygon 0": vertex k of polygon poly. */
+void wed_vertex_describe(const wed_area *a, uint32_t poly, uint32_t k, char *buf, size_t size);
 
 /* ---- memory ---------------------------------------------------------------- */
 

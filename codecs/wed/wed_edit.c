@@ -476,3 +476,9 @@ void wed_polygon_describe(const wed_area *a, uint32_t poly, char *buf, size_t si
   name_for_message(a->doors[door].name, name);
   snprintf(buf, size, "%s polygon %u of door %ld '%s'", kind, poly, door, name);
 }
+
+void wed_vertex_describe(const wed_area *a, uint32_t poly, uint32_t k, char *buf, size_t size) {
+  char name[96];
+  wed_polygon_describe(a, poly, name, sizeof name);
+  snprintf(buf, size, "vertex %u of %s", k, name);
+}

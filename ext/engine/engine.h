@@ -1008,6 +1008,13 @@ static inline const int64_t *ls_arg_opt_int(const ls_arg *a, int64_t not_int, in
 #define LS_KEY_FIELD(fn, Model, array, field) \
   static int64_t fn(const void *model, const ls_pos *pos) { return ((const Model *)model)->array[pos->element].field; }
 
+/* A key a NESTED row has from the codec: key_fn(const Model *, uint32_t
+** element, uint32_t index), a uid that stays while rows come and go. */
+#define LS_KEY_CALL_NESTED(fn, Model, key_fn)                                                    \
+  static int64_t fn(const void *model, const ls_pos *pos) {                                      \
+    return (int64_t)key_fn((const Model *)model, (uint32_t)pos->element, (uint32_t)pos->index); \
+  }
+
 /* The seek (ls_table.seek) for such a key, through the codec's
 ** find(const Model *, uint32_t key, uint32_t *element): 1 when found. */
 #define LS_SEEK_FIND(fn, Model, find_fn)                                                     \
@@ -1080,6 +1087,22 @@ static inline const int64_t *ls_arg_opt_int(const ls_arg *a, int64_t not_int, in
     return ls_codec_check((call), &cerr, err, prefix);                                    \
   }
 
+/* An INSERT run() that adds the row through one codec call: `call` is an
+** expression returning 1 or 0 that may use `model`, `args` (the argument
+** struct, const Args *), `cerr` (a codec_error for the call) and
+** `element` (a uint32_t the call sets to the new element, the row's
+** place); a refusal is the codec's message as it is. */
+#define LS_INSERT_CALL(fn, Args, call)                                       \
+  static int fn(void *model, const void *args_, ls_pos *pos, char **err) {   \
+    const Args *args = args_;                                                \
+    uint32_t element = 0;                                                    \
+    codec_error cerr = {0};                                                  \
+    (void)model, (void)args;                                                 \
+    if (!(call)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL); \
+    *pos = (ls_pos){.element = element};                                     \
+    return SQLITE_OK;                                                        \
+  }
+
 /* A table's ls_insert `name`: run() and its argument struct Args, then
 ** the arguments (LS_ARG, LS_ARG_NAMED). */
 #define LS_INSERTION(name, run_fn, Args, ...) \
@@ -1090,6 +1113,15 @@ static inline const int64_t *ls_arg_opt_int(const ls_arg *a, int64_t not_int, in
 #define LS_COL_ENUM(nm, st, S, field, first, names, fl, doc_)                                                  \
   {.name = nm, .type = "TEXT", .kind = LS_ENUM, .store = st, .offset = offsetof(S, field), .min = first, .aux = names, \
    .flags = fl, .doc = doc_}
+
+/* The same for a NESTED row: describe_fn(const Model *, uint32_t element,
+** uint32_t index, char *buf, size_t size). */
+#define LS_DESCRIBE_CALL_NESTED(fn, Model, describe_fn)                                               \
+  static char *fn(const void *model, const ls_pos *pos) {                                             \
+    char name[256];                                                                                   \
+    describe_fn((const Model *)model, (uint32_t)pos->element, (uint32_t)pos->index, name, sizeof name); \
+    return sqlite3_mprintf("%s", name);                                                               \
+  }
 
 /* A JSON integer array column's span showing the run first, first+1, ...,
 ** first+n-1 (int64_t elements in the row's arena: a door's polygons, say).

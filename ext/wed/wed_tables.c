@@ -168,16 +168,7 @@ typedef struct door_args {
   ls_arg door;
 } door_args;
 
-static int door_insert(void *model, const void *args_, ls_pos *pos, char **err) {
-  const door_args *args = args_;
-  int64_t at;
-  uint32_t door = 0;
-  codec_error cerr = {0};
-  if (!wed_door_insert_at(model, ls_arg_opt_int(&args->door, -1, &at), &door, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
-  *pos = (ls_pos){.element = door};
-  return SQLITE_OK;
-}
+LS_INSERT_CALL(door_insert, door_args, wed_door_insert_at(model, ls_arg_opt_int(&args->door, -1, &(int64_t){0}), &element, &cerr))
 
 /* DELETE of a door with its open and closed polygons and its cells; later
 ** doors move down by one, the wall groups follow. */
@@ -280,17 +271,9 @@ typedef struct polygon_args {
   ls_arg kind, door, door_name;
 } polygon_args;
 
-static int polygon_insert(void *model, const void *args_, ls_pos *pos, char **err) {
-  const polygon_args *args = args_;
-  int64_t door;
-  uint32_t poly = 0;
-  codec_error cerr = {0};
-  if (!wed_polygon_insert_kind(model, ls_arg_text(&args->kind), ls_arg_opt_int(&args->door, -1, &door),
-                               ls_arg_given(&args->door_name), &poly, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
-  *pos = (ls_pos){.element = poly};
-  return SQLITE_OK;
-}
+LS_INSERT_CALL(polygon_insert, polygon_args,
+               wed_polygon_insert_kind(model, ls_arg_text(&args->kind), ls_arg_opt_int(&args->door, -1, &(int64_t){0}),
+                                       ls_arg_given(&args->door_name), &element, &cerr))
 
 /* DELETE of a polygon, wall or door polygon (its door's state loses it);
 ** later polygons move down, the wall groups follow. */
@@ -340,11 +323,9 @@ static int64_t vertex_count_of(const void *m, int64_t poly) {
   return wed_polygon_vertices(m, (uint32_t)poly, &pts);
 }
 
-static int64_t vertex_key(const void *model, const ls_pos *pos) {
-  return (int64_t)wed_vertex_uid(model, (uint32_t)pos->element, (uint32_t)pos->index);
-}
-
-/* The vertex with that uid, wherever inserts and deletes moved it. */
+/* The vertex's uid, and the vertex with that uid wherever inserts and
+** deletes moved it. */
+LS_KEY_CALL_NESTED(vertex_key, wed_area, wed_vertex_uid)
 LS_SEEK_FIND_NESTED(vertex_seek, wed_area, wed_vertex_find)
 
 /* A row's record is its point, at pos (polygon, vertex). */
@@ -402,11 +383,7 @@ LS_REMOVE_CALL_NESTED(vertex_remove, wed_area, wed_polygon_delete_vertex)
 
 /* Names a vertex row in error messages: its position and its polygon as
 ** describe_polygon names it. */
-static char *describe_vertex(const void *model, const ls_pos *pos) {
-  char poly[256];
-  wed_polygon_describe(model, (uint32_t)pos->element, poly, sizeof poly);
-  return sqlite3_mprintf("vertex %lld of %s", (long long)pos->index, poly);
-}
+LS_DESCRIBE_CALL_NESTED(describe_vertex, wed_area, wed_vertex_describe)
 
 LS_INSERTION(vertex_insertion, vertex_insert, vertex_args, LS_ARG(vertex_args, polygon), LS_ARG(vertex_args, vertex),
              LS_ARG(vertex_args, x), LS_ARG(vertex_args, y));
@@ -492,12 +469,9 @@ static int group_load(const ls_row *row, char **err) {
   const wed_area *a = AREA(row);
   group_rec *r = row->rec;
   const uint16_t *polys;
-  uint32_t gx, gy;
   (void)err;
-  wed_wallgroup_grid(a, &gx, &gy);
   r->g = a->wallgroups[row->pos.element];
-  r->x_px = gx ? (int64_t)WED_GROUP_W * (row->pos.element % gx) : 0;
-  r->y_px = gx ? (int64_t)WED_GROUP_H * (row->pos.element / gx) : 0;
+  wed_wallgroup_origin(a, (uint32_t)row->pos.element, &r->x_px, &r->y_px);
   r->polygons.n = wed_wallgroup_polygons(a, (uint32_t)row->pos.element, &polys);
   r->polygons.p = polys;
   return SQLITE_OK;
