@@ -829,13 +829,10 @@ enum wed_polygon_kind wed_polygon_kind_of(const wed_area *a, uint32_t poly, long
 }
 
 /* The public names of the polygon kinds (the wed_polygons.kind column). */
+const char *const wed_polygon_kind_names[] = {"wall", "door_open", "door_closed", "orphan", NULL};
+
 const char *wed_polygon_kind_name(enum wed_polygon_kind kind) {
-  switch (kind) {
-    case WED_POLY_WALL: return "wall";
-    case WED_POLY_DOOR_OPEN: return "door_open";
-    case WED_POLY_DOOR_CLOSED: return "door_closed";
-    default: return "orphan";
-  }
+  return (unsigned)kind <= WED_POLY_ORPHAN ? wed_polygon_kind_names[kind] : "orphan";
 }
 
 /* Linear search by uid: polygons are few (hundreds), and indices shift on

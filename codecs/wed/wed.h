@@ -250,8 +250,10 @@ uint32_t wed_polygon_vertices(const wed_area *a, uint32_t poly, const wed_point 
 ** door whose open or closed range contains it; *door = -1 otherwise. */
 enum wed_polygon_kind wed_polygon_kind_of(const wed_area *a, uint32_t poly, long *door);
 
-/* 'wall', 'door_open', 'door_closed', 'orphan'. */
+/* 'wall', 'door_open', 'door_closed', 'orphan'; the names indexed by
+** kind, NULL-terminated. */
 const char *wed_polygon_kind_name(enum wed_polygon_kind kind);
+extern const char *const wed_polygon_kind_names[];
 
 /* The polygon indices listed in wall group g; 0 if no such group. */
 uint32_t wed_wallgroup_polygons(const wed_area *a, uint32_t g, const uint16_t **polys);
@@ -444,6 +446,13 @@ int wed_door_update(wed_area *a, uint32_t door, const wed_door *now, const uint1
 ** (wed_cell_set_tiles). */
 int wed_cell_update(wed_area *a, uint32_t overlay, uint32_t cell, const wed_tilecell *now, const uint16_t *tiles, size_t n,
                     int new_tiles, codec_error *err);
+
+/* Writes back an edited copy of polygon `poly`: the fields a caller
+** assigns (flags, height); when `new_vertices`, pts[0..n) as its vertices
+** (wed_polygon_set_vertices: "column vertices: ..."), which recompute the
+** box; then the box edges in `set` (wed_polygon_set_edges). */
+int wed_polygon_update(wed_area *a, uint32_t poly, const wed_polygon *now, const wed_point *pts, size_t n, int new_vertices,
+                       const int32_t edge[4], unsigned set, codec_error *err);
 
 /* A polygon's stored bounding box as the edges wed_polygon_set_edges
 ** takes: min_x, max_x, min_y, max_y. */

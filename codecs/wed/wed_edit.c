@@ -395,6 +395,15 @@ void wed_polygon_edges(const wed_polygon *p, int32_t edge[4]) {
   edge[3] = p->max_y;
 }
 
+int wed_polygon_update(wed_area *a, uint32_t poly, const wed_polygon *now, const wed_point *pts, size_t n, int new_vertices,
+                       const int32_t edge[4], unsigned set, codec_error *err) {
+  if (poly >= a->num_polygons) return codec_fail_arg(err, "polygon %u: no such polygon", poly);
+  a->polygons[poly].flags = now->flags;
+  a->polygons[poly].height = now->height;
+  if (new_vertices && !wed_polygon_set_vertices(a, poly, pts, n, err)) return codec_prefix(err, "column vertices: ");
+  return wed_polygon_set_edges(a, poly, edge, set, err);
+}
+
 /* The box from the vertices first (for the edges set to -1), then the
 ** edges, then the check of the axes set. */
 int wed_polygon_set_edges(wed_area *a, uint32_t poly, const int32_t edge[4], unsigned set, codec_error *err) {

@@ -1087,6 +1087,15 @@ static inline const int64_t *ls_arg_opt_int(const ls_arg *a, int64_t not_int, in
     return ls_codec_check((call), &cerr, err, prefix);                                    \
   }
 
+/* Which of the n columns first, first+1, ... store()'s `changed` marks,
+** as bits 1 << k: for a codec call that takes a set of fields. */
+static inline unsigned ls_changed_bits(const unsigned char *changed, int first, int n) {
+  unsigned bits = 0;
+  int k;
+  for (k = 0; k < n; k++) bits |= changed[first + k] ? 1u << k : 0;
+  return bits;
+}
+
 /* An INSERT run() that adds the row through one codec call: `call` is an
 ** expression returning 1 or 0 that may use `model`, `args` (the argument
 ** struct, const Args *), `cerr` (a codec_error for the call) and

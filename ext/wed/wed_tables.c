@@ -248,19 +248,10 @@ static int polygon_load(const ls_row *row, char **err) {
 
 /* flags and height; new vertices (the codec recomputes the box); then the
 ** box edges the UPDATE sets (-1, NULL: from the vertices), each axis
-** given checked for min <= max (wed_polygon_set_edges). */
-static int polygon_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const polygon_rec *r = row->rec;
-  uint32_t poly = (uint32_t)row->pos.element;
-  codec_error cerr = {0};
-  unsigned set = 0, k;
-  (void)old;
-  AREA(row)->polygons[poly] = r->p;
-  if (changed[PCOL_VERTICES] && !wed_polygon_set_vertices(AREA(row), poly, r->vertices.p, r->vertices.n / 2, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column vertices");
-  for (k = 0; k < 4; k++) set |= changed[PCOL_MIN_X + k] ? 1u << k : 0;
-  return ls_codec_check(wed_polygon_set_edges(AREA(row), poly, r->box, set, &cerr), &cerr, err, NULL);
-}
+** given checked for min <= max (wed_polygon_update). */
+LS_STORE_CALL(polygon_store, polygon_rec, NULL,
+              wed_polygon_update(AREA(row), (uint32_t)row->pos.element, &rec->p, rec->vertices.p, rec->vertices.n / 2,
+                                 changed[PCOL_VERTICES], rec->box, ls_changed_bits(changed, PCOL_MIN_X, 4), &cerr))
 
 /* INSERT: with kind 'wall' (or no kind and no door) a new wall polygon
 ** after the last wall; with kind 'door_open' or 'door_closed' and a door, a
@@ -282,14 +273,12 @@ LS_REMOVE_CALL(polygon_remove, wed_area, wed_polygon_delete)
 /* Names a polygon row in error messages: index, kind and door. */
 LS_DESCRIBE_CALL(describe_polygon, wed_area, wed_polygon_describe)
 
-static const char *const polygon_kind_names[] = {"wall", "door_open", "door_closed", "orphan", NULL};
-
 static const ls_json_shape vertices_shape = {2, 0, SIZE_MAX, "[[10,20],[90,20],[50,80]]",
                                              "a JSON array of [x,y] pairs of integers from 0 to 65535 (pixel coordinates), e.g. '[[10,20],[90,20],[50,80]]'"};
 
 static const ls_column polygon_columns[] = {
   LS_COL_POS("polygon", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(34), "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"),
-  LS_COL_ENUM("kind", LS_I32, polygon_rec, kind, 0, polygon_kind_names, LS_COL_RO, "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"),
+  LS_COL_ENUM("kind", LS_I32, polygon_rec, kind, 0, wed_polygon_kind_names, LS_COL_RO, "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"),
   LS_COL_INT_NULL("door", LS_I64, polygon_rec, door, 0, 0, LS_COL_RO, "door number (wed_doors.door) for door polygons, else NULL"),
   LS_COL_TEXT("door_name", LS_TEXT8, polygon_rec, door_name, 0, LS_COL_RO, 0, "that door's name, else NULL"),
   LS_COL_INT("flags", LS_U8, polygon_rec, p.flags, 0, "flag byte: wed_flag_names(flags); 0x01 shade wall, 0x04 hovering, 0x08 cover animations, 0x80 door"),
