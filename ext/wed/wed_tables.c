@@ -8,19 +8,18 @@
 ** - A row's record is the codec's own struct (wed_overlay, wed_door, ...)
 **   as loaded, plus what load() derives: the runs the row refers to (tile
 **   lookup, door cells, vertices, polygon lookup: shown in place, 16-bit),
-**   a polygon's kind and door.  Read-only columns cannot change it, so
-**   store() writes the struct back and hands changed runs to the codec,
-**   which rebuilds its tables and the wall groups.
+**   a polygon's kind and door.  store() hands the edited record to the
+**   codec (wed_*_update), and INSERT and DELETE are codec calls too: the
+**   rules of a WED file, and the messages that say them, are the codec's
+**   (wed_edit.c), so this file only maps columns to its calls.
 ** - Keys: overlays, doors, wall groups and tile cells never move, so their
 **   key is their position; polygons move when walls are inserted or
 **   deleted, so theirs is the codec's polygon uid, and a vertex's is the
 **   codec's vertex uid (see wed.h).
 ** - Bounding box vs. vertices: new vertices recompute the box, an edge set
 **   in the same UPDATE wins, an edge set to NULL comes from the vertices
-**   (polygon_store, from the columns the UPDATE changes).
+**   (wed_polygon_update, from the columns the UPDATE changes).
 */
-#include <string.h>
-
 #include "wed/wed.h"
 #include "engine/engine.h"
 #include "wed/wed_tables.h"
@@ -67,10 +66,9 @@ enum { OCOL_WIDTH = 1, OCOL_HEIGHT = 2 };
 LS_STORE_CALL(overlay_store, wed_overlay, NULL,
               wed_overlay_update(AREA(row), (uint32_t)row->pos.element, rec, changed[OCOL_WIDTH] || changed[OCOL_HEIGHT], &cerr))
 
-/* INSERT: takes an unused overlay record (0x0) for a new overlay, the one
-** `overlay` names or else the first (wed_overlay_pick); WED files keep
-** their 5 records, so no record is added.  The engine then sets width,
-** height and tileset, which it needs. */
+/* INSERT: takes the unused (0x0) record wed_overlay_pick gives for a new
+** overlay, the one `overlay` names or else the first (WED files keep their
+** 5 records); the engine then sets width, height and tileset. */
 typedef struct overlay_args {
   ls_arg overlay, width, height;
 } overlay_args;
@@ -93,10 +91,8 @@ static int overlay_insert(void *model, const void *args_, ls_pos *pos, char **er
   return SQLITE_OK;
 }
 
-/* DELETE of overlay 1..: its record becomes unused (0x0, no tileset, no
-** tile counts), its tilemap and lookup go, and no cell's overlay mask
-** draws it any more.  The record itself stays: WED files keep them.
-** Overlay 0 is refused (wed_overlay_empty). */
+/* DELETE of overlay 1..: its record becomes unused (0x0, no tileset), its
+** tilemap goes and no cell's mask draws it (wed_overlay_empty). */
 static int overlay_remove(void *model, const ls_pos *pos, char **err) {
   codec_error cerr = {0};
   return ls_codec_check(wed_overlay_empty(model, (uint32_t)pos->element, &cerr), &cerr, err, NULL);
@@ -117,12 +113,10 @@ LS_INSERTION(overlay_insertion, overlay_insert, overlay_args, LS_ARG(overlay_arg
              LS_ARG(overlay_args, height));
 
 static const ls_table wed_overlays = {
-  .name = "wed_overlays", .format = &wed_format,
+  .name = "wed_overlays", .format = &wed_format, LS_COLUMNS(overlay_columns),
   .doc = "one row per overlay record of each WED file (5 in real files, unused ones 0x0); UPDATE width/height resizes, INSERT takes an unused record for a new overlay, DELETE empties overlay 1.. (the record stays, 0x0)",
-  LS_COLUMNS(overlay_columns),
-  .shape = LS_ARRAY(overlay_count), .row_name = "overlay {element}",
+  .shape = LS_ARRAY(overlay_count), .row_name = "overlay {element}", .rows_per_file = 5, /* the corpus average */
   .insert = &overlay_insertion, .remove = overlay_remove,
-  .rows_per_file = 5, /* the corpus average */
   .record_size = sizeof(wed_overlay), .load = overlay_load, .store = overlay_store,
 };
 
@@ -197,12 +191,10 @@ static const ls_column door_columns[] = {
 LS_INSERTION(door_insertion, door_insert, door_args, LS_ARG(door_args, door));
 
 static const ls_table wed_doors = {
-  .name = "wed_doors", .format = &wed_format,
+  .name = "wed_doors", .format = &wed_format, LS_COLUMNS(door_columns),
   .doc = "one row per door of each WED file; INSERT adds a door after the last (closed 1, no polygons: add them to wed_polygons), DELETE removes one with its polygons and cells",
-  LS_COLUMNS(door_columns),
-  .shape = LS_ARRAY(door_count), .key = door_key, .seek = door_seek,
+  .shape = LS_ARRAY(door_count), .key = door_key, .seek = door_seek, .rows_per_file = 2, /* the corpus average */
   .insert = &door_insertion, .remove = door_remove, .describe = describe_door,
-  .rows_per_file = 2, /* the corpus average */
   .record_size = sizeof(door_rec), .load = door_load, .store = door_store,
 };
 
@@ -253,11 +245,9 @@ LS_STORE_CALL(polygon_store, polygon_rec, NULL,
               wed_polygon_update(AREA(row), (uint32_t)row->pos.element, &rec->p, rec->vertices.p, rec->vertices.n / 2,
                                  changed[PCOL_VERTICES], rec->box, ls_changed_bits(changed, PCOL_MIN_X, 4), &cerr))
 
-/* INSERT: with kind 'wall' (or no kind and no door) a new wall polygon
-** after the last wall; with kind 'door_open' or 'door_closed' and a door, a
-** new polygon at the end of that door's state (wed_polygon_insert_kind).
-** Later polygons move up by one.  It has no vertices yet; the engine then
-** sets the given columns. */
+/* INSERT: a wall after the last wall, or with kind 'door_open' or
+** 'door_closed' and a door a polygon at the end of that door's state
+** (wed_polygon_insert_kind); the engine then sets the given columns. */
 typedef struct polygon_args {
   ls_arg kind, door, door_name;
 } polygon_args;
@@ -296,12 +286,10 @@ LS_INSERTION(polygon_insertion, polygon_insert, polygon_args, LS_ARG(polygon_arg
              LS_ARG(polygon_args, door_name));
 
 static const ls_table wed_polygons = {
-  .name = "wed_polygons", .format = &wed_format,
+  .name = "wed_polygons", .format = &wed_format, LS_COLUMNS(polygon_columns),
   .doc = "one row per polygon (walls, then door polygons) of each WED file; INSERT adds a wall (flags 1, height 255 unless given) or, with kind 'door_open'/'door_closed' and door, a polygon of that door state (flags 0x89 unless given); DELETE removes one; wall groups follow",
-  LS_COLUMNS(polygon_columns),
-  .shape = LS_ARRAY(polygon_count), .key = polygon_key, .seek = polygon_seek,
+  .shape = LS_ARRAY(polygon_count), .key = polygon_key, .seek = polygon_seek, .rows_per_file = 33, /* the corpus average */
   .insert = &polygon_insertion, .remove = polygon_remove, .describe = describe_polygon,
-  .rows_per_file = 33, /* the corpus average */
   .record_size = sizeof(polygon_rec), .load = polygon_load, .store = polygon_store,
 };
 
@@ -378,9 +366,8 @@ LS_INSERTION(vertex_insertion, vertex_insert, vertex_args, LS_ARG(vertex_args, p
              LS_ARG(vertex_args, x), LS_ARG(vertex_args, y));
 
 static const ls_table wed_vertices = {
-  .name = "wed_vertices", .format = &wed_format,
+  .name = "wed_vertices", .format = &wed_format, LS_COLUMNS(vertex_columns),
   .doc = "one row per vertex of each polygon of each WED file (the vertices column of wed_polygons, one point a row); INSERT adds a vertex to a polygon, DELETE removes one; boxes and wall groups follow",
-  LS_COLUMNS(vertex_columns),
   .shape = LS_NESTED(polygon_count, vertex_count_of), .key = vertex_key, .seek = vertex_seek,
   .insert = &vertex_insertion, .remove = vertex_remove, .describe = describe_vertex, .natural_order = "polygon,vertex",
   .rows_per_file = 456, /* the corpus average */
@@ -436,8 +423,8 @@ static const ls_column tile_columns[] = {
 };
 
 static const ls_table wed_tiles = {
-  .name = "wed_tiles", .format = &wed_format, .doc = "one row per tilemap cell of each used overlay of each WED file",
-  LS_COLUMNS(tile_columns),
+  .name = "wed_tiles", .format = &wed_format, LS_COLUMNS(tile_columns),
+  .doc = "one row per tilemap cell of each used overlay of each WED file",
   .shape = LS_GRID(overlay_count, overlay_width, overlay_height), .row_name = "tile x {x}, y {y} of overlay {element}",
   .rows_per_file = 800, /* the corpus average */
   .record_size = sizeof(tile_rec), .load = tile_load, .store = tile_store,
@@ -476,10 +463,9 @@ static const ls_column group_columns[] = {
 };
 
 static const ls_table wed_wallgroups = {
-  .name = "wed_wallgroups", .format = &wed_format, .doc = "one row per wall group of each WED file (read-only: derived from the polygons)",
-  LS_COLUMNS(group_columns),
-  .shape = LS_ARRAY(group_count), .row_name = "wall group {element}",
-  .rows_per_file = 13, /* the corpus average */
+  .name = "wed_wallgroups", .format = &wed_format, LS_COLUMNS(group_columns),
+  .doc = "one row per wall group of each WED file (read-only: derived from the polygons)",
+  .shape = LS_ARRAY(group_count), .row_name = "wall group {element}", .rows_per_file = 13, /* the corpus average */
   .record_size = sizeof(group_rec), .load = group_load,
 };
 
@@ -487,8 +473,4 @@ static const ls_table wed_wallgroups = {
 
 static const ls_table *const wed_tables[] = {&wed_overlays, &wed_doors, &wed_polygons, &wed_vertices, &wed_tiles, &wed_wallgroups, NULL};
 
-const ls_family wed_family = {
-  .format = &wed_format,
-  .tables = wed_tables,
-  .register_functions = wed_register_functions,
-};
+const ls_family wed_family = {.format = &wed_format, .tables = wed_tables, .register_functions = wed_register_functions};
