@@ -69,9 +69,7 @@ LS_STORE_CALL(overlay_store, wed_overlay, NULL,
 /* INSERT: takes the unused (0x0) record wed_overlay_pick gives for a new
 ** overlay, the one `overlay` names or else the first (WED files keep their
 ** 5 records); the engine then sets width, height and tileset. */
-typedef struct overlay_args {
-  ls_arg overlay, width, height;
-} overlay_args;
+typedef struct overlay_args { ls_arg overlay, width, height; } overlay_args;
 
 static int overlay_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const overlay_args *args = args_;
@@ -158,9 +156,7 @@ LS_SEEK_FIND(door_seek, wed_area, wed_door_find)
 ** number), closed = 1, no cells and no polygons yet; the engine then sets
 ** name, closed and cells.  Its polygons come with INSERT INTO wed_polygons
 ** (kind 'door_open' or 'door_closed'). */
-typedef struct door_args {
-  ls_arg door;
-} door_args;
+typedef struct door_args { ls_arg door; } door_args;
 
 LS_INSERT_CALL(door_insert, door_args, wed_door_insert_at(model, ls_arg_opt_int(&args->door, -1, &(int64_t){0}), &element, &cerr))
 
@@ -248,9 +244,7 @@ LS_STORE_CALL(polygon_store, polygon_rec, NULL,
 /* INSERT: a wall after the last wall, or with kind 'door_open' or
 ** 'door_closed' and a door a polygon at the end of that door's state
 ** (wed_polygon_insert_kind); the engine then sets the given columns. */
-typedef struct polygon_args {
-  ls_arg kind, door, door_name;
-} polygon_args;
+typedef struct polygon_args { ls_arg kind, door, door_name; } polygon_args;
 
 LS_INSERT_CALL(polygon_insert, polygon_args,
                wed_polygon_insert_kind(model, ls_arg_text(&args->kind), ls_arg_opt_int(&args->door, -1, &(int64_t){0}),
@@ -328,9 +322,7 @@ static const ls_column vertex_columns[] = {
 /* INSERT: the point (x, y, both needed) goes into polygon `polygon` (the
 ** index wed_polygons shows now) before vertex `vertex` (NULL: after the
 ** last); the vertices from there on move up by one. */
-typedef struct vertex_args {
-  ls_arg polygon, vertex, x, y;
-} vertex_args;
+typedef struct vertex_args { ls_arg polygon, vertex, x, y; } vertex_args;
 
 static int vertex_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const vertex_args *args = args_;
