@@ -1092,21 +1092,22 @@ int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n);
 
 /* A DELETE (ls_table.remove) of the row's element through the codec's
 ** remove(Model *, uint32_t element, codec_error *), its refusal as
-** "cannot delete: <codec message>". */
-#define LS_REMOVE_CALL(fn, Model, remove_fn)                                          \
-  static int fn(void *model, const ls_pos *pos, char **err) {                         \
-    codec_error cerr = {0};                                                           \
-    int ok = remove_fn((Model *)model, (uint32_t)pos->element, &cerr);                \
-    return ls_codec_check(ok, &cerr, err, "cannot delete");                           \
+** "<prefix>: <codec message>" ("cannot delete"; NULL: the codec's
+** message as it is). */
+#define LS_REMOVE_CALL(fn, Model, remove_fn, prefix)                   \
+  static int fn(void *model, const ls_pos *pos, char **err) {          \
+    codec_error cerr = {0};                                            \
+    int ok = remove_fn((Model *)model, (uint32_t)pos->element, &cerr); \
+    return ls_codec_check(ok, &cerr, err, prefix);                     \
   }
 
 /* The same for a NESTED row: remove(Model *, uint32_t element, uint32_t
 ** index, codec_error *). */
-#define LS_REMOVE_CALL_NESTED(fn, Model, remove_fn)                                          \
+#define LS_REMOVE_CALL_NESTED(fn, Model, remove_fn, prefix)                                  \
   static int fn(void *model, const ls_pos *pos, char **err) {                                \
     codec_error cerr = {0};                                                                  \
     int ok = remove_fn((Model *)model, (uint32_t)pos->element, (uint32_t)pos->index, &cerr); \
-    return ls_codec_check(ok, &cerr, err, "cannot delete");                                  \
+    return ls_codec_check(ok, &cerr, err, prefix);                                           \
   }
 
 /* A describe (ls_table.describe) through the codec's naming of an

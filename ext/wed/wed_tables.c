@@ -90,11 +90,9 @@ static int overlay_insert(void *model, const void *args_, ls_pos *pos, char **er
 }
 
 /* DELETE of overlay 1..: its record becomes unused (0x0, no tileset), its
-** tilemap goes and no cell's mask draws it (wed_overlay_empty). */
-static int overlay_remove(void *model, const ls_pos *pos, char **err) {
-  codec_error cerr = {0};
-  return ls_codec_check(wed_overlay_empty(model, (uint32_t)pos->element, &cerr), &cerr, err, NULL);
-}
+** tilemap goes and no cell's mask draws it (wed_overlay_empty, whose
+** messages say DELETE). */
+LS_REMOVE_CALL(overlay_remove, wed_area, wed_overlay_empty, NULL)
 
 static const ls_column overlay_columns[] = {
   LS_COL_POS("overlay", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"),
@@ -162,7 +160,7 @@ LS_INSERT_CALL(door_insert, door_args, wed_door_insert_at(model, ls_arg_opt_int(
 
 /* DELETE of a door with its open and closed polygons and its cells; later
 ** doors move down by one, the wall groups follow. */
-LS_REMOVE_CALL(door_remove, wed_area, wed_door_delete)
+LS_REMOVE_CALL(door_remove, wed_area, wed_door_delete, "cannot delete")
 
 /* Names a door row in error messages: number and name. */
 LS_DESCRIBE_CALL(describe_door, wed_area, wed_door_describe)
@@ -252,7 +250,7 @@ LS_INSERT_CALL(polygon_insert, polygon_args,
 
 /* DELETE of a polygon, wall or door polygon (its door's state loses it);
 ** later polygons move down, the wall groups follow. */
-LS_REMOVE_CALL(polygon_remove, wed_area, wed_polygon_delete)
+LS_REMOVE_CALL(polygon_remove, wed_area, wed_polygon_delete, "cannot delete")
 
 /* Names a polygon row in error messages: index, kind and door. */
 LS_DESCRIBE_CALL(describe_polygon, wed_area, wed_polygon_describe)
@@ -348,7 +346,7 @@ static int vertex_insert(void *model, const void *args_, ls_pos *pos, char **err
 
 /* DELETE of a vertex (of any polygon; a polygon may end up with none); the
 ** later vertices of its polygon move down by one. */
-LS_REMOVE_CALL_NESTED(vertex_remove, wed_area, wed_polygon_delete_vertex)
+LS_REMOVE_CALL_NESTED(vertex_remove, wed_area, wed_polygon_delete_vertex, "cannot delete")
 
 /* Names a vertex row in error messages: its position and its polygon as
 ** describe_polygon names it. */
