@@ -963,6 +963,191 @@ typedef struct ls_flag_name {
 char *ls_flags_format(const ls_flag_name *names, uint32_t value);
 int ls_flags_parse(const ls_flag_name *names, const char *text, uint32_t *out, char **bad);
 
+/* ---- tables over a codec's arrays (table_helpers.c) --------------------- */
+
+/* Most tables show an array of a codec's model, one row per element, and
+** change it through codec functions (add, delete, write back) that say
+** why they refuse in a codec_error.  The callbacks that only pass a row
+** on to such a function are the same in every family; these write them.
+** The macros define a static function `fn`: Model is the codec's model
+** struct, `array` and `field` its members.  Rules about what a file may
+** hold, and the messages that state them, stay in the codec; a table maps
+** its columns to the codec's calls. */
+
+/* A codec call's outcome as a callback's result: SQLITE_OK when ok is
+** non-zero, else the codec's error `e` as SQLITE_CONSTRAINT with *err
+** "<prefix>: <codec message>" (prefix NULL: the message alone), or
+** SQLITE_NOMEM when the codec ran out of memory (ls_codec_failed).  The
+** call can be the first argument, since arguments are evaluated before
+** the function runs:
+**     codec_error cerr = {0};
+**     return ls_codec_check(wed_vertex_set(a, p, k, pt, &cerr), &cerr, err, "cannot move the vertex"); */
+static inline int ls_codec_check(int ok, const codec_error *e, char **err, const char *prefix) {
+  if (ok) return SQLITE_OK;
+  return prefix ? ls_codec_failed(e, SQLITE_CONSTRAINT, err, "%s", prefix) : ls_codec_failed(e, SQLITE_CONSTRAINT, err, NULL);
+}
+
+/* A refusal: *err = the formatted message (sqlite3_mprintf), and
+** SQLITE_CONSTRAINT (SQLITE_NOMEM when the message cannot be made), for
+** `if (...) return ls_refuse(err, "column door: ...", ...);`. */
+int ls_refuse(char **err, const char *fmt, ...);
+
+/* An optional integer argument for a codec call that takes one as a
+** pointer (NULL: not given): NULL when the INSERT gave the column NULL,
+** else `slot` holding the value, or `not_int` when it is no integer (a
+** value the codec refuses, as it refuses a wrong number). */
+static inline const int64_t *ls_arg_opt_int(const ls_arg *a, int64_t not_int, int64_t *slot) {
+  if (!ls_arg_given(a)) return NULL;
+  *slot = ls_arg_type(a) == SQLITE_INTEGER ? ls_arg_int64(a) : not_int;
+  return slot;
+}
+
+/* Which of the n columns first, first+1, ... store()'s `changed` marks,
+** as bits 1 << k: for a codec call that takes a set of fields. */
+static inline unsigned ls_changed_bits(const unsigned char *changed, int first, int n) {
+  unsigned bits = 0;
+  int k;
+  for (k = 0; k < n; k++) bits |= changed[first + k] ? 1u << k : 0;
+  return bits;
+}
+
+/* A JSON integer array column's span showing the run first, first+1, ...,
+** first+n-1 (int64_t elements in the row's arena: a door's polygons, say).
+** SQLITE_OK or SQLITE_NOMEM. */
+int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n);
+
+/* A count for a shape (ls_shape.count): the model's member `field`. */
+#define LS_COUNT_FIELD(fn, Model, field) \
+  static int64_t fn(const void *model) { return ((const Model *)model)->field; }
+
+/* A count per element for a shape (ls_shape.inner, .height): member
+** `field` of element e of the model's array. */
+#define LS_ELEMENT_FIELD(fn, Model, array, field) \
+  static int64_t fn(const void *model, int64_t e) { return ((const Model *)model)->array[e].field; }
+
+/* A key (ls_table.key) the codec keeps in each element: member `field`
+** (a uid that stays while other elements come and go) of the row's
+** element of the model's array. */
+#define LS_KEY_FIELD(fn, Model, array, field) \
+  static int64_t fn(const void *model, const ls_pos *pos) { return ((const Model *)model)->array[pos->element].field; }
+
+/* The seek (ls_table.seek) for such a key, through the codec's
+** find(const Model *, uint32_t key, uint32_t *element): 1 when found. */
+#define LS_SEEK_FIND(fn, Model, find_fn)                                                        \
+  static int fn(const void *model, int64_t key, ls_pos *pos) {                                  \
+    uint32_t element;                                                                           \
+    if (key < 0 || key > UINT32_MAX || !find_fn((const Model *)model, (uint32_t)key, &element)) \
+      return 0;                                                                                 \
+    *pos = (ls_pos){.element = element};                                                        \
+    return 1;                                                                                   \
+  }
+
+/* The key of a NESTED row the codec gives: key_fn(const Model *, uint32_t
+** element, uint32_t index), a uid that stays while rows come and go. */
+#define LS_KEY_CALL_NESTED(fn, Model, key_fn)                                                    \
+  static int64_t fn(const void *model, const ls_pos *pos) {                                      \
+    return (int64_t)key_fn((const Model *)model, (uint32_t)pos->element, (uint32_t)pos->index); \
+  }
+
+/* The seek for such a key, the row found as (element, index) by
+** find(const Model *, key, uint32_t *element, uint32_t *index), its key
+** type 32 bits or wider. */
+#define LS_SEEK_FIND_NESTED(fn, Model, find_fn)                                                         \
+  static int fn(const void *model, int64_t key, ls_pos *pos) {                                          \
+    uint32_t element, index;                                                                            \
+    if (key < 0 || key > UINT32_MAX || !find_fn((const Model *)model, (uint32_t)key, &element, &index)) \
+      return 0;                                                                                         \
+    *pos = (ls_pos){.element = element, .index = index};                                                \
+    return 1;                                                                                           \
+  }
+
+/* A load() whose record is a copy of the row's element of the model's
+** array, of type Elem (the table's record_size is sizeof(Elem)). */
+#define LS_LOAD_ELEMENT(fn, Model, array, Elem)                                \
+  static int fn(const ls_row *row, char **err) {                               \
+    (void)err;                                                                 \
+    *(Elem *)row->rec = ((const Model *)row->model)->array[row->pos.element]; \
+    return SQLITE_OK;                                                          \
+  }
+
+/* A store() that writes the record back through one codec call: `call`
+** is an expression returning 1 or 0 that may use `row`, `rec` (the
+** record, const Rec *), `changed` (store()'s) and `cerr` (a codec_error
+** for the call); a refusal is "<prefix>: <codec message>" (ls_codec_check). */
+#define LS_STORE_CALL(fn, Rec, prefix, call)                                              \
+  static int fn(ls_row *row, const void *old, const unsigned char *changed, char **err) { \
+    const Rec *rec = row->rec;                                                            \
+    codec_error cerr = {0};                                                               \
+    (void)old, (void)changed, (void)rec;                                                  \
+    return ls_codec_check((call), &cerr, err, prefix);                                    \
+  }
+
+/* An INSERT run() that adds the row through one codec call: `call` is an
+** expression returning 1 or 0 that may use `model`, `args` (the argument
+** struct, const Args *), `cerr` (a codec_error for the call) and
+** `element` (a uint32_t the call sets to the new element, the row's
+** place); a refusal is the codec's message as it is. */
+#define LS_INSERT_CALL(fn, Args, call)                                        \
+  static int fn(void *model, const void *args_, ls_pos *pos, char **err) {    \
+    const Args *args = args_;                                                 \
+    uint32_t element = 0;                                                     \
+    codec_error cerr = {0};                                                   \
+    (void)model, (void)args;                                                  \
+    if (!(call)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL); \
+    *pos = (ls_pos){.element = element};                                      \
+    return SQLITE_OK;                                                         \
+  }
+
+/* A DELETE (ls_table.remove) of the row's element through the codec's
+** remove(Model *, uint32_t element, codec_error *), its refusal as
+** "<prefix>: <codec message>" ("cannot delete"; NULL: the codec's
+** message as it is). */
+#define LS_REMOVE_CALL(fn, Model, remove_fn, prefix)                   \
+  static int fn(void *model, const ls_pos *pos, char **err) {          \
+    codec_error cerr = {0};                                            \
+    int ok = remove_fn((Model *)model, (uint32_t)pos->element, &cerr); \
+    return ls_codec_check(ok, &cerr, err, prefix);                     \
+  }
+
+/* The same for a NESTED row: remove(Model *, uint32_t element, uint32_t
+** index, codec_error *). */
+#define LS_REMOVE_CALL_NESTED(fn, Model, remove_fn, prefix)                                  \
+  static int fn(void *model, const ls_pos *pos, char **err) {                                \
+    codec_error cerr = {0};                                                                  \
+    int ok = remove_fn((Model *)model, (uint32_t)pos->element, (uint32_t)pos->index, &cerr); \
+    return ls_codec_check(ok, &cerr, err, prefix);                                           \
+  }
+
+/* A describe (ls_table.describe) through the codec's naming of an
+** element, describe_fn(const Model *, uint32_t element, char *buf,
+** size_t size) (NUL-terminated, cut at size). */
+#define LS_DESCRIBE_CALL(fn, Model, describe_fn)                                   \
+  static char *fn(const void *model, const ls_pos *pos) {                          \
+    char name[256];                                                                \
+    describe_fn((const Model *)model, (uint32_t)pos->element, name, sizeof name); \
+    return sqlite3_mprintf("%s", name);                                            \
+  }
+
+/* The same for a NESTED row: describe_fn(const Model *, uint32_t element,
+** uint32_t index, char *buf, size_t size). */
+#define LS_DESCRIBE_CALL_NESTED(fn, Model, describe_fn)                                                 \
+  static char *fn(const void *model, const ls_pos *pos) {                                               \
+    char name[256];                                                                                     \
+    describe_fn((const Model *)model, (uint32_t)pos->element, (uint32_t)pos->index, name, sizeof name); \
+    return sqlite3_mprintf("%s", name);                                                                 \
+  }
+
+/* A table's ls_insert `name`: run() and its argument struct Args, then
+** the arguments (LS_ARG, LS_ARG_NAMED). */
+#define LS_INSERTION(name, run_fn, Args, ...) \
+  static const ls_insert name = {.run = run_fn, .args_size = sizeof(Args), .args = {__VA_ARGS__}}
+
+/* A column showing integer field `field` by name (LS_ENUM): `names`,
+** NULL-terminated, stand for the values first, first+1, ... */
+#define LS_COL_ENUM(nm, st, S, field, first, names, fl, doc_)                                                          \
+  {.name = nm, .type = "TEXT", .kind = LS_ENUM, .store = st, .offset = offsetof(S, field), .min = first, .aux = names, \
+   .flags = fl, .doc = doc_}
+
 /* ---- SQL functions that read files (render_functions.c) ---------------- */
 
 /* A function a family registers with ls_register_session_functions: called
