@@ -137,6 +137,7 @@ void wz4_free(wz4_doc *doc) {
   str_array_free(doc->includes, doc->num_includes);
   str_array_free(doc->page_names, doc->num_page_names);
   free(doc->trailer);
+  wz4_graph_free(doc->graph);
   free(doc);
 }
 
@@ -602,6 +603,10 @@ int wz4_parse_cancel(const unsigned char *data, size_t size, const codec_cancel 
   *out = NULL;
   if (!data && size) return codec_fail_arg(err, "document: byte offset 0: no data");
   doc = (wz4_doc *)calloc(1, sizeof *doc);
+  if (doc && !(doc->graph = wz4_graph_new())) {
+    free(doc);
+    doc = NULL;
+  }
   if (!doc) return codec_fail_oom(err, "document: byte offset 0: out of memory");
   p.r = br_at(data, size, 0);
   p.err = err;
@@ -1065,6 +1070,7 @@ wz4_doc *wz4_clone(const wz4_doc *src) {
   if (!src) return NULL;
   d = (wz4_doc *)calloc(1, sizeof *d);
   if (!d) return NULL;
+  if (!(d->graph = wz4_graph_new())) goto fail;
   d->version = src->version;
   d->next_uid = src->next_uid;
   if (!clone_options(&d->options, &src->options)) goto fail;
@@ -1882,6 +1888,17 @@ int wz4_graph_page(wz4_graph *g, const wz4_doc *doc, uint32_t page, const wz4_ed
   *edges = gp->edges;
   *n = gp->n;
   return 1;
+}
+
+int wz4_doc_page_edges(const wz4_doc *doc, uint32_t page, const wz4_edge **edges, size_t *n, codec_error *err) {
+  if (doc->graph) return wz4_graph_page(doc->graph, doc, page, edges, n, err);
+  *edges = NULL;
+  *n = 0;
+  return codec_fail_oom(err, "links: the document has no graph memo");
+}
+
+void wz4_doc_node_place(wz4_doc *doc, uint32_t page, uint32_t op, const wz4_node *to) {
+  if (wz4_node_place(&doc->pages[page].nodes[op], to) && doc->graph) wz4_graph_forget(doc->graph, page);
 }
 
 /* Heap bytes of one op, nested link defaults included (their depth is

@@ -3,15 +3,16 @@
 ** wz4_pages, wz4_operators, wz4_link_defaults, wz4_links) declared for the
 ** generic engine.
 **
-** The model is a wz4_doc (codecs/wz4/wz4.h) with a memo of its operator graph
-** (wz4_graph): wz4_links reads a page's edges for each of its rows, and
-** computing them indexes the whole document, so the memo keeps them until
-** a store() moves, resizes, hides or renames an op.  Iterators and loads
-** fill the memo through const models; a connection uses its models from
-** one thread at a time.  Pages and operators are keyed by the codec's
-** uids (they survive inserts and deletes of other rows); link defaults,
-** which take no INSERT or DELETE, by their position.  wz4_projects shows
-** the options chunk, one row per file.
+** The model is the codec's wz4_doc (codecs/wz4/wz4.h) with the memo of its
+** operator graph inside: wz4_links reads a page's edges for each of its
+** rows, and computing them indexes the whole document, so the memo keeps
+** them until an edit moves, resizes, hides or renames an op (the codec's
+** document-level edits tell it).  Iterators and loads fill the memo through
+** const models; a connection uses its models from one thread at a time.
+** Pages and operators are keyed by the codec's uids (they survive inserts
+** and deletes of other rows); link defaults, which take no INSERT or
+** DELETE, by their position.  wz4_projects shows the options chunk, one
+** row per file.
 **
 ** Strings are WTF-8 in the model (utf16.h), so the text columns are
 ** LS_WTF8.  The JSON columns show the codec's JSON forms (lone surrogates
@@ -26,48 +27,14 @@
 #include "engine/engine.h"
 #include "wz4/wz4_tables.h"
 
-/* ---- the model and the format ------------------------------------------------ */
+/* ---- the format ------------------------------------------------------------------ */
 
-typedef struct wz4_model {
-  wz4_doc *doc;
-  wz4_graph *graph; /* never NULL */
-} wz4_model;
+#define DOC(model) ((const wz4_doc *)(model))
 
-#define DOC(model) (((const wz4_model *)(model))->doc)
-
-/* Wraps a document (taking ownership) with an empty memo; NULL when memory
-** runs out. */
-static void *model_new(wz4_doc *doc) {
-  wz4_model *m = doc ? malloc(sizeof *m) : NULL;
-  if (m && (m->graph = wz4_graph_new())) {
-    m->doc = doc;
-    return m;
-  }
-  free(m);
-  wz4_free(doc);
-  return NULL;
-}
-
-wz4_doc *wz4_model_doc(void *model) {
-  return ((wz4_model *)model)->doc;
-}
-
-/* The parse, polling `cancel` (NULL: none; wz4_parse_cancel) so an
-** interrupt stops a large project's parse; nothing to reuse in *scratch. */
-static void *wz4_format_parse_reusing(const unsigned char *data, size_t size, ls_scratch *scratch,
-                                      const codec_cancel *cancel, codec_error *err) {
-  wz4_doc *doc = NULL;
-  void *m;
-  (void)scratch;
-  m = wz4_parse_cancel(data, size, cancel, &doc, err) ? model_new(doc) : NULL;
-  if (doc && !m) codec_fail_oom(err, "out of memory");
-  return m;
-}
-
-/* wz4_format_parse_reusing without a cancel (writes, parse-ahead threads). */
-static void *wz4_format_parse(const unsigned char *data, size_t size, codec_error *err) {
-  return wz4_format_parse_reusing(data, size, NULL, NULL, err);
-}
+/* The codec's own API; the parse polls the cancel (wz4_parse_cancel) so an
+** interrupt stops a large project's parse, and reuses no scratch. */
+LS_CODEC_ADAPTERS(wz4, wz4_doc, wz4_parse, wz4_serialize, wz4_clone, wz4_free, wz4_footprint)
+LS_CODEC_CANCEL_ADAPTER(wz4, wz4_doc, wz4_parse_cancel)
 
 /* ---- options ---------------------------------------------------------------------- */
 
@@ -87,28 +54,6 @@ static int parse_rename_links(const char *value, ls_options *opts, char **err) {
 
 static const ls_option option_rename_links = {"rename_links", "rename_links=1", "0", parse_rename_links};
 static const ls_option *const wz4_options_list[] = {&option_rename_links, NULL};
-
-/* In the document's own versions (byte-identical when nothing changed). */
-static int wz4_format_serialize(const void *model, unsigned char **out, size_t *size, codec_error *err) {
-  return wz4_serialize(DOC(model), out, size, err);
-}
-
-/* A deep copy with an empty memo (the copy gets edited). */
-static void *wz4_format_clone(const void *model) {
-  return model_new(wz4_clone(DOC(model)));
-}
-
-static void wz4_format_free(void *model) {
-  wz4_model *m = model;
-  if (!m) return;
-  wz4_graph_free(m->graph);
-  wz4_free(m->doc);
-  free(m);
-}
-
-static size_t wz4_format_footprint(const void *model) {
-  return sizeof(wz4_model) + wz4_footprint(DOC(model));
-}
 
 static const char *const wz4_extensions[] = {".wz4", NULL};
 
@@ -139,7 +84,7 @@ static int64_t page_count(const void *model) {
 /* The edges of a page, from the memo; 0 when memory runs out. */
 static int page_edges(const void *model, int64_t page, const wz4_edge **edges, size_t *n) {
   codec_error err;
-  return wz4_graph_page(((const wz4_model *)model)->graph, DOC(model), (uint32_t)page, edges, n, &err);
+  return wz4_doc_page_edges(DOC(model), (uint32_t)page, edges, n, &err);
 }
 
 /* Reads a WTF-8 text value of an INSERT (NULL: ""), for columns insert()
@@ -174,7 +119,7 @@ static int page_store(ls_row *row, const void *old, const unsigned char *changed
   codec_error cerr;
   (void)changed;
   if (r->name.p == was->name.p) return SQLITE_OK;
-  if (!wz4_page_rename(wz4_model_doc(row->model), (uint32_t)row->pos.element, r->name.p, r->name.n, &cerr))
+  if (!wz4_page_rename(row->model, (uint32_t)row->pos.element, r->name.p, r->name.n, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   return SQLITE_OK;
 }
@@ -199,7 +144,7 @@ typedef struct page_args {
 ** as given; every page's name links are looked up again. */
 static int page_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const page_args *args = args_;
-  wz4_doc *doc = wz4_model_doc(model);
+  wz4_doc *doc = model;
   int64_t at;
   const char *name;
   size_t len;
@@ -209,7 +154,6 @@ static int page_insert(void *model, const void *args_, ls_pos *pos, char **err) 
       (rc = insert_text(&args->name, &name, &len, err)) != SQLITE_OK)
     return rc;
   if (!wz4_page_insert(doc, (uint32_t)at, name, len, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
-  wz4_graph_forget(((wz4_model *)model)->graph, WZ4_GRAPH_ALL);
   *pos = (ls_pos){.element = at};
   return SQLITE_OK;
 }
@@ -217,9 +161,8 @@ static int page_insert(void *model, const void *args_, ls_pos *pos, char **err) 
 /* DELETE: the page and its ops; name links to them dangle. */
 static int page_remove(void *model, const ls_pos *pos, char **err) {
   codec_error cerr;
-  if (!wz4_page_remove(wz4_model_doc(model), (uint32_t)pos->element, &cerr))
+  if (!wz4_page_remove(model, (uint32_t)pos->element, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
-  wz4_graph_forget(((wz4_model *)model)->graph, WZ4_GRAPH_ALL);
   return SQLITE_OK;
 }
 
@@ -252,10 +195,11 @@ static const ls_table wz4_pages = {
 
 /* ---- the fields of an op record (wz4_operators, wz4_link_defaults) ------------------ */
 
-/* What both tables show of a wz4_op; `links` is NULL until a write gives
-** new JSON text (the getter reads the model's op). */
+/* What both tables show of a wz4_op, first in both records; `links` is
+** NULL until a write gives new JSON text (the getter reads the model's
+** op). */
 typedef struct op_fields {
-  const wz4_op *op; /* the model's op */
+  wz4_op *op; /* the model's op, which store() writes */
   ls_span name, class_name, output_type, script;
   ls_span params;  /* of uint32_t: the op's parameter words, or new ones in the arena */
   ls_span strings; /* of ls_span: the string parameters, WTF-8 */
@@ -263,7 +207,7 @@ typedef struct op_fields {
 } op_fields;
 
 /* Fills the fields from the model's op; the string spans go to the arena. */
-static int op_fields_load(op_fields *f, const wz4_op *op, ls_arena *arena) {
+static int op_fields_load(op_fields *f, wz4_op *op, ls_arena *arena) {
   ls_span *strs;
   uint32_t i;
   f->op = op;
@@ -279,41 +223,32 @@ static int op_fields_load(op_fields *f, const wz4_op *op, ls_arena *arena) {
   return SQLITE_OK;
 }
 
-/* Hands new string parameters (ls_span) to the codec. */
-static int op_set_strings(wz4_op *op, ls_span strings, ls_arena *arena, codec_error *cerr) {
-  const ls_span *s = strings.p;
-  const char **strs = ls_arena_alloc(arena, sizeof *strs * (strings.n + 1));
-  size_t *lens = ls_arena_alloc(arena, sizeof *lens * (strings.n + 1)), i;
-  if (!strs || !lens) return codec_fail_oom(cerr, "strings: out of memory");
-  for (i = 0; i < strings.n; i++) {
+/* store() of both tables (and the first part of op_store): hands the
+** changed fields to the codec, which knows what they imply for the rest of
+** the document (rename_links=1: the link slots naming the old name
+** follow). */
+static int op_fields_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  const op_fields *now = row->rec, *was = old;
+  const ls_span *s = now->strings.p;
+  wz4_op_edit edit = {
+    .links_json = now->links.p, .links_len = now->links.n,
+    .set_name = now->name.p != was->name.p, .name = now->name.p, .name_len = now->name.n,
+    .rename_links = row->opts->format[OPT_RENAME_LINKS] != 0,
+    .set_params = now->params.p != was->params.p, .params = now->params.p, .num_params = (uint32_t)now->params.n,
+    .set_strings = now->strings.p != was->strings.p, .num_strings = (uint32_t)now->strings.n,
+  };
+  const char **strs = ls_arena_alloc(row->arena, sizeof *strs * (now->strings.n + 1));
+  size_t *lens = ls_arena_alloc(row->arena, sizeof *lens * (now->strings.n + 1)), i;
+  codec_error cerr;
+  (void)changed;
+  if (!strs || !lens) return SQLITE_NOMEM;
+  for (i = 0; i < now->strings.n; i++) {
     strs[i] = s[i].p;
     lens[i] = s[i].n;
   }
-  return wz4_op_set_strings(op, strs, lens, (uint32_t)strings.n, cerr);
-}
-
-/* Writes the changed fields into the model's op: the links first (the one
-** value that can be refused here), then a new name (with rename_links=1
-** the link slots naming the old name follow), params and strings.  Name
-** and link changes may change name links on every page. */
-static int op_fields_store(ls_row *row, wz4_op *op, const op_fields *now, const op_fields *was, char **err) {
-  wz4_graph *graph = ((wz4_model *)row->model)->graph;
-  codec_error cerr;
-  size_t renamed = 0;
-  int ok = 1;
-  if (now->links.p && !wz4_op_set_links_json(op, now->links.p, now->links.n, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
-  if (now->links.p) wz4_graph_forget(graph, WZ4_GRAPH_ALL);
-  if (now->name.p != was->name.p) {
-    if (row->opts->format[OPT_RENAME_LINKS] &&
-        !wz4_rename_links(wz4_model_doc(row->model), was->name.p, was->name.n, now->name.p, now->name.n, &renamed, &cerr))
-      return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
-    ok = wz4_str_set(&op->name, now->name.p, now->name.n, &cerr);
-    wz4_graph_forget(graph, WZ4_GRAPH_ALL);
-  }
-  if (ok && now->params.p != was->params.p) ok = wz4_op_set_params(op, now->params.p, (uint32_t)now->params.n, &cerr);
-  if (ok && now->strings.p != was->strings.p) ok = op_set_strings(op, now->strings, row->arena, &cerr);
-  if (!ok) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
+  edit.strings = strs;
+  edit.string_lens = lens;
+  if (!wz4_op_edit_apply(row->model, now->op, &edit, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   return SQLITE_OK;
 }
 
@@ -386,17 +321,13 @@ static int64_t page_ops(const void *model, int64_t page) {
 }
 
 /* The node of the row (the iterator and seeks give existing rows only). */
-static wz4_node *row_node(const ls_row *row) {
-  return wz4_node_at(DOC(row->model), (uint32_t)row->pos.element, (uint32_t)row->pos.index);
-}
-
 static int op_load(const ls_row *row, char **err) {
   op_rec *r = row->rec;
-  const wz4_node *nd = row_node(row);
+  const wz4_page *pg = &DOC(row->model)->pages[row->pos.element];
   (void)err;
-  r->nd = *nd;
-  r->tree = wz4_node_is_tree(&DOC(row->model)->pages[row->pos.element], (uint32_t)row->pos.index) ? OP_TREE : OP_STACKED;
-  return op_fields_load(&r->f, &nd->op, row->arena);
+  r->nd = pg->nodes[row->pos.index];
+  r->tree = wz4_node_is_tree(pg, (uint32_t)row->pos.index) ? OP_TREE : OP_STACKED;
+  return op_fields_load(&r->f, &pg->nodes[row->pos.index].op, row->arena);
 }
 
 static int op_kind(const ls_row *row) {
@@ -406,13 +337,10 @@ static int op_kind(const ls_row *row) {
 /* The op's fields, then the grid fields (the page's stack links may
 ** change). */
 static int op_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  wz4_node *nd = row_node(row);
-  const op_rec *r = row->rec, *was = old;
-  int rc = op_fields_store(row, &nd->op, &r->f, &was->f, err);
-  (void)changed;
-  if (rc != SQLITE_OK) return rc;
-  if (wz4_node_place(nd, &r->nd)) wz4_graph_forget(((wz4_model *)row->model)->graph, row->pos.element);
-  return SQLITE_OK;
+  const op_rec *r = row->rec;
+  int rc = op_fields_store(row, old, changed, err);
+  if (rc == SQLITE_OK) wz4_doc_node_place(row->model, (uint32_t)row->pos.element, (uint32_t)row->pos.index, &r->nd);
+  return rc;
 }
 
 /* The uid: an op keeps its rowid while ops before it come and go. */
@@ -437,26 +365,19 @@ typedef struct op_args {
 ** sets the other values given. */
 static int op_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const op_args *args = args_;
-  wz4_doc *doc = wz4_model_doc(model);
+  wz4_doc *doc = model;
   const char *class_name, *type_name;
   size_t class_len, type_len;
   int64_t page = 0;
   uint32_t index;
   codec_error cerr;
   int rc;
-  if (ls_arg_given(&args->page) || !doc->num_pages) {
-    if (!doc->num_pages) {
-      *err = sqlite3_mprintf("the project has no pages; INSERT INTO wz4_pages first");
-      return SQLITE_CONSTRAINT;
-    }
-    if ((rc = ls_arg_int(&args->page, 0, doc->num_pages - 1, &page, err)) != SQLITE_OK) return rc;
-  }
+  if (doc->num_pages && (rc = ls_arg_int_or(&args->page, 0, doc->num_pages - 1, 0, &page, err)) != SQLITE_OK) return rc;
   if ((rc = insert_text(&args->class_name, &class_name, &class_len, err)) != SQLITE_OK ||
       (rc = insert_text(&args->output_type, &type_name, &type_len, err)) != SQLITE_OK)
     return rc;
   if (!wz4_node_insert(doc, (uint32_t)page, class_name, class_len, type_name, type_len, &index, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
-  wz4_graph_forget(((wz4_model *)model)->graph, WZ4_GRAPH_ALL);
   *pos = (ls_pos){.element = page, .index = index};
   return SQLITE_OK;
 }
@@ -469,9 +390,8 @@ static const ls_insert op_insertion = {
 /* DELETE: the op and its link defaults; links naming it dangle. */
 static int op_remove(void *model, const ls_pos *pos, char **err) {
   codec_error cerr;
-  if (!wz4_node_remove(wz4_model_doc(model), (uint32_t)pos->element, (uint32_t)pos->index, &cerr))
+  if (!wz4_node_remove(model, (uint32_t)pos->element, (uint32_t)pos->index, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
-  wz4_graph_forget(((wz4_model *)model)->graph, WZ4_GRAPH_ALL);
   return SQLITE_OK;
 }
 
@@ -518,74 +438,36 @@ static const ls_table wz4_operators = {
 /* ---- wz4_link_defaults ------------------------------------------------------------ */
 
 /* A link default op: row (page, idx) is default number idx of the page,
-** counting every op's defaults in preorder, op by op. */
+** counting every op's defaults in preorder, op by op (the codec's
+** wz4_page_default_at); store() is op_fields_store. */
 typedef struct default_rec {
-  op_fields f; /* first: get_links reads it */
-  int64_t op, slot, parent, depth;
+  op_fields f; /* first: get_links and op_fields_store read it */
+  uint32_t op;
+  wz4_default_place where;
 } default_rec;
 
 static int64_t page_default_count(const void *model, int64_t page) {
-  const wz4_page *pg = &DOC(model)->pages[page];
-  int64_t n = 0;
-  uint32_t i;
-  for (i = 0; i < pg->num_nodes; i++) n += wz4_op_default_count(&pg->nodes[i].op);
-  return n;
-}
-
-/* Finds the default of the row: its op, its preorder number within the op
-** (*first: the page index of the op's first default) and where it sits. */
-static wz4_op *row_default(const ls_row *row, uint32_t *op, int64_t *first, wz4_default_place *where) {
-  wz4_page *pg = &wz4_model_doc(row->model)->pages[row->pos.element];
-  int64_t left = row->pos.index;
-  uint32_t i;
-  for (i = 0; i < pg->num_nodes; i++) {
-    uint32_t n = wz4_op_default_count(&pg->nodes[i].op);
-    if (left < n) {
-      *op = i;
-      *first = row->pos.index - left;
-      return wz4_op_default_at(&pg->nodes[i].op, (uint32_t)left, where);
-    }
-    left -= n;
-  }
-  return NULL;
+  return wz4_page_default_count(&DOC(model)->pages[page]);
 }
 
 static int default_load(const ls_row *row, char **err) {
   default_rec *r = row->rec;
-  wz4_default_place where;
-  uint32_t op = 0;
-  int64_t first = 0;
-  const wz4_op *def = row_default(row, &op, &first, &where);
+  wz4_op *def = wz4_page_default_at(&DOC(row->model)->pages[row->pos.element], row->pos.index, &r->op, &r->where);
   if (!def) {
     *err = sqlite3_mprintf("link default %lld of page %lld is gone", (long long)row->pos.index, (long long)row->pos.element);
     return SQLITE_ERROR;
   }
-  r->op = op;
-  r->slot = where.slot;
-  r->parent = where.parent < 0 ? -1 : first + where.parent;
-  r->depth = where.depth;
   return op_fields_load(&r->f, def, row->arena);
-}
-
-static int default_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const default_rec *r = row->rec, *was = old;
-  wz4_default_place where;
-  uint32_t op;
-  int64_t first;
-  wz4_op *def = row_default(row, &op, &first, &where);
-  (void)changed;
-  if (!def) return SQLITE_INTERNAL;
-  return op_fields_store(row, def, &r->f, &was->f, err);
 }
 
 static const ls_column default_columns[] = {
   LS_COL_POS("page", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(2), "page of the operator (wz4_pages.page)"),
   LS_COL_POS("idx", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(40),
              "index among the page's link defaults: op by op, each op's in preorder (a slot's default, then its own defaults, then the next slot)"),
-  LS_COL_INT("op", LS_I64, default_rec, op, LS_COL_RO, "the operator holding it (wz4_operators.op on the page)"),
-  LS_COL_INT("slot", LS_I64, default_rec, slot, LS_COL_RO, "index of the link slot holding it (in the links of the op, or of the parent default)"),
-  LS_COL_INT_NULL("parent", LS_I64, default_rec, parent, 0, 0, LS_COL_RO, "idx of the link default whose slot holds it; NULL when the operator's own slot does"),
-  LS_COL_INT("depth", LS_I64, default_rec, depth, LS_COL_RO, "1 for a default of the operator's slot, 2 for a default of a default, ..."),
+  LS_COL_INT("op", LS_U32, default_rec, op, LS_COL_RO, "the operator holding it (wz4_operators.op on the page)"),
+  LS_COL_INT("slot", LS_U32, default_rec, where.slot, LS_COL_RO, "index of the link slot holding it (in the links of the op, or of the parent default)"),
+  LS_COL_INT_NULL("parent", LS_I64, default_rec, where.parent, 0, 0, LS_COL_RO, "idx of the link default whose slot holds it; NULL when the operator's own slot does"),
+  LS_COL_INT("depth", LS_U32, default_rec, where.depth, LS_COL_RO, "1 for a default of the operator's slot, 2 for a default of a default, ..."),
   OPF_NAME(default_rec, "the default op's label, usually ''; with options 'rename_links=1' a rename renames the link slots naming the old name"),
   OPF_CLASS(default_rec),
   OPF_TYPE(default_rec),
@@ -601,7 +483,7 @@ static const ls_table wz4_link_defaults = {
   LS_COLUMNS(default_columns),
   .shape = LS_NESTED(page_count, page_default_count), .row_name = "link default {index} of page {element}",
   .natural_order = "page,idx", .rows_per_file = 30,
-  .record_size = sizeof(default_rec), .load = default_load, .store = default_store,
+  .record_size = sizeof(default_rec), .load = default_load, .store = op_fields_store,
 };
 
 /* ---- wz4_projects ------------------------------------------------------------------- */
@@ -633,7 +515,7 @@ static int project_load(const ls_row *row, char **err) {
   r->music_file = str_span(&r->o.music_file);
   r->page_name = str_span(&r->o.page_name);
   r->packfiles = str_span(&r->o.packfiles);
-  r->bpm = r->o.beats_per_second * 60.0 / 65536.0;
+  r->bpm = wz4_options_bpm(&r->o);
   return SQLITE_OK;
 }
 
@@ -642,10 +524,11 @@ static int project_kind(const ls_row *row) {
   return v < 0 ? 0 : v > WZ4_OPTIONS_VERSION_MAX ? WZ4_OPTIONS_VERSION_MAX : v;
 }
 
-/* Strings that changed, then the scalar words (bpm wins over
-** beats_per_second when both are given). */
+/* Strings that changed, then the scalar words, then the tempo (bpm wins
+** over beats_per_second when both are given; a statement that fails is
+** undone as a whole). */
 static int project_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  wz4_options *o = &wz4_model_doc(row->model)->options;
+  wz4_options *o = &((wz4_doc *)row->model)->options;
   const project_rec *r = row->rec, *was = old;
   codec_error cerr;
   struct {
@@ -657,28 +540,20 @@ static int project_store(ls_row *row, const void *old, const unsigned char *chan
               {&r->page_name, &was->page_name, &o->page_name},
               {&r->packfiles, &was->packfiles, &o->packfiles}};
   size_t i;
-  uint32_t bps = r->o.beats_per_second;
   (void)changed;
-  if (r->bpm != was->bpm) {
-    double raw = r->bpm * 65536.0 / 60.0 + 0.5;
-    if (!(raw >= 0 && raw <= UINT32_MAX)) {
-      *err = sqlite3_mprintf("column bpm takes a tempo from 0 to %.1f beats per minute", UINT32_MAX * 60.0 / 65536.0);
-      return SQLITE_CONSTRAINT;
-    }
-    bps = (uint32_t)raw;
-  }
   for (i = 0; i < sizeof strs / sizeof strs[0]; i++) {
     if (strs[i].now->p != strs[i].was->p && !wz4_str_set(strs[i].to, strs[i].now->p, strs[i].now->n, &cerr))
       return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   }
   o->texture_quality = r->o.texture_quality;
   o->level_of_detail = r->o.level_of_detail;
-  o->beats_per_second = bps;
+  o->beats_per_second = r->o.beats_per_second;
   o->beat_start = r->o.beat_start;
   o->beats = r->o.beats;
   o->screen_x = r->o.screen_x;
   o->screen_y = r->o.screen_y;
   o->sample_rate = r->o.sample_rate;
+  if (r->bpm != was->bpm && !wz4_options_set_bpm(o, r->bpm, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   return SQLITE_OK;
 }
 
