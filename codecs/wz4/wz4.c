@@ -1897,8 +1897,8 @@ int wz4_doc_page_edges(const wz4_doc *doc, uint32_t page, const wz4_edge **edges
   return codec_fail_oom(err, "links: the document has no graph memo");
 }
 
-void wz4_doc_node_place(wz4_doc *doc, uint32_t page, uint32_t op, const wz4_node *to) {
-  if (wz4_node_place(&doc->pages[page].nodes[op], to) && doc->graph) wz4_graph_forget(doc->graph, page);
+void wz4_doc_node_place(wz4_doc *doc, uint32_t page, wz4_node *node, const wz4_node *to) {
+  if (wz4_node_place(node, to) && doc->graph) wz4_graph_forget(doc->graph, page);
 }
 
 /* Heap bytes of one op, nested link defaults included (their depth is

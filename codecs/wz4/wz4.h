@@ -370,9 +370,9 @@ void wz4_graph_forget(wz4_graph *g, int64_t page);
 ** no memo.  Not thread-safe, like the memo. */
 int wz4_doc_page_edges(const wz4_doc *doc, uint32_t page, const wz4_edge **edges, size_t *n, codec_error *err);
 
-/* wz4_node_place for node `op` of page `page` of doc (both existing), the
-** memo forgetting the page's edges when the place may change them. */
-void wz4_doc_node_place(wz4_doc *doc, uint32_t page, uint32_t op, const wz4_node *to);
+/* wz4_node_place for `node`, a node of page `page` of doc, the memo
+** forgetting the page's edges when the place may change them. */
+void wz4_doc_node_place(wz4_doc *doc, uint32_t page, wz4_node *node, const wz4_node *to);
 
 /* Approximate heap bytes a document holds, for caches: strings, arrays
 ** and ops, nested link defaults included (the options chunk is small). */
@@ -434,14 +434,18 @@ typedef struct wz4_op_edit {
   const char *const *strings;
   const size_t *string_lens;
   uint32_t num_strings;
+  wz4_node *node;         /* the op's node, placed as `place` says (wz4_doc_node_place); NULL: not placed */
+  uint32_t page;          /* the node's page */
+  const wz4_node *place;
 } wz4_op_edit;
 
 /* Applies an edit to `op`, an op of doc (a node's or a link default's):
 ** the links first (the one value that can be refused), then a new name
 ** (with rename_links, the link slots naming the old name follow), the
-** params and the strings.  A new name or new links make the memo forget
-** every page (name links reach across pages).  Returns 1, or 0 with err;
-** the parts applied before the failing one stay. */
+** params and the strings, and last the node's place.  A new name or new
+** links make the memo forget every page (name links reach across pages).
+** Returns 1, or 0 with err; the parts applied before the failing one
+** stay. */
 int wz4_op_edit_apply(wz4_doc *doc, wz4_op *op, const wz4_op_edit *edit, codec_error *err);
 
 /* Renames every link slot name equal to from[0..from_len) to to[0..to_len),

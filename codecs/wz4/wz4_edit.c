@@ -302,6 +302,7 @@ int wz4_op_edit_apply(wz4_doc *doc, wz4_op *op, const wz4_op_edit *edit, codec_e
   }
   if (ok && edit->set_params) ok = wz4_op_set_params(op, edit->params, edit->num_params, err);
   if (ok && edit->set_strings) ok = wz4_op_set_strings(op, edit->strings, edit->string_lens, edit->num_strings, err);
+  if (ok && edit->node) wz4_doc_node_place(doc, edit->page, edit->node, edit->place);
   return ok;
 }
 

@@ -955,6 +955,163 @@ typedef struct ls_flag_name {
 char *ls_flags_format(const ls_flag_name *names, uint32_t value);
 int ls_flags_parse(const ls_flag_name *names, const char *text, uint32_t *out, char **bad);
 
+/* ---- helpers for table families (family_helpers.c, columns.c) ---------- */
+
+/* What every family's table file would otherwise write again (issue 25:
+** a table is a list of columns over a codec): shape counts read from a
+** model's fields, row keys from the uids a codec keeps, a DELETE through a
+** codec function, a codec's result as the SQLite code, records that are
+** copies of the codec's structs (load() copies one out, store() copies the
+** changed fields back; text fields may be the codec's own strings), a 0/1
+** table option, an INSERT's text argument, JSON text columns a codec reads
+** and writes, an other_kind() that takes NULL only, and the column
+** declarations the macros above lack.  The macros define static
+** functions; each takes the model's type T (the codec's struct the
+** family's model is). */
+
+/* ls_shape.count and .inner as static functions `fn`: the integer field
+** `num` of the model, or of element e of the model's array `arr`. */
+#define LS_COUNT_OF(fn, T, num) \
+  static int64_t fn(const void *model) { return (int64_t)((const T *)model)->num; }
+#define LS_INNER_COUNT_OF(fn, T, arr, num) \
+  static int64_t fn(const void *model, int64_t e) { return (int64_t)((const T *)model)->arr[e].num; }
+
+/* Row keys that are uids a codec gives its elements (a uint32_t field
+** `uid` that stays with an element while others are inserted and deleted,
+** so a row keeps its rowid): defines prefix##_key and prefix##_seek for
+** `.key`, `.seek`.  LS_UID_KEYS: the elements of the model's array `arr`
+** (an ARRAY shape), found by find(model, uid, &element); LS_NESTED_UID_KEYS:
+** model->arr[element].inner[index] (NESTED), find(model, uid, &element,
+** &index).  find returns 1 when it found the uid. */
+#define LS_UID_KEYS(prefix, T, arr, find)                                                          \
+  static int64_t prefix##_key(const void *model, const ls_pos *pos) {                            \
+    return ((const T *)model)->arr[pos->element].uid;                                            \
+  }                                                                                              \
+  static int prefix##_seek(const void *model, int64_t key, ls_pos *pos) {                        \
+    uint32_t e;                                                                                  \
+    if (key < 0 || key > UINT32_MAX || !find((const T *)model, (uint32_t)key, &e)) return 0;    \
+    *pos = (ls_pos){.element = e};                                                               \
+    return 1;                                                                                    \
+  }
+#define LS_NESTED_UID_KEYS(prefix, T, arr, inner, find)                                            \
+  static int64_t prefix##_key(const void *model, const ls_pos *pos) {                            \
+    return ((const T *)model)->arr[pos->element].inner[pos->index].uid;                          \
+  }                                                                                              \
+  static int prefix##_seek(const void *model, int64_t key, ls_pos *pos) {                        \
+    uint32_t e, i;                                                                               \
+    if (key < 0 || key > UINT32_MAX || !find((const T *)model, (uint32_t)key, &e, &i)) return 0; \
+    *pos = (ls_pos){.element = e, .index = i};                                                   \
+    return 1;                                                                                    \
+  }
+
+/* A codec call's result (ok: 1, or 0 with e set) as a load's, store's,
+** insert's or remove's: SQLITE_OK, or ls_codec_failed(e,
+** SQLITE_CONSTRAINT, err, NULL) (the codec's message; out of memory as
+** SQLITE_NOMEM). */
+int ls_codec_result(int ok, const codec_error *e, char **err);
+
+/* A table's remove() `fn` deleting the row through the codec's
+** remove_fn(model, element, &codec_error) (LS_CODEC_REMOVE, an ARRAY's
+** row) or remove_fn(model, element, index, &codec_error)
+** (LS_CODEC_REMOVE_NESTED), failing as ls_codec_result says. */
+#define LS_CODEC_REMOVE(fn, T, remove_fn)                                                    \
+  static int fn(void *model, const ls_pos *pos, char **err) {                              \
+    codec_error e = {{0}, 0};                                                              \
+    return ls_codec_result(remove_fn((T *)model, (uint32_t)pos->element, &e), &e, err);    \
+  }
+#define LS_CODEC_REMOVE_NESTED(fn, T, remove_fn)                                                                    \
+  static int fn(void *model, const ls_pos *pos, char **err) {                                                     \
+    codec_error e = {{0}, 0};                                                                                     \
+    return ls_codec_result(remove_fn((T *)model, (uint32_t)pos->element, (uint32_t)pos->index, &e), &e, err);     \
+  }
+
+/* A load() `fn` whose record is a copy of element pos.element (of type
+** E) of the model's array `arr`: the typed columns read the codec's
+** struct itself. */
+#define LS_LOAD_ELEMENT(fn, T, arr, E)                                   \
+  static int fn(const ls_row *row, char **err) {                        \
+    (void)err;                                                           \
+    *(E *)row->rec = ((const T *)row->model)->arr[row->pos.element];     \
+    return SQLITE_OK;                                                    \
+  }
+
+/* Flag of a text column (LS_TEXT8, LS_UTF8, LS_WTF8) whose LS_SPAN field
+** is a codec's own string, laid out as an ls_span ({char *, size_t}: the
+** engine reads and writes fields with memcpy) and empty when its pointer
+** is NULL: that reads as '' instead of NULL.  A write leaves the new text
+** (in the row's arena) in the field; store() hands it to the codec, which
+** owns the model's strings (ls_copy_back's set_text). */
+#define LS_COL_NULL_EMPTY 128
+
+/* store() help for a record holding at offset `at` a copy of a struct of
+** the model (`size` bytes, copied there by load()), for the changed
+** columns (changed[i] for cols[i], as store() gets it) whose fields lie
+** inside the copy: a typed integer or real column's field (LS_INT, LS_BIT,
+** LS_ENUM, LS_FLOAT) is copied to the same place in `to`, the model's
+** struct; a text column's new text (an ls_span) goes to set_text(the
+** field in `to`, the text, arg), the codec's setter (NULL: text columns
+** are left out), which returns 1, or 0 to stop: then ls_copy_back returns
+** 0 (arg says why), else 1.  LS_COPY_BACK names the copy by its member of
+** the record type S. */
+int ls_copy_back(const ls_column *cols, size_t ncols, const unsigned char *changed, const void *rec, size_t at,
+                 size_t size, void *to, int (*set_text)(void *field, const ls_span *text, void *arg), void *arg);
+#define LS_COPY_BACK(cols, changed, rec, S, member, to, set_text, arg)                                                 \
+  ls_copy_back(cols, sizeof cols / sizeof cols[0], changed, rec, offsetof(S, member), LS_SIZEOF(S, member), to, \
+               set_text, arg)
+
+/* A 0/1 table option of a format (ls_format.options), 0 by default, kept
+** in opts->format[slot]: defines the static ls_option `var` named `nm`.
+** Any other value fails with "option <nm> takes 1 (<one_means>) or 0 (the
+** default), not '<value>'" (ls_option_flag). */
+#define LS_FLAG_OPTION(var, nm, slot, one_means)                                 \
+  static int var##_parse(const char *value, ls_options *opts, char **err) {      \
+    return ls_option_flag(nm, one_means, value, &opts->format[slot], err);       \
+  }                                                                              \
+  static const ls_option var = {nm, nm "=1", "0", var##_parse}
+int ls_option_flag(const char *name, const char *one_means, const char *value, int64_t *out, char **err);
+
+/* An INSERT's WTF-8 text argument (ls_value_wtf8, at most max_len bytes,
+** *s valid while the INSERT runs), NULL giving "". */
+int ls_arg_wtf8(const ls_arg *a, size_t max_len, const char **s, size_t *n, char **err);
+
+/* A JSON text column a codec writes and parses (LS_COL_CUSTOM).  The
+** getter's result: json[0..len), malloc'd by the codec, taken (freed) and
+** set with subtype 'J'; NULL fails the call as out of memory.  The
+** setter's check: v must be text (else "column <name> takes <takes>"); it
+** is copied into the row's arena as *out for store() to hand to the codec.
+** SQLITE_OK, SQLITE_CONSTRAINT with *err, or SQLITE_NOMEM. */
+void ls_result_json_take(sqlite3_context *ctx, char *json, size_t len);
+int ls_set_json_text(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, ls_span *out, char **err);
+
+/* The strings of an LS_JSON_TEXTS span (of ls_span) as the two arrays a
+** codec takes, made in the arena: *ptrs[i] and *lens[i] for i < strings.n.
+** SQLITE_OK or SQLITE_NOMEM. */
+int ls_spans_split(ls_arena *arena, ls_span strings, const char *const **ptrs, const size_t **lens);
+
+/* An other_kind() (ls_table) `fn` taking NULL, what a column that does not
+** apply reads, as no change, and refusing any other value with "column
+** <name>: <why>". */
+#define LS_OTHER_KIND_TAKES_NULL(fn, why)                                                 \
+  static int fn(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) { \
+    (void)row;                                                                            \
+    return ls_refuse_unless_null(v, col, why, err);                                       \
+  }
+int ls_refuse_unless_null(sqlite3_value *v, const ls_column *col, const char *why, char **err);
+
+/* A real column (LS_FLOAT, store LS_F32 or LS_F64) of the row kinds
+** `kinds` (0: all). */
+#define LS_COL_FLOAT(nm, st, S, field, fl, kinds, doc_) \
+  {.name = nm, .type = "REAL", .kind = LS_FLOAT, .store = st, .offset = offsetof(S, field), .flags = fl, \
+   .applies = kinds, .doc = doc_}
+/* A JSON array of strings (LS_JSON_TEXTS: an LS_SPAN of ls_span, or
+** LS_NUL_STRINGS), maxbytes each, shape its ls_json_shape. */
+#define LS_COL_JSON_TEXTS(nm, st, S, field, maxbytes, fl, shape, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_JSON_TEXTS, .store = st, .offset = offsetof(S, field), .max = maxbytes, \
+   .flags = fl, .aux = shape, .doc = doc_}
+/* The row kinds from..n-1 as an `applies` mask (kinds numbered by a
+** format's versions: a field a version added). */
+#define LS_KINDS_FROM(from, n) ((((uint32_t)1 << (n)) - 1) & ~(((uint32_t)1 << (from)) - 1))
+
 /* ---- SQL functions that read files (render_functions.c) ---------------- */
 
 /* A function a family registers with ls_register_session_functions: called
@@ -987,8 +1144,8 @@ int parse_options(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, cons
 
 /* A file loaded for a render: the model the transaction sees, held by a
 ** walk of that one file ("the file walk" above) until render_file_done;
-** data is the family's model (the codec's struct for WWD and WED, tw_model /
-** wz4_model_doc for the others). */
+** data is the family's model (the codec's struct for WWD, WED and wz4,
+** tw_model for Teeworlds). */
 typedef struct render_file {
   const char *path;
   void *data;

@@ -618,13 +618,13 @@ static void test_graph_memo(void) {
 
 /* The document's own memo (wz4_doc_page_edges) and the document-level
 ** edits that keep it right: a place that moves an op, a rename through
-** wz4_op_edit_apply (rename_links: the Load op's slot follows), an insert;
-** and the tempo in beats per minute. */
+** wz4_op_edit_apply (rename_links: the Load op's slot follows), an insert,
+** an edit that places a node; and the tempo in beats per minute. */
 static void test_doc_memo(void) {
   wz4_doc *doc = page_doc(memo_ops, 3, "doc memo page"), *cl;
   const wz4_edge *ed = NULL;
   wz4_node to;
-  wz4_op_edit rename = {.set_name = 1, .name = "total", .name_len = 5, .rename_links = 1};
+  wz4_op_edit rename = {.set_name = 1, .name = "total", .name_len = 5, .rename_links = 1}, place = {0};
   uint32_t index = 0;
   size_t n = 0;
   codec_error e = {0};
@@ -632,7 +632,7 @@ static void test_doc_memo(void) {
   CHECK(doc->graph != NULL && wz4_doc_page_edges(doc, 0, &ed, &n, &e) && n == 3, "a parsed document's memo: 3 edges");
   to = doc->pages[0].nodes[0];
   to.pos_x = 10;
-  wz4_doc_node_place(doc, 0, 0, &to);
+  wz4_doc_node_place(doc, 0, &doc->pages[0].nodes[0], &to);
   CHECK(wz4_doc_page_edges(doc, 0, &ed, &n, &e) && n == 2 && has_edge(ed, n, WZ4_LINK_STACK, 0, 1) == 0,
         "a place that moves the op: the memo forgot the page (%zu edges)", n);
   CHECK(wz4_op_edit_apply(doc, &doc->pages[0].nodes[1].op, &rename, &e), "rename: %s", e.msg);
@@ -642,8 +642,14 @@ static void test_doc_memo(void) {
   CHECK(wz4_node_insert(doc, 0, "Flat", 4, "GenBitmap", 9, &index, &e) && index == 3, "insert: %s", e.msg);
   CHECK(wz4_doc_page_edges(doc, 0, &ed, &n, &e) && n == 3 && has_edge(ed, n, WZ4_LINK_STACK, 3, 1) == 1,
         "after an insert the memo sees the new op at (0, 0) feeding op 1 (%zu edges)", n);
+  to.pos_x = 0;
+  place.node = &doc->pages[0].nodes[0];
+  place.place = &to;
+  CHECK(wz4_op_edit_apply(doc, &doc->pages[0].nodes[0].op, &place, &e) && wz4_doc_page_edges(doc, 0, &ed, &n, &e) &&
+            n == 4 && has_edge(ed, n, WZ4_LINK_STACK, 0, 1) == 1,
+        "an edit that places op 0 back: it feeds op 1 again (%zu edges)", n);
   cl = wz4_clone(doc);
-  CHECK(cl && cl->graph && cl->graph != doc->graph && wz4_doc_page_edges(cl, 0, &ed, &n, &e) && n == 3,
+  CHECK(cl && cl->graph && cl->graph != doc->graph && wz4_doc_page_edges(cl, 0, &ed, &n, &e) && n == 4,
         "a clone has a memo of its own");
   wz4_free(cl);
   CHECK(wz4_options_set_bpm(&doc->options, 140.0, &e) && doc->options.beats_per_second == 152917 &&

@@ -1,0 +1,77 @@
+/*
+** family_helpers.c: the functions behind engine.h's helpers for table
+** families (codec results, 0/1 options, INSERT text arguments, JSON text
+** columns a codec reads and writes, string arrays for a codec, NULL-only
+** writes to columns of other row kinds), so that a family's table file
+** declares its columns and calls its codec instead of repeating them.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+
+int ls_codec_result(int ok, const codec_error *e, char **err) {
+  return ok ? SQLITE_OK : ls_codec_failed(e, SQLITE_CONSTRAINT, err, NULL);
+}
+
+int ls_option_flag(const char *name, const char *one_means, const char *value, int64_t *out, char **err) {
+  if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) {
+    *err = sqlite3_mprintf("option %s takes 1 (%s) or 0 (the default), not '%s'", name, one_means, value);
+    return 0;
+  }
+  *out = value[0] == '1';
+  return 1;
+}
+
+int ls_arg_wtf8(const ls_arg *a, size_t max_len, const char **s, size_t *n, char **err) {
+  if (!ls_arg_given(a)) {
+    *s = "";
+    *n = 0;
+    return SQLITE_OK;
+  }
+  return ls_value_wtf8(a->value, a->column, 0, max_len, s, n, err);
+}
+
+void ls_result_json_take(sqlite3_context *ctx, char *json, size_t len) {
+  if (!json) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text64(ctx, json, len, free, SQLITE_UTF8);
+  sqlite3_result_subtype(ctx, 'J');
+}
+
+/* The text is copied with its NUL, for codecs that read up to it. */
+int ls_set_json_text(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, ls_span *out, char **err) {
+  const unsigned char *text = sqlite3_value_text(v);
+  size_t n = (size_t)sqlite3_value_bytes(v);
+  char *copy;
+  if (sqlite3_value_type(v) != SQLITE_TEXT) {
+    *err = sqlite3_mprintf("column %s takes %s", col->name, takes);
+    return SQLITE_CONSTRAINT;
+  }
+  if (!text || !(copy = ls_arena_alloc(row->arena, n + 1))) return SQLITE_NOMEM;
+  memcpy(copy, text, n + 1);
+  *out = (ls_span){copy, n};
+  return SQLITE_OK;
+}
+
+int ls_spans_split(ls_arena *arena, ls_span strings, const char *const **ptrs, const size_t **lens) {
+  const ls_span *s = strings.p;
+  const char **p = ls_arena_alloc(arena, sizeof *p * (strings.n + 1));
+  size_t *n = ls_arena_alloc(arena, sizeof *n * (strings.n + 1)), i;
+  if (!p || !n) return SQLITE_NOMEM;
+  for (i = 0; i < strings.n; i++) {
+    p[i] = s[i].p;
+    n[i] = s[i].n;
+  }
+  *ptrs = p;
+  *lens = n;
+  return SQLITE_OK;
+}
+
+int ls_refuse_unless_null(sqlite3_value *v, const ls_column *col, const char *why, char **err) {
+  if (sqlite3_value_type(v) == SQLITE_NULL) return SQLITE_OK;
+  *err = sqlite3_mprintf("column %s: %s", col->name, why);
+  return SQLITE_CONSTRAINT;
+}
