@@ -257,13 +257,15 @@ static void result_json_ints(sqlite3_context *ctx, ls_span s, ls_store st, int t
 }
 
 /* The next string of a JSON text array field from byte or element *at:
-** an ls_span element, or for LS_NUL_STRINGS the bytes up to the next NUL
-** (or to the end).  Returns 0 after the last. */
+** an ls_span element (or a codec's string laid out as one, read by
+** memcpy; a NULL pointer is ''), or for LS_NUL_STRINGS the bytes up to the
+** next NUL (or to the end).  Returns 0 after the last. */
 static int next_string(ls_span s, ls_store st, size_t *at, ls_span *out) {
   const char *z;
   if (*at >= s.n) return 0;
   if (st != LS_NUL_STRINGS) {
-    *out = ((const ls_span *)s.p)[(*at)++];
+    memcpy(out, (const ls_span *)s.p + (*at)++, sizeof *out);
+    if (!out->p) out->p = "";
     return 1;
   }
   out->p = (const char *)s.p + *at;

@@ -1027,7 +1027,8 @@ int ls_codec_result(int ok, const codec_error *e, char **err);
 
 /* A load() `fn` whose record is a copy of element pos.element (of type
 ** E) of the model's array `arr`: the typed columns read the codec's
-** struct itself. */
+** struct itself.  (Every load() gets its record zeroed by the engine, so
+** a field it leaves alone is 0 or {NULL, 0}.) */
 #define LS_LOAD_ELEMENT(fn, T, arr, E)                                   \
   static int fn(const ls_row *row, char **err) {                        \
     (void)err;                                                           \
@@ -1042,6 +1043,10 @@ int ls_codec_result(int ok, const codec_error *e, char **err);
 ** (in the row's arena) in the field; store() hands it to the codec, which
 ** owns the model's strings (ls_copy_back's set_text). */
 #define LS_COL_NULL_EMPTY 128
+/* A text column of kind k (LS_TEXT8, LS_UTF8, LS_WTF8) over a codec's
+** string (LS_COL_NULL_EMPTY), up to maxbytes bytes, on rows of `kinds`. */
+#define LS_COL_CODEC_STR(nm, k, S, field, maxbytes, fl, kinds, doc_) \
+  LS_COL_TEXT(nm, k, S, field, maxbytes, LS_COL_NULL_EMPTY | (fl), kinds, doc_)
 
 /* store() help for a record holding at offset `at` a copy of a struct of
 ** the model (`size` bytes, copied there by load()), for the changed
@@ -1070,21 +1075,30 @@ int ls_copy_back(const ls_column *cols, size_t ncols, const unsigned char *chang
   static const ls_option var = {nm, nm "=1", "0", var##_parse}
 int ls_option_flag(const char *name, const char *one_means, const char *value, int64_t *out, char **err);
 
-/* An INSERT's WTF-8 text argument (ls_value_wtf8, at most max_len bytes,
-** *s valid while the INSERT runs), NULL giving "". */
-int ls_arg_wtf8(const ls_arg *a, size_t max_len, const char **s, size_t *n, char **err);
+/* An INSERT's WTF-8 text argument as *out (ls_value_wtf8 within its
+** column's .min to .max bytes; valid while the INSERT runs), NULL giving
+** "". */
+int ls_arg_wtf8(const ls_arg *a, ls_span *out, char **err);
 
-/* A JSON text column a codec writes and parses (LS_COL_CUSTOM).  The
-** getter's result: json[0..len), malloc'd by the codec, taken (freed) and
-** set with subtype 'J'; NULL fails the call as out of memory.  The
-** setter's check: v must be text (else "column <name> takes <takes>"); it
-** is copied into the row's arena as *out for store() to hand to the codec.
-** SQLITE_OK, SQLITE_CONSTRAINT with *err, or SQLITE_NOMEM. */
-void ls_result_json_take(sqlite3_context *ctx, char *json, size_t len);
-int ls_set_json_text(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, ls_span *out, char **err);
+/* A JSON text column a codec writes and parses, LS_COL_CODEC_JSON (S the
+** record type, field its ls_span, json an ls_codec_json): a read sets
+** to_json(the row's record, &len), JSON text the codec malloc'd (NULL: out
+** of memory), as the result with subtype 'J'; a write must be text (else
+** "column <name> takes <takes>") and is copied into the row's arena as
+** the field, for store() to hand to the codec (the field is {NULL, 0}
+** until then). */
+typedef struct ls_codec_json {
+  char *(*to_json)(const void *rec, size_t *len);
+  const char *takes;
+} ls_codec_json;
+void ls_codec_json_get(const ls_row *row, sqlite3_context *ctx, const ls_column *col);
+int ls_codec_json_set(ls_row *row, sqlite3_value *v, const ls_column *col, char **err);
+#define LS_COL_CODEC_JSON(nm, S, field, json, doc_)                                                       \
+  {.name = nm, .type = "TEXT", .kind = LS_CUSTOM, .get = ls_codec_json_get, .set = ls_codec_json_set, \
+   .offset = offsetof(S, field), .aux = json, .doc = doc_}
 
-/* The strings of an LS_JSON_TEXTS span (of ls_span) as the two arrays a
-** codec takes, made in the arena: *ptrs[i] and *lens[i] for i < strings.n.
+/* The strings of an LS_JSON_TEXTS span (of ls_span, as a write leaves it)
+** as the two arrays a codec takes, made in the arena: *ptrs[i] and *lens[i] for i < strings.n.
 ** SQLITE_OK or SQLITE_NOMEM. */
 int ls_spans_split(ls_arena *arena, ls_span strings, const char *const **ptrs, const size_t **lens);
 
@@ -1103,7 +1117,8 @@ int ls_refuse_unless_null(sqlite3_value *v, const ls_column *col, const char *wh
 #define LS_COL_FLOAT(nm, st, S, field, fl, kinds, doc_) \
   {.name = nm, .type = "REAL", .kind = LS_FLOAT, .store = st, .offset = offsetof(S, field), .flags = fl, \
    .applies = kinds, .doc = doc_}
-/* A JSON array of strings (LS_JSON_TEXTS: an LS_SPAN of ls_span, or
+/* A JSON array of strings (LS_JSON_TEXTS: an LS_SPAN of ls_span, or of a
+** codec's strings laid out as ls_span, a NULL pointer reading ''; or
 ** LS_NUL_STRINGS), maxbytes each, shape its ls_json_shape. */
 #define LS_COL_JSON_TEXTS(nm, st, S, field, maxbytes, fl, shape, doc_) \
   {.name = nm, .type = "TEXT", .kind = LS_JSON_TEXTS, .store = st, .offset = offsetof(S, field), .max = maxbytes, \

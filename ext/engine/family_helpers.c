@@ -1,6 +1,6 @@
 /*
 ** family_helpers.c: the functions behind engine.h's helpers for table
-** families (codec results, 0/1 options, INSERT text arguments, JSON text
+** families (codec results, 0/1 options, INSERT text arguments, JSON
 ** columns a codec reads and writes, string arrays for a codec, NULL-only
 ** writes to columns of other row kinds), so that a family's table file
 ** declares its columns and calls its codec instead of repeating them.
@@ -23,36 +23,42 @@ int ls_option_flag(const char *name, const char *one_means, const char *value, i
   return 1;
 }
 
-int ls_arg_wtf8(const ls_arg *a, size_t max_len, const char **s, size_t *n, char **err) {
-  if (!ls_arg_given(a)) {
-    *s = "";
-    *n = 0;
-    return SQLITE_OK;
-  }
-  return ls_value_wtf8(a->value, a->column, 0, max_len, s, n, err);
+int ls_arg_wtf8(const ls_arg *a, ls_span *out, char **err) {
+  const char *s = "";
+  size_t n = 0;
+  int rc = ls_arg_given(a) ? ls_value_wtf8(a->value, a->column, (size_t)a->column->min, (size_t)a->column->max, &s, &n, err)
+                           : SQLITE_OK;
+  *out = (ls_span){s, n};
+  return rc;
 }
 
-void ls_result_json_take(sqlite3_context *ctx, char *json, size_t len) {
-  if (!json) {
+void ls_codec_json_get(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  const ls_codec_json *json = col->aux;
+  size_t len = 0;
+  char *text = json->to_json(row->rec, &len);
+  if (!text) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  sqlite3_result_text64(ctx, json, len, free, SQLITE_UTF8);
+  sqlite3_result_text64(ctx, text, len, free, SQLITE_UTF8);
   sqlite3_result_subtype(ctx, 'J');
 }
 
 /* The text is copied with its NUL, for codecs that read up to it. */
-int ls_set_json_text(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, ls_span *out, char **err) {
+int ls_codec_json_set(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  const ls_codec_json *json = col->aux;
   const unsigned char *text = sqlite3_value_text(v);
   size_t n = (size_t)sqlite3_value_bytes(v);
+  ls_span span;
   char *copy;
   if (sqlite3_value_type(v) != SQLITE_TEXT) {
-    *err = sqlite3_mprintf("column %s takes %s", col->name, takes);
+    *err = sqlite3_mprintf("column %s takes %s", col->name, json->takes);
     return SQLITE_CONSTRAINT;
   }
   if (!text || !(copy = ls_arena_alloc(row->arena, n + 1))) return SQLITE_NOMEM;
   memcpy(copy, text, n + 1);
-  *out = (ls_span){copy, n};
+  span = (ls_span){copy, n};
+  memcpy((unsigned char *)row->rec + col->offset, &span, sizeof span);
   return SQLITE_OK;
 }
 

@@ -51,20 +51,12 @@ const ls_format wz4_format = {
   ** its footprint counts (limits.c); no bytes_claim: the parse inflates nothing */
 };
 
-/* ---- shared helpers ------------------------------------------------------------- */
-
 /* Bytes of a string: the codec takes up to 2^31 - 1 UTF-16 units. */
 #define WZ4_TEXT_MAX (UINT32_MAX / 2)
 
-/* The model's strings are the text columns' fields (LS_COL_NULL_EMPTY). */
+/* The model's strings are the text columns' fields (LS_COL_NULL_EMPTY)
+** and the string parameters' elements. */
 _Static_assert(sizeof(wz4_str) == sizeof(ls_span) && offsetof(wz4_str, len) == offsetof(ls_span, n), "wz4_str as ls_span");
-#define WZ4_TEXT(nm, S, field, fl, kinds, doc_) LS_COL_TEXT(nm, LS_WTF8, S, field, WZ4_TEXT_MAX, LS_COL_NULL_EMPTY | (fl), kinds, doc_)
-
-/* A string of the model as a span ("" for the empty string). */
-static ls_span str_span(const wz4_str *s) {
-  ls_span span = {wz4_str_text(s), s->len};
-  return span;
-}
 
 /* The codec's string setter, for ls_copy_back. */
 static int set_str(void *field, const ls_span *text, void *cerr) {
@@ -100,15 +92,14 @@ static int page_insert(void *model, const void *args_, ls_pos *pos, char **err) 
   const page_args *args = args_;
   wz4_doc *doc = model;
   int64_t at;
-  const char *name;
-  size_t len;
+  ls_span name;
   codec_error cerr;
   int rc;
   if ((rc = ls_arg_int_or(&args->page, 0, doc->num_pages, doc->num_pages, &at, err)) != SQLITE_OK ||
-      (rc = ls_arg_wtf8(&args->name, WZ4_TEXT_MAX, &name, &len, err)) != SQLITE_OK)
+      (rc = ls_arg_wtf8(&args->name, &name, err)) != SQLITE_OK)
     return rc;
   *pos = (ls_pos){.element = at};
-  return ls_codec_result(wz4_page_insert(doc, (uint32_t)at, name, len, &cerr), &cerr, err);
+  return ls_codec_result(wz4_page_insert(doc, (uint32_t)at, name.p, name.n, &cerr), &cerr, err);
 }
 
 /* DELETE: the page and its ops; name links to them dangle. */
@@ -117,7 +108,7 @@ LS_CODEC_REMOVE(page_remove, wz4_doc, wz4_page_remove)
 static const ls_column page_columns[] = {
   LS_COL_POS("page", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(2),
              "page number, 0-based, in file order (shifts when pages before it are inserted or deleted); INSERT: the place to take, default after the last"),
-  WZ4_TEXT("name", wz4_page, name, 0, 0,
+  LS_COL_CODEC_STR("name", LS_WTF8, wz4_page, name, WZ4_TEXT_MAX, 0, 0,
            "page name; a rename also renames the page's entry in the page order list and the last open page (wz4_projects.page_name)"),
   LS_COL_INT("is_tree", LS_U32, wz4_page, is_tree, LS_COL_RO, "1 for a tree page (ops with levels instead of grid positions), else 0"),
   LS_COL_INT("num_ops", LS_U32, wz4_page, num_nodes, LS_COL_RO, "operators on the page (rows of wz4_operators)"),
@@ -145,34 +136,27 @@ static const ls_table wz4_pages = {
 
 /* What both tables show of an op, at the start of both records (so their
 ** columns name its fields in op_fields; a wz4_operators record is this
-** alone): a shallow copy of its node, whose op's strings
-** are the text columns (a link default has no node: nd.op alone), and the
-** spans of the JSON columns; `links` is NULL until a write gives new JSON
-** text (the getter reads the model's op). */
+** alone): a shallow copy of its node, whose op's strings are the text
+** columns (a link default has no node: nd.op alone), and the spans of the
+** JSON columns; `links` is {NULL, 0} until a write gives new JSON text. */
 typedef struct op_fields {
   wz4_op *op;      /* the model's op, which store() writes */
   wz4_node *node;  /* the model's node, placed as nd says; NULL for a link default */
   wz4_node nd;     /* a shallow copy */
   ls_span params;  /* of uint32_t: the op's parameter words, or new ones in the arena */
-  ls_span strings; /* of ls_span: the string parameters, WTF-8 */
+  ls_span strings; /* the string parameters: the op's wz4_str, or new ls_span in the arena */
   ls_span links;   /* new JSON text (arena), or {NULL, 0} */
 } op_fields;
 
-/* Fills the fields from the model's op and node; the string parameters'
-** spans go to the arena. */
+/* Fills the fields (a zeroed record) from the model's op and node. */
 static int op_fields_load(const ls_row *row, wz4_node *node, wz4_op *op) {
   op_fields *f = row->rec;
-  ls_span *strs = ls_arena_alloc(row->arena, sizeof *strs * (op->num_strings + 1));
-  uint32_t i;
-  if (!strs) return SQLITE_NOMEM;
-  for (i = 0; i < op->num_strings; i++) strs[i] = str_span(&op->strings[i]);
   f->op = op;
   f->node = node;
   if (node) f->nd = *node;
   f->nd.op = *op;
   f->params = (ls_span){op->params, op->num_params};
-  f->strings = (ls_span){strs, op->num_strings};
-  f->links = (ls_span){NULL, 0};
+  f->strings = (ls_span){op->strings, op->num_strings};
   return SQLITE_OK;
 }
 
@@ -196,21 +180,14 @@ static int op_fields_store(ls_row *row, const void *old, const unsigned char *ch
   return ls_codec_result(wz4_op_edit_apply(row->model, now->op, &edit, &cerr), &cerr, err);
 }
 
-/* The link slots, in the codec's JSON form (the field set is at the start
-** of both records); a string that is not WTF-8 is never stored, so NULL
-** means out of memory. */
-static void get_links(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  size_t len = 0;
-  char *json = wz4_links_json(((const op_fields *)row->rec)->op, &len);
-  (void)col;
-  ls_result_json_take(ctx, json, len);
+/* The link slots, in the codec's JSON form (a string that is not WTF-8
+** is never stored, so NULL means out of memory); new ones are kept as
+** JSON text for store(), which parses them. */
+static char *links_json(const void *rec, size_t *len) {
+  return wz4_links_json(((const op_fields *)rec)->op, len);
 }
 
-/* New link slots: the JSON text is kept for store(), which parses it. */
-static int set_links(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
-  return ls_set_json_text(row, v, col, "a JSON array of link slots, e.g. '[{\"name\":\"tex\",\"select\":0}]'",
-                          &((op_fields *)row->rec)->links, err);
-}
+static const ls_codec_json links_column = {links_json, "a JSON array of link slots, e.g. '[{\"name\":\"tex\",\"select\":0}]'"};
 
 /* Parameter words: a count the codec takes (32-bit), any 32-bit pattern. */
 static const ls_json_shape params_shape = {1, 0, UINT32_MAX, "[2056,4278190080]",
@@ -222,16 +199,16 @@ static const ls_json_shape strings_shape = {1, 0, UINT32_MAX, "[\"farbrausch\"]"
 /* The op_fields columns after the name: the two that identify the op, and
 ** the op's contents. */
 #define OPF_IDENTITY                                                                                \
-  WZ4_TEXT("class", op_fields, nd.op.class_name, LS_COL_RO, 0, "operator class, e.g. 'Flat'"), \
-  WZ4_TEXT("output_type", op_fields, nd.op.type_name, LS_COL_RO, 0, "output type, e.g. 'GenBitmap' (class and output_type identify the op)")
+  LS_COL_CODEC_STR("class", LS_WTF8, op_fields, nd.op.class_name, WZ4_TEXT_MAX, LS_COL_RO, 0, "operator class, e.g. 'Flat'"), \
+  LS_COL_CODEC_STR("output_type", LS_WTF8, op_fields, nd.op.type_name, WZ4_TEXT_MAX, LS_COL_RO, 0, "output type, e.g. 'GenBitmap' (class and output_type identify the op)")
 #define OPF_CONTENTS \
   LS_COL_JSON_INTS("params", LS_SPAN32, op_fields, params, INT32_MIN, UINT32_MAX, 0, &params_shape, \
                    "JSON array of the raw 32-bit parameter words (unsigned; negatives accepted on write, as two's complement); their meaning depends on the class"), \
   LS_COL_JSON_TEXTS("strings", LS_SPAN, op_fields, strings, WZ4_TEXT_MAX, LS_COL_WTF8, &strings_shape, \
                     "JSON array of the string parameters (lone surrogates as \\ud800 escapes)"), \
-  LS_COL_CUSTOM("links", "TEXT", get_links, set_links, \
+  LS_COL_CODEC_JSON("links", op_fields, links, &links_column, \
                 "JSON array of the link slots: [{\"name\":..,\"select\":..}]; writable (\"select\" may be left out: 0); slot i keeps its link default op, new slots have none"), \
-  WZ4_TEXT("script", op_fields, nd.op.script, LS_COL_RO, 0, "script source ('' for none)")
+  LS_COL_CODEC_STR("script", LS_WTF8, op_fields, nd.op.script, WZ4_TEXT_MAX, LS_COL_RO, 0, "script source ('' for none)")
 
 /* ---- wz4_operators ---------------------------------------------------------------- */
 
@@ -266,17 +243,16 @@ typedef struct op_args {
 static int op_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const op_args *args = args_;
   wz4_doc *doc = model;
-  const char *class_name, *type_name;
-  size_t class_len, type_len;
+  ls_span cls, type;
   int64_t page = 0;
   uint32_t index = 0;
   codec_error cerr;
   int rc;
   if ((doc->num_pages && (rc = ls_arg_int_or(&args->page, 0, doc->num_pages - 1, 0, &page, err)) != SQLITE_OK) ||
-      (rc = ls_arg_wtf8(&args->class_name, WZ4_TEXT_MAX, &class_name, &class_len, err)) != SQLITE_OK ||
-      (rc = ls_arg_wtf8(&args->output_type, WZ4_TEXT_MAX, &type_name, &type_len, err)) != SQLITE_OK)
+      (rc = ls_arg_wtf8(&args->class_name, &cls, err)) != SQLITE_OK ||
+      (rc = ls_arg_wtf8(&args->output_type, &type, err)) != SQLITE_OK)
     return rc;
-  rc = ls_codec_result(wz4_node_insert(doc, (uint32_t)page, class_name, class_len, type_name, type_len, &index, &cerr), &cerr, err);
+  rc = ls_codec_result(wz4_node_insert(doc, (uint32_t)page, cls.p, cls.n, type.p, type.n, &index, &cerr), &cerr, err);
   *pos = (ls_pos){.element = page, .index = index};
   return rc;
 }
@@ -293,7 +269,7 @@ static const ls_column op_columns[] = {
   LS_COL_POS("page", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(2), "page number (wz4_pages.page); INSERT: the page to add the op to, default 0"),
   LS_COL_POS("op", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(85),
              "operator index on the page, 0-based: stacked ops first, then tree ops (shifts when ops before it are inserted or deleted)"),
-  WZ4_TEXT("name", op_fields, nd.op.name, 0, 0, "the user's label, '' for most ops; the target of name links (Store/Load); with options 'rename_links=1' a rename renames the link slots naming the old name"),
+  LS_COL_CODEC_STR("name", LS_WTF8, op_fields, nd.op.name, WZ4_TEXT_MAX, 0, 0, "the user's label, '' for most ops; the target of name links (Store/Load); with options 'rename_links=1' a rename renames the link slots naming the old name"),
   OPF_IDENTITY,
   LS_COL_KIND_INT("pos_x", LS_I32, op_fields, nd.pos_x, INT32_MIN, INT32_MAX, 0, 1 << OP_STACKED, "grid column of the left edge (stacked ops; NULL for tree ops); moving rewires wz4_links"),
   LS_COL_KIND_INT("pos_y", LS_I32, op_fields, nd.pos_y, INT32_MIN, INT32_MAX, 0, 1 << OP_STACKED, "grid row of the top edge (stacked ops)"),
@@ -353,7 +329,7 @@ static const ls_column default_columns[] = {
   LS_COL_INT("slot", LS_U32, default_rec, where.slot, LS_COL_RO, "index of the link slot holding it (in the links of the op, or of the parent default)"),
   LS_COL_INT_NULL("parent", LS_I64, default_rec, where.parent, 0, 0, LS_COL_RO, "idx of the link default whose slot holds it; NULL when the operator's own slot does"),
   LS_COL_INT("depth", LS_U32, default_rec, where.depth, LS_COL_RO, "1 for a default of the operator's slot, 2 for a default of a default, ..."),
-  WZ4_TEXT("name", op_fields, nd.op.name, 0, 0, "the default op's label, usually ''; with options 'rename_links=1' a rename renames the link slots naming the old name"),
+  LS_COL_CODEC_STR("name", LS_WTF8, op_fields, nd.op.name, WZ4_TEXT_MAX, 0, 0, "the default op's label, usually ''; with options 'rename_links=1' a rename renames the link slots naming the old name"),
   OPF_IDENTITY,
   OPF_CONTENTS,
 };
@@ -402,8 +378,8 @@ static int project_kind(const ls_row *row) {
 static const ls_column project_columns[] = {
   LS_COL_INT("options_version", LS_I32, project_rec, o.version, LS_COL_RO,
              "version of the options chunk (0..16; real files have 10, 13 and 16): the columns of later versions read NULL"),
-  WZ4_TEXT("project_path", project_rec, o.project_path, 0, SINCE(1), "the project folder (an absolute path on the author's machine); NULL in options version 0"),
-  WZ4_TEXT("project_name", project_rec, o.project_name, 0, SINCE(2), "project name (options version 2+; NULL before)"),
+  LS_COL_CODEC_STR("project_path", LS_WTF8, project_rec, o.project_path, WZ4_TEXT_MAX, 0, SINCE(1), "the project folder (an absolute path on the author's machine); NULL in options version 0"),
+  LS_COL_CODEC_STR("project_name", LS_WTF8, project_rec, o.project_name, WZ4_TEXT_MAX, 0, SINCE(2), "project name (options version 2+; NULL before)"),
   LS_COL_KIND_INT("project_id", LS_U32, project_rec, o.project_id, 0, 0, LS_COL_RO, SINCE(11), "project id (options version 11+)"),
   LS_COL_KIND_INT("site_id", LS_U32, project_rec, o.site_id, 0, 0, LS_COL_RO, SINCE(11), "site id (options version 11+)"),
   LS_COL_KIND_INT("texture_quality", LS_U32, project_rec, o.texture_quality, 0, 0, 0, SINCE(3), "texture quality setting (version 3+)"),
@@ -411,13 +387,13 @@ static const ls_column project_columns[] = {
   LS_COL_KIND_INT("beats_per_second", LS_U32, project_rec, o.beats_per_second, 0, 0, 0, SINCE(5), "tempo as stored: beats per second in 16.16 fixed point (version 5+)"),
   LS_COL_FLOAT("bpm", LS_F64, project_rec, bpm, 0, SINCE(5),
                "tempo in beats per minute (beats_per_second * 60 / 65536); a write is rounded to the 16.16 fixed point"),
-  WZ4_TEXT("music_file", project_rec, o.music_file, 0, SINCE(5), "the music file (version 5+; NULL before)"),
+  LS_COL_CODEC_STR("music_file", LS_WTF8, project_rec, o.music_file, WZ4_TEXT_MAX, 0, SINCE(5), "the music file (version 5+; NULL before)"),
   LS_COL_KIND_INT("beat_start", LS_U32, project_rec, o.beat_start, 0, 0, 0, SINCE(10), "first beat (version 10+)"),
   LS_COL_KIND_INT("beats", LS_U32, project_rec, o.beats, 0, 0, 0, SINCE(9), "length in beats (version 9+)"),
   LS_COL_KIND_INT("screen_x", LS_U32, project_rec, o.screen_x, 0, 0, 0, SINCE(6), "screen width (version 6+)"),
   LS_COL_KIND_INT("screen_y", LS_U32, project_rec, o.screen_y, 0, 0, 0, SINCE(6), "screen height (version 6+)"),
-  WZ4_TEXT("page_name", project_rec, o.page_name, 0, SINCE(7), "the last open page (version 7+, NULL before; renaming that page renames it too)"),
-  WZ4_TEXT("packfiles", project_rec, o.packfiles, 0, SINCE(8), "pack files, separated by ';' (version 8+; NULL before)"),
+  LS_COL_CODEC_STR("page_name", LS_WTF8, project_rec, o.page_name, WZ4_TEXT_MAX, 0, SINCE(7), "the last open page (version 7+, NULL before; renaming that page renames it too)"),
+  LS_COL_CODEC_STR("packfiles", LS_WTF8, project_rec, o.packfiles, WZ4_TEXT_MAX, 0, SINCE(8), "pack files, separated by ';' (version 8+; NULL before)"),
   LS_COL_KIND_INT("sample_rate", LS_U32, project_rec, o.sample_rate, 0, 0, 0, SINCE(13), "music sample rate (version 13+)"),
   LS_COL_KIND_INT("variable_bpm", LS_U32, project_rec, o.variable_bpm, 0, 0, LS_COL_RO, SINCE(13), "1 when the tempo changes along the song (version 13+)"),
   LS_COL_KIND_INT("num_bpm_segments", LS_U32, project_rec, o.num_bpm, 0, 0, LS_COL_RO, SINCE(13), "tempo segments (version 13+)"),
