@@ -671,7 +671,7 @@ static int wr_str(writer *w, const wz4_str *s, const char *what) {
   size_t len = s->s ? s->len : 0;
   if (!wtf8_validate(text, len, &units, &bad))
     return wfail(w, "%s: not WTF-8 at byte %zu", what, bad);
-  if (units > UINT32_MAX / 2) return wfail_limit(w, "%s: too long", what);
+  if (units > WZ4_STR_UNITS_MAX) return wfail_limit(w, "%s: too long", what);
   wr_u32(w, (uint32_t)units);
   bytes = units * 2;
   if (!byte_writer_reserve(&w->w, bytes + 2)) return 1; /* reported at the end */
@@ -1126,7 +1126,7 @@ int wz4_str_set(wz4_str *dst, const char *s, size_t len, codec_error *err) {
   if (!s) s = "";
   if (!wtf8_validate(s, len, &units, &bad))
     return codec_fail_arg(err, "string: not UTF-8 (or WTF-8) at byte %zu", bad);
-  if (units > UINT32_MAX / 2) return codec_fail_limit(err, "string: too long");
+  if (units > WZ4_STR_UNITS_MAX) return codec_fail_limit(err, "string: too long");
   copy = (char *)malloc(len + 1);
   if (!copy) return codec_fail_oom(err, "string: out of memory");
   memcpy(copy, s, len);
@@ -1373,7 +1373,7 @@ static int jr_str(json_in *j, wz4_str *out) {
     byte_writer_free(&w);
     return -1;
   }
-  if (!wtf8_validate((const char *)w.data, w.size - 1, &units, NULL) || units > UINT32_MAX / 2)
+  if (!wtf8_validate((const char *)w.data, w.size - 1, &units, NULL) || units > WZ4_STR_UNITS_MAX)
     goto bad;
   out->s = (char *)byte_writer_take(&w, &n);
   out->len = n - 1;

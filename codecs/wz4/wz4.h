@@ -60,6 +60,11 @@
 #define WZ4_MAX_NESTING 32
 #define WZ4_PALETTE_WORDS 128 /* options v12+: 32 colours x 4 floats */
 
+/* The most UTF-16 units a string may have (the file stores it as
+** 2 * units bytes after a 32-bit length); as a limit on a string's WTF-8
+** bytes it never lets through too many units. */
+#define WZ4_STR_UNITS_MAX (UINT32_MAX / 2)
+
 /* A string: WTF-8 bytes, NUL-terminated, len without the NUL.  s == NULL
 ** means "" (len 0).  Strings may contain U+0000 (a NUL byte inside len). */
 typedef struct wz4_str {

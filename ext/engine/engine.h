@@ -959,13 +959,14 @@ int ls_flags_parse(const ls_flag_name *names, const char *text, uint32_t *out, c
 
 /* What every family's table file would otherwise write again (issue 25:
 ** a table is a list of columns over a codec): shape counts read from a
-** model's fields, row keys from the uids a codec keeps, a DELETE through a
-** codec function, a codec's result as the SQLite code, records that are
+** model's fields (and counts that can fail), row keys from the uids a
+** codec keeps, an INSERT's declaration, an error message and its code, a
+** DELETE through a codec function, a codec's result as the SQLite code, records that are
 ** copies of the codec's structs (load() copies one out, store() copies the
 ** changed fields back; text fields may be the codec's own strings), a 0/1
 ** table option, an INSERT's text argument, JSON text columns a codec reads
-** and writes, an other_kind() that takes NULL only, and the column
-** declarations the macros above lack.  The macros define static
+** and writes, an other_kind() that takes NULL only, a row kind read from
+** a field, and the column declarations the macros above lack.  The macros define static
 ** functions; each takes the model's type T (the codec's struct the
 ** family's model is). */
 
@@ -975,6 +976,28 @@ int ls_flags_parse(const ls_flag_name *names, const char *text, uint32_t *out, c
   static int64_t fn(const void *model) { return (int64_t)((const T *)model)->num; }
 #define LS_INNER_COUNT_OF(fn, T, arr, num) \
   static int64_t fn(const void *model, int64_t e) { return (int64_t)((const T *)model)->arr[e].num; }
+/* ls_shape.inner as `fn`: what the codec's count_fn says of element e of
+** the model's array `arr` (a pointer to it). */
+#define LS_INNER_COUNT_BY(fn, T, arr, count_fn) \
+  static int64_t fn(const void *model, int64_t e) { return (int64_t)count_fn(&((const T *)model)->arr[e]); }
+
+/* A NESTED shape's inner() `inner_fn` and has() `has_fn` over rows_fn(model,
+** element), a count of the element's rows that can fail (-1: it cannot be
+** computed, out of memory): inner() gives 0 then, and has() fails the scan
+** with fail_fmt (printf with the element as a long long; every element
+** after it has no rows) instead of letting the element look empty. */
+#define LS_FALLIBLE_INNER(inner_fn, has_fn, rows_fn, fail_fmt)                              \
+  static int64_t inner_fn(const void *model, int64_t e) {                                  \
+    int64_t n = rows_fn(model, e);                                                         \
+    return n < 0 ? 0 : n;                                                                  \
+  }                                                                                        \
+  static int has_fn(const void *model, int64_t e, const ls_scan *scan) {                   \
+    int64_t n;                                                                             \
+    if (scan && *scan->error) return 0;                                                    \
+    n = rows_fn(model, e);                                                                 \
+    if (n < 0 && scan) *scan->error = sqlite3_mprintf(fail_fmt, (long long)e);             \
+    return n > 0;                                                                          \
+  }
 
 /* Row keys that are uids a codec gives its elements (a uint32_t field
 ** `uid` that stays with an element while others are inserted and deleted,
@@ -1003,6 +1026,14 @@ int ls_flags_parse(const ls_flag_name *names, const char *text, uint32_t *out, c
     *pos = (ls_pos){.element = e, .index = i};                                                   \
     return 1;                                                                                    \
   }
+
+/* An ls_insert whose run() reads the argument struct S, the arguments
+** (LS_ARG, LS_ARG_NAMED) following. */
+#define LS_INSERT(run_fn, S, ...) {.run = run_fn, .args_size = sizeof(S), .args = {__VA_ARGS__}}
+
+/* Fails with *err = the printf-formatted message (sqlite3_mprintf'd) and
+** returns rc: `return ls_fail(err, SQLITE_CONSTRAINT, "...", ...);`. */
+int ls_fail(char **err, int rc, const char *fmt, ...);
 
 /* A codec call's result (ok: 1, or 0 with e set) as a load's, store's,
 ** insert's or remove's: SQLITE_OK, or ls_codec_failed(e,
@@ -1123,6 +1154,13 @@ int ls_refuse_unless_null(sqlite3_value *v, const ls_column *col, const char *wh
 #define LS_COL_JSON_TEXTS(nm, st, S, field, maxbytes, fl, shape, doc_) \
   {.name = nm, .type = "TEXT", .kind = LS_JSON_TEXTS, .store = st, .offset = offsetof(S, field), .max = maxbytes, \
    .flags = fl, .aux = shape, .doc = doc_}
+/* A row_kind() `fn` (ls_table) reading the integer field of the record
+** (type S), clamped to the kinds 0..max (a format version, say). */
+#define LS_ROW_KIND_FIELD(fn, S, field, max)                           \
+  static int fn(const ls_row *row) {                                   \
+    int64_t k = ((const S *)row->rec)->field;                          \
+    return k < 0 ? 0 : k > (max) ? (int)(max) : (int)k;                \
+  }
 /* The row kinds from..n-1 as an `applies` mask (kinds numbered by a
 ** format's versions: a field a version added). */
 #define LS_KINDS_FROM(from, n) ((((uint32_t)1 << (n)) - 1) & ~(((uint32_t)1 << (from)) - 1))

@@ -1,14 +1,23 @@
 /*
 ** family_helpers.c: the functions behind engine.h's helpers for table
-** families (codec results, 0/1 options, INSERT text arguments, JSON
+** families (error messages, codec results, 0/1 options, INSERT text arguments, JSON
 ** columns a codec reads and writes, string arrays for a codec, NULL-only
 ** writes to columns of other row kinds), so that a family's table file
 ** declares its columns and calls its codec instead of repeating them.
 */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine.h"
+
+int ls_fail(char **err, int rc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  *err = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  return rc;
+}
 
 int ls_codec_result(int ok, const codec_error *e, char **err) {
   return ok ? SQLITE_OK : ls_codec_failed(e, SQLITE_CONSTRAINT, err, NULL);
