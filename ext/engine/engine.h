@@ -961,14 +961,14 @@ int ls_flags_parse(const ls_flag_name *names, const char *text, uint32_t *out, c
 ** a table is a list of columns over a codec): shape counts read from a
 ** model's fields (and counts that can fail), row keys from the uids a
 ** codec keeps, an INSERT's declaration, an error message and its code, a
-** DELETE through a codec function, a codec's result as the SQLite code, records that are
-** copies of the codec's structs (load() copies one out, store() copies the
-** changed fields back; text fields may be the codec's own strings), a 0/1
-** table option, an INSERT's text argument, JSON text columns a codec reads
-** and writes, an other_kind() that takes NULL only, a row kind read from
-** a field, and the column declarations the macros above lack.  The macros define static
-** functions; each takes the model's type T (the codec's struct the
-** family's model is). */
+** codec's result as the SQLite code, a DELETE through a codec function,
+** records that are copies of the codec's structs (load() copies one out,
+** store() copies the changed fields back; text fields may be the codec's
+** own strings), a 0/1 table option, an INSERT's text argument, JSON text
+** columns a codec reads and writes, an other_kind() that takes NULL only,
+** a row kind read from a field, and the column declarations the macros
+** above lack.  The macros define static functions; T is the model's type
+** (the codec's struct the family's model is). */
 
 /* ls_shape.count and .inner as static functions `fn`: the integer field
 ** `num` of the model, or of element e of the model's array `arr`. */
@@ -1050,10 +1050,10 @@ int ls_codec_result(int ok, const codec_error *e, char **err);
     codec_error e = {{0}, 0};                                                              \
     return ls_codec_result(remove_fn((T *)model, (uint32_t)pos->element, &e), &e, err);    \
   }
-#define LS_CODEC_REMOVE_NESTED(fn, T, remove_fn)                                                                    \
-  static int fn(void *model, const ls_pos *pos, char **err) {                                                     \
-    codec_error e = {{0}, 0};                                                                                     \
-    return ls_codec_result(remove_fn((T *)model, (uint32_t)pos->element, (uint32_t)pos->index, &e), &e, err);     \
+#define LS_CODEC_REMOVE_NESTED(fn, T, remove_fn)                                                              \
+  static int fn(void *model, const ls_pos *pos, char **err) {                                                 \
+    codec_error e = {{0}, 0};                                                                                 \
+    return ls_codec_result(remove_fn((T *)model, (uint32_t)pos->element, (uint32_t)pos->index, &e), &e, err); \
   }
 
 /* A load() `fn` whose record is a copy of element pos.element (of type
@@ -1091,7 +1091,7 @@ int ls_codec_result(int ok, const codec_error *e, char **err);
 ** the record type S. */
 int ls_copy_back(const ls_column *cols, size_t ncols, const unsigned char *changed, const void *rec, size_t at,
                  size_t size, void *to, int (*set_text)(void *field, const ls_span *text, void *arg), void *arg);
-#define LS_COPY_BACK(cols, changed, rec, S, member, to, set_text, arg)                                                 \
+#define LS_COPY_BACK(cols, changed, rec, S, member, to, set_text, arg)                                         \
   ls_copy_back(cols, sizeof cols / sizeof cols[0], changed, rec, offsetof(S, member), LS_SIZEOF(S, member), to, \
                set_text, arg)
 
@@ -1129,8 +1129,8 @@ int ls_codec_json_set(ls_row *row, sqlite3_value *v, const ls_column *col, char 
    .offset = offsetof(S, field), .aux = json, .doc = doc_}
 
 /* The strings of an LS_JSON_TEXTS span (of ls_span, as a write leaves it)
-** as the two arrays a codec takes, made in the arena: *ptrs[i] and *lens[i] for i < strings.n.
-** SQLITE_OK or SQLITE_NOMEM. */
+** as the two arrays a codec takes, made in the arena: (*ptrs)[i] and
+** (*lens)[i] for i < strings.n.  SQLITE_OK or SQLITE_NOMEM. */
 int ls_spans_split(ls_arena *arena, ls_span strings, const char *const **ptrs, const size_t **lens);
 
 /* An other_kind() (ls_table) `fn` taking NULL, what a column that does not

@@ -1,9 +1,11 @@
 /*
 ** family_helpers.c: the functions behind engine.h's helpers for table
-** families (error messages, codec results, 0/1 options, INSERT text arguments, JSON
-** columns a codec reads and writes, string arrays for a codec, NULL-only
-** writes to columns of other row kinds), so that a family's table file
-** declares its columns and calls its codec instead of repeating them.
+** families (error messages, codec results, 0/1 options, INSERT text
+** arguments, JSON columns a codec reads and writes, string arrays for a
+** codec, NULL-only writes to columns of other row kinds), so that a
+** family's table file declares its columns and calls its codec instead of
+** repeating them.  ls_copy_back lives in columns.c, beside the field
+** sizes it needs.
 */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -33,10 +35,10 @@ int ls_option_flag(const char *name, const char *one_means, const char *value, i
 }
 
 int ls_arg_wtf8(const ls_arg *a, ls_span *out, char **err) {
+  const ls_column *col = a->column;
   const char *s = "";
   size_t n = 0;
-  int rc = ls_arg_given(a) ? ls_value_wtf8(a->value, a->column, (size_t)a->column->min, (size_t)a->column->max, &s, &n, err)
-                           : SQLITE_OK;
+  int rc = ls_arg_given(a) ? ls_value_wtf8(a->value, col, (size_t)col->min, (size_t)col->max, &s, &n, err) : SQLITE_OK;
   *out = (ls_span){s, n};
   return rc;
 }
@@ -60,10 +62,7 @@ int ls_codec_json_set(ls_row *row, sqlite3_value *v, const ls_column *col, char 
   size_t n = (size_t)sqlite3_value_bytes(v);
   ls_span span;
   char *copy;
-  if (sqlite3_value_type(v) != SQLITE_TEXT) {
-    *err = sqlite3_mprintf("column %s takes %s", col->name, json->takes);
-    return SQLITE_CONSTRAINT;
-  }
+  if (sqlite3_value_type(v) != SQLITE_TEXT) return ls_fail(err, SQLITE_CONSTRAINT, "column %s takes %s", col->name, json->takes);
   if (!text || !(copy = ls_arena_alloc(row->arena, n + 1))) return SQLITE_NOMEM;
   memcpy(copy, text, n + 1);
   span = (ls_span){copy, n};
@@ -87,6 +86,5 @@ int ls_spans_split(ls_arena *arena, ls_span strings, const char *const **ptrs, c
 
 int ls_refuse_unless_null(sqlite3_value *v, const ls_column *col, const char *why, char **err) {
   if (sqlite3_value_type(v) == SQLITE_NULL) return SQLITE_OK;
-  *err = sqlite3_mprintf("column %s: %s", col->name, why);
-  return SQLITE_CONSTRAINT;
+  return ls_fail(err, SQLITE_CONSTRAINT, "column %s: %s", col->name, why);
 }
