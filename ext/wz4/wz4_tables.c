@@ -210,19 +210,19 @@ typedef struct op_args {
 } op_args;
 
 /* INSERT: a blank stacked op of the given class and output type after the
-** page's last stacked op (page 0 when the page is NULL; the codec refuses
-** a project without pages); the engine then sets the other values given. */
+** page's last stacked op (page 0 when NULL), then the other values given;
+** the codec refuses a project without pages before any argument counts. */
 static int op_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const op_args *args = args_;
   wz4_doc *doc = model;
-  ls_span cls, type;
+  ls_span cls = {"", 0}, type = {"", 0};
   int64_t page = 0;
   uint32_t index = 0;
   codec_error cerr;
   int rc;
-  if ((doc->num_pages && (rc = ls_arg_int_or(&args->page, 0, doc->num_pages - 1, 0, &page, err)) != SQLITE_OK) ||
-      (rc = ls_arg_wtf8(&args->class_name, &cls, err)) != SQLITE_OK ||
-      (rc = ls_arg_wtf8(&args->output_type, &type, err)) != SQLITE_OK)
+  if (doc->num_pages && ((rc = ls_arg_int_or(&args->page, 0, doc->num_pages - 1, 0, &page, err)) != SQLITE_OK ||
+                         (rc = ls_arg_wtf8(&args->class_name, &cls, err)) != SQLITE_OK ||
+                         (rc = ls_arg_wtf8(&args->output_type, &type, err)) != SQLITE_OK))
     return rc;
   rc = ls_codec_result(wz4_node_insert(doc, (uint32_t)page, cls.p, cls.n, type.p, type.n, &index, &cerr), &cerr, err);
   *pos = (ls_pos){.element = page, .index = index};
