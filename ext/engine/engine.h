@@ -331,8 +331,10 @@ enum ls_column_flags {
                       ** the column loads no record (it stays cheap where load() decodes data,
                       ** and readable where that data is damaged) */
   LS_COL_UTF8 = 32,   /* LS_JSON_TEXTS: the strings are UTF-8 as they are, not text in the code page */
-  LS_COL_WTF8 = 64    /* LS_JSON_TEXTS: the strings are WTF-8 (LS_WTF8: lone surrogates, NULs allowed),
+  LS_COL_WTF8 = 64,   /* LS_JSON_TEXTS: the strings are WTF-8 (LS_WTF8: lone surrogates, NULs allowed),
                       ** lone surrogates shown as \udXXX escapes */
+  LS_COL_NULL_EMPTY = 128 /* text columns over a codec's own strings: a NULL pointer reads ''
+                          ** (LS_COL_CODEC_STR below) */
 };
 
 /* Flag of a LS_COL_RANGE column, for the planner: the column takes about
@@ -963,7 +965,7 @@ typedef struct ls_flag_name {
 char *ls_flags_format(const ls_flag_name *names, uint32_t value);
 int ls_flags_parse(const ls_flag_name *names, const char *text, uint32_t *out, char **bad);
 
-/* ---- tables over a codec's arrays (table_helpers.c) --------------------- */
+/* ---- helpers for table families over a codec (table_helpers.c, columns.c) */
 
 /* Most tables show an array of a codec's model, one row per element, and
 ** change it through codec functions (add, delete, write back) that say
@@ -989,7 +991,8 @@ static inline int ls_codec_check(int ok, const codec_error *e, char **err, const
 
 /* A refusal: *err = the formatted message (sqlite3_mprintf), and
 ** SQLITE_CONSTRAINT (SQLITE_NOMEM when the message cannot be made), for
-** `if (...) return ls_refuse(err, "column door: ...", ...);`. */
+** `if (...) return ls_refuse(err, "column door: ...", ...);` (ls_fail
+** below for another code). */
 int ls_refuse(char **err, const char *fmt, ...);
 
 /* An optional integer argument for a codec call that takes one as a
@@ -1016,32 +1019,6 @@ static inline unsigned ls_changed_bits(const unsigned char *changed, int first, 
 ** SQLITE_OK or SQLITE_NOMEM. */
 int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n);
 
-/* A count for a shape (ls_shape.count): the model's member `field`. */
-#define LS_COUNT_FIELD(fn, Model, field) \
-  static int64_t fn(const void *model) { return ((const Model *)model)->field; }
-
-/* A count per element for a shape (ls_shape.inner, .height): member
-** `field` of element e of the model's array. */
-#define LS_ELEMENT_FIELD(fn, Model, array, field) \
-  static int64_t fn(const void *model, int64_t e) { return ((const Model *)model)->array[e].field; }
-
-/* A key (ls_table.key) the codec keeps in each element: member `field`
-** (a uid that stays while other elements come and go) of the row's
-** element of the model's array. */
-#define LS_KEY_FIELD(fn, Model, array, field) \
-  static int64_t fn(const void *model, const ls_pos *pos) { return ((const Model *)model)->array[pos->element].field; }
-
-/* The seek (ls_table.seek) for such a key, through the codec's
-** find(const Model *, uint32_t key, uint32_t *element): 1 when found. */
-#define LS_SEEK_FIND(fn, Model, find_fn)                                                        \
-  static int fn(const void *model, int64_t key, ls_pos *pos) {                                  \
-    uint32_t element;                                                                           \
-    if (key < 0 || key > UINT32_MAX || !find_fn((const Model *)model, (uint32_t)key, &element)) \
-      return 0;                                                                                 \
-    *pos = (ls_pos){.element = element};                                                        \
-    return 1;                                                                                   \
-  }
-
 /* The key of a NESTED row the codec gives: key_fn(const Model *, uint32_t
 ** element, uint32_t index), a uid that stays while rows come and go. */
 #define LS_KEY_CALL_NESTED(fn, Model, key_fn)                                                    \
@@ -1059,15 +1036,6 @@ int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n);
       return 0;                                                                                         \
     *pos = (ls_pos){.element = element, .index = index};                                                \
     return 1;                                                                                           \
-  }
-
-/* A load() whose record is a copy of the row's element of the model's
-** array, of type Elem (the table's record_size is sizeof(Elem)). */
-#define LS_LOAD_ELEMENT(fn, Model, array, Elem)                                \
-  static int fn(const ls_row *row, char **err) {                               \
-    (void)err;                                                                 \
-    *(Elem *)row->rec = ((const Model *)row->model)->array[row->pos.element]; \
-    return SQLITE_OK;                                                          \
   }
 
 /* A store() that writes the record back through one codec call: `call`
@@ -1137,16 +1105,183 @@ int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n);
     return sqlite3_mprintf("%s", name);                                                                 \
   }
 
-/* A table's ls_insert `name`: run() and its argument struct Args, then
-** the arguments (LS_ARG, LS_ARG_NAMED). */
-#define LS_INSERTION(name, run_fn, Args, ...) \
-  static const ls_insert name = {.run = run_fn, .args_size = sizeof(Args), .args = {__VA_ARGS__}}
-
 /* A column showing integer field `field` by name (LS_ENUM): `names`,
 ** NULL-terminated, stand for the values first, first+1, ... */
 #define LS_COL_ENUM(nm, st, S, field, first, names, fl, doc_)                                                          \
   {.name = nm, .type = "TEXT", .kind = LS_ENUM, .store = st, .offset = offsetof(S, field), .min = first, .aux = names, \
    .flags = fl, .doc = doc_}
+/* ls_shape.count and .inner as static functions `fn`: the integer field
+** `num` of the model, or of element e of the model's array `arr`. */
+#define LS_COUNT_OF(fn, T, num) \
+  static int64_t fn(const void *model) { return (int64_t)((const T *)model)->num; }
+#define LS_INNER_COUNT_OF(fn, T, arr, num) \
+  static int64_t fn(const void *model, int64_t e) { return (int64_t)((const T *)model)->arr[e].num; }
+/* ls_shape.inner as `fn`: what the codec's count_fn says of element e of
+** the model's array `arr` (a pointer to it). */
+#define LS_INNER_COUNT_BY(fn, T, arr, count_fn) \
+  static int64_t fn(const void *model, int64_t e) { return (int64_t)count_fn(&((const T *)model)->arr[e]); }
+
+/* A NESTED shape's inner() `inner_fn` and has() `has_fn` over rows_fn(model,
+** element), a count of the element's rows that can fail (-1: it cannot be
+** computed, out of memory): inner() gives 0 then, and has() fails the scan
+** with fail_fmt (printf with the element as a long long; every element
+** after it has no rows) instead of letting the element look empty. */
+#define LS_FALLIBLE_INNER(inner_fn, has_fn, rows_fn, fail_fmt)                              \
+  static int64_t inner_fn(const void *model, int64_t e) {                                  \
+    int64_t n = rows_fn(model, e);                                                         \
+    return n < 0 ? 0 : n;                                                                  \
+  }                                                                                        \
+  static int has_fn(const void *model, int64_t e, const ls_scan *scan) {                   \
+    int64_t n;                                                                             \
+    if (scan && *scan->error) return 0;                                                    \
+    n = rows_fn(model, e);                                                                 \
+    if (n < 0 && scan) *scan->error = sqlite3_mprintf(fail_fmt, (long long)e);             \
+    return n > 0;                                                                          \
+  }
+
+/* Row keys that are uids a codec gives its elements (a uint32_t field
+** `uid` that stays with an element while others are inserted and deleted,
+** so a row keeps its rowid): defines prefix##_key and prefix##_seek for
+** `.key`, `.seek`.  LS_UID_KEYS: the elements of the model's array `arr`
+** (an ARRAY shape), found by find(model, uid, &element); LS_NESTED_UID_KEYS:
+** model->arr[element].inner[index] (NESTED), find(model, uid, &element,
+** &index).  find returns 1 when it found the uid. */
+#define LS_UID_KEYS(prefix, T, arr, find)                                                          \
+  static int64_t prefix##_key(const void *model, const ls_pos *pos) {                            \
+    return ((const T *)model)->arr[pos->element].uid;                                            \
+  }                                                                                              \
+  static int prefix##_seek(const void *model, int64_t key, ls_pos *pos) {                        \
+    uint32_t e;                                                                                  \
+    if (key < 0 || key > UINT32_MAX || !find((const T *)model, (uint32_t)key, &e)) return 0;    \
+    *pos = (ls_pos){.element = e};                                                               \
+    return 1;                                                                                    \
+  }
+#define LS_NESTED_UID_KEYS(prefix, T, arr, inner, find)                                            \
+  static int64_t prefix##_key(const void *model, const ls_pos *pos) {                            \
+    return ((const T *)model)->arr[pos->element].inner[pos->index].uid;                          \
+  }                                                                                              \
+  static int prefix##_seek(const void *model, int64_t key, ls_pos *pos) {                        \
+    uint32_t e, i;                                                                               \
+    if (key < 0 || key > UINT32_MAX || !find((const T *)model, (uint32_t)key, &e, &i)) return 0; \
+    *pos = (ls_pos){.element = e, .index = i};                                                   \
+    return 1;                                                                                    \
+  }
+
+/* An ls_insert whose run() reads the argument struct S, the arguments
+** (LS_ARG, LS_ARG_NAMED) following. */
+#define LS_INSERT(run_fn, S, ...) {.run = run_fn, .args_size = sizeof(S), .args = {__VA_ARGS__}}
+
+/* Fails with *err = the printf-formatted message (sqlite3_mprintf'd) and
+** returns rc: `return ls_fail(err, SQLITE_CONSTRAINT, "...", ...);`. */
+int ls_fail(char **err, int rc, const char *fmt, ...);
+
+/* A load() `fn` whose record is a copy of element pos.element (of type
+** E) of the model's array `arr`: the typed columns read the codec's
+** struct itself.  (Every load() gets its record zeroed by the engine, so
+** a field it leaves alone is 0 or {NULL, 0}.) */
+#define LS_LOAD_ELEMENT(fn, T, arr, E)                                   \
+  static int fn(const ls_row *row, char **err) {                        \
+    (void)err;                                                           \
+    *(E *)row->rec = ((const T *)row->model)->arr[row->pos.element];     \
+    return SQLITE_OK;                                                    \
+  }
+
+/* A text column of kind k (LS_TEXT8, LS_UTF8, LS_WTF8) over a codec's
+** string, up to maxbytes bytes, on rows of `kinds`: its LS_SPAN field is
+** the codec's own string, laid out as an ls_span ({char *, size_t}: the
+** engine reads and writes fields with memcpy), and flagged
+** LS_COL_NULL_EMPTY: empty when its pointer is NULL, it reads as ''
+** instead of NULL.  A write leaves the new text (in the row's arena) in
+** the field; store() hands it to the codec, which owns the model's
+** strings (ls_copy_back's set_text). */
+#define LS_COL_CODEC_STR(nm, k, S, field, maxbytes, fl, kinds, doc_) \
+  LS_COL_TEXT(nm, k, S, field, maxbytes, LS_COL_NULL_EMPTY | (fl), kinds, doc_)
+
+/* store() help for a record holding at offset `at` a copy of a struct of
+** the model (`size` bytes, copied there by load()), for the changed
+** columns (changed[i] for cols[i], as store() gets it) whose fields lie
+** inside the copy: a typed integer or real column's field (LS_INT, LS_BIT,
+** LS_ENUM, LS_FLOAT) is copied to the same place in `to`, the model's
+** struct; a text column's new text (an ls_span) goes to set_text(the
+** field in `to`, the text, arg), the codec's setter (NULL: text columns
+** are left out), which returns 1, or 0 to stop: then ls_copy_back returns
+** 0 (arg says why), else 1.  LS_COPY_BACK names the copy by its member of
+** the record type S. */
+int ls_copy_back(const ls_column *cols, size_t ncols, const unsigned char *changed, const void *rec, size_t at,
+                 size_t size, void *to, int (*set_text)(void *field, const ls_span *text, void *arg), void *arg);
+#define LS_COPY_BACK(cols, changed, rec, S, member, to, set_text, arg)                                         \
+  ls_copy_back(cols, sizeof cols / sizeof cols[0], changed, rec, offsetof(S, member), LS_SIZEOF(S, member), to, \
+               set_text, arg)
+
+/* A 0/1 table option of a format (ls_format.options), 0 by default, kept
+** in opts->format[slot]: defines the static ls_option `var` named `nm`.
+** Any other value fails with "option <nm> takes 1 (<one_means>) or 0 (the
+** default), not '<value>'" (ls_option_flag). */
+#define LS_FLAG_OPTION(var, nm, slot, one_means)                                 \
+  static int var##_parse(const char *value, ls_options *opts, char **err) {      \
+    return ls_option_flag(nm, one_means, value, &opts->format[slot], err);       \
+  }                                                                              \
+  static const ls_option var = {nm, nm "=1", "0", var##_parse}
+int ls_option_flag(const char *name, const char *one_means, const char *value, int64_t *out, char **err);
+
+/* An INSERT's WTF-8 text argument as *out (ls_value_wtf8 within its
+** column's .min to .max bytes; valid while the INSERT runs), NULL giving
+** "". */
+int ls_arg_wtf8(const ls_arg *a, ls_span *out, char **err);
+
+/* A JSON text column a codec writes and parses, LS_COL_CODEC_JSON (S the
+** record type, field its ls_span, json an ls_codec_json): a read sets
+** to_json(the row's record, &len), JSON text the codec malloc'd (NULL: out
+** of memory), as the result with subtype 'J'; a write must be text (else
+** "column <name> takes <takes>") and is copied into the row's arena as
+** the field, for store() to hand to the codec (the field is {NULL, 0}
+** until then). */
+typedef struct ls_codec_json {
+  char *(*to_json)(const void *rec, size_t *len);
+  const char *takes;
+} ls_codec_json;
+void ls_codec_json_get(const ls_row *row, sqlite3_context *ctx, const ls_column *col);
+int ls_codec_json_set(ls_row *row, sqlite3_value *v, const ls_column *col, char **err);
+#define LS_COL_CODEC_JSON(nm, S, field, json, doc_)                                                       \
+  {.name = nm, .type = "TEXT", .kind = LS_CUSTOM, .get = ls_codec_json_get, .set = ls_codec_json_set, \
+   .offset = offsetof(S, field), .aux = json, .doc = doc_}
+
+/* The strings of an LS_JSON_TEXTS span (of ls_span, as a write leaves it)
+** as the two arrays a codec takes, made in the arena: (*ptrs)[i] and
+** (*lens)[i] for i < strings.n.  SQLITE_OK or SQLITE_NOMEM. */
+int ls_spans_split(ls_arena *arena, ls_span strings, const char *const **ptrs, const size_t **lens);
+
+/* An other_kind() (ls_table) `fn` taking NULL, what a column that does not
+** apply reads, as no change, and refusing any other value with "column
+** <name>: <why>". */
+#define LS_OTHER_KIND_TAKES_NULL(fn, why)                                                 \
+  static int fn(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) { \
+    (void)row;                                                                            \
+    return ls_refuse_unless_null(v, col, why, err);                                       \
+  }
+int ls_refuse_unless_null(sqlite3_value *v, const ls_column *col, const char *why, char **err);
+
+/* A real column (LS_FLOAT, store LS_F32 or LS_F64) of the row kinds
+** `kinds` (0: all). */
+#define LS_COL_FLOAT(nm, st, S, field, fl, kinds, doc_) \
+  {.name = nm, .type = "REAL", .kind = LS_FLOAT, .store = st, .offset = offsetof(S, field), .flags = fl, \
+   .applies = kinds, .doc = doc_}
+/* A JSON array of strings (LS_JSON_TEXTS: an LS_SPAN of ls_span, or of a
+** codec's strings laid out as ls_span, a NULL pointer reading ''; or
+** LS_NUL_STRINGS), maxbytes each, shape its ls_json_shape. */
+#define LS_COL_JSON_TEXTS(nm, st, S, field, maxbytes, fl, shape, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_JSON_TEXTS, .store = st, .offset = offsetof(S, field), .max = maxbytes, \
+   .flags = fl, .aux = shape, .doc = doc_}
+/* A row_kind() `fn` (ls_table) reading the integer field of the record
+** (type S), clamped to the kinds 0..max (a format version, say). */
+#define LS_ROW_KIND_FIELD(fn, S, field, max)                           \
+  static int fn(const ls_row *row) {                                   \
+    int64_t k = ((const S *)row->rec)->field;                          \
+    return k < 0 ? 0 : k > (max) ? (int)(max) : (int)k;                \
+  }
+/* The row kinds from..n-1 as an `applies` mask (kinds numbered by a
+** format's versions: a field a version added). */
+#define LS_KINDS_FROM(from, n) ((((uint32_t)1 << (n)) - 1) & ~(((uint32_t)1 << (from)) - 1))
 
 /* ---- SQL functions that read files (render_functions.c) ---------------- */
 
@@ -1180,8 +1315,8 @@ int parse_options(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, cons
 
 /* A file loaded for a render: the model the transaction sees, held by a
 ** walk of that one file ("the file walk" above) until render_file_done;
-** data is the family's model (the codec's struct for WWD and WED, tw_model /
-** wz4_model_doc for the others). */
+** data is the family's model (the codec's struct for WWD, WED and wz4,
+** tw_model for Teeworlds). */
 typedef struct render_file {
   const char *path;
   void *data;

@@ -1,9 +1,16 @@
 /*
-** table_helpers.c: the functions of engine.h's helpers for tables over a
-** codec's arrays (the rest of them are macros and inline functions there).
+** table_helpers.c: the functions behind engine.h's helpers for table
+** families over a codec (the rest of them are macros and inline functions
+** there): runs for JSON columns, error messages and their codes, 0/1
+** options, INSERT text arguments, JSON columns a codec reads and writes,
+** string arrays for a codec, NULL-only writes to columns of other row
+** kinds.  ls_copy_back lives in columns.c, beside the field sizes it
+** needs.
 */
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "engine/engine.h"
 
@@ -25,4 +32,76 @@ int ls_refuse(char **err, const char *fmt, ...) {
   *err = sqlite3_vmprintf(fmt, ap);
   va_end(ap);
   return *err ? SQLITE_CONSTRAINT : SQLITE_NOMEM;
+}
+
+int ls_fail(char **err, int rc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  *err = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+int ls_option_flag(const char *name, const char *one_means, const char *value, int64_t *out, char **err) {
+  if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) {
+    *err = sqlite3_mprintf("option %s takes 1 (%s) or 0 (the default), not '%s'", name, one_means, value);
+    return 0;
+  }
+  *out = value[0] == '1';
+  return 1;
+}
+
+int ls_arg_wtf8(const ls_arg *a, ls_span *out, char **err) {
+  const ls_column *col = a->column;
+  const char *s = "";
+  size_t n = 0;
+  int rc = ls_arg_given(a) ? ls_value_wtf8(a->value, col, (size_t)col->min, (size_t)col->max, &s, &n, err) : SQLITE_OK;
+  *out = (ls_span){s, n};
+  return rc;
+}
+
+void ls_codec_json_get(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  const ls_codec_json *json = col->aux;
+  size_t len = 0;
+  char *text = json->to_json(row->rec, &len);
+  if (!text) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text64(ctx, text, len, free, SQLITE_UTF8);
+  sqlite3_result_subtype(ctx, 'J');
+}
+
+/* The text is copied with its NUL, for codecs that read up to it. */
+int ls_codec_json_set(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
+  const ls_codec_json *json = col->aux;
+  const unsigned char *text = sqlite3_value_text(v);
+  size_t n = (size_t)sqlite3_value_bytes(v);
+  ls_span span;
+  char *copy;
+  if (sqlite3_value_type(v) != SQLITE_TEXT) return ls_fail(err, SQLITE_CONSTRAINT, "column %s takes %s", col->name, json->takes);
+  if (!text || !(copy = ls_arena_alloc(row->arena, n + 1))) return SQLITE_NOMEM;
+  memcpy(copy, text, n + 1);
+  span = (ls_span){copy, n};
+  memcpy((unsigned char *)row->rec + col->offset, &span, sizeof span);
+  return SQLITE_OK;
+}
+
+int ls_spans_split(ls_arena *arena, ls_span strings, const char *const **ptrs, const size_t **lens) {
+  const ls_span *s = strings.p;
+  const char **p = ls_arena_alloc(arena, sizeof *p * (strings.n + 1));
+  size_t *n = ls_arena_alloc(arena, sizeof *n * (strings.n + 1)), i;
+  if (!p || !n) return SQLITE_NOMEM;
+  for (i = 0; i < strings.n; i++) {
+    p[i] = s[i].p;
+    n[i] = s[i].n;
+  }
+  *ptrs = p;
+  *lens = n;
+  return SQLITE_OK;
+}
+
+int ls_refuse_unless_null(sqlite3_value *v, const ls_column *col, const char *why, char **err) {
+  if (sqlite3_value_type(v) == SQLITE_NULL) return SQLITE_OK;
+  return ls_fail(err, SQLITE_CONSTRAINT, "column %s: %s", col->name, why);
 }

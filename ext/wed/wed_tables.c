@@ -47,12 +47,12 @@ const ls_format wed_format = {
 /* ---- shared helpers --------------------------------------------------------- */
 
 /* The shapes' counts: the area's arrays, an overlay's size in tiles. */
-LS_COUNT_FIELD(overlay_count, wed_area, num_overlays)
-LS_COUNT_FIELD(door_count, wed_area, num_doors)
-LS_COUNT_FIELD(polygon_count, wed_area, num_polygons)
-LS_COUNT_FIELD(group_count, wed_area, num_wallgroups)
-LS_ELEMENT_FIELD(overlay_width, wed_area, overlays, width)
-LS_ELEMENT_FIELD(overlay_height, wed_area, overlays, height)
+LS_COUNT_OF(overlay_count, wed_area, num_overlays)
+LS_COUNT_OF(door_count, wed_area, num_doors)
+LS_COUNT_OF(polygon_count, wed_area, num_polygons)
+LS_COUNT_OF(group_count, wed_area, num_wallgroups)
+LS_INNER_COUNT_OF(overlay_width, wed_area, overlays, width)
+LS_INNER_COUNT_OF(overlay_height, wed_area, overlays, height)
 
 /* ---- wed_overlays -------------------------------------------------------------- */
 
@@ -105,8 +105,8 @@ static const ls_column overlay_columns[] = {
   LS_COL_INT("num_lookup", LS_U32, wed_overlay, num_lookup, LS_COL_RO, "entries of the overlay's tile lookup table"),
 };
 
-LS_INSERTION(overlay_insertion, overlay_insert, overlay_args, LS_ARG(overlay_args, overlay), LS_ARG(overlay_args, width),
-             LS_ARG(overlay_args, height));
+static const ls_insert overlay_insertion =
+    LS_INSERT(overlay_insert, overlay_args, LS_ARG(overlay_args, overlay), LS_ARG(overlay_args, width), LS_ARG(overlay_args, height));
 
 static const ls_table wed_overlays = {
   .name = "wed_overlays", .format = &wed_format, LS_COLUMNS(overlay_columns),
@@ -147,8 +147,7 @@ LS_STORE_CALL(door_store, door_rec, "column cells",
 
 /* The uid: a door keeps it while doors before it come and go; the seek
 ** finds it wherever deletes moved it. */
-LS_KEY_FIELD(door_key, wed_area, doors, uid)
-LS_SEEK_FIND(door_seek, wed_area, wed_door_find)
+LS_UID_KEYS(door, wed_area, doors, wed_door_find)
 
 /* INSERT: a new door after the last (door, when given, must be that
 ** number), closed = 1, no cells and no polygons yet; the engine then sets
@@ -182,7 +181,7 @@ static const ls_column door_columns[] = {
   LS_COL_INT("closed_count", LS_U16, door_rec, d.closed_count, LS_COL_RO, "number of closed-state polygons"),
 };
 
-LS_INSERTION(door_insertion, door_insert, door_args, LS_ARG(door_args, door));
+static const ls_insert door_insertion = LS_INSERT(door_insert, door_args, LS_ARG(door_args, door));
 
 static const ls_table wed_doors = {
   .name = "wed_doors", .format = &wed_format, LS_COLUMNS(door_columns),
@@ -210,8 +209,7 @@ enum { PCOL_MIN_X = 6, PCOL_VERTICES = 11 };
 
 /* The uid: a polygon keeps it while walls before it come and go; the
 ** seek finds it wherever inserts and deletes moved it. */
-LS_KEY_FIELD(polygon_key, wed_area, polygons, uid)
-LS_SEEK_FIND(polygon_seek, wed_area, wed_polygon_find)
+LS_UID_KEYS(polygon, wed_area, polygons, wed_polygon_find)
 
 static int polygon_load(const ls_row *row, char **err) {
   const wed_area *a = AREA(row);
@@ -274,8 +272,8 @@ static const ls_column polygon_columns[] = {
   LS_COL_INT("first_vertex", LS_U32, polygon_rec, p.first_vertex, LS_COL_RO, "index of the first vertex in the file's vertex table"),
 };
 
-LS_INSERTION(polygon_insertion, polygon_insert, polygon_args, LS_ARG(polygon_args, kind), LS_ARG(polygon_args, door),
-             LS_ARG(polygon_args, door_name));
+static const ls_insert polygon_insertion =
+    LS_INSERT(polygon_insert, polygon_args, LS_ARG(polygon_args, kind), LS_ARG(polygon_args, door), LS_ARG(polygon_args, door_name));
 
 static const ls_table wed_polygons = {
   .name = "wed_polygons", .format = &wed_format, LS_COLUMNS(polygon_columns),
@@ -352,8 +350,8 @@ LS_REMOVE_CALL_NESTED(vertex_remove, wed_area, wed_polygon_delete_vertex, "canno
 ** describe_polygon names it. */
 LS_DESCRIBE_CALL_NESTED(describe_vertex, wed_area, wed_vertex_describe)
 
-LS_INSERTION(vertex_insertion, vertex_insert, vertex_args, LS_ARG(vertex_args, polygon), LS_ARG(vertex_args, vertex),
-             LS_ARG(vertex_args, x), LS_ARG(vertex_args, y));
+static const ls_insert vertex_insertion = LS_INSERT(vertex_insert, vertex_args, LS_ARG(vertex_args, polygon),
+                                                   LS_ARG(vertex_args, vertex), LS_ARG(vertex_args, x), LS_ARG(vertex_args, y));
 
 static const ls_table wed_vertices = {
   .name = "wed_vertices", .format = &wed_format, LS_COLUMNS(vertex_columns),
