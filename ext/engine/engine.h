@@ -1335,6 +1335,64 @@ void codec_result_error(sqlite3_context *ctx, const char *fn, const char *path, 
 /* Sets a malloc'd buffer as the result (blob or text), taking it. */
 void result_take(sqlite3_context *ctx, unsigned char *data, size_t n, int text);
 
+/* ---- files beside a file (find.c) ------------------------------------- */
+
+/* A file needs others the engine does not list: a tileset beside its
+** area, a tileset's PVRZ pages beside it.  ls_find looks for one by name
+** where the games would, for a file as the engine names it (`file`):
+**  - a file on disk: its folder (the name in any case); a file of a
+**    game's override folder: that folder, then the game's archives;
+**  - a game's resource ("<key>:<RESREF.EXT>", README "The game as a
+**    source"): the game, as it loads a resource: its override folder
+**    first, then the archives its key lists, read through the
+**    connection's cache of keys and archive indexes (one resource's bytes,
+**    never a whole archive);
+**  - with LS_FIND_IN, `near` is a folder to look in instead, or a game
+**    when it holds a chitin.key or is a key.
+** Only committed bytes are read (the disk, never an open transaction's
+** copy).  A getter reaches the connection through
+** sqlite3_context_db_handle. */
+
+/* A file's identity: it changed when one of these did. */
+typedef struct ls_stamp {
+  uint64_t dev, ino;
+  int64_t size, mtime_ns;
+} ls_stamp;
+
+static inline int ls_stamp_same(const ls_stamp *a, const ls_stamp *b) {
+  return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns;
+}
+
+typedef struct ls_found {
+  int found;           /* 0: there is none (path NULL) */
+  char *path;          /* the file found, or "<key>:<NAME>" for a resource in a game's archives */
+  char *where;         /* where it was looked for, for messages ("areas", "game/chitin.key (override, archives)") */
+  /* found: its identity; else that of where it was looked for (a folder,
+  ** a key and its override folder), which changes when the name may have
+  ** appeared there */
+  ls_stamp stamp;
+  unsigned char *data; /* read (max_bytes > 0): its bytes (NULL when empty) */
+  size_t size;
+} ls_found;
+
+enum { LS_FIND_BESIDE = 0, LS_FIND_IN = 1 };
+
+/* Looks for `name` ("AR0100.TIS", "A010000.PVRZ") beside the file `near`
+** (how LS_FIND_BESIDE) or in it (LS_FIND_IN), as above, and with
+** max_bytes > 0 reads it: one of more than max_bytes bytes is refused
+** before it is read (CODEC_E_LIMIT, naming levelsql_limit('decoded')).
+** Returns 1 with *out (out->found 0 when there is none: not an error), or
+** 0 with err naming the file, the archive and the resource.  Strings and
+** bytes of *out are malloc'd: ls_found_clear frees them. */
+int ls_find(sqlite3 *db, const char *near, int how, const char *name, uint64_t max_bytes, ls_found *out,
+            codec_error *err);
+void ls_found_clear(ls_found *f);
+/* The name part of a path as the engine names files: after its last
+** folder separator, the NAME of a game's "<key>:<NAME>". */
+const char *ls_file_name(const char *path);
+/* Registers the function ls_find reaches the connection's session through. */
+int ls_find_register(sqlite3 *db, ls_session *sess);
+
 /* ---- JSON columns (json.c; the parser is codecs/common/json.c) ---------- */
 
 /* Parses a JSON column's value: text holding JSON.  Returns SQLITE_OK

@@ -3,8 +3,8 @@
 ** area's geometry (codecs/wed/render_wed.h draws it) read through the
 ** session (engine.h, "SQL functions that read files"), with the tiles of
 ** its tileset under it when asked (tiles=1: the TIS and its PVRZ pages
-** read from the disk, ext/tis/tis_lookup.h), and the family's function
-** hook.
+** found beside it on disk or in its game, ext/tis/tis_lookup.h), and the
+** family's function hook.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -17,29 +17,24 @@
 /* ---- wed_render ------------------------------------------------------------------ */
 
 /* The tiles of wed_render: the tileset the base overlay names, found in
-** `folder` (the tilesets option) or beside the WED, opened into *ts and
-** handed to the render options.  Returns 1, or 0 after failing the call. */
+** `folder` (the tilesets option: a folder, or a game's folder or key) or
+** beside the WED (on disk, or among a game's resources for a WED of a
+** game: tis_lookup.h), opened into *ts and handed to the render options.
+** Returns 1, or 0 after failing the call. */
 static int open_tiles(sqlite3_context *ctx, const char *fn, const render_file *rf, const char *folder,
                       wed_render_opts *o, tis_tileset *ts) {
   const wed_area *a = rf->data;
-  char *dir = folder ? NULL : tis_dirname(rf->path);
+  sqlite3 *db = sqlite3_context_db_handle(ctx);
   codec_error err = {{0}, 0};
   size_t len = a->num_overlays ? wed_resref_len(a->overlays[0].tileset) : 0;
-  int ok;
-  if (!folder && !dir) {
-    sqlite3_result_error_nomem(ctx);
-    return 0;
-  }
   if (!len) {
-    free(dir);
     render_error(ctx, fn, "%s: tiles=1: the base overlay names no tileset", rf->path);
     return 0;
   }
-  ok = tis_tileset_open(ts, folder ? folder : dir, (const char *)a->overlays[0].tileset, len,
-                        tis_decoded_limit(sqlite3_context_db_handle(ctx)), &err);
-  free(dir);
-  if (!ok) {
+  if (!tis_tileset_open(ts, db, folder ? folder : rf->path, folder ? LS_FIND_IN : LS_FIND_BESIDE,
+                        (const char *)a->overlays[0].tileset, len, tis_decoded_limit(db), &err)) {
     if (err.code == CODEC_E_MEMORY) sqlite3_result_error_nomem(ctx);
+    else if (err.code == CODEC_E_INTERRUPT) sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
     else render_error(ctx, fn, "%s: tiles=1: %s%s", rf->path, err.msg,
                       folder ? "" : " (the tilesets option names another folder)");
     return 0;
@@ -81,9 +76,11 @@ static int resolve_options(sqlite3_context *ctx, const char *fn, wed_render_opts
 ** default: fits 2048, at most 1) and background=RRGGBB[AA] (none).
 ** tiles=1 draws the base overlay's tiles (a PNG; grid, doors and walls
 ** then default to 0, drawn over the tiles when given 1): the tileset the
-** overlay names, <resref>.TIS found beside the WED or in the folder
-** tilesets=DIR, its PVRZ pages beside it; door_tiles=closed (each door as
-** the area starts) or open; the scale rounded down to n/64. */
+** overlay names, <resref>.TIS found beside the WED (a game's WED: in the
+** game, override folder first, then archives) or in tilesets=DIR (a
+** folder, or a game: its folder or chitin.key), its PVRZ pages beside
+** it; door_tiles=closed (each door as the area starts) or open; the scale
+** rounded down to n/64. */
 static void wed_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   static const char fn[] = "wed_render";
   wed_render_opts o;

@@ -92,7 +92,7 @@ SELECT writefile('tiles/pages/AR0100.TIS', readfile('samples/AR0100.TIS')) + wri
 SELECT format, ok, error LIKE 'pvrz: %' FROM levelsql_files('tiles/pages/A010000.PVRZ');
 -- expect: pvrz|0|1
 SELECT png FROM tis_tiles('tiles/pages') WHERE tile = 1;
--- expect error: tiles/pages/AR0100.TIS: tile 1: page 0: A010000.PVRZ: pvrz:
+-- expect error: tiles/pages/AR0100.TIS: tile 1: page 0: tiles/pages/A010000.PVRZ: pvrz:
 
 -- wed_render with tiles: the samples' tiles, found beside the areas.
 SELECT hex(substr(wed_render('samples/AR0100.WED', 'tiles=1'), 1, 8)), hex(substr(wed_render('samples/AR0100.WED', 'tiles=1'), 17, 8));
