@@ -125,6 +125,10 @@ static void test_variants(sqlite3 *db, const char *tmp, const samples *s) {
     CHECK(query_int(db, fmt("SELECT count(*) = 932 AND count(x) = 932 AND count(png) = 932 FROM tis_tiles('%s')",
                             game)) == 1,
           "%s: the game folder as the source: every tile placed and drawn", variants[v].name);
+    /* the renders find their tileset and pages through the same lookup in
+    ** every variant, whose bytes the tis_tiles checks above compare: one
+    ** variant, the one with every kind of archive, suffices for them */
+    if (variants[v].ncontainers < 3) continue;
     CHECK(same_render(db, fmt("%s:AR0100.WED", key), fmt("%s/AR0100.WED", s->dir), "tiles=1"),
           "%s: wed_render(chitin.key:AR0100.WED, tiles=1) = the loose render, byte for byte", variants[v].name);
     CHECK(same_render(db, fmt("%s:AR0200.WED", key), fmt("%s/AR0200.WED", s->dir), "tiles=1, door_tiles=open, walls=1"),
