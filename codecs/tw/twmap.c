@@ -144,6 +144,7 @@ void tw_map_free(tw_map *m) {
   free(m->image_items);
   free(m->env_items);
   free(m->sound_items);
+  tw_keys_free(m->keys);
   df_free(m->df);
   free(m);
 }
@@ -158,8 +159,9 @@ static int dup_index(const size_t *src, size_t n, size_t **out) {
   return 1;
 }
 
-/* tw_map_clone: a deep copy: the datafile, the indexes, and every decoded
-** (possibly dirty) layer, so edits of the copy leave the original alone. */
+/* tw_map_clone: a deep copy: the datafile, the indexes, the row keys and
+** every decoded (possibly dirty) layer, so edits of the copy leave the
+** original alone. */
 tw_map *tw_map_clone(const tw_map *src) {
   tw_map *m = (tw_map *)malloc(sizeof *m);
   size_t i;
@@ -168,9 +170,11 @@ tw_map *tw_map_clone(const tw_map *src) {
   m->df = NULL;
   m->layers = NULL;
   m->group_items = m->image_items = m->env_items = m->sound_items = NULL;
+  m->keys = NULL;
   m->num_layers = 0;
   m->layers = (tw_layer *)calloc(src->num_layers ? src->num_layers : 1, sizeof *m->layers);
-  if (!m->layers || !(m->df = df_clone(src->df)) || !dup_index(src->group_items, src->num_groups, &m->group_items) ||
+  if (!m->layers || !(m->df = df_clone(src->df)) || (src->keys && !(m->keys = tw_keys_clone(src->keys))) ||
+      !dup_index(src->group_items, src->num_groups, &m->group_items) ||
       !dup_index(src->image_items, src->num_images, &m->image_items) ||
       !dup_index(src->env_items, src->num_envelopes, &m->env_items) ||
       !dup_index(src->sound_items, src->num_sounds, &m->sound_items)) {
@@ -430,6 +434,10 @@ int tw_map_parse_cancel(const unsigned char *data, size_t size, const codec_canc
   for (i = 0; i < m->num_envelopes; i++)
     if (ival(&m->df->items[m->env_items[i]], EN_VERSION, 0) >= 3) m->point_ints = 22;
   m->style = detect_style(m);
+  if (!(m->keys = tw_keys_new(m))) {
+    tw_map_free(m);
+    return codec_fail_oom(err, "map: out of memory");
+  }
   *out = m;
   return 1;
 }
@@ -1221,6 +1229,7 @@ size_t tw_map_footprint(const tw_map *m) {
   for (i = 0; i < m->num_layers; i++) {
     if (m->layers[i].cells) bytes += m->layers[i].cells_size;
   }
+  if (m->keys) bytes += tw_keys_footprint(m->keys);
   return bytes;
 }
 
@@ -1265,4 +1274,26 @@ int tw_map_decode_items(tw_map *m, codec_error *err) {
     if (!ok) return 0;
   }
   return 1;
+}
+
+/* The info fields by the names the tables show them under. */
+static const char *const info_names[] = {"author", "map_version", "credits", "license", "settings"};
+
+int tw_map_validate(tw_map *m, int64_t key_limit, const codec_cancel *cancel, codec_error *err) {
+  size_t l;
+  int f, ok = 1;
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
+    const char *s;
+    size_t n;
+    if (!tw_info_get(m, (tw_info_field)f, &s, &n, err)) return codec_prefix(err, "map info (%s): ", info_names[f]);
+  }
+  if (!tw_map_decode_items(m, err) || !tw_map_keys_fit(m, key_limit, err)) return 0;
+  m->df->cancel = cancel; /* polled inside each blob's inflate too */
+  for (l = 0; ok && l < m->num_layers; l++) {
+    tw_kind k = m->layers[l].kind;
+    if (codec_cancelled(cancel)) ok = codec_fail_interrupted(err);
+    else if (k <= TW_KIND_TUNE || k == TW_KIND_QUADS) ok = tw_layer_load(m, l, err);
+  }
+  m->df->cancel = NULL;
+  return ok;
 }

@@ -32,6 +32,9 @@
 **   again (as DDNet writes them); otherwise a new item takes max id + 1.
 ** - Emptying a quads or sounds layer keeps one zeroed element in its blob,
 **   as DDNet's editor writes an empty layer.
+** - The row keys follow (twmap.h, "row keys"): a row inserted takes a fresh
+**   key, the others keep theirs.  An edit that fails for want of memory
+**   for the keys changes nothing.
 */
 #ifndef LEVELSQL_TWMAP_EDIT_H
 #define LEVELSQL_TWMAP_EDIT_H

@@ -72,7 +72,7 @@ SQLITE_EXTENSION_INIT3
 ** statement or a write (argument structs, row records, scratch lists).
 ** What belongs to a model, or passes to or from codecs/ (pure C, malloc
 ** and free), is malloc'd and free'd: a model's parts and side tables
-** (tw_keys, the wrappers the format callbacks return), bytes a codec
+** (the wrappers the format callbacks return), bytes a codec
 ** returns or takes (ls_value_text8, ls_text8_encode), ls_scratch and
 ** ls_alloc_large; so is what the C library returns (realpath).  Each
 ** block goes back through its own family's free. */
@@ -987,8 +987,8 @@ int parse_options(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, cons
 
 /* A file loaded for a render: the model the transaction sees, held by a
 ** walk of that one file ("the file walk" above) until render_file_done;
-** data is the family's model (the codec's struct for WWD and WED, tw_model /
-** wz4_model_doc for the others). */
+** data is the family's model (the codec's struct for WWD, WED and
+** Teeworlds, wz4_model_doc for werkkzeug4). */
 typedef struct render_file {
   const char *path;
   void *data;

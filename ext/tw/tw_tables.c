@@ -13,20 +13,17 @@
 ** name, and the layer of a row of a layer (grp, layer, kind).  Envelope
 ** points are decoded only when read (ls_json_records.decode).
 **
-** The model the engine holds wraps the codec's tw_map with its row keys
-** (tw_edit.h): every layer has a key base (the tile cells, quads and sound
-** sources of the layers before it; a layer added later gets a fresh one):
-** a tile's key is base[layer] + y * width + x and a quad's base[layer] +
-** quad, O(1), until quads or sources of that layer are inserted or
-** deleted (then tw_edit.c keeps them by index, as it does for groups,
-** layers, images, envelopes and sounds).  A layer whose rows would not fit
-** under LS_KEY_MAX (never in a real map: only under a raised
-** levelsql_limit('decoded')) fails the scans that reach it and
-** levelsql_files' check, naming it.
-** INSERT and DELETE are tw_edit.c's (through codecs/tw/twmap_edit.h).
-** Resizing a layer (tw_layers width, height) gives the layers whose size
-** changed fresh key bases (tw_keys_layer_resized), so their cells never
-** take keys of another layer's.
+** The model the engine holds is the codec's tw_map; its row keys are the
+** codec's (twmap.h, "row keys", which the structural edits and resizes
+** keep right): every layer has a key base (the tile cells, quads and sound
+** sources of the layers before it; a layer added or resized later gets a
+** fresh one), so a tile's key is base[layer] + y * width + x, O(1); quads,
+** sources, groups, layers, images, envelopes and sounds have the codec's
+** keys (tw_row_key).  A layer whose rows would not fit under LS_KEY_MAX
+** (never in a real map: only under a raised levelsql_limit('decoded'))
+** fails the scans that reach it and levelsql_files' check, naming it
+** (tw_map_keys_fit).  INSERT and DELETE are tw_edit.c's (through
+** codecs/tw/twmap_edit.h).
 **
 ** Lazy decoding: the iterators only look at layer geometry; a tile's or
 ** quad's load() decodes the one layer of its row on first use
@@ -58,148 +55,45 @@
 #include "tw/twmap_blobs.h"
 #include "engine/engine.h"
 #include "tw/tw_edit.h"
-#include "tw/tw_model.h"
 #include "tw/tw_tables.h"
 
 #define NCOLS(cols) ((int)(sizeof cols / sizeof cols[0]))
 
-/* ---- the model and the format ------------------------------------------------ */
+/* ---- the format ---------------------------------------------------------------- */
 
-#define MAP_OF(model) (((const tw_model *)(model))->map)
+#define MAP_OF(model) ((tw_map *)(model))
 #define ROW_MAP(row) MAP_OF((row)->model)
-
-/* Wraps a map (taking it) with its row keys (a copy of `keys`, or new
-** ones: tw_keys_new computes the key bases); NULL on OOM (the map is
-** freed). */
-static tw_model *model_wrap(tw_map *m, const tw_keys *keys) {
-  tw_model *tm = malloc(sizeof *tm);
-  if (!tm || !(tm->keys = keys ? tw_keys_clone(keys) : tw_keys_new(m))) {
-    free(tm);
-    tw_map_free(m);
-    return NULL;
-  }
-  tm->map = m;
-  return tm;
-}
-
-/* Whether every row of layer l has a key within LS_KEY_MAX. */
-static int layer_addressable(const tw_model *tm, size_t l) {
-  return tw_keys_base(tm->keys, l) + (int64_t)tm->map->layers[l].count <= LS_KEY_MAX + 1;
-}
-
-/* Whether every layer's rows have keys (a map that large passes only a
-** raised levelsql_limit('decoded')): checked before any layer is
-** decoded, so such a map fails at once instead of after decoding gigabytes
-** of the layers before the first that does not fit. */
-static int map_addressable(const tw_model *tm, size_t *bad) {
-  size_t l;
-  for (l = 0; l < tm->map->num_layers; l++) {
-    tw_kind k = tm->map->layers[l].kind;
-    if ((k <= TW_KIND_TUNE || k == TW_KIND_QUADS || k == TW_KIND_SOUNDS) && !layer_addressable(tm, l)) {
-      *bad = l;
-      return 0;
-    }
-  }
-  return 1;
-}
-
-/* Why layer l's rows cannot be read (not layer_addressable), into buf: a
-** map that large passes only a raised levelsql_limit('decoded'), since
-** its cells alone decode more than 2 GiB. */
-static const char *layer_unaddressable_why(const tw_model *tm, size_t l, char *buf, size_t n) {
-  snprintf(buf, n, "layer %zu: its %lld rows would take row keys from %lld on, past the %lld rows a rowid can name in one file",
-           l, (long long)tm->map->layers[l].count, (long long)tw_keys_base(tm->keys, l), (long long)LS_KEY_MAX + 1);
-  return buf;
-}
 
 static const char *const tw_extensions[] = {".map", NULL};
 
 /* The codec checks the container and the items; layer data waits.
 ** `cancel` (NULL: none) is polled while the container is read and the file
 ** hashed (tw_map_parse_cancel), so an interrupt stops a large map's parse;
-** nothing to reuse in *scratch (blobs stay compressed until read). */
-static void *tw_format_parse_reusing(const unsigned char *data, size_t size, ls_scratch *scratch,
-                                     const codec_cancel *cancel, codec_error *err) {
-  tw_map *m = NULL;
-  tw_model *tm;
-  (void)scratch;
-  if (!tw_map_parse_cancel(data, size, cancel, &m, err)) return NULL;
-  if (!(tm = model_wrap(m, NULL))) codec_fail_oom(err, "map: out of memory");
-  return tm;
-}
-
-/* tw_format_parse_reusing without a cancel (writes, parse-ahead threads). */
-static void *tw_format_parse(const unsigned char *data, size_t size, codec_error *err) {
-  return tw_format_parse_reusing(data, size, NULL, NULL, err);
-}
-
-static int tw_format_serialize(const void *model, unsigned char **out, size_t *size, codec_error *err) {
-  return tw_map_serialize(MAP_OF(model), 0, out, size, err);
-}
-
-/* Edited, not yet re-encoded layers are copied too (tw_map_clone), and the
+** nothing to reuse in the scratch (blobs stay compressed until read).
+** Edited, not yet re-encoded layers are cloned too (tw_map_clone), and the
 ** row keys as they are. */
-static void *tw_format_clone(const void *model) {
-  tw_map *m = tw_map_clone(MAP_OF(model));
-  return m ? model_wrap(m, ((const tw_model *)model)->keys) : NULL;
+static int tw_format_serialize_map(const tw_map *m, unsigned char **out, size_t *size, codec_error *err) {
+  return tw_map_serialize((tw_map *)m, 0, out, size, err);
 }
+LS_CODEC_ADAPTERS(tw, tw_map, tw_map_parse, tw_format_serialize_map, tw_map_clone, tw_map_free, tw_map_footprint)
+LS_CODEC_CANCEL_ADAPTER(tw, tw_map, tw_map_parse_cancel)
 
-static void tw_format_free(void *model) {
-  tw_model *tm = model;
-  if (!tm) return;
-  tw_map_free(tm->map);
-  tw_keys_free(tm->keys);
-  free(tm);
-}
-
-static size_t tw_format_footprint(const void *model) {
-  return sizeof(tw_model) + tw_keys_footprint(((const tw_model *)model)->keys) + tw_map_footprint(MAP_OF(model));
-}
-
-/* Decodes now everything the tables decode on first use: info strings,
-** image and sound names, envelope points, and the cells of every tilemap
-** and quads layer a scan reaches (decoded parts stay decoded, so a second
-** call costs little).  A map it accepts is readable by every table:
-** levelsql_files' `ok` and on_error=skip rest on it.  `cancel` is polled
-** before each layer and while a layer's blob inflates (every 4 MiB), so
-** an interrupted statement stops here soon. */
+/* Decodes now everything the tables decode on first use (tw_map_validate):
+** levelsql_files' `ok` and on_error=skip rest on it.  A layer whose rows
+** would not all have keys under LS_KEY_MAX fails it, naming the layer. */
 static int tw_format_validate(void *model, const codec_cancel *cancel, codec_error *err) {
-  static const char *const info_columns[] = {"author", "map_version", "credits", "license", "settings"};
-  tw_model *tm = model;
-  size_t l;
-  int f, ok = 1;
-  char why[200];
-  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
-    const char *s;
-    size_t n;
-    if (!tw_info_get(tm->map, (tw_info_field)f, &s, &n, err)) {
-      char reason[sizeof err->msg];
-      memcpy(reason, err->msg, sizeof reason);
-      return codec_fail(err, "map info (%s): %s", info_columns[f], reason);
-    }
-  }
-  if (!tw_map_decode_items(tm->map, err)) return 0;
-  if (!map_addressable(tm, &l)) return codec_fail_limit(err, "%s", layer_unaddressable_why(tm, l, why, sizeof why));
-  tm->map->df->cancel = cancel; /* polled inside each blob's inflate too */
-  for (l = 0; ok && l < tm->map->num_layers; l++) {
-    tw_kind k = tm->map->layers[l].kind;
-    if (codec_cancelled(cancel)) ok = codec_fail_interrupted(err);
-    else if (k <= TW_KIND_TUNE || k == TW_KIND_QUADS) ok = tw_layer_load(tm->map, l, err);
-  }
-  tm->map->df->cancel = NULL;
-  return ok;
+  return tw_map_validate(model, LS_KEY_MAX + 1, cancel, err);
 }
 
 /* What the map claims it would decode (tw_map_decoded_claim). */
 static void tw_format_decoded_claim(const void *model, codec_claim *claim) {
-  tw_map_decoded_claim(MAP_OF(model), claim);
+  tw_map_decoded_claim(model, claim);
 }
 
 /* Drops the layers and blobs the map decoded (tw_map_shed) when the cache
 ** needs the room; the row keys stay. */
 static size_t tw_format_shed(void *model) {
-  tw_map_shed(((tw_model *)model)->map);
-  return tw_format_footprint(model);
+  return tw_map_shed(model);
 }
 
 const ls_format tw_format = {
@@ -316,19 +210,16 @@ static int in_family(const tw_layer *L, int family) {
 ** only when their rows have keys) and, in a scan, lies within the ranges on
 ** grp and layer: a layer no group lists has NULL grp and layer, so any
 ** bound on those drops it. */
-static int layer_has_rows(const tw_model *tm, int64_t l, const ls_scan *scan, const ls_column *cols, int ncols,
+static int layer_has_rows(const tw_map *m, int64_t l, const ls_scan *scan, const ls_column *cols, int ncols,
                           int family) {
-  const tw_layer *L = &tm->map->layers[l];
+  const tw_layer *L = &m->layers[l];
   const ls_range *grp, *layer;
-  size_t bad;
+  codec_error e;
   if (!in_family(L, family)) return 0;
-  if (family != ANY_LAYER && !map_addressable(tm, &bad)) {
+  if (family != ANY_LAYER && !tw_map_keys_fit(m, LS_KEY_MAX + 1, &e)) {
     /* a scan fails with why (the engine reports scan->error), never
     ** leaves layers out silently; a seek finds no such key */
-    if (scan && scan->error && !*scan->error) {
-      char why[200];
-      *scan->error = sqlite3_mprintf("%s", layer_unaddressable_why(tm, bad, why, sizeof why));
-    }
+    if (scan && scan->error && !*scan->error) *scan->error = sqlite3_mprintf("%s", e.msg);
     return 0;
   }
   if (!scan) return 1;
@@ -356,7 +247,7 @@ static int64_t layer_element_count(const void *model, int64_t l) {
 }
 
 static int64_t layer_key_base(const void *model, int64_t l) {
-  return tw_keys_base(((const tw_model *)model)->keys, (size_t)l);
+  return tw_layer_key_base(model, (size_t)l);
 }
 
 /* "group 1 layer 0 (layer_index 5)": how errors name a layer. */
@@ -600,19 +491,9 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
   layer_rec *r = row->rec;
   const layer_rec *was = old;
   codec_error e;
-  if (r->li.width != was->li.width || r->li.height != was->li.height) {
-    const tw_map *m = ROW_MAP(row);
-    size_t *counts = sqlite3_malloc64(sizeof *counts * (m->num_layers ? m->num_layers : 1)), l;
-    if (!counts) return SQLITE_NOMEM;
-    for (l = 0; l < m->num_layers; l++) counts[l] = m->layers[l].count;
-    if (!tw_layer_resize(ROW_MAP(row), (size_t)row->pos.element, r->li.width, r->li.height, &e)) {
-      sqlite3_free(counts);
-      return STORE_ERROR(layer_columns, changed, &e, err);
-    }
-    for (l = 0; l < m->num_layers; l++)
-      if (m->layers[l].count != counts[l]) tw_keys_layer_resized(((tw_model *)row->model)->keys, m, l);
-    sqlite3_free(counts);
-  }
+  if ((r->li.width != was->li.width || r->li.height != was->li.height) &&
+      !tw_layer_resize(ROW_MAP(row), (size_t)row->pos.element, r->li.width, r->li.height, &e))
+    return STORE_ERROR(layer_columns, changed, &e, err);
   if (r->color_env != was->color_env) {
     int rc = check_envelope_kind(row, "color_env", r->color_env, was->color_env, ENV_COLOR, err);
     if (rc != SQLITE_OK) return rc;
