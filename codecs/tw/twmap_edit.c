@@ -301,6 +301,7 @@ static void group_add(tw_map *m, size_t g, size_t k, int32_t delta) {
 int tw_group_insert(tw_map *m, size_t g, codec_error *err) {
   int32_t ints[GP_INTS] = {3, 0, 0, 100, 100, 0, 0, 0, 0, 0, 0, 0, NAME_PAD, NAME_PAD, NAME_END};
   int32_t start = (int32_t)m->num_layers;
+  if (g == TW_LAST) g = m->num_groups;
   if (g > m->num_groups) return codec_fail_arg(err, "group %zu: the map has %zu groups", g, m->num_groups);
   if (!tw_keys_reserve(m, TW_ROWS_GROUPS, 0, err)) return 0;
   if (g < m->num_groups) {
@@ -437,6 +438,7 @@ int tw_layer_insert(tw_map *m, size_t g, size_t k, tw_kind kind, int width, int 
   for (l = (size_t)start; l < (size_t)start + (size_t)count; l++)
     if (m->layers[l].group != (long)g)
       return codec_fail_arg(err, "group %zu: layer %zu of its range belongs to group %ld", g, l, m->layers[l].group);
+  if (k == TW_LAST) k = (size_t)count;
   if (k > (size_t)count) return codec_fail_arg(err, "group %zu has %d layers: position %zu is past them", g, (int)count, k);
   if (!check_new_layer(m, g, kind, &width, &height, err) || !tw_keys_reserve_layer(m, err)) return 0;
   l = (size_t)start + k;
@@ -563,6 +565,7 @@ static int element_insert(tw_map *m, tw_rows rows, size_t l, size_t at, const un
   tw_layer *L = &m->layers[l];
   size_t used = L->count * size, keep = L->count ? L->cells_size : 0, bytes;
   unsigned char *p;
+  if (at == TW_LAST) at = L->count;
   if (at > L->count) return codec_fail_arg(err, "layer %zu has %zu elements: position %zu is past them", l, L->count, at);
   if (L->count >= 0x7FFFFFFF / size || !size_add(keep, size, &bytes))
     return codec_fail_limit(err, "layer %zu: too many elements", l);

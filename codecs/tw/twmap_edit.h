@@ -44,20 +44,24 @@
 /* The editor's size for tile layers when the map has no game layer. */
 #define TW_NEW_LAYER_SIZE 50
 
-/* Adds an empty group at index g (0..num_groups: after the others). */
+/* A position for tw_group_insert, tw_layer_insert, tw_quad_insert and
+** tw_source_insert: after the last. */
+#define TW_LAST ((size_t)-1)
+
+/* Adds an empty group at index g (0..num_groups or TW_LAST: after the others). */
 int tw_group_insert(tw_map *m, size_t g, codec_error *err);
 /* Removes group g with every layer it holds.  Refuses the game group. */
 int tw_group_delete(tw_map *m, size_t g, codec_error *err);
 
-/* Adds a layer of `kind` as layer k of group g (k = the group's layer count:
-** last).  width/height: 0 takes the default (game layer size, else 50); the
-** physics layers must be the game layer's size.  Returns the new layer's
-** global index in *l. */
+/* Adds a layer of `kind` as layer k of group g (k = the group's layer
+** count or TW_LAST: last).  width/height: 0 takes the default (game layer
+** size, else 50); the physics layers must be the game layer's size.
+** Returns the new layer's global index in *l. */
 int tw_layer_insert(tw_map *m, size_t g, size_t k, tw_kind kind, int width, int height, size_t *l, codec_error *err);
 /* Removes layer l and the blobs only it used.  Refuses the game layer. */
 int tw_layer_delete(tw_map *m, size_t l, codec_error *err);
 
-/* Adds a default quad at position q (0..count) of quads layer l. */
+/* Adds a default quad at position q (0..count, TW_LAST: count) of quads layer l. */
 int tw_quad_insert(tw_map *m, size_t l, size_t q, codec_error *err);
 int tw_quad_delete(tw_map *m, size_t l, size_t q, codec_error *err);
 
@@ -73,7 +77,7 @@ typedef struct tw_source {
 int tw_source_get(tw_map *m, size_t l, size_t s, tw_source *out, codec_error *err);
 /* Writes a source; envelope indices must exist (or be -1), shape 0 or 1. */
 int tw_source_set(tw_map *m, size_t l, size_t s, const tw_source *in, codec_error *err);
-/* Adds a default source at position s (0..count) of sounds layer l. */
+/* Adds a default source at position s (0..count, TW_LAST: count) of sounds layer l. */
 int tw_source_insert(tw_map *m, size_t l, size_t s, codec_error *err);
 int tw_source_delete(tw_map *m, size_t l, size_t s, codec_error *err);
 

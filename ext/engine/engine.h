@@ -323,8 +323,12 @@ enum ls_column_flags {
                       ** the column loads no record (it stays cheap where load() decodes data,
                       ** and readable where that data is damaged) */
   LS_COL_UTF8 = 32,   /* LS_JSON_TEXTS: the strings are UTF-8 as they are, not text in the code page */
-  LS_COL_WTF8 = 64    /* LS_JSON_TEXTS: the strings are WTF-8 (LS_WTF8: lone surrogates, NULs allowed),
+  LS_COL_WTF8 = 64,   /* LS_JSON_TEXTS: the strings are WTF-8 (LS_WTF8: lone surrogates, NULs allowed),
                       ** lone surrogates shown as \udXXX escapes */
+  LS_COL_NEGNULL = 128 /* with LS_COL_NULL (integers): every negative value reads NULL, not only
+                      ** .null_value (a format whose "none" is any negative index); NULL writes
+                      ** .null_value where the field reads a number, and leaves it as it is where
+                      ** it reads NULL already */
 };
 
 /* Flag of a LS_COL_RANGE column, for the planner: the column takes about
@@ -457,11 +461,18 @@ typedef struct ls_column {
 ** element of another list of the file (an image, an envelope): a value
 ** written must be an existing index, 0 .. count(model) - 1, or the null
 ** value (LS_COL_NULL); the value the row holds always passes.  Messages say
-** "it takes an <noun> index from 0 to 2 (the <container> has 3)". */
+** "it takes an <noun> index from 0 to 2 (the <container> has 3)".
+** Optional refuse: an existing index written may still be of the wrong
+** sort for the column (a color envelope where a position one goes):
+** returns SQLITE_OK, or an error with *why (sqlite3_mprintf'd; the write
+** fails with "column <name>: <why>"); `sort` is for refuse to read (what
+** the column takes). */
 typedef struct ls_index_ref {
   int64_t (*count)(const void *model);
   const char *noun;
   const char *container;
+  int (*refuse)(const void *model, int64_t index, const struct ls_index_ref *ref, char **why);
+  int64_t sort;
 } ls_index_ref;
 
 /* Declarations of typed columns, one line each.  S is the record's type,
@@ -954,6 +965,87 @@ typedef struct ls_flag_name {
 } ls_flag_name;
 char *ls_flags_format(const ls_flag_name *names, uint32_t value);
 int ls_flags_parse(const ls_flag_name *names, const char *text, uint32_t *out, char **bad);
+
+/* ---- tables over a codec (codec_tables.c) --------------------------------- */
+
+/* What the tables of a family repeat when their columns map a codec's
+** structs and their rules are the codec's calls (a table is a column list,
+** the codec does the format): a codec call's failure as the callback's
+** error, keys and seeks the codec keeps, removes through the codec,
+** counts of the model's lists, and the arguments an INSERT reads. */
+
+/* A codec call's result (ok: its 1 or 0, the failure in *e) as a load()'s
+** (SQLITE_ERROR: the engine names the file and row) or an edit's
+** (SQLITE_CONSTRAINT), the codec's message as *err (ls_codec_failed: out
+** of memory is SQLITE_NOMEM). */
+static inline int ls_codec_loaded(int ok, const codec_error *e, char **err) {
+  return ok ? SQLITE_OK : ls_codec_failed(e, SQLITE_ERROR, err, NULL);
+}
+static inline int ls_codec_edited(int ok, const codec_error *e, char **err) {
+  return ok ? SQLITE_OK : ls_codec_failed(e, SQLITE_CONSTRAINT, err, NULL);
+}
+
+/* A codec's refusal in a store() as the write's error, named after the
+** first column the write changed: "column <name>: <codec message>"
+** (SQLITE_CONSTRAINT, or SQLITE_NOMEM).  LS_STORE_FAILED takes the
+** table's column array itself. */
+int ls_store_failed(const ls_column *cols, int ncols, const unsigned char *changed, const codec_error *e, char **err);
+#define LS_STORE_FAILED(cols, changed, e, err) ls_store_failed(cols, LS_NELEMS(cols), changed, e, err)
+/* The number of elements of an array (a column list, JSON members...). */
+#define LS_NELEMS(array) ((int)(sizeof array / sizeof array[0]))
+
+/* A table's remove() through a codec's delete: del(model, element, &e)
+** (LS_CODEC_REMOVE: rows of a list) or del(model, element, index, &e)
+** (LS_CODEC_REMOVE_INDEX: rows inside an element), T the model's type; a
+** refusal fails the DELETE with the codec's message.  Defines fn. */
+#define LS_CODEC_REMOVE(fn, T, del)                                       \
+  static int fn(void *model, const ls_pos *pos, char **err) {             \
+    codec_error e;                                                        \
+    return ls_codec_edited(del((T *)model, (size_t)pos->element, &e), &e, err); \
+  }
+#define LS_CODEC_REMOVE_INDEX(fn, T, del)                                                            \
+  static int fn(void *model, const ls_pos *pos, char **err) {                                        \
+    codec_error e;                                                                                   \
+    return ls_codec_edited(del((T *)model, (size_t)pos->element, (size_t)pos->index, &e), &e, err);  \
+  }
+
+/* A table's key() and seek() from the keys its codec keeps for rows that
+** survive inserts and deletes of others (engine.h, "Row identity"):
+** key_fn(model, which, element, index) is a row's key, find_fn(model,
+** which, key, &element, &index) finds it (1, or 0 when no row has it);
+** `which` tells the codec's lists apart.  Defines prefix##_key and
+** prefix##_seek (LS_CODEC_KEY_FIELDS sets them in the ls_table). */
+#define LS_CODEC_KEYS(prefix, T, key_fn, find_fn, which)                           \
+  static int64_t prefix##_key(const void *model, const ls_pos *pos) {              \
+    return key_fn((const T *)model, which, (size_t)pos->element, (size_t)pos->index); \
+  }                                                                                \
+  static int prefix##_seek(const void *model, int64_t key, ls_pos *pos) {          \
+    size_t element, index;                                                         \
+    if (!find_fn((const T *)model, which, key, &element, &index)) return 0;        \
+    pos->element = (int64_t)element;                                               \
+    pos->index = (int64_t)index;                                                   \
+    pos->x = 0;                                                                    \
+    return 1;                                                                      \
+  }
+#define LS_CODEC_KEY_FIELDS(prefix) .key = prefix##_key, .seek = prefix##_seek
+
+/* fn(model): the count a field of the model (T *) holds, for an
+** LS_ARRAY shape or an ls_index_ref. */
+#define LS_COUNT_OF(fn, T, field) \
+  static int64_t fn(const void *model) { return (int64_t)((const T *)model)->field; }
+
+/* A position an INSERT takes: NULL gives dflt (say, after the last), else
+** an integer from 0 to max; anything else fails with "column <name>: an
+** INSERT takes an integer from 0 to <max> here, or NULL (last)". */
+int ls_arg_position(const ls_arg *a, int64_t dflt, int64_t max, int64_t *out, char **err);
+/* The index column of a table whose INSERT appends: NULL, or `count` (the
+** new row's index); anything else fails with "column <name>: new rows are
+** appended (<name> <count>); give NULL or <count>". */
+int ls_arg_appended(const ls_arg *a, int64_t count, char **err);
+/* An argument an INSERT cannot do without: anything but NULL (type 0) or
+** a non-empty text (SQLITE_TEXT), else "column <name>: an INSERT into
+** <table> needs <what>". */
+int ls_arg_needed(const ls_arg *a, int type, const char *table, const char *what, char **err);
 
 /* ---- SQL functions that read files (render_functions.c) ---------------- */
 

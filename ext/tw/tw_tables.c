@@ -22,8 +22,8 @@
 ** keys (tw_row_key).  A layer whose rows would not fit under LS_KEY_MAX
 ** (never in a real map: only under a raised levelsql_limit('decoded'))
 ** fails the scans that reach it and levelsql_files' check, naming it
-** (tw_map_keys_fit).  INSERT and DELETE are tw_edit.c's (through
-** codecs/tw/twmap_edit.h).
+** (tw_map_keys_fit).  INSERT and DELETE are the codec's edits
+** (codecs/tw/twmap_edit.h), which keep the keys right.
 **
 ** Lazy decoding: the iterators only look at layer geometry; a tile's or
 ** quad's load() decodes the one layer of its row on first use
@@ -54,10 +54,7 @@
 #include "tw/twmap_edit.h"
 #include "tw/twmap_blobs.h"
 #include "engine/engine.h"
-#include "tw/tw_edit.h"
 #include "tw/tw_tables.h"
-
-#define NCOLS(cols) ((int)(sizeof cols / sizeof cols[0]))
 
 /* ---- the format ---------------------------------------------------------------- */
 
@@ -105,48 +102,62 @@ const ls_format tw_format = {
 
 /* ---- shared helpers -------------------------------------------------------- */
 
-/* A codec failure in store() names the first column the write changed:
-** "column x: <codec message>" (load() failures get the file and the row
-** from the engine). */
-static const char *first_changed(const ls_column *cols, int ncols, const unsigned char *changed) {
-  int i = 0;
-  while (i < ncols - 1 && !changed[i]) i++;
-  return cols[i].name;
-}
-#define STORE_ERROR(cols, changed, e, err) \
-  ls_codec_failed(e, SQLITE_CONSTRAINT, err, "column %s", first_changed(cols, NCOLS(cols), changed))
+LS_COUNT_OF(count_groups, tw_map, num_groups)
+LS_COUNT_OF(count_layers, tw_map, num_layers)
+LS_COUNT_OF(count_images, tw_map, num_images)
+LS_COUNT_OF(count_envelopes, tw_map, num_envelopes)
+LS_COUNT_OF(count_sounds, tw_map, num_sounds)
 
-/* An index as the columns show it: -1 (NULL) for every "none". */
-static int32_t shown_index(int v) {
-  return v < 0 ? -1 : v;
-}
-
-/* What the indices refer to: a write must name an existing one. */
-static int64_t count_images(const void *model);
-static int64_t count_envelopes(const void *model);
-static const ls_index_ref image_index = {count_images, "image", "map"};
-static const ls_index_ref envelope_index = {count_envelopes, "envelope", "map"};
 /* An envelope index newly written to a column that takes one kind of
-** envelope (3 channels: position, 4: color, 1: sound) must name an
+** envelope (ref->sort channels: 3 position, 4 color, 1 sound) must name an
 ** envelope of that kind, as DDNet's editor insists: a color envelope in
-** pos_env would be dropped or misread by the game.  NULL (-1) and the
-** index the row holds pass, so a file with an odd pairing stays editable. */
-static int check_envelope_kind(const ls_row *row, const char *column, int32_t index, int32_t held, int channels,
-                               char **err) {
+** pos_env would be dropped or misread by the game.  NULL and the index the
+** row holds pass (the engine), so a file with an odd pairing stays
+** editable. */
+static int refuse_envelope(const void *model, int64_t index, const ls_index_ref *ref, char **why) {
   tw_envelope_info info;
   codec_error e;
-  const char *want = channels == 1 ? "sound" : channels == 3 ? "position" : "color";
-  if (index < 0 || index == held) return SQLITE_OK;
-  if (!tw_envelope_get(ROW_MAP(row), (size_t)index, &info, &e)) return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", column);
-  if (info.channels == channels) return SQLITE_OK;
-  *err = sqlite3_mprintf("column %s: envelope %d is a %s envelope (%d channels); it takes a %s envelope (%d channels), or NULL for none",
-                         column, (int)index, info.kind, info.channels, want, channels);
+  const char *want = ref->sort == 1 ? "sound" : ref->sort == 3 ? "position" : "color";
+  if (!tw_envelope_get(model, (size_t)index, &info, &e)) return ls_codec_failed(&e, SQLITE_CONSTRAINT, why, NULL);
+  if (info.channels == ref->sort) return SQLITE_OK;
+  *why = sqlite3_mprintf("envelope %d is a %s envelope (%d channels); it takes a %s envelope (%d channels), or NULL for none",
+                         (int)index, info.kind, info.channels, want, (int)ref->sort);
   return SQLITE_CONSTRAINT;
 }
-enum { ENV_SOUND = 1, ENV_POSITION = 3, ENV_COLOR = 4 };
 
-/* The element count of the tables that are lists of the map's things. */
-#define COUNT_OF(fn, field) static int64_t fn(const void *model) { return (int64_t)MAP_OF(model)->field; }
+/* What the indices refer to: a write must name an existing one (of the
+** column's kind, for envelopes). */
+static const ls_index_ref image_index = {count_images, "image", "map", NULL, 0};
+static const ls_index_ref position_envelope = {count_envelopes, "envelope", "map", refuse_envelope, 3};
+static const ls_index_ref color_envelope = {count_envelopes, "envelope", "map", refuse_envelope, 4};
+static const ls_index_ref sound_envelope = {count_envelopes, "envelope", "map", refuse_envelope, 1};
+
+/* The keys of the rows (twmap.h, "row keys") and removes through the
+** codec (twmap_edit.h: a group goes with its layers, as the editor deletes
+** them; the game layer and its group, and an image, envelope or sound in
+** use, stay). */
+LS_CODEC_KEYS(group, tw_map, tw_row_key, tw_row_find, TW_ROWS_GROUPS)
+LS_CODEC_KEYS(layer, tw_map, tw_row_key, tw_row_find, TW_ROWS_LAYERS)
+LS_CODEC_KEYS(quad, tw_map, tw_row_key, tw_row_find, TW_ROWS_QUADS)
+LS_CODEC_KEYS(source, tw_map, tw_row_key, tw_row_find, TW_ROWS_SOURCES)
+LS_CODEC_KEYS(image, tw_map, tw_row_key, tw_row_find, TW_ROWS_IMAGES)
+LS_CODEC_KEYS(envelope, tw_map, tw_row_key, tw_row_find, TW_ROWS_ENVELOPES)
+LS_CODEC_KEYS(sound, tw_map, tw_row_key, tw_row_find, TW_ROWS_SOUNDS)
+LS_CODEC_REMOVE(group_remove, tw_map, tw_group_delete)
+LS_CODEC_REMOVE(layer_remove, tw_map, tw_layer_delete)
+LS_CODEC_REMOVE_INDEX(quad_remove, tw_map, tw_quad_delete)
+LS_CODEC_REMOVE_INDEX(source_remove, tw_map, tw_source_delete)
+LS_CODEC_REMOVE(image_remove, tw_map, tw_image_delete)
+LS_CODEC_REMOVE(envelope_remove, tw_map, tw_envelope_delete)
+LS_CODEC_REMOVE(sound_remove, tw_map, tw_sound_delete)
+
+/* Where an INSERT put its row: element (and index) of the codec's list. */
+static int inserted_at(ls_pos *pos, size_t element, size_t index) {
+  pos->element = (int64_t)element;
+  pos->index = (int64_t)index;
+  pos->x = 0;
+  return SQLITE_OK;
+}
 
 /* ---- rows of layers (tw_layers, tw_tiles, tw_quads) ------------------------------ */
 
@@ -232,8 +243,7 @@ static int layer_has_rows(const tw_map *m, int64_t l, const ls_scan *scan, const
 /* Tiles are the cells of their layers (a GRID shape over the layers,
 ** width x height cells); quads and sound sources the elements of theirs (a
 ** NESTED shape, count of them).  A cell's key is base[layer] + y * width
-** + x (see the top); a quad's or source's comes from its layer's key list
-** (tw_edit.c). */
+** + x (see the top); a quad's or source's is the codec's (tw_row_key). */
 static int64_t layer_cells_wide(const void *model, int64_t l) {
   return MAP_OF(model)->layers[l].width;
 }
@@ -358,7 +368,7 @@ static int map_store(ls_row *row, const void *old, const unsigned char *changed,
   }
   for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
     if (differs[f] && !tw_info_set(ROW_MAP(row), (tw_info_field)f, r->info[f].n ? r->info[f].p : NULL, r->info[f].n, &e))
-      return STORE_ERROR(map_columns, changed, &e, err);
+      return LS_STORE_FAILED(map_columns, changed, &e, err);
   }
   if (r->style != was->style && !tw_map_convert(ROW_MAP(row), (tw_style)r->style, &e))
     return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column style");
@@ -375,13 +385,10 @@ static const ls_table tw_maps = {
 
 /* ---- tw_groups --------------------------------------------------------------- */
 
-COUNT_OF(count_groups, num_groups)
-
 /* The record is the codec's tw_group_info. */
 static int group_load(const ls_row *row, char **err) {
   codec_error e;
-  if (tw_group_get(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e)) return SQLITE_OK;
-  return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  return ls_codec_loaded(tw_group_get(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e), &e, err);
 }
 
 static const ls_column group_columns[] = {
@@ -406,8 +413,26 @@ static int group_store(ls_row *row, const void *old, const unsigned char *change
   codec_error e;
   if (memcmp(row->rec, old, sizeof(tw_group_info)) == 0 || tw_group_set(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e))
     return SQLITE_OK;
-  return STORE_ERROR(group_columns, changed, &e, err);
+  return LS_STORE_FAILED(group_columns, changed, &e, err);
 }
+
+/* INSERT into tw_groups: an empty group at grp (NULL: appended). */
+typedef struct group_args {
+  ls_arg grp;
+} group_args;
+
+static int group_insert(void *model, const void *args, ls_pos *pos, char **err) {
+  tw_map *m = model;
+  int64_t g;
+  codec_error e;
+  int rc = ls_arg_position(&((const group_args *)args)->grp, (int64_t)m->num_groups, (int64_t)m->num_groups, &g, err);
+  if (rc == SQLITE_OK) rc = ls_codec_edited(tw_group_insert(m, (size_t)g, &e), &e, err);
+  return rc == SQLITE_OK ? inserted_at(pos, (size_t)g, 0) : rc;
+}
+
+static const ls_insert group_insertion = {
+  .run = group_insert, .args_size = sizeof(group_args), .args = {LS_ARG(group_args, grp)},
+};
 
 static const ls_table tw_groups = {
   .name = "tw_groups", .format = &tw_format, .doc = "one row per group of each map; INSERT adds an empty group (the editor's defaults) at grp or last, DELETE removes a group with its layers (not the game group)",
@@ -415,27 +440,17 @@ static const ls_table tw_groups = {
   .shape = LS_ARRAY(count_groups), .row_name = "group {element}",
   .rows_per_file = 7, /* the corpus average */
   .record_size = sizeof(tw_group_info), .load = group_load, .store = group_store,
-  .key = tw_group_key, .seek = tw_group_seek, .insert = &tw_group_insertion, .remove = tw_group_remove_row,
+  LS_CODEC_KEY_FIELDS(group), .insert = &group_insertion, .remove = group_remove,
 };
 /* ---- tw_layers --------------------------------------------------------------- */
 
-/* The codec's tw_layer_info, and its indices as the columns show them. */
-typedef struct layer_rec {
-  tw_layer_info li;
-  int32_t color_env, image, sound; /* -1 for none */
-} layer_rec;
-
+/* The record is the codec's tw_layer_info: its indices read NULL for any
+** "none" (negative: LS_COL_NEGNULL), and an unchanged one keeps the value
+** it had, such as -2. */
 static int layer_load(const ls_row *row, char **err) {
-  layer_rec *r = row->rec;
   codec_error e;
-  if (!tw_layer_get(ROW_MAP(row), (size_t)row->pos.element, &r->li, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-  r->color_env = shown_index(r->li.color_env);
-  r->image = shown_index(r->li.image);
-  r->sound = shown_index(r->li.sound);
-  return SQLITE_OK;
+  return ls_codec_loaded(tw_layer_get(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e), &e, err);
 }
-
-COUNT_OF(count_layers, num_layers)
 
 static char *describe_layer(const void *model, const ls_pos *pos) {
   return layer_name(MAP_OF(model), pos->element);
@@ -444,7 +459,7 @@ static char *describe_layer(const void *model, const ls_pos *pos) {
 /* The name of the layer's image (NULL without one). */
 static void get_layer_image_name(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
   tw_map *m = ROW_MAP(row);
-  int image = ((const layer_rec *)row->rec)->li.image;
+  int image = ((const tw_layer_info *)row->rec)->image;
   tw_image_info im;
   codec_error e;
   (void)col;
@@ -461,80 +476,124 @@ static const ls_column layer_columns[] = {
   LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(8) | LS_COL_NOREC, "index of the layer in its group"),
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(20), "index among all layers of the map"),
   LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"),
-  LS_COL_TEXT_CHARS("name", LS_UTF8, layer_rec, li.name, LS_SIZEOF(layer_rec, li.name), 0, KINDS_KNOWN, "layer name (11 bytes)"),
-  LS_COL_KIND_INT("detail", LS_I32, layer_rec, li.detail, 0, 1, 0, KINDS_KNOWN, "1: detail layer (hidden with high detail off)"),
-  LS_COL_KIND_INT("width", LS_I32, layer_rec, li.width, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: width in tiles; writing resizes the layer as the editor does (anchored top-left, new cells empty), and the game layer's physics layers with it"),
-  LS_COL_KIND_INT("height", LS_I32, layer_rec, li.height, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: height in tiles; writing resizes like width"),
-  LS_COL_KIND_INT("color_r", LS_I32, layer_rec, li.color[0], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color red 0..255"),
-  LS_COL_KIND_INT("color_g", LS_I32, layer_rec, li.color[1], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color green 0..255"),
-  LS_COL_KIND_INT("color_b", LS_I32, layer_rec, li.color[2], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color blue 0..255"),
-  LS_COL_KIND_INT("color_a", LS_I32, layer_rec, li.color[3], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color alpha 0..255"),
-  LS_COL_INDEX("color_env", LS_I32, layer_rec, color_env, &envelope_index, 0, KINDS_TILEMAP, "tilemaps: color envelope index, 0-based (the editor counts from 1); NULL: none"),
-  LS_COL_KIND_INT("color_env_offset", LS_I32, layer_rec, li.color_env_offset, 0, 0, 0, KINDS_TILEMAP, "tilemaps: color envelope time offset (ms)"),
-  LS_COL_INDEX("image", LS_I32, layer_rec, image, &image_index, 0, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index, 0-based (the first image is 0); NULL: none"),
+  LS_COL_TEXT_CHARS("name", LS_UTF8, tw_layer_info, name, LS_SIZEOF(tw_layer_info, name), 0, KINDS_KNOWN, "layer name (11 bytes)"),
+  LS_COL_KIND_INT("detail", LS_I32, tw_layer_info, detail, 0, 1, 0, KINDS_KNOWN, "1: detail layer (hidden with high detail off)"),
+  LS_COL_KIND_INT("width", LS_I32, tw_layer_info, width, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: width in tiles; writing resizes the layer as the editor does (anchored top-left, new cells empty), and the game layer's physics layers with it"),
+  LS_COL_KIND_INT("height", LS_I32, tw_layer_info, height, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: height in tiles; writing resizes like width"),
+  LS_COL_KIND_INT("color_r", LS_I32, tw_layer_info, color[0], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color red 0..255"),
+  LS_COL_KIND_INT("color_g", LS_I32, tw_layer_info, color[1], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color green 0..255"),
+  LS_COL_KIND_INT("color_b", LS_I32, tw_layer_info, color[2], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color blue 0..255"),
+  LS_COL_KIND_INT("color_a", LS_I32, tw_layer_info, color[3], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color alpha 0..255"),
+  LS_COL_INDEX("color_env", LS_I32, tw_layer_info, color_env, &color_envelope, LS_COL_NEGNULL, KINDS_TILEMAP, "tilemaps: color envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_KIND_INT("color_env_offset", LS_I32, tw_layer_info, color_env_offset, 0, 0, 0, KINDS_TILEMAP, "tilemaps: color envelope time offset (ms)"),
+  LS_COL_INDEX("image", LS_I32, tw_layer_info, image, &image_index, LS_COL_NEGNULL, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index, 0-based (the first image is 0); NULL: none"),
   LS_COL_CUSTOM("image_name", "TEXT", get_layer_image_name, NULL, "name of that image; NULL without one"),
-  LS_COL_KIND_INT("num_quads", LS_I32, layer_rec, li.num_quads, 0, 0, LS_COL_RO, KIND(TW_KIND_QUADS), "quads layers: number of quads"),
-  LS_COL_KIND_INT("num_sources", LS_I32, layer_rec, li.num_sources, 0, 0, LS_COL_RO, KINDS_SOUNDS, "sounds layers: number of sound sources"),
-  LS_COL_INDEX("sound", LS_I32, layer_rec, sound, NULL, LS_COL_RO, KINDS_SOUNDS, "sounds layers: sound index, 0-based; NULL: none"),
-  LS_COL_KIND_INT("version", LS_I32, layer_rec, li.version, 0, 0, LS_COL_RO, KINDS_KNOWN, "layer item version (tilemap 3 in DDNet, 4 in 0.7)"),
+  LS_COL_KIND_INT("num_quads", LS_I32, tw_layer_info, num_quads, 0, 0, LS_COL_RO, KIND(TW_KIND_QUADS), "quads layers: number of quads"),
+  LS_COL_KIND_INT("num_sources", LS_I32, tw_layer_info, num_sources, 0, 0, LS_COL_RO, KINDS_SOUNDS, "sounds layers: number of sound sources"),
+  LS_COL_INDEX("sound", LS_I32, tw_layer_info, sound, NULL, LS_COL_RO | LS_COL_NEGNULL, KINDS_SOUNDS, "sounds layers: sound index, 0-based; NULL: none"),
+  LS_COL_KIND_INT("version", LS_I32, tw_layer_info, version, 0, 0, LS_COL_RO, KINDS_KNOWN, "layer item version (tilemap 3 in DDNet, 4 in 0.7)"),
 };
 
 static int layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, layer_columns, NCOLS(layer_columns), ANY_LAYER);
+  return layer_has_rows(model, l, scan, layer_columns, LS_NELEMS(layer_columns), ANY_LAYER);
 }
 
-/* New indices as stored (an unchanged one keeps the value it had, such as
-** -2); the codec writes the fields the layer kind has.  A new width or
-** height resizes the layer first (tw_layer_resize: the game layer takes
-** its physics layers along), and the tile keys are computed again. */
+/* The codec writes the fields the layer kind has.  A new width or height
+** resizes the layer first (tw_layer_resize: the game layer takes its
+** physics layers along, and the resized layers take fresh row keys). */
 static int layer_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  layer_rec *r = row->rec;
-  const layer_rec *was = old;
+  const tw_layer_info *r = row->rec, *was = old;
+  size_t l = (size_t)row->pos.element;
   codec_error e;
-  if ((r->li.width != was->li.width || r->li.height != was->li.height) &&
-      !tw_layer_resize(ROW_MAP(row), (size_t)row->pos.element, r->li.width, r->li.height, &e))
-    return STORE_ERROR(layer_columns, changed, &e, err);
-  if (r->color_env != was->color_env) {
-    int rc = check_envelope_kind(row, "color_env", r->color_env, was->color_env, ENV_COLOR, err);
-    if (rc != SQLITE_OK) return rc;
-    r->li.color_env = r->color_env;
+  if ((r->width == was->width && r->height == was->height) || tw_layer_resize(ROW_MAP(row), l, r->width, r->height, &e)) {
+    if (memcmp(r, was, sizeof *r) == 0 || tw_layer_set(ROW_MAP(row), l, r, &e)) return SQLITE_OK;
   }
-  if (r->image != was->image) r->li.image = r->image;
-  if (memcmp(&r->li, &was->li, sizeof r->li) == 0 || tw_layer_set(ROW_MAP(row), (size_t)row->pos.element, &r->li, &e))
-    return SQLITE_OK;
-  return STORE_ERROR(layer_columns, changed, &e, err);
+  return LS_STORE_FAILED(layer_columns, changed, &e, err);
 }
+
+/* "tiles", "game", ... as a tw_kind the INSERT can add (NULL: tiles). */
+static int parse_kind(const ls_arg *a, tw_kind *out, char **err) {
+  const char *s = ls_arg_text(a);
+  int k;
+  if (!s) s = "tiles";
+  for (k = TW_KIND_TILES; k <= TW_KIND_SOUNDS; k++)
+    if (strcmp(s, tw_kind_name((tw_kind)k)) == 0) {
+      *out = (tw_kind)k;
+      return SQLITE_OK;
+    }
+  *err = sqlite3_mprintf("column kind: '%s' is not a kind a layer can be added as (tiles, game, front, tele, "
+                         "speedup, switch, tune, quads, sounds)", s);
+  return SQLITE_CONSTRAINT;
+}
+
+/* The columns an INSERT into tw_layers reads. */
+typedef struct layer_args {
+  ls_arg grp, layer, kind, width, height;
+} layer_args;
+
+/* INSERT into tw_layers: a layer of `kind` (default tiles) in group grp
+** at `layer` (default last), width x height cells for tilemaps (0: the
+** codec's default, the game layer's size). */
+static int layer_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const layer_args *args = args_;
+  tw_map *m = model;
+  tw_kind kind;
+  int64_t g, k, w, h;
+  size_t l;
+  codec_error e;
+  int rc;
+  if ((rc = ls_arg_needed(&args->grp, 0, "tw_layers", "the group the layer goes to", err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->grp, 0, (int64_t)m->num_groups - 1, &g, err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->layer, INT32_MAX, INT32_MAX, &k, err)) != SQLITE_OK ||
+      (rc = parse_kind(&args->kind, &kind, err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->width, 0, INT32_MAX, &w, err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->height, 0, INT32_MAX, &h, err)) != SQLITE_OK)
+    return rc;
+  rc = ls_codec_edited(tw_layer_insert(m, (size_t)g, k == INT32_MAX ? TW_LAST : (size_t)k, kind, (int)w, (int)h, &l, &e),
+                       &e, err);
+  return rc == SQLITE_OK ? inserted_at(pos, l, 0) : rc;
+}
+
+static const ls_insert layer_insertion = {
+  .run = layer_insert, .args_size = sizeof(layer_args),
+  .args = {LS_ARG(layer_args, grp), LS_ARG(layer_args, layer), LS_ARG(layer_args, kind), LS_ARG(layer_args, width),
+           LS_ARG(layer_args, height)},
+};
 
 static const ls_table tw_layers = {
   .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map; INSERT adds a layer of any kind but sounds_deprecated to group grp at position layer (default last), with the editor's defaults and DDNet's rules; DELETE removes one (not the game layer)",
   LS_COLUMNS(layer_columns),
   .shape = {.kind = LS_SHAPE_ARRAY, .count = count_layers, .has = layer_in_scan}, .describe = describe_layer,
   .rows_per_file = 20, /* the corpus average */
-  .record_size = sizeof(layer_rec), .load = layer_load, .store = layer_store,
+  .record_size = sizeof(tw_layer_info), .load = layer_load, .store = layer_store,
   .row_kind = layer_row_kind, .other_kind = other_layer_kind,
-  .key = tw_layer_key, .seek = tw_layer_seek, .insert = &tw_layer_insertion, .remove = tw_layer_remove_row,
+  LS_CODEC_KEY_FIELDS(layer), .insert = &layer_insertion, .remove = layer_remove,
 };
 
 /* ---- tw_tiles ---------------------------------------------------------------- */
 
-/* Lends the statement's interrupt (row->cancel) to the map's blob
-** inflates for one load (on 1), or takes it back (on 0): the first read of
-** a layer decodes it whole (up to 512 MiB), polling it every 4 MiB; an
+/* The first read of a row of a layer (a tile, quad or sound source)
+** decodes the layer whole (tw_layer_load, up to 512 MiB), failing the
+** query when its data is damaged.  The statement's interrupt (row->cancel)
+** is lent to the map's blob inflates for it, which poll it every 4 MiB: an
 ** interrupted decode fails the load with SQLITE_INTERRUPT (ls_codec_failed)
 ** and leaves the layer undecoded, so a later query decodes it afresh. */
-static void lend_cancel(const ls_row *row, int on) {
-  ROW_MAP(row)->df->cancel = on ? row->cancel : NULL;
-}
-
-/* The record is the codec's tw_tile: the first read of a layer decodes it
-** (tw_layer_load), failing the query when its data is damaged. */
-static int tile_load(const ls_row *row, char **err) {
+static int decode_layer(const ls_row *row, char **err) {
   codec_error e;
   int ok;
-  lend_cancel(row, 1);
-  ok = tw_tile_get(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x, (int)row->pos.y, row->rec, &e);
-  lend_cancel(row, 0);
-  return ok ? SQLITE_OK : ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  ROW_MAP(row)->df->cancel = row->cancel;
+  ok = tw_layer_load(ROW_MAP(row), (size_t)row->pos.element, &e);
+  ROW_MAP(row)->df->cancel = NULL;
+  return ls_codec_loaded(ok, &e, err);
+}
+
+/* The record is the codec's tw_tile. */
+static int tile_load(const ls_row *row, char **err) {
+  codec_error e;
+  int rc = decode_layer(row, err);
+  if (rc != SQLITE_OK) return rc;
+  return ls_codec_loaded(tw_tile_get(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x, (int)row->pos.y,
+                                     row->rec, &e), &e, err);
 }
 
 /* "tile x 5, y 7 of group 1 layer 0 (layer_index 5)". */
@@ -559,7 +618,7 @@ static const ls_column tile_columns[] = {
 };
 
 static int tile_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, tile_columns, NCOLS(tile_columns), TILEMAP_LAYERS);
+  return layer_has_rows(model, l, scan, tile_columns, LS_NELEMS(tile_columns), TILEMAP_LAYERS);
 }
 
 /* The codec marks the layer for re-encoding; an unchanged cell leaves it
@@ -569,7 +628,7 @@ static int tile_store(ls_row *row, const void *old, const unsigned char *changed
   if (memcmp(row->rec, old, sizeof(tw_tile)) == 0 ||
       tw_tile_set(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x, (int)row->pos.y, row->rec, &e))
     return SQLITE_OK;
-  return STORE_ERROR(tile_columns, changed, &e, err);
+  return LS_STORE_FAILED(tile_columns, changed, &e, err);
 }
 
 static const ls_table tw_tiles = {
@@ -584,25 +643,14 @@ static const ls_table tw_tiles = {
 };
 /* ---- tw_quads ---------------------------------------------------------------- */
 
-/* The codec's tw_quad (the JSON columns read and write its arrays) and its
-** envelopes as shown. */
-typedef struct quad_rec {
-  tw_quad q;
-  int32_t pos_env, color_env; /* -1 for none */
-} quad_rec;
-
-/* The first read of a quads layer decodes it. */
+/* The record is the codec's tw_quad: the JSON columns read and write its
+** arrays, its envelope indices read NULL for any "none" (negative). */
 static int quad_load(const ls_row *row, char **err) {
-  quad_rec *r = row->rec;
   codec_error e;
-  int ok;
-  lend_cancel(row, 1);
-  ok = tw_quad_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->q, &e);
-  lend_cancel(row, 0);
-  if (!ok) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-  r->pos_env = shown_index(r->q.pos_env);
-  r->color_env = shown_index(r->q.color_env);
-  return SQLITE_OK;
+  int rc = decode_layer(row, err);
+  if (rc != SQLITE_OK) return rc;
+  return ls_codec_loaded(tw_quad_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, row->rec, &e), &e,
+                         err);
 }
 
 /* "quad 2 of group 0 layer 0 (layer_index 0)". */
@@ -618,36 +666,77 @@ static const ls_column quad_columns[] = {
   LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "group index"),
   LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "index of the quads layer in its group"),
   LS_COL_POS("quad", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(170), "index of the quad in its layer"),
-  LS_COL_JSON_INTS("points", LS_I32, quad_rec, q.points, INT32_MIN, INT32_MAX, 0, &points_shape, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
-  LS_COL_JSON_INTS("colors", LS_I32, quad_rec, q.colors, 0, 255, 0, &colors_shape, "JSON [[r,g,b,a] x 4 corners], 0..255"),
-  LS_COL_JSON_INTS("tex_coords", LS_I32, quad_rec, q.tex, INT32_MIN, INT32_MAX, 0, &tex_shape, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
-  LS_COL_INDEX("pos_env", LS_I32, quad_rec, pos_env, &envelope_index, 0, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
-  LS_COL_INT("pos_env_offset", LS_I32, quad_rec, q.pos_env_offset, 0, "position envelope time offset (ms)"),
-  LS_COL_INDEX("color_env", LS_I32, quad_rec, color_env, &envelope_index, 0, 0, "color envelope index, 0-based (the editor counts from 1); NULL: none"),
-  LS_COL_INT("color_env_offset", LS_I32, quad_rec, q.color_env_offset, 0, "color envelope time offset (ms)"),
+  LS_COL_JSON_INTS("points", LS_I32, tw_quad, points, INT32_MIN, INT32_MAX, 0, &points_shape, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
+  LS_COL_JSON_INTS("colors", LS_I32, tw_quad, colors, 0, 255, 0, &colors_shape, "JSON [[r,g,b,a] x 4 corners], 0..255"),
+  LS_COL_JSON_INTS("tex_coords", LS_I32, tw_quad, tex, INT32_MIN, INT32_MAX, 0, &tex_shape, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
+  LS_COL_INDEX("pos_env", LS_I32, tw_quad, pos_env, &position_envelope, LS_COL_NEGNULL, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_INT("pos_env_offset", LS_I32, tw_quad, pos_env_offset, 0, "position envelope time offset (ms)"),
+  LS_COL_INDEX("color_env", LS_I32, tw_quad, color_env, &color_envelope, LS_COL_NEGNULL, 0, "color envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_INT("color_env_offset", LS_I32, tw_quad, color_env_offset, 0, "color envelope time offset (ms)"),
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
 };
 
 static int quad_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, quad_columns, NCOLS(quad_columns), QUADS_LAYERS);
+  return layer_has_rows(model, l, scan, quad_columns, LS_NELEMS(quad_columns), QUADS_LAYERS);
 }
 
-/* New envelope indices as stored; an unchanged quad leaves the layer
-** alone. */
+/* An unchanged quad leaves the layer alone. */
 static int quad_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  quad_rec *r = row->rec;
-  const quad_rec *was = old;
   codec_error e;
-  int rc = check_envelope_kind(row, "pos_env", r->pos_env, was->pos_env, ENV_POSITION, err);
-  if (rc == SQLITE_OK) rc = check_envelope_kind(row, "color_env", r->color_env, was->color_env, ENV_COLOR, err);
-  if (rc != SQLITE_OK) return rc;
-  if (r->pos_env != was->pos_env) r->q.pos_env = r->pos_env;
-  if (r->color_env != was->color_env) r->q.color_env = r->color_env;
-  if (memcmp(&r->q, &was->q, sizeof r->q) == 0 ||
-      tw_quad_set(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->q, &e))
+  if (memcmp(row->rec, old, sizeof(tw_quad)) == 0 ||
+      tw_quad_set(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, row->rec, &e))
     return SQLITE_OK;
-  return STORE_ERROR(quad_columns, changed, &e, err);
+  return LS_STORE_FAILED(quad_columns, changed, &e, err);
 }
+
+/* The columns an INSERT into tw_quads or tw_sound_sources reads: the
+** layer, and the element's index in it (column quad or source). */
+typedef struct element_args {
+  ls_arg grp, layer, index;
+} element_args;
+
+/* The layer at (grp, layer) in group terms; SQLITE_CONSTRAINT naming it
+** when there is none. */
+static int find_layer(const tw_map *m, const ls_arg *grp_arg, const ls_arg *layer_arg, size_t *l, char **err) {
+  sqlite3_value *grp = grp_arg->value, *layer = layer_arg->value;
+  size_t i;
+  if (sqlite3_value_numeric_type(grp) != SQLITE_INTEGER || sqlite3_value_numeric_type(layer) != SQLITE_INTEGER) {
+    *err = sqlite3_mprintf("an INSERT here needs grp and layer (integers) to say which layer it goes to");
+    return SQLITE_CONSTRAINT;
+  }
+  for (i = 0; i < m->num_layers; i++)
+    if (m->layers[i].group == sqlite3_value_int64(grp) && m->layers[i].index_in_group == sqlite3_value_int64(layer)) {
+      *l = i;
+      return SQLITE_OK;
+    }
+  *err = sqlite3_mprintf("the map has no layer %lld in group %lld", (long long)sqlite3_value_int64(layer),
+                         (long long)sqlite3_value_int64(grp));
+  return SQLITE_CONSTRAINT;
+}
+
+/* An INSERT of a quad or source (add: the codec's insert): at (grp,
+** layer), position `index` or last. */
+static int element_insert(tw_map *m, const element_args *args, ls_pos *pos,
+                          int (*add)(tw_map *m, size_t l, size_t at, codec_error *err), char **err) {
+  size_t l;
+  int64_t at;
+  codec_error e;
+  int rc;
+  if ((rc = find_layer(m, &args->grp, &args->layer, &l, err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->index, (int64_t)m->layers[l].count, (int64_t)m->layers[l].count, &at, err)) != SQLITE_OK ||
+      (rc = ls_codec_edited(add(m, l, (size_t)at, &e), &e, err)) != SQLITE_OK)
+    return rc;
+  return inserted_at(pos, l, (size_t)at);
+}
+
+static int quad_insert(void *model, const void *args, ls_pos *pos, char **err) {
+  return element_insert(model, args, pos, tw_quad_insert, err);
+}
+
+static const ls_insert quad_insertion = {
+  .run = quad_insert, .args_size = sizeof(element_args),
+  .args = {LS_ARG(element_args, grp), LS_ARG(element_args, layer), LS_ARG_NAMED("quad", element_args, index)},
+};
 
 static const ls_table tw_quads = {
   .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map; INSERT adds the editor's 64 x 64 white quad to (grp, layer) at position quad (default last), DELETE removes one",
@@ -655,33 +744,29 @@ static const ls_table tw_quads = {
   .shape = {.kind = LS_SHAPE_NESTED, .count = count_layers, .inner = layer_element_count, .has = quad_layer_in_scan},
   .describe = describe_quad,
   .rows_per_file = 260, /* the corpus average */
-  .record_size = sizeof(quad_rec), .load = quad_load, .store = quad_store,
-  .key = tw_quad_key, .seek = tw_quad_seek, .insert = &tw_quad_insertion, .remove = tw_quad_remove_row,
+  .record_size = sizeof(tw_quad), .load = quad_load, .store = quad_store,
+  LS_CODEC_KEY_FIELDS(quad), .insert = &quad_insertion, .remove = quad_remove,
 };
 /* ---- tw_sound_sources --------------------------------------------------------- */
 
-/* The codec's tw_source, its envelopes as shown, the shape by name and
-** its size by shape: width and height for a rectangle, radius for a
-** circle (-1, NULL, for the fields the other shape lacks). */
+/* The codec's tw_source (its envelope indices read NULL for any "none"),
+** the shape by name and its size by shape: width and height for a
+** rectangle, radius for a circle (-1, NULL, for the fields the other shape
+** lacks). */
 typedef struct source_rec {
   tw_source s;
-  int32_t pos_env, sound_env; /* -1 for none */
   int32_t width, height, radius;
 } source_rec;
 
 static const char *const source_shapes[] = {"rectangle", "circle", NULL};
 
-/* The first read of a sounds layer decodes it. */
 static int source_load(const ls_row *row, char **err) {
   source_rec *r = row->rec;
   codec_error e;
-  int ok;
-  lend_cancel(row, 1);
-  ok = tw_source_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->s, &e);
-  lend_cancel(row, 0);
-  if (!ok) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-  r->pos_env = shown_index(r->s.pos_env);
-  r->sound_env = shown_index(r->s.sound_env);
+  int rc = decode_layer(row, err);
+  if (rc != SQLITE_OK) return rc;
+  if (!tw_source_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->s, &e))
+    return ls_codec_loaded(0, &e, err);
   r->width = r->s.shape == 1 ? -1 : r->s.width;
   r->height = r->s.shape == 1 ? -1 : r->s.height;
   r->radius = r->s.shape == 1 ? r->s.width : -1;
@@ -703,9 +788,9 @@ static const ls_column source_columns[] = {
   LS_COL_INT_IN("panning", LS_I32, source_rec, s.panning, 0, 1, 0, "1: panned by the listener's position"),
   LS_COL_INT_IN("time_delay", LS_I32, source_rec, s.time_delay, 0, INT32_MAX, 0, "delay before it plays, in seconds"),
   LS_COL_INT_IN("falloff", LS_I32, source_rec, s.falloff, 0, 255, 0, "falloff 0 (none) to 255 (full) towards the shape's edge"),
-  LS_COL_INDEX("pos_env", LS_I32, source_rec, pos_env, &envelope_index, 0, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_INDEX("pos_env", LS_I32, source_rec, s.pos_env, &position_envelope, LS_COL_NEGNULL, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
   LS_COL_INT("pos_env_offset", LS_I32, source_rec, s.pos_env_offset, 0, "position envelope time offset (ms)"),
-  LS_COL_INDEX("sound_env", LS_I32, source_rec, sound_env, &envelope_index, 0, 0, "sound (volume) envelope index, 0-based; NULL: none"),
+  LS_COL_INDEX("sound_env", LS_I32, source_rec, s.sound_env, &sound_envelope, LS_COL_NEGNULL, 0, "sound (volume) envelope index, 0-based; NULL: none"),
   LS_COL_INT("sound_env_offset", LS_I32, source_rec, s.sound_env_offset, 0, "sound envelope time offset (ms)"),
   {.name = "shape", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(source_rec, s.shape),
    .aux = source_shapes, .doc = "'rectangle' or 'circle': the area the sound is heard in"},
@@ -716,7 +801,7 @@ static const ls_column source_columns[] = {
 };
 
 static int source_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, source_columns, NCOLS(source_columns), SOUNDS_LAYERS);
+  return layer_has_rows(model, l, scan, source_columns, LS_NELEMS(source_columns), SOUNDS_LAYERS);
 }
 
 /* The size follows the shape: a rectangle needs width and height, a circle
@@ -726,11 +811,6 @@ static int source_store(ls_row *row, const void *old, const unsigned char *chang
   const source_rec *was = old;
   enum { WIDTH = 14, HEIGHT = 15, RADIUS = 16 };
   codec_error e;
-  int rc = check_envelope_kind(row, "pos_env", r->pos_env, was->pos_env, ENV_POSITION, err);
-  if (rc == SQLITE_OK) rc = check_envelope_kind(row, "sound_env", r->sound_env, was->sound_env, ENV_SOUND, err);
-  if (rc != SQLITE_OK) return rc;
-  if (r->pos_env != was->pos_env) r->s.pos_env = r->pos_env;
-  if (r->sound_env != was->sound_env) r->s.sound_env = r->sound_env;
   if (r->s.shape == 1) {
     if ((changed[WIDTH] && r->width >= 0) || (changed[HEIGHT] && r->height >= 0)) {
       *err = sqlite3_mprintf("column %s: a circle has a radius, no width or height", changed[WIDTH] ? "width" : "height");
@@ -757,8 +837,17 @@ static int source_store(ls_row *row, const void *old, const unsigned char *chang
   if (memcmp(&r->s, &was->s, sizeof r->s) == 0 ||
       tw_source_set(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->s, &e))
     return SQLITE_OK;
-  return STORE_ERROR(source_columns, changed, &e, err);
+  return LS_STORE_FAILED(source_columns, changed, &e, err);
 }
+
+static int source_insert(void *model, const void *args, ls_pos *pos, char **err) {
+  return element_insert(model, args, pos, tw_source_insert, err);
+}
+
+static const ls_insert source_insertion = {
+  .run = source_insert, .args_size = sizeof(element_args),
+  .args = {LS_ARG(element_args, grp), LS_ARG(element_args, layer), LS_ARG_NAMED("source", element_args, index)},
+};
 
 static const ls_table tw_sound_sources = {
   .name = "tw_sound_sources", .format = &tw_format,
@@ -768,11 +857,9 @@ static const ls_table tw_sound_sources = {
   .describe = describe_source,
   .rows_per_file = 2,
   .record_size = sizeof(source_rec), .load = source_load, .store = source_store,
-  .key = tw_source_key, .seek = tw_source_seek, .insert = &tw_source_insertion, .remove = tw_source_remove_row,
+  LS_CODEC_KEY_FIELDS(source), .insert = &source_insertion, .remove = source_remove,
 };
 /* ---- tw_images --------------------------------------------------------------- */
-
-COUNT_OF(count_images, num_images)
 
 typedef struct image_rec {
   int32_t version, width, height, external, rgba; /* external, rgba: 0 or 1 */
@@ -913,18 +1000,43 @@ static const ls_column image_columns[] = {
    .doc = "the embedded pixels as an RGBA PNG (NULL when external); writing a PNG embeds it, width, height and format follow"},
 };
 
+/* INSERT into tw_images: an external image (no pixels) of that name and
+** size, appended. */
+typedef struct image_args {
+  ls_arg image, name, width, height;
+} image_args;
+
+static int image_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const image_args *args = args_;
+  tw_map *m = model;
+  int64_t w, h;
+  codec_error e;
+  int rc;
+  if ((rc = ls_arg_appended(&args->image, (int64_t)m->num_images, err)) != SQLITE_OK ||
+      (rc = ls_arg_needed(&args->name, SQLITE_TEXT, "tw_images", "a name", err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->width, 0, INT32_MAX, &w, err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->height, 0, INT32_MAX, &h, err)) != SQLITE_OK ||
+      (rc = ls_codec_edited(tw_image_insert(m, ls_arg_text(&args->name), (size_t)sqlite3_value_bytes(args->name.value),
+                                            (int)w, (int)h, &e), &e, err)) != SQLITE_OK)
+    return rc;
+  return inserted_at(pos, m->num_images - 1, 0);
+}
+
+static const ls_insert image_insertion = {
+  .run = image_insert, .args_size = sizeof(image_args),
+  .args = {LS_ARG(image_args, image), LS_ARG(image_args, name), LS_ARG(image_args, width), LS_ARG(image_args, height)},
+};
+
 static const ls_table tw_images = {
   .name = "tw_images", .format = &tw_format, .doc = "one row per image of each map; INSERT appends an external image (name, width, height), DELETE removes an unused one, lowering the image indices past it",
   LS_COLUMNS(image_columns),
   .shape = LS_ARRAY(count_images), .row_name = "image {element}",
   .rows_per_file = 11, /* the corpus average */
   .record_size = sizeof(image_rec), .load = image_load, .store = image_store,
-  .key = tw_image_key, .seek = tw_image_seek, .insert = &tw_image_insertion, .remove = tw_image_remove_row,
+  LS_CODEC_KEY_FIELDS(image), .insert = &image_insertion, .remove = image_remove,
 };
 
 /* ---- tw_envelopes ------------------------------------------------------------ */
-
-COUNT_OF(count_envelopes, num_envelopes)
 
 /* A point as the points column holds it: the codec's, with how many
 ** values and tangent integers it shows (a write: how many were given). */
@@ -1001,7 +1113,7 @@ static const ls_json_member point_members[] = {
   TANGENT("in_dx", 0), TANGENT("in_dy", 1), TANGENT("out_dx", 2), TANGENT("out_dy", 3),
 };
 static const ls_json_records point_records = {sizeof(shown_point), "point", TW_ENV_POINTS_MAX, points_example,
-                                              point_members, NCOLS(point_members), decode_envelope_points};
+                                              point_members, LS_NELEMS(point_members), decode_envelope_points};
 
 #define ENV_POINTS_COLUMN 5 /* its index: store() writes the points only when they changed */
 
@@ -1055,11 +1167,38 @@ static int envelope_store(ls_row *row, const void *old, const unsigned char *cha
   if (changed[ENV_POINTS_COLUMN] && (rc = envelope_new_points(row, r->points, &points, err)) != SQLITE_OK) return rc;
   if (r->synchronized != was->synchronized) r->en.synchronized = r->synchronized;
   if (memcmp(&r->en, &was->en, sizeof r->en) != 0 && !tw_envelope_set(m, (size_t)row->pos.element, &r->en, &e))
-    return STORE_ERROR(envelope_columns, changed, &e, err);
+    return LS_STORE_FAILED(envelope_columns, changed, &e, err);
   if (points && !tw_envelope_set_points(m, (size_t)row->pos.element, points, r->points.n, &e))
     return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column points");
   return SQLITE_OK;
 }
+
+/* INSERT into tw_envelopes: an envelope of that kind with the editor's
+** two points, appended. */
+typedef struct envelope_args {
+  ls_arg env, kind;
+} envelope_args;
+
+static int envelope_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const envelope_args *args = args_;
+  tw_map *m = model;
+  const char *kind = ls_arg_text(&args->kind);
+  int channels = !kind ? 0 : !strcmp(kind, "color") ? 4 : !strcmp(kind, "position") ? 3 : !strcmp(kind, "sound") ? 1 : 0;
+  codec_error e;
+  int rc;
+  if ((rc = ls_arg_appended(&args->env, (int64_t)m->num_envelopes, err)) != SQLITE_OK) return rc;
+  if (!channels) {
+    *err = sqlite3_mprintf("column kind: an INSERT into tw_envelopes needs the kind: 'position', 'color' or 'sound'");
+    return SQLITE_CONSTRAINT;
+  }
+  rc = ls_codec_edited(tw_envelope_insert(m, channels, &e), &e, err);
+  return rc == SQLITE_OK ? inserted_at(pos, m->num_envelopes - 1, 0) : rc;
+}
+
+static const ls_insert envelope_insertion = {
+  .run = envelope_insert, .args_size = sizeof(envelope_args),
+  .args = {LS_ARG(envelope_args, env), LS_ARG(envelope_args, kind)},
+};
 
 static const ls_table tw_envelopes = {
   .name = "tw_envelopes", .format = &tw_format, .doc = "one row per envelope (animation curve) of each map; INSERT appends one of a kind (with the editor's two points unless points is given), DELETE removes an unused one, lowering the envelope indices past it",
@@ -1067,12 +1206,10 @@ static const ls_table tw_envelopes = {
   .shape = LS_ARRAY(count_envelopes), .row_name = "envelope {element}",
   .rows_per_file = 4, /* the corpus average */
   .record_size = sizeof(envelope_rec), .load = envelope_load, .store = envelope_store,
-  .key = tw_envelope_key, .seek = tw_envelope_seek, .insert = &tw_envelope_insertion, .remove = tw_envelope_remove_row,
+  LS_CODEC_KEY_FIELDS(envelope), .insert = &envelope_insertion, .remove = envelope_remove,
 };
 
 /* ---- tw_sounds --------------------------------------------------------------- */
-
-COUNT_OF(count_sounds, num_sounds)
 
 typedef struct sound_rec {
   ls_span name;      /* NULL when none */
@@ -1137,13 +1274,35 @@ static const ls_column sound_columns[] = {
    .doc = "the embedded opus bytes (NULL when none); writing embeds new bytes, data_size follows"},
 };
 
+/* INSERT into tw_sounds: an empty sound of that name, appended. */
+typedef struct sound_args {
+  ls_arg sound, name;
+} sound_args;
+
+static int sound_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const sound_args *args = args_;
+  tw_map *m = model;
+  codec_error e;
+  int rc;
+  if ((rc = ls_arg_appended(&args->sound, (int64_t)m->num_sounds, err)) != SQLITE_OK ||
+      (rc = ls_arg_needed(&args->name, SQLITE_TEXT, "tw_sounds", "a name", err)) != SQLITE_OK ||
+      (rc = ls_codec_edited(tw_sound_insert(m, ls_arg_text(&args->name), (size_t)sqlite3_value_bytes(args->name.value), &e),
+                            &e, err)) != SQLITE_OK)
+    return rc;
+  return inserted_at(pos, m->num_sounds - 1, 0);
+}
+
+static const ls_insert sound_insertion = {
+  .run = sound_insert, .args_size = sizeof(sound_args), .args = {LS_ARG(sound_args, sound), LS_ARG(sound_args, name)},
+};
+
 static const ls_table tw_sounds = {
   .name = "tw_sounds", .format = &tw_format, .doc = "one row per sound of each (DDNet) map; INSERT appends a sound by name (without data), DELETE removes an unused one, lowering the sound indices past it",
   LS_COLUMNS(sound_columns),
   .shape = LS_ARRAY(count_sounds), .row_name = "sound {element}",
   .rows_per_file = 1, /* the corpus average */
   .record_size = sizeof(sound_rec), .load = sound_load, .store = sound_store,
-  .key = tw_sound_key, .seek = tw_sound_seek, .insert = &tw_sound_insertion, .remove = tw_sound_remove_row,
+  LS_CODEC_KEY_FIELDS(sound), .insert = &sound_insertion, .remove = sound_remove,
 };
 
 /* ---- the family --------------------------------------------------------- */
