@@ -815,6 +815,24 @@ int tw_info_set(tw_map *m, tw_info_field f, const char *s, size_t len, codec_err
   }
 }
 
+int tw_map_update(tw_map *m, const char *const s[], const size_t n[], tw_style style, int *style_failed,
+                  codec_error *err) {
+  int f, differs[TW_INFO_SETTINGS + 1];
+  *style_failed = 0;
+  /* compare first: setting one string may move the blobs that values
+  ** equal to the map's (unchanged ones) point into */
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
+    const char *cur;
+    size_t len;
+    if (!tw_info_get(m, (tw_info_field)f, &cur, &len, err)) return 0;
+    differs[f] = n[f] != len || (len && memcmp(s[f], cur, len) != 0);
+  }
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++)
+    if (differs[f] && !tw_info_set(m, (tw_info_field)f, n[f] ? s[f] : NULL, n[f], err)) return 0;
+  *style_failed = 1;
+  return style == m->style || tw_map_convert(m, style, err);
+}
+
 /* ---- groups -------------------------------------------------------------------------- */
 
 int tw_group_get(const tw_map *m, size_t g, tw_group_info *o, codec_error *err) {
@@ -913,6 +931,11 @@ int tw_layer_set(tw_map *m, size_t l, const tw_layer_info *in, codec_error *err)
   size_t pos;
   tw_kind k;
   if (!tw_layer_get(m, l, &cur, err)) return 0;
+  /* a new size first: the game layer's resize takes its physics layers
+  ** along (tw_layer_resize); cur's other fields stay as they were */
+  if (m->layers[l].kind <= TW_KIND_TUNE && (in->width != cur.width || in->height != cur.height) &&
+      !tw_layer_resize(m, l, in->width, in->height, err))
+    return 0;
   pos = m->layers[l].item;
   k = m->layers[l].kind;
   /* Refuse values the game would index out of range with (unchanged values

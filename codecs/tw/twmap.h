@@ -201,6 +201,16 @@ int tw_info_get(tw_map *m, tw_info_field f, const char **s, size_t *len, codec_e
 ** "sv_a 1\0sv_b 2\0" (len 14).  Creates the info item if the map has none. */
 int tw_info_set(tw_map *m, tw_info_field f, const char *s, size_t len, codec_error *err);
 
+/* A row's worth of changes to the map's info and style (tw_maps): the info
+** strings s[f] (n[f] bytes, as tw_info_get gives them; n[f] 0 removes one)
+** that differ from the map's are set, an unchanged one leaving its blob
+** alone; then a new style converts the map (tw_map_convert, below: after
+** the strings, so settings cleared in the same change no longer block a
+** conversion to 0.7).  On failure *style_failed is 1 when the conversion
+** failed, 0 when an info string did. */
+int tw_map_update(tw_map *m, const char *const s[], const size_t n[], tw_style style, int *style_failed,
+                  codec_error *err);
+
 /* ---- groups ------------------------------------------------------------------ */
 
 typedef struct tw_group_info {
@@ -237,7 +247,8 @@ typedef struct tw_layer_info {
 /* Fields of layer l (global index).  Group and position: m->layers[l]. */
 int tw_layer_get(const tw_map *m, size_t l, tw_layer_info *out, codec_error *err);
 /* Writes name, detail, color, color_env, color_env_offset, image (those the
-** layer kind has); other fields are ignored. */
+** layer kind has); a tilemap's new width or height resizes it first
+** (tw_layer_resize, which may refuse it); other fields are ignored. */
 int tw_layer_set(tw_map *m, size_t l, const tw_layer_info *in, codec_error *err);
 
 /* Index of the blob holding layer l's cells, quads or sources (for a

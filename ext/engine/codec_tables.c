@@ -1,10 +1,12 @@
 /*
 ** codec_tables.c: helpers for the tables whose columns map a codec's
 ** structs and whose rules are the codec's calls (engine.h, "tables over a
-** codec"): a store()'s codec refusal named after a column, and the
-** arguments an INSERT reads (a position, the index of an appended row, an
-** argument the row cannot do without).
+** codec"): a store()'s codec refusal named after a column, a BLOB a setter
+** keeps for store(), and the arguments an INSERT reads (a position, the
+** index of an appended row, an argument the row cannot do without).
 */
+#include <string.h>
+
 #include "engine/engine.h"
 
 /* Names the first column the write changed (the last one when none is
@@ -13,6 +15,22 @@ int ls_store_failed(const ls_column *cols, int ncols, const unsigned char *chang
   int i = 0;
   while (i < ncols - 1 && !changed[i]) i++;
   return ls_codec_failed(e, SQLITE_CONSTRAINT, err, "column %s", cols[i].name);
+}
+
+int ls_stage_blob(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, int reads_null, ls_span *out,
+                  char **err) {
+  void *copy;
+  size_t n = (size_t)sqlite3_value_bytes(v);
+  if (sqlite3_value_type(v) == SQLITE_NULL && reads_null) return SQLITE_OK;
+  if (sqlite3_value_type(v) != SQLITE_BLOB || n == 0) {
+    *err = sqlite3_mprintf("column %s: takes %s", col->name, takes);
+    return SQLITE_CONSTRAINT;
+  }
+  if (!(copy = ls_arena_alloc(row->arena, n))) return SQLITE_NOMEM;
+  memcpy(copy, sqlite3_value_blob(v), n);
+  out->p = copy;
+  out->n = n;
+  return SQLITE_OK;
 }
 
 /* An integer as SQLite's numeric affinity sees it ('3' is 3, 3.0 is not). */

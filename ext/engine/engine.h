@@ -991,6 +991,14 @@ static inline int ls_codec_edited(int ok, const codec_error *e, char **err) {
 ** table's column array itself. */
 int ls_store_failed(const ls_column *cols, int ncols, const unsigned char *changed, const codec_error *e, char **err);
 #define LS_STORE_FAILED(cols, changed, e, err) ls_store_failed(cols, LS_NELEMS(cols), changed, e, err)
+/* A setter that keeps a BLOB for store() to write (file bytes: a PNG, a
+** sound): copies a non-empty BLOB value into *out, in the row's arena;
+** anything else fails with "column <name>: takes <takes>".  NULL where the
+** column reads NULL (reads_null) is what it read: no change, *out stays
+** {NULL, 0}. */
+int ls_stage_blob(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, int reads_null, ls_span *out,
+                  char **err);
+
 /* The number of elements of an array (a column list, JSON members...). */
 #define LS_NELEMS(array) ((int)(sizeof array / sizeof array[0]))
 

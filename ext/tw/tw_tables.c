@@ -199,43 +199,25 @@ static int other_layer_kind(const ls_row *row, sqlite3_value *v, const ls_column
 #define KINDS_TILEMAP ((1u << (TW_KIND_TUNE + 1)) - 1)
 #define KINDS_KNOWN ((1u << TW_KIND_UNKNOWN) - 1)
 
-/* The pushed-down range of the column read by `getter` (grp, layer). */
-static const ls_range *getter_range(const ls_column *cols, int ncols, const ls_scan *scan, ls_getter getter) {
-  static const ls_range everything = {INT64_MIN, INT64_MAX};
-  int i;
-  for (i = 0; i < ncols; i++) {
-    if (cols[i].get == getter) return &scan->range[i];
-  }
-  return &everything;
-}
+#define ANY_LAYER (~0u)
 
-/* Which layers a table has rows for. */
-enum { ANY_LAYER, TILEMAP_LAYERS, QUADS_LAYERS, SOUNDS_LAYERS };
-
-static int in_family(const tw_layer *L, int family) {
-  if (family == SOUNDS_LAYERS) return L->kind == TW_KIND_SOUNDS;
-  return family == ANY_LAYER || (family == QUADS_LAYERS ? L->kind == TW_KIND_QUADS : L->kind <= TW_KIND_TUNE);
-}
-
-/* Whether layer l has rows in the family's table (tilemap and quads layers
-** only when their rows have keys) and, in a scan, lies within the ranges on
-** grp and layer: a layer no group lists has NULL grp and layer, so any
-** bound on those drops it. */
-static int layer_has_rows(const tw_map *m, int64_t l, const ls_scan *scan, const ls_column *cols, int ncols,
-                          int family) {
+/* Whether layer l has rows in a table that has rows for the layer kinds
+** `kinds` (tilemap, quads and sounds layers only when their rows have
+** keys) and, in a scan, lies within the ranges on grp and layer (columns 0
+** and 1 of each table of layer rows): a layer no group lists has NULL grp
+** and layer, so any bound on those drops it. */
+static int layer_has_rows(const tw_map *m, int64_t l, const ls_scan *scan, unsigned kinds) {
   const tw_layer *L = &m->layers[l];
-  const ls_range *grp, *layer;
+  const ls_range *grp = scan ? &scan->range[0] : NULL, *layer = scan ? &scan->range[1] : NULL;
   codec_error e;
-  if (!in_family(L, family)) return 0;
-  if (family != ANY_LAYER && !tw_map_keys_fit(m, LS_KEY_MAX + 1, &e)) {
+  if (!(kinds & KIND(L->kind))) return 0;
+  if (kinds != ANY_LAYER && !tw_map_keys_fit(m, LS_KEY_MAX + 1, &e)) {
     /* a scan fails with why (the engine reports scan->error), never
     ** leaves layers out silently; a seek finds no such key */
     if (scan && scan->error && !*scan->error) *scan->error = sqlite3_mprintf("%s", e.msg);
     return 0;
   }
   if (!scan) return 1;
-  grp = getter_range(cols, ncols, scan, get_layer_group);
-  layer = getter_range(cols, ncols, scan, get_layer_in_group);
   if (L->group < 0) return grp->lo == INT64_MIN && grp->hi == INT64_MAX && layer->lo == INT64_MIN && layer->hi == INT64_MAX;
   return L->group >= grp->lo && L->group <= grp->hi && L->index_in_group >= layer->lo && L->index_in_group <= layer->hi;
 }
@@ -354,25 +336,22 @@ static const ls_column map_columns[] = {
    .doc = "SHA-256 of the file as last read or written, hex: the map identity DDNet servers use"},
 };
 
-/* Writes the info strings that changed ('' or [] removes one); an
-** unchanged one leaves its blob alone.  A new style converts the map
-** afterwards (so settings cleared in the same UPDATE no longer block a
-** conversion to 0.7). */
+/* The info strings that changed ('' or [] removes one), then a new style
+** converts the map (tw_map_update). */
 static int map_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const map_rec *r = row->rec, *was = old;
-  int f, differs[TW_INFO_SETTINGS + 1];
+  const map_rec *r = row->rec;
+  const char *s[TW_INFO_SETTINGS + 1];
+  size_t n[TW_INFO_SETTINGS + 1];
+  int f, style_failed;
   codec_error e;
-  /* compare first: a write may move the blobs the old values point into */
+  (void)old;
   for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
-    differs[f] = r->info[f].n != was->info[f].n || (r->info[f].n && memcmp(r->info[f].p, was->info[f].p, r->info[f].n));
+    s[f] = r->info[f].p;
+    n[f] = r->info[f].n;
   }
-  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
-    if (differs[f] && !tw_info_set(ROW_MAP(row), (tw_info_field)f, r->info[f].n ? r->info[f].p : NULL, r->info[f].n, &e))
-      return LS_STORE_FAILED(map_columns, changed, &e, err);
-  }
-  if (r->style != was->style && !tw_map_convert(ROW_MAP(row), (tw_style)r->style, &e))
-    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column style");
-  return SQLITE_OK;
+  if (tw_map_update(ROW_MAP(row), s, n, (tw_style)r->style, &style_failed, &e)) return SQLITE_OK;
+  if (style_failed) return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column style");
+  return LS_STORE_FAILED(map_columns, changed, &e, err);
 }
 
 static const ls_table tw_maps = {
@@ -495,19 +474,16 @@ static const ls_column layer_columns[] = {
 };
 
 static int layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, layer_columns, LS_NELEMS(layer_columns), ANY_LAYER);
+  return layer_has_rows(model, l, scan, ANY_LAYER);
 }
 
-/* The codec writes the fields the layer kind has.  A new width or height
-** resizes the layer first (tw_layer_resize: the game layer takes its
-** physics layers along, and the resized layers take fresh row keys). */
+/* The codec writes the fields the layer kind has; a new width or height
+** resizes the layer first (tw_layer_set: the game layer takes its physics
+** layers along, and the resized layers take fresh row keys). */
 static int layer_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const tw_layer_info *r = row->rec, *was = old;
-  size_t l = (size_t)row->pos.element;
   codec_error e;
-  if ((r->width == was->width && r->height == was->height) || tw_layer_resize(ROW_MAP(row), l, r->width, r->height, &e)) {
-    if (memcmp(r, was, sizeof *r) == 0 || tw_layer_set(ROW_MAP(row), l, r, &e)) return SQLITE_OK;
-  }
+  if (memcmp(row->rec, old, sizeof(tw_layer_info)) == 0 || tw_layer_set(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e))
+    return SQLITE_OK;
   return LS_STORE_FAILED(layer_columns, changed, &e, err);
 }
 
@@ -618,7 +594,7 @@ static const ls_column tile_columns[] = {
 };
 
 static int tile_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, tile_columns, LS_NELEMS(tile_columns), TILEMAP_LAYERS);
+  return layer_has_rows(model, l, scan, KINDS_TILEMAP);
 }
 
 /* The codec marks the layer for re-encoding; an unchanged cell leaves it
@@ -677,7 +653,7 @@ static const ls_column quad_columns[] = {
 };
 
 static int quad_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, quad_columns, LS_NELEMS(quad_columns), QUADS_LAYERS);
+  return layer_has_rows(model, l, scan, KIND(TW_KIND_QUADS));
 }
 
 /* An unchanged quad leaves the layer alone. */
@@ -801,7 +777,7 @@ static const ls_column source_columns[] = {
 };
 
 static int source_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, source_columns, LS_NELEMS(source_columns), SOUNDS_LAYERS);
+  return layer_has_rows(model, l, scan, KIND(TW_KIND_SOUNDS));
 }
 
 /* The size follows the shape: a rectangle needs width and height, a circle
@@ -901,83 +877,29 @@ static void get_image_png(const ls_row *row, sqlite3_context *ctx, const ls_colu
   else sqlite3_result_blob64(ctx, png, n, free);
 }
 
-/* Copies a non-empty BLOB value into *out (the row's arena) for store(),
-** or fails naming the column and what it takes (`takes`).  NULL where the
-** column reads NULL (reads_null: no bytes in the map) is what it read, so
-** it changes nothing (*out stays {NULL, 0}). */
-static int stage_file_bytes(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, int reads_null,
-                            ls_span *out, char **err) {
-  void *copy;
-  size_t n = (size_t)sqlite3_value_bytes(v);
-  if (sqlite3_value_type(v) == SQLITE_NULL && reads_null) return SQLITE_OK;
-  if (sqlite3_value_type(v) != SQLITE_BLOB || n == 0) {
-    *err = sqlite3_mprintf("column %s: takes %s", col->name, takes);
-    return SQLITE_CONSTRAINT;
-  }
-  if (!(copy = ls_arena_alloc(row->arena, n))) return SQLITE_NOMEM;
-  memcpy(copy, sqlite3_value_blob(v), n);
-  out->p = copy;
-  out->n = n;
-  return SQLITE_OK;
-}
-
 /* png = BLOB: kept in the row for image_store, which embeds it. */
 static int set_image_png(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   tw_image_info im;
   codec_error e;
   int reads_null = tw_image_get(ROW_MAP(row), (size_t)row->pos.element, &im, &e) && (im.external || im.data_index < 0);
-  return stage_file_bytes(row, v, col, "the bytes of a PNG file (a non-empty BLOB, e.g. readfile('x.png')); "
-                          "set external = 1 to drop the pixels", reads_null, &((image_rec *)row->rec)->png, err);
-}
-
-/* Whether png is exactly the PNG the row's embedded image reads as (the
-** column written back): embedding it again would re-encode the pixels
-** (another format or stride in the file), so it is no change. */
-static int png_is_current(const ls_row *row, const ls_span *png) {
-  unsigned char *cur = NULL;
-  size_t n = 0;
-  codec_error e;
-  int same = tw_image_png(ROW_MAP(row), (size_t)row->pos.element, &cur, &n, &e) && n == png->n && memcmp(cur, png->p, n) == 0;
-  free(cur);
-  return same;
-}
-
-/* The pixels: a PNG written embeds it (width, height and format follow);
-** external = 1 drops the pixels, external = 0 needs a PNG. */
-static int image_store_pixels(ls_row *row, const image_rec *was, int external_set, char **err) {
-  const image_rec *r = row->rec;
-  codec_error e;
-  if (r->png.p) {
-    if (r->external && external_set) {
-      *err = sqlite3_mprintf("column external: an image given a png is embedded; set external = 0 or leave it");
-      return SQLITE_CONSTRAINT;
-    }
-    if (!was->external && png_is_current(row, &r->png)) return SQLITE_OK;
-    if (tw_image_embed_png(ROW_MAP(row), (size_t)row->pos.element, r->png.p, r->png.n, &e)) return SQLITE_OK;
-    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column png");
-  }
-  if (r->external == was->external) return SQLITE_OK;
-  if (!r->external) {
-    *err = sqlite3_mprintf("column external: embedding an image needs its pixels: set png too, e.g. "
-                           "SET external = 0, png = readfile('mapres/' || name || '.png')");
-    return SQLITE_CONSTRAINT;
-  }
-  if (tw_image_make_external(ROW_MAP(row), (size_t)row->pos.element, &e)) return SQLITE_OK;
-  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column external");
+  return ls_stage_blob(row, v, col, "the bytes of a PNG file (a non-empty BLOB, e.g. readfile('x.png')); "
+                       "set external = 1 to drop the pixels", reads_null, &((image_rec *)row->rec)->png, err);
 }
 
 #define IMAGE_EXTERNAL_COLUMN 4 /* its index: external = 1 and a png contradict */
 
-/* The pixels (image_store_pixels), then a new name (an equal one leaves
-** the blob alone). */
+/* The codec's rules (tw_image_update): a PNG written embeds it (width,
+** height and format follow); external = 1 drops the pixels, external = 0
+** needs a PNG; then a new name (an equal one leaves the blob alone). */
 static int image_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const ls_span *now = &((const image_rec *)row->rec)->name, *was = &((const image_rec *)old)->name;
+  const image_rec *r = row->rec;
+  const char *field;
   codec_error e;
-  int rc = image_store_pixels(row, old, changed[IMAGE_EXTERNAL_COLUMN], err);
-  if (rc != SQLITE_OK) return rc;
-  if (now->p == was->p || (was->p && now->n == was->n && memcmp(now->p, was->p, now->n) == 0)) return SQLITE_OK;
-  if (tw_image_set_name(ROW_MAP(row), (size_t)row->pos.element, now->p, now->n, &e)) return SQLITE_OK;
-  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column name");
+  (void)old;
+  if (tw_image_update(ROW_MAP(row), (size_t)row->pos.element, r->external, changed[IMAGE_EXTERNAL_COLUMN], r->png.p,
+                      r->png.n, r->name.p, r->name.n, &field, &e))
+    return SQLITE_OK;
+  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", field);
 }
 
 #define TW_IMAGE_NAME_MAX 127 /* 128 bytes with the NUL */
@@ -1245,23 +1167,20 @@ static int set_sound_data(ls_row *row, sqlite3_value *v, const ls_column *col, c
   tw_sound_info so;
   codec_error e;
   int reads_null = tw_sound_get(ROW_MAP(row), (size_t)row->pos.element, &so, &e) && so.data_index < 0;
-  return stage_file_bytes(row, v, col, "the bytes of an opus file (a non-empty BLOB, e.g. readfile('x.opus'))",
-                          reads_null, &((sound_rec *)row->rec)->data, err);
+  return ls_stage_blob(row, v, col, "the bytes of an opus file (a non-empty BLOB, e.g. readfile('x.opus'))",
+                       reads_null, &((sound_rec *)row->rec)->data, err);
 }
 
 /* New bytes (the sound becomes embedded, its size follows), then a new
-** name (an equal one leaves the blob alone). */
+** name (an equal one leaves the blob alone): tw_sound_update. */
 static int sound_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const sound_rec *r = row->rec, *was = old;
+  const sound_rec *r = row->rec;
+  const char *field;
   codec_error e;
-  (void)changed;
-  if (r->data.p && !tw_sound_set_data(ROW_MAP(row), (size_t)row->pos.element, r->data.p, r->data.n, &e))
-    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column data");
-  if (r->name.p == was->name.p ||
-      (was->name.p && r->name.n == was->name.n && memcmp(r->name.p, was->name.p, r->name.n) == 0))
+  (void)old, (void)changed;
+  if (tw_sound_update(ROW_MAP(row), (size_t)row->pos.element, r->data.p, r->data.n, r->name.p, r->name.n, &field, &e))
     return SQLITE_OK;
-  if (tw_sound_set_name(ROW_MAP(row), (size_t)row->pos.element, r->name.p, r->name.n, &e)) return SQLITE_OK;
-  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column name");
+  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", field);
 }
 
 static const ls_column sound_columns[] = {
