@@ -133,6 +133,23 @@ const char *tw_kind_name(tw_kind k) {
   return (unsigned)k <= TW_KIND_UNKNOWN ? names[k] : "unknown";
 }
 
+int tw_kind_by_name(const char *name, tw_kind *k) {
+  int i;
+  for (i = TW_KIND_TILES; i <= TW_KIND_SOUNDS; i++)
+    if (strcmp(name, tw_kind_name((tw_kind)i)) == 0) {
+      *k = (tw_kind)i;
+      return 1;
+    }
+  return 0;
+}
+
+long tw_layer_at(const tw_map *m, int64_t g, int64_t k) {
+  size_t l;
+  for (l = 0; l < m->num_layers; l++)
+    if (m->layers[l].group == g && m->layers[l].index_in_group == k) return (long)l;
+  return -1;
+}
+
 int tw_map_sniff(const unsigned char *data, size_t size) { return df_sniff(data, size); }
 
 void tw_map_free(tw_map *m) {
@@ -1073,7 +1090,7 @@ int tw_envelope_get(const tw_map *m, size_t e, tw_envelope_info *o, codec_error 
   o->start_point = ival(it, EN_START, 0);
   o->num_points = ival(it, EN_NUM, 0);
   if (it->num_ints >= EN_NAME + 8) i32str_decode(it, EN_NAME, 8, o->name);
-  o->synchronized = o->version >= 2 ? ival(it, EN_SYNC, 0) : 0;
+  o->synchronized = o->version >= 2 && ival(it, EN_SYNC, 0) != 0;
   return 1;
 }
 

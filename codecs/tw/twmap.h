@@ -178,6 +178,12 @@ void tw_map_decoded_claim(const tw_map *m, codec_claim *claim);
 
 const char *tw_style_name(tw_style s); /* "0.6", "0.7", "ddnet" */
 const char *tw_kind_name(tw_kind k);   /* "tiles", "game", ..., "sounds_deprecated", "unknown" */
+/* The kind named `name` (tw_kind_name) among tiles .. sounds, the kinds a
+** layer can be added as (tw_layer_insert): 1 and *k, or 0. */
+int tw_kind_by_name(const char *name, tw_kind *k);
+/* The layer that is layer k of group g (tw_layer.group, index_in_group),
+** or -1 when the map has none. */
+long tw_layer_at(const tw_map *m, int64_t g, int64_t k);
 
 /* ---- info (tw_maps) --------------------------------------------------------- */
 
@@ -310,7 +316,7 @@ typedef struct tw_envelope_info {
   int version, channels;
   const char *kind; /* "position", "color", "sound" or "unknown" */
   char name[32];    /* NUL-terminated, at most 31 bytes */
-  int synchronized;
+  int synchronized; /* 0 or 1 (any other value in the item reads 1) */
   int start_point, num_points;
 } tw_envelope_info;
 

@@ -680,8 +680,11 @@ typedef struct ls_table {
   ls_shape shape;
   /* The row's name in error messages: a template where {element},
   ** {index}, {y} and {x} are the position's slots ("object {index} of
-  ** plane {element}"). */
+  ** plane {element}"), and {element_name} what element_name says of the
+  ** element ("quad {index} of {element_name}": "quad 2 of group 0 layer
+  ** 1"; sqlite3_malloc'd, NULL when out of memory). */
   const char *row_name;
+  char *(*element_name)(const void *model, int64_t element);
   /* Records: the typed columns are fields of a record of record_size
   ** bytes that load() fills for the row at row->pos (row->rec; borrowed
   ** spans stay valid until the model changes; decoded data goes to the

@@ -242,20 +242,13 @@ static int64_t layer_key_base(const void *model, int64_t l) {
   return tw_layer_key_base(model, (size_t)l);
 }
 
-/* "group 1 layer 0 (layer_index 5)": how errors name a layer. */
-static char *layer_name(const tw_map *m, int64_t l) {
-  const tw_layer *L = &m->layers[l];
+/* "group 1 layer 0 (layer_index 5)": how errors name a layer, and the
+** layer of a tile, quad or source ("quad 2 of group 1 layer 0
+** (layer_index 5)": ls_table.element_name). */
+static char *layer_name(const void *model, int64_t l) {
+  const tw_layer *L = &MAP_OF(model)->layers[l];
   if (L->group < 0) return sqlite3_mprintf("layer_index %lld (in no group)", (long long)l);
   return sqlite3_mprintf("group %ld layer %ld (layer_index %lld)", L->group, L->index_in_group, (long long)l);
-}
-
-/* "<what> of group 1 layer 0 (layer_index 5)" (takes what). */
-static char *name_in_layer(const tw_map *m, int64_t l, char *what) {
-  char *name = layer_name(m, l);
-  char *s = what && name ? sqlite3_mprintf("%s of %s", what, name) : NULL;
-  sqlite3_free(name);
-  sqlite3_free(what);
-  return s;
 }
 
 /* ---- tw_maps ----------------------------------------------------------------- */
@@ -431,10 +424,6 @@ static int layer_load(const ls_row *row, char **err) {
   return ls_codec_loaded(tw_layer_get(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e), &e, err);
 }
 
-static char *describe_layer(const void *model, const ls_pos *pos) {
-  return layer_name(MAP_OF(model), pos->element);
-}
-
 /* The name of the layer's image (NULL without one). */
 static void get_layer_image_name(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
   tw_map *m = ROW_MAP(row);
@@ -489,14 +478,8 @@ static int layer_store(ls_row *row, const void *old, const unsigned char *change
 
 /* "tiles", "game", ... as a tw_kind the INSERT can add (NULL: tiles). */
 static int parse_kind(const ls_arg *a, tw_kind *out, char **err) {
-  const char *s = ls_arg_text(a);
-  int k;
-  if (!s) s = "tiles";
-  for (k = TW_KIND_TILES; k <= TW_KIND_SOUNDS; k++)
-    if (strcmp(s, tw_kind_name((tw_kind)k)) == 0) {
-      *out = (tw_kind)k;
-      return SQLITE_OK;
-    }
+  const char *s = ls_arg_text(a) ? ls_arg_text(a) : "tiles";
+  if (tw_kind_by_name(s, out)) return SQLITE_OK;
   *err = sqlite3_mprintf("column kind: '%s' is not a kind a layer can be added as (tiles, game, front, tele, "
                          "speedup, switch, tune, quads, sounds)", s);
   return SQLITE_CONSTRAINT;
@@ -539,7 +522,7 @@ static const ls_insert layer_insertion = {
 static const ls_table tw_layers = {
   .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map; INSERT adds a layer of any kind but sounds_deprecated to group grp at position layer (default last), with the editor's defaults and DDNet's rules; DELETE removes one (not the game layer)",
   LS_COLUMNS(layer_columns),
-  .shape = {.kind = LS_SHAPE_ARRAY, .count = count_layers, .has = layer_in_scan}, .describe = describe_layer,
+  .shape = {.kind = LS_SHAPE_ARRAY, .count = count_layers, .has = layer_in_scan}, .row_name = "{element_name}", .element_name = layer_name,
   .rows_per_file = 20, /* the corpus average */
   .record_size = sizeof(tw_layer_info), .load = layer_load, .store = layer_store,
   .row_kind = layer_row_kind, .other_kind = other_layer_kind,
@@ -570,11 +553,6 @@ static int tile_load(const ls_row *row, char **err) {
   if (rc != SQLITE_OK) return rc;
   return ls_codec_loaded(tw_tile_get(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x, (int)row->pos.y,
                                      row->rec, &e), &e, err);
-}
-
-/* "tile x 5, y 7 of group 1 layer 0 (layer_index 5)". */
-static char *describe_tile(const void *model, const ls_pos *pos) {
-  return name_in_layer(MAP_OF(model), pos->element, sqlite3_mprintf("tile x %lld, y %lld", (long long)pos->x, (long long)pos->y));
 }
 
 static const ls_column tile_columns[] = {
@@ -612,7 +590,7 @@ static const ls_table tw_tiles = {
   LS_COLUMNS(tile_columns),
   .shape = {.kind = LS_SHAPE_GRID, .count = count_layers, .inner = layer_cells_wide, .height = layer_cells_high,
             .has = tile_layer_in_scan, .base = layer_key_base},
-  .describe = describe_tile, .natural_order = "layer_index,y,x",
+  .row_name = "tile x {x}, y {y} of {element_name}", .element_name = layer_name, .natural_order = "layer_index,y,x",
   .rows_per_file = 1300000, /* the corpus average */
   .record_size = sizeof(tw_tile), .load = tile_load, .store = tile_store,
   .row_kind = layer_row_kind, .other_kind = other_layer_kind,
@@ -627,11 +605,6 @@ static int quad_load(const ls_row *row, char **err) {
   if (rc != SQLITE_OK) return rc;
   return ls_codec_loaded(tw_quad_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, row->rec, &e), &e,
                          err);
-}
-
-/* "quad 2 of group 0 layer 0 (layer_index 0)". */
-static char *describe_quad(const void *model, const ls_pos *pos) {
-  return name_in_layer(MAP_OF(model), pos->element, sqlite3_mprintf("quad %lld", (long long)pos->index));
 }
 
 static const ls_json_shape points_shape = {2, 5, 5, "[[0,0],[32768,0],[0,32768],[32768,32768],[16384,16384]]", NULL};
@@ -673,20 +646,17 @@ typedef struct element_args {
 
 /* The layer at (grp, layer) in group terms; SQLITE_CONSTRAINT naming it
 ** when there is none. */
-static int find_layer(const tw_map *m, const ls_arg *grp_arg, const ls_arg *layer_arg, size_t *l, char **err) {
-  sqlite3_value *grp = grp_arg->value, *layer = layer_arg->value;
-  size_t i;
-  if (sqlite3_value_numeric_type(grp) != SQLITE_INTEGER || sqlite3_value_numeric_type(layer) != SQLITE_INTEGER) {
+static int find_layer(const tw_map *m, const ls_arg *grp, const ls_arg *layer, size_t *l, char **err) {
+  long at;
+  if (sqlite3_value_numeric_type(grp->value) != SQLITE_INTEGER || sqlite3_value_numeric_type(layer->value) != SQLITE_INTEGER) {
     *err = sqlite3_mprintf("an INSERT here needs grp and layer (integers) to say which layer it goes to");
     return SQLITE_CONSTRAINT;
   }
-  for (i = 0; i < m->num_layers; i++)
-    if (m->layers[i].group == sqlite3_value_int64(grp) && m->layers[i].index_in_group == sqlite3_value_int64(layer)) {
-      *l = i;
-      return SQLITE_OK;
-    }
-  *err = sqlite3_mprintf("the map has no layer %lld in group %lld", (long long)sqlite3_value_int64(layer),
-                         (long long)sqlite3_value_int64(grp));
+  if ((at = tw_layer_at(m, ls_arg_int64(grp), ls_arg_int64(layer))) >= 0) {
+    *l = (size_t)at;
+    return SQLITE_OK;
+  }
+  *err = sqlite3_mprintf("the map has no layer %lld in group %lld", (long long)ls_arg_int64(layer), (long long)ls_arg_int64(grp));
   return SQLITE_CONSTRAINT;
 }
 
@@ -718,7 +688,7 @@ static const ls_table tw_quads = {
   .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map; INSERT adds the editor's 64 x 64 white quad to (grp, layer) at position quad (default last), DELETE removes one",
   LS_COLUMNS(quad_columns),
   .shape = {.kind = LS_SHAPE_NESTED, .count = count_layers, .inner = layer_element_count, .has = quad_layer_in_scan},
-  .describe = describe_quad,
+  .row_name = "quad {index} of {element_name}", .element_name = layer_name,
   .rows_per_file = 260, /* the corpus average */
   .record_size = sizeof(tw_quad), .load = quad_load, .store = quad_store,
   LS_CODEC_KEY_FIELDS(quad), .insert = &quad_insertion, .remove = quad_remove,
@@ -747,11 +717,6 @@ static int source_load(const ls_row *row, char **err) {
   r->height = r->s.shape == 1 ? -1 : r->s.height;
   r->radius = r->s.shape == 1 ? r->s.width : -1;
   return SQLITE_OK;
-}
-
-/* "source 2 of group 0 layer 3 (layer_index 4)". */
-static char *describe_source(const void *model, const ls_pos *pos) {
-  return name_in_layer(MAP_OF(model), pos->element, sqlite3_mprintf("source %lld", (long long)pos->index));
 }
 
 static const ls_column source_columns[] = {
@@ -830,7 +795,7 @@ static const ls_table tw_sound_sources = {
   .doc = "one row per sound source of every sounds layer of each (DDNet) map; INSERT adds one with the editor's defaults (a looping circle of radius 1500), DELETE removes one",
   LS_COLUMNS(source_columns),
   .shape = {.kind = LS_SHAPE_NESTED, .count = count_layers, .inner = layer_element_count, .has = source_layer_in_scan},
-  .describe = describe_source,
+  .row_name = "source {index} of {element_name}", .element_name = layer_name,
   .rows_per_file = 2,
   .record_size = sizeof(source_rec), .load = source_load, .store = source_store,
   LS_CODEC_KEY_FIELDS(source), .insert = &source_insertion, .remove = source_remove,
@@ -968,20 +933,17 @@ typedef struct shown_point {
   int tangents_shown[4];  /* in_dx, in_dy, out_dx, out_dy: 0 or 4 (a write: 0 when absent) */
 } shown_point;
 
-/* The codec's tw_envelope_info, synchronized as shown, the kind's name,
-** and the points (shown_point; decoded only when the column is read). */
+/* The codec's tw_envelope_info, the kind's name, and the points
+** (shown_point; decoded only when the column is read). */
 typedef struct envelope_rec {
   tw_envelope_info en;
-  int32_t synchronized; /* 0 or 1 */
   ls_span kind, points;
 } envelope_rec;
 
 static int envelope_load(const ls_row *row, char **err) {
   envelope_rec *r = row->rec;
   codec_error e;
-  if (!tw_envelope_get(ROW_MAP(row), (size_t)row->pos.element, &r->en, &e))
-    return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-  r->synchronized = r->en.synchronized != 0;
+  if (!tw_envelope_get(ROW_MAP(row), (size_t)row->pos.element, &r->en, &e)) return ls_codec_loaded(0, &e, err);
   r->kind.p = r->en.kind;
   r->kind.n = strlen(r->en.kind);
   return SQLITE_OK;
@@ -1044,7 +1006,7 @@ static const ls_column envelope_columns[] = {
   {.name = "kind", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(envelope_rec, kind),
    .flags = LS_COL_RO, .doc = "'position', 'color', 'sound' (or 'unknown')"},
   LS_COL_TEXT_CHARS("name", LS_UTF8, envelope_rec, en.name, LS_SIZEOF(envelope_rec, en.name), 0, 0, "envelope name (31 bytes)"),
-  LS_COL_INT_IN("synchronized", LS_I32, envelope_rec, synchronized, 0, 1, 0, "1: follows server time rather than the player's join time"),
+  LS_COL_INT_IN("synchronized", LS_I32, envelope_rec, en.synchronized, 0, 1, 0, "1: follows server time rather than the player's join time"),
   LS_COL_INT("num_points", LS_I32, envelope_rec, en.num_points, LS_COL_RO, "number of points"),
   [ENV_POINTS_COLUMN] = {.name = "points", .type = "TEXT", .kind = LS_JSON_RECORDS, .store = LS_SPAN,
    .offset = offsetof(envelope_rec, points), .aux = &point_records, .doc = "JSON [{time (ms), curve (0 step, 1 linear, 2 slow, 3 fast, 4 smooth, 5 bezier), values [x, y, rotation] / [r, g, b, a] / [volume] (fixed point, 1024 = 1.0)}], with in_dx, in_dy, out_dx, out_dy (4 ints each) for bezier tangents; writing may change the number of points"},
@@ -1087,7 +1049,6 @@ static int envelope_store(ls_row *row, const void *old, const unsigned char *cha
   codec_error e;
   int rc;
   if (changed[ENV_POINTS_COLUMN] && (rc = envelope_new_points(row, r->points, &points, err)) != SQLITE_OK) return rc;
-  if (r->synchronized != was->synchronized) r->en.synchronized = r->synchronized;
   if (memcmp(&r->en, &was->en, sizeof r->en) != 0 && !tw_envelope_set(m, (size_t)row->pos.element, &r->en, &e))
     return LS_STORE_FAILED(envelope_columns, changed, &e, err);
   if (points && !tw_envelope_set_points(m, (size_t)row->pos.element, points, r->points.n, &e))
