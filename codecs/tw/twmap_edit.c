@@ -665,6 +665,26 @@ int tw_source_set(tw_map *m, size_t l, size_t s, const tw_source *in, codec_erro
   return 1;
 }
 
+int tw_source_size(tw_source *s, int width, int height, int radius, int given, const char **field, codec_error *err) {
+  if (s->shape == 1) {
+    *field = given & TW_GIVEN_WIDTH ? "width" : "height";
+    if (((given & TW_GIVEN_WIDTH) && width >= 0) || ((given & TW_GIVEN_HEIGHT) && height >= 0))
+      return codec_fail_arg(err, "a circle has a radius, no width or height");
+    *field = "radius";
+    if (radius < 0) return codec_fail_arg(err, "a circle needs a radius");
+    s->width = radius;
+    s->height = 0;
+    return 1;
+  }
+  *field = "radius";
+  if ((given & TW_GIVEN_RADIUS) && radius >= 0) return codec_fail_arg(err, "a rectangle has a width and height, no radius");
+  *field = width < 0 ? "width" : "height";
+  if (width < 0 || height < 0) return codec_fail_arg(err, "a rectangle needs a width and a height");
+  s->width = width;
+  s->height = height;
+  return 1;
+}
+
 int tw_source_insert(tw_map *m, size_t l, size_t s, codec_error *err) {
   static const int32_t v[SOURCE_INTS] = {0, 0, 1, 1, 0, 80, -1, 0, -1, 0, 1, 1500, 0};
   unsigned char bytes[SOURCE_BYTES];

@@ -77,6 +77,14 @@ typedef struct tw_source {
 int tw_source_get(tw_map *m, size_t l, size_t s, tw_source *out, codec_error *err);
 /* Writes a source; envelope indices must exist (or be -1), shape 0 or 1. */
 int tw_source_set(tw_map *m, size_t l, size_t s, const tw_source *in, codec_error *err);
+/* A source's size as width, height (a rectangle's) and radius (a
+** circle's), -1 where the shape has none, checked against its shape and
+** written into *s: a circle needs a radius and takes no width or height
+** given (`given`: the TW_GIVEN_* bits of those a change set), a rectangle
+** needs a width and a height and takes no radius given.  On failure *field
+** names the value refused ("width", "height" or "radius"). */
+enum { TW_GIVEN_WIDTH = 1, TW_GIVEN_HEIGHT = 2, TW_GIVEN_RADIUS = 4 };
+int tw_source_size(tw_source *s, int width, int height, int radius, int given, const char **field, codec_error *err);
 /* Adds a default source at position s (0..count, TW_LAST: count) of sounds layer l. */
 int tw_source_insert(tw_map *m, size_t l, size_t s, codec_error *err);
 int tw_source_delete(tw_map *m, size_t l, size_t s, codec_error *err);

@@ -1002,6 +1002,32 @@ int ls_store_failed(const ls_column *cols, int ncols, const unsigned char *chang
 int ls_stage_blob(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, int reads_null, ls_span *out,
                   char **err);
 
+/* The end of a store() whose record is the codec's own struct (size
+** bytes): nothing to write when the record is as loaded (old), else
+** set_call, the codec's setter given &e, must succeed, its refusal named
+** after the first changed column (LS_STORE_FAILED).  Uses memcmp
+** (<string.h>). */
+#define LS_STORE_CODEC(cols, row, old, size, set_call, changed, e, err) \
+  (memcmp((row)->rec, old, size) == 0 || (set_call) ? SQLITE_OK : LS_STORE_FAILED(cols, changed, e, err))
+
+/* Column declarations the core ones lack, one line each: a field shown by
+** name (LS_ENUM: names from .min = 0); text of kind k in an ls_span, lo to
+** hi bytes; a JSON array of strings (LS_JSON_TEXTS, each up to maxbytes;
+** shape: ls_json_shape); a JSON array of records (LS_JSON_RECORDS, an
+** LS_SPAN; records: ls_json_records). */
+#define LS_COL_ENUM(nm, st, S, field, names, fl, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_ENUM, .store = st, .offset = offsetof(S, field), .flags = fl, .aux = names, \
+   .doc = doc_}
+#define LS_COL_TEXT_IN(nm, k, S, field, lo, hi, fl, doc_) \
+  {.name = nm, .type = "TEXT", .kind = k, .store = LS_SPAN, .offset = offsetof(S, field), .min = lo, .max = hi, \
+   .flags = fl, .doc = doc_}
+#define LS_COL_JSON_TEXTS(nm, st, S, field, maxbytes, fl, shape, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_JSON_TEXTS, .store = st, .offset = offsetof(S, field), .max = maxbytes, \
+   .flags = fl, .aux = shape, .doc = doc_}
+#define LS_COL_JSON_RECORDS(nm, S, field, records, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_JSON_RECORDS, .store = LS_SPAN, .offset = offsetof(S, field), \
+   .aux = records, .doc = doc_}
+
 /* The number of elements of an array (a column list, JSON members...). */
 #define LS_NELEMS(array) ((int)(sizeof array / sizeof array[0]))
 

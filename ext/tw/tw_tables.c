@@ -307,17 +307,12 @@ static const char *const style_names[] = {"0.6", "0.7", "ddnet", NULL};
 
 static const ls_column map_columns[] = {
   LS_COL_INT("datafile_version", LS_I64, map_rec, df_version, LS_COL_RO, "datafile container version as read (3 or 4; levelsql writes 4)"),
-  {.name = "style", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(map_rec, style),
-   .aux = style_names, .doc = "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts "
-   "the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound "
-   "layers, sounds, settings, UUID items) is refused for '0.7'"},
+  LS_COL_ENUM("style", LS_I32, map_rec, style, style_names, 0, "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound layers, sounds, settings, UUID items) is refused for '0.7'"),
   LS_COL_TEXT("author", LS_UTF8, map_rec, info[TW_INFO_AUTHOR], 31, LS_COL_NULL, 0, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
   LS_COL_TEXT("map_version", LS_UTF8, map_rec, info[TW_INFO_VERSION], 15, LS_COL_NULL, 0, "map info: version string (15 bytes); NULL when absent, and setting NULL or '' removes it"),
   LS_COL_TEXT("credits", LS_UTF8, map_rec, info[TW_INFO_CREDITS], 127, LS_COL_NULL, 0, "map info: credits (127 bytes); NULL when absent, and setting NULL or '' removes it"),
   LS_COL_TEXT("license", LS_UTF8, map_rec, info[TW_INFO_LICENSE], 31, LS_COL_NULL, 0, "map info: license (31 bytes); NULL when absent, and setting NULL or '' removes it"),
-  {.name = "settings", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_NUL_STRINGS,
-   .offset = offsetof(map_rec, info[TW_INFO_SETTINGS]), .max = TW_SETTING_MAX, .flags = LS_COL_UTF8, .aux = &settings_shape,
-   .doc = "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"},
+  LS_COL_JSON_TEXTS("settings", LS_NUL_STRINGS, map_rec, info[TW_INFO_SETTINGS], TW_SETTING_MAX, LS_COL_UTF8, &settings_shape, "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"),
   LS_COL_INT("num_groups", LS_I64, map_rec, groups, LS_COL_RO, "number of groups"),
   LS_COL_INT("num_layers", LS_I64, map_rec, layers, LS_COL_RO, "number of layers (all groups)"),
   LS_COL_INT("num_images", LS_I64, map_rec, images, LS_COL_RO, "number of images"),
@@ -325,8 +320,7 @@ static const ls_column map_columns[] = {
   LS_COL_INT("num_sounds", LS_I64, map_rec, sounds, LS_COL_RO, "number of sounds"),
   LS_COL_INT("file_size", LS_I64, map_rec, file_size, LS_COL_RO, "size of the file as last read or written, in bytes"),
   LS_COL_INT("crc32", LS_U32, map_rec, crc32, LS_COL_RO, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
-  {.name = "sha256", .type = "TEXT", .kind = LS_CUSTOM, .get = get_map_sha256, .flags = LS_COL_NOREC,
-   .doc = "SHA-256 of the file as last read or written, hex: the map identity DDNet servers use"},
+  LS_COL_COMPUTED("sha256", "TEXT", get_map_sha256, NULL, LS_COL_NOREC, "SHA-256 of the file as last read or written, hex: the map identity DDNet servers use"),
 };
 
 /* The info strings that changed ('' or [] removes one), then a new style
@@ -383,9 +377,8 @@ static const ls_column group_columns[] = {
 /* The codec raises an old group item's version to hold a name or clipping. */
 static int group_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   codec_error e;
-  if (memcmp(row->rec, old, sizeof(tw_group_info)) == 0 || tw_group_set(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e))
-    return SQLITE_OK;
-  return LS_STORE_FAILED(group_columns, changed, &e, err);
+  return LS_STORE_CODEC(group_columns, row, old, sizeof(tw_group_info),
+                        tw_group_set(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e), changed, &e, err);
 }
 
 /* INSERT into tw_groups: an empty group at grp (NULL: appended). */
@@ -471,9 +464,8 @@ static int layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
 ** layers along, and the resized layers take fresh row keys). */
 static int layer_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   codec_error e;
-  if (memcmp(row->rec, old, sizeof(tw_layer_info)) == 0 || tw_layer_set(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e))
-    return SQLITE_OK;
-  return LS_STORE_FAILED(layer_columns, changed, &e, err);
+  return LS_STORE_CODEC(layer_columns, row, old, sizeof(tw_layer_info),
+                        tw_layer_set(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e), changed, &e, err);
 }
 
 /* "tiles", "game", ... as a tw_kind the INSERT can add (NULL: tiles). */
@@ -579,10 +571,9 @@ static int tile_layer_in_scan(const void *model, int64_t l, const ls_scan *scan)
 ** alone. */
 static int tile_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   codec_error e;
-  if (memcmp(row->rec, old, sizeof(tw_tile)) == 0 ||
-      tw_tile_set(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x, (int)row->pos.y, row->rec, &e))
-    return SQLITE_OK;
-  return LS_STORE_FAILED(tile_columns, changed, &e, err);
+  return LS_STORE_CODEC(tile_columns, row, old, sizeof(tw_tile),
+                        tw_tile_set(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x, (int)row->pos.y, row->rec, &e),
+                        changed, &e, err);
 }
 
 static const ls_table tw_tiles = {
@@ -632,10 +623,9 @@ static int quad_layer_in_scan(const void *model, int64_t l, const ls_scan *scan)
 /* An unchanged quad leaves the layer alone. */
 static int quad_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   codec_error e;
-  if (memcmp(row->rec, old, sizeof(tw_quad)) == 0 ||
-      tw_quad_set(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, row->rec, &e))
-    return SQLITE_OK;
-  return LS_STORE_FAILED(quad_columns, changed, &e, err);
+  return LS_STORE_CODEC(quad_columns, row, old, sizeof(tw_quad),
+                        tw_quad_set(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, row->rec, &e), changed,
+                        &e, err);
 }
 
 /* The columns an INSERT into tw_quads or tw_sound_sources reads: the
@@ -733,8 +723,7 @@ static const ls_column source_columns[] = {
   LS_COL_INT("pos_env_offset", LS_I32, source_rec, s.pos_env_offset, 0, "position envelope time offset (ms)"),
   LS_COL_INDEX("sound_env", LS_I32, source_rec, s.sound_env, &sound_envelope, LS_COL_NEGNULL, 0, "sound (volume) envelope index, 0-based; NULL: none"),
   LS_COL_INT("sound_env_offset", LS_I32, source_rec, s.sound_env_offset, 0, "sound envelope time offset (ms)"),
-  {.name = "shape", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(source_rec, s.shape),
-   .aux = source_shapes, .doc = "'rectangle' or 'circle': the area the sound is heard in"},
+  LS_COL_ENUM("shape", LS_I32, source_rec, s.shape, source_shapes, 0, "'rectangle' or 'circle': the area the sound is heard in"),
   LS_COL_INT_NULL("width", LS_I32, source_rec, width, 0, INT32_MAX, 0, "rectangles: width, fixed point (1024 = one pixel); NULL for circles"),
   LS_COL_INT_NULL("height", LS_I32, source_rec, height, 0, INT32_MAX, 0, "rectangles: height, fixed point; NULL for circles"),
   LS_COL_INT_NULL("radius", LS_I32, source_rec, radius, 0, INT32_MAX, 0, "circles: radius in pixels; NULL for rectangles"),
@@ -745,40 +734,21 @@ static int source_layer_in_scan(const void *model, int64_t l, const ls_scan *sca
   return layer_has_rows(model, l, scan, KIND(TW_KIND_SOUNDS));
 }
 
-/* The size follows the shape: a rectangle needs width and height, a circle
-** its radius; the other shape's columns read NULL and take only NULL. */
+/* The size follows the shape (tw_source_size): a rectangle needs width and
+** height, a circle its radius; the other shape's columns read NULL and take
+** only NULL. */
 static int source_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   source_rec *r = row->rec;
-  const source_rec *was = old;
   enum { WIDTH = 14, HEIGHT = 15, RADIUS = 16 };
+  int given = (changed[WIDTH] ? TW_GIVEN_WIDTH : 0) | (changed[HEIGHT] ? TW_GIVEN_HEIGHT : 0) |
+              (changed[RADIUS] ? TW_GIVEN_RADIUS : 0);
+  const char *field;
   codec_error e;
-  if (r->s.shape == 1) {
-    if ((changed[WIDTH] && r->width >= 0) || (changed[HEIGHT] && r->height >= 0)) {
-      *err = sqlite3_mprintf("column %s: a circle has a radius, no width or height", changed[WIDTH] ? "width" : "height");
-      return SQLITE_CONSTRAINT;
-    }
-    if (r->radius < 0) {
-      *err = sqlite3_mprintf("column radius: a circle needs a radius");
-      return SQLITE_CONSTRAINT;
-    }
-    r->s.width = r->radius;
-    r->s.height = 0;
-  } else {
-    if (changed[RADIUS] && r->radius >= 0) {
-      *err = sqlite3_mprintf("column radius: a rectangle has a width and height, no radius");
-      return SQLITE_CONSTRAINT;
-    }
-    if (r->width < 0 || r->height < 0) {
-      *err = sqlite3_mprintf("column %s: a rectangle needs a width and a height", r->width < 0 ? "width" : "height");
-      return SQLITE_CONSTRAINT;
-    }
-    r->s.width = r->width;
-    r->s.height = r->height;
-  }
-  if (memcmp(&r->s, &was->s, sizeof r->s) == 0 ||
-      tw_source_set(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->s, &e))
-    return SQLITE_OK;
-  return LS_STORE_FAILED(source_columns, changed, &e, err);
+  if (!tw_source_size(&r->s, r->width, r->height, r->radius, given, &field, &e))
+    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", field);
+  return LS_STORE_CODEC(source_columns, row, old, sizeof(tw_source),
+                        tw_source_set(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->s, &e), changed,
+                        &e, err);
 }
 
 static int source_insert(void *model, const void *args, ls_pos *pos, char **err) {
@@ -872,19 +842,15 @@ static const char *const image_formats[] = {"rgb", "rgba", NULL};
 
 static const ls_column image_columns[] = {
   LS_COL_POS("image", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(11), "image index, 0-based in file order, as layers refer to it"),
-  {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(image_rec, name), .min = 1,
-   .max = TW_IMAGE_NAME_MAX, .doc = "image name (1 to 127 bytes; external images are looked up by it in mapres/)"},
+  LS_COL_TEXT_IN("name", LS_UTF8, image_rec, name, 1, TW_IMAGE_NAME_MAX, 0, "image name (1 to 127 bytes; external images are looked up by it in mapres/)"),
   LS_COL_INT("width", LS_I32, image_rec, width, LS_COL_RO, "width in pixels"),
   LS_COL_INT("height", LS_I32, image_rec, height, LS_COL_RO, "height in pixels"),
   [IMAGE_EXTERNAL_COLUMN] = LS_COL_INT_IN("external", LS_I32, image_rec, external, 0, 1, 0,
                 "1: not embedded, loaded from the game's mapres by name; setting 1 drops the pixels, setting 0 needs png"),
-  {.name = "format", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(image_rec, rgba),
-   .flags = LS_COL_RO, .aux = image_formats, .doc = "'rgba' or 'rgb' (0.7 image items only)"},
-  {.name = "data_size", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(image_rec, data_size),
-   .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "bytes of embedded pixel data, uncompressed (NULL when external)"},
+  LS_COL_ENUM("format", LS_I32, image_rec, rgba, image_formats, LS_COL_RO, "'rgba' or 'rgb' (0.7 image items only)"),
+  LS_COL_INT_NULL("data_size", LS_I64, image_rec, data_size, 0, 0, LS_COL_RO, "bytes of embedded pixel data, uncompressed (NULL when external)"),
   LS_COL_INT("version", LS_I32, image_rec, version, LS_COL_RO, "image item version (1 DDNet/0.6, 2 0.7)"),
-  {.name = "png", .type = "BLOB", .kind = LS_CUSTOM, .get = get_image_png, .set = set_image_png, .flags = LS_COL_NOREC,
-   .doc = "the embedded pixels as an RGBA PNG (NULL when external); writing a PNG embeds it, width, height and format follow"},
+  LS_COL_COMPUTED("png", "BLOB", get_image_png, set_image_png, LS_COL_NOREC, "the embedded pixels as an RGBA PNG (NULL when external); writing a PNG embeds it, width, height and format follow"),
 };
 
 /* INSERT into tw_images: an external image (no pixels) of that name and
@@ -1003,13 +969,11 @@ static const ls_json_records point_records = {sizeof(shown_point), "point", TW_E
 
 static const ls_column envelope_columns[] = {
   LS_COL_POS("env", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, 0-based in file order (the editor counts from 1), as layers and quads refer to it"),
-  {.name = "kind", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(envelope_rec, kind),
-   .flags = LS_COL_RO, .doc = "'position', 'color', 'sound' (or 'unknown')"},
+  LS_COL_TEXT("kind", LS_UTF8, envelope_rec, kind, 0, LS_COL_RO, 0, "'position', 'color', 'sound' (or 'unknown')"),
   LS_COL_TEXT_CHARS("name", LS_UTF8, envelope_rec, en.name, LS_SIZEOF(envelope_rec, en.name), 0, 0, "envelope name (31 bytes)"),
   LS_COL_INT_IN("synchronized", LS_I32, envelope_rec, en.synchronized, 0, 1, 0, "1: follows server time rather than the player's join time"),
   LS_COL_INT("num_points", LS_I32, envelope_rec, en.num_points, LS_COL_RO, "number of points"),
-  [ENV_POINTS_COLUMN] = {.name = "points", .type = "TEXT", .kind = LS_JSON_RECORDS, .store = LS_SPAN,
-   .offset = offsetof(envelope_rec, points), .aux = &point_records, .doc = "JSON [{time (ms), curve (0 step, 1 linear, 2 slow, 3 fast, 4 smooth, 5 bezier), values [x, y, rotation] / [r, g, b, a] / [volume] (fixed point, 1024 = 1.0)}], with in_dx, in_dy, out_dx, out_dy (4 ints each) for bezier tangents; writing may change the number of points"},
+  [ENV_POINTS_COLUMN] = LS_COL_JSON_RECORDS("points", envelope_rec, points, &point_records, "JSON [{time (ms), curve (0 step, 1 linear, 2 slow, 3 fast, 4 smooth, 5 bezier), values [x, y, rotation] / [r, g, b, a] / [volume] (fixed point, 1024 = 1.0)}], with in_dx, in_dy, out_dx, out_dy (4 ints each) for bezier tangents; writing may change the number of points"),
   LS_COL_INT("channels", LS_I32, envelope_rec, en.channels, LS_COL_RO, "channels: 1 sound, 3 position, 4 color"),
   LS_COL_INT("version", LS_I32, envelope_rec, en.version, LS_COL_RO, "envelope item version"),
 };
@@ -1146,12 +1110,9 @@ static int sound_store(ls_row *row, const void *old, const unsigned char *change
 
 static const ls_column sound_columns[] = {
   LS_COL_POS("sound", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(1), "sound index, 0-based in file order, as sounds layers refer to it"),
-  {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(sound_rec, name), .min = 1,
-   .max = TW_IMAGE_NAME_MAX, .doc = "sound name (1 to 127 bytes)"},
-  {.name = "data_size", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(sound_rec, data_size),
-   .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "bytes of embedded opus data"},
-  {.name = "data", .type = "BLOB", .kind = LS_CUSTOM, .get = get_sound_data, .set = set_sound_data, .flags = LS_COL_NOREC,
-   .doc = "the embedded opus bytes (NULL when none); writing embeds new bytes, data_size follows"},
+  LS_COL_TEXT_IN("name", LS_UTF8, sound_rec, name, 1, TW_IMAGE_NAME_MAX, 0, "sound name (1 to 127 bytes)"),
+  LS_COL_INT_NULL("data_size", LS_I64, sound_rec, data_size, 0, 0, LS_COL_RO, "bytes of embedded opus data"),
+  LS_COL_COMPUTED("data", "BLOB", get_sound_data, set_sound_data, LS_COL_NOREC, "the embedded opus bytes (NULL when none); writing embeds new bytes, data_size follows"),
 };
 
 /* INSERT into tw_sounds: an empty sound of that name, appended. */
