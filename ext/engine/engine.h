@@ -1010,6 +1010,22 @@ int ls_stage_blob(ls_row *row, sqlite3_value *v, const ls_column *col, const cha
 #define LS_STORE_CODEC(cols, row, old, size, set_call, changed, e, err) \
   (memcmp((row)->rec, old, size) == 0 || (set_call) ? SQLITE_OK : LS_STORE_FAILED(cols, changed, e, err))
 
+/* load() and store() of a table whose record is the codec's own struct R
+** for the row's element: get_fn(model, element, &rec, &e) reads it,
+** set_fn(model, element, &rec, &e) writes a changed one (LS_STORE_CODEC;
+** cols: the table's column array, declared before).  T is the model's
+** type.  Defines prefix##_load and prefix##_store. */
+#define LS_CODEC_RECORD(prefix, T, R, get_fn, set_fn, cols)                                                          \
+  static int prefix##_load(const ls_row *row, char **err) {                                                          \
+    codec_error e;                                                                                                   \
+    return ls_codec_loaded(get_fn((T *)row->model, (size_t)row->pos.element, (R *)row->rec, &e), &e, err);           \
+  }                                                                                                                  \
+  static int prefix##_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {                \
+    codec_error e;                                                                                                   \
+    return LS_STORE_CODEC(cols, row, old, sizeof(R),                                                                 \
+                          set_fn((T *)row->model, (size_t)row->pos.element, (const R *)row->rec, &e), changed, &e, err); \
+  }
+
 /* Column declarations the core ones lack, one line each: a field shown by
 ** name (LS_ENUM: names from .min = 0); text of kind k in an ls_span, lo to
 ** hi bytes; a JSON array of strings (LS_JSON_TEXTS, each up to maxbytes;

@@ -6,24 +6,22 @@
 **
 ** Each table is a column list over a record: load() fills it from the
 ** codec (tw_group_get, tw_tile_get, ...), the engine reads and checks the
-** typed columns (an image or envelope index must exist: ls_index_ref), and
-** store() checks the row as a whole and writes it back through the codec
-** when it changed.  The
-** hand-written columns are the computed ones: the SHA-256, a layer's image
-** name, and the layer of a row of a layer (grp, layer, kind).  Envelope
-** points are decoded only when read (ls_json_records.decode).
+** typed columns (an image or envelope index must exist, an envelope be of
+** the column's kind: ls_index_ref), and store() hands the row to the codec
+** when it changed; the format's rules (what a changed field implies, what
+** an INSERT or DELETE may do) are the codec's, whose refusals name the
+** column.  The hand-written columns are the computed ones: the SHA-256, a
+** layer's image name, the layer of a row of a layer (grp, layer, kind),
+** and the pixels and sound bytes as files.  Envelope points are decoded
+** only when read (ls_json_records.decode).
 **
-** The model the engine holds is the codec's tw_map; its row keys are the
-** codec's (twmap.h, "row keys", which the structural edits and resizes
-** keep right): every layer has a key base (the tile cells, quads and sound
-** sources of the layers before it; a layer added or resized later gets a
-** fresh one), so a tile's key is base[layer] + y * width + x, O(1); quads,
-** sources, groups, layers, images, envelopes and sounds have the codec's
-** keys (tw_row_key).  A layer whose rows would not fit under LS_KEY_MAX
-** (never in a real map: only under a raised levelsql_limit('decoded'))
-** fails the scans that reach it and levelsql_files' check, naming it
-** (tw_map_keys_fit).  INSERT and DELETE are the codec's edits
-** (codecs/tw/twmap_edit.h), which keep the keys right.
+** The model the engine holds is the codec's tw_map, with its row keys
+** (twmap.h, "row keys", kept right by the codec's edits and resizes): a
+** tile's key is its layer's key base + y * width + x, O(1); the other
+** rows' keys are the codec's (tw_row_key).  A layer whose rows would not
+** fit under LS_KEY_MAX (never in a real map: only under a raised
+** levelsql_limit('decoded')) fails the scans that reach it and
+** levelsql_files' check, naming it (tw_map_keys_fit).
 **
 ** Lazy decoding: the iterators only look at layer geometry; a tile's or
 ** quad's load() decodes the one layer of its row on first use
@@ -39,12 +37,12 @@
 ** bytes it was read with and compresses only the changed ones (zlib level
 ** 6, as DDNet), items laid out as DDNet's writer does: a one-tile edit
 ** costs one layer's compression, and a map DDNet wrote comes back
-** byte-identical where nothing changed.  tw_resave(file) (render_functions.c)
+** byte-identical where nothing changed.  tw_resave(file) (tw_render.c)
 ** gives the bytes DDNet's map_resave writes, every blob recompressed.
 **
 ** Text in maps is UTF-8: returned as stored, checked to be UTF-8 without
-** NUL characters on write.  "None" indices (-1: no image, no envelope, no
-** sound) read as NULL, and NULL writes -1.
+** NUL characters on write.  "None" indices (negative: no image, no
+** envelope, no sound) read as NULL, and NULL writes -1.
 */
 #include <stddef.h>
 #include <stdlib.h>
@@ -351,12 +349,6 @@ static const ls_table tw_maps = {
 
 /* ---- tw_groups --------------------------------------------------------------- */
 
-/* The record is the codec's tw_group_info. */
-static int group_load(const ls_row *row, char **err) {
-  codec_error e;
-  return ls_codec_loaded(tw_group_get(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e), &e, err);
-}
-
 static const ls_column group_columns[] = {
   LS_COL_POS("grp", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(7), "group index, 0-based, in file order"),
   LS_COL_TEXT_CHARS("name", LS_UTF8, tw_group_info, name, LS_SIZEOF(tw_group_info, name), 0, 0, "group name (11 bytes); setting it on an old group item raises its version to 3"),
@@ -374,12 +366,9 @@ static const ls_column group_columns[] = {
   LS_COL_INT("version", LS_I32, tw_group_info, version, LS_COL_RO, "group item version (3 in current maps)"),
 };
 
-/* The codec raises an old group item's version to hold a name or clipping. */
-static int group_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  codec_error e;
-  return LS_STORE_CODEC(group_columns, row, old, sizeof(tw_group_info),
-                        tw_group_set(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e), changed, &e, err);
-}
+/* The record is the codec's tw_group_info; the codec raises an old group
+** item's version to hold a name or clipping. */
+LS_CODEC_RECORD(group, tw_map, tw_group_info, tw_group_get, tw_group_set, group_columns)
 
 /* INSERT into tw_groups: an empty group at grp (NULL: appended). */
 typedef struct group_args {
@@ -408,14 +397,6 @@ static const ls_table tw_groups = {
   LS_CODEC_KEY_FIELDS(group), .insert = &group_insertion, .remove = group_remove,
 };
 /* ---- tw_layers --------------------------------------------------------------- */
-
-/* The record is the codec's tw_layer_info: its indices read NULL for any
-** "none" (negative: LS_COL_NEGNULL), and an unchanged one keeps the value
-** it had, such as -2. */
-static int layer_load(const ls_row *row, char **err) {
-  codec_error e;
-  return ls_codec_loaded(tw_layer_get(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e), &e, err);
-}
 
 /* The name of the layer's image (NULL without one). */
 static void get_layer_image_name(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
@@ -459,14 +440,13 @@ static int layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
   return layer_has_rows(model, l, scan, ANY_LAYER);
 }
 
-/* The codec writes the fields the layer kind has; a new width or height
-** resizes the layer first (tw_layer_set: the game layer takes its physics
-** layers along, and the resized layers take fresh row keys). */
-static int layer_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  codec_error e;
-  return LS_STORE_CODEC(layer_columns, row, old, sizeof(tw_layer_info),
-                        tw_layer_set(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e), changed, &e, err);
-}
+/* The record is the codec's tw_layer_info: its indices read NULL for any
+** "none" (negative: LS_COL_NEGNULL), and an unchanged one keeps the value
+** it had, such as -2.  The codec writes the fields the layer kind has; a
+** new width or height resizes the layer first (tw_layer_set: the game
+** layer takes its physics layers along, and the resized layers take fresh
+** row keys). */
+LS_CODEC_RECORD(layer, tw_map, tw_layer_info, tw_layer_get, tw_layer_set, layer_columns)
 
 /* "tiles", "game", ... as a tw_kind the INSERT can add (NULL: tiles). */
 static int parse_kind(const ls_arg *a, tw_kind *out, char **err) {
