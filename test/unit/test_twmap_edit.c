@@ -10,7 +10,8 @@
 ** - DDNet's map_resave (Debian's ddnet-tools; skipped when absent) reads
 **   every result and writes it back byte for byte;
 ** - the refusals: the game layer and its group stay, a used envelope or
-**   image stays and the message names its user.
+**   image stays and the message names its user; a sound source's size
+**   follows its shape (tw_source_size).
 */
 #include <dirent.h>
 #include <stdio.h>
@@ -173,6 +174,30 @@ static void edit_map(const char *path, const char *label) {
   tw_map_free(m);
 }
 
+/* A sound source's size by its shape (tw_source_size): a circle keeps its
+** radius in width, a rectangle its width and height; the other shape's
+** values given are refused, naming them. */
+static void source_sizes(void) {
+  tw_source s;
+  const char *field = "";
+  codec_error e;
+  memset(&s, 0, sizeof s);
+  s.shape = 1;
+  CHECK(tw_source_size(&s, -1, -1, 700, TW_GIVEN_RADIUS, &field, &e) && s.width == 700 && s.height == 0,
+        "a circle of radius 700");
+  CHECK(!tw_source_size(&s, 5, -1, 700, TW_GIVEN_WIDTH, &field, &e) && strcmp(field, "width") == 0 &&
+            strstr(e.msg, "no width or height"),
+        "a circle takes no width: %s %s", field, e.msg);
+  CHECK(!tw_source_size(&s, -1, -1, -1, 0, &field, &e) && strcmp(field, "radius") == 0, "a circle needs a radius");
+  s.shape = 0;
+  CHECK(tw_source_size(&s, 10, 20, 700, 0, &field, &e) && s.width == 10 && s.height == 20,
+        "a rectangle 10 x 20 (the radius it had as a circle, not given, is dropped)");
+  CHECK(!tw_source_size(&s, 10, 20, 700, TW_GIVEN_RADIUS, &field, &e) && strcmp(field, "radius") == 0,
+        "a rectangle takes no radius");
+  CHECK(!tw_source_size(&s, 10, -1, -1, 0, &field, &e) && strcmp(field, "height") == 0 && strstr(e.msg, "needs"),
+        "a rectangle needs a height: %s", field);
+}
+
 /* Every .map file of dir. */
 static void edit_maps_in(const char *dir) {
   char *names[256];
@@ -207,6 +232,7 @@ int main(void) {
     have_tools = ddnet_workspace_open(tmpdir);
   }
   if (!have_tools) SKIP("map_resave not installed: byte identity with DDNet");
+  source_sizes();
   if (samples) edit_maps_in(samples);
   else SKIP("LEVELSQL_SAMPLES unset: samples");
   if (corpus) {
