@@ -686,7 +686,7 @@ typedef struct ls_table {
   const char *row_name;
   char *(*element_name)(const void *model, int64_t element);
   /* Records: the typed columns are fields of a record of record_size
-  ** bytes that load() fills for the row at row->pos (row->rec; borrowed
+  ** bytes (zeroed first) that load() fills for the row at row->pos (row->rec; borrowed
   ** spans stay valid until the model changes; decoded data goes to the
   ** row's arena).  A write loads the record, applies the new values of the
   ** changed columns to it (changed[i] for column i), then store() checks
@@ -1081,6 +1081,15 @@ int ls_stage_blob(ls_row *row, sqlite3_value *v, const ls_column *col, const cha
     return 1;                                                                      \
   }
 #define LS_CODEC_KEY_FIELDS(prefix) .key = prefix##_key, .seek = prefix##_seek
+
+/* Sets *pos to the row an INSERT added (element, index; x 0) and returns
+** SQLITE_OK, for the end of an insert's run(). */
+static inline int ls_inserted_at(ls_pos *pos, int64_t element, int64_t index) {
+  pos->element = element;
+  pos->index = index;
+  pos->x = 0;
+  return SQLITE_OK;
+}
 
 /* fn(model): the count a field of the model (T *) holds, for an
 ** LS_ARRAY shape or an ls_index_ref. */

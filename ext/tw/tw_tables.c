@@ -149,14 +149,6 @@ LS_CODEC_REMOVE(image_remove, tw_map, tw_image_delete)
 LS_CODEC_REMOVE(envelope_remove, tw_map, tw_envelope_delete)
 LS_CODEC_REMOVE(sound_remove, tw_map, tw_sound_delete)
 
-/* Where an INSERT put its row: element (and index) of the codec's list. */
-static int inserted_at(ls_pos *pos, size_t element, size_t index) {
-  pos->element = (int64_t)element;
-  pos->index = (int64_t)index;
-  pos->x = 0;
-  return SQLITE_OK;
-}
-
 /* ---- rows of layers (tw_layers, tw_tiles, tw_quads) ------------------------------ */
 
 /* The group of the row's layer (pos.element), NULL when no group lists it. */
@@ -381,7 +373,7 @@ static int group_insert(void *model, const void *args, ls_pos *pos, char **err) 
   codec_error e;
   int rc = ls_arg_position(&((const group_args *)args)->grp, (int64_t)m->num_groups, (int64_t)m->num_groups, &g, err);
   if (rc == SQLITE_OK) rc = ls_codec_edited(tw_group_insert(m, (size_t)g, &e), &e, err);
-  return rc == SQLITE_OK ? inserted_at(pos, (size_t)g, 0) : rc;
+  return rc == SQLITE_OK ? ls_inserted_at(pos, g, 0) : rc;
 }
 
 static const ls_insert group_insertion = {
@@ -482,7 +474,7 @@ static int layer_insert(void *model, const void *args_, ls_pos *pos, char **err)
     return rc;
   rc = ls_codec_edited(tw_layer_insert(m, (size_t)g, k == INT32_MAX ? TW_LAST : (size_t)k, kind, (int)w, (int)h, &l, &e),
                        &e, err);
-  return rc == SQLITE_OK ? inserted_at(pos, l, 0) : rc;
+  return rc == SQLITE_OK ? ls_inserted_at(pos, (int64_t)l, 0) : rc;
 }
 
 static const ls_insert layer_insertion = {
@@ -642,7 +634,7 @@ static int element_insert(tw_map *m, const element_args *args, ls_pos *pos,
       (rc = ls_arg_position(&args->index, (int64_t)m->layers[l].count, (int64_t)m->layers[l].count, &at, err)) != SQLITE_OK ||
       (rc = ls_codec_edited(add(m, l, (size_t)at, &e), &e, err)) != SQLITE_OK)
     return rc;
-  return inserted_at(pos, l, (size_t)at);
+  return ls_inserted_at(pos, (int64_t)l, at);
 }
 
 static int quad_insert(void *model, const void *args, ls_pos *pos, char **err) {
@@ -752,28 +744,24 @@ static const ls_table tw_sound_sources = {
 };
 /* ---- tw_images --------------------------------------------------------------- */
 
+/* The codec's tw_image_info and what the columns show of it. */
 typedef struct image_rec {
-  int32_t version, width, height, external, rgba; /* external, rgba: 0 or 1 */
-  int64_t data_size;                              /* -1 (NULL) when external */
-  ls_span name;                                   /* NULL when none */
-  ls_span png;                                    /* a PNG written to the row ({NULL, 0}: none) */
+  tw_image_info im;
+  int32_t external, rgba; /* 0 or 1 */
+  int64_t data_size;      /* -1 (NULL) when external */
+  ls_span name;           /* NULL when none */
+  ls_span png;            /* a PNG written to the row ({NULL, 0}: none) */
 } image_rec;
 
 static int image_load(const ls_row *row, char **err) {
   image_rec *r = row->rec;
-  tw_image_info im;
   codec_error e;
-  if (!tw_image_get(ROW_MAP(row), (size_t)row->pos.element, &im, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-  r->version = im.version;
-  r->width = im.width;
-  r->height = im.height;
-  r->external = im.external != 0;
-  r->rgba = im.format != 0;
-  r->data_size = im.data_index >= 0 ? (int64_t)im.data_size : -1;
-  r->name.p = im.name;
-  r->name.n = im.name_len;
-  r->png.p = NULL;
-  r->png.n = 0;
+  if (!tw_image_get(ROW_MAP(row), (size_t)row->pos.element, &r->im, &e)) return ls_codec_loaded(0, &e, err);
+  r->external = r->im.external != 0;
+  r->rgba = r->im.format != 0;
+  r->data_size = r->im.data_index >= 0 ? (int64_t)r->im.data_size : -1;
+  r->name.p = r->im.name;
+  r->name.n = r->im.name_len;
   return SQLITE_OK;
 }
 
@@ -823,13 +811,13 @@ static const char *const image_formats[] = {"rgb", "rgba", NULL};
 static const ls_column image_columns[] = {
   LS_COL_POS("image", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(11), "image index, 0-based in file order, as layers refer to it"),
   LS_COL_TEXT_IN("name", LS_UTF8, image_rec, name, 1, TW_IMAGE_NAME_MAX, 0, "image name (1 to 127 bytes; external images are looked up by it in mapres/)"),
-  LS_COL_INT("width", LS_I32, image_rec, width, LS_COL_RO, "width in pixels"),
-  LS_COL_INT("height", LS_I32, image_rec, height, LS_COL_RO, "height in pixels"),
+  LS_COL_INT("width", LS_I32, image_rec, im.width, LS_COL_RO, "width in pixels"),
+  LS_COL_INT("height", LS_I32, image_rec, im.height, LS_COL_RO, "height in pixels"),
   [IMAGE_EXTERNAL_COLUMN] = LS_COL_INT_IN("external", LS_I32, image_rec, external, 0, 1, 0,
                 "1: not embedded, loaded from the game's mapres by name; setting 1 drops the pixels, setting 0 needs png"),
   LS_COL_ENUM("format", LS_I32, image_rec, rgba, image_formats, LS_COL_RO, "'rgba' or 'rgb' (0.7 image items only)"),
   LS_COL_INT_NULL("data_size", LS_I64, image_rec, data_size, 0, 0, LS_COL_RO, "bytes of embedded pixel data, uncompressed (NULL when external)"),
-  LS_COL_INT("version", LS_I32, image_rec, version, LS_COL_RO, "image item version (1 DDNet/0.6, 2 0.7)"),
+  LS_COL_INT("version", LS_I32, image_rec, im.version, LS_COL_RO, "image item version (1 DDNet/0.6, 2 0.7)"),
   LS_COL_COMPUTED("png", "BLOB", get_image_png, set_image_png, LS_COL_NOREC, "the embedded pixels as an RGBA PNG (NULL when external); writing a PNG embeds it, width, height and format follow"),
 };
 
@@ -852,7 +840,7 @@ static int image_insert(void *model, const void *args_, ls_pos *pos, char **err)
       (rc = ls_codec_edited(tw_image_insert(m, ls_arg_text(&args->name), (size_t)sqlite3_value_bytes(args->name.value),
                                             (int)w, (int)h, &e), &e, err)) != SQLITE_OK)
     return rc;
-  return inserted_at(pos, m->num_images - 1, 0);
+  return ls_inserted_at(pos, (int64_t)m->num_images - 1, 0);
 }
 
 static const ls_insert image_insertion = {
@@ -1019,7 +1007,7 @@ static int envelope_insert(void *model, const void *args_, ls_pos *pos, char **e
     return SQLITE_CONSTRAINT;
   }
   rc = ls_codec_edited(tw_envelope_insert(m, channels, &e), &e, err);
-  return rc == SQLITE_OK ? inserted_at(pos, m->num_envelopes - 1, 0) : rc;
+  return rc == SQLITE_OK ? ls_inserted_at(pos, (int64_t)m->num_envelopes - 1, 0) : rc;
 }
 
 static const ls_insert envelope_insertion = {
@@ -1048,12 +1036,10 @@ static int sound_load(const ls_row *row, char **err) {
   sound_rec *r = row->rec;
   tw_sound_info s;
   codec_error e;
-  if (!tw_sound_get(ROW_MAP(row), (size_t)row->pos.element, &s, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  if (!tw_sound_get(ROW_MAP(row), (size_t)row->pos.element, &s, &e)) return ls_codec_loaded(0, &e, err);
   r->name.p = s.name;
   r->name.n = s.name_len;
   r->data_size = s.data_index >= 0 ? (int64_t)s.data_size : -1;
-  r->data.p = NULL;
-  r->data.n = 0;
   return SQLITE_OK;
 }
 
@@ -1110,7 +1096,7 @@ static int sound_insert(void *model, const void *args_, ls_pos *pos, char **err)
       (rc = ls_codec_edited(tw_sound_insert(m, ls_arg_text(&args->name), (size_t)sqlite3_value_bytes(args->name.value), &e),
                             &e, err)) != SQLITE_OK)
     return rc;
-  return inserted_at(pos, m->num_sounds - 1, 0);
+  return ls_inserted_at(pos, (int64_t)m->num_sounds - 1, 0);
 }
 
 static const ls_insert sound_insertion = {
