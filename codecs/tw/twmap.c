@@ -133,6 +133,18 @@ const char *tw_kind_name(tw_kind k) {
   return (unsigned)k <= TW_KIND_UNKNOWN ? names[k] : "unknown";
 }
 
+void tw_map_summarize(const tw_map *m, tw_map_summary *out) {
+  out->df_version = m->df->version;
+  out->groups = (int64_t)m->num_groups;
+  out->layers = (int64_t)m->num_layers;
+  out->images = (int64_t)m->num_images;
+  out->envelopes = (int64_t)m->num_envelopes;
+  out->sounds = (int64_t)m->num_sounds;
+  out->file_size = (int64_t)m->file_size;
+  out->crc32 = m->crc32;
+  out->style = (int32_t)m->style;
+}
+
 int tw_kind_by_name(const char *name, tw_kind *k) {
   int i;
   for (i = TW_KIND_TILES; i <= TW_KIND_SOUNDS; i++)

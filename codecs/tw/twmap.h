@@ -176,6 +176,16 @@ int tw_map_validate(tw_map *m, int64_t key_limit, const codec_cancel *cancel, co
 ** decodes its own copy.  Parts are named "layer 12 (tiles)", "data 3". */
 void tw_map_decoded_claim(const tw_map *m, codec_claim *claim);
 
+/* A map at a glance: its datafile version as read, how many groups,
+** layers, images, envelopes and sounds it has, its size, CRC-32 and
+** style. */
+typedef struct tw_map_summary {
+  int64_t df_version, groups, layers, images, envelopes, sounds, file_size;
+  uint32_t crc32;
+  int32_t style; /* tw_style */
+} tw_map_summary;
+void tw_map_summarize(const tw_map *m, tw_map_summary *out);
+
 const char *tw_style_name(tw_style s); /* "0.6", "0.7", "ddnet" */
 const char *tw_kind_name(tw_kind k);   /* "tiles", "game", ..., "sounds_deprecated", "unknown" */
 /* The kind named `name` (tw_kind_name) among tiles .. sounds, the kinds a

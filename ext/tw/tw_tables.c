@@ -247,9 +247,7 @@ static char *layer_name(const void *model, int64_t l) {
 ** version, credits, license: NULL when absent; settings: the commands
 ** back to back, each with its NUL). */
 typedef struct map_rec {
-  int64_t df_version, groups, layers, images, envelopes, sounds, file_size;
-  uint32_t crc32;
-  int32_t style;
+  tw_map_summary sum;
   ls_span info[TW_INFO_SETTINGS + 1];
 } map_rec;
 
@@ -258,15 +256,7 @@ static int map_load(const ls_row *row, char **err) {
   map_rec *r = row->rec;
   codec_error e;
   int f;
-  r->df_version = m->df->version;
-  r->groups = (int64_t)m->num_groups;
-  r->layers = (int64_t)m->num_layers;
-  r->images = (int64_t)m->num_images;
-  r->envelopes = (int64_t)m->num_envelopes;
-  r->sounds = (int64_t)m->num_sounds;
-  r->file_size = (int64_t)m->file_size;
-  r->crc32 = m->crc32;
-  r->style = (int32_t)m->style;
+  tw_map_summarize(m, &r->sum);
   for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
     const char *s;
     size_t n;
@@ -296,20 +286,20 @@ static const ls_json_shape settings_shape = {1, 0, TW_SETTINGS_MAX, settings_exa
 static const char *const style_names[] = {"0.6", "0.7", "ddnet", NULL};
 
 static const ls_column map_columns[] = {
-  LS_COL_INT("datafile_version", LS_I64, map_rec, df_version, LS_COL_RO, "datafile container version as read (3 or 4; levelsql writes 4)"),
-  LS_COL_ENUM("style", LS_I32, map_rec, style, style_names, 0, "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound layers, sounds, settings, UUID items) is refused for '0.7'"),
+  LS_COL_INT("datafile_version", LS_I64, map_rec, sum.df_version, LS_COL_RO, "datafile container version as read (3 or 4; levelsql writes 4)"),
+  LS_COL_ENUM("style", LS_I32, map_rec, sum.style, style_names, 0, "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound layers, sounds, settings, UUID items) is refused for '0.7'"),
   LS_COL_TEXT("author", LS_UTF8, map_rec, info[TW_INFO_AUTHOR], 31, LS_COL_NULL, 0, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
   LS_COL_TEXT("map_version", LS_UTF8, map_rec, info[TW_INFO_VERSION], 15, LS_COL_NULL, 0, "map info: version string (15 bytes); NULL when absent, and setting NULL or '' removes it"),
   LS_COL_TEXT("credits", LS_UTF8, map_rec, info[TW_INFO_CREDITS], 127, LS_COL_NULL, 0, "map info: credits (127 bytes); NULL when absent, and setting NULL or '' removes it"),
   LS_COL_TEXT("license", LS_UTF8, map_rec, info[TW_INFO_LICENSE], 31, LS_COL_NULL, 0, "map info: license (31 bytes); NULL when absent, and setting NULL or '' removes it"),
   LS_COL_JSON_TEXTS("settings", LS_NUL_STRINGS, map_rec, info[TW_INFO_SETTINGS], TW_SETTING_MAX, LS_COL_UTF8, &settings_shape, "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"),
-  LS_COL_INT("num_groups", LS_I64, map_rec, groups, LS_COL_RO, "number of groups"),
-  LS_COL_INT("num_layers", LS_I64, map_rec, layers, LS_COL_RO, "number of layers (all groups)"),
-  LS_COL_INT("num_images", LS_I64, map_rec, images, LS_COL_RO, "number of images"),
-  LS_COL_INT("num_envelopes", LS_I64, map_rec, envelopes, LS_COL_RO, "number of envelopes"),
-  LS_COL_INT("num_sounds", LS_I64, map_rec, sounds, LS_COL_RO, "number of sounds"),
-  LS_COL_INT("file_size", LS_I64, map_rec, file_size, LS_COL_RO, "size of the file as last read or written, in bytes"),
-  LS_COL_INT("crc32", LS_U32, map_rec, crc32, LS_COL_RO, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
+  LS_COL_INT("num_groups", LS_I64, map_rec, sum.groups, LS_COL_RO, "number of groups"),
+  LS_COL_INT("num_layers", LS_I64, map_rec, sum.layers, LS_COL_RO, "number of layers (all groups)"),
+  LS_COL_INT("num_images", LS_I64, map_rec, sum.images, LS_COL_RO, "number of images"),
+  LS_COL_INT("num_envelopes", LS_I64, map_rec, sum.envelopes, LS_COL_RO, "number of envelopes"),
+  LS_COL_INT("num_sounds", LS_I64, map_rec, sum.sounds, LS_COL_RO, "number of sounds"),
+  LS_COL_INT("file_size", LS_I64, map_rec, sum.file_size, LS_COL_RO, "size of the file as last read or written, in bytes"),
+  LS_COL_INT("crc32", LS_U32, map_rec, sum.crc32, LS_COL_RO, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
   LS_COL_COMPUTED("sha256", "TEXT", get_map_sha256, NULL, LS_COL_NOREC, "SHA-256 of the file as last read or written, hex: the map identity DDNet servers use"),
 };
 
@@ -326,7 +316,7 @@ static int map_store(ls_row *row, const void *old, const unsigned char *changed,
     s[f] = r->info[f].p;
     n[f] = r->info[f].n;
   }
-  if (tw_map_update(ROW_MAP(row), s, n, (tw_style)r->style, &style_failed, &e)) return SQLITE_OK;
+  if (tw_map_update(ROW_MAP(row), s, n, (tw_style)r->sum.style, &style_failed, &e)) return SQLITE_OK;
   if (style_failed) return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column style");
   return LS_STORE_FAILED(map_columns, changed, &e, err);
 }
