@@ -16,6 +16,8 @@ SQLITE_EXTENSION_INIT1
 #include "engine/files_table.h"
 #include "engine/parse_ahead.h"
 #include "engine/session.h"
+#include "tis/tis_tables.h"
+#include "are/are_tables.h"
 #include "tw/tw_tables.h"
 #include "wed/wed_tables.h"
 #include "wwd/wwd_tables.h"
@@ -88,7 +90,8 @@ static void session_destroy(void *p) {
 __declspec(dllexport)
 #endif
 int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api) {
-  static const ls_family *const families[] = {&wwd_family, &tw_family, &wed_family, &wz4_family};
+  static const ls_family *const families[] = {&wwd_family, &tw_family,  &wed_family, &wz4_family,
+                                              &tis_family, &pvrz_family, &are_family};
   ls_session *sess;
   char *table_err = NULL;
   size_t f;
@@ -105,6 +108,7 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
   if (rc == SQLITE_OK) rc = copy_function_register(db, sess);
   if (rc == SQLITE_OK) rc = columns_table_register(db, sess);
   if (rc == SQLITE_OK) rc = ls_limit_register(db, sess);
+  if (rc == SQLITE_OK) rc = ls_find_register(db, sess);
   if (rc == SQLITE_OK) {
     rc = sqlite3_create_function(db, "levelsql_version", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_DETERMINISTIC, NULL,
                                  version_func, NULL, NULL);

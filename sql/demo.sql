@@ -4,7 +4,7 @@
 --   sqlite3 :memory: < sql/demo.sql
 -- (the line above loads the extension from build/).  It reads the samples
 -- `make samples` writes into build/samples (WWD levels, Teeworlds/DDNet
--- maps, WED areas, wz4 projects); replace that path with your own folder,
+-- maps, WED and ARE areas, wz4 projects); replace that path with your own folder,
 -- file or pattern.  Section 4 edits a copy it makes in build/demo.
 .mode box
 .print
@@ -65,7 +65,7 @@ WHERE l.kind IN ('game', 'front') AND t.id = 3
 GROUP BY l.file ORDER BY unhookable DESC;
 
 .print
-.print '== 8. WED: the areas, their doors, and the polygons of each kind'
+.print '== 8. WED and ARE: the areas, their doors, the polygons of each kind, and what the areas hold'
 SELECT o.file, o.width || 'x' || o.height AS tiles, o.tileset,
        (SELECT count(*) FROM wed_doors(o.file)) AS doors,
        (SELECT count(*) FROM wed_polygons(o.file) WHERE kind = 'wall') AS walls,
@@ -74,6 +74,15 @@ FROM wed_overlays('build/samples') AS o WHERE o.overlay = 0;
 SELECT file, door, name, closed, cells, open_polygons, closed_polygons FROM wed_doors('build/samples');
 SELECT kind, wed_flag_names(flags) AS flags, count(*) AS polygons, sum(vertex_count) AS vertices
 FROM wed_polygons('build/samples') GROUP BY kind, flags ORDER BY kind, polygons DESC;
+-- what the areas hold (their ARE files): the doors beside their WED doors,
+-- and the containers with their items
+SELECT d.file, d.name, d.door_id, are_flag_names('door', d.flags) AS flags, w.cells AS wed_door_cells
+FROM are_doors('build/samples') AS d JOIN are_areas('build/samples') AS a ON a.file = d.file
+LEFT JOIN wed_doors('build/samples') AS w ON w.file LIKE '%/' || a.wed || '.WED' AND w.name = d.door_id;
+SELECT c.file, c.name, c.type, group_concat(i.resref, ', ') AS items
+FROM are_containers('build/samples') AS c
+JOIN are_items('build/samples') AS i ON i.file = c.file AND i.container = c.container
+GROUP BY c.file, c.container;
 
 .print
 .print '== 9. wz4: the pages of each project, and which operators load each Store by name'

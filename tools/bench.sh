@@ -160,6 +160,46 @@ if [ -n "${tw_name:-}" ]; then
     "$(awk -v t="$t_render" 'BEGIN{printf "%.0f ms", t*1000}')" "$tw_name" "$render_size")
 fi
 
+# wed_render with tiles: the largest corpus area that has its tileset (the
+# corpus's TIS, PVRZ and WED files laid out in folders as in the repository
+# they come from: bst/tis_bgee, and bst/tis_bg2 with the areas of
+# bst/areas), else the sample AR0100; default size, best of 3.  The TIS and
+# its pages are read from disk at every render (they are not cached).
+tiles_line=""
+mkdir -p "$work/tiles/bgee" "$work/tiles/bg2"
+if [ -d ../shared/corpus/tis ]; then
+  for f in ../shared/corpus/tis/*__tis_bgee__* ../shared/corpus/pvrz/*__tis_bgee__* ../shared/corpus/wed/*__tis_bgee__*; do
+    [ -f "$f" ] && cp "$f" "$work/tiles/bgee/${f##*__}"
+  done
+  for f in ../shared/corpus/tis/*__tis_bg2__* ../shared/corpus/wed/*__areas__*; do
+    [ -f "$f" ] && cp "$f" "$work/tiles/bg2/${f##*__}"
+  done
+  tiles_what="largest corpus area with its tileset"
+else
+  cp "$BUILD"/samples/AR0100.* "$BUILD"/samples/A01000?.PVRZ "$work/tiles/bgee/" 2>/dev/null
+  tiles_what="sample area (../shared/corpus absent)"
+fi
+chmod -R u+w "$work/tiles"
+tiles_area=""
+tiles_cells=0
+for tis in "$work"/tiles/*/*.[Tt][Ii][Ss]; do
+  [ -f "$tis" ] || continue
+  want=$(basename "${tis%.*}" | tr '[:lower:]' '[:upper:]').WED
+  for wed in "$(dirname "$tis")"/*.[Ww][Ee][Dd]; do # the area named like the tileset, in any case
+    [ "$(basename "$wed" | tr '[:lower:]' '[:upper:]')" = "$want" ] || continue
+    cells=$(count "SELECT width * height FROM wed_overlays('${wed#"$work"/}') WHERE overlay = 0;")
+    if [ "${cells:-0}" -gt "$tiles_cells" ]; then tiles_cells=$cells tiles_area=${wed#"$work"/}; fi
+  done
+done
+if [ -n "$tiles_area" ]; then
+  t_tiles_render=$(best 3 "SELECT length(wed_render('$tiles_area', 'tiles=1'));")
+  tiles_png=$(count "SELECT length(wed_render('$tiles_area', 'tiles=1'));")
+  tiles_kind=$(count "SELECT CASE WHEN count(page) > 0 THEN 'PVRZ' ELSE 'palette' END FROM tis_tiles('$(dirname "$tiles_area")') WHERE upper(file) LIKE upper('%/' || (SELECT tileset FROM wed_overlays('$tiles_area') WHERE overlay = 0) || '.TIS');")
+  tiles_line=$(printf '  wed_render tiles=1       %s for %s (%s cells, %s tiles; a PNG of %s bytes), default size, the %s' \
+    "$(awk -v t="$t_tiles_render" 'BEGIN{printf "%.1f ms", t*1000}')" "$(basename "$tiles_area")" "$tiles_cells" \
+    "$tiles_kind" "$tiles_png" "$tiles_what")
+fi
+
 echo "levelsql benchmark on $what"
 echo "  floor: generate_series  $(rate "$t_floor" "$FLOOR_N"), $floor_ns ns/row"
 echo "  wwd_tiles full scan     $tiles rows, $(rate "$t_tiles" "$tiles"), $tiles_ns ns/row = $(ratio "$tiles_ns" "$floor_ns") the floor"
@@ -170,6 +210,7 @@ echo "  UPDATE one object       $(awk -v t="$t_update" 'BEGIN{printf "%.1f ms", 
 [ -n "$wed_lines" ] && echo "$wed_lines"
 [ -n "$tw_lines" ] && echo "$tw_lines"
 [ -n "$render_line" ] && echo "$render_line"
+[ -n "$tiles_line" ] && echo "$tiles_line"
 
 # The ratios, each against a floor measured here.
 # Whole processes: the best of three wall times (ms) of a command.
@@ -231,6 +272,21 @@ echo "    warm wwd_tiles scan vs generate_series over $tiles rows x$REP15 (sum a
 echo "    cold count(DISTINCT logic), count(*) over $(ls "$work/wwd" | wc -l) levels, whole sqlite3 process vs reading + inflating them with zlib: $(ratio2 "$ms_cold" "$ms_zlib") ($ms_cold ms vs $ms_zlib ms; $threads parse-ahead threads); without parse-ahead threads: $(ratio2 "$ms_cold_serial" "$ms_zlib") ($ms_cold_serial ms)"
 echo "    the same query run twice in one connection over 1,000 levels: $many_again re-parses the second time"
 echo "    model memory per WWD level after that query: $mem_wwd"
+# ARE areas (issue 26): every row and column of the 14 ARE tables over the
+# corpus areas, cold in one sqlite3 process (printed to /dev/null), against
+# a process that only reads the same files (cat).
+if [ -d ../shared/corpus/are ]; then
+  mkdir -p "$work/are"
+  cp ../shared/corpus/are/* "$work/are/" && chmod -R u+w "$work/are"
+  are_sql=".output /dev/null"
+  for t in areas actors regions spawns entrances containers items ambients variables doors animations notes traps tiled_objects; do
+    are_sql="$are_sql
+SELECT * FROM are_$t('are');"
+  done
+  ms_are=$(proc_ms sql_process "$are_sql")
+  ms_are_cat=$(proc_ms cat "$work"/are/*)
+  echo "    cold: all 14 ARE tables of the $(ls "$work/are" | wc -l) corpus areas, every row and column, whole sqlite3 process vs reading the files (cat): $(ratio2 "$ms_are" "$ms_are_cat") ($ms_are ms vs $ms_are_cat ms)"
+fi
 if [ -d ../shared/corpus/tw ]; then
   mkdir -p "$work/twall"
   cp ../shared/corpus/tw/*.map "$work/twall/" && chmod -R u+w "$work/twall"
@@ -241,6 +297,27 @@ if [ -d ../shared/corpus/tw ]; then
   echo "    model memory per Teeworlds map after tw_layers: $(awk '{ printf "%.2fx", $1 }' "$work/tw_mem.txt") the file's size at most"
   echo "    a second SELECT count(*) FROM tw_layers(...) over the $(ls "$work/twall" | wc -l) corpus maps: $tw_again re-parses"
 fi
+
+# An Infinity Engine game as a source (README, "The game as a source"): a
+# query over a generated game of 2,000 areas (tools/gen_game: the corpus's
+# WED files, else the samples', over and over; archives of 50 areas) through
+# its chitin.key, in each archive container, against the same files loose;
+# each a whole sqlite3 process, best of three.
+game_inputs=$(ls ../shared/corpus/wed/*.WED 2>/dev/null)
+[ -n "$game_inputs" ] || game_inputs="$BUILD/samples/AR0100.WED $BUILD/samples/AR0200.WED"
+game_sql() { echo "SELECT count(*), sum(vertex_count), count(DISTINCT file) FROM wed_polygons('$1');"; }
+game_line=""
+for c in biff bifc bif mixed; do
+  # shellcheck disable=SC2086 # (one word per input file)
+  "$BUILD/tools/gen_game" "$work/game-$c" 2000 "$c" $game_inputs >/dev/null || continue
+  [ "$c" = biff ] || rm -rf "$work/game-$c/loose"
+  ms_game=$(proc_ms sql_process "$(game_sql "game-$c/game/chitin.key")")
+  [ "$c" = biff ] && ms_loose=$(proc_ms sql_process "$(game_sql game-biff/loose)")
+  case $c in biff) name="BIFF V1" ;; bifc) name="BIFC V1.0 (64 KB blocks)" ;; bif) name="BIF V1.0" ;; *) name="the three mixed" ;; esac
+  game_line="$game_line$(printf '\n      %-26s %s ms = %s the loose files' "$name" "$ms_game" "$(ratio2 "$ms_game" "$ms_loose")")"
+done
+[ -n "$game_line" ] && echo "    a query over a generated game of 2,000 areas (wed_polygons, whole sqlite3 process), the same files loose: ${ms_loose:-?} ms; through chitin.key:$game_line"
+rm -rf "$work"/game-*
 
 # Joins (tools/bench_joins.sh): the cookbooks' joins over whole folders,
 # as written against the best order forced by hand.  The WWD levels and

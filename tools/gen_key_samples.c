@@ -7,13 +7,21 @@
 **
 ** The game (the key names its archives as the games do, "data\X.bif"):
 ** - data\AREAS.bif, a BIFF V1: two 2DA tables, an IDS list, a 2DA whose
-**   file index (4100) needs the locator's 14 bits, and two tilesets (one
-**   palette tile of 5120 bytes; four 12-byte PVRZ tiles), stored without
-**   their TIS headers;
+**   file index (4100) needs the locator's 14 bits, and two tilesets, TL0100
+**   (one palette tile of 5120 bytes) and TL0150 (four 12-byte PVRZ tiles),
+**   stored without their TIS headers;
 ** - data\TILES.bif, a BIFC V1.0 (blocks of 2 KB): a tileset of 64 PVRZ
-**   tiles and a 2DA;
+**   tiles (TL0200) and a 2DA;
 ** - data\MISC.bif, a BIF V1.0 (one zlib stream, its name "MISC.BIF"
 **   stored): an IDS list.
+** Beside those, the game holds the Infinity Engine samples the other
+** generators wrote into OUTDIR before it (tools/gen_samples.sh runs it
+** last): every *.WED, *.ARE, *.TIS and *.PVRZ there whose name has at
+** most 8 characters before the extension, the same bytes, spread over the
+** three archives in turn (files at file indices from 100; a TIS as a
+** tileset, without its 24-byte header, numbered after the archive's own),
+** so a table reads the same rows from the game as from the loose files
+** (README, "The game as a source").
 ** `make samples` writes them into OUTDIR/iegame/ (chitin.key beside a data/
 ** folder, a game's layout), out of the way of the folder sources that list
 ** OUTDIR itself.  With --fuzz the same files go into OUTDIR flat
@@ -21,6 +29,7 @@
 ** hostile BIFC seeds the codec must refuse: BOMB.BIF claims 4 KB and
 ** holds 1 MiB of zeros in 1 KB, HUGE.BIF claims 4 GB.
 */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +50,7 @@ enum { ARC_AREAS, ARC_TILES, ARC_MISC, NUM_ARCS };
 static const char tda_spawns[] = "2DA V1.0\n*\n        CREATURE  COUNT\nGOBLIN  GOBLIN01  4\nORC     ORC01     2\n";
 static const char tda_music[] = "2DA V1.0\n0\n        RESREF\nAR0100  MX0100\nAR0200  MX0200\n";
 static const char tda_far[] = "2DA V1.0\n*\n        VALUE\nFAR     4100\n";
-static const char tda_tiles[] = "2DA V1.0\n*\n        TILESET  NIGHT\nAR0200  AR0200   0\n";
+static const char tda_tiles[] = "2DA V1.0\n*\n        TILESET  NIGHT\nAR0200  TL0200   0\n";
 static const char ids_types[] = "IDS V1.0\n0x0001 OUTDOOR\n0x0002 DAYNIGHT\n0x0004 WEATHER\n";
 static const char ids_misc[] = "IDS V1.0\n0 NONE\n1 ONE\n";
 
@@ -69,7 +78,81 @@ static void make_tiles(void) {
 
 #define TEXT(s) (const unsigned char *)(s), sizeof(s) - 1
 
-/* Archive `arc` as a BIFF V1 (before compression). */
+/* The loose samples packed into the game (main reads them before the
+** archives are built; read-only after). */
+#define MAX_PACKED 64
+#define PACKED_INDEX 100u /* file index of the first */
+typedef struct packed_file {
+  char resref[9];
+  uint16_t type;
+  unsigned char *data;
+  size_t size;
+} packed_file;
+static packed_file packed[MAX_PACKED];
+static size_t npacked;
+
+static int compare_packed(const void *a, const void *b) {
+  return strcmp(((const packed_file *)a)->resref, ((const packed_file *)b)->resref);
+}
+
+/* Whether a sample of this type is packed: a TIS only with its TIS V1
+** header (24 bytes), which the archive stores it without. */
+static int packed_kind(uint16_t type, const unsigned char *data, size_t size) {
+  if (type == KEY_TYPE_TIS)
+    return size >= TIS_HEADER_SIZE && memcmp(data, "TIS V1  ", 8) == 0 && le32_load(data + 16) == TIS_HEADER_SIZE &&
+           (uint64_t)le32_load(data + 8) * le32_load(data + 12) == size - TIS_HEADER_SIZE;
+  return type == KEY_TYPE_WED || type == KEY_TYPE_ARE || type == KEY_TYPE_PVRZ;
+}
+
+/* Reads OUTDIR's *.WED, *.ARE, *.TIS and *.PVRZ samples (resrefs of 1 to
+** 8 characters) into packed[], in order of their names.  Returns 0 after
+** printing why when one cannot be read. */
+static int read_packed(const char *dir) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d)) != NULL && npacked < MAX_PACKED) {
+    const char *dot = strrchr(e->d_name, '.');
+    char path[4096];
+    uint16_t type;
+    size_t n = dot ? (size_t)(dot - e->d_name) : 0;
+    if (!dot || !n || n > 8 || !key_type_from_ext(dot + 1, &type) ||
+        (type != KEY_TYPE_WED && type != KEY_TYPE_ARE && type != KEY_TYPE_TIS && type != KEY_TYPE_PVRZ))
+      continue;
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    memcpy(packed[npacked].resref, e->d_name, n);
+    packed[npacked].resref[n] = 0;
+    packed[npacked].type = type;
+    if (!(packed[npacked].data = file_read_all(path, &packed[npacked].size))) {
+      fprintf(stderr, "gen_key_samples: cannot read %s\n", path);
+      closedir(d);
+      return 0;
+    }
+    if (packed_kind(type, packed[npacked].data, packed[npacked].size)) npacked++;
+    else free(packed[npacked].data);
+  }
+  if (d) closedir(d);
+  qsort(packed, npacked, sizeof *packed, compare_packed);
+  return 1;
+}
+
+/* The archive's own tilesets: AREAS has 2, TILES 1, MISC none. */
+static uint32_t own_tilesets(int arc) {
+  return arc == ARC_AREAS ? 2 : arc == ARC_TILES ? 1 : 0;
+}
+
+/* The locator of packed sample i: in archive i % NUM_ARCS, a file at
+** PACKED_INDEX + i, or a TIS as the archive's next tileset. */
+static uint32_t packed_locator(size_t i) {
+  int arc = (int)(i % NUM_ARCS);
+  uint32_t tileset = own_tilesets(arc);
+  size_t j;
+  if (packed[i].type != KEY_TYPE_TIS) return key_locator_make((uint32_t)arc, 0, PACKED_INDEX + (uint32_t)i);
+  for (j = (size_t)arc; j <= i; j += NUM_ARCS) tileset += packed[j].type == KEY_TYPE_TIS;
+  return key_locator_make((uint32_t)arc, tileset, 0);
+}
+
+/* Archive `arc` as a BIFF V1 (before compression): its own files and
+** tilesets, then the packed samples that fall to it. */
 static unsigned char *build_biff(int arc, size_t *size) {
   const kw_file areas[] = {{0, KEY_TYPE_2DA, TEXT(tda_spawns)},
                            {1, KEY_TYPE_2DA, TEXT(tda_music)},
@@ -79,9 +162,22 @@ static unsigned char *build_biff(int arc, size_t *size) {
   const kw_file tiles[] = {{0, KEY_TYPE_2DA, TEXT(tda_tiles)}};
   const kw_tileset tiles_tiles[] = {{1, 64, TILE_PVRZ, pvrz64}};
   const kw_file misc[] = {{0, 0x03F0, TEXT(ids_misc)}};
-  if (arc == ARC_AREAS) return kw_biff_build(areas, 4, areas_tiles, 2, size);
-  if (arc == ARC_TILES) return kw_biff_build(tiles, 1, tiles_tiles, 1, size);
-  return kw_biff_build(misc, 1, NULL, 0, size);
+  const kw_file *own = arc == ARC_AREAS ? areas : arc == ARC_TILES ? tiles : misc;
+  const kw_tileset *own_tiles = arc == ARC_AREAS ? areas_tiles : tiles_tiles;
+  size_t nown = arc == ARC_AREAS ? 4 : 1, nf = 0, nt = 0, i;
+  kw_file files[4 + MAX_PACKED];
+  kw_tileset tilesets[2 + MAX_PACKED];
+  for (i = 0; i < nown; i++) files[nf++] = own[i];
+  for (i = 0; i < own_tilesets(arc); i++) tilesets[nt++] = own_tiles[i];
+  for (i = (size_t)arc; i < npacked; i += NUM_ARCS) {
+    const packed_file *p = &packed[i];
+    if (p->type == KEY_TYPE_TIS)
+      tilesets[nt++] = (kw_tileset){key_locator_tileset(packed_locator(i)), le32_load(p->data + 8), le32_load(p->data + 12),
+                                    p->data + TIS_HEADER_SIZE};
+    else
+      files[nf++] = (kw_file){PACKED_INDEX + (uint32_t)i, p->type, p->data, p->size};
+  }
+  return kw_biff_build(files, nf, tilesets, nt, size);
 }
 
 /* Archive `arc` in its container. */
@@ -106,21 +202,25 @@ static unsigned char *build_key(size_t *size) {
       {"MUSIC", KEY_TYPE_2DA, key_locator_make(ARC_AREAS, 0, 1)},
       {"AREATYPE", 0x03F0, key_locator_make(ARC_AREAS, 0, 2)},
       {"FAR", KEY_TYPE_2DA, key_locator_make(ARC_AREAS, 0, 4100)},
-      {"AR0100", KEY_TYPE_TIS, key_locator_make(ARC_AREAS, 1, 0)},
-      {"AR0150", KEY_TYPE_TIS, key_locator_make(ARC_AREAS, 2, 0)},
+      {"TL0100", KEY_TYPE_TIS, key_locator_make(ARC_AREAS, 1, 0)},
+      {"TL0150", KEY_TYPE_TIS, key_locator_make(ARC_AREAS, 2, 0)},
       {"TILESETS", KEY_TYPE_2DA, key_locator_make(ARC_TILES, 0, 0)},
-      {"AR0200", KEY_TYPE_TIS, key_locator_make(ARC_TILES, 1, 0)},
+      {"TL0200", KEY_TYPE_TIS, key_locator_make(ARC_TILES, 1, 0)},
       {"MISC", 0x03F0, key_locator_make(ARC_MISC, 0, 0)},
   };
+  kw_res all[sizeof res / sizeof res[0] + MAX_PACKED];
+  size_t n = 0, i;
   int arc;
   for (arc = 0; arc < NUM_ARCS; arc++) {
-    size_t n = 0;
-    unsigned char *a = build_archive(arc, &n);
+    size_t bytes = 0;
+    unsigned char *a = build_archive(arc, &bytes);
     if (!a) return NULL;
     free(a);
-    biffs[arc].file_length = (uint32_t)n;
+    biffs[arc].file_length = (uint32_t)bytes;
   }
-  return kw_key_build(biffs, NUM_ARCS, res, sizeof res / sizeof res[0], size);
+  for (i = 0; i < sizeof res / sizeof res[0]; i++) all[n++] = res[i];
+  for (i = 0; i < npacked; i++) all[n++] = (kw_res){packed[i].resref, packed[i].type, packed_locator(i)};
+  return kw_key_build(biffs, NUM_ARCS, all, n, size);
 }
 
 /* A hostile BIFC: HUGE claims 4 GB; BOMB claims 4 KB and holds 1 MiB. */
@@ -143,10 +243,10 @@ static unsigned char *build_hostile(int bomb, size_t *size) {
 static const struct {
   const char *sample, *seed, *what;
 } files[] = {
-    {"iegame/chitin.key", "CHITIN.KEY", "KEY V1: 3 BIFFs, 9 resources"},
-    {"iegame/data/AREAS.bif", "AREAS.BIF", "BIFF V1: 4 files (one at file index 4100), 2 tilesets"},
-    {"iegame/data/TILES.bif", "TILES.BIF", "BIFC V1.0: a tileset of 64 PVRZ tiles and a 2DA, 2 KB blocks"},
-    {"iegame/data/MISC.bif", "MISC.CBF", "BIF V1.0: an IDS"},
+    {"iegame/chitin.key", "CHITIN.KEY", "KEY V1: 3 BIFFs, 9 resources and the areas packed"},
+    {"iegame/data/AREAS.bif", "AREAS.BIF", "BIFF V1: 4 files (one at file index 4100), 2 tilesets, areas"},
+    {"iegame/data/TILES.bif", "TILES.BIF", "BIFC V1.0: a tileset of 64 PVRZ tiles, a 2DA and areas, 2 KB blocks"},
+    {"iegame/data/MISC.bif", "MISC.CBF", "BIF V1.0: an IDS and areas"},
     {NULL, "BOMB.BIF", "hostile BIFC: claims 4 KB, holds 1 MiB of zeros"},
     {NULL, "HUGE.BIF", "hostile BIFC: claims 4 GB"},
 };
@@ -174,7 +274,7 @@ static int key_seed(size_t i, sample_file *f, codec_error *err) {
   return build_file(i, 1, f, err);
 }
 
-/* A key parses; an archive opens (at most 1 MiB inflated) and every entry
+/* A key parses; an archive opens (at most 64 MiB inflated: the samples packed are a few MB) and every entry
 ** extracts. */
 static int key_reparse(const unsigned char *data, size_t size, codec_error *err) {
   biff_archive *a = NULL;
@@ -186,7 +286,7 @@ static int key_reparse(const unsigned char *data, size_t size, codec_error *err)
     key_free(k);
     return ok;
   }
-  if (!biff_open(data, size, (size_t)1 << 20, NULL, &a, err)) return 0;
+  if (!biff_open(data, size, (size_t)64 << 20, NULL, &a, err)) return 0;
   for (i = 0; ok && i < a->num_files + a->num_tilesets; i++) {
     unsigned char *out = NULL;
     size_t n = 0;
@@ -208,6 +308,7 @@ int main(int argc, char **argv) {
     mkdir(path, 0777);
     snprintf(path, sizeof path, "%s/iegame/data", argv[1]);
     mkdir(path, 0777);
+    if (!read_packed(argv[1])) return 1;
   }
   return sample_run(argc, argv, "gen_key_samples", samples, seeds, key_reparse);
 }

@@ -8,6 +8,10 @@ set -eu
 BUILD=$1
 OUT=$2
 mkdir -p "$OUT"
+# gen_key_samples last: its game packs the Infinity Engine samples the
+# others wrote (WED, ARE)
 for src in "$(dirname "$0")"/gen_*_samples.c; do
+  case $src in */gen_key_samples.c) continue ;; esac
   "$BUILD/tools/$(basename "$src" .c)" "$OUT"
 done
+"$BUILD/tools/gen_key_samples" "$OUT"

@@ -362,6 +362,7 @@ void are_free(are_area *a) {
   for (i = 0; a->actors && i < a->num_actors; i++) free(a->actors[i].cre_data);
   for (i = 0; a->traps && i < a->num_traps; i++) free(a->traps[i].effect_data);
   for (s = 0; s < ARE_NUM_SECTIONS; s++) free(*sec_arr(a, (enum are_section)s));
+  for (s = 0; s < ARE_NUM_SECTIONS; s++) free(a->uids[s]);
   free(a->orig);
   free(a);
 }
@@ -385,11 +386,13 @@ are_area *are_clone(const are_area *a) {
   if (!c) return NULL;
   *c = *a;
   c->orig = NULL;
-  for (s = 0; s < ARE_NUM_SECTIONS; s++) *sec_arr(c, (enum are_section)s) = NULL;
+  for (s = 0; s < ARE_NUM_SECTIONS; s++) *sec_arr(c, (enum are_section)s) = NULL, c->uids[s] = NULL;
   for (s = 0; s < ARE_NUM_SECTIONS; s++) {
     enum are_section e = (enum are_section)s;
     size_t n = (size_t)*sec_cnt(c, e) * sections[s].elem_size;
     if (ok) ok = dup_bytes((unsigned char **)sec_arr(c, e), *sec_arr((are_area *)a, e), n);
+    if (ok && a->uids[s])
+      ok = dup_bytes((unsigned char **)&c->uids[s], a->uids[s], (size_t)*sec_cnt(c, e) * sizeof(uint32_t));
     if (!ok) *sec_cnt(c, e) = 0;
   }
   /* the copied actors and traps still point at a's blocks: copy those */
@@ -415,7 +418,10 @@ size_t are_footprint(const are_area *a) {
   size_t total = sizeof *a, s;
   uint32_t i;
   if (!a) return 0;
-  for (s = 0; s < ARE_NUM_SECTIONS; s++) total += (size_t)are_count(a, (enum are_section)s) * sections[s].elem_size;
+  for (s = 0; s < ARE_NUM_SECTIONS; s++) {
+    total += (size_t)are_count(a, (enum are_section)s) * sections[s].elem_size;
+    if (a->uids[s]) total += (size_t)are_count(a, (enum are_section)s) * sizeof(uint32_t);
+  }
   for (i = 0; i < a->num_actors; i++) total += a->actors[i].cre_data ? a->actors[i].cre_size : 0;
   for (i = 0; i < a->num_traps; i++) total += a->traps[i].effect_data ? a->traps[i].effect_size : 0;
   return total + (a->orig ? a->orig_size : 0);
@@ -653,7 +659,7 @@ int are_check(const are_area *a, codec_error *err) {
 ** file had no overlapping sections: each goes back to its old offset. */
 static int fits_in_place(const are_area *a) {
   uint32_t s, i;
-  if (!a->orig || a->overlap || a->orig_size < ARE_HEADER_SIZE) return 0;
+  if (!a->orig || a->overlap || a->relayout || a->orig_size < ARE_HEADER_SIZE) return 0;
   for (s = 0; s < ARE_NUM_SECTIONS; s++)
     if (are_count(a, (enum are_section)s) != a->orig_counts[s]) return 0;
   for (i = 0; i < a->num_actors; i++)
@@ -772,6 +778,38 @@ done:
 }
 
 /* ---- reading helpers ---------------------------------------------------------------- */
+
+uint32_t are_uid(const are_area *a, enum are_section s, uint32_t i) {
+  return a->uids[s] ? a->uids[s][i] : i;
+}
+
+int are_uid_find(const are_area *a, enum are_section s, uint32_t uid, uint32_t *i) {
+  uint32_t n = are_count(a, s), k;
+  if ((unsigned)s >= ARE_NUM_SECTIONS) return 0;
+  if (!a->uids[s]) {
+    *i = uid;
+    return uid < n;
+  }
+  for (k = 0; k < n; k++)
+    if (a->uids[s][k] == uid) {
+      *i = k;
+      return 1;
+    }
+  return 0;
+}
+
+int are_item_container(const are_area *a, uint32_t item, uint32_t *c, uint32_t *k) {
+  uint32_t d;
+  for (d = 0; d < a->num_containers; d++) {
+    const are_container *ct = &a->containers[d];
+    if (ct->item_count && item >= ct->first_item && (uint64_t)item < (uint64_t)ct->first_item + ct->item_count) {
+      *c = d;
+      *k = item - ct->first_item;
+      return 1;
+    }
+  }
+  return 0;
+}
 
 uint32_t are_container_items(const are_area *a, uint32_t c, const are_item **items) {
   const are_container *k = c < a->num_containers ? &a->containers[c] : NULL;

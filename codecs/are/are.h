@@ -375,6 +375,25 @@ typedef struct are_rest {
   unsigned char unused[56];
 } are_rest;
 
+/* Any record of any section (a caller building a new one). */
+typedef union are_record {
+  are_actor actor;
+  are_region region;
+  are_spawn spawn;
+  are_entrance entrance;
+  are_container container;
+  are_item item;
+  are_ambient ambient;
+  are_variable variable;
+  are_door door;
+  are_animation animation;
+  are_tiled tiled;
+  are_songs songs;
+  are_rest rest;
+  are_note note;
+  are_trap trap;
+} are_record;
+
 typedef struct are_area {
   are_header header;
   uint32_t num_actors;
@@ -417,6 +436,14 @@ typedef struct are_area {
   unsigned char *orig; /* copy of the parsed file, NULL if none */
   size_t orig_size;
   int overlap; /* two sections (or embedded blocks) of the file overlapped */
+  int relayout; /* an edit resized an embedded block: lay the file out again */
+  /* Row identity (model-only, never written): record i of section s has a
+  ** uid that stays while records before it come and go (are_uid).  NULL
+  ** until an edit inserts or deletes a record of s: the uid is then the
+  ** position.  Else one uid per record, and next_uid[s] the next fresh
+  ** one.  Not kept for the vertices and the explored bitmask. */
+  uint32_t *uids[ARE_NUM_SECTIONS];
+  uint32_t next_uid[ARE_NUM_SECTIONS];
 } are_area;
 
 /* ---- whole files -------------------------------------------------------- */
@@ -481,6 +508,17 @@ enum are_run {
 ** count and points *pts at the first, or 0 (and NULL). */
 uint32_t are_vertices(const are_area *a, enum are_section s, uint32_t i, enum are_run run, const are_point **pts);
 
+/* The uid of record i of section s (i must exist; see are_area.uids). */
+uint32_t are_uid(const are_area *a, enum are_section s, uint32_t i);
+
+/* Finds the record of section s with that uid: 1 and *i, or 0. */
+int are_uid_find(const are_area *a, enum are_section s, uint32_t uid, uint32_t *i);
+
+/* The container whose item run holds item `item` (the first such, in
+** container order) and the item's place in that run: 1, or 0 when no
+** container holds it. */
+int are_item_container(const are_area *a, uint32_t item, uint32_t *c, uint32_t *k);
+
 /* Length of an 8-byte resref / 32-byte name field: the bytes before the
 ** first NUL (the field's size if none). */
 size_t are_text_len(const unsigned char *field, size_t size);
@@ -535,6 +573,16 @@ const char *are_enum_name(enum are_enumset set, uint32_t value);
 /* The value of an enum name: 1 and *value, or 0 with err (CODEC_E_ARG). */
 int are_enum_value(enum are_enumset set, const char *name, uint32_t *value, codec_error *err);
 
+/* The names of each enum's values from 0 on, NULL-terminated. */
+extern const char *const are_region_type_names[];
+extern const char *const are_container_type_names[];
+extern const char *const are_note_color_names[];
+
+/* The flag set a short name stands for ("door", "area_type", "spawn_method",
+** ...: the flag set's name without " flags", blanks as '_'): 1 and *set,
+** or 0 with err listing the names. */
+int are_flagset_find(const char *name, enum are_flagset *set, codec_error *err);
+
 /* ---- generic access (shared with are_edit.c) ------------------------------ */
 
 /* The singular name ("container"), the size of a record in memory, the
@@ -571,6 +619,31 @@ int are_item_insert(are_area *a, uint32_t c, uint32_t k, const are_item *it, cod
 
 /* Deletes item k of container c; later containers' first_item follow. */
 int are_item_delete(are_area *a, uint32_t c, uint32_t k, codec_error *err);
+
+/* Fills *rec (section s's record type) as a new record the game takes
+** without further edits: every field 0, except the schedules (all 24
+** hours, 0xFFFFFF: a record scheduled for no hour never shows), the
+** "enabled" bits of ambients and animations, an actor's removal timer
+** (0xFFFFFFFF, never) and flags (cre_not_attached: no embedded CRE), a
+** door's cursor (30, as 74 of the 78 corpus doors), and 0xFFFFFFFF ("no
+** text") for a region's info text and a container's lockpick string, as
+** real files have them (NOTES-are.md). */
+void are_record_init(enum are_section s, void *rec);
+
+/* Replaces the embedded block of record i of s (ARE_ACTORS: the CRE,
+** at most 2^24 bytes; ARE_TRAPS: the effect block, at most 65535) with a
+** copy of n bytes (0: none); bytes may be the block itself.  A new size
+** lays the file out again on the next write. */
+int are_block_set(are_area *a, enum are_section s, uint32_t i, const unsigned char *bytes, size_t n,
+                  codec_error *err);
+
+/* Sets a resref list of `nslots` 8-byte slots and its count (a spawn
+** point's creatures, an ambient's sounds, the rest interruptions'
+** creatures) to the n texts (texts[k], lens[k] bytes, at most 8 each):
+** the count becomes n, the slots after the list are cleared.  Nothing
+** changes when n > nslots or a text is longer than 8 bytes (err says). */
+int are_resrefs_set(unsigned char (*slots)[8], size_t nslots, uint16_t *count, const unsigned char *const *texts,
+                    const size_t *lens, size_t n, codec_error *err);
 
 /* Replaces the explored bitmask with a copy of n bytes (0: none; at most
 ** 2^24).  bytes may be the area's own. */

@@ -24,6 +24,27 @@ static uint32_t section_cap(enum are_section s) {
   }
 }
 
+/* Whether section s keeps record uids (are_area.uids). */
+static int keeps_uids(enum are_section s) {
+  return s != ARE_VERTICES && s != ARE_EXPLORED;
+}
+
+/* Makes the uid list of s hold `extra` more records; made on first use,
+** with every record's uid its position.  Harmless when an edit then
+** fails: the uids stay what they were. */
+static int uids_reserve(are_area *a, enum are_section s, uint32_t extra, codec_error *err) {
+  uint32_t n = *are_count_ptr(a, s), k, *p;
+  if (!keeps_uids(s)) return 1;
+  p = (uint32_t *)realloc(a->uids[s], ((size_t)n + extra + 1) * sizeof *p);
+  if (!p) return codec_fail_oom(err, "%s: out of memory", are_section_name(s));
+  if (!a->uids[s]) {
+    for (k = 0; k < n; k++) p[k] = k;
+    a->next_uid[s] = n;
+  }
+  a->uids[s] = p;
+  return 1;
+}
+
 /* Makes room for one more record of s (the count is not changed). */
 static int arr_reserve(are_area *a, enum are_section s, uint32_t extra, codec_error *err) {
   void **arr = are_array_ptr(a, s);
@@ -34,25 +55,31 @@ static int arr_reserve(are_area *a, enum are_section s, uint32_t extra, codec_er
   p = realloc(*arr, ((size_t)n + extra) * are_elem_size(s));
   if (!p) return codec_fail_oom(err, "%s: out of memory", are_section_name(s));
   *arr = p;
-  return 1;
+  return uids_reserve(a, s, extra, err);
 }
 
-/* Inserts n records of s at `at` (room reserved before). */
+/* Inserts n records of s at `at` (room reserved before), each with a
+** fresh uid. */
 static void arr_put(are_area *a, enum are_section s, uint32_t at, const void *recs, uint32_t n) {
   unsigned char *p = (unsigned char *)*are_array_ptr(a, s);
-  uint32_t *cnt = are_count_ptr(a, s);
+  uint32_t *cnt = are_count_ptr(a, s), k;
   size_t es = are_elem_size(s);
   memmove(p + ((size_t)at + n) * es, p + (size_t)at * es, ((size_t)*cnt - at) * es);
   memcpy(p + (size_t)at * es, recs, (size_t)n * es);
+  if (keeps_uids(s)) {
+    memmove(a->uids[s] + at + n, a->uids[s] + at, ((size_t)*cnt - at) * sizeof(uint32_t));
+    for (k = 0; k < n; k++) a->uids[s][at + k] = a->next_uid[s]++;
+  }
   *cnt += n;
 }
 
-/* Removes records [at, at+n) of s. */
+/* Removes records [at, at+n) of s (their uids made before: uids_reserve). */
 static void arr_cut(are_area *a, enum are_section s, uint32_t at, uint32_t n) {
   unsigned char *p = (unsigned char *)*are_array_ptr(a, s);
   uint32_t *cnt = are_count_ptr(a, s);
   size_t es = are_elem_size(s);
   memmove(p + (size_t)at * es, p + ((size_t)at + n) * es, ((size_t)*cnt - at - n) * es);
+  if (keeps_uids(s)) memmove(a->uids[s] + at, a->uids[s] + at + n, ((size_t)*cnt - at - n) * sizeof(uint32_t));
   *cnt -= n;
 }
 
@@ -222,6 +249,7 @@ int are_item_delete(are_area *a, uint32_t c, uint32_t k, codec_error *err) {
   if (other < 0) other = item_run_inside(a, c, idx + 1);
   if (other >= 0)
     return codec_fail_arg(err, "container %u: item %u is shared with container %ld", c, k, other);
+  if (!uids_reserve(a, ARE_ITEMS, 0, err)) return 0;
   arr_cut(a, ARE_ITEMS, idx, 1);
   ct->item_count--;
   items_shift(a, c, idx + 1, old_n, -1);
@@ -321,6 +349,7 @@ int are_delete(are_area *a, enum are_section s, uint32_t at, codec_error *err) {
   if (!plain_section(s)) return codec_fail_arg(err, "%s: no record delete here", are_section_name(s));
   if (at >= are_count(a, s))
     return codec_fail_arg(err, "%s: no record %u (%u records)", are_section_name(s), at, are_count(a, s));
+  if (!uids_reserve(a, s, 0, err) || (s == ARE_CONTAINERS && !uids_reserve(a, ARE_ITEMS, 0, err))) return 0;
   if (s == ARE_CONTAINERS && !drop_items(a, at, err)) return 0;
   for (r = ARE_RUN_OUTLINE; r <= ARE_RUN_CLOSED_IMPEDED; r++)
     if (are_run_ref(a, s, at, (enum are_run)r, &first, &count)) vertices_drop(a, first, count);
@@ -343,5 +372,62 @@ int are_explored_set(are_area *a, const uint8_t *bytes, size_t n, codec_error *e
   free(a->explored);
   a->explored = copy;
   a->num_explored = (uint32_t)n;
+  return 1;
+}
+
+void are_record_init(enum are_section s, void *rec) {
+  memset(rec, 0, are_elem_size(s));
+  switch (s) {
+    case ARE_ACTORS: {
+      are_actor *r = (are_actor *)rec;
+      r->flags = 1u; /* cre_not_attached */
+      r->removal_timer = 0xFFFFFFFFu, r->schedule = 0xFFFFFFu;
+      break;
+    }
+    case ARE_REGIONS: ((are_region *)rec)->info_text = 0xFFFFFFFFu; break;
+    case ARE_SPAWNS: ((are_spawn *)rec)->schedule = 0xFFFFFFu; break;
+    case ARE_CONTAINERS: ((are_container *)rec)->lockpick_string = 0xFFFFFFFFu; break;
+    case ARE_AMBIENTS: ((are_ambient *)rec)->schedule = 0xFFFFFFu, ((are_ambient *)rec)->flags = 1u; break;
+    case ARE_DOORS: ((are_door *)rec)->cursor = 30u; break;
+    case ARE_ANIMATIONS: ((are_animation *)rec)->schedule = 0xFFFFFFu, ((are_animation *)rec)->flags = 1u; break;
+    default: break;
+  }
+}
+
+int are_block_set(are_area *a, enum are_section s, uint32_t i, const unsigned char *bytes, size_t n,
+                  codec_error *err) {
+  unsigned char **data, *copy = NULL;
+  size_t cap, old;
+  if (s == ARE_ACTORS && i < a->num_actors) {
+    data = &a->actors[i].cre_data, old = a->actors[i].cre_size, cap = (size_t)1 << 24;
+  } else if (s == ARE_TRAPS && i < a->num_traps) {
+    data = &a->traps[i].effect_data, old = a->traps[i].effect_size, cap = 0xFFFFu;
+  } else {
+    return codec_fail_arg(err, "%s %u: no such record with an embedded block", are_section_one(s), i);
+  }
+  if (n > cap) return codec_fail_limit(err, "%s %u: a block of %zu bytes, at most %zu", are_section_one(s), i, n, cap);
+  if (n && !bytes) return codec_fail_arg(err, "%s %u: no bytes", are_section_one(s), i);
+  if (n) {
+    copy = (unsigned char *)malloc(n);
+    if (!copy) return codec_fail_oom(err, "%s %u: out of memory", are_section_one(s), i);
+    memcpy(copy, bytes, n);
+  }
+  free(*data);
+  *data = copy;
+  if (s == ARE_ACTORS) a->actors[i].cre_size = (uint32_t)n;
+  else a->traps[i].effect_size = (uint16_t)n;
+  if (n != old) a->relayout = 1;
+  return 1;
+}
+
+int are_resrefs_set(unsigned char (*slots)[8], size_t nslots, uint16_t *count, const unsigned char *const *texts,
+                    const size_t *lens, size_t n, codec_error *err) {
+  size_t k;
+  if (n > nslots) return codec_fail_arg(err, "%zu resrefs, the record holds %zu", n, nslots);
+  for (k = 0; k < n; k++)
+    if (lens[k] > 8) return codec_fail_arg(err, "resref %zu is %zu bytes long, at most 8", k, lens[k]);
+  memset(slots, 0, nslots * 8);
+  for (k = 0; k < n; k++) memcpy(slots[k], texts[k], lens[k]);
+  *count = (uint16_t)n;
   return 1;
 }

@@ -41,18 +41,24 @@ static const flag_set flag_sets[ARE_NUM_FLAGSETS] = {
     {"tiled object flags", {"secondary_state", "see_through"}},
 };
 
-/* One enum: the name of value v is names[v] (NULL: unnamed). */
+/* The enums' names, value 0 first (are.h). */
+const char *const are_region_type_names[] = {"trap", "info", "travel", NULL};
+const char *const are_container_type_names[] = {"none",  "bag",   "chest",     "drawer",    "pile",
+                                                "table", "shelf", "altar",     "nonvisible", "spellbook",
+                                                "body",  "barrel", "crate",    NULL};
+const char *const are_note_color_names[] = {"gray", "violet", "green", "orange", "red", "blue", "dark_blue", "light_gray",
+                                            NULL};
+
+/* One enum: the name of value v is names[v] (up to the NULL). */
 typedef struct enum_set {
   const char *what;
-  const char *names[16];
+  const char *const *names;
 } enum_set;
 
 static const enum_set enum_sets[ARE_NUM_ENUMSETS] = {
-    {"region type", {"trap", "info", "travel"}},
-    {"container type",
-     {"none", "bag", "chest", "drawer", "pile", "table", "shelf", "altar", "nonvisible", "spellbook", "body", "barrel",
-      "crate"}},
-    {"note color", {"gray", "violet", "green", "orange", "red", "blue", "dark_blue", "light_gray"}},
+    {"region type", are_region_type_names},
+    {"container type", are_container_type_names},
+    {"note color", are_note_color_names},
 };
 
 size_t are_flag_names(enum are_flagset set, uint32_t flags, char *buf, size_t size) {
@@ -124,17 +130,46 @@ int are_flag_parse(enum are_flagset set, const char *text, uint32_t *flags, code
 }
 
 const char *are_enum_name(enum are_enumset set, uint32_t value) {
-  if ((unsigned)set >= ARE_NUM_ENUMSETS || value >= 16) return NULL;
-  return enum_sets[set].names[value];
+  uint32_t v;
+  if ((unsigned)set >= ARE_NUM_ENUMSETS) return NULL;
+  for (v = 0; enum_sets[set].names[v]; v++)
+    if (v == value) return enum_sets[set].names[v];
+  return NULL;
 }
 
 int are_enum_value(enum are_enumset set, const char *name, uint32_t *value, codec_error *err) {
   uint32_t v;
   if ((unsigned)set >= ARE_NUM_ENUMSETS) return codec_fail_arg(err, "enum: no such set");
-  for (v = 0; v < 16 && name; v++)
-    if (enum_sets[set].names[v] && strcmp(enum_sets[set].names[v], name) == 0) {
+  for (v = 0; enum_sets[set].names[v] && name; v++)
+    if (strcmp(enum_sets[set].names[v], name) == 0) {
       *value = v;
       return 1;
     }
   return codec_fail_arg(err, "%s: unknown name '%.64s'", enum_sets[set].what, name ? name : "");
+}
+
+/* The short name of flag set `set` into buf: its name without " flags",
+** blanks as '_' ("area type flags" -> "area_type"). */
+static void flagset_short(enum are_flagset set, char *buf, size_t size) {
+  const char *what = flag_sets[set].what, *end = strstr(what, " flags");
+  size_t n = end ? (size_t)(end - what) : strlen(what), k;
+  if (n >= size) n = size - 1;
+  for (k = 0; k < n; k++) buf[k] = what[k] == ' ' ? '_' : what[k];
+  buf[n] = 0;
+}
+
+int are_flagset_find(const char *name, enum are_flagset *set, codec_error *err) {
+  char buf[32], list[400];
+  size_t len = 0;
+  unsigned s;
+  for (s = 0; s < ARE_NUM_FLAGSETS; s++) {
+    flagset_short((enum are_flagset)s, buf, sizeof buf);
+    if (name && strcmp(buf, name) == 0) {
+      *set = (enum are_flagset)s;
+      return 1;
+    }
+    len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'", s ? ", " : "", buf);
+    if (len >= sizeof list) len = sizeof list - 1;
+  }
+  return codec_fail_arg(err, "no flag set '%.40s'; the sets are %s", name ? name : "", list);
 }

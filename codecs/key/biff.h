@@ -157,6 +157,33 @@ typedef struct bifc_map {
 int bifc_map_parse(const unsigned char *data, size_t size, size_t max_inflated, const codec_cancel *cancel,
                    bifc_map **out, codec_error *err);
 
+/* A file the caller reads on demand (an open archive the engine reads
+** with pread): read() copies n bytes at offset, which lie inside `size`,
+** into dst, returning 1, or 0 with err set. */
+typedef struct biff_reader {
+  int (*read)(void *ctx, uint64_t offset, unsigned char *dst, size_t n, codec_error *err);
+  void *ctx;
+  uint64_t size; /* of the whole file */
+} biff_reader;
+
+/* bifc_map_parse through a reader: 8 bytes read per block header, so a
+** map costs its headers, never the file. */
+int bifc_map_read(const biff_reader *r, size_t max_inflated, const codec_cancel *cancel, bifc_map **out,
+                  codec_error *err);
+
+/* A map of only the blocks that hold bytes [offset, offset + len) of the
+** BIFF V1 (the same total; no block when len is 0), for reading that range
+** later without the whole map: their compressed bytes lie from the first
+** block's in_offset to the end of the last one's.  Returns 1 and sets *out
+** (bifc_map_free), or 0 with err (CODEC_E_ARG: a range past the end). */
+int bifc_map_slice(const bifc_map *m, uint64_t offset, size_t len, bifc_map **out, codec_error *err);
+
+/* bifc_read where `in` holds only the file's bytes [in_base, in_base +
+** in_size): those of the blocks the range needs (a slice's).  A block
+** outside them: CODEC_E_ARG. */
+int bifc_read_at(const bifc_map *m, const unsigned char *in, uint64_t in_base, size_t in_size, uint64_t offset,
+                 size_t len, const codec_cancel *cancel, unsigned char *dst, codec_error *err);
+
 /* Inflates the blocks that hold bytes [offset, offset + len) of the BIFF
 ** V1 and copies those bytes to dst (len bytes); data is the file the map
 ** was parsed from.  A range past the end: CODEC_E_ARG. */
@@ -172,6 +199,10 @@ void bifc_map_free(bifc_map *m);
 ** as biff_open does.  A range past the end: CODEC_E_ARG. */
 int bif_read(const unsigned char *data, size_t size, uint64_t offset, size_t len, const codec_cancel *cancel,
              unsigned char *dst, codec_error *err);
+
+/* The size of the BIFF V1 a BIF V1.0 holds (*inflated), from its header,
+** checked as bif_read checks it.  Returns 1, or 0 with err. */
+int bif_info(const unsigned char *data, size_t size, uint32_t *inflated, codec_error *err);
 
 /* How many leading bytes of a plain BIFF V1 hold its header and both entry
 ** tables (header: the first BIFF_HEADER_SIZE bytes at least).  Returns 1

@@ -172,6 +172,12 @@ static int inflate_bif(const unsigned char *data, size_t size, size_t cap, const
   return 1;
 }
 
+int bif_info(const unsigned char *data, size_t size, uint32_t *inflated, codec_error *err) {
+  size_t at;
+  uint32_t clen;
+  return bif_header(data, size, &at, inflated, &clen, err);
+}
+
 int bif_read(const unsigned char *data, size_t size, uint64_t offset, size_t len, const codec_cancel *cancel,
              unsigned char *dst, codec_error *err) {
   uint32_t ulen, clen;
@@ -191,43 +197,67 @@ void bifc_map_free(bifc_map *m) {
   free(m);
 }
 
-/* Checks block `block`'s header at `at` (done of total bytes mapped before
-** it) and returns its sizes. */
-static int bifc_block_at(const unsigned char *data, size_t size, size_t at, uint32_t block, size_t done, uint32_t total,
-                         uint32_t *ulen, uint32_t *clen, codec_error *err) {
-  if (size - at < BIFC_BLOCK_HEADER_SIZE)
-    return codec_fail(err, "BIFC block %u: byte offset %zu: truncated after %zu of the %u bytes claimed",
-                      (unsigned)block, at, done, (unsigned)total);
-  *ulen = le32_load(data + at);
-  *clen = le32_load(data + at + 4);
-  if (*clen > size - at - BIFC_BLOCK_HEADER_SIZE || *ulen > total - done || !ratio_ok(*ulen, *clen))
+/* Checks block `block`'s header, the 8 bytes `head` read at file offset
+** `at` of a file of `size` bytes (done of total bytes mapped before it),
+** and returns its sizes. */
+static int bifc_block_at(const unsigned char head[BIFC_BLOCK_HEADER_SIZE], uint64_t size, uint64_t at,
+                         uint32_t block, size_t done, uint32_t total, uint32_t *ulen, uint32_t *clen,
+                         codec_error *err) {
+  uint64_t left = size - at - BIFC_BLOCK_HEADER_SIZE;
+  *ulen = le32_load(head);
+  *clen = le32_load(head + 4);
+  if (*clen > left || *ulen > total - done || !ratio_ok(*ulen, *clen))
     return codec_fail(err,
-                      "BIFC block %u: byte offset %zu: %u bytes from %u compressed do not fit (%zu bytes left in the "
+                      "BIFC block %u: byte offset %llu: %u bytes from %u compressed do not fit (%llu bytes left in the "
                       "file, %zu of the %u claimed)",
-                      (unsigned)block, at, (unsigned)*ulen, (unsigned)*clen, size - at - BIFC_BLOCK_HEADER_SIZE,
-                      (size_t)total - done, (unsigned)total);
+                      (unsigned)block, (unsigned long long)at, (unsigned)*ulen, (unsigned)*clen,
+                      (unsigned long long)left, (size_t)total - done, (unsigned)total);
   return 1;
+}
+
+/* biff_reader over bytes in memory (bifc_map_parse). */
+typedef struct memory_file {
+  const unsigned char *data;
+} memory_file;
+
+static int memory_read(void *ctx, uint64_t offset, unsigned char *dst, size_t n, codec_error *err) {
+  (void)err; /* bifc_map_read asks only for bytes inside the size it was given */
+  memcpy(dst, ((const memory_file *)ctx)->data + offset, n);
+  return 1;
+}
+
+int bifc_map_parse(const unsigned char *data, size_t size, size_t max_inflated, const codec_cancel *cancel,
+                   bifc_map **out, codec_error *err) {
+  memory_file file = {data};
+  biff_reader r = {memory_read, &file, size};
+  return bifc_map_read(&r, max_inflated, cancel, out, err);
 }
 
 /* BIFC V1.0: 'BIFC', 'V1.0', the uncompressed size, then blocks of
 ** (uncompressed size, compressed size, zlib stream) until that size is
-** reached.  Walks the block headers twice (count, then fill); inflates
-** nothing. */
-int bifc_map_parse(const unsigned char *data, size_t size, size_t max_inflated, const codec_cancel *cancel,
-                   bifc_map **out, codec_error *err) {
+** reached.  Walks the block headers twice (count, then fill), reading 8
+** bytes per block through the reader; inflates nothing. */
+int bifc_map_read(const biff_reader *r, size_t max_inflated, const codec_cancel *cancel, bifc_map **out,
+                  codec_error *err) {
   size_t cap = max_inflated ? max_inflated : BIFF_MAX_INFLATED;
+  unsigned char head[BIFC_HEADER_SIZE];
   bifc_map *m;
   int pass;
   *out = NULL;
-  if (size < BIFC_HEADER_SIZE || memcmp(data, "BIFCV1.0", 8) != 0)
-    return codec_fail(err, "BIFC header: byte offset 0: not a BIFC V1.0 archive (%zu bytes)", size);
+  if (r->size < BIFC_HEADER_SIZE)
+    return codec_fail(err, "BIFC header: byte offset 0: not a BIFC V1.0 archive (%llu bytes)",
+                      (unsigned long long)r->size);
+  if (!r->read(r->ctx, 0, head, BIFC_HEADER_SIZE, err)) return 0;
+  if (memcmp(head, "BIFCV1.0", 8) != 0)
+    return codec_fail(err, "BIFC header: byte offset 0: not a BIFC V1.0 archive (%llu bytes)",
+                      (unsigned long long)r->size);
   if (!(m = (bifc_map *)calloc(1, sizeof *m))) return codec_fail_oom(err, "BIFC header: out of memory");
-  m->total = le32_load(data + 8);
+  m->total = le32_load(head + 8);
   /* each block holds at most its compressed bytes times the ratio, plus
   ** 64; blocks take 8 bytes of header at least */
-  if (m->total > (uint64_t)(size - BIFC_HEADER_SIZE) * (BIFF_MAX_ZLIB_RATIO + 8u) + 64u) {
-    codec_fail(err, "BIFC header: byte offset 8: %zu bytes of blocks cannot inflate to the %u claimed",
-               size - BIFC_HEADER_SIZE, (unsigned)m->total);
+  if (m->total > (r->size - BIFC_HEADER_SIZE) * (BIFF_MAX_ZLIB_RATIO + 8u) + 64u) {
+    codec_fail(err, "BIFC header: byte offset 8: %llu bytes of blocks cannot inflate to the %u claimed",
+               (unsigned long long)(r->size - BIFC_HEADER_SIZE), (unsigned)m->total);
     bifc_map_free(m);
     return 0;
   }
@@ -238,20 +268,29 @@ int bifc_map_parse(const unsigned char *data, size_t size, size_t max_inflated, 
     return 0;
   }
   for (pass = 0; pass < 2; pass++) {
-    size_t at = BIFC_HEADER_SIZE, done = 0;
+    uint64_t at = BIFC_HEADER_SIZE;
+    size_t done = 0;
     uint32_t block = 0, ulen = 0, clen = 0;
     while (done < m->total) {
+      unsigned char bh[BIFC_BLOCK_HEADER_SIZE];
+      int ok;
       if (codec_cancelled_at(cancel, block)) {
         bifc_map_free(m);
         return codec_fail_interrupted(err);
       }
-      if (!bifc_block_at(data, size, at, block, done, m->total, &ulen, &clen, err)) {
+      if (r->size - at < BIFC_BLOCK_HEADER_SIZE)
+        ok = codec_fail(err, "BIFC block %u: byte offset %llu: truncated after %zu of the %u bytes claimed",
+                        (unsigned)block, (unsigned long long)at, done, (unsigned)m->total);
+      else
+        ok = r->read(r->ctx, at, bh, BIFC_BLOCK_HEADER_SIZE, err) &&
+             bifc_block_at(bh, r->size, at, block, done, m->total, &ulen, &clen, err);
+      if (!ok) {
         bifc_map_free(m);
         return 0;
       }
       if (pass) m->blocks[block] = (bifc_block){done, at + BIFC_BLOCK_HEADER_SIZE, ulen, clen};
       done += ulen;
-      at += BIFC_BLOCK_HEADER_SIZE + (size_t)clen;
+      at += BIFC_BLOCK_HEADER_SIZE + (uint64_t)clen;
       block++;
     }
     m->num_blocks = block;
@@ -277,8 +316,44 @@ static uint32_t bifc_first_block(const bifc_map *m, uint64_t offset) {
   return lo;
 }
 
+int bifc_map_slice(const bifc_map *m, uint64_t offset, size_t len, bifc_map **out, codec_error *err) {
+  uint32_t first, last;
+  bifc_map *s;
+  *out = NULL;
+  if (offset > m->total || len > m->total - offset)
+    return codec_fail_arg(err, "BIFC: %zu bytes at offset %llu run past the %u bytes it holds", len,
+                          (unsigned long long)offset, (unsigned)m->total);
+  if (!(s = (bifc_map *)calloc(1, sizeof *s))) return codec_fail_oom(err, "BIFC slice: out of memory");
+  s->total = m->total;
+  if (len) {
+    first = bifc_first_block(m, offset);
+    last = bifc_first_block(m, offset + len - 1);
+    if (last >= m->num_blocks) { /* a map of bifc_map_read covers [0, total); a slice may not */
+      free(s);
+      return codec_fail_arg(err, "BIFC: the map's %u blocks do not hold %zu bytes at offset %llu",
+                            (unsigned)m->num_blocks, len, (unsigned long long)offset);
+    }
+    s->num_blocks = last - first + 1;
+  } else {
+    first = 0;
+  }
+  if (s->num_blocks && !(s->blocks = (bifc_block *)malloc((size_t)s->num_blocks * sizeof *s->blocks))) {
+    uint32_t n = s->num_blocks;
+    free(s);
+    return codec_fail_oom(err, "BIFC slice: out of memory for %u blocks", (unsigned)n);
+  }
+  if (s->num_blocks) memcpy(s->blocks, m->blocks + first, (size_t)s->num_blocks * sizeof *s->blocks);
+  *out = s;
+  return 1;
+}
+
 int bifc_read(const bifc_map *m, const unsigned char *data, size_t size, uint64_t offset, size_t len,
               const codec_cancel *cancel, unsigned char *dst, codec_error *err) {
+  return bifc_read_at(m, data, 0, size, offset, len, cancel, dst, err);
+}
+
+int bifc_read_at(const bifc_map *m, const unsigned char *in, uint64_t in_base, size_t in_size, uint64_t offset,
+                 size_t len, const codec_cancel *cancel, unsigned char *dst, codec_error *err) {
   uint32_t b;
   size_t got = 0;
   if (offset > m->total || len > m->total - offset)
@@ -292,13 +367,15 @@ int bifc_read(const bifc_map *m, const unsigned char *data, size_t size, uint64_
     char what[48];
     int st;
     if (codec_cancelled(cancel)) return codec_fail_interrupted(err);
-    if (k->in_offset > size || k->in_size > size - k->in_offset)
-      return codec_fail_arg(err, "BIFC block %u: byte offset %llu: past the %zu bytes given", (unsigned)b,
-                            (unsigned long long)k->in_offset, size);
+    if (k->out_offset > offset + got) /* a slice that lacks the range's start */
+      break;
+    if (k->in_offset < in_base || k->in_offset - in_base > in_size || k->in_size > in_size - (k->in_offset - in_base))
+      return codec_fail_arg(err, "BIFC block %u: byte offset %llu: outside the %zu bytes given at %llu", (unsigned)b,
+                            (unsigned long long)k->in_offset, in_size, (unsigned long long)in_base);
     /* a whole block inflates in place; a part, through a buffer of its own */
     if (take < k->out_size && !(tmp = (unsigned char *)malloc(k->out_size)))
       return codec_fail_oom(err, "BIFC block %u: out of memory for %u bytes", (unsigned)b, (unsigned)k->out_size);
-    st = zinflate(data + k->in_offset, k->in_size, 0, tmp ? tmp : dst + got, k->out_size, 1, cancel, &used);
+    st = zinflate(in + (k->in_offset - in_base), k->in_size, 0, tmp ? tmp : dst + got, k->out_size, 1, cancel, &used);
     if (st == ZS_OK && tmp) memcpy(dst + got, tmp + skip, take);
     free(tmp);
     if (st != ZS_OK) {
@@ -307,6 +384,9 @@ int bifc_read(const bifc_map *m, const unsigned char *data, size_t size, uint64_
     }
     got += take;
   }
+  if (got < len) /* a slice that does not hold the range */
+    return codec_fail_arg(err, "BIFC: the blocks given hold %zu of the %zu bytes at offset %llu", got, len,
+                          (unsigned long long)offset);
   return 1;
 }
 

@@ -214,3 +214,72 @@ int tis_pvrz_name(const char *tileset, size_t len, int page, char out[16], codec
   memcpy(out + n, ".PVRZ", 6);
   return 1;
 }
+
+/* The bytes of the tiles' section: tile_count entries of the kind's length. */
+static size_t tiles_bytes(const tis_file *t) {
+  return (size_t)t->tile_count * (t->kind == TIS_PALETTE ? TIS_V1_ENTRY : TIS_V2_ENTRY);
+}
+
+int tis_serialize(const tis_file *t, unsigned char **out, size_t *out_size, codec_error *err) {
+  size_t head = t->has_header ? TIS_HEADER_SIZE + t->header_extra_size : 0, body = tiles_bytes(t), total, i;
+  unsigned char *p;
+  *out = NULL;
+  *out_size = 0;
+  if ((t->kind != TIS_PALETTE && t->kind != TIS_PVRZ) ||
+      (t->kind == TIS_PALETTE ? TIS_V1_ENTRY : TIS_V2_ENTRY) != t->entry_size)
+    return codec_fail_arg(err, "tis: entry length %u does not match the tiles' kind", t->entry_size);
+  if (t->has_header && t->header_size != TIS_HEADER_SIZE + t->header_extra_size)
+    return codec_fail_arg(err, "tis header: header size %u, but %zu bytes follow the 24-byte header", t->header_size,
+                          t->header_extra_size);
+  if (!size_add(head, body, &total) || !size_add(total, t->trailing_size, &total))
+    return codec_fail_limit(err, "tis: the file would pass SIZE_MAX bytes");
+  p = (unsigned char *)malloc(total ? total : 1);
+  if (!p) return codec_fail_oom(err, "tis: out of memory for %zu bytes", total);
+  if (t->has_header) {
+    memcpy(p, t->signature, 4);
+    memcpy(p + 4, t->version, 4);
+    le32_store(p + 8, t->tile_count);
+    le32_store(p + 12, t->entry_size);
+    le32_store(p + 16, t->header_size);
+    le32_store(p + 20, t->tile_side);
+    if (t->header_extra_size) memcpy(p + TIS_HEADER_SIZE, t->header_extra, t->header_extra_size);
+  }
+  if (t->kind == TIS_PALETTE && body) memcpy(p + head, t->tiles, body);
+  for (i = 0; t->kind == TIS_PVRZ && i < t->tile_count; i++) {
+    unsigned char *e = p + head + i * TIS_V2_ENTRY;
+    le32_store(e, (uint32_t)t->refs[i].page);
+    le32_store(e + 4, t->refs[i].x);
+    le32_store(e + 8, t->refs[i].y);
+  }
+  if (t->trailing_size) memcpy(p + head + body, t->trailing, t->trailing_size);
+  *out = p;
+  *out_size = total;
+  return 1;
+}
+
+tis_file *tis_clone(const tis_file *t) {
+  tis_file *c = (tis_file *)malloc(sizeof *c);
+  int ok;
+  if (!c) return NULL;
+  *c = *t;
+  c->header_extra = c->tiles = c->trailing = NULL;
+  c->refs = NULL;
+  ok = copy_bytes(t->header_extra, t->header_extra_size, &c->header_extra) &&
+       copy_bytes(t->trailing, t->trailing_size, &c->trailing) &&
+       (t->kind != TIS_PALETTE || copy_bytes(t->tiles, tiles_bytes(t), &c->tiles));
+  if (ok && t->kind == TIS_PVRZ && t->tile_count) {
+    c->refs = (tis_ref *)malloc((size_t)t->tile_count * sizeof *c->refs);
+    if (c->refs) memcpy(c->refs, t->refs, (size_t)t->tile_count * sizeof *c->refs);
+    else ok = 0;
+  }
+  if (!ok) {
+    tis_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+size_t tis_footprint(const tis_file *t) {
+  size_t tiles = t->kind == TIS_PALETTE ? tiles_bytes(t) : (size_t)t->tile_count * sizeof(tis_ref);
+  return sizeof *t + t->header_extra_size + tiles + t->trailing_size;
+}

@@ -31,7 +31,8 @@
 ** Model: the header's fields as read, the bytes between the 24-byte header
 ** and the tiles, the tiles' bytes (palette tiles) or entries (PVRZ tiles)
 ** and the bytes after the last tile, so a writer could give the file back
-** byte for byte.  Writing TIS files is not implemented yet.
+** byte for byte; tis_serialize does (no table edits tiles yet: tis_tiles
+** is read-only, and the engine's commit wants every format to write).
 **
 ** Ownership: tis_parse and tis_parse_headerless return a tileset the
 ** caller frees with tis_free; every array in it is owned by it (copied
@@ -109,6 +110,21 @@ int tis_parse_headerless(const unsigned char *data, size_t size, uint32_t tile_c
                          tis_file **out, codec_error *err);
 
 void tis_free(tis_file *t);
+
+/* The file's bytes back from the model: the header as read (none for a
+** headerless tileset), the bytes between it and the tiles, the tiles or
+** references, the bytes after them; byte-identical to what was parsed.
+** Returns 1 and *out (malloc'd, the caller frees it), or 0 with err
+** (CODEC_E_ARG for a model whose fields contradict: an entry length that
+** is not its kind's, a header size below 24 or not matching its extra
+** bytes; CODEC_E_LIMIT when the size passes SIZE_MAX). */
+int tis_serialize(const tis_file *t, unsigned char **out, size_t *out_size, codec_error *err);
+
+/* A deep copy (NULL when out of memory). */
+tis_file *tis_clone(const tis_file *t);
+
+/* About how many bytes of memory the model holds (a cache's budget). */
+size_t tis_footprint(const tis_file *t);
 
 /* A palette tile's 256 B, G, R, A entries (1024 bytes) and its 4096
 ** indices; NULL for a PVRZ tileset or a tile out of range. */

@@ -188,6 +188,7 @@ int wed_render_svg(const wed_area *a, const wed_render_opts *o, char **svg, size
   wed_backend b = {NULL, svg_begin_group, svg_end_group, svg_rect, svg_line, svg_label, svg_polygon, NULL, 0};
   double w, h;
   *svg = NULL;
+  if (o->tiles) return codec_fail_arg(err, "tiles are drawn in a PNG only");
   wed_render_extent(a, &w, &h);
   svg_begin(&d, w, h, wed_css, "#f4f4f0");
   b.ctx = &d;
@@ -280,15 +281,98 @@ static void png_polygon(wed_backend *b, const char *cls, const wed_point *pts, s
   free(xy);
 }
 
-int wed_render_canvas(const wed_area *a, const wed_render_opts *o, canvas *out, codec_error *err) {
-  wed_backend b = {NULL, png_nothing, png_end, png_rect, png_line, png_label, png_polygon, NULL, 0};
-  png_ctx p;
+double wed_render_scale(const wed_area *a, const wed_render_opts *o) {
   double w, h, scale = o->scale;
   wed_render_extent(a, &w, &h);
   if (scale <= 0) {
     scale = (o->fit > 0 ? o->fit : 2048) / (w > h ? w : h);
     if (scale > 1) scale = 1;
   }
+  if (o->tiles && scale > 0 && scale < 1e9) {
+    scale = floor(scale * WED_CELL) / WED_CELL;
+    if (scale < 1.0 / WED_CELL) scale = 1.0 / WED_CELL;
+  }
+  return scale;
+}
+
+/* The tile cell c of the base overlay shows: its secondary tile when
+** door_closed[c] says a closed door covers it and it has one, else the
+** first of its primary tiles.  0 when it shows none (no frame, a run
+** outside the lookup table). */
+static int cell_tile(const wed_overlay *base, uint32_t c, const unsigned char *door_closed, uint32_t *tile) {
+  const wed_tilecell *cell = &base->cells[c];
+  if (door_closed && door_closed[c] && cell->secondary_tile != WED_NO_TILE) {
+    *tile = cell->secondary_tile;
+    return 1;
+  }
+  if (!cell->tile_count || cell->tile_start >= base->num_lookup) return 0;
+  *tile = base->lookup[cell->tile_start];
+  return 1;
+}
+
+/* Marks the base-overlay cells of the doors drawn closed (their WED state
+** is closed and o->doors_open is 0); NULL with *none when no cell is, or
+** when out of memory (*none 0). */
+static unsigned char *closed_door_cells(const wed_area *a, const wed_render_opts *o, int *none) {
+  uint32_t n = a->overlays[0].num_cells, d, i;
+  unsigned char *marks = NULL;
+  *none = 1;
+  for (d = 0; d < a->num_doors && !o->doors_open; d++) {
+    const uint16_t *cells;
+    uint32_t k = a->doors[d].closed ? wed_door_cells(a, d, &cells) : 0;
+    for (i = 0; i < k; i++) {
+      if (cells[i] >= n) continue;
+      if (!marks && !(marks = (unsigned char *)calloc(n, 1))) return *none = 0, NULL;
+      marks[cells[i]] = 1;
+    }
+  }
+  return marks;
+}
+
+/* Draws the tile t of cell (x, y), decoded into `tile`, as a cell x cell
+** square (resampled unless cell is 64).  Returns 1, or 0 with err. */
+static int blit_tile(canvas *out, const canvas *tile, uint32_t x, uint32_t y, int cell, codec_error *err) {
+  canvas_color plain = {255, 255, 255, 255};
+  canvas small;
+  if (cell == WED_CELL) {
+    canvas_blit(out, (int64_t)x * cell, (int64_t)y * cell, tile, 0, 0, WED_CELL, 0, plain);
+    return 1;
+  }
+  if (!canvas_resample_grid(tile, 1, 1, cell, &small, err)) return 0;
+  canvas_blit(out, (int64_t)x * cell, (int64_t)y * cell, &small, 0, 0, cell, 0, plain);
+  canvas_free(&small);
+  return 1;
+}
+
+/* The base overlay's tiles, cell after cell, each `cell` pixels wide,
+** polling the cancel before each.  Returns 1, or 0 with err (a tile that
+** does not decode, named with its cell; an interrupt). */
+static int draw_tiles(const wed_area *a, const wed_render_opts *o, canvas *out, int cell, codec_error *err) {
+  const wed_overlay *base = &a->overlays[0];
+  unsigned char *rgba = (unsigned char *)malloc(WED_CELL * WED_CELL * 4), *closed;
+  canvas tile = {.w = WED_CELL, .h = WED_CELL, .px = rgba, .clip_x1 = WED_CELL, .clip_y1 = WED_CELL};
+  uint32_t c, t;
+  int ok = 1, none;
+  if (!rgba) return codec_fail_oom(err, "out of memory for a tile");
+  closed = closed_door_cells(a, o, &none);
+  if (!closed && !none) ok = codec_fail_oom(err, "out of memory for the door cells");
+  for (c = 0; ok && base->width && c < base->num_cells; c++) {
+    uint32_t x = c % base->width, y = c / base->width;
+    if (codec_cancelled(o->cancel)) ok = codec_fail_interrupted(err);
+    else if (!cell_tile(base, c, closed, &t)) continue;
+    else if (!o->tile(o->tile_ctx, t, rgba, err)) ok = codec_prefix(err, "base overlay cell (%u, %u): ", x, y);
+    else ok = blit_tile(out, &tile, x, y, cell, err);
+  }
+  free(closed);
+  free(rgba);
+  return ok;
+}
+
+int wed_render_canvas(const wed_area *a, const wed_render_opts *o, canvas *out, codec_error *err) {
+  wed_backend b = {NULL, png_nothing, png_end, png_rect, png_line, png_label, png_polygon, NULL, 0};
+  png_ctx p;
+  double w, h, scale = wed_render_scale(a, o);
+  wed_render_extent(a, &w, &h);
   /* (compared as doubles first: a huge scale must not overflow the cast) */
   if (!(scale > 0 && w * scale < 1e9 && h * scale < 1e9)) {
     return codec_fail_limit(err, "area of %gx%g pixels at scale %g: the picture is too large", w, h, scale);
@@ -296,7 +380,12 @@ int wed_render_canvas(const wed_area *a, const wed_render_opts *o, canvas *out, 
   if (!canvas_size_ok((int64_t)ceil(w * scale), (int64_t)ceil(h * scale), "the picture", err)) {
     return codec_prefix(err, "area of %gx%g pixels at scale %g: ", w, h, scale);
   }
+  if (o->tiles && !o->tile) return codec_fail_arg(err, "tiles asked for without a tile function");
   if (!canvas_new(out, (int)ceil(w * scale), (int)ceil(h * scale), o->background, err)) return 0;
+  if (o->tiles && a->num_overlays && !draw_tiles(a, o, out, (int)lround(scale * WED_CELL), err)) {
+    canvas_free(out);
+    return 0;
+  }
   p.c = out;
   p.scale = scale;
   p.failed = 0;

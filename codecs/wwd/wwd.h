@@ -364,8 +364,18 @@ int wwd_plane_insert(wwd_level *lvl, uint32_t at, uint32_t tiles_wide, uint32_t 
 ** the caller's rule).  Returns 0 when plane is out of range. */
 int wwd_plane_remove(wwd_level *lvl, uint32_t plane);
 
-/* Finds a plane by uid.  Returns its index, or -1. */
-long wwd_plane_find(const wwd_level *lvl, uint32_t uid);
+/* Finds a plane by uid.  Returns 1 and sets *at to its index, or 0. */
+int wwd_plane_find(const wwd_level *lvl, uint32_t uid, uint32_t *at);
+
+/* Deletes plane `plane` as an edit of the level (wwd_plane_remove), but
+** never the main plane: a level cannot do without it (the game starts
+** there).  Returns 1, or 0 with err. */
+int wwd_plane_delete(wwd_level *lvl, uint32_t plane, codec_error *err);
+
+/* Gives a plane the n image set names (names[i], lens[i] bytes, no NUL),
+** replacing its old ones.  Returns 1, or 0 with err when out of memory
+** (the plane unchanged). */
+int wwd_plane_set_image_sets(wwd_plane *p, const char *const *names, const size_t *lens, size_t n, codec_error *err);
 
 /* The most cells one plane may have after a resize or insert: its tiles
 ** alone fill the largest main block the codec reads (WWD_MAX_MAIN_BLOCK). */
@@ -391,8 +401,8 @@ long wwd_tile_property_insert(wwd_level *lvl, uint32_t at, uint32_t type, uint32
 ** when idx is out of range. */
 int wwd_tile_property_remove(wwd_level *lvl, uint32_t idx);
 
-/* Finds a tile property by uid.  Returns its index, or -1. */
-long wwd_tile_property_find(const wwd_level *lvl, uint32_t uid);
+/* Finds a tile property by uid.  Returns 1 and sets *at to its index, or 0. */
+int wwd_tile_property_find(const wwd_level *lvl, uint32_t uid, uint32_t *at);
 
 /* Appends a tile property of the given type and size (attributes 0; a mask
 ** gets width*height zero bytes).  Returns its index, or -1 on a bad type,
@@ -410,5 +420,15 @@ int wwd_tile_property_set_type(wwd_tile_property *tp, uint32_t type);
 
 /* Replaces the mask bytes (type 3).  Returns 0 when out of memory. */
 int wwd_tile_property_set_mask(wwd_tile_property *tp, const unsigned char *mask, size_t n);
+
+/* Writes tile property `index` of the level as `want` says: its size
+** first, then a new type (a new mask tile gets a zeroed mask of the new
+** width*height), then the attributes and the rectangle, then, when
+** new_mask, want's mask bytes; the property must then be one
+** wwd_serialize takes (a mask width*height bytes: wwd_tile_property_check).
+** want's uid and unknown are not used.  Returns 1, or 0 with err (out of
+** memory; an inconsistent property, which the caller's statement undoes). */
+int wwd_tile_property_update(wwd_level *lvl, uint32_t index, const wwd_tile_property *want, int new_mask,
+                             codec_error *err);
 
 #endif

@@ -97,6 +97,29 @@ static size_t store_bytes(ls_store st) {
   }
 }
 
+/* Only the changed columns whose field lies inside the copy: the
+** record's other fields (spans, computed values) are not the struct's. */
+int ls_copy_back(const ls_column *cols, size_t ncols, const unsigned char *changed, const void *rec, size_t at,
+                 size_t size, void *to, int (*set_text)(void *field, const ls_span *text, void *arg), void *arg) {
+  size_t i, bytes;
+  for (i = 0; i < ncols; i++) {
+    const ls_column *col = &cols[i];
+    int text = col->store == LS_SPAN && (col->kind == LS_TEXT8 || col->kind == LS_UTF8 || col->kind == LS_WTF8);
+    ls_span span;
+    if (!changed[i] || (!text && col->kind != LS_INT && col->kind != LS_BIT && col->kind != LS_ENUM && col->kind != LS_FLOAT))
+      continue;
+    bytes = text ? sizeof span : store_bytes(col->store);
+    if (col->offset < at || col->offset - at + bytes > size || (text && !set_text)) continue;
+    if (!text) {
+      memcpy((unsigned char *)to + (col->offset - at), (const unsigned char *)rec + col->offset, bytes);
+      continue;
+    }
+    memcpy(&span, (const unsigned char *)rec + col->offset, sizeof span);
+    if (!set_text((unsigned char *)to + (col->offset - at), &span, arg)) return 0;
+  }
+  return 1;
+}
+
 /* Writes x (already checked to fit) into the field. */
 static void field_set_int(unsigned char *f, ls_store st, int64_t x) {
   switch (st) {
@@ -234,13 +257,15 @@ static void result_json_ints(sqlite3_context *ctx, ls_span s, ls_store st, int t
 }
 
 /* The next string of a JSON text array field from byte or element *at:
-** an ls_span element, or for LS_NUL_STRINGS the bytes up to the next NUL
-** (or to the end).  Returns 0 after the last. */
+** an ls_span element (or a codec's string laid out as one, read by
+** memcpy; a NULL pointer is ''), or for LS_NUL_STRINGS the bytes up to the
+** next NUL (or to the end).  Returns 0 after the last. */
 static int next_string(ls_span s, ls_store st, size_t *at, ls_span *out) {
   const char *z;
   if (*at >= s.n) return 0;
   if (st != LS_NUL_STRINGS) {
-    *out = ((const ls_span *)s.p)[(*at)++];
+    memcpy(out, (const ls_span *)s.p + (*at)++, sizeof *out);
+    if (!out->p) out->p = "";
     return 1;
   }
   out->p = (const char *)s.p + *at;
@@ -365,6 +390,7 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
     case LS_WTF8:
     case LS_BLOB:
       s = field_bytes(f, col);
+      if (!s.p && (col->flags & LS_COL_NULL_EMPTY)) s.p = ""; /* a codec's empty string */
       if (!s.p) break; /* NULL: absent */
       if (col->kind == LS_TEXT8) ls_result_text8(ctx, row->opts, s.p, s.n);
       else if (col->kind != LS_BLOB) sqlite3_result_text64(ctx, s.p, s.n, SQLITE_TRANSIENT, SQLITE_UTF8);

@@ -112,7 +112,11 @@ static int columns_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
   } else if (c->column == t->ncolumns) {
     name = "source";
     type = "HIDDEN";
-    doc = "argument 1: a file, a folder, a glob pattern (**, {a,b}, any case) or a JSON array of them";
+    /* (a format an Infinity Engine game keeps in its archives also reads a game: game.h) */
+    doc = !t->format || ls_format_game_type(t->format)
+              ? "argument 1: a file, a folder, a glob pattern (**, {a,b}, any case), a JSON array of them, or a "
+                "game's chitin.key (or its folder: the game's resources, override files first)"
+              : "argument 1: a file, a folder, a glob pattern (**, {a,b}, any case) or a JSON array of them";
   } else if (c->column == t->ncolumns + 1) {
     name = "options";
     type = "HIDDEN";

@@ -6,9 +6,11 @@
 **   FROM generate_series(1, 10);
 **
 ** then UPDATE the copies like any level.  Generic: the source may be a file
-** of any registered format (WWD, Teeworlds map, WED, wz4); it must be one
-** levelsql can read, and it is copied byte for byte as it is on disk, so
-** the copy is exactly the template (checksum, compression, unknown fields).
+** of any registered format (WWD, Teeworlds map, WED, wz4), or a resource
+** inside a game's archives ("game/chitin.key:AR0602.WED", game.h: the copy
+** is the resource as a loose file); it must be one levelsql can read, and
+** it is copied byte for byte as it is on disk, so the copy is exactly the
+** template (checksum, compression, unknown fields).
 ** It gets the template's permissions, made writable by its owner (a
 ** read-only template makes copies one can edit).
 **
@@ -65,6 +67,26 @@ static char *read_whole(const char *path, unsigned char **data, size_t *size, st
   return NULL;
 }
 
+/* read_whole for the file a walk loaded: a resource of a game's archives
+** (game.h) is read from its archive, *st its identity. */
+static char *read_source(const ls_file *f, const char *path, unsigned char **data, size_t *size, struct stat *st) {
+  ls_parsed r;
+  unsigned char *bytes;
+  size_t n = 0;
+  if (!f->loc) return read_whole(path, data, size, st);
+  memset(&r, 0, sizeof r);
+  *data = NULL;
+  *size = 0;
+  if (!(bytes = ls_res_read(f->loc, 0, NULL, NULL, &r, &n)))
+    return sqlite3_mprintf("%s: %s", path, r.parse_error.msg[0] ? r.parse_error.msg : "cannot read it from its archive");
+  if ((*data = sqlite3_malloc64((sqlite3_uint64)n + 1)) != NULL) memcpy(*data, bytes, n);
+  free(bytes);
+  if (!*data) return sqlite3_mprintf("%s: out of memory for %lld bytes", path, (long long)n);
+  *size = n;
+  *st = r.st;
+  return NULL;
+}
+
 /* Loads src (any format) through a walk of that one file (engine.h, "the
 ** file walk"), which holds it until freed (*walk, freed by the caller
 ** whatever happens): *f is its cache entry.  SQLITE_OK, or an error with
@@ -107,7 +129,7 @@ static void copy_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (rc == SQLITE_OK && f->working) {
     err = sqlite3_mprintf("levelsql_copy: %s has changes not yet committed in this connection; COMMIT first, then copy", src);
   }
-  if (!err && !(err = read_whole(src, &data, &size, &st)) &&
+  if (!err && !(err = read_source(f, src, &data, &size, &st)) &&
       (st.st_dev != f->dev || st.st_ino != f->ino || (int64_t)st.st_size != f->size || ls_stat_mtime_ns(&st) != f->mtime_ns)) {
     err = sqlite3_mprintf("levelsql_copy: %s changed on disk while it was copied; nothing was written", src);
   }

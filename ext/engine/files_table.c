@@ -28,7 +28,7 @@ static void get_error(const ls_row *row, sqlite3_context *ctx, const ls_column *
 
 static const ls_column file_columns[] = {
   LS_COL_CUSTOM("format", "TEXT", get_format, NULL, "'wwd', ... or NULL when no format recognises the file"),
-  LS_COL_CUSTOM("size", "INTEGER", get_size, NULL, "bytes on disk"),
+  LS_COL_CUSTOM("size", "INTEGER", get_size, NULL, "bytes on disk (a game's resource: its bytes in the archive)"),
   LS_COL_CUSTOM("ok", "INTEGER", get_ok, NULL, "1 when every table of its format can read the file"),
   LS_COL_CUSTOM("error", "TEXT", get_error, NULL, "why it does not (section, index, byte offset)"),
 };

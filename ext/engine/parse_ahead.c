@@ -86,8 +86,9 @@ void ls_parse_buffers_free(ls_parse_buffers *bufs) {
 ** out->parse_error CODEC_E_INTERRUPT when `cancel` (NULL: none) stopped
 ** it: a file of up to LS_MAX_FILE_BYTES is read LS_READ_CHUNK bytes at a
 ** time, so an interrupt is seen within one chunk's read. */
-static unsigned char *read_whole(const char *path, size_t limit, ls_scratch *reuse, const codec_cancel *cancel,
+static unsigned char *read_whole(const void *ctx, size_t limit, ls_scratch *reuse, const codec_cancel *cancel,
                                  ls_parsed *out, size_t *n) {
+  const char *path = ctx;
   unsigned char *buf = NULL;
   size_t done = 0, want;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -157,6 +158,12 @@ static const ls_format *detect_format(const ls_format *const *formats, int nform
 void ls_parse_file(const char *open_path, const char *name, const ls_format *fmt, const ls_format *const *formats,
                    int nformats, uint64_t max_decoded, ls_parse_buffers *bufs, const codec_cancel *cancel,
                    ls_parsed *out) {
+  ls_parse_read(read_whole, open_path, name, fmt, formats, nformats, max_decoded, bufs, cancel, out);
+}
+
+void ls_parse_read(ls_read_fn read, const void *ctx, const char *name, const ls_format *fmt,
+                   const ls_format *const *formats, int nformats, uint64_t max_decoded, ls_parse_buffers *bufs,
+                   const codec_cancel *cancel, ls_parsed *out) {
   ls_scratch *file_buf = bufs ? &bufs->file : NULL;
   unsigned char *data;
   size_t n;
@@ -164,13 +171,13 @@ void ls_parse_file(const char *open_path, const char *name, const ls_format *fmt
   if (!fmt) {
     /* Detect from the first bytes, so a folder's large non-level files
     ** (videos, archives) are never read whole. */
-    if (!(data = read_whole(open_path, LS_SNIFF_BYTES, file_buf, NULL, out, &n))) return;
+    if (!(data = read(ctx, LS_SNIFF_BYTES, file_buf, NULL, out, &n))) return;
     fmt = detect_format(formats, nformats, name, data, n);
     if (!bufs) free(data);
     if (!fmt) return;
   }
   out->fmt = fmt;
-  if (!(data = read_whole(open_path, 0, file_buf, cancel, out, &n))) return;
+  if (!(data = read(ctx, 0, file_buf, cancel, out, &n))) return;
   if (!ls_check_bytes_claim(fmt, data, n, max_decoded, &out->parse_error)) out->model = NULL;
   else
     out->model = bufs && fmt->parse_reusing ? fmt->parse_reusing(data, n, &bufs->parse, cancel, &out->parse_error)
@@ -188,7 +195,10 @@ void ls_parsed_free_model(ls_parsed *r) {
 typedef enum { JOB_QUEUED, JOB_RUNNING, JOB_DONE } job_state;
 
 struct ls_job {
-  char *path;                 /* malloc'd */
+  char *path;                 /* malloc'd: the name formats are detected by (and, without `read`, the file read) */
+  ls_read_fn read;            /* where the bytes come from (read_whole of path, or a game resource's reader) */
+  void *ctx;                  /* read's, owned: freed with ctx_free (NULL: ctx is path) */
+  void (*ctx_free)(void *);
   const ls_format *fmt;
   const ls_format **formats;  /* malloc'd copy, only when fmt is NULL */
   int nformats;
@@ -213,6 +223,7 @@ struct ls_pool {
 
 static void job_free(ls_job *job) {
   ls_parsed_free_model(&job->result);
+  if (job->ctx_free) job->ctx_free(job->ctx);
   free(job->formats);
   free(job->path);
   free(job);
@@ -222,8 +233,8 @@ static void job_free(ls_job *job) {
 ** connection's interrupt when it runs the job itself, or on a worker
 ** (which never calls SQLite) whether the job was abandoned (job_abandoned). */
 static void job_run(ls_job *job, ls_parse_buffers *bufs, const codec_cancel *cancel) {
-  ls_parse_file(job->path, job->path, job->fmt, (const ls_format *const *)job->formats, job->nformats,
-                job->max_decoded, bufs, cancel, &job->result);
+  ls_parse_read(job->read, job->ctx_free ? job->ctx : job->path, job->path, job->fmt,
+                (const ls_format *const *)job->formats, job->nformats, job->max_decoded, bufs, cancel, &job->result);
 }
 
 /* Unlinks a queued job (lock held). */
@@ -373,8 +384,20 @@ void ls_pool_set_threads(ls_pool *pool, int threads) {
 
 ls_job *ls_pool_submit(ls_pool *pool, const char *path, const ls_format *fmt, const ls_format *const *formats,
                        int nformats, uint64_t max_decoded) {
+  return ls_pool_submit_read(pool, read_whole, NULL, NULL, path, fmt, formats, nformats, max_decoded);
+}
+
+ls_job *ls_pool_submit_read(ls_pool *pool, ls_read_fn read, void *ctx, void (*ctx_free)(void *), const char *path,
+                            const ls_format *fmt, const ls_format *const *formats, int nformats,
+                            uint64_t max_decoded) {
   ls_job *job;
-  if (!threads_start(pool) || !(job = calloc(1, sizeof *job))) return NULL;
+  if (!threads_start(pool) || !(job = calloc(1, sizeof *job))) {
+    if (ctx_free) ctx_free(ctx);
+    return NULL;
+  }
+  job->read = read;
+  job->ctx = ctx;
+  job->ctx_free = ctx_free;
   job->fmt = fmt;
   job->max_decoded = max_decoded;
   if (!(job->path = malloc(strlen(path) + 1))) {

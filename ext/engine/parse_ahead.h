@@ -47,7 +47,8 @@ typedef enum ls_read_failure {
   LS_READ_TOO_BIG,  /* larger than LS_MAX_FILE_BYTES (st.st_size) */
   LS_READ_NOMEM,    /* no buffer for `wanted` bytes */
   LS_READ_IO,       /* read() failed: errno_value */
-  LS_READ_SHRANK    /* the file ended before its size */
+  LS_READ_SHRANK,   /* the file ended before its size */
+  LS_READ_ARCHIVE   /* a game resource: its archive could not be read (parse_error.msg says why, naming it) */
 } ls_read_failure;
 
 /* The outcome of reading and parsing one file (ls_parse_file). */
@@ -90,6 +91,23 @@ void ls_parse_file(const char *open_path, const char *name, const ls_format *fmt
                    int nformats, uint64_t max_decoded, ls_parse_buffers *bufs, const codec_cancel *cancel,
                    ls_parsed *out);
 
+/* Where a parse gets its bytes from: a file on disk (ls_parse_file), or
+** a resource inside a game's archives (game.c).  Reads the whole of them
+** (limit 0) or their first `limit` bytes into reuse's buffer (NULL: a
+** malloc'd one; one spare byte, so an empty file still gets one), and the
+** identity of exactly the bytes read into out->st.  Returns the buffer
+** and its length in *n, or NULL with out->read_failure set, or with
+** out->parse_error CODEC_E_INTERRUPT when `cancel` stopped it.  Safe on
+** any thread: ctx must hold all it needs. */
+typedef unsigned char *(*ls_read_fn)(const void *ctx, size_t limit, ls_scratch *reuse, const codec_cancel *cancel,
+                                     ls_parsed *out, size_t *n);
+
+/* ls_parse_file with the bytes `read` gives for ctx; `name` is what
+** format detection goes by (its extension). */
+void ls_parse_read(ls_read_fn read, const void *ctx, const char *name, const ls_format *fmt,
+                   const ls_format *const *formats, int nformats, uint64_t max_decoded, ls_parse_buffers *bufs,
+                   const codec_cancel *cancel, ls_parsed *out);
+
 /* Frees the model of a result (keeps the rest). */
 void ls_parsed_free_model(ls_parsed *r);
 
@@ -116,6 +134,13 @@ void ls_pool_set_threads(ls_pool *pool, int threads);
 ** there, as without a pool. */
 ls_job *ls_pool_submit(ls_pool *pool, const char *path, const ls_format *fmt, const ls_format *const *formats,
                        int nformats, uint64_t max_decoded);
+
+/* ls_pool_submit of a job that runs ls_parse_read(read, ctx, name, ...).
+** The job owns ctx from now on, and frees it with ctx_free (also when
+** NULL is returned). */
+ls_job *ls_pool_submit_read(ls_pool *pool, ls_read_fn read, void *ctx, void (*ctx_free)(void *), const char *name,
+                            const ls_format *fmt, const ls_format *const *formats, int nformats,
+                            uint64_t max_decoded);
 
 /* The job's result into *out (the caller owns out->model), waiting for a
 ** thread that is running it, or running it here, with the calling

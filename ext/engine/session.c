@@ -6,7 +6,9 @@
 
 #include "engine/commit.h"
 #include "engine/engine.h"
+#include "engine/game.h"
 #include "engine/parse_ahead.h"
+#include "engine/source.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -200,6 +202,7 @@ static void file_free(ls_file *f) {
   sqlite3_free(f->error);
   sqlite3_free(f->canon);
   sqlite3_free(f->shown);
+  ls_res_loc_free(f->loc);
   sqlite3_free(f);
 }
 
@@ -214,6 +217,7 @@ void ls_session_release(ls_session *s) {
   sqlite3_free(s->formats);
   sqlite3_free(s->tables);
   seen_dirs_free(s);
+  ls_game_free(s->game);
   sqlite3_free(s);
 }
 
@@ -367,6 +371,7 @@ static char *parsed_error(const char *path, const ls_parsed *r) {
     case LS_READ_NOMEM: return sqlite3_mprintf("%s: out of memory reading %lld bytes", path, (long long)r->wanted);
     case LS_READ_IO: return sqlite3_mprintf("%s: read error: %s", path, strerror(r->errno_value));
     case LS_READ_SHRANK: return sqlite3_mprintf("%s: file shrank while being read", path);
+    case LS_READ_ARCHIVE: return sqlite3_mprintf("%s: %s", path, r->parse_error.msg);
     case LS_READ_OK: break;
   }
   return NULL;
@@ -406,7 +411,10 @@ static int file_parse(ls_session *s, ls_file *f, const char *path, const ls_form
     }
   }
   if (ok && !ahead) {
-    ls_parse_file(f->canon, path, fmt, s->formats, s->nformats, s->max_decoded, &s->buffers, &cancel, r);
+    if (f->loc)
+      ls_parse_read(ls_res_read, f->loc, path, fmt, s->formats, s->nformats, s->max_decoded, &s->buffers, &cancel, r);
+    else
+      ls_parse_file(f->canon, path, fmt, s->formats, s->nformats, s->max_decoded, &s->buffers, &cancel, r);
     if (!r->model && r->parse_error.code == CODEC_E_INTERRUPT) ok = 0;
   }
   ls_interrupt_done(&ic);
@@ -676,6 +684,126 @@ static int reload_same(ls_session *s, ls_file *f, const char *path, const ls_for
   return changed ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
+/* ---- what a path names ---------------------------------------------------------
+**
+** A path names a file (realpath gives its entry), or a resource of a
+** game's archives ("<key>:<RESREF.EXT>", game.h), whose entry is its
+** "<realpath of the key>:<RESREF.EXT>", whose identity is the stamp
+** game.c makes of the key and the archive, and whose bytes game.c reads;
+** a resource the override folder holds is that file. */
+
+/* The session's game cache, made on first use (NULL when out of memory). */
+static ls_game *session_game(ls_session *s) {
+  if (!s->game) s->game = ls_game_new();
+  return s->game;
+}
+
+ls_game *ls_session_game(ls_session *s) {
+  return session_game(s);
+}
+
+/* What path_resolve found. */
+typedef struct resolved {
+  char *canon;      /* sqlite3_malloc'd: the entry's canonical path */
+  int resource;     /* a resource in a game's archives: st and loc hold */
+  struct stat st;   /* its identity */
+  ls_res_loc *loc;  /* where its bytes lie (want_loc), the caller's to free */
+} resolved;
+
+/* Resolves path into *r.  Returns SQLITE_OK, or an error with *err
+** "<path>: <why>". */
+static int path_resolve(ls_session *s, const char *path, int want_loc, resolved *r, char **err) {
+  ls_game_path gp;
+  const char *file = path;
+  char *real;
+  int rc;
+  memset(r, 0, sizeof *r);
+  memset(&gp, 0, sizeof gp);
+  if (strchr(path, ':')) { /* (no resource path lacks one) */
+    ls_game *g = session_game(s);
+    if (!g) {
+      *err = sqlite3_mprintf("out of memory");
+      return SQLITE_NOMEM;
+    }
+    if ((rc = ls_game_resolve(g, path, want_loc, &gp, err)) != SQLITE_OK) return rc;
+    if (gp.kind == LS_GAME_ARCHIVE) {
+      r->canon = gp.canon;
+      r->resource = 1;
+      r->st = gp.st;
+      r->loc = gp.loc;
+      gp.canon = NULL;
+      gp.loc = NULL;
+      ls_game_path_clear(&gp);
+      return SQLITE_OK;
+    }
+    if (gp.kind == LS_GAME_OVERRIDE) file = gp.file;
+  }
+  real = realpath(file, NULL);
+  if (!real) {
+    *err = sqlite3_mprintf("%s: cannot open: %s", path, strerror(errno));
+    ls_game_path_clear(&gp);
+    return SQLITE_ERROR;
+  }
+  r->canon = sqlite3_mprintf("%s", real);
+  free(real);
+  ls_game_path_clear(&gp);
+  if (!r->canon) {
+    *err = sqlite3_mprintf("out of memory");
+    return SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
+}
+
+/* The stat of f's bytes now (*st): a file's stat after the recovery of
+** its folder, a resource's identity as resolved (r).  Returns SQLITE_OK
+** or an error with *err. */
+static int entry_stat(ls_session *s, ls_file *f, const resolved *r, const char *path, struct stat *st, char **err) {
+  if (r->resource) {
+    *st = r->st;
+    return SQLITE_OK;
+  }
+  recover_folder(s, f->canon);
+  if (stat(f->canon, st) != 0) {
+    *err = sqlite3_mprintf("%s: cannot stat: %s", path, strerror(errno));
+    return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
+
+char *ls_session_canon(ls_session *s, const char *path) {
+  resolved r;
+  char *err = NULL, *canon = NULL;
+  if (path_resolve(s, path, 0, &r, &err) == SQLITE_OK) {
+    canon = malloc(strlen(r.canon) + 1);
+    if (canon) strcpy(canon, r.canon);
+  }
+  sqlite3_free(r.canon);
+  sqlite3_free(err);
+  return canon;
+}
+
+int ls_session_expand(ls_session *s, const char *source, const ls_format *fmt, int nocase, ls_interrupt *ic,
+                      ls_pathlist *out, char **err) {
+  ls_game_types types;
+  ls_source_game game;
+  int i, k;
+  memset(&types, 0, sizeof types);
+  types.format = fmt ? fmt->name : NULL;
+  for (i = 0; i < (fmt ? 1 : s->nformats) && types.n < LS_GAME_MAX_TYPES; i++) {
+    uint16_t t = ls_format_game_type(fmt ? fmt : s->formats[i]);
+    for (k = 0; k < types.n && types.type[k] != t; k++) {
+    }
+    if (t && k == types.n) types.type[types.n++] = t;
+  }
+  game.game = session_game(s);
+  game.types = &types;
+  if (!game.game) {
+    *err = sqlite3_mprintf("out of memory");
+    return SQLITE_NOMEM;
+  }
+  return ls_source_expand(source, fmt, &game, nocase, ic, out, err);
+}
+
 /* The lookup half of a load: resolves path to its entry (*out) and
 ** answers from the transaction's copy or the cache when it can.  Returns
 ** SQLITE_OK with *miss 0 when answered, an error, or SQLITE_OK with *miss
@@ -683,25 +811,26 @@ static int reload_same(ls_session *s, ls_file *f, const char *path, const ls_for
 ** read is part of a transaction (txn_reading); a file it pinned is
 ** answered without looking at the disk, or, evicted from the cache, must
 ** be parsed again from the same bytes (*miss 1 then, and the disk has that
-** stat now). */
+** stat now).  A resource of a game's archives is looked up in its key and
+** archive every time (game.c caches both), its identity standing for the
+** stat. */
 static int load_lookup(ls_session *s, const char *path, const ls_format *fmt, int in_txn, ls_file **out,
                        struct stat *st, int *miss, char **err) {
-  char *canon, *resolved;
+  resolved r;
   ls_file *f;
-  int pinned;
+  int pinned, rc;
   *out = NULL;
   *miss = 0;
   s->stats++;
-  resolved = realpath(path, NULL);
-  if (!resolved) {
-    *err = sqlite3_mprintf("%s: cannot open: %s", path, strerror(errno));
-    return SQLITE_ERROR;
-  }
-  canon = sqlite3_mprintf("%s", resolved);
-  free(resolved);
-  if (!canon || !(f = file_entry(s, canon))) {
+  if ((rc = path_resolve(s, path, 1, &r, err)) != SQLITE_OK) return rc;
+  if (!(f = file_entry(s, r.canon))) {
+    ls_res_loc_free(r.loc);
     *err = sqlite3_mprintf("out of memory");
     return SQLITE_NOMEM;
+  }
+  if (r.resource) { /* its bytes are where the key says now */
+    ls_res_loc_free(f->loc);
+    f->loc = r.loc;
   }
   *out = f;
   if (!file_show_as(f, path)) {
@@ -711,13 +840,7 @@ static int load_lookup(ls_session *s, const char *path, const ls_format *fmt, in
   /* The transaction's own copy wins; a change on disk is caught at COMMIT. */
   if (f->working) return SQLITE_OK;
   pinned = in_txn && txn_pinned(s, f);
-  if (!pinned) {
-    recover_folder(s, f->canon);
-    if (stat(f->canon, st) != 0) {
-      *err = sqlite3_mprintf("%s: cannot stat: %s", path, strerror(errno));
-      return SQLITE_ERROR;
-    }
-  }
+  if (!pinned && (rc = entry_stat(s, f, &r, path, st, err)) != SQLITE_OK) return rc;
   if ((pinned || stat_matches(f, st)) && (f->clean || f->error) && (!fmt || f->fmt == fmt)) {
     if (f->error) {
       *err = sqlite3_mprintf("%s: %s", path, f->error);
@@ -730,11 +853,7 @@ static int load_lookup(ls_session *s, const char *path, const ls_format *fmt, in
   }
   if (pinned) {
     /* evicted (or asked for as another format): only the version pinned */
-    recover_folder(s, f->canon);
-    if (stat(f->canon, st) != 0) {
-      *err = sqlite3_mprintf("%s: cannot stat: %s", path, strerror(errno));
-      return SQLITE_ERROR;
-    }
+    if ((rc = entry_stat(s, f, &r, path, st, err)) != SQLITE_OK) return rc;
     if (!stat_matches(f, st)) {
       *err = pinned_gone_error(path);
       return SQLITE_ERROR;
@@ -791,20 +910,42 @@ int ls_session_load_again(ls_session *s, ls_file *known, const char *path, const
 
 int ls_session_is_cached(ls_session *s, const char *path, const ls_format *fmt) {
   struct stat st;
-  char *resolved;
+  resolved r;
+  char *err = NULL;
   ls_file *f;
   s->stats++;
-  if (!(resolved = realpath(path, NULL))) return 0;
-  f = file_find(s, resolved);
-  free(resolved);
+  if (path_resolve(s, path, 0, &r, &err) != SQLITE_OK) {
+    sqlite3_free(err);
+    return 0;
+  }
+  f = file_find(s, r.canon);
+  sqlite3_free(r.canon);
   if (!f) return 0;
   if (f->working) return 1;
   if (txn_reading(s) && txn_pinned(s, f)) return (f->clean || f->error) && (!fmt || f->fmt == fmt);
-  return stat(f->canon, &st) == 0 && stat_matches(f, &st) && (f->clean || f->error) && (!fmt || f->fmt == fmt);
+  if (r.resource) st = r.st;
+  else if (stat(f->canon, &st) != 0) return 0;
+  return stat_matches(f, &st) && (f->clean || f->error) && (!fmt || f->fmt == fmt);
 }
 
 ls_job *ls_session_parse_ahead(ls_session *s, const char *path, const ls_format *fmt) {
-  return s->pool ? ls_pool_submit(s->pool, path, fmt, s->formats, s->nformats, s->max_decoded) : NULL;
+  resolved r;
+  char *err = NULL;
+  if (!s->pool) return NULL;
+  if (!strchr(path, ':')) return ls_pool_submit(s->pool, path, fmt, s->formats, s->nformats, s->max_decoded);
+  /* a game's resource: the job reads it from where its archive holds it now */
+  if (path_resolve(s, path, 1, &r, &err) != SQLITE_OK) {
+    sqlite3_free(err);
+    return NULL; /* the load reports it */
+  }
+  if (!r.resource) { /* a resource the override folder holds: that file */
+    ls_job *job = ls_pool_submit(s->pool, r.canon, fmt, s->formats, s->nformats, s->max_decoded);
+    sqlite3_free(r.canon);
+    return job;
+  }
+  sqlite3_free(r.canon);
+  return ls_pool_submit_read(s->pool, ls_res_read, r.loc, ls_res_loc_free, path, fmt, s->formats, s->nformats,
+                             s->max_decoded);
 }
 
 void ls_session_cancel_ahead(ls_session *s, ls_job *job) {
@@ -1039,9 +1180,82 @@ static void commit_files_free(ls_commit_file *w, int n) {
   sqlite3_free(w);
 }
 
+/* The stat f recorded (the identity of the bytes its model came from). */
+static struct stat recorded_stat(const ls_file *f) {
+  struct stat st;
+  memset(&st, 0, sizeof st);
+  st.st_dev = f->dev;
+  st.st_ino = f->ino;
+  st.st_size = (off_t)f->size;
+  st.st_mtim.tv_sec = (time_t)(f->mtime_ns / 1000000000);
+  st.st_mtim.tv_nsec = (long)(f->mtime_ns % 1000000000);
+  return st;
+}
+
+/* The override files ls_game_materialize made for a commit (made[i] for
+** file i, NULL for a file), and what to do with them after it. */
+typedef struct override_copies {
+  char **made;
+  struct stat *st;
+} override_copies;
+
+/* Before the commit: every edited resource of a game's archives gets its
+** override file, holding the archive's bytes of it (game.h), and the
+** commit then replaces that file like any other: its target and its
+** "unchanged since read" identity become the new file's.  Returns
+** SQLITE_OK, or an error with *err (the copies made so far stay in
+** *copies, for override_copies_end to remove). */
+static int override_copies_make(ls_session *s, ls_file **of, ls_commit_file *w, int n, override_copies *copies,
+                                char **err) {
+  int i, rc = SQLITE_OK;
+  copies->made = sqlite3_malloc64(sizeof *copies->made * (sqlite3_uint64)n);
+  copies->st = sqlite3_malloc64(sizeof *copies->st * (sqlite3_uint64)n);
+  if (!copies->made || !copies->st) {
+    *err = sqlite3_mprintf("out of memory; nothing was written");
+    return SQLITE_NOMEM;
+  }
+  memset(copies->made, 0, sizeof *copies->made * (size_t)n);
+  for (i = 0; rc == SQLITE_OK && i < n; i++) {
+    struct stat read_st = recorded_stat(of[i]);
+    if (!of[i]->loc) continue;
+    if (!session_game(s)) {
+      *err = sqlite3_mprintf("out of memory; nothing was written");
+      return SQLITE_NOMEM;
+    }
+    rc = ls_game_materialize(s->game, of[i]->canon, &read_st, &copies->made[i], &copies->st[i], err);
+    if (rc != SQLITE_OK) break;
+    w[i].canon = copies->made[i];
+    w[i].dev = copies->st[i].st_dev;
+    w[i].ino = copies->st[i].st_ino;
+    w[i].read_size = (int64_t)copies->st[i].st_size;
+    w[i].read_mtime_ns = ls_stat_mtime_ns(&copies->st[i]);
+  }
+  return rc;
+}
+
+/* After the commit: an override file made for it that the commit did not
+** replace (it failed) is removed when it is still the copy made, so a
+** failed commit leaves the game as it was; then the list is freed. */
+static void override_copies_end(override_copies *copies, const ls_commit_file *w, int n) {
+  int i;
+  for (i = 0; copies->made && i < n; i++) {
+    struct stat now;
+    if (!copies->made[i]) continue;
+    if (!w[i].replaced && stat(copies->made[i], &now) == 0 && now.st_dev == copies->st[i].st_dev &&
+        now.st_ino == copies->st[i].st_ino && now.st_size == copies->st[i].st_size &&
+        ls_stat_mtime_ns(&now) == ls_stat_mtime_ns(&copies->st[i])) {
+      unlink(copies->made[i]);
+    }
+    sqlite3_free(copies->made[i]);
+  }
+  sqlite3_free(copies->made);
+  sqlite3_free(copies->st);
+}
+
 int ls_session_sync(ls_session *s, char **err) {
   ls_commit_file *w = NULL;
   ls_file **of = NULL;
+  override_copies copies = {NULL, NULL};
   int64_t k;
   int n = 0, i, rc = SQLITE_OK;
   if (s->committed) return SQLITE_OK;
@@ -1084,6 +1298,8 @@ int ls_session_sync(ls_session *s, char **err) {
     }
     w[i].data = data;
   }
+  /* Edits of a game's resources go to its override folder. */
+  if (rc == SQLITE_OK) rc = override_copies_make(s, of, w, n, &copies, err);
   /* Lock, check, write, replace (commit.c). */
   if (rc == SQLITE_OK) {
     rc = ls_commit(w, n, busy_timeout_ms(s), s->overwrite_readonly ? LS_COMMIT_OVERWRITE_READONLY : 0, err);
@@ -1091,8 +1307,14 @@ int ls_session_sync(ls_session *s, char **err) {
   for (i = 0; i < n; i++) {
     if (!w[i].replaced) continue;
     s->writes++;
-    adopt_written(s, of[i], &w[i]);
+    if (of[i]->loc) { /* the resource is the override file now, another entry: this one is read no more */
+      drop_clean(s, of[i]);
+      of[i]->size = -1;
+    } else {
+      adopt_written(s, of[i], &w[i]);
+    }
   }
+  override_copies_end(&copies, w, n);
   commit_files_free(w, n);
   sqlite3_free(of);
   if (rc != SQLITE_OK) return rc;

@@ -35,10 +35,12 @@
 #include <sys/types.h>
 
 #include "engine/engine.h"
+#include "engine/game.h"        /* ls_game, ls_res_loc: resources inside a game's archives */
 #include "engine/parse_ahead.h" /* ls_parse_buffers */
 #include "engine/win_port.h" /* Windows: 64-bit dev_t and ino_t (empty elsewhere) */
 
-struct ls_job; /* parse_ahead.h */
+struct ls_job;      /* parse_ahead.h */
+struct ls_pathlist; /* source.h */
 
 /* What a scan passes to a load so that parsing overlaps it (vtab.c). */
 typedef struct ls_ahead {
@@ -62,7 +64,9 @@ typedef struct ls_snap {
 typedef struct ls_file {
   int64_t id;                 /* index in the session's files, 1-based, never reused */
   int64_t part;               /* the rowid's file part: ls_file_part(canon) */
-  char *canon;                /* realpath(): one entry per file however it is spelled */
+  char *canon;                /* realpath(): one entry per file however it is spelled; for a
+                              ** resource in a game's archives "<realpath of the key>:<RESREF.EXT>" (game.h) */
+  ls_res_loc *loc;            /* a resource in a game's archives: where its bytes lie, as last resolved; NULL: a file */
   char *shown;                /* the path as last matched by a source (the `file` column) */
   /* the bytes `clean` was parsed from */
   dev_t dev;
@@ -125,6 +129,7 @@ struct ls_session {
   int64_t parsed_on_threads;  /* of those, the jobs a pool thread ran (else this one did) */
   int64_t writes;             /* files written back */
   int64_t expansions;         /* sources listed by scans (ls_filter) */
+  ls_game *game;              /* the game keys and archive indexes read (game.h); NULL until a source names one */
   int64_t stats;              /* files looked up on disk (realpath, stat) to check the cache */
   uint64_t generation;        /* bumped by every write: a cursor's loaded record is stale once it moves */
 };
@@ -147,6 +152,22 @@ int ls_session_load(ls_session *s, const char *path, const ls_format *fmt, ls_fi
 ** call on a miss. */
 int ls_session_load_again(ls_session *s, ls_file *known, const char *path, const ls_format *fmt,
                           const ls_ahead *ahead, ls_file **out, char **err);
+
+/* Lists the files source names (source.h, ls_source_expand) for tables
+** of format fmt (NULL: every registered format), a game's resources of
+** their types included, through the session's cache of game keys.
+** Returns SQLITE_OK, or an error with *err (sqlite3_mprintf'd). */
+int ls_session_expand(ls_session *s, const char *source, const ls_format *fmt, int nocase, ls_interrupt *ic,
+                      struct ls_pathlist *out, char **err);
+
+/* The session's cache of game keys and archive indexes (game.h), made on
+** first use; NULL when out of memory. */
+ls_game *ls_session_game(ls_session *s);
+
+/* The canonical path of the file path names now (realpath; for a game's
+** resource its "<key>:<NAME>" or its override file's realpath),
+** malloc'd, or NULL when it names none. */
+char *ls_session_canon(ls_session *s, const char *path);
 
 /* Whether loading path with fmt now would be answered without parsing (the
 ** cache holds it unchanged on disk, or the transaction's copy). */

@@ -25,6 +25,7 @@
 #include "engine/source.h"
 
 #include "engine/commit.h"
+#include "engine/game.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -105,6 +106,7 @@ typedef struct expansion {
   found_path *found;
   int n, cap;
   ls_interrupt *ic; /* NULL: not interruptible */
+  const ls_source_game *game;
   char **err;
 } expansion;
 
@@ -632,12 +634,25 @@ static int expand_pattern(expansion *x, const char *pattern, const char *source,
 
 /* ---- one source ------------------------------------------------------------- */
 
+/* ls_game_list's add: one path of a game. */
+static int found_add_game_path(void *ctx, const char *path) {
+  return found_add((expansion *)ctx, path, NULL);
+}
+
+/* Appends the resources of the game of `key` (game.h). */
+static int expand_game(expansion *x, const char *key) {
+  return ls_game_list(x->game->game, key, x->game->types, x->ic, found_add_game_path, x, x->err);
+}
+
 /* Appends the regular files of a folder (not recursive, not hidden) with
-** one of fmt's extensions, and those that cannot be stat'ed (path_kind). */
+** one of fmt's extensions, and those that cannot be stat'ed (path_kind);
+** or, for a game's folder (one holding a chitin.key, game.h), the game's
+** resources instead, the folder listed once either way. */
 static int expand_directory(expansion *x, const char *dir, const ls_format *fmt) {
   DIR *d = opendir(dir);
   struct dirent *e;
-  int rc = SQLITE_OK;
+  char *key = NULL;
+  int rc = SQLITE_OK, n0 = x->n, has_key = 0;
   if (!d) {
     *x->err = sqlite3_mprintf("%s: cannot list the directory: %s", dir, strerror(errno));
     return SQLITE_ERROR;
@@ -649,6 +664,7 @@ static int expand_directory(expansion *x, const char *dir, const ls_format *fmt)
       rc = SQLITE_INTERRUPT;
       break;
     }
+    if (sqlite3_stricmp(e->d_name, "chitin.key") == 0) has_key = 1;
     if (e->d_name[0] == '.' || !has_format_extension(e->d_name, fmt)) continue;
     if (!(path = path_join(dir, e->d_name))) {
       rc = out_of_memory(x->err);
@@ -662,27 +678,60 @@ static int expand_directory(expansion *x, const char *dir, const ls_format *fmt)
     sqlite3_free(path);
   }
   closedir(d);
+  if (rc == SQLITE_OK && has_key && x->game && ls_game_key_of(dir, 1, &key)) {
+    found_truncate(x, n0); /* a game's other files are no level files */
+    rc = key ? expand_game(x, key) : out_of_memory(x->err);
+    sqlite3_free(key);
+  }
+  return rc;
+}
+
+/* Replaces the paths found from index n0 on that are game keys (the
+** chitin.key of every folder a pattern matched) with their games'
+** resources. */
+static int expand_matched_games(expansion *x, int n0) {
+  int i, n = x->n, rc = SQLITE_OK;
+  for (i = n0; rc == SQLITE_OK && i < n; i++) {
+    char *key = NULL;
+    if (!x->found[i].path || !ls_game_key_of(x->found[i].path, 0, &key)) continue;
+    if (!key) return out_of_memory(x->err);
+    rc = expand_game(x, key);
+    sqlite3_free(key);
+    sqlite3_free(x->found[i].path); /* the key itself is no level file */
+    x->found[i].path = NULL;
+  }
+  for (i = n0, n = n0; i < x->n; i++) { /* close the gaps */
+    if (x->found[i].path) x->found[n++] = x->found[i];
+  }
+  x->n = n;
   return rc;
 }
 
 /* Appends what one source (not an array) names: a pattern's matches, a
-** folder's level files, or the path itself.  A pattern that matches
-** nothing, or misses a folder, but is the name of a real file (brackets
-** and braces are legal in names) gives that file. */
+** folder's level files, a game's resources, or the path itself.  A
+** pattern that matches nothing, or misses a folder, but is the name of a
+** real file (brackets and braces are legal in names) gives that file. */
 static int expand_one(expansion *x, const char *source, const ls_format *fmt, int nocase) {
   size_t open, close;
+  char *key = NULL;
+  int rc;
   if (strpbrk(source, "*?[") || find_group(source, &open, &close)) {
     ls_pathlist patterns = {NULL, 0};
     int n0 = x->n, i;
-    int rc = expand_groups(source, 0, &patterns, x->err);
+    rc = expand_groups(source, 0, &patterns, x->err);
     for (i = 0; rc == SQLITE_OK && i < patterns.n; i++) rc = expand_pattern(x, patterns.paths[i], source, nocase);
     ls_pathlist_free(&patterns);
+    if (rc == SQLITE_OK && x->game && x->n > n0) return expand_matched_games(x, n0);
     if (!(rc == SQLITE_ERROR || (rc == SQLITE_OK && x->n == n0)) || !is_regular_file(source)) return rc;
     found_truncate(x, n0);
     sqlite3_free(*x->err);
     *x->err = NULL;
   } else if (is_directory(source)) {
     return expand_directory(x, source, fmt);
+  } else if (x->game && ls_game_key_of(source, 0, &key)) {
+    rc = key ? expand_game(x, key) : out_of_memory(x->err);
+    sqlite3_free(key);
+    return rc;
   }
   return found_add(x, source, NULL);
 }
@@ -846,14 +895,15 @@ static int json_paths(const char *source, ls_pathlist *out, char **err) {
   return SQLITE_ERROR;
 }
 
-int ls_source_expand(const char *source, const ls_format *fmt, int nocase, ls_interrupt *ic, ls_pathlist *out,
-                     char **err) {
+int ls_source_expand(const char *source, const ls_format *fmt, const ls_source_game *game, int nocase,
+                     ls_interrupt *ic, ls_pathlist *out, char **err) {
   expansion x;
   int rc = SQLITE_OK;
   out->paths = NULL;
   out->n = 0;
   memset(&x, 0, sizeof x);
   x.ic = ic;
+  x.game = game;
   x.err = err;
   if (!*source) {
     /* '' is a slip (an unset variable in a script), not a file called "" */

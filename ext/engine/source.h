@@ -14,6 +14,14 @@ typedef struct ls_pathlist {
   int n;
 } ls_pathlist;
 
+/* What a source that names a game lists (game.h): the resource types of
+** the table's format (ls_session_expand fills them in), through the
+** connection's cache of keys. */
+typedef struct ls_source_game {
+  struct ls_game *game;
+  const struct ls_game_types *types;
+} ls_source_game;
+
 /* Expands source:
 **  - a JSON array of strings (`["a/x.WWD", "b/RETAIL*.WWD"]`): each element
 **    expanded as below, the results merged in byte order without
@@ -31,7 +39,12 @@ typedef struct ls_pathlist {
 **  - a folder: its regular files (not recursive, no hidden ones) whose
 **    extension is one of fmt's in any case (any extension when fmt is
 **    NULL), sorted;
-**  - anything else: that one path (whether it opens is found out on load).
+**  - a game (game.h): a chitin.key, a folder holding one (its other files
+**    are not level files), or a key a pattern matches: the game's
+**    resources of game->types, "<key>:<RESREF.EXT>" or the override file
+**    that takes precedence (ls_game_list);
+**  - anything else: that one path (whether it opens is found out on load:
+**    "<key>:<RESREF.EXT>" names one resource of a game).
 ** Each file is listed once: paths reaching one file (a symbolic link and
 ** its target, hard links, "./A.WWD" and "A.WWD") give only the first of
 ** them in byte order.  A path the walk meets but cannot stat (longer than
@@ -41,8 +54,8 @@ typedef struct ls_pathlist {
 ** Returns SQLITE_OK, or an error with *err (sqlite3_mprintf'd): a missing
 ** folder, a folder that cannot be listed, a malformed array, out of
 ** memory, an interrupt. */
-int ls_source_expand(const char *source, const ls_format *fmt, int nocase, ls_interrupt *ic, ls_pathlist *out,
-                     char **err);
+int ls_source_expand(const char *source, const ls_format *fmt, const ls_source_game *game, int nocase,
+                     ls_interrupt *ic, ls_pathlist *out, char **err);
 
 void ls_pathlist_free(ls_pathlist *list);
 

@@ -285,16 +285,29 @@ static int order_is_natural(const ls_table *t, const sqlite3_index_info *info, i
 /* a scan that cannot run: no source, no file, no rowid */
 #define LS_PLAN_IMPOSSIBLE 1e30
 
+/* About how many resources of one type a game lists (a game of the
+** Infinity Engine has hundreds to thousands of areas). */
+#define LS_PLAN_GAME_FILES 1000.0
+
 /* About how many files `source` names, for the planner: 1 for a file, the
-** entries of a folder, a guess for anything else.  Looks at the disk once
-** (stat, and a listing without stats for a folder); never fails. */
+** entries of a folder, a guess for a game (game.h) or anything else.
+** Looks at the disk once or twice (stat; a listing without stats for a
+** folder; a key's first bytes); never fails. */
 static double plan_count_files(const char *source) {
   struct stat st;
   DIR *d;
   struct dirent *e;
+  char *key = NULL;
   double n = 0;
+  int folder;
   if (strpbrk(source, "*?[{")) return LS_PLAN_FILES_GUESS;
-  if (stat(source, &st) != 0 || !S_ISDIR(st.st_mode)) return 1;
+  if (stat(source, &st) != 0) return 1;
+  folder = S_ISDIR(st.st_mode);
+  if (ls_game_key_of(source, folder, &key)) {
+    sqlite3_free(key);
+    return LS_PLAN_GAME_FILES;
+  }
+  if (!folder) return 1;
   if (!(d = opendir(source))) return LS_PLAN_FILES_GUESS;
   while ((e = readdir(d)) != NULL) {
     if (e->d_name[0] != '.') n++;
@@ -1166,7 +1179,7 @@ static int insert_target(ls_vtab *v, sqlite3_value **values, char **path) {
     if (options && (rc = ls_options_parse(t->format, options, &opts, &err)) != SQLITE_OK) return vtab_error(v, rc, err);
     ls_interrupt ic;
     ls_interrupt_init(&ic, v->sess->db);
-    rc = ls_source_expand(source, t->format, opts.nocase, &ic, &list, &err);
+    rc = ls_session_expand(v->sess, source, t->format, opts.nocase, &ic, &list, &err);
     ls_interrupt_done(&ic);
   }
   if (rc != SQLITE_OK) return vtab_error(v, rc, err);

@@ -169,7 +169,7 @@ static int memo_expand(ls_walk *w, const ls_pathlist **out, char **err) {
     }
     w->sess->expansions++;
     ls_interrupt_init(&ic, w->sess->db);
-    rc = ls_source_expand(spec->source, spec->format, spec->nocase, &ic, &m->paths, err);
+    rc = ls_session_expand(w->sess, spec->source, spec->format, spec->nocase, &ic, &m->paths, err);
     ls_interrupt_done(&ic);
     if (rc != SQLITE_OK) return rc;
     m->sorted = 1;
@@ -227,11 +227,12 @@ static int part_entry_cmp(const void *a_, const void *b_) {
   return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* The file part of path (realpath, then ls_file_part) and its canonical
-** path (*canon, malloc'd; NULL with part -1 when the path resolves to
-** nothing: no rowid names it). */
-static int64_t path_part(const char *path, char **canon) {
-  *canon = realpath(path, NULL);
+/* The file part of path (its canonical path, then ls_file_part) and its
+** canonical path (*canon, malloc'd; NULL with part -1 when the path
+** resolves to nothing: no rowid names it).  A game's resource has the
+** canonical path of its entry (ls_session_canon). */
+static int64_t path_part(ls_session *s, const char *path, char **canon) {
+  *canon = ls_session_canon(s, path);
   return *canon ? ls_file_part(*canon) : -1;
 }
 
@@ -240,13 +241,13 @@ static int64_t path_part(const char *path, char **canon) {
 ** paths of different files with one part fail with the collision error
 ** naming both; two paths of one file (a link) keep the first in path
 ** order. */
-static int memo_index_parts(ls_memo *m, char **err) {
+static int memo_index_parts(ls_session *s, ls_memo *m, char **err) {
   ls_part_entry *e = sqlite3_malloc64(sizeof *e * (sqlite3_uint64)(m->paths.n + 1));
   int i, n = 0, rc = SQLITE_OK;
   if (!e) return SQLITE_NOMEM;
   for (i = 0; i < m->paths.n; i++) {
     e[n].index = i;
-    e[n].part = path_part(m->paths.paths[i], &e[n].canon);
+    e[n].part = path_part(s, m->paths.paths[i], &e[n].canon);
     if (e[n].canon) n++;
   }
   qsort(e, (size_t)n, sizeof *e, part_entry_cmp);
@@ -276,10 +277,10 @@ static int memo_index_parts(ls_memo *m, char **err) {
 /* The path of the memo's expansion whose file is the one with file part
 ** `part` (*path; NULL: none of them).  The parts are found at the
 ** statement's first rowid lookup and kept with the expansion. */
-static int memo_path_of_part(ls_memo *m, int64_t part, const char **path, char **err) {
+static int memo_path_of_part(ls_session *s, ls_memo *m, int64_t part, const char **path, char **err) {
   int lo = 0, hi, rc;
   *path = NULL;
-  if (!m->by_part && (rc = memo_index_parts(m, err)) != SQLITE_OK) return rc;
+  if (!m->by_part && (rc = memo_index_parts(s, m, err)) != SQLITE_OK) return rc;
   hi = m->nby_part;
   while (lo < hi) {
     int mid = lo + (hi - lo) / 2;
@@ -519,12 +520,12 @@ static int walk_open_part(ls_walk *w, char **err) {
   char *canon = NULL;
   int rc;
   if (spec->source) {
-    if ((rc = memo_expand(w, &all, err)) != SQLITE_OK || (rc = memo_path_of_part(&w->memo, spec->part, &path, err)) != SQLITE_OK) {
+    if ((rc = memo_expand(w, &all, err)) != SQLITE_OK || (rc = memo_path_of_part(w->sess, &w->memo, spec->part, &path, err)) != SQLITE_OK) {
       return rc;
     }
     if (path && spec->only && !ls_path_spelling_equal(spec->only, path)) path = NULL;
   } else if (spec->only) {
-    if (path_part(spec->only, &canon) == spec->part) path = spec->only;
+    if (path_part(w->sess, spec->only, &canon) == spec->part) path = spec->only;
     free(canon);
   } else {
     ls_file *other, *f = ls_session_file_by_part(w->sess, spec->part, &other);

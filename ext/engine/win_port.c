@@ -23,6 +23,7 @@
 #undef flock
 #undef fcntl
 #undef mkstemp
+#undef mkdir
 #undef pread
 #undef realpath
 #undef DIR
@@ -207,6 +208,16 @@ int ls_win_unlink(const char *path) {
   BOOL ok;
   if (!w) return -1;
   ok = DeleteFileW(w);
+  free(w);
+  return ok ? 0 : fail_with_last_error();
+}
+
+int ls_win_mkdir(const char *path, int mode) {
+  wchar_t *w = wide_path(path);
+  BOOL ok;
+  (void)mode; /* (Windows has no POSIX modes: a new folder is writable) */
+  if (!w) return -1;
+  ok = CreateDirectoryW(w, NULL);
   free(w);
   return ok ? 0 : fail_with_last_error();
 }

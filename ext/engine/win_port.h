@@ -20,7 +20,8 @@
 **    bytes of the file stay readable by everyone, as under an advisory
 **    lock; SQLite's Windows VFS locks the same way);
 **  - opendir()/readdir() list with FindFirstFileW, names in UTF-8;
-**  - mkstemp() creates with O_EXCL through the same open.
+**  - mkstemp() creates with O_EXCL through the same open; mkdir() is
+**    CreateDirectoryW (the mode is ignored: a new folder is writable).
 ** Folders are not flushed on Windows (commit.c): NTFS journals its names.
 */
 #ifndef LEVELSQL_WIN_PORT_H
@@ -65,6 +66,7 @@ int ls_win_fsync(int fd);
 int ls_win_flock(int fd, int op);
 int ls_win_fcntl(int fd, int cmd, ...);
 int ls_win_mkstemp(char *pattern);
+int ls_win_mkdir(const char *path, int mode);
 ssize_t ls_win_pread(int fd, void *buf, size_t n, off_t offset);
 char *ls_win_realpath(const char *path, char *unused);
 ls_win_dir *ls_win_opendir(const char *path);
@@ -83,6 +85,7 @@ int ls_win_closedir(ls_win_dir *d);
 #define flock ls_win_flock
 #define fcntl ls_win_fcntl
 #define mkstemp ls_win_mkstemp
+#define mkdir ls_win_mkdir
 #define pread ls_win_pread
 #define realpath ls_win_realpath
 #define DIR ls_win_dir

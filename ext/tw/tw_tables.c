@@ -118,9 +118,8 @@ static int refuse_envelope(const void *model, int64_t index, const ls_index_ref 
   const char *want = ref->sort == 1 ? "sound" : ref->sort == 3 ? "position" : "color";
   if (!tw_envelope_get(model, (size_t)index, &info, &e)) return ls_codec_failed(&e, SQLITE_CONSTRAINT, why, NULL);
   if (info.channels == ref->sort) return SQLITE_OK;
-  *why = sqlite3_mprintf("envelope %d is a %s envelope (%d channels); it takes a %s envelope (%d channels), or NULL for none",
-                         (int)index, info.kind, info.channels, want, (int)ref->sort);
-  return SQLITE_CONSTRAINT;
+  return ls_refuse(why, "envelope %d is a %s envelope (%d channels); it takes a %s envelope (%d channels), or NULL for none",
+                   (int)index, info.kind, info.channels, want, (int)ref->sort);
 }
 
 /* What the indices refer to: a write must name an existing one (of the
@@ -141,13 +140,13 @@ LS_CODEC_KEYS(source, tw_map, tw_row_key, tw_row_find, TW_ROWS_SOURCES)
 LS_CODEC_KEYS(image, tw_map, tw_row_key, tw_row_find, TW_ROWS_IMAGES)
 LS_CODEC_KEYS(envelope, tw_map, tw_row_key, tw_row_find, TW_ROWS_ENVELOPES)
 LS_CODEC_KEYS(sound, tw_map, tw_row_key, tw_row_find, TW_ROWS_SOUNDS)
-LS_CODEC_REMOVE(group_remove, tw_map, tw_group_delete)
-LS_CODEC_REMOVE(layer_remove, tw_map, tw_layer_delete)
-LS_CODEC_REMOVE_INDEX(quad_remove, tw_map, tw_quad_delete)
-LS_CODEC_REMOVE_INDEX(source_remove, tw_map, tw_source_delete)
-LS_CODEC_REMOVE(image_remove, tw_map, tw_image_delete)
-LS_CODEC_REMOVE(envelope_remove, tw_map, tw_envelope_delete)
-LS_CODEC_REMOVE(sound_remove, tw_map, tw_sound_delete)
+LS_REMOVE_CALL(group_remove, tw_map, tw_group_delete, NULL)
+LS_REMOVE_CALL(layer_remove, tw_map, tw_layer_delete, NULL)
+LS_REMOVE_CALL_NESTED(quad_remove, tw_map, tw_quad_delete, NULL)
+LS_REMOVE_CALL_NESTED(source_remove, tw_map, tw_source_delete, NULL)
+LS_REMOVE_CALL(image_remove, tw_map, tw_image_delete, NULL)
+LS_REMOVE_CALL(envelope_remove, tw_map, tw_envelope_delete, NULL)
+LS_REMOVE_CALL(sound_remove, tw_map, tw_sound_delete, NULL)
 
 /* ---- rows of layers (tw_layers, tw_tiles, tw_quads) ------------------------------ */
 
@@ -180,9 +179,8 @@ static int layer_row_kind(const ls_row *row) {
 ** change, anything else fails. */
 static int other_layer_kind(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   if (sqlite3_value_type(v) == SQLITE_NULL) return SQLITE_OK;
-  *err = sqlite3_mprintf("column %s: a %s layer has no %s", col->name, tw_kind_name((tw_kind)layer_row_kind(row)),
-                         col->name);
-  return SQLITE_CONSTRAINT;
+  return ls_refuse(err, "column %s: a %s layer has no %s", col->name, tw_kind_name((tw_kind)layer_row_kind(row)),
+                   col->name);
 }
 
 #define KIND(k) (1u << (k))
@@ -287,7 +285,7 @@ static const char *const style_names[] = {"0.6", "0.7", "ddnet", NULL};
 
 static const ls_column map_columns[] = {
   LS_COL_INT("datafile_version", LS_I64, map_rec, sum.df_version, LS_COL_RO, "datafile container version as read (3 or 4; levelsql writes 4)"),
-  LS_COL_ENUM("style", LS_I32, map_rec, sum.style, style_names, 0, "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound layers, sounds, settings, UUID items) is refused for '0.7'"),
+  LS_COL_ENUM("style", LS_I32, map_rec, sum.style, 0, style_names, 0, "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound layers, sounds, settings, UUID items) is refused for '0.7'"),
   LS_COL_TEXT("author", LS_UTF8, map_rec, info[TW_INFO_AUTHOR], 31, LS_COL_NULL, 0, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
   LS_COL_TEXT("map_version", LS_UTF8, map_rec, info[TW_INFO_VERSION], 15, LS_COL_NULL, 0, "map info: version string (15 bytes); NULL when absent, and setting NULL or '' removes it"),
   LS_COL_TEXT("credits", LS_UTF8, map_rec, info[TW_INFO_CREDITS], 127, LS_COL_NULL, 0, "map info: credits (127 bytes); NULL when absent, and setting NULL or '' removes it"),
@@ -362,13 +360,11 @@ static int group_insert(void *model, const void *args, ls_pos *pos, char **err) 
   int64_t g;
   codec_error e;
   int rc = ls_arg_position(&((const group_args *)args)->grp, (int64_t)m->num_groups, (int64_t)m->num_groups, &g, err);
-  if (rc == SQLITE_OK) rc = ls_codec_edited(tw_group_insert(m, (size_t)g, &e), &e, err);
+  if (rc == SQLITE_OK) rc = ls_codec_check(tw_group_insert(m, (size_t)g, &e), &e, err, NULL);
   return rc == SQLITE_OK ? ls_inserted_at(pos, g, 0) : rc;
 }
 
-static const ls_insert group_insertion = {
-  .run = group_insert, .args_size = sizeof(group_args), .args = {LS_ARG(group_args, grp)},
-};
+static const ls_insert group_insertion = LS_INSERT(group_insert, group_args, LS_ARG(group_args, grp));
 
 static const ls_table tw_groups = {
   .name = "tw_groups", .format = &tw_format, .doc = "one row per group of each map; INSERT adds an empty group (the editor's defaults) at grp or last, DELETE removes a group with its layers (not the game group)",
@@ -434,9 +430,8 @@ LS_CODEC_RECORD(layer, tw_map, tw_layer_info, tw_layer_get, tw_layer_set, layer_
 static int parse_kind(const ls_arg *a, tw_kind *out, char **err) {
   const char *s = ls_arg_text(a) ? ls_arg_text(a) : "tiles";
   if (tw_kind_by_name(s, out)) return SQLITE_OK;
-  *err = sqlite3_mprintf("column kind: '%s' is not a kind a layer can be added as (tiles, game, front, tele, "
-                         "speedup, switch, tune, quads, sounds)", s);
-  return SQLITE_CONSTRAINT;
+  return ls_refuse(err, "column kind: '%s' is not a kind a layer can be added as (tiles, game, front, tele, "
+                   "speedup, switch, tune, quads, sounds)", s);
 }
 
 /* The columns an INSERT into tw_layers reads. */
@@ -462,16 +457,13 @@ static int layer_insert(void *model, const void *args_, ls_pos *pos, char **err)
       (rc = ls_arg_position(&args->width, 0, INT32_MAX, &w, err)) != SQLITE_OK ||
       (rc = ls_arg_position(&args->height, 0, INT32_MAX, &h, err)) != SQLITE_OK)
     return rc;
-  rc = ls_codec_edited(tw_layer_insert(m, (size_t)g, k == INT32_MAX ? TW_LAST : (size_t)k, kind, (int)w, (int)h, &l, &e),
-                       &e, err);
+  rc = ls_codec_check(tw_layer_insert(m, (size_t)g, k == INT32_MAX ? TW_LAST : (size_t)k, kind, (int)w, (int)h, &l, &e),
+                       &e, err, NULL);
   return rc == SQLITE_OK ? ls_inserted_at(pos, (int64_t)l, 0) : rc;
 }
 
-static const ls_insert layer_insertion = {
-  .run = layer_insert, .args_size = sizeof(layer_args),
-  .args = {LS_ARG(layer_args, grp), LS_ARG(layer_args, layer), LS_ARG(layer_args, kind), LS_ARG(layer_args, width),
-           LS_ARG(layer_args, height)},
-};
+static const ls_insert layer_insertion = LS_INSERT(layer_insert, layer_args, LS_ARG(layer_args, grp), LS_ARG(layer_args, layer),
+                                                   LS_ARG(layer_args, kind), LS_ARG(layer_args, width), LS_ARG(layer_args, height));
 
 static const ls_table tw_layers = {
   .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map; INSERT adds a layer of any kind but sounds_deprecated to group grp at position layer (default last), with the editor's defaults and DDNet's rules; DELETE removes one (not the game layer)",
@@ -600,29 +592,26 @@ typedef struct element_args {
 ** when there is none. */
 static int find_layer(const tw_map *m, const ls_arg *grp, const ls_arg *layer, size_t *l, char **err) {
   long at;
-  if (sqlite3_value_numeric_type(grp->value) != SQLITE_INTEGER || sqlite3_value_numeric_type(layer->value) != SQLITE_INTEGER) {
-    *err = sqlite3_mprintf("an INSERT here needs grp and layer (integers) to say which layer it goes to");
-    return SQLITE_CONSTRAINT;
-  }
+  if (sqlite3_value_numeric_type(grp->value) != SQLITE_INTEGER || sqlite3_value_numeric_type(layer->value) != SQLITE_INTEGER)
+    return ls_refuse(err, "an INSERT here needs grp and layer (integers) to say which layer it goes to");
   if ((at = tw_layer_at(m, ls_arg_int64(grp), ls_arg_int64(layer))) >= 0) {
     *l = (size_t)at;
     return SQLITE_OK;
   }
-  *err = sqlite3_mprintf("the map has no layer %lld in group %lld", (long long)ls_arg_int64(layer), (long long)ls_arg_int64(grp));
-  return SQLITE_CONSTRAINT;
+  return ls_refuse(err, "the map has no layer %lld in group %lld", (long long)ls_arg_int64(layer), (long long)ls_arg_int64(grp));
 }
 
 /* An INSERT of a quad or source (add: the codec's insert): at (grp,
 ** layer), position `index` or last. */
 static int element_insert(tw_map *m, const element_args *args, ls_pos *pos,
                           int (*add)(tw_map *m, size_t l, size_t at, codec_error *err), char **err) {
-  size_t l;
+  size_t l = 0; /* (set when find_layer succeeds) */
   int64_t at;
   codec_error e;
   int rc;
   if ((rc = find_layer(m, &args->grp, &args->layer, &l, err)) != SQLITE_OK ||
       (rc = ls_arg_position(&args->index, (int64_t)m->layers[l].count, (int64_t)m->layers[l].count, &at, err)) != SQLITE_OK ||
-      (rc = ls_codec_edited(add(m, l, (size_t)at, &e), &e, err)) != SQLITE_OK)
+      (rc = ls_codec_check(add(m, l, (size_t)at, &e), &e, err, NULL)) != SQLITE_OK)
     return rc;
   return ls_inserted_at(pos, (int64_t)l, at);
 }
@@ -631,10 +620,8 @@ static int quad_insert(void *model, const void *args, ls_pos *pos, char **err) {
   return element_insert(model, args, pos, tw_quad_insert, err);
 }
 
-static const ls_insert quad_insertion = {
-  .run = quad_insert, .args_size = sizeof(element_args),
-  .args = {LS_ARG(element_args, grp), LS_ARG(element_args, layer), LS_ARG_NAMED("quad", element_args, index)},
-};
+static const ls_insert quad_insertion = LS_INSERT(quad_insert, element_args, LS_ARG(element_args, grp), LS_ARG(element_args, layer),
+                                                  LS_ARG_NAMED("quad", element_args, index));
 
 static const ls_table tw_quads = {
   .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map; INSERT adds the editor's 64 x 64 white quad to (grp, layer) at position quad (default last), DELETE removes one",
@@ -685,7 +672,7 @@ static const ls_column source_columns[] = {
   LS_COL_INT("pos_env_offset", LS_I32, source_rec, s.pos_env_offset, 0, "position envelope time offset (ms)"),
   LS_COL_INDEX("sound_env", LS_I32, source_rec, s.sound_env, &sound_envelope, LS_COL_NEGNULL, 0, "sound (volume) envelope index, 0-based; NULL: none"),
   LS_COL_INT("sound_env_offset", LS_I32, source_rec, s.sound_env_offset, 0, "sound envelope time offset (ms)"),
-  LS_COL_ENUM("shape", LS_I32, source_rec, s.shape, source_shapes, 0, "'rectangle' or 'circle': the area the sound is heard in"),
+  LS_COL_ENUM("shape", LS_I32, source_rec, s.shape, 0, source_shapes, 0, "'rectangle' or 'circle': the area the sound is heard in"),
   LS_COL_INT_NULL("width", LS_I32, source_rec, width, 0, INT32_MAX, 0, "rectangles: width, fixed point (1024 = one pixel); NULL for circles"),
   LS_COL_INT_NULL("height", LS_I32, source_rec, height, 0, INT32_MAX, 0, "rectangles: height, fixed point; NULL for circles"),
   LS_COL_INT_NULL("radius", LS_I32, source_rec, radius, 0, INT32_MAX, 0, "circles: radius in pixels; NULL for rectangles"),
@@ -717,10 +704,8 @@ static int source_insert(void *model, const void *args, ls_pos *pos, char **err)
   return element_insert(model, args, pos, tw_source_insert, err);
 }
 
-static const ls_insert source_insertion = {
-  .run = source_insert, .args_size = sizeof(element_args),
-  .args = {LS_ARG(element_args, grp), LS_ARG(element_args, layer), LS_ARG_NAMED("source", element_args, index)},
-};
+static const ls_insert source_insertion = LS_INSERT(source_insert, element_args, LS_ARG(element_args, grp),
+                                                    LS_ARG(element_args, layer), LS_ARG_NAMED("source", element_args, index));
 
 static const ls_table tw_sound_sources = {
   .name = "tw_sound_sources", .format = &tw_format,
@@ -805,7 +790,7 @@ static const ls_column image_columns[] = {
   LS_COL_INT("height", LS_I32, image_rec, im.height, LS_COL_RO, "height in pixels"),
   [IMAGE_EXTERNAL_COLUMN] = LS_COL_INT_IN("external", LS_I32, image_rec, external, 0, 1, 0,
                 "1: not embedded, loaded from the game's mapres by name; setting 1 drops the pixels, setting 0 needs png"),
-  LS_COL_ENUM("format", LS_I32, image_rec, rgba, image_formats, LS_COL_RO, "'rgba' or 'rgb' (0.7 image items only)"),
+  LS_COL_ENUM("format", LS_I32, image_rec, rgba, 0, image_formats, LS_COL_RO, "'rgba' or 'rgb' (0.7 image items only)"),
   LS_COL_INT_NULL("data_size", LS_I64, image_rec, data_size, 0, 0, LS_COL_RO, "bytes of embedded pixel data, uncompressed (NULL when external)"),
   LS_COL_INT("version", LS_I32, image_rec, im.version, LS_COL_RO, "image item version (1 DDNet/0.6, 2 0.7)"),
   LS_COL_COMPUTED("png", "BLOB", get_image_png, set_image_png, LS_COL_NOREC, "the embedded pixels as an RGBA PNG (NULL when external); writing a PNG embeds it, width, height and format follow"),
@@ -827,16 +812,14 @@ static int image_insert(void *model, const void *args_, ls_pos *pos, char **err)
       (rc = ls_arg_needed(&args->name, SQLITE_TEXT, "tw_images", "a name", err)) != SQLITE_OK ||
       (rc = ls_arg_position(&args->width, 0, INT32_MAX, &w, err)) != SQLITE_OK ||
       (rc = ls_arg_position(&args->height, 0, INT32_MAX, &h, err)) != SQLITE_OK ||
-      (rc = ls_codec_edited(tw_image_insert(m, ls_arg_text(&args->name), (size_t)sqlite3_value_bytes(args->name.value),
-                                            (int)w, (int)h, &e), &e, err)) != SQLITE_OK)
+      (rc = ls_codec_check(tw_image_insert(m, ls_arg_text(&args->name), (size_t)sqlite3_value_bytes(args->name.value),
+                                            (int)w, (int)h, &e), &e, err, NULL)) != SQLITE_OK)
     return rc;
   return ls_inserted_at(pos, (int64_t)m->num_images - 1, 0);
 }
 
-static const ls_insert image_insertion = {
-  .run = image_insert, .args_size = sizeof(image_args),
-  .args = {LS_ARG(image_args, image), LS_ARG(image_args, name), LS_ARG(image_args, width), LS_ARG(image_args, height)},
-};
+static const ls_insert image_insertion = LS_INSERT(image_insert, image_args, LS_ARG(image_args, image), LS_ARG(image_args, name),
+                                                   LS_ARG(image_args, width), LS_ARG(image_args, height));
 
 static const ls_table tw_images = {
   .name = "tw_images", .format = &tw_format, .doc = "one row per image of each map; INSERT appends an external image (name, width, height), DELETE removes an unused one, lowering the image indices past it",
@@ -946,15 +929,13 @@ static int envelope_new_points(ls_row *row, ls_span points, tw_env_point **out, 
   if (!(*out = ls_arena_alloc(row->arena, sizeof **out * (points.n + 1)))) return SQLITE_NOMEM;
   for (i = 0; i < points.n; i++) {
     if (i > 0 && sp[i].p.time < sp[i - 1].p.time) {
-      *err = sqlite3_mprintf("column points: point %lld time %d is before the previous point's %d; times must not "
-                             "decrease", (long long)i, sp[i].p.time, sp[i - 1].p.time);
-      return SQLITE_CONSTRAINT;
+      return ls_refuse(err, "column points: point %lld time %d is before the previous point's %d; times must not "
+                       "decrease", (long long)i, sp[i].p.time, sp[i - 1].p.time);
     }
     for (k = 0; k < 4 && !bezier; k++) {
       if (!sp[i].tangents_shown[k]) continue;
-      *err = sqlite3_mprintf("column points: point %lld %s: this map stores no bezier tangents (only 0.7 maps and "
-                             "DDNet maps with bezier points do)", (long long)i, point_members[TANGENTS + k].key);
-      return SQLITE_CONSTRAINT;
+      return ls_refuse(err, "column points: point %lld %s: this map stores no bezier tangents (only 0.7 maps and "
+                       "DDNet maps with bezier points do)", (long long)i, point_members[TANGENTS + k].key);
     }
     (*out)[i] = sp[i].p;
   }
@@ -992,18 +973,14 @@ static int envelope_insert(void *model, const void *args_, ls_pos *pos, char **e
   codec_error e;
   int rc;
   if ((rc = ls_arg_appended(&args->env, (int64_t)m->num_envelopes, err)) != SQLITE_OK) return rc;
-  if (!channels) {
-    *err = sqlite3_mprintf("column kind: an INSERT into tw_envelopes needs the kind: 'position', 'color' or 'sound'");
-    return SQLITE_CONSTRAINT;
-  }
-  rc = ls_codec_edited(tw_envelope_insert(m, channels, &e), &e, err);
+  if (!channels)
+    return ls_refuse(err, "column kind: an INSERT into tw_envelopes needs the kind: 'position', 'color' or 'sound'");
+  rc = ls_codec_check(tw_envelope_insert(m, channels, &e), &e, err, NULL);
   return rc == SQLITE_OK ? ls_inserted_at(pos, (int64_t)m->num_envelopes - 1, 0) : rc;
 }
 
-static const ls_insert envelope_insertion = {
-  .run = envelope_insert, .args_size = sizeof(envelope_args),
-  .args = {LS_ARG(envelope_args, env), LS_ARG(envelope_args, kind)},
-};
+static const ls_insert envelope_insertion = LS_INSERT(envelope_insert, envelope_args, LS_ARG(envelope_args, env),
+                                                      LS_ARG(envelope_args, kind));
 
 static const ls_table tw_envelopes = {
   .name = "tw_envelopes", .format = &tw_format, .doc = "one row per envelope (animation curve) of each map; INSERT appends one of a kind (with the editor's two points unless points is given), DELETE removes an unused one, lowering the envelope indices past it",
@@ -1083,15 +1060,13 @@ static int sound_insert(void *model, const void *args_, ls_pos *pos, char **err)
   int rc;
   if ((rc = ls_arg_appended(&args->sound, (int64_t)m->num_sounds, err)) != SQLITE_OK ||
       (rc = ls_arg_needed(&args->name, SQLITE_TEXT, "tw_sounds", "a name", err)) != SQLITE_OK ||
-      (rc = ls_codec_edited(tw_sound_insert(m, ls_arg_text(&args->name), (size_t)sqlite3_value_bytes(args->name.value), &e),
-                            &e, err)) != SQLITE_OK)
+      (rc = ls_codec_check(tw_sound_insert(m, ls_arg_text(&args->name), (size_t)sqlite3_value_bytes(args->name.value), &e),
+                            &e, err, NULL)) != SQLITE_OK)
     return rc;
   return ls_inserted_at(pos, (int64_t)m->num_sounds - 1, 0);
 }
 
-static const ls_insert sound_insertion = {
-  .run = sound_insert, .args_size = sizeof(sound_args), .args = {LS_ARG(sound_args, sound), LS_ARG(sound_args, name)},
-};
+static const ls_insert sound_insertion = LS_INSERT(sound_insert, sound_args, LS_ARG(sound_args, sound), LS_ARG(sound_args, name));
 
 static const ls_table tw_sounds = {
   .name = "tw_sounds", .format = &tw_format, .doc = "one row per sound of each (DDNet) map; INSERT appends a sound by name (without data), DELETE removes an unused one, lowering the sound indices past it",

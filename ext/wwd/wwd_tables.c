@@ -206,9 +206,7 @@ static const ls_table wwd_levels = {
 
 /* ---- wwd_planes ------------------------------------------------------------ */
 
-static int64_t plane_count(const void *model) {
-  return ((const wwd_level *)model)->num_planes;
-}
+LS_COUNT_OF(plane_count, wwd_level, num_planes)
 
 static int plane_load(const ls_row *row, char **err) {
   const wwd_plane *p = &LEVEL(row)->planes[row->pos.element];
@@ -248,21 +246,12 @@ static int plane_store(ls_row *row, const void *old, const unsigned char *change
   memcpy(r->h + WWD_PLANE_WIDTH_PX, p->header + WWD_PLANE_WIDTH_PX, 8);    /* width_px, height_px */
   memcpy(r->h + WWD_PLANE_TILES_WIDE, p->header + WWD_PLANE_TILES_WIDE, 8); /* tiles_wide, tiles_high */
   if (r->image_sets.p != ((const plane_rec *)old)->image_sets.p) {
-    const ls_span *items = r->image_sets.p;
-    wwd_bytes *sets = calloc(r->image_sets.n + 1, sizeof *sets);
-    size_t i;
-    if (!sets) return SQLITE_NOMEM;
-    for (i = 0; i < r->image_sets.n; i++) {
-      if (!wwd_bytes_set(&sets[i], items[i].p, items[i].n)) {
-        while (i--) free(sets[i].data);
-        free(sets);
-        return SQLITE_NOMEM;
-      }
-    }
-    for (i = 0; i < p->num_image_sets; i++) free(p->image_sets[i].data);
-    free(p->image_sets);
-    p->image_sets = sets;
-    p->num_image_sets = (uint32_t)r->image_sets.n;
+    const char *const *names;
+    const size_t *lens;
+    codec_error cerr = {0};
+    int rc = ls_spans_split(row->arena, r->image_sets, &names, &lens);
+    if (rc != SQLITE_OK) return rc;
+    if (!wwd_plane_set_image_sets(p, names, lens, r->image_sets.n, &cerr)) return ls_codec_check(0, &cerr, err, NULL);
   }
   memcpy(p->header, r->h, WWD_PLANE_HEADER_SIZE);
   return SQLITE_OK;
@@ -296,22 +285,9 @@ static const ls_column plane_columns[] = {
   LS_COL_INT("num_objects", LS_U32, plane_rec, num_objects, LS_COL_RO, "objects on this plane"),
 };
 
-/* The uid: planes keep it across inserts and deletes of others. */
-static int64_t plane_key(const void *model, const ls_pos *pos) {
-  return ((const wwd_level *)model)->planes[pos->element].uid;
-}
-
-/* A seek's answer for a row found at index `at` of an array (or -1). */
-static int seek_index(long at, ls_pos *pos) {
-  if (at < 0) return 0;
-  pos->element = at;
-  pos->index = pos->x = 0;
-  return 1;
-}
-
-static int plane_seek(const void *model, int64_t key, ls_pos *pos) {
-  return seek_index(key < 0 || key > UINT32_MAX ? -1 : wwd_plane_find(model, (uint32_t)key), pos);
-}
+/* Keys: the codec's uids, which planes keep across inserts and deletes
+** of others. */
+LS_UID_KEYS(plane, wwd_level, planes, wwd_plane_find)
 
 /* The columns plane_insert reads. */
 typedef struct plane_args {
@@ -349,21 +325,13 @@ static int plane_insert(void *model, const void *args_, ls_pos *pos, char **err)
   return SQLITE_OK;
 }
 
-/* DELETE: the plane with its tiles and its objects; the main plane stays. */
-static int plane_remove(void *model, const ls_pos *pos, char **err) {
-  wwd_level *lvl = model;
-  if (le32_load(lvl->planes[pos->element].header + WWD_PLANE_FLAGS) & WWD_PLANE_MAIN) {
-    *err = sqlite3_mprintf("it is the main plane, which a level cannot do without; delete other planes only");
-    return SQLITE_CONSTRAINT;
-  }
-  return wwd_plane_remove(lvl, (uint32_t)pos->element) ? SQLITE_OK : SQLITE_INTERNAL;
-}
+/* DELETE: the plane with its tiles and its objects; the main plane stays
+** (wwd_plane_delete). */
+LS_REMOVE_CALL(plane_remove, wwd_level, wwd_plane_delete, NULL)
 
-static const ls_insert plane_insertion = {
-  .run = plane_insert, .args_size = sizeof(plane_args),
-  .args = {LS_ARG(plane_args, plane), LS_ARG(plane_args, tile_width), LS_ARG(plane_args, tile_height),
-           LS_ARG(plane_args, tiles_wide), LS_ARG(plane_args, tiles_high)},
-};
+static const ls_insert plane_insertion = LS_INSERT(plane_insert, plane_args, LS_ARG(plane_args, plane), LS_ARG(plane_args, tile_width),
+                                                   LS_ARG(plane_args, tile_height), LS_ARG(plane_args, tiles_wide),
+                                                   LS_ARG(plane_args, tiles_high));
 
 static const ls_table wwd_planes = {
   .name = "wwd_planes", .format = &wwd_format, .doc = "one row per plane of each WWD file; INSERT adds planes, DELETE removes them with their objects (not the main plane)",
@@ -378,24 +346,11 @@ static const ls_table wwd_planes = {
 
 #define OBJECT(row) (&LEVEL(row)->planes[(row)->pos.element].objects[(row)->pos.index])
 
-static int64_t plane_objects(const void *model, int64_t plane) {
-  return ((const wwd_level *)model)->planes[plane].num_objects;
-}
+LS_INNER_COUNT_OF(plane_objects, wwd_level, planes, num_objects)
 
-/* The uid: objects keep it across inserts and deletes of others. */
-static int64_t object_key(const void *model, const ls_pos *pos) {
-  const wwd_level *lvl = model;
-  return lvl->planes[pos->element].objects[pos->index].uid;
-}
-
-static int object_seek(const void *model, int64_t key, ls_pos *pos) {
-  uint32_t plane, idx;
-  if (key < 0 || key > UINT32_MAX || !wwd_object_find(model, (uint32_t)key, &plane, &idx)) return 0;
-  pos->element = plane;
-  pos->index = idx;
-  pos->x = 0;
-  return 1;
-}
+/* Keys: the codec's uids, which objects keep across inserts and deletes of
+** others. */
+LS_NESTED_UID_KEYS(object, wwd_level, planes, objects, wwd_object_find)
 
 /* INSERT: a blank object at the end of the given plane (the main plane when
 ** the plane column is NULL), with a fresh id unless the id column is given
@@ -428,10 +383,7 @@ static int object_insert(void *model, const void *args_, ls_pos *pos, char **err
   return SQLITE_OK;
 }
 
-static const ls_insert object_insertion = {
-  .run = object_insert, .args_size = sizeof(object_args),
-  .args = {LS_ARG(object_args, plane), LS_ARG(object_args, id)},
-};
+static const ls_insert object_insertion = LS_INSERT(object_insert, object_args, LS_ARG(object_args, plane), LS_ARG(object_args, id));
 
 static int object_remove(void *model, const ls_pos *pos, char **err) {
   (void)err;
@@ -543,13 +495,8 @@ static const ls_table wwd_objects = {
 
 /* ---- wwd_tiles -------------------------------------------------------------- */
 
-static int64_t plane_tiles_wide(const void *model, int64_t plane) {
-  return ((const wwd_level *)model)->planes[plane].tiles_wide;
-}
-
-static int64_t plane_tiles_high(const void *model, int64_t plane) {
-  return ((const wwd_level *)model)->planes[plane].tiles_high;
-}
+LS_INNER_COUNT_OF(plane_tiles_wide, wwd_level, planes, tiles_wide)
+LS_INNER_COUNT_OF(plane_tiles_high, wwd_level, planes, tiles_high)
 
 static uint32_t *tile_cell(const ls_row *row) {
   const wwd_plane *pl = &LEVEL(row)->planes[row->pos.element];
@@ -667,18 +614,11 @@ static const ls_table wwd_tiles = {
 
 #define PROPERTY(row) (&LEVEL(row)->tile_properties[(row)->pos.element])
 
-static int64_t property_count(const void *model) {
-  return ((const wwd_level *)model)->num_tile_properties;
-}
+LS_COUNT_OF(property_count, wwd_level, num_tile_properties)
 
-/* The uid: properties keep it across inserts and deletes of others. */
-static int64_t property_key(const void *model, const ls_pos *pos) {
-  return ((const wwd_level *)model)->tile_properties[pos->element].uid;
-}
-
-static int property_seek(const void *model, int64_t key, ls_pos *pos) {
-  return seek_index(key < 0 || key > UINT32_MAX ? -1 : wwd_tile_property_find(model, (uint32_t)key), pos);
-}
+/* Keys: the codec's uids, which properties keep across inserts and
+** deletes of others. */
+LS_UID_KEYS(property, wwd_level, tile_properties, wwd_tile_property_find)
 
 /* INSERT: a property at tile id `tile` (default: after the last; the ones
 ** from there on move up one tile id), 'single' with attribute 0 and the
@@ -705,9 +645,7 @@ static int property_insert(void *model, const void *args_, ls_pos *pos, char **e
   return SQLITE_OK;
 }
 
-static const ls_insert property_insertion = {
-  .run = property_insert, .args_size = sizeof(property_args), .args = {LS_ARG(property_args, tile)},
-};
+static const ls_insert property_insertion = LS_INSERT(property_insert, property_args, LS_ARG(property_args, tile));
 
 /* DELETE: the property goes; the later ones move down one tile id. */
 static int property_remove(void *model, const ls_pos *pos, char **err) {
@@ -730,34 +668,19 @@ static int property_load(const ls_row *row, char **err) {
   return SQLITE_OK;
 }
 
-/* The size first, then a new type (a new mask tile gets a zeroed mask of
-** the new width*height), then the other fields, then a new mask; a mask
-** must then still be width*height bytes.  A type change that fails leaves
-** the old size (the statement fails, and the engine undoes it anyway). */
+/* The record as the codec's property (wwd_tile_property_update: the
+** size, a new type, the fields, a new mask, then the check that the file
+** can hold it). */
 static int property_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  wwd_tile_property *tp = PROPERTY(row);
   const property_rec *r = row->rec, *was = old;
-  codec_error cerr;
+  wwd_tile_property want = {.type = r->type, .width = r->width, .height = r->height, .attribute = r->attribute,
+                            .inside_attribute = r->inside_attribute, .mask = (unsigned char *)r->mask.p,
+                            .mask_len = (uint32_t)r->mask.n};
+  codec_error cerr = {0};
   (void)changed;
-  if (r->type != was->type) {
-    uint32_t width = tp->width, height = tp->height;
-    tp->width = r->width;
-    tp->height = r->height;
-    if (!wwd_tile_property_set_type(tp, r->type)) {
-      tp->width = width;
-      tp->height = height;
-      return SQLITE_NOMEM;
-    }
-  }
-  tp->width = r->width;
-  tp->height = r->height;
-  tp->attribute = r->attribute;
-  tp->inside_attribute = r->inside_attribute;
-  memcpy(tp->rect, r->rect, sizeof tp->rect);
-  if (r->mask.p != was->mask.p && !wwd_tile_property_set_mask(tp, r->mask.p, r->mask.n)) return SQLITE_NOMEM;
-  cerr.msg[0] = 0;
-  if (wwd_tile_property_check(tp, (uint32_t)row->pos.element, &cerr)) return SQLITE_OK;
-  return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
+  memcpy(want.rect, r->rect, sizeof want.rect);
+  return ls_codec_check(wwd_tile_property_update(LEVEL(row), (uint32_t)row->pos.element, &want, r->mask.p != was->mask.p, &cerr),
+                        &cerr, err, NULL);
 }
 
 static int property_kind(const ls_row *row) {

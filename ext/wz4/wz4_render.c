@@ -24,7 +24,7 @@ static void wz4_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   int64_t page = -1;
   (void)argc;
   if (!render_file_open(ctx, fn, argv[0], &wz4_format, &rf)) return;
-  doc = wz4_model_doc(rf.data);
+  doc = rf.data; /* the family's model is the codec's document */
   if (sqlite3_value_type(argv[1]) == SQLITE_INTEGER) {
     page = sqlite3_value_int64(argv[1]);
     if (page < 0 || page >= doc->num_pages) {

@@ -6,9 +6,10 @@
 ** (unless its sections overlapped: then it is laid out again), and
 ** re-parse.  Then edits chosen by the input's last bytes (an item inserted
 ** into and deleted from a container, a container, region or door deleted,
-** a vertex run replaced, an actor and an entrance inserted) are applied to
-** a clone, and a copy of the first record of any section inserted; a
-** failed edit must leave the area consistent.  The result is
+** a vertex run replaced, an actor and an entrance inserted, a projectile
+** trap's effect block replaced) are applied to a clone, and a copy of the
+** first record of any section inserted; a failed edit must leave the area
+** consistent, and every record's uid must still find it.  The result is
 ** serialized and re-parsed: the item runs of the containers must still
 ** hold every item once, and a second write of the re-parsed area must give
 ** the very same bytes.  Any inconsistency calls abort().
@@ -107,7 +108,23 @@ static void record_edits(are_area *a, uint32_t sel) {
       }
     }
   }
+  if ((sel & 512) && a->num_traps) {
+    /* a new effect block for the first projectile trap: the file is laid out again */
+    static const unsigned char effect[5] = {1, 2, 3, 4, 5};
+    if (!are_block_set(a, ARE_TRAPS, 0, effect, (sel >> 10) % 6, &err)) die("block set", err.msg);
+  }
   if (!are_check(a, &err)) die("check after edits", err.msg);
+}
+
+/* Every record's uid finds that record (the row keys of the tables). */
+static void uids_consistent(const are_area *a) {
+  uint32_t s, i, at;
+  for (s = 0; s < ARE_NUM_SECTIONS; s++) {
+    if (s == ARE_VERTICES || s == ARE_EXPLORED) continue;
+    for (i = 0; i < are_count(a, (enum are_section)s); i++)
+      if (!are_uid_find(a, (enum are_section)s, are_uid(a, (enum are_section)s, i), &at) || at != i)
+        die("uids", are_section_name((enum are_section)s));
+  }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -138,6 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                   : 0xFFu;
   item_edits(cl, sel);
   record_edits(cl, sel >> 1);
+  uids_consistent(cl);
   if (!are_serialize(cl, &out2, &os2, &err)) die("serialize edited", err.msg);
   c = are_parse(out2, os2, &err);
   if (!c) die("re-parse edited", err.msg);

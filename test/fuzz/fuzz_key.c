@@ -9,8 +9,9 @@
 ** extracted by its locator (a success must be the size biff_find says,
 ** a tileset also as a TIS file, its header right), and the index read
 ** alone (biff_index_span, biff_index_parse) must agree with the whole, and
-** a BIF V1.0 or BIFC read in part (bif_read; bifc_map_parse, bifc_read)
-** with the archive inflated whole.  A
+** a BIF V1.0 or BIFC read in part (bif_read; bifc_map_parse, bifc_read,
+** and a BIFC range again from the slice of its blocks given their bytes
+** alone: bifc_map_slice, bifc_read_at) with the archive inflated whole.  A
 ** rejection must carry a message and CODEC_E_FORMAT, _LIMIT or _MEMORY.
 ** Any inconsistency calls abort().
 **
@@ -109,6 +110,22 @@ static void check_part(const biff_archive *a, const uint8_t *data, size_t size) 
     if (!bifc_map_parse(data, size, FUZZ_MAX_INFLATED, NULL, &m, &err)) die("bifc map", err.msg);
     if (m->total != a->size) die("bifc map", "not the size inflated");
     ok = bifc_read(m, data, size, off, (size_t)len, NULL, buf, &err);
+    if (ok) { /* the same range from the slice of its blocks alone, given only their bytes (the engine's way) */
+      bifc_map *slice = NULL;
+      unsigned char *again = (unsigned char *)malloc(len ? (size_t)len : 1);
+      if (!again || !bifc_map_slice(m, off, (size_t)len, &slice, &err)) die("bifc slice", err.msg);
+      if (slice->num_blocks) {
+        uint64_t lo = slice->blocks[0].in_offset;
+        uint64_t hi = slice->blocks[slice->num_blocks - 1].in_offset + slice->blocks[slice->num_blocks - 1].in_size;
+        if (!bifc_read_at(slice, data + lo, lo, (size_t)(hi - lo), off, (size_t)len, NULL, again, &err))
+          die("bifc read_at", err.msg);
+        if (len && memcmp(again, buf, (size_t)len) != 0) die("bifc read_at", "not the bytes of bifc_read");
+      } else if (len) {
+        die("bifc slice", "no block for a range");
+      }
+      bifc_map_free(slice);
+      free(again);
+    }
     bifc_map_free(m);
   }
   if (!ok) die("part", err.msg);

@@ -12,7 +12,9 @@
 ** two pages made here (page 0: 128 x 64 DXT1, page 1: 64 x 64 DXT5, page 2
 ** and up: missing): a palette tile always decodes, with alpha exactly as
 ** its rule says for pixel 0; a PVRZ tile of page -1 is black; a failure
-** must name its tile.  Any inconsistency calls abort().
+** must name its tile.  An accepted tileset (and its clone) is written back
+** by tis_serialize as the bytes it was read from.  Any inconsistency calls
+** abort().
 **
 ** Build and run: make build-fuzz/fuzz/fuzz_tis; seeds from
 ** tools/gen_tis_samples --fuzz (test/fuzz/run.sh), never in the repository.
@@ -61,6 +63,28 @@ static void check_rejection(const char *what, const tis_file *t, const codec_err
     die(what, "rejected with the wrong code");
 }
 
+/* An accepted tileset is written back as the bytes it was read from, and
+** so is its clone. */
+static void check_writes_back(const tis_file *t, const uint8_t *data, size_t size) {
+  unsigned char *out = NULL;
+  size_t n = 0;
+  codec_error err;
+  tis_file *c = tis_clone(t);
+  int k;
+  for (k = 0; k < 2; k++) {
+    codec_error_clear(&err);
+    if (k == 1 && !c) return; /* out of memory */
+    if (!tis_serialize(k ? c : t, &out, &n, &err)) {
+      if (err.code != CODEC_E_MEMORY) die("serialize", err.msg);
+    } else if (n != size || (n && memcmp(out, data, n) != 0)) {
+      die("serialize", "not the bytes it was read from");
+    }
+    free(out);
+    out = NULL;
+  }
+  tis_free(c);
+}
+
 /* Consistency of an accepted tileset, then its first tiles decoded. */
 static void check_tiles(const tis_file *t, size_t size, int alpha) {
   static unsigned char rgba[TIS_TILE_RGBA_BYTES];
@@ -106,6 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   codec_error_clear(&err);
   if (tis_parse(data, size, &t, &err)) {
     check_tiles(t, size, alpha);
+    check_writes_back(t, data, size);
     tis_free(t);
   } else {
     check_rejection("parse", t, &err);
@@ -118,6 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (tis_parse_headerless(data + TIS_HEADER_SIZE, size - TIS_HEADER_SIZE, count, entry, &t, &err)) {
       if (t->has_header || t->header_size) die("headerless", "a header where none was read");
       check_tiles(t, size - TIS_HEADER_SIZE, alpha);
+      check_writes_back(t, data + TIS_HEADER_SIZE, size - TIS_HEADER_SIZE);
       tis_free(t);
     } else {
       check_rejection("headerless", t, &err);

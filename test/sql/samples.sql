@@ -4,13 +4,15 @@
 -- return rows (the checks of the cookbooks find the planted problems).
 -- Every row is 'label|1' when the check holds.
 
--- All four formats, every file readable by every table of its format.
-SELECT 'every sample reads', count(*) = 15 AND min(ok) = 1 FROM levelsql_files('samples');
-SELECT 'samples per format', group_concat(format || ':' || n, ' ') = 'tw:6 wed:2 wwd:5 wz4:2'
+-- All seven formats, every file readable by every table of its format.
+SELECT 'every sample reads', count(*) = 22 AND min(ok) = 1 FROM levelsql_files('samples');
+SELECT 'samples per format', group_concat(format || ':' || n, ' ') = 'are:2 pvrz:3 tis:2 tw:6 wed:2 wwd:5 wz4:2'
   FROM (SELECT format, count(*) AS n FROM levelsql_files('samples') GROUP BY format ORDER BY format);
 SELECT 'a folder source reads its own format only',
   (SELECT count(*) FROM wwd_levels('samples')) = 5 AND (SELECT count(*) FROM tw_maps('samples')) = 6 AND
-  (SELECT count(DISTINCT file) FROM wed_overlays('samples')) = 2 AND (SELECT count(DISTINCT file) FROM wz4_pages('samples')) = 2;
+  (SELECT count(DISTINCT file) FROM wed_overlays('samples')) = 2 AND (SELECT count(DISTINCT file) FROM wz4_pages('samples')) = 2 AND
+  (SELECT count(DISTINCT file) FROM tis_tiles('samples')) = 2
+  AND (SELECT count(*) FROM are_areas('samples')) = 2;
 
 -- WWD (sql/wwd_cookbook.sql): the editing accidents, mirrored objects.
 SELECT 'wwd: an object outside its plane', count(*) = 1
@@ -63,6 +65,33 @@ SELECT 'wed: every wall group lists what meets its cell', count(*) = 0
 SELECT 'wed: walls over four or more wall groups', count(*) = 2
   FROM (SELECT p.file, p.polygon FROM wed_polygons('samples') AS p JOIN wed_wallgroups('samples') AS g ON g.file = p.file, json_each(g.polygons) AS j
         WHERE j.value = p.polygon AND p.kind = 'wall' GROUP BY p.file, p.polygon HAVING count(*) >= 4);
+
+-- TIS (gen_tis_samples.c): each area's tileset beside it, holding every
+-- tile the area names (primary tiles and closed doors' tiles), a PVRZ one
+-- with its pages and a palette one; the areas render with their tiles.
+SELECT 'tis: each area''s tileset holds every tile it names', count(*) = 2
+  FROM wed_overlays('samples') AS o
+  WHERE o.overlay = 0 AND (SELECT count(*) FROM tis_tiles('samples/' || o.tileset || '.TIS')) =
+    1 + (SELECT max(max(j.value), max(coalesce(t.secondary_tile, 0))) FROM wed_tiles(o.file) AS t, json_each(t.tis_tiles) AS j WHERE t.overlay = 0);
+SELECT 'tis: a PVRZ tileset and a palette one', group_concat(kind, ',') = 'pvrz,palette'
+  FROM (SELECT file, CASE WHEN count(page) > 0 THEN 'pvrz' ELSE 'palette' END AS kind FROM tis_tiles('samples') GROUP BY file ORDER BY file);
+SELECT 'tis: the areas render with their tiles', sum(length(wed_render(file, 'tiles=1')) > 0) = 2 FROM wed_overlays('samples') WHERE overlay = 0;
+-- ARE (sql/are_cookbook.sql): the areas of the two WED samples.
+SELECT 'are: each area names its WED sample', count(*) = 2 FROM are_areas('samples') AS a JOIN wed_overlays('samples') AS o
+  ON o.overlay = 0 AND o.file LIKE '%/' || a.wed || '.WED';
+SELECT 'are: one door whose WED has no such door', group_concat(d.door_id) = 'DOOR0199' FROM are_doors('samples') AS d
+  JOIN are_areas('samples') AS a ON a.file = d.file
+  WHERE NOT EXISTS (SELECT 1 FROM wed_doors('samples') AS w WHERE w.file LIKE '%/' || a.wed || '.WED' AND w.name = d.door_id);
+SELECT 'are: containers holding POTN08', count(DISTINCT c.name) = 3 FROM are_containers('samples') AS c JOIN are_items('samples') AS i
+  ON i.file = c.file AND i.container = c.container WHERE i.resref = 'POTN08';
+SELECT 'are: traps above 50', group_concat(name, ',') = 'Trap Floor,Chest,Door0201'
+  FROM (SELECT name FROM are_regions('samples') WHERE trapped AND trap_detection_difficulty > 50 UNION ALL
+        SELECT name FROM are_containers('samples') WHERE trapped AND trap_detection_difficulty > 50 UNION ALL
+        SELECT name FROM are_doors('samples') WHERE trapped AND trap_detection_difficulty > 50);
+SELECT 'are: travel regions to an area or entrance no sample has', group_concat(r.name, ',') = 'To Dungeon,To Cellar'
+  FROM are_regions('samples') AS r WHERE r.type = 'travel' AND NOT EXISTS (
+    SELECT 1 FROM are_areas('samples') AS a JOIN are_entrances('samples') AS e ON e.file = a.file
+    WHERE a.file LIKE '%/' || r.destination_area || '.ARE' AND e.name = r.destination_entrance);
 
 -- wz4 (sql/wz4_cookbook.sql).
 SELECT 'wz4: pages', count(*) = 5 FROM wz4_pages('samples');

@@ -30,7 +30,7 @@
 typedef struct level_copy {
   char rel[320];    /* "samples/SAMPLE01.WWD", "corpus/tw/x.map" */
   char path[400];   /* the copy's full path */
-  char format[8];   /* "wwd", "tw", "wed", "wz4"; "" when it does not parse */
+  char format[8];   /* "wwd", "tw", "wed", "wz4", "tis", "pvrz", "are"; "" when it does not parse */
   int in_corpus;
 } level_copy;
 
@@ -93,7 +93,7 @@ static inline int copies_cmp(const void *a, const void *b) {
 /* Makes the copies (see above) and reads each one's format through db.
 ** Returns 0 (printed) when the samples are missing or a copy fails. */
 static inline int copies_make(level_copies *c, sqlite3 *db) {
-  static const char *const corpus_folders[] = {"wwd", "tw", "wed", "wz4", NULL};
+  static const char *const corpus_folders[] = {"wwd", "tw", "wed", "wz4", "tis", "are", NULL};
   const char *samples = getenv("LEVELSQL_SAMPLES");
   const char *corpus = check_corpus_dir();
   int i;
@@ -126,13 +126,15 @@ static inline void copies_remove(level_copies *c) {
   rmdir(fmt("%s/corpus/tw", c->root));
   rmdir(fmt("%s/corpus/wed", c->root));
   rmdir(fmt("%s/corpus/wz4", c->root));
+  rmdir(fmt("%s/corpus/tis", c->root));
+  rmdir(fmt("%s/corpus/are", c->root));
   rmdir(fmt("%s/corpus", c->root));
   rmdir(fmt("%s/samples", c->root));
   rmdir(c->root);
   free(c->files);
 }
 
-/* Every table of the four families with its writable columns, from
+/* Every table of the five families with its writable columns, from
 ** levelsql_columns (in its order); returns the count. */
 static inline int tables_list(sqlite3 *db, level_table *tables) {
   sqlite3_stmt *st = NULL;
@@ -140,7 +142,7 @@ static inline int tables_list(sqlite3 *db, level_table *tables) {
   if (sqlite3_prepare_v2(db,
                          "SELECT table_name, column_name, writable, type FROM levelsql_columns "
                          "WHERE table_name GLOB 'wwd_*' OR table_name GLOB 'tw_*' OR table_name GLOB 'wed_*' "
-                         "OR table_name GLOB 'wz4_*'",
+                         "OR table_name GLOB 'wz4_*' OR table_name GLOB 'tis_*' OR table_name GLOB 'are_*'",
                          -1, &st, NULL) != SQLITE_OK)
     return 0;
   while (sqlite3_step(st) == SQLITE_ROW) {

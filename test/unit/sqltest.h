@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fileutil.h"
 
 /* printf into one of eight rotating 2 KiB buffers. */
 static inline char *fmt(const char *f, ...) {
@@ -130,6 +131,18 @@ static inline char *query_text_len(sqlite3 *db, const char *sql, int *len) {
 
 static inline char *query_text(sqlite3 *db, const char *sql) {
   return query_text_len(db, sql, NULL);
+}
+
+/* Copies the generated sample `name` ($LEVELSQL_SAMPLES/name) into folder
+** dir under the same name (a REQUIRE); returns whether it did. */
+static inline int copy_sample_into(const char *dir, const char *name) {
+  const char *samples = getenv("LEVELSQL_SAMPLES");
+  size_t n;
+  unsigned char *data = samples ? file_read_all(fmt("%s/%s", samples, name), &n) : NULL;
+  int ok = data && file_write_all(fmt("%s/%s", dir, name), data, n);
+  free(data);
+  REQUIRE(ok, "copy sample %s", name);
+  return ok;
 }
 
 #endif

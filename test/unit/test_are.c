@@ -432,6 +432,65 @@ static void test_names(void) {
         "unknown enum name: '%s'", err.msg);
 }
 
+/* Record uids survive inserts and deletes of other records (and clones);
+** are_item_container, are_block_set, are_resrefs_set, are_record_init and
+** are_flagset_find do what are.h says. */
+static void test_identity(void) {
+  codec_error err = {0};
+  are_area *a = are_sample_build(1, &err), *c;
+  are_record rec;
+  uint32_t uid_last, at = 99, ct = 99, k = 99, i;
+  static const unsigned char *const names[3] = {(const unsigned char *)"ORC01", (const unsigned char *)"ORC02",
+                                                (const unsigned char *)"TOOLONGNAME"};
+  static const size_t lens[3] = {5, 5, 11};
+  if (!a) return;
+  CHECK(are_uid(a, ARE_ACTORS, 3) == 3 && are_uid_find(a, ARE_ACTORS, 5, &at) && at == 5 &&
+            !are_uid_find(a, ARE_ACTORS, 6, &at),
+        "before any edit a uid is the position");
+  uid_last = are_uid(a, ARE_ACTORS, a->num_actors - 1);
+  are_record_init(ARE_ACTORS, &rec);
+  CHECK(rec.actor.schedule == 0xFFFFFFu && rec.actor.removal_timer == 0xFFFFFFFFu && rec.actor.flags == 1u,
+        "a new actor is always there, never removed, without a CRE");
+  CHECK(are_insert(a, ARE_ACTORS, 0, &rec, &err) && are_delete(a, ARE_ACTORS, 2, &err), "insert and delete: %s",
+        err.msg);
+  CHECK(are_uid(a, ARE_ACTORS, 0) == 6 && are_uid_find(a, ARE_ACTORS, uid_last, &at) && at == a->num_actors - 1 &&
+            !are_uid_find(a, ARE_ACTORS, 1, &at) && are_uid_find(a, ARE_ACTORS, 2, &at) && at == 2,
+        "uids follow their records: the new one gets a fresh uid, the deleted one's is gone");
+  c = are_clone(a);
+  CHECK(c && are_uid(c, ARE_ACTORS, 0) == 6 && c->next_uid[ARE_ACTORS] == 7, "a clone keeps the uids");
+  are_free(c);
+  /* items: a container deleted takes its items' uids with it */
+  CHECK(are_item_container(a, 3, &ct, &k) && ct == 1 && k == 0, "item 3 is the first of container 1");
+  i = are_uid(a, ARE_ITEMS, 4);
+  CHECK(are_delete(a, ARE_CONTAINERS, 0, &err) && are_uid_find(a, ARE_ITEMS, i, &at) && at == 1, "item uids: %s",
+        err.msg);
+  CHECK(!are_item_container(a, a->num_items, &ct, &k), "no container holds an item past the table");
+  /* embedded blocks */
+  CHECK(are_block_set(a, ARE_TRAPS, 0, (const unsigned char *)"abc", 3, &err) && a->traps[0].effect_size == 3 &&
+            a->relayout,
+        "a new effect block: %s", err.msg);
+  CHECK(!are_block_set(a, ARE_DOORS, 0, NULL, 0, &err) && err.code == CODEC_E_ARG, "doors have no block");
+  CHECK(!are_block_set(a, ARE_TRAPS, 0, (const unsigned char *)"x", 70000, &err) && err.code == CODEC_E_LIMIT,
+        "an effect block past 65535 bytes");
+  CHECK(are_block_set(a, ARE_ACTORS, 1, NULL, 0, &err) && a->actors[1].cre_data == NULL, "a CRE removed");
+  /* resref lists */
+  CHECK(are_resrefs_set(a->spawns[0].creatures, 10, &a->spawns[0].creature_count, names, lens, 2, &err) &&
+            a->spawns[0].creature_count == 2 && memcmp(a->spawns[0].creatures[1], "ORC02\0\0\0", 8) == 0 &&
+            a->spawns[0].creatures[2][0] == 0,
+        "a resref list set: %s", err.msg);
+  CHECK(!are_resrefs_set(a->spawns[0].creatures, 10, &a->spawns[0].creature_count, names, lens, 3, &err) &&
+            a->spawns[0].creature_count == 2 && strstr(err.msg, "resref 2 is 11 bytes long"),
+        "a long resref refused, nothing changed: %s", err.msg);
+  check_edited(a, "identity edits");
+  {
+    enum are_flagset set;
+    CHECK(are_flagset_find("area_type", &set, &err) && set == ARE_FLAGS_AREA_TYPE && are_flagset_find("tiled_object", &set, &err) &&
+              set == ARE_FLAGS_TILED && !are_flagset_find("doors", &set, &err) && strstr(err.msg, "'spawn_method'"),
+          "flag sets by name: %s", err.msg);
+  }
+  are_free(a);
+}
+
 /* A cancel callback that always says stop; counts its calls. */
 static int stop_now(void *ctx) {
   ++*(int *)ctx;
@@ -676,6 +735,7 @@ int main(void) {
   test_hostile();
   test_cancel();
   test_names();
+  test_identity();
   test_corpus();
   return check_done();
 }

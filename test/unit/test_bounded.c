@@ -24,7 +24,8 @@
 ** and the 256 MiB layer a tw_tiles row's first read decodes.  Two renders
 ** of files generated here, each interrupted 200 ms into seconds of work,
 ** likewise: wed_render's 4000 x 4000 PNG of a wall of 4,000 edges, and
-** wz4_render of a page of 200,000 ops; and the render codecs alone fail
+** wz4_render of a page of 200,000 ops, wed_render's tiles of an area of
+** 250 x 250 cells; and the render codecs alone fail
 ** with CODEC_E_INTERRUPT when their cancel says stop.  Three parses
 ** likewise, each interrupted 200 ms in: a Teeworlds map of 96 MiB (copied
 ** and hashed), a WED area of 4800 x 4800 tile cells and a werkkzeug4
@@ -663,6 +664,26 @@ static void test_interrupt_wed_render(const char *dir) {
                            fmt("SELECT length(wed_render('%s', 'format=png, scale=1')) > 0", area), 200);
 }
 
+/* Issue 26: wed_render with tiles of an area of 250 x 250 cells (the
+** sample AR0200 grown, its palette tileset beside it): 62,500 tiles
+** decoded and shrunk to 16 pixels (seconds), polling the interrupt per
+** tile. */
+static void test_interrupt_tiles_render(const char *dir) {
+  const char *area = fmt("%s/AR0200.WED", dir);
+  sqlite3 *db;
+  if (!getenv("LEVELSQL_SAMPLES")) {
+    SKIP("LEVELSQL_SAMPLES unset: the interrupted tiles render");
+    return;
+  }
+  db = db_open();
+  REQUIRE(db && copy_sample_into(dir, "AR0200.WED") && copy_sample_into(dir, "AR0200.TIS") &&
+              exec_ok(db, fmt("UPDATE wed_overlays SET width = 250, height = 250 WHERE file = '%s' AND overlay = 0", area)),
+          "a 250 x 250-cell area beside its tileset");
+  if (db) sqlite3_close(db);
+  check_interrupted_render("wed_render of 62,500 tiles",
+                           fmt("SELECT length(wed_render('%s', 'tiles=1, scale=0.25')) > 0", area), 200);
+}
+
 /* Writes a werkkzeug4 project (wz4_sample.h's records) of one page of
 ** `ops` stacked ops, 200 columns of them, each on the one above it (a
 ** stack edge each), every op named: "n<k>". */
@@ -711,10 +732,17 @@ static int counted_cancelled(void *p) {
   return cc->stop_at && cc->polls >= cc->stop_at;
 }
 
-/* The codecs alone: wed_render_svg, wed_render_canvas and wz4_render_svg
-** poll their cancel (a never-stopping one is asked at least once per
-** render), and fail with CODEC_E_INTERRUPT and no output when it says
-** stop at its first or its fifth poll. */
+/* A tile of one colour, for the tiles of wed_render_canvas. */
+static int grey_tile(void *ctx, uint32_t tile, unsigned char *rgba, codec_error *err) {
+  (void)ctx, (void)tile, (void)err;
+  memset(rgba, 128, 64 * 64 * 4);
+  return 1;
+}
+
+/* The codecs alone: wed_render_svg, wed_render_canvas (with and without
+** tiles) and wz4_render_svg poll their cancel (a never-stopping one is
+** asked at least once per render), and fail with CODEC_E_INTERRUPT and no
+** output when it says stop at its first or its fifth poll. */
 static void test_render_cancel_codec(const char *dir) {
   const char *area = fmt("%s/comb_small.wed", dir), *project = fmt("%s/small.wz4", dir);
   unsigned char *data = NULL;
@@ -747,6 +775,12 @@ static void test_render_cancel_codec(const char *dir) {
     ok = wed_render_canvas(a, &o, &c, &err);
     CHECK(stops[k] ? !ok && err.code == CODEC_E_INTERRUPT : ok && cc.polls > 0,
           "wed png, stop at poll %u: ok %d, code %d, %u polls", stops[k], ok, err.code, cc.polls);
+    if (ok) canvas_free(&c);
+    cc.polls = 0, memset(&err, 0, sizeof err);
+    o.tiles = 1, o.tile = grey_tile, o.grid = o.doors = o.walls = 0;
+    ok = wed_render_canvas(a, &o, &c, &err);
+    CHECK(stops[k] ? !ok && err.code == CODEC_E_INTERRUPT : ok && cc.polls >= a->overlays[0].num_cells,
+          "wed tiles, stop at poll %u: ok %d, code %d, %u polls", stops[k], ok, err.code, cc.polls);
     if (ok) canvas_free(&c);
     cc.polls = 0, memset(&err, 0, sizeof err);
     ok = wz4_render_svg(doc, 0, &cancel, &svg, &n, &err);
@@ -896,6 +930,7 @@ int main(void) {
   test_render_cancel_codec(dir);
   test_interrupt_wed_render(dir);
   test_interrupt_wz4_render(dir);
+  test_interrupt_tiles_render(dir);
   test_parse_cancel_codec(dir);
   test_interrupt_format_parses(dir);
   if (system(fmt("rm -rf '%s'", dir)) != 0) printf("cannot remove %s\n", dir);

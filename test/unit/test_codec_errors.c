@@ -14,8 +14,9 @@
 **   CODEC_E_MEMORY.  Under `make asan` a leak on any of those paths fails
 **   the run too.  One check per codec and sample.  The tileset codecs
 **   (codecs/tis/) have no samples yet: their sweep runs over a PVRZ page
-**   and two tilesets made here (tis_bundle); the ARE codec's runs over its
-**   sample area built in memory (test/unit/are_sample.h).
+**   and two tilesets made here (tis_bundle); the ARE codec's runs over the
+**   ARE samples and its fuzz-seed area built in memory
+**   (test/unit/are_sample.h).
 */
 #include <dirent.h>
 #include <stdio.h>
@@ -312,6 +313,7 @@ static int are_session(const unsigned char *data, size_t size, codec_error *err)
       ok = are_insert(c, (enum are_section)s, 0, *are_array_ptr(c, (enum are_section)s), err);
   if (ok && c->num_regions) ok = are_vertices_set(c, ARE_REGIONS, 0, ARE_RUN_OUTLINE, tri, 3, err);
   if (ok && c->num_doors) ok = are_vertices_set(c, ARE_DOORS, 0, ARE_RUN_CLOSED_IMPEDED, tri, 2, err);
+  if (ok && c->num_traps) ok = are_block_set(c, ARE_TRAPS, 0, (const unsigned char *)"effect", 6, err);
   if (ok && c->num_containers) ok = are_delete(c, ARE_CONTAINERS, 0, err);
   if (ok && c->num_doors) ok = are_delete(c, ARE_DOORS, 0, err);
   ok = ok && are_serialize(c, &out, &n, err) && are_serialize(a, &out2, &n2, err);
@@ -322,8 +324,9 @@ static int are_session(const unsigned char *data, size_t size, codec_error *err)
   return ok;
 }
 
-/* The ARE codec's session over its sample area (built in memory: the
-** samples folder has no ARE file yet). */
+/* The ARE codec's session over its fuzz-seed area (built in memory: every
+** section kind, an embedded CRE and effect block, which the ARE files of
+** the samples folder, swept with the others, do not all have). */
 static void test_are_out_of_memory(void) {
   codec_error e = {0};
   are_area *a = are_sample_build(0, &e);
@@ -356,6 +359,7 @@ static void test_out_of_memory(void) {
     else if (!strcmp(dot, ".map")) fn = tw_session;
     else if (!strcmp(dot, ".WED") || !strcmp(dot, ".wed")) fn = wed_session;
     else if (!strcmp(dot, ".wz4")) fn = wz4_session;
+    else if (!strcmp(dot, ".ARE") || !strcmp(dot, ".are")) fn = are_session;
     if (!fn) continue;
     snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
     snprintf(label, sizeof label, "out of memory in %s", de->d_name);

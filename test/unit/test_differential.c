@@ -136,6 +136,7 @@ typedef struct target {
   long row_cap;   /* more rows than this: a frame (see the header) */
   int skip_blobs; /* leave BLOB columns out (see main) */
   int tx_queries; /* the transaction phase: queries per step (0: none) */
+  int tis_no_png; /* copy_readable's template: tilesets without png (their pages are not beside them) */
 } target;
 
 typedef struct target_list {
@@ -248,7 +249,7 @@ static int copy_readable(sqlite3 *db, const char *from, const char *into, int su
     struct stat st;
     size_t size = 0;
     unsigned char *data;
-    int f, k;
+    int f, k, companion;
     if (e->d_name[0] == '.') continue;
     snprintf(path, sizeof path, "%s/%s", from, e->d_name);
     if (stat(path, &st) != 0) continue;
@@ -258,6 +259,10 @@ static int copy_readable(sqlite3 *db, const char *from, const char *into, int su
       continue;
     }
     file_format(db, path, format, sizeof format);
+    /* a PVRZ page (a format without tables) goes beside the tilesets, whose
+    ** png reads it; it is no target */
+    companion = strcmp(format, "pvrz") == 0;
+    if (companion) snprintf(format, sizeof format, "tis");
     for (f = 0; formats[f] && strcmp(formats[f], format) != 0; f++) {
     }
     if (!formats[f]) continue;
@@ -266,9 +271,12 @@ static int copy_readable(sqlite3 *db, const char *from, const char *into, int su
     snprintf(dest, sizeof dest, "%s/%s/%s", into, format, e->d_name);
     for (k = 1; access(dest, F_OK) == 0; k++) snprintf(dest, sizeof dest, "%s/%s/%d_%s", into, format, k, e->d_name);
     data = file_read_all(path, &size);
-    if (data && file_write_all(dest, data, size) &&
-        target_add(targets, dest, format, 0, like->queries, like->row_cap, like->skip_blobs)) {
-      targets->items[targets->n - 1].tx_queries = like->tx_queries;
+    if (data && file_write_all(dest, data, size) && companion) {
+      copied++;
+    } else if (data && target_add(targets, dest, format, 0, like->queries, like->row_cap,
+                                  like->skip_blobs || (like->tis_no_png && strcmp(format, "tis") == 0))) {
+      /* tis_tiles is read-only: nothing for a second connection to change */
+      targets->items[targets->n - 1].tx_queries = strcmp(format, "tis") == 0 ? 0 : like->tx_queries;
       *formats_seen |= 1u << f;
       copied++;
     } else {
@@ -1304,7 +1312,7 @@ static void run_tx_all(sqlite3 *db, sqlite3 *db2, const table_def *tables, int n
 }
 
 int main(void) {
-  static const char *const formats[] = {"wwd", "tw", "wed", "wz4", NULL};
+  static const char *const formats[] = {"wwd", "tw", "wed", "wz4", "tis", "are", NULL};
   const char *samples = getenv("LEVELSQL_SAMPLES");
   const char *corpus = check_corpus_dir();
   const char *seed_text = getenv("LEVELSQL_DIFF_SEED");
@@ -1336,7 +1344,7 @@ int main(void) {
     snprintf(into, sizeof into, "%s/samples", tmpdir);
     mkdir(into, 0755);
     copy_readable(db, samples, into, 0, &like, &targets, formats, &seen);
-    CHECK(seen == (1u << 4) - 1, "samples of every format in %s (mask %x)", samples, seen);
+    CHECK(seen == (1u << 6) - 1, "samples of every format in %s (mask %x)", samples, seen);
     for (f = 0; formats[f]; f++)
       if (seen & (1u << f)) target_add(&targets, fmt("%s/%s", into, formats[f]), formats[f], 1, 60 * scale, 4000, 0);
   }
@@ -1350,12 +1358,14 @@ int main(void) {
     /* the BLOB columns (png, data, mask) are encoded again on every read:
     ** the corpus' many images would take most of the time, and the samples
     ** have them too */
+    /* the corpus flattens names: its PVRZ tilesets lie apart from their
+    ** pages, so tilesets are read without png */
     target like = {.queries = 4 * scale, .row_cap = torture ? 20000 : 2500, .skip_blobs = !torture,
-                   .tx_queries = torture ? 4 : 0};
+                   .tx_queries = torture ? 4 : 0, .tis_no_png = 1};
     snprintf(into, sizeof into, "%s/corpus", tmpdir);
     mkdir(into, 0755);
     copy_readable(db, corpus, into, 1, &like, &targets, formats, &corpus_seen);
-    CHECK(corpus_seen == (1u << 4) - 1, "corpus files of every format in %s (mask %x)", corpus, corpus_seen);
+    CHECK(corpus_seen == (1u << 6) - 1, "corpus files of every format in %s (mask %x)", corpus, corpus_seen);
     for (f = 0; torture && formats[f]; f++)
       if (corpus_seen & (1u << f)) target_add(&targets, fmt("%s/%s", into, formats[f]), formats[f], 1, 200, 20000, 0);
   }

@@ -313,6 +313,40 @@ static int read_bif(const void *ctx, const game *g, uint64_t offset, size_t len,
   return bif_read(g->bif, g->bif_size, offset, len, NULL, dst, err);
 }
 
+/* A BIFC range read the engine's way: the slice of its blocks
+** (bifc_map_slice), given only those blocks' compressed bytes
+** (bifc_read_at). */
+static int read_bifc_slice(const void *ctx, const game *g, uint64_t offset, size_t len, unsigned char *dst,
+                           codec_error *err) {
+  bifc_map *slice = NULL;
+  uint64_t lo, hi;
+  int ok;
+  if (!bifc_map_slice((const bifc_map *)ctx, offset, len, &slice, err)) return 0;
+  if (!slice->num_blocks) {
+    bifc_map_free(slice);
+    return 1; /* (len 0) */
+  }
+  lo = slice->blocks[0].in_offset;
+  hi = slice->blocks[slice->num_blocks - 1].in_offset + slice->blocks[slice->num_blocks - 1].in_size;
+  ok = bifc_read_at(slice, g->bifc + lo, lo, (size_t)(hi - lo), offset, len, NULL, dst, err);
+  bifc_map_free(slice);
+  return ok;
+}
+
+/* biff_reader over the test's bytes, counting what it is asked for. */
+typedef struct counting_file {
+  const unsigned char *data;
+  size_t asked;
+} counting_file;
+
+static int counting_read(void *ctx, uint64_t offset, unsigned char *dst, size_t n, codec_error *err) {
+  counting_file *f = (counting_file *)ctx;
+  (void)err;
+  memcpy(dst, f->data + offset, n);
+  f->asked += n;
+  return 1;
+}
+
 /* An archive read in part: the header, the entry tables, then one resource
 ** at a time, each range read by `read`. */
 static void check_in_part(const game *g, const char *what, range_reader read, const void *ctx) {
@@ -352,9 +386,43 @@ static void test_in_part(const game *g) {
     CHECK(m->total == g->biff_size && m->num_blocks == (g->biff_size + 4095) / 4096 && m->blocks[1].out_offset == 4096,
           "BIFC map: %u blocks of 4096 bytes", m->num_blocks);
     check_in_part(g, "BIFC", read_bifc, m);
+    check_in_part(g, "BIFC sliced", read_bifc_slice, m);
     CHECK(!bifc_read(m, g->bifc, 100, 0, 4, NULL, four, &err) && err.code == CODEC_E_ARG,
           "BIFC in part: a file shorter than its map: %s", err.msg);
+    {
+      /* a slice holds the blocks of its range only; bifc_read_at wants their bytes */
+      bifc_map *slice = NULL;
+      CHECK(bifc_map_slice(m, 4100, 10, &slice, &err) && slice->num_blocks == 1 && slice->blocks[0].out_offset == 4096 &&
+                slice->total == m->total,
+            "a slice of 10 bytes at 4100: block 1 alone: %s", err.msg);
+      CHECK(slice && !bifc_read_at(slice, g->bifc, 0, g->bifc_size, 0, 4, NULL, four, &err) && err.code == CODEC_E_ARG,
+            "a slice does not hold a range outside it: %s", err.msg);
+      CHECK(slice && !bifc_read_at(slice, g->bifc, 12, 100, 4100, 4, NULL, four, &err) && err.code == CODEC_E_ARG &&
+                strstr(err.msg, "outside the 100 bytes given"),
+            "bifc_read_at refuses a block outside the bytes given: %s", err.msg);
+      bifc_map_free(slice);
+      CHECK(!bifc_map_slice(m, m->total - 2, 4, &slice, &err) && !slice && err.code == CODEC_E_ARG,
+            "a slice past the end: %s", err.msg);
+    }
+    {
+      /* a map read through a reader: the block headers alone */
+      counting_file f = {g->bifc, 0};
+      biff_reader r = {counting_read, &f, g->bifc_size};
+      bifc_map *read = NULL;
+      CHECK(bifc_map_read(&r, 0, NULL, &read, &err) && read->num_blocks == m->num_blocks && read->total == m->total &&
+                memcmp(read->blocks, m->blocks, sizeof *m->blocks * m->num_blocks) == 0 &&
+                f.asked == BIFC_HEADER_SIZE + BIFC_BLOCK_HEADER_SIZE * 2 * (size_t)m->num_blocks,
+            "bifc_map_read: the map of bifc_map_parse, from %zu bytes read (12 + 8 a block, twice): %s", f.asked, err.msg);
+      bifc_map_free(read);
+    }
     bifc_map_free(m);
+  }
+  {
+    uint32_t inflated = 0;
+    CHECK(bif_info(g->bif, g->bif_size, &inflated, &err) && inflated == g->biff_size, "bif_info: %u bytes inflated",
+          (unsigned)inflated);
+    CHECK(!bif_info(g->bifc, g->bifc_size, &inflated, &err) && strstr(err.msg, "not a BIF V1.0"), "bif_info of a BIFC: %s",
+          err.msg);
   }
   check_in_part(g, "BIF V1.0", read_bif, NULL);
   CHECK(!bif_read(g->bif, g->bif_size - 1, 0, 4, NULL, four, &err) && strstr(err.msg, "compressed bytes claimed"),

@@ -242,17 +242,6 @@ typedef struct env {
   sqlite3 *db;
 } env;
 
-/* Copies sample `name` into the test folder. */
-static int copy_sample(const env *v, const char *name) {
-  const char *samples = getenv("LEVELSQL_SAMPLES");
-  size_t n;
-  unsigned char *data = file_read_all(fmt("%s/%s", samples, name), &n);
-  int ok = data && file_write_all(fmt("%s/%s", v->dir, name), data, n);
-  free(data);
-  REQUIRE(ok, "copy sample %s", name);
-  return ok;
-}
-
 static void test_tw(env *v) {
   char map[512], path[512];
   picture pic;
@@ -341,7 +330,7 @@ static void test_tw(env *v) {
     static const char *const maps[] = {"ddnet_features.map", "v07_sample.map", "legacy.map", "unfinished.map"};
     size_t i;
     for (i = 0; i < sizeof maps / sizeof maps[0]; i++) {
-      int ok = copy_sample(v, maps[i]) && query_picture(v->db, fmt("SELECT tw_render('%s/%s')", v->dir, maps[i]), &pic);
+      int ok = copy_sample_into(v->dir, maps[i]) && query_picture(v->db, fmt("SELECT tw_render('%s/%s')", v->dir, maps[i]), &pic);
       CHECK(ok && pic.w > 0 && pic.h > 0, "tw_render of %s", maps[i]);
       picture_free(&pic);
     }
@@ -541,7 +530,7 @@ int main(void) {
   }
   snprintf(v.dir, sizeof v.dir, "/tmp/levelsql-render-XXXXXX");
   REQUIRE(mkdtemp(v.dir) != NULL, "mkdtemp");
-  for (i = 0; i < sizeof samples / sizeof samples[0]; i++) ok = copy_sample(&v, samples[i]) && ok;
+  for (i = 0; i < sizeof samples / sizeof samples[0]; i++) ok = copy_sample_into(v.dir, samples[i]) && ok;
   v.db = db_open();
   REQUIRE(v.db != NULL, "open the extension");
   if (v.db && ok) {

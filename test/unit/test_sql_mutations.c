@@ -25,7 +25,7 @@
 typedef struct family {
   const char *dir;          /* corpus sub-folder */
   const char *ext;          /* extension of the private copy */
-  const char *tables[9];    /* its tables, NULL-terminated */
+  const char *tables[15];   /* its tables, NULL-terminated */
   const char *noop_update;  /* an UPDATE that rewrites the file, %s = the file (one that writes back the
                             ** values it read leaves the file alone, so it sets a new value) */
 } family;
@@ -39,6 +39,10 @@ static const family families[] = {
    "UPDATE wed_overlays SET tileset = 'LSQL01' WHERE source = '%s'"},
   {"wz4", "wz4", {"wz4_pages", "wz4_operators", "wz4_links", NULL},
    "UPDATE wz4_operators SET name = 'levelsql' WHERE source = '%s'"},
+  {"are", "are", {"are_areas", "are_actors", "are_regions", "are_spawns", "are_entrances", "are_containers", "are_items",
+                  "are_ambients", "are_variables", "are_doors", "are_animations", "are_notes", "are_traps",
+                  "are_tiled_objects", NULL},
+   "UPDATE are_areas SET wed = 'LSQL01' WHERE source = '%s'"},
 };
 
 /* The family whose extension (any case) the file name has, or NULL. */

@@ -13,10 +13,11 @@
 ** - TIS files built here: palette tiles under the three transparency
 **   rules, PVRZ tiles through a page lookup (page -1 black, x, y not
 **   multiples of 4, a missing page, a page out of range, a rectangle off
-**   its page), headerless tilesets, every truncation, bad headers.
+**   its page), headerless tilesets, every truncation, bad headers; written
+**   back byte for byte (tis_serialize, tis_clone).
 ** - The page file names (YS0108 page 1 is Y010801.PVRZ, night tilesets).
 ** - The real corpus (LEVELSQL_CORPUS/tis and /pvrz, SKIPped when absent):
-**   every TIS parses, every tile decodes (PVRZ tiles through the corpus
+**   every TIS parses and is written back byte for byte, every tile decodes (PVRZ tiles through the corpus
 **   pages, counted as skipped when a page file is missing), palette
 **   pixels equal their palette entry read from the raw bytes, known
 **   pixels of palette and PVRZ tiles (worked out by hand from the palette
@@ -524,6 +525,60 @@ static void test_tis_v2(void) {
   pvrz_free(pg);
 }
 
+/* Whether t serializes to exactly data[0..n), and so does its clone. */
+static int writes_back(const tis_file *t, const unsigned char *data, size_t n) {
+  unsigned char *out = NULL, *out2 = NULL;
+  size_t size = 0, size2 = 0;
+  codec_error err = {0};
+  tis_file *c = tis_clone(t);
+  int same = tis_serialize(t, &out, &size, &err) && size == n && memcmp(out, data, n) == 0 && c &&
+             tis_serialize(c, &out2, &size2, &err) && size2 == n && memcmp(out2, data, n) == 0;
+  if (!same) printf("writes back: %s\n", err.msg);
+  free(out);
+  free(out2);
+  tis_free(c);
+  return same;
+}
+
+/* tis_serialize gives every kind of tileset back byte for byte (header
+** extra bytes, trailing bytes, headerless ones), and refuses a model whose
+** fields contradict. */
+static void test_tis_serialize(void) {
+  static unsigned char f[TIS_HEADER_SIZE + 8 + 2 * TIS_V1_ENTRY + 5];
+  unsigned char *out = NULL;
+  size_t i, n, size;
+  tis_file *t = NULL;
+  codec_error err = {0};
+  for (i = 0; i < sizeof f; i++) f[i] = (unsigned char)(i * 37 + 11);
+  tis_header_write(f, 2, TIS_V1_ENTRY);
+  le32_store(f + 16, TIS_HEADER_SIZE + 8); /* 8 bytes between the header and the tiles */
+  CHECK(tis_parse(f, sizeof f, &t, &err) && writes_back(t, f, sizeof f), "palette tileset with extra header bytes "
+        "and 5 trailing bytes written back: %s", err.msg);
+  tis_free(t);
+  t = NULL;
+  n = 3 * TIS_V2_ENTRY + 2;
+  tis_header_write(f, 3, TIS_V2_ENTRY);
+  CHECK(tis_parse(f, TIS_HEADER_SIZE + n, &t, &err) && writes_back(t, f, TIS_HEADER_SIZE + n),
+        "PVRZ tileset with 2 trailing bytes written back: %s", err.msg);
+  tis_free(t);
+  t = NULL;
+  CHECK(tis_parse_headerless(f + TIS_HEADER_SIZE, n, 3, TIS_V2_ENTRY, &t, &err) && writes_back(t, f + TIS_HEADER_SIZE, n),
+        "a headerless tileset is written without header: %s", err.msg);
+  tis_free(t);
+  t = NULL;
+  CHECK(tis_parse_headerless(NULL, 0, 0, TIS_V1_ENTRY, &t, &err) && tis_serialize(t, &out, &size, &err) && size == 0,
+        "an empty headerless tileset: 0 bytes");
+  free(out);
+  out = NULL;
+  if (t) {
+    t->entry_size = TIS_V2_ENTRY; /* a palette tileset claiming PVRZ entries */
+    CHECK(!tis_serialize(t, &out, &size, &err) && err.code == CODEC_E_ARG && strstr(err.msg, "entry length 12"),
+          "a contradicting model refused: %s", err.msg);
+    CHECK(tis_footprint(t) >= sizeof *t, "footprint counts the model");
+  }
+  tis_free(t);
+}
+
 /* Headers a TIS must not pass: each refused with its words. */
 static void test_tis_hostile(void) {
   unsigned char h[TIS_HEADER_SIZE + 24];
@@ -848,6 +903,7 @@ static void test_corpus(void) {
     REQUIRE(d, "%s read", path);
     if (!d) continue;
     CHECK(tis_parse(d, n, &t, &err), "%s: %s", tis_files.names[i], err.msg);
+    if (t) CHECK(writes_back(t, d, n), "%s: written back byte for byte (and its clone)", tis_files.names[i]);
     if (t) {
       CHECK(t->header_size == TIS_HEADER_SIZE && !t->trailing_size && !t->header_extra_size,
             "%s: a plain 24-byte header, nothing after the tiles", tis_files.names[i]);
@@ -885,6 +941,7 @@ int main(void) {
   test_tis_v1();
   test_tis_v2();
   test_tis_hostile();
+  test_tis_serialize();
   test_page_names();
   test_corpus();
   return check_done();

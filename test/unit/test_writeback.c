@@ -2,7 +2,7 @@
 ** test_writeback.c: writing back exactly what a column read always
 ** succeeds and changes no byte of the file (issue 24, item 4).
 **
-** For every table of the four families, every writable column of it (as
+** For every table of the five families, every writable column of it (as
 ** levelsql_columns lists them) and every file of the table's format among
 ** private copies of the samples and, when present, of the real corpus
 ** (level_copies.h): `UPDATE t SET c = c WHERE source = '<copy>'` must
@@ -75,7 +75,7 @@ int main(void) {
   }
   if (!check_corpus_dir()) SKIP("the corpus is absent (../shared/corpus): only the samples are written back");
   ntables = tables_list(db, tables);
-  CHECK(ntables >= 20, "levelsql_columns lists the tables of the four families (%d)", ntables);
+  CHECK(ntables >= 20, "levelsql_columns lists the tables of the five families (%d)", ntables);
   for (i = 0; i < ntables; i++) {
     const level_table *t = &tables[i];
     check_loop loop = {0, 0, 0};
