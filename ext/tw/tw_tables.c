@@ -214,17 +214,9 @@ static int layer_has_rows(const tw_map *m, int64_t l, const ls_scan *scan, unsig
 ** width x height cells); quads and sound sources the elements of theirs (a
 ** NESTED shape, count of them).  A cell's key is base[layer] + y * width
 ** + x (see the top); a quad's or source's is the codec's (tw_row_key). */
-static int64_t layer_cells_wide(const void *model, int64_t l) {
-  return MAP_OF(model)->layers[l].width;
-}
-
-static int64_t layer_cells_high(const void *model, int64_t l) {
-  return MAP_OF(model)->layers[l].height;
-}
-
-static int64_t layer_element_count(const void *model, int64_t l) {
-  return (int64_t)MAP_OF(model)->layers[l].count;
-}
+LS_INNER_COUNT_OF(layer_cells_wide, tw_map, layers, width)
+LS_INNER_COUNT_OF(layer_cells_high, tw_map, layers, height)
+LS_INNER_COUNT_OF(layer_element_count, tw_map, layers, count)
 
 static int64_t layer_key_base(const void *model, int64_t l) {
   return tw_layer_key_base(model, (size_t)l);
