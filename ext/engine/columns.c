@@ -345,6 +345,12 @@ static void result_json_records(sqlite3_context *ctx, const ls_row *row, const l
   ls_json_result(ctx, out);
 }
 
+/* Whether an integer column holding x reads NULL (LS_COL_NULL, LS_COL_NEGNULL). */
+static int reads_null(const ls_column *col, int64_t x) {
+  if (!(col->flags & LS_COL_NULL)) return 0;
+  return x == col->null_value || ((col->flags & LS_COL_NEGNULL) && x < 0);
+}
+
 void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
   const unsigned char *f;
   ls_span s;
@@ -362,7 +368,7 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
   switch (col->kind) {
     case LS_INT:
       x = field_int(f, col->store);
-      if (!((col->flags & LS_COL_NULL) && x == col->null_value)) sqlite3_result_int64(ctx, x);
+      if (!reads_null(col, x)) sqlite3_result_int64(ctx, x);
       break;
     case LS_BIT:
       sqlite3_result_int(ctx, (field_int(f, col->store) & col->max) != 0);
@@ -435,13 +441,21 @@ static int value_is_int(sqlite3_value *v, int64_t x) {
   return type == SQLITE_FLOAT && sqlite3_value_double(v) == (double)x;
 }
 
-/* An index into another list of the file (ls_index_ref): 0 .. count - 1. */
+/* An index into another list of the file (ls_index_ref): 0 .. count - 1,
+** of the sort the column takes when the ref says (refuse). */
 static int check_index_ref(const ls_row *row, const ls_column *col, int64_t x, char **err) {
   const ls_index_ref *ref = col->aux;
   int64_t count = ref->count(row->model);
   const char *article = strchr("aeiou", ref->noun[0]) ? "an" : "a";
   const char *or_null = (col->flags & LS_COL_NULL) ? ", or NULL for none" : "";
-  if (x >= 0 && x < count) return SQLITE_OK;
+  char *why = NULL;
+  int rc;
+  if (x >= 0 && x < count) {
+    if (!ref->refuse || (rc = ref->refuse(row->model, x, ref, &why)) == SQLITE_OK) return SQLITE_OK;
+    *err = why ? sqlite3_mprintf("column %s: %s", col->name, why) : NULL;
+    sqlite3_free(why);
+    return rc;
+  }
   if (count == 0) {
     *err = sqlite3_mprintf("column %s: %lld is out of range; the %s has no %ss%s", col->name, (long long)x,
                            ref->container, ref->noun, (col->flags & LS_COL_NULL) ? " (NULL for none)" : "");
@@ -459,12 +473,13 @@ static int set_int(const ls_row *row, sqlite3_value *v, const ls_column *col, ch
   int rc;
   if (lo == 0 && hi == 0) store_limits(col->store, &lo, &hi);
   if (sqlite3_value_type(v) == SQLITE_NULL && (col->flags & LS_COL_NULL)) {
-    field_set_int(f, col->store, col->null_value);
+    /* (a field that reads NULL already keeps its value: -2 stays -2) */
+    if (!reads_null(col, cur)) field_set_int(f, col->store, col->null_value);
     return SQLITE_OK;
   }
   /* a row that reads NULL holds no number: its null value is checked like
   ** any other (0xFFFF may mean "none" in the file and be out of range) */
-  if (!((col->flags & LS_COL_NULL) && cur == col->null_value) && value_is_int(v, cur)) return SQLITE_OK;
+  if (!reads_null(col, cur) && value_is_int(v, cur)) return SQLITE_OK;
   if ((rc = ls_value_int(v, col, lo, hi, &x, err)) != SQLITE_OK) {
     if (rc == SQLITE_CONSTRAINT && (col->flags & LS_COL_NULL) && *err) {
       char *msg = sqlite3_mprintf("%s or NULL", *err); /* the message ends with the range */

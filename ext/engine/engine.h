@@ -72,7 +72,7 @@ SQLITE_EXTENSION_INIT3
 ** statement or a write (argument structs, row records, scratch lists).
 ** What belongs to a model, or passes to or from codecs/ (pure C, malloc
 ** and free), is malloc'd and free'd: a model's parts and side tables
-** (tw_keys, the wrappers the format callbacks return), bytes a codec
+** (the wrappers the format callbacks return), bytes a codec
 ** returns or takes (ls_value_text8, ls_text8_encode), ls_scratch and
 ** ls_alloc_large; so is what the C library returns (realpath).  Each
 ** block goes back through its own family's free. */
@@ -333,16 +333,21 @@ enum ls_column_flags {
   LS_COL_UTF8 = 32,   /* LS_JSON_TEXTS: the strings are UTF-8 as they are, not text in the code page */
   LS_COL_WTF8 = 64,   /* LS_JSON_TEXTS: the strings are WTF-8 (LS_WTF8: lone surrogates, NULs allowed),
                       ** lone surrogates shown as \udXXX escapes */
-  LS_COL_NULL_EMPTY = 128 /* text columns over a codec's own strings: a NULL pointer reads ''
+  LS_COL_NULL_EMPTY = 128, /* text columns over a codec's own strings: a NULL pointer reads ''
                           ** (LS_COL_CODEC_STR below) */
+  LS_COL_NEGNULL = 256 /* with LS_COL_NULL (integers): every negative value reads NULL, not only
+                      ** .null_value (a format whose "none" is any negative index); NULL writes
+                      ** .null_value where the field reads a number, and leaves it as it is where
+                      ** it reads NULL already */
 };
 
 /* Flag of a LS_COL_RANGE column, for the planner: the column takes about
 ** n values in one file (measured on real files), so an equality keeps
 ** 1/n of a file's rows; without it, LS_PLAN_VALUES_PER_FILE.  E.g.
-** LS_COL_RANGE | LS_COL_VALUES(490) for the x of a grid 490 cells wide. */
-#define LS_COL_VALUES(n) ((unsigned)(n) << 8)
-#define LS_COL_VALUES_OF(flags) ((flags) >> 8)
+** LS_COL_RANGE | LS_COL_VALUES(490) for the x of a grid 490 cells wide.
+** (Bits 0..11 of the flags are ls_column_flags, so n < 2^20.) */
+#define LS_COL_VALUES(n) ((unsigned)(n) << 12)
+#define LS_COL_VALUES_OF(flags) ((flags) >> 12)
 #define LS_PLAN_VALUES_PER_FILE 10
 
 /* What a column is.  LS_CUSTOM columns are computed by their get/set
@@ -467,11 +472,18 @@ typedef struct ls_column {
 ** element of another list of the file (an image, an envelope): a value
 ** written must be an existing index, 0 .. count(model) - 1, or the null
 ** value (LS_COL_NULL); the value the row holds always passes.  Messages say
-** "it takes an <noun> index from 0 to 2 (the <container> has 3)". */
+** "it takes an <noun> index from 0 to 2 (the <container> has 3)".
+** Optional refuse: an existing index written may still be of the wrong
+** sort for the column (a color envelope where a position one goes):
+** returns SQLITE_OK, or an error with *why (sqlite3_mprintf'd; the write
+** fails with "column <name>: <why>"); `sort` is for refuse to read (what
+** the column takes). */
 typedef struct ls_index_ref {
   int64_t (*count)(const void *model);
   const char *noun;
   const char *container;
+  int (*refuse)(const void *model, int64_t index, const struct ls_index_ref *ref, char **why);
+  int64_t sort;
 } ls_index_ref;
 
 /* Declarations of typed columns, one line each.  S is the record's type,
@@ -679,10 +691,13 @@ typedef struct ls_table {
   ls_shape shape;
   /* The row's name in error messages: a template where {element},
   ** {index}, {y} and {x} are the position's slots ("object {index} of
-  ** plane {element}"). */
+  ** plane {element}"), and {element_name} what element_name says of the
+  ** element ("quad {index} of {element_name}": "quad 2 of group 0 layer
+  ** 1"; sqlite3_malloc'd, NULL when out of memory). */
   const char *row_name;
+  char *(*element_name)(const void *model, int64_t element);
   /* Records: the typed columns are fields of a record of record_size
-  ** bytes that load() fills for the row at row->pos (row->rec; borrowed
+  ** bytes (zeroed first) that load() fills for the row at row->pos (row->rec; borrowed
   ** spans stay valid until the model changes; decoded data goes to the
   ** row's arena).  A write loads the record, applies the new values of the
   ** changed columns to it (changed[i] for column i), then store() checks
@@ -1282,6 +1297,110 @@ int ls_refuse_unless_null(sqlite3_value *v, const ls_column *col, const char *wh
 /* The row kinds from..n-1 as an `applies` mask (kinds numbered by a
 ** format's versions: a field a version added). */
 #define LS_KINDS_FROM(from, n) ((((uint32_t)1 << (n)) - 1) & ~(((uint32_t)1 << (from)) - 1))
+/* Helpers for tables whose keys, records and rules are a codec's, each
+** row a struct the codec reads and writes whole (the Teeworlds tables):
+** a codec call's failure in a load(), a store() that writes a changed
+** record and names the column a refusal concerns, keys with a list
+** selector, file bytes a setter keeps for store(), the arguments an
+** INSERT reads (table_helpers.c). */
+
+/* A codec call's result (ok: its 1 or 0, the failure in *e) as a load()'s:
+** SQLITE_ERROR (the engine names the file and row) with the codec's
+** message as *err, or SQLITE_NOMEM (ls_codec_failed).  ls_codec_check is
+** the same for an edit (SQLITE_CONSTRAINT). */
+static inline int ls_codec_loaded(int ok, const codec_error *e, char **err) {
+  return ok ? SQLITE_OK : ls_codec_failed(e, SQLITE_ERROR, err, NULL);
+}
+
+/* The number of elements of an array (a column list, JSON members...). */
+#define LS_NELEMS(array) ((int)(sizeof array / sizeof array[0]))
+
+/* A codec's refusal in a store() as the write's error, named after the
+** first column the write changed: "column <name>: <codec message>"
+** (SQLITE_CONSTRAINT, or SQLITE_NOMEM).  LS_STORE_FAILED takes the
+** table's column array itself. */
+int ls_store_failed(const ls_column *cols, int ncols, const unsigned char *changed, const codec_error *e, char **err);
+#define LS_STORE_FAILED(cols, changed, e, err) ls_store_failed(cols, LS_NELEMS(cols), changed, e, err)
+
+/* The end of a store() whose record is the codec's own struct (size
+** bytes): nothing to write when the record is as loaded (old), else
+** set_call, the codec's setter given &e, must succeed, its refusal named
+** after the first changed column (LS_STORE_FAILED).  Uses memcmp
+** (<string.h>). */
+#define LS_STORE_CODEC(cols, row, old, size, set_call, changed, e, err) \
+  (memcmp((row)->rec, old, size) == 0 || (set_call) ? SQLITE_OK : LS_STORE_FAILED(cols, changed, e, err))
+
+/* load() and store() of a table whose record is the codec's own struct R
+** for the row's element: get_fn(model, element, &rec, &e) reads it,
+** set_fn(model, element, &rec, &e) writes a changed one (LS_STORE_CODEC;
+** cols: the table's column array, declared before).  T is the model's
+** type.  Defines prefix##_load and prefix##_store. */
+#define LS_CODEC_RECORD(prefix, T, R, get_fn, set_fn, cols)                                                          \
+  static int prefix##_load(const ls_row *row, char **err) {                                                          \
+    codec_error e;                                                                                                   \
+    return ls_codec_loaded(get_fn((T *)row->model, (size_t)row->pos.element, (R *)row->rec, &e), &e, err);           \
+  }                                                                                                                  \
+  static int prefix##_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {                \
+    codec_error e;                                                                                                   \
+    return LS_STORE_CODEC(cols, row, old, sizeof(R),                                                                 \
+                          set_fn((T *)row->model, (size_t)row->pos.element, (const R *)row->rec, &e), changed, &e, err); \
+  }
+
+/* A table's key() and seek() from the keys its codec keeps for rows that
+** survive inserts and deletes of others (engine.h, "Row identity"), of
+** any width: key_fn(model, which, element, index) is a row's key,
+** find_fn(model, which, key, &element, &index) finds it (1, or 0 when no
+** row has it); `which` tells the codec's lists apart.  Defines
+** prefix##_key and prefix##_seek (LS_CODEC_KEY_FIELDS sets them). */
+#define LS_CODEC_KEYS(prefix, T, key_fn, find_fn, which)                              \
+  static int64_t prefix##_key(const void *model, const ls_pos *pos) {                 \
+    return key_fn((const T *)model, which, (size_t)pos->element, (size_t)pos->index); \
+  }                                                                                   \
+  static int prefix##_seek(const void *model, int64_t key, ls_pos *pos) {             \
+    size_t element, index;                                                            \
+    if (!find_fn((const T *)model, which, key, &element, &index)) return 0;           \
+    *pos = (ls_pos){.element = (int64_t)element, .index = (int64_t)index};            \
+    return 1;                                                                         \
+  }
+#define LS_CODEC_KEY_FIELDS(prefix) .key = prefix##_key, .seek = prefix##_seek
+
+/* A setter that keeps a BLOB for store() to write (file bytes: a PNG, a
+** sound): copies a non-empty BLOB value into *out, in the row's arena;
+** anything else fails with "column <name>: takes <takes>".  NULL where the
+** column reads NULL (reads_null) is what it read: no change, *out stays
+** {NULL, 0}. */
+int ls_stage_blob(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, int reads_null, ls_span *out,
+                  char **err);
+
+/* Sets *pos to the row an INSERT added (element, index) and returns
+** SQLITE_OK, for the end of an insert's run(). */
+static inline int ls_inserted_at(ls_pos *pos, int64_t element, int64_t index) {
+  *pos = (ls_pos){.element = element, .index = index};
+  return SQLITE_OK;
+}
+
+/* A position an INSERT takes: NULL gives dflt (say, after the last), else
+** an integer from 0 to max; anything else fails with "column <name>: an
+** INSERT takes an integer from 0 to <max> here, or NULL (last)". */
+int ls_arg_position(const ls_arg *a, int64_t dflt, int64_t max, int64_t *out, char **err);
+/* The index column of a table whose INSERT appends: NULL, or `count` (the
+** new row's index); anything else fails with "column <name>: new rows are
+** appended (<name> <count>); give NULL or <count>". */
+int ls_arg_appended(const ls_arg *a, int64_t count, char **err);
+/* An argument an INSERT cannot do without: anything but NULL (type 0) or
+** a non-empty text (SQLITE_TEXT), else "column <name>: an INSERT into
+** <table> needs <what>". */
+int ls_arg_needed(const ls_arg *a, int type, const char *table, const char *what, char **err);
+
+/* Text of kind k in an ls_span field, lo to hi bytes (a name that must not
+** be empty); a JSON array of records (LS_JSON_RECORDS over an LS_SPAN;
+** records: its ls_json_records). */
+#define LS_COL_TEXT_IN(nm, k, S, field, lo, hi, fl, doc_) \
+  {.name = nm, .type = "TEXT", .kind = k, .store = LS_SPAN, .offset = offsetof(S, field), .min = lo, .max = hi, \
+   .flags = fl, .doc = doc_}
+#define LS_COL_JSON_RECORDS(nm, S, field, records, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_JSON_RECORDS, .store = LS_SPAN, .offset = offsetof(S, field), \
+   .aux = records, .doc = doc_}
 
 /* ---- SQL functions that read files (render_functions.c) ---------------- */
 
@@ -1315,8 +1434,8 @@ int parse_options(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, cons
 
 /* A file loaded for a render: the model the transaction sees, held by a
 ** walk of that one file ("the file walk" above) until render_file_done;
-** data is the family's model (the codec's struct for WWD, WED and wz4,
-** tw_model for Teeworlds). */
+** data is the family's model (the codec's own struct: wwd_level, wed_area,
+** wz4's, tw_map). */
 typedef struct render_file {
   const char *path;
   void *data;
