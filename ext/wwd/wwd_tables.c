@@ -184,10 +184,8 @@ static const ls_column level_columns[] = {
   LS_COL_INT("num_tile_properties", LS_I64, level_rec, num_tile_properties, LS_COL_RO, "number of tile properties"),
   LS_COL_INT("checksum", LS_I64, level_rec, checksum, LS_COL_RO, "checksum stored in the header (as read)"),
   LS_COL_INT("checksum_computed", LS_I64, level_rec, checksum_computed, LS_COL_RO, "checksum S computed over the main block as stored"),
-  {.name = "checksum_kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I64, .offset = offsetof(level_rec, checksum_kind),
-   .flags = LS_COL_RO, .aux = checksum_kind_names, .doc = "'exact', 'engine', 'wapmap', 'unset' or 'mismatch' (levelsql writes 'exact')"},
-  {.name = "game", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(level_rec, game), .flags = LS_COL_RO,
-   .doc = "'claw', 'gruntz', 'getmedieval' or NULL"},
+  LS_COL_ENUM("checksum_kind", LS_I64, level_rec, checksum_kind, 0, checksum_kind_names, LS_COL_RO, "'exact', 'engine', 'wapmap', 'unset' or 'mismatch' (levelsql writes 'exact')"),
+  LS_COL_TEXT("game", LS_UTF8, level_rec, game, 0, LS_COL_RO, 0, "'claw', 'gruntz', 'getmedieval' or NULL"),
   LS_COL_INT("file_size", LS_I64, level_rec, file_size, LS_COL_RO, "size of the file as read, in bytes"),
 };
 
@@ -266,8 +264,7 @@ static const ls_column plane_columns[] = {
   LS_COL_INT("movement_y_percent", LS_LE32S, plane_rec, h[WWD_PLANE_MOVEMENT_Y], 0, "parallax: vertical scroll speed in percent"),
   LS_COL_INT("fill_color", LS_LE32S, plane_rec, h[WWD_PLANE_FILL_COLOR], 0, "palette index of 'filled' tiles"),
   LS_COL_INT("z", LS_LE32S, plane_rec, h[WWD_PLANE_Z], 0, "drawing order (negative: behind)"),
-  {.name = "image_sets", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_SPAN, .offset = offsetof(plane_rec, image_sets),
-   .max = 1024, .aux = &image_sets_shape, .doc = "JSON array of the plane's image set names"},
+  LS_COL_JSON_TEXTS("image_sets", LS_SPAN, plane_rec, image_sets, 1024, 0, &image_sets_shape, "JSON array of the plane's image set names"),
   LS_COL_INT("num_objects", LS_U32, plane_rec, num_objects, LS_COL_RO, "objects on this plane"),
 };
 
@@ -648,8 +645,7 @@ static const char *const property_kind_names[] = {"unknown", "single", "double",
 
 static const ls_column property_columns[] = {
   LS_COL_POS("tile", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index); on INSERT, the id it takes (default: after the last; later ones move up)"),
-  {.name = "type", .type = "TEXT", .kind = LS_ENUM, .store = LS_U32, .offset = offsetof(property_rec, type), .min = 1,
-   .aux = property_type_names, .doc = "'single', 'double' or 'mask'"},
+  LS_COL_ENUM("type", LS_U32, property_rec, type, 1, property_type_names, 0, "'single', 'double' or 'mask'"),
   LS_COL_KIND_INT("width", LS_U32, property_rec, width, 0, 4096, 0, ALL_TYPES, "tile width in pixels"),
   LS_COL_KIND_INT("height", LS_U32, property_rec, height, 0, 4096, 0, ALL_TYPES, "tile height in pixels"),
   LS_COL_KIND_INT("attribute", LS_I32, property_rec, attribute, INT32_MIN, INT32_MAX, 0, SINGLE_DOUBLE, "single: the attribute; double: the outside attribute (wwd_flag_names('attribute', n))"),
