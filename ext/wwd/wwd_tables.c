@@ -122,10 +122,10 @@ typedef struct tile_rec {
   uint32_t tile_written;
 } tile_rec;
 
-/* wwd_tile_properties: the property as the codec holds it, the mask as a span. */
+/* wwd_tile_properties: the property as the codec holds it (a copy), its
+** mask as a span. */
 typedef struct property_rec {
-  uint32_t type, width, height;
-  int32_t attribute, inside_attribute, rect[4];
+  wwd_tile_property tp;
   ls_span mask;
 } property_rec;
 
@@ -604,16 +604,10 @@ static int property_remove(void *model, const ls_pos *pos, char **err) {
 }
 
 static int property_load(const ls_row *row, char **err) {
-  const wwd_tile_property *tp = PROPERTY(row);
   property_rec *r = row->rec;
   (void)err;
-  r->type = tp->type;
-  r->width = tp->width;
-  r->height = tp->height;
-  r->attribute = tp->attribute;
-  r->inside_attribute = tp->inside_attribute;
-  memcpy(r->rect, tp->rect, sizeof r->rect);
-  r->mask = (ls_span){.p = tp->mask, .n = tp->mask_len};
+  r->tp = *PROPERTY(row);
+  r->mask = (ls_span){.p = r->tp.mask, .n = r->tp.mask_len};
   return SQLITE_OK;
 }
 
@@ -622,18 +616,17 @@ static int property_load(const ls_row *row, char **err) {
 ** can hold it). */
 static int property_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   const property_rec *r = row->rec, *was = old;
-  wwd_tile_property want = {.type = r->type, .width = r->width, .height = r->height, .attribute = r->attribute,
-                            .inside_attribute = r->inside_attribute, .mask = (unsigned char *)r->mask.p,
-                            .mask_len = (uint32_t)r->mask.n};
+  wwd_tile_property want = r->tp;
   codec_error cerr = {0};
   (void)changed;
-  memcpy(want.rect, r->rect, sizeof want.rect);
+  want.mask = (unsigned char *)r->mask.p;
+  want.mask_len = (uint32_t)r->mask.n;
   return ls_codec_check(wwd_tile_property_update(LEVEL(row), (uint32_t)row->pos.element, &want, r->mask.p != was->mask.p, &cerr),
                         &cerr, err, NULL);
 }
 
 static int property_kind(const ls_row *row) {
-  return (int)((const property_rec *)row->rec)->type;
+  return (int)((const property_rec *)row->rec)->tp.type;
 }
 
 static const char *const property_type_names[] = {"single", "double", "mask", NULL};
@@ -645,15 +638,15 @@ static const char *const property_kind_names[] = {"unknown", "single", "double",
 
 static const ls_column property_columns[] = {
   LS_COL_POS("tile", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index); on INSERT, the id it takes (default: after the last; later ones move up)"),
-  LS_COL_ENUM("type", LS_U32, property_rec, type, 1, property_type_names, 0, "'single', 'double' or 'mask'"),
-  LS_COL_KIND_INT("width", LS_U32, property_rec, width, 0, 4096, 0, ALL_TYPES, "tile width in pixels"),
-  LS_COL_KIND_INT("height", LS_U32, property_rec, height, 0, 4096, 0, ALL_TYPES, "tile height in pixels"),
-  LS_COL_KIND_INT("attribute", LS_I32, property_rec, attribute, INT32_MIN, INT32_MAX, 0, SINGLE_DOUBLE, "single: the attribute; double: the outside attribute (wwd_flag_names('attribute', n))"),
-  LS_COL_KIND_INT("inside_attribute", LS_I32, property_rec, inside_attribute, INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: attribute inside the rectangle"),
-  LS_COL_KIND_INT("rect_left", LS_I32, property_rec, rect[0], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle left"),
-  LS_COL_KIND_INT("rect_top", LS_I32, property_rec, rect[1], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle top"),
-  LS_COL_KIND_INT("rect_right", LS_I32, property_rec, rect[2], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle right"),
-  LS_COL_KIND_INT("rect_bottom", LS_I32, property_rec, rect[3], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle bottom"),
+  LS_COL_ENUM("type", LS_U32, property_rec, tp.type, 1, property_type_names, 0, "'single', 'double' or 'mask'"),
+  LS_COL_KIND_INT("width", LS_U32, property_rec, tp.width, 0, 4096, 0, ALL_TYPES, "tile width in pixels"),
+  LS_COL_KIND_INT("height", LS_U32, property_rec, tp.height, 0, 4096, 0, ALL_TYPES, "tile height in pixels"),
+  LS_COL_KIND_INT("attribute", LS_I32, property_rec, tp.attribute, INT32_MIN, INT32_MAX, 0, SINGLE_DOUBLE, "single: the attribute; double: the outside attribute (wwd_flag_names('attribute', n))"),
+  LS_COL_KIND_INT("inside_attribute", LS_I32, property_rec, tp.inside_attribute, INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: attribute inside the rectangle"),
+  LS_COL_KIND_INT("rect_left", LS_I32, property_rec, tp.rect[0], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle left"),
+  LS_COL_KIND_INT("rect_top", LS_I32, property_rec, tp.rect[1], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle top"),
+  LS_COL_KIND_INT("rect_right", LS_I32, property_rec, tp.rect[2], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle right"),
+  LS_COL_KIND_INT("rect_bottom", LS_I32, property_rec, tp.rect[3], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle bottom"),
   {.name = "mask", .type = "BLOB", .kind = LS_BLOB, .store = LS_SPAN, .offset = offsetof(property_rec, mask),
    .applies = 1 << WWD_TILE_MASK, .doc = "mask: one attribute byte per pixel, width*height bytes; NULL for other types"},
 };
