@@ -288,6 +288,18 @@ void wwd_plane_set_tiles(wwd_plane *p, uint32_t *tiles);
 /* The main plane (the first whose flags have WWD_PLANE_MAIN), or -1. */
 long wwd_main_plane(const wwd_level *lvl);
 
+/* The sizes a new plane takes where its INSERT gives none: those of the
+** main plane, else of the first plane; 64 x 64-pixel tiles and 0 x 0
+** tiles in a level without planes. */
+typedef struct wwd_plane_size {
+  uint32_t tile_width, tile_height, tiles_wide, tiles_high;
+} wwd_plane_size;
+wwd_plane_size wwd_new_plane_size(const wwd_level *lvl);
+
+/* The tile size a new tile property takes: the main plane's, 64 x 64
+** pixels in a level without one. */
+void wwd_main_tile_size(const wwd_level *lvl, uint32_t *width, uint32_t *height);
+
 /* The id the editors give a new object: one above the largest id of the
 ** level (any plane), or 1 in a level without objects (INT32_MAX at most). */
 int32_t wwd_next_object_id(const wwd_level *lvl);

@@ -1034,6 +1034,17 @@ static inline unsigned ls_changed_bits(const unsigned char *changed, int first, 
 ** SQLITE_OK or SQLITE_NOMEM. */
 int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n);
 
+/* For a load(): span `s` shows in place a run of the model, elements of
+** type E, that a codec accessor gives: `call` returns the run's length
+** and sets `run` (a const E *, declared by the macro) to its first
+** element, e.g. LS_SPAN_CALL(r->cells, uint16_t, wed_door_cells(a, i, &run)). */
+#define LS_SPAN_CALL(s, E, call) \
+  do {                           \
+    const E *run = NULL;         \
+    (s).n = (call);              \
+    (s).p = run;                 \
+  } while (0)
+
 /* The key of a NESTED row the codec gives: key_fn(const Model *, uint32_t
 ** element, uint32_t index), a uid that stays while rows come and go. */
 #define LS_KEY_CALL_NESTED(fn, Model, key_fn)                                                    \

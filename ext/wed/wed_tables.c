@@ -85,8 +85,7 @@ static int overlay_insert(void *model, const void *args_, ls_pos *pos, char **er
     return ls_refuse(err, "column overlay: it takes an overlay number (an unused record 1..%u)", last);
   if (!wed_overlay_pick(a, ls_arg_given(&args->overlay) ? &want : NULL, &at, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
-  *pos = (ls_pos){.element = at};
-  return SQLITE_OK;
+  return ls_inserted_at(pos, at, 0);
 }
 
 /* DELETE of overlay 1..: its record becomes unused (0x0, no tileset), its
@@ -128,12 +127,10 @@ enum { DCOL_CELLS = 5 }; /* the column `cells` (placed there in door_columns) */
 
 static int door_load(const ls_row *row, char **err) {
   door_rec *r = row->rec;
-  const uint16_t *cells;
   int rc;
   (void)err;
   r->d = AREA(row)->doors[row->pos.element];
-  r->cells.n = wed_door_cells(AREA(row), (uint32_t)row->pos.element, &cells);
-  r->cells.p = cells;
+  LS_SPAN_CALL(r->cells, uint16_t, wed_door_cells(AREA(row), (uint32_t)row->pos.element, &run));
   /* a state's polygons: the indices first .. first+n-1 */
   if ((rc = ls_span_run(row->arena, &r->open_polygons, r->d.open_first, r->d.open_count)) != SQLITE_OK) return rc;
   return ls_span_run(row->arena, &r->closed_polygons, r->d.closed_first, r->d.closed_count);
@@ -214,19 +211,14 @@ LS_UID_KEYS(polygon, wed_area, polygons, wed_polygon_find)
 static int polygon_load(const ls_row *row, char **err) {
   const wed_area *a = AREA(row);
   polygon_rec *r = row->rec;
-  const wed_point *pts;
   long door = -1;
   (void)err;
-  r->vertices.n = 2 * (size_t)wed_polygon_vertices(a, (uint32_t)row->pos.element, &pts); /* x, y, x, y... */
-  r->vertices.p = pts;
+  LS_SPAN_CALL(r->vertices, wed_point, 2 * (size_t)wed_polygon_vertices(a, (uint32_t)row->pos.element, &run)); /* x, y, x, y... */
   r->p = a->polygons[row->pos.element];
   wed_polygon_edges(&r->p, r->box);
   r->kind = (int32_t)wed_polygon_kind_of(a, (uint32_t)row->pos.element, &door);
   r->door = door;
-  if (door >= 0) {
-    r->door_name.p = a->doors[door].name;
-    r->door_name.n = wed_resref_len(a->doors[door].name);
-  }
+  if (door >= 0) r->door_name = (ls_span){.p = a->doors[door].name, .n = wed_resref_len(a->doors[door].name)};
   return SQLITE_OK;
 }
 
@@ -338,8 +330,7 @@ static int vertex_insert(void *model, const void *args_, ls_pos *pos, char **err
   if ((rc = ls_arg_int_or(&args->vertex, 0, n, n, &at, err)) != SQLITE_OK) return rc;
   if (!wed_polygon_insert_vertex(a, (uint32_t)poly, (uint32_t)at, (wed_point){(uint16_t)x, (uint16_t)y}, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a vertex into polygon %lld", (long long)poly);
-  *pos = (ls_pos){.element = poly, .index = at};
-  return SQLITE_OK;
+  return ls_inserted_at(pos, poly, at);
 }
 
 /* DELETE of a vertex (of any polygon; a polygon may end up with none); the
@@ -375,12 +366,10 @@ enum { TCOL_TIS_TILES = 6 }; /* the column `tis_tiles` (placed there in tile_col
 
 static int tile_load(const ls_row *row, char **err) {
   tile_rec *r = row->rec;
-  const uint16_t *tiles;
   (void)err;
   r->cell = (uint32_t)(row->pos.y * (int64_t)AREA(row)->overlays[row->pos.element].width + row->pos.x);
   r->c = AREA(row)->overlays[row->pos.element].cells[r->cell];
-  r->tis_tiles.n = wed_cell_tiles(AREA(row), (uint32_t)row->pos.element, r->cell, &tiles);
-  r->tis_tiles.p = tiles;
+  LS_SPAN_CALL(r->tis_tiles, uint16_t, wed_cell_tiles(AREA(row), (uint32_t)row->pos.element, r->cell, &run));
   return SQLITE_OK;
 }
 
@@ -432,12 +421,10 @@ typedef struct group_rec {
 static int group_load(const ls_row *row, char **err) {
   const wed_area *a = AREA(row);
   group_rec *r = row->rec;
-  const uint16_t *polys;
   (void)err;
   r->g = a->wallgroups[row->pos.element];
   wed_wallgroup_origin(a, (uint32_t)row->pos.element, &r->x_px, &r->y_px);
-  r->polygons.n = wed_wallgroup_polygons(a, (uint32_t)row->pos.element, &polys);
-  r->polygons.p = polys;
+  LS_SPAN_CALL(r->polygons, uint16_t, wed_wallgroup_polygons(a, (uint32_t)row->pos.element, &run));
   return SQLITE_OK;
 }
 
