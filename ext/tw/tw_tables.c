@@ -496,9 +496,8 @@ static int decode_layer(const ls_row *row, char **err) {
 static int tile_load(const ls_row *row, char **err) {
   codec_error e;
   int rc = decode_layer(row, err);
-  if (rc != SQLITE_OK) return rc;
-  return ls_codec_loaded(tw_tile_get(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x, (int)row->pos.y,
-                                     row->rec, &e), &e, err);
+  return rc != SQLITE_OK ? rc : ls_codec_loaded(tw_tile_get(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x,
+                                                            (int)row->pos.y, row->rec, &e), &e, err);
 }
 
 static const ls_column tile_columns[] = {
@@ -543,9 +542,8 @@ static const ls_table tw_tiles = {
 static int quad_load(const ls_row *row, char **err) {
   codec_error e;
   int rc = decode_layer(row, err);
-  if (rc != SQLITE_OK) return rc;
-  return ls_codec_loaded(tw_quad_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, row->rec, &e), &e,
-                         err);
+  return rc != SQLITE_OK ? rc : ls_codec_loaded(tw_quad_get(ROW_MAP(row), (size_t)row->pos.element,
+                                                            (size_t)row->pos.index, row->rec, &e), &e, err);
 }
 
 static const ls_json_shape points_shape = {2, 5, 5, "[[0,0],[32768,0],[0,32768],[32768,32768],[16384,16384]]", NULL};
@@ -586,11 +584,10 @@ static int find_layer(const tw_map *m, const ls_arg *grp, const ls_arg *layer, s
   long at;
   if (sqlite3_value_numeric_type(grp->value) != SQLITE_INTEGER || sqlite3_value_numeric_type(layer->value) != SQLITE_INTEGER)
     return ls_refuse(err, "an INSERT here needs grp and layer (integers) to say which layer it goes to");
-  if ((at = tw_layer_at(m, ls_arg_int64(grp), ls_arg_int64(layer))) >= 0) {
-    *l = (size_t)at;
-    return SQLITE_OK;
-  }
-  return ls_refuse(err, "the map has no layer %lld in group %lld", (long long)ls_arg_int64(layer), (long long)ls_arg_int64(grp));
+  if ((at = tw_layer_at(m, ls_arg_int64(grp), ls_arg_int64(layer))) < 0)
+    return ls_refuse(err, "the map has no layer %lld in group %lld", (long long)ls_arg_int64(layer), (long long)ls_arg_int64(grp));
+  *l = (size_t)at;
+  return SQLITE_OK;
 }
 
 /* An INSERT of a quad or source (add: the codec's insert): at (grp,
