@@ -1,7 +1,6 @@
 #!/bin/sh
 # How much code a table column costs: per family and in total, the lines of
-# the family's table files (ext/**/<family>_tables.c, and tw_edit.c for
-# Teeworlds: the INSERT/DELETE half of its tables), the columns its
+# the family's table files (ext/**/<family>_tables.c), the columns its
 # registered tables declare (levelsql_columns of the built extension,
 # without the engine's own file, source and options columns), and lines per
 # column.  The last column of the table counts the engine's three as well
@@ -47,12 +46,7 @@ ratio() { awk -v l="$1" -v c="$2" 'BEGIN { if (c > 0) printf "%.1f", l / c; else
 printf '%-6s %6s %9s %9s %10s %10s\n' family lines columns per_col all_cols per_all
 sum_lines=0 sum_decl=0 sum_all=0
 for family in wwd tw wed wz4 are tis; do
-  case $family in
-    tw) files="tw_tables.c tw_edit.c" ;;
-    *) files="${family}_tables.c" ;;
-  esac
-  # shellcheck disable=SC2086 # the file names split on purpose
-  lines=$(lines_of $files)
+  lines=$(lines_of "${family}_tables.c")
   line=$(echo "$counts" | grep "^$family|") || line="$family|0|0"
   decl=$(echo "$line" | cut -d'|' -f2)
   all=$(echo "$line" | cut -d'|' -f3)

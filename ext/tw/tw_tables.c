@@ -210,6 +210,18 @@ static int layer_has_rows(const tw_map *m, int64_t l, const ls_scan *scan, unsig
   return L->group >= grp->lo && L->group <= grp->hi && L->index_in_group >= layer->lo && L->index_in_group <= layer->hi;
 }
 
+/* A shape's has() `fn` for a table of rows of layers of the kinds `kinds`
+** (layer_has_rows): tw_layers has a row for any layer, tw_tiles for
+** tilemaps, tw_quads for quads layers, tw_sound_sources for sounds layers. */
+#define LAYERS_WITH_ROWS(fn, kinds)                                 \
+  static int fn(const void *model, int64_t l, const ls_scan *scan) { \
+    return layer_has_rows(model, l, scan, kinds);                   \
+  }
+LAYERS_WITH_ROWS(layer_in_scan, ANY_LAYER)
+LAYERS_WITH_ROWS(tile_layer_in_scan, KINDS_TILEMAP)
+LAYERS_WITH_ROWS(quad_layer_in_scan, KIND(TW_KIND_QUADS))
+LAYERS_WITH_ROWS(source_layer_in_scan, KIND(TW_KIND_SOUNDS))
+
 /* Tiles are the cells of their layers (a GRID shape over the layers,
 ** width x height cells); quads and sound sources the elements of theirs (a
 ** NESTED shape, count of them).  A cell's key is base[layer] + y * width
@@ -406,10 +418,6 @@ static const ls_column layer_columns[] = {
   LS_COL_KIND_INT("version", LS_I32, tw_layer_info, version, 0, 0, LS_COL_RO, KINDS_KNOWN, "layer item version (tilemap 3 in DDNet, 4 in 0.7)"),
 };
 
-static int layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, ANY_LAYER);
-}
-
 /* The record is the codec's tw_layer_info: its indices read NULL for any
 ** "none" (negative: LS_COL_NEGNULL), and an unchanged one keeps the value
 ** it had, such as -2.  The codec writes the fields the layer kind has; a
@@ -488,9 +496,8 @@ static int decode_layer(const ls_row *row, char **err) {
 static int tile_load(const ls_row *row, char **err) {
   codec_error e;
   int rc = decode_layer(row, err);
-  if (rc != SQLITE_OK) return rc;
-  return ls_codec_loaded(tw_tile_get(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x, (int)row->pos.y,
-                                     row->rec, &e), &e, err);
+  return rc != SQLITE_OK ? rc : ls_codec_loaded(tw_tile_get(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x,
+                                                            (int)row->pos.y, row->rec, &e), &e, err);
 }
 
 static const ls_column tile_columns[] = {
@@ -508,10 +515,6 @@ static const ls_column tile_columns[] = {
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
   LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"),
 };
-
-static int tile_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, KINDS_TILEMAP);
-}
 
 /* The codec marks the layer for re-encoding; an unchanged cell leaves it
 ** alone. */
@@ -539,9 +542,8 @@ static const ls_table tw_tiles = {
 static int quad_load(const ls_row *row, char **err) {
   codec_error e;
   int rc = decode_layer(row, err);
-  if (rc != SQLITE_OK) return rc;
-  return ls_codec_loaded(tw_quad_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, row->rec, &e), &e,
-                         err);
+  return rc != SQLITE_OK ? rc : ls_codec_loaded(tw_quad_get(ROW_MAP(row), (size_t)row->pos.element,
+                                                            (size_t)row->pos.index, row->rec, &e), &e, err);
 }
 
 static const ls_json_shape points_shape = {2, 5, 5, "[[0,0],[32768,0],[0,32768],[32768,32768],[16384,16384]]", NULL};
@@ -561,10 +563,6 @@ static const ls_column quad_columns[] = {
   LS_COL_INT("color_env_offset", LS_I32, tw_quad, color_env_offset, 0, "color envelope time offset (ms)"),
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
 };
-
-static int quad_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, KIND(TW_KIND_QUADS));
-}
 
 /* An unchanged quad leaves the layer alone. */
 static int quad_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
@@ -586,11 +584,10 @@ static int find_layer(const tw_map *m, const ls_arg *grp, const ls_arg *layer, s
   long at;
   if (sqlite3_value_numeric_type(grp->value) != SQLITE_INTEGER || sqlite3_value_numeric_type(layer->value) != SQLITE_INTEGER)
     return ls_refuse(err, "an INSERT here needs grp and layer (integers) to say which layer it goes to");
-  if ((at = tw_layer_at(m, ls_arg_int64(grp), ls_arg_int64(layer))) >= 0) {
-    *l = (size_t)at;
-    return SQLITE_OK;
-  }
-  return ls_refuse(err, "the map has no layer %lld in group %lld", (long long)ls_arg_int64(layer), (long long)ls_arg_int64(grp));
+  if ((at = tw_layer_at(m, ls_arg_int64(grp), ls_arg_int64(layer))) < 0)
+    return ls_refuse(err, "the map has no layer %lld in group %lld", (long long)ls_arg_int64(layer), (long long)ls_arg_int64(grp));
+  *l = (size_t)at;
+  return SQLITE_OK;
 }
 
 /* An INSERT of a quad or source (add: the codec's insert): at (grp,
@@ -670,10 +667,6 @@ static const ls_column source_columns[] = {
   LS_COL_INT_NULL("radius", LS_I32, source_rec, radius, 0, INT32_MAX, 0, "circles: radius in pixels; NULL for rectangles"),
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
 };
-
-static int source_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, KIND(TW_KIND_SOUNDS));
-}
 
 /* The size follows the shape (tw_source_size): a rectangle needs width and
 ** height, a circle its radius; the other shape's columns read NULL and take
