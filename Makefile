@@ -102,9 +102,10 @@ $(BUILD)/tests/%: test/unit/%.c $(CODEC_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CODEC_OBJ) $(LDLIBS_ALL)
 
-# test_insert_args registers tables of its own through the engine, so it
-# links the extension's objects instead of loading the .so.
-$(BUILD)/tests/test_insert_args: test/unit/test_insert_args.c $(CODEC_OBJ) $(EXT_OBJ) $(PNG_LINK) $(HEADERS)
+# test_insert_args registers tables of its own through the engine, and
+# test_family_helpers calls the engine's helpers for table families, so
+# they link the extension's objects instead of loading the .so.
+$(BUILD)/tests/test_insert_args $(BUILD)/tests/test_family_helpers: $(BUILD)/tests/%: test/unit/%.c $(CODEC_OBJ) $(EXT_OBJ) $(PNG_LINK) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Icodecs -o $@ $< $(EXT_OBJ) $(CODEC_OBJ) $$(cat $(PNG_LINK)) $(LDLIBS_ALL) -pthread
 

@@ -112,6 +112,7 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
   if (rc == SQLITE_OK) rc = ls_atlas_register(db, sess, atlas_kinds, sizeof atlas_kinds / sizeof atlas_kinds[0]);
   if (rc == SQLITE_OK) rc = columns_table_register(db, sess);
   if (rc == SQLITE_OK) rc = ls_limit_register(db, sess);
+  if (rc == SQLITE_OK) rc = ls_find_register(db, sess);
   if (rc == SQLITE_OK) {
     rc = sqlite3_create_function(db, "levelsql_version", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS | SQLITE_DETERMINISTIC, NULL,
                                  version_func, NULL, NULL);

@@ -272,7 +272,7 @@ echo "    warm wwd_tiles scan vs generate_series over $tiles rows x$REP15 (sum a
 echo "    cold count(DISTINCT logic), count(*) over $(ls "$work/wwd" | wc -l) levels, whole sqlite3 process vs reading + inflating them with zlib: $(ratio2 "$ms_cold" "$ms_zlib") ($ms_cold ms vs $ms_zlib ms; $threads parse-ahead threads); without parse-ahead threads: $(ratio2 "$ms_cold_serial" "$ms_zlib") ($ms_cold_serial ms)"
 echo "    the same query run twice in one connection over 1,000 levels: $many_again re-parses the second time"
 echo "    model memory per WWD level after that query: $mem_wwd"
-# ARE areas (issue 26): every row and column of the 14 ARE tables over the
+# ARE areas: every row and column of the 14 ARE tables over the
 # corpus areas, cold in one sqlite3 process (printed to /dev/null), against
 # a process that only reads the same files (cat).
 if [ -d ../shared/corpus/are ]; then

@@ -133,6 +133,35 @@ const char *tw_kind_name(tw_kind k) {
   return (unsigned)k <= TW_KIND_UNKNOWN ? names[k] : "unknown";
 }
 
+void tw_map_summarize(const tw_map *m, tw_map_summary *out) {
+  out->df_version = m->df->version;
+  out->groups = (int64_t)m->num_groups;
+  out->layers = (int64_t)m->num_layers;
+  out->images = (int64_t)m->num_images;
+  out->envelopes = (int64_t)m->num_envelopes;
+  out->sounds = (int64_t)m->num_sounds;
+  out->file_size = (int64_t)m->file_size;
+  out->crc32 = m->crc32;
+  out->style = (int32_t)m->style;
+}
+
+int tw_kind_by_name(const char *name, tw_kind *k) {
+  int i;
+  for (i = TW_KIND_TILES; i <= TW_KIND_SOUNDS; i++)
+    if (strcmp(name, tw_kind_name((tw_kind)i)) == 0) {
+      *k = (tw_kind)i;
+      return 1;
+    }
+  return 0;
+}
+
+long tw_layer_at(const tw_map *m, int64_t g, int64_t k) {
+  size_t l;
+  for (l = 0; l < m->num_layers; l++)
+    if (m->layers[l].group == g && m->layers[l].index_in_group == k) return (long)l;
+  return -1;
+}
+
 int tw_map_sniff(const unsigned char *data, size_t size) { return df_sniff(data, size); }
 
 void tw_map_free(tw_map *m) {
@@ -144,6 +173,7 @@ void tw_map_free(tw_map *m) {
   free(m->image_items);
   free(m->env_items);
   free(m->sound_items);
+  tw_keys_free(m->keys);
   df_free(m->df);
   free(m);
 }
@@ -158,8 +188,9 @@ static int dup_index(const size_t *src, size_t n, size_t **out) {
   return 1;
 }
 
-/* tw_map_clone: a deep copy: the datafile, the indexes, and every decoded
-** (possibly dirty) layer, so edits of the copy leave the original alone. */
+/* tw_map_clone: a deep copy: the datafile, the indexes, the row keys and
+** every decoded (possibly dirty) layer, so edits of the copy leave the
+** original alone. */
 tw_map *tw_map_clone(const tw_map *src) {
   tw_map *m = (tw_map *)malloc(sizeof *m);
   size_t i;
@@ -168,9 +199,11 @@ tw_map *tw_map_clone(const tw_map *src) {
   m->df = NULL;
   m->layers = NULL;
   m->group_items = m->image_items = m->env_items = m->sound_items = NULL;
+  m->keys = NULL;
   m->num_layers = 0;
   m->layers = (tw_layer *)calloc(src->num_layers ? src->num_layers : 1, sizeof *m->layers);
-  if (!m->layers || !(m->df = df_clone(src->df)) || !dup_index(src->group_items, src->num_groups, &m->group_items) ||
+  if (!m->layers || !(m->df = df_clone(src->df)) || (src->keys && !(m->keys = tw_keys_clone(src->keys))) ||
+      !dup_index(src->group_items, src->num_groups, &m->group_items) ||
       !dup_index(src->image_items, src->num_images, &m->image_items) ||
       !dup_index(src->env_items, src->num_envelopes, &m->env_items) ||
       !dup_index(src->sound_items, src->num_sounds, &m->sound_items)) {
@@ -430,6 +463,10 @@ int tw_map_parse_cancel(const unsigned char *data, size_t size, const codec_canc
   for (i = 0; i < m->num_envelopes; i++)
     if (ival(&m->df->items[m->env_items[i]], EN_VERSION, 0) >= 3) m->point_ints = 22;
   m->style = detect_style(m);
+  if (!(m->keys = tw_keys_new(m))) {
+    tw_map_free(m);
+    return codec_fail_oom(err, "map: out of memory");
+  }
   *out = m;
   return 1;
 }
@@ -807,6 +844,24 @@ int tw_info_set(tw_map *m, tw_info_field f, const char *s, size_t len, codec_err
   }
 }
 
+int tw_map_update(tw_map *m, const char *const s[], const size_t n[], tw_style style, int *style_failed,
+                  codec_error *err) {
+  int f, differs[TW_INFO_SETTINGS + 1];
+  *style_failed = 0;
+  /* compare first: setting one string may move the blobs that values
+  ** equal to the map's (unchanged ones) point into */
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
+    const char *cur;
+    size_t len;
+    if (!tw_info_get(m, (tw_info_field)f, &cur, &len, err)) return 0;
+    differs[f] = n[f] != len || (len && memcmp(s[f], cur, len) != 0);
+  }
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++)
+    if (differs[f] && !tw_info_set(m, (tw_info_field)f, n[f] ? s[f] : NULL, n[f], err)) return 0;
+  *style_failed = 1;
+  return style == m->style || tw_map_convert(m, style, err);
+}
+
 /* ---- groups -------------------------------------------------------------------------- */
 
 int tw_group_get(const tw_map *m, size_t g, tw_group_info *o, codec_error *err) {
@@ -905,6 +960,11 @@ int tw_layer_set(tw_map *m, size_t l, const tw_layer_info *in, codec_error *err)
   size_t pos;
   tw_kind k;
   if (!tw_layer_get(m, l, &cur, err)) return 0;
+  /* a new size first: the game layer's resize takes its physics layers
+  ** along (tw_layer_resize); cur's other fields stay as they were */
+  if (m->layers[l].kind <= TW_KIND_TUNE && (in->width != cur.width || in->height != cur.height) &&
+      !tw_layer_resize(m, l, in->width, in->height, err))
+    return 0;
   pos = m->layers[l].item;
   k = m->layers[l].kind;
   /* Refuse values the game would index out of range with (unchanged values
@@ -1042,7 +1102,7 @@ int tw_envelope_get(const tw_map *m, size_t e, tw_envelope_info *o, codec_error 
   o->start_point = ival(it, EN_START, 0);
   o->num_points = ival(it, EN_NUM, 0);
   if (it->num_ints >= EN_NAME + 8) i32str_decode(it, EN_NAME, 8, o->name);
-  o->synchronized = o->version >= 2 ? ival(it, EN_SYNC, 0) : 0;
+  o->synchronized = o->version >= 2 && ival(it, EN_SYNC, 0) != 0;
   return 1;
 }
 
@@ -1221,6 +1281,7 @@ size_t tw_map_footprint(const tw_map *m) {
   for (i = 0; i < m->num_layers; i++) {
     if (m->layers[i].cells) bytes += m->layers[i].cells_size;
   }
+  if (m->keys) bytes += tw_keys_footprint(m->keys);
   return bytes;
 }
 
@@ -1265,4 +1326,26 @@ int tw_map_decode_items(tw_map *m, codec_error *err) {
     if (!ok) return 0;
   }
   return 1;
+}
+
+/* The info fields by the names the tables show them under. */
+static const char *const info_names[] = {"author", "map_version", "credits", "license", "settings"};
+
+int tw_map_validate(tw_map *m, int64_t key_limit, const codec_cancel *cancel, codec_error *err) {
+  size_t l;
+  int f, ok = 1;
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
+    const char *s;
+    size_t n;
+    if (!tw_info_get(m, (tw_info_field)f, &s, &n, err)) return codec_prefix(err, "map info (%s): ", info_names[f]);
+  }
+  if (!tw_map_decode_items(m, err) || !tw_map_keys_fit(m, key_limit, err)) return 0;
+  m->df->cancel = cancel; /* polled inside each blob's inflate too */
+  for (l = 0; ok && l < m->num_layers; l++) {
+    tw_kind k = m->layers[l].kind;
+    if (codec_cancelled(cancel)) ok = codec_fail_interrupted(err);
+    else if (k <= TW_KIND_TUNE || k == TW_KIND_QUADS) ok = tw_layer_load(m, l, err);
+  }
+  m->df->cancel = NULL;
+  return ok;
 }

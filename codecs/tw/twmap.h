@@ -105,6 +105,7 @@ typedef struct tw_map {
   long info_item;      /* -1 if none */
   long envpoints_item; /* -1 if none */
   long bezier_item;    /* DDNet envpoints-bezier UUID item, -1 if none */
+  struct tw_keys *keys; /* owned: the row keys ("row keys" below) */
 } tw_map;
 
 /* ---- whole map ------------------------------------------------------------- */
@@ -138,12 +139,12 @@ int tw_map_serialize(tw_map *m, int df_flags, unsigned char **out, size_t *out_s
 /* Drops what the map decoded and can decode again: the cells of layers
 ** loaded but not edited, and the blobs inflated and unchanged (names,
 ** settings, sound data).  Pointers handed out into them become invalid; the
-** next read decodes again.  Returns tw_map_footprint after. */
+** next read decodes again.  The row keys stay.  Returns tw_map_footprint after. */
 size_t tw_map_shed(tw_map *m);
 
 /* Memory the map holds now: items, stored blobs, the blobs inflated and
-** kept (names, settings, sound data, replaced blobs) and the cells of the
-** layers decoded so far (it grows as tables decode more).  A decoded layer
+** kept (names, settings, sound data, replaced blobs), the row keys and the
+** cells of the layers decoded so far (it grows as tables decode more).  A decoded layer
 ** counts once (its cells); image pixels are inflated only while a PNG or
 ** a drawing is made, and not kept. */
 size_t tw_map_footprint(const tw_map *m);
@@ -153,6 +154,17 @@ size_t tw_map_footprint(const tw_map *m);
 ** error there; inflated blobs stay inflated.  Info strings and layer data
 ** are checked by tw_info_get and tw_layer_load. */
 int tw_map_decode_items(tw_map *m, codec_error *err);
+
+/* Decodes now everything the getters decode on first use: the info strings
+** (a failure is named "map info (author): ..."), tw_map_decode_items, and
+** the cells of every tilemap and quads layer, after checking that every row
+** has a key below key_limit (tw_map_keys_fit), so that such a map fails at
+** once instead of after decoding gigabytes of the layers before the first
+** that does not fit.  A map it accepts reads without a codec error
+** anywhere; what it decoded stays decoded, so a second call costs little.
+** `cancel` (NULL: none) is polled before each layer and while a layer's
+** blob inflates (every 4 MiB). */
+int tw_map_validate(tw_map *m, int64_t key_limit, const codec_cancel *cancel, codec_error *err);
 
 /* What decoding the whole map would allocate, summed into *claim from what
 ** its items and blob headers claim, nothing inflated: for each layer with
@@ -164,8 +176,24 @@ int tw_map_decode_items(tw_map *m, codec_error *err);
 ** decodes its own copy.  Parts are named "layer 12 (tiles)", "data 3". */
 void tw_map_decoded_claim(const tw_map *m, codec_claim *claim);
 
+/* A map at a glance: its datafile version as read, how many groups,
+** layers, images, envelopes and sounds it has, its size, CRC-32 and
+** style. */
+typedef struct tw_map_summary {
+  int64_t df_version, groups, layers, images, envelopes, sounds, file_size;
+  uint32_t crc32;
+  int32_t style; /* tw_style */
+} tw_map_summary;
+void tw_map_summarize(const tw_map *m, tw_map_summary *out);
+
 const char *tw_style_name(tw_style s); /* "0.6", "0.7", "ddnet" */
 const char *tw_kind_name(tw_kind k);   /* "tiles", "game", ..., "sounds_deprecated", "unknown" */
+/* The kind named `name` (tw_kind_name) among tiles .. sounds, the kinds a
+** layer can be added as (tw_layer_insert): 1 and *k, or 0. */
+int tw_kind_by_name(const char *name, tw_kind *k);
+/* The layer that is layer k of group g (tw_layer.group, index_in_group),
+** or -1 when the map has none. */
+long tw_layer_at(const tw_map *m, int64_t g, int64_t k);
 
 /* ---- info (tw_maps) --------------------------------------------------------- */
 
@@ -188,6 +216,16 @@ int tw_info_get(tw_map *m, tw_info_field f, const char **s, size_t *len, codec_e
 ** SETTINGS: s must be the NUL-terminated strings back to back, e.g.
 ** "sv_a 1\0sv_b 2\0" (len 14).  Creates the info item if the map has none. */
 int tw_info_set(tw_map *m, tw_info_field f, const char *s, size_t len, codec_error *err);
+
+/* A row's worth of changes to the map's info and style (tw_maps): the info
+** strings s[f] (n[f] bytes, as tw_info_get gives them; n[f] 0 removes one)
+** that differ from the map's are set, an unchanged one leaving its blob
+** alone; then a new style converts the map (tw_map_convert, below: after
+** the strings, so settings cleared in the same change no longer block a
+** conversion to 0.7).  On failure *style_failed is 1 when the conversion
+** failed, 0 when an info string did. */
+int tw_map_update(tw_map *m, const char *const s[], const size_t n[], tw_style style, int *style_failed,
+                  codec_error *err);
 
 /* ---- groups ------------------------------------------------------------------ */
 
@@ -225,7 +263,8 @@ typedef struct tw_layer_info {
 /* Fields of layer l (global index).  Group and position: m->layers[l]. */
 int tw_layer_get(const tw_map *m, size_t l, tw_layer_info *out, codec_error *err);
 /* Writes name, detail, color, color_env, color_env_offset, image (those the
-** layer kind has); other fields are ignored. */
+** layer kind has); a tilemap's new width or height resizes it first
+** (tw_layer_resize, which may refuse it); other fields are ignored. */
 int tw_layer_set(tw_map *m, size_t l, const tw_layer_info *in, codec_error *err);
 
 /* Index of the blob holding layer l's cells, quads or sources (for a
@@ -287,7 +326,7 @@ typedef struct tw_envelope_info {
   int version, channels;
   const char *kind; /* "position", "color", "sound" or "unknown" */
   char name[32];    /* NUL-terminated, at most 31 bytes */
-  int synchronized;
+  int synchronized; /* 0 or 1 (any other value in the item reads 1) */
   int start_point, num_points;
 } tw_envelope_info;
 
@@ -333,6 +372,57 @@ int tw_sound_get(tw_map *m, size_t s, tw_sound_info *out, codec_error *err);
 ** layer at most the cells tw_map_parse accepts.  On failure the map is
 ** unchanged, except when memory runs out while applying. */
 int tw_layer_resize(tw_map *m, size_t l, int width, int height, codec_error *err);
+
+/* ---- row keys (twmap_keys.c) ------------------------------------------------------------ */
+
+/* Keys that name the rows of a map for as long as it is in memory: its
+** groups, layers, images, envelopes and sounds, the quads and sound
+** sources of each layer, and the cells of each tilemap layer (the layer's
+** key base + y * width + x).  A key survives the structural edits of other
+** rows (twmap_edit.h), so a caller finds a row again after rows before it
+** came or went (levelsql's rowids).  Before a list's first edit its keys
+** are the indices (or the layer's base + index); from then on it keeps
+** them by index, new rows taking fresh keys past every key given so far,
+** as does a layer whose cell count a resize changed (a fresh base).  Every
+** parsed or cloned map has its keys. */
+typedef struct tw_keys tw_keys;
+typedef enum tw_rows {
+  TW_ROWS_GROUPS = 0, TW_ROWS_LAYERS, TW_ROWS_IMAGES, TW_ROWS_ENVELOPES, TW_ROWS_SOUNDS,
+  TW_ROWS_QUADS,  /* element: the layer, index: the quad in it */
+  TW_ROWS_SOURCES /* element: the sounds layer, index: the source in it */
+} tw_rows;
+
+/* The key of a row: element `element` of a list of the map, or element
+** `index` of layer `element` (quads, sources). */
+int64_t tw_row_key(const tw_map *m, tw_rows rows, size_t element, size_t index);
+/* The row holding key: 1 and its element and index (0 for the map's own
+** lists), or 0 when no row of `rows` has it. */
+int tw_row_find(const tw_map *m, tw_rows rows, int64_t key, size_t *element, size_t *index);
+/* The key of layer l's first cell, quad or source (its key base). */
+int64_t tw_layer_key_base(const tw_map *m, size_t l);
+/* Whether the rows of every tilemap, quads and sounds layer have keys below
+** limit: 1, or 0 with "layer 3: its N rows would take row keys from K on,
+** past the <limit> rows a rowid can name in one file" (CODEC_E_LIMIT; never
+** in a real map, whose decoded size is far below). */
+int tw_map_keys_fit(const tw_map *m, int64_t limit, codec_error *err);
+
+/* The keys' bookkeeping, for the codec's own parse and edits: new keys
+** for a parsed map, a copy, free, memory held (NULL on OOM).  An edit
+** reserves first (the only step that can fail: out of memory), edits, then
+** records what it did: a row inserted at `at` or removed from `at` of the
+** list `rows` (element: the layer of quads or sources), a layer inserted
+** or removed at l, or resized. */
+tw_keys *tw_keys_new(const tw_map *m);
+tw_keys *tw_keys_clone(const tw_keys *k);
+void tw_keys_free(tw_keys *k);
+size_t tw_keys_footprint(const tw_keys *k);
+int tw_keys_reserve(tw_map *m, tw_rows rows, size_t element, codec_error *err);
+void tw_keys_inserted(tw_map *m, tw_rows rows, size_t element, size_t at);
+void tw_keys_removed(tw_map *m, tw_rows rows, size_t element, size_t at);
+int tw_keys_reserve_layer(tw_map *m, codec_error *err);
+void tw_keys_layer_inserted(tw_map *m, size_t l);
+void tw_keys_layer_removed(tw_map *m, size_t l);
+void tw_keys_layer_resized(tw_map *m, size_t l);
 
 /* ---- converting (twmap_convert.c) ------------------------------------------------------ */
 

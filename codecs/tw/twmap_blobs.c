@@ -152,3 +152,57 @@ int tw_sound_set_name(tw_map *m, size_t s, const char *name, size_t len, codec_e
   free(buf);
   return ok;
 }
+
+/* ---- a row's worth of changes ---------------------------------------------------------- */
+
+/* Whether name[0..len) differs from the name the item has (NULL: none). */
+static int name_differs(const char *now, size_t now_len, const char *name, size_t len) {
+  return name && !(now && now_len == len && memcmp(now, name, len) == 0);
+}
+
+/* Whether png[0..n) is exactly the PNG image i reads as: embedding it again
+** would re-encode the pixels (another format or stride in the file), so it
+** is no change. */
+static int png_is_current(tw_map *m, size_t i, const unsigned char *png, size_t n) {
+  unsigned char *cur = NULL;
+  size_t cur_n = 0;
+  codec_error e;
+  int same = tw_image_png(m, i, &cur, &cur_n, &e) && cur_n == n && memcmp(cur, png, n) == 0;
+  free(cur);
+  return same;
+}
+
+int tw_image_update(tw_map *m, size_t i, int external, int external_given, const unsigned char *png, size_t png_n,
+                    const char *name, size_t name_len, const char **field, codec_error *err) {
+  tw_image_info im;
+  int rename;
+  *field = "name";
+  if (!tw_image_get(m, i, &im, err)) return 0;
+  rename = name_differs(im.name, im.name_len, name, name_len); /* before the pixels may move the blobs */
+  *field = "external";
+  if (png && external && external_given)
+    return codec_fail_arg(err, "an image given a png is embedded; set external = 0 or leave it");
+  if (!png && !external && im.external)
+    return codec_fail_arg(err, "embedding an image needs its pixels: set png too, e.g. SET external = 0, png = "
+                               "readfile('mapres/' || name || '.png')");
+  if (png && (im.external || !png_is_current(m, i, png, png_n))) {
+    *field = "png";
+    if (!tw_image_embed_png(m, i, png, png_n, err)) return 0;
+  }
+  if (!png && external && !im.external && !tw_image_make_external(m, i, err)) return 0;
+  *field = "name";
+  return !rename || tw_image_set_name(m, i, name, name_len, err);
+}
+
+int tw_sound_update(tw_map *m, size_t s, const unsigned char *data, size_t n, const char *name, size_t name_len,
+                    const char **field, codec_error *err) {
+  tw_sound_info so;
+  int rename;
+  *field = "name";
+  if (!tw_sound_get(m, s, &so, err)) return 0;
+  rename = name_differs(so.name, so.name_len, name, name_len); /* before new bytes may move the blobs */
+  *field = "data";
+  if (data && !tw_sound_set_data(m, s, data, n, err)) return 0;
+  *field = "name";
+  return !rename || tw_sound_set_name(m, s, name, name_len, err);
+}

@@ -54,4 +54,20 @@ int tw_sound_set_data(tw_map *m, size_t s, const unsigned char *data, size_t n, 
 /* Sets sound s's name (no NUL byte in it; stored with one). */
 int tw_sound_set_name(tw_map *m, size_t s, const char *name, size_t len, codec_error *err);
 
+/* A row's worth of changes to image i, the rules of its table: a PNG
+** given (png, png_n; NULL: none) embeds it (width, height and format
+** follow) unless it is exactly the PNG the embedded image reads as; with a
+** PNG, external must be 0 or not given (external_given 0); without one,
+** external 1 makes an embedded image external and external 0 on an external
+** image is refused (it needs the pixels).  Then a name that differs from
+** the image's (name NULL: unchanged) is set.  On failure *field names what
+** was refused ("external", "png" or "name"); messages speak of the SQL
+** columns (tw_images). */
+int tw_image_update(tw_map *m, size_t i, int external, int external_given, const unsigned char *png, size_t png_n,
+                    const char *name, size_t name_len, const char **field, codec_error *err);
+/* The same for sound s: new bytes (data NULL: none) embed them, then a
+** name that differs is set; *field is "data" or "name". */
+int tw_sound_update(tw_map *m, size_t s, const unsigned char *data, size_t n, const char *name, size_t name_len,
+                    const char **field, codec_error *err);
+
 #endif

@@ -301,14 +301,18 @@ static void group_add(tw_map *m, size_t g, size_t k, int32_t delta) {
 int tw_group_insert(tw_map *m, size_t g, codec_error *err) {
   int32_t ints[GP_INTS] = {3, 0, 0, 100, 100, 0, 0, 0, 0, 0, 0, 0, NAME_PAD, NAME_PAD, NAME_END};
   int32_t start = (int32_t)m->num_layers;
+  if (g == TW_LAST) g = m->num_groups;
   if (g > m->num_groups) return codec_fail_arg(err, "group %zu: the map has %zu groups", g, m->num_groups);
+  if (!tw_keys_reserve(m, TW_ROWS_GROUPS, 0, err)) return 0;
   if (g < m->num_groups) {
     start = item_int(&m->df->items[m->group_items[g]], GP_START, start);
     if (start < 0 || (size_t)start > m->num_layers) start = (int32_t)m->num_layers;
   }
   ints[GP_START] = start;
-  if (!item_insert(m, item_position(m->df, TW_ITEM_GROUP, g), TW_ITEM_GROUP, ints, GP_INTS, err)) return 0;
-  return reindex(m, err);
+  if (!item_insert(m, item_position(m->df, TW_ITEM_GROUP, g), TW_ITEM_GROUP, ints, GP_INTS, err) || !reindex(m, err))
+    return 0;
+  tw_keys_inserted(m, TW_ROWS_GROUPS, 0, g);
+  return 1;
 }
 
 int tw_group_delete(tw_map *m, size_t g, codec_error *err) {
@@ -316,11 +320,14 @@ int tw_group_delete(tw_map *m, size_t g, codec_error *err) {
   size_t l;
   if (g >= m->num_groups) return codec_fail_arg(err, "group %zu: the map has %zu groups", g, m->num_groups);
   if (game >= 0 && m->layers[game].group == (long)g)
-    return codec_fail_arg(err, "group %zu holds the game layer (layer %ld): it cannot be deleted", g, game);
+    return codec_fail_arg(err, "group %zu holds the game layer (layer_index %ld): it cannot be deleted", g, game);
+  if (!tw_keys_reserve(m, TW_ROWS_GROUPS, 0, err)) return 0;
   for (l = m->num_layers; l-- > 0;)
     if (m->layers[l].group == (long)g && !tw_layer_delete(m, l, err)) return 0;
   item_remove(m, m->group_items[g]);
-  return reindex(m, err);
+  if (!reindex(m, err)) return 0;
+  tw_keys_removed(m, TW_ROWS_GROUPS, 0, g);
+  return 1;
 }
 
 /* ---- layers ------------------------------------------------------------------------ */
@@ -431,8 +438,9 @@ int tw_layer_insert(tw_map *m, size_t g, size_t k, tw_kind kind, int width, int 
   for (l = (size_t)start; l < (size_t)start + (size_t)count; l++)
     if (m->layers[l].group != (long)g)
       return codec_fail_arg(err, "group %zu: layer %zu of its range belongs to group %ld", g, l, m->layers[l].group);
+  if (k == TW_LAST) k = (size_t)count;
   if (k > (size_t)count) return codec_fail_arg(err, "group %zu has %d layers: position %zu is past them", g, (int)count, k);
-  if (!check_new_layer(m, g, kind, &width, &height, err)) return 0;
+  if (!check_new_layer(m, g, kind, &width, &height, err) || !tw_keys_reserve_layer(m, err)) return 0;
   l = (size_t)start + k;
   memset(ints, 0, sizeof ints);
   if (kind <= TW_KIND_TUNE) {
@@ -494,7 +502,9 @@ int tw_layer_insert(tw_map *m, size_t g, size_t k, tw_kind kind, int width, int 
   group_add(m, g, GP_COUNT, 1);
   if (kind == TW_KIND_SOUNDS && m->style == TW_STYLE_06) m->style = TW_STYLE_DDNET;
   *out = l;
-  return reindex(m, err);
+  if (!reindex(m, err)) return 0;
+  tw_keys_layer_inserted(m, l);
+  return 1;
 }
 
 int tw_layer_delete(tw_map *m, size_t l, codec_error *err) {
@@ -504,6 +514,7 @@ int tw_layer_delete(tw_map *m, size_t l, codec_error *err) {
   long g;
   if (l >= m->num_layers) return codec_fail_arg(err, "layer %zu: the map has %zu layers", l, m->num_layers);
   if (m->layers[l].kind == TW_KIND_GAME) return codec_fail_arg(err, "layer %zu is the game layer: it cannot be deleted", l);
+  if (!tw_keys_reserve(m, TW_ROWS_LAYERS, 0, err)) return 0;
   it = &m->df->items[m->layers[l].item];
   if (item_int(it, TM_TYPE, -1) == 2) {
     size_t base = item_int(it, TM_VERSION, 0) <= 2 ? TM_EXTRA_OLD : TM_EXTRA;
@@ -523,6 +534,7 @@ int tw_layer_delete(tw_map *m, size_t l, codec_error *err) {
   memmove(m->layers + l, m->layers + l + 1, (m->num_layers - l - 1) * sizeof *m->layers);
   m->num_layers--;
   if (!reindex(m, err)) return 0;
+  tw_keys_layer_removed(m, l);
   blobs_remove_unused(m, refs, nrefs);
   return 1;
 }
@@ -546,14 +558,18 @@ static int element_layer(tw_map *m, size_t l, tw_kind kind, codec_error *err) {
   return tw_layer_load(m, l, err);
 }
 
-/* Inserts element bytes e[0..size) at position at of layer l. */
-static int element_insert(tw_map *m, size_t l, size_t at, const unsigned char *e, size_t size, codec_error *err) {
+/* Inserts element bytes e[0..size) at position at of layer l, the rows
+** (quads or sources) whose keys it keeps. */
+static int element_insert(tw_map *m, tw_rows rows, size_t l, size_t at, const unsigned char *e, size_t size,
+                          codec_error *err) {
   tw_layer *L = &m->layers[l];
   size_t used = L->count * size, keep = L->count ? L->cells_size : 0, bytes;
   unsigned char *p;
+  if (at == TW_LAST) at = L->count;
   if (at > L->count) return codec_fail_arg(err, "layer %zu has %zu elements: position %zu is past them", l, L->count, at);
   if (L->count >= 0x7FFFFFFF / size || !size_add(keep, size, &bytes))
     return codec_fail_limit(err, "layer %zu: too many elements", l);
+  if (!tw_keys_reserve(m, rows, l, err)) return 0;
   p = (unsigned char *)malloc(bytes);
   if (!p) return codec_fail_oom(err, "layer %zu: out of memory", l);
   if (keep) memcpy(p, L->cells, at * size);
@@ -565,13 +581,16 @@ static int element_insert(tw_map *m, size_t l, size_t at, const unsigned char *e
   L->cells_size = bytes;
   L->loaded = 1;
   set_element_count(m, l, L->count + 1);
+  tw_keys_inserted(m, rows, l, at);
   return 1;
 }
 
-/* Removes element at of layer l; an emptied layer keeps one zeroed element. */
-static int element_delete(tw_map *m, size_t l, size_t at, size_t size, codec_error *err) {
+/* Removes element at of layer l (and its key among the rows `rows`); an
+** emptied layer keeps one zeroed element. */
+static int element_delete(tw_map *m, tw_rows rows, size_t l, size_t at, size_t size, codec_error *err) {
   tw_layer *L = &m->layers[l];
   if (at >= L->count) return codec_fail_arg(err, "layer %zu has %zu elements: there is no element %zu", l, L->count, at);
+  if (!tw_keys_reserve(m, rows, l, err)) return 0;
   memmove(L->cells + at * size, L->cells + (at + 1) * size, L->cells_size - (at + 1) * size);
   L->cells_size -= size;
   if (L->count == 1 && L->cells_size < size) {
@@ -579,6 +598,7 @@ static int element_delete(tw_map *m, size_t l, size_t at, size_t size, codec_err
     L->cells_size = size;
   }
   set_element_count(m, l, L->count - 1);
+  tw_keys_removed(m, rows, l, at);
   return 1;
 }
 
@@ -600,12 +620,12 @@ int tw_quad_insert(tw_map *m, size_t l, size_t q, codec_error *err) {
   v[26] = 0; v[27] = 0; v[28] = one; v[29] = 0; v[30] = 0; v[31] = one; v[32] = one; v[33] = one;
   v[34] = -1; v[35] = 0; v[36] = -1; v[37] = 0;
   store_ints(bytes, v, QUAD_INTS);
-  return element_insert(m, l, q, bytes, QUAD_BYTES, err);
+  return element_insert(m, TW_ROWS_QUADS, l, q, bytes, QUAD_BYTES, err);
 }
 
 int tw_quad_delete(tw_map *m, size_t l, size_t q, codec_error *err) {
   if (!element_layer(m, l, TW_KIND_QUADS, err)) return 0;
-  return element_delete(m, l, q, QUAD_BYTES, err);
+  return element_delete(m, TW_ROWS_QUADS, l, q, QUAD_BYTES, err);
 }
 
 int tw_source_get(tw_map *m, size_t l, size_t s, tw_source *o, codec_error *err) {
@@ -645,17 +665,37 @@ int tw_source_set(tw_map *m, size_t l, size_t s, const tw_source *in, codec_erro
   return 1;
 }
 
+int tw_source_size(tw_source *s, int width, int height, int radius, int given, const char **field, codec_error *err) {
+  if (s->shape == 1) {
+    *field = given & TW_GIVEN_WIDTH ? "width" : "height";
+    if (((given & TW_GIVEN_WIDTH) && width >= 0) || ((given & TW_GIVEN_HEIGHT) && height >= 0))
+      return codec_fail_arg(err, "a circle has a radius, no width or height");
+    *field = "radius";
+    if (radius < 0) return codec_fail_arg(err, "a circle needs a radius");
+    s->width = radius;
+    s->height = 0;
+    return 1;
+  }
+  *field = "radius";
+  if ((given & TW_GIVEN_RADIUS) && radius >= 0) return codec_fail_arg(err, "a rectangle has a width and height, no radius");
+  *field = width < 0 ? "width" : "height";
+  if (width < 0 || height < 0) return codec_fail_arg(err, "a rectangle needs a width and a height");
+  s->width = width;
+  s->height = height;
+  return 1;
+}
+
 int tw_source_insert(tw_map *m, size_t l, size_t s, codec_error *err) {
   static const int32_t v[SOURCE_INTS] = {0, 0, 1, 1, 0, 80, -1, 0, -1, 0, 1, 1500, 0};
   unsigned char bytes[SOURCE_BYTES];
   if (!element_layer(m, l, TW_KIND_SOUNDS, err)) return 0;
   store_ints(bytes, v, SOURCE_INTS);
-  return element_insert(m, l, s, bytes, SOURCE_BYTES, err);
+  return element_insert(m, TW_ROWS_SOURCES, l, s, bytes, SOURCE_BYTES, err);
 }
 
 int tw_source_delete(tw_map *m, size_t l, size_t s, codec_error *err) {
   if (!element_layer(m, l, TW_KIND_SOUNDS, err)) return 0;
-  return element_delete(m, l, s, SOURCE_BYTES, err);
+  return element_delete(m, TW_ROWS_SOURCES, l, s, SOURCE_BYTES, err);
 }
 
 /* ---- references to envelopes, images and sounds ------------------------------------------ */
@@ -761,6 +801,7 @@ int tw_envelope_insert(tw_map *m, int channels, codec_error *err) {
   int32_t total = 0;
   if (channels != 1 && channels != 3 && channels != 4)
     return codec_fail_arg(err, "an envelope has 1 (sound), 3 (position) or 4 (color) channels, not %d", channels);
+  if (!tw_keys_reserve(m, TW_ROWS_ENVELOPES, 0, err)) return 0;
   if (m->envpoints_item >= 0) total = (int32_t)(m->df->items[m->envpoints_item].num_ints / (size_t)m->point_ints);
   ints[0] = m->point_ints == 22 ? 3 : 2;
   ints[1] = channels;
@@ -778,16 +819,19 @@ int tw_envelope_insert(tw_map *m, int channels, codec_error *err) {
     pts[k].curve = 1; /* linear, as the editor adds points */
     for (c = 0; c < 4; c++) pts[k].values[c] = channels == 3 ? 0 : 1024;
   }
-  return tw_envelope_set_points(m, e, pts, 2, err);
+  if (!tw_envelope_set_points(m, e, pts, 2, err)) return 0;
+  tw_keys_inserted(m, TW_ROWS_ENVELOPES, 0, e);
+  return 1;
 }
 
 int tw_envelope_delete(tw_map *m, size_t e, codec_error *err) {
   if (e >= m->num_envelopes) return codec_fail_arg(err, "envelope %zu: the map has %zu envelopes", e, m->num_envelopes);
-  if (!check_unused(m, REF_ENVELOPE, e, err)) return 0;
+  if (!check_unused(m, REF_ENVELOPE, e, err) || !tw_keys_reserve(m, TW_ROWS_ENVELOPES, 0, err)) return 0;
   if (!tw_envelope_set_points(m, e, NULL, 0, err)) return 0;
   item_remove(m, m->env_items[e]);
-  if (!reindex(m, err)) return 0;
-  return lower_refs(m, REF_ENVELOPE, e, err);
+  if (!reindex(m, err) || !lower_refs(m, REF_ENVELOPE, e, err)) return 0;
+  tw_keys_removed(m, TW_ROWS_ENVELOPES, 0, e);
+  return 1;
 }
 
 int tw_image_insert(tw_map *m, const char *name, size_t len, int width, int height, codec_error *err) {
@@ -795,6 +839,7 @@ int tw_image_insert(tw_map *m, const char *name, size_t len, int width, int heig
   size_t data_before = m->df->num_data;
   int v07 = m->style == TW_STYLE_07;
   if (width < 0 || height < 0) return codec_fail_arg(err, "image size %d x %d: negative", width, height);
+  if (!tw_keys_reserve(m, TW_ROWS_IMAGES, 0, err)) return 0;
   ints[0] = v07 ? 2 : 1;
   ints[1] = width;
   ints[2] = height;
@@ -806,44 +851,51 @@ int tw_image_insert(tw_map *m, const char *name, size_t len, int width, int heig
     blobs_truncate(m, data_before);
     return 0;
   }
-  return reindex(m, err);
+  if (!reindex(m, err)) return 0;
+  tw_keys_inserted(m, TW_ROWS_IMAGES, 0, m->num_images - 1);
+  return 1;
 }
 
-/* Removes the image or sound item (the kind `ref`) at `item`, index i of
-** its list, when nothing uses it: the indices past it are lowered, and the
-** two data blobs its ints `blob_int` and `blob_int + 1` name (name and
-** pixels, or name and opus bytes) go too when nothing else names them. */
-static int remove_blob_owner(tw_map *m, ref_kind ref, size_t i, size_t item, int blob_int, codec_error *err) {
+/* Removes the image or sound item (the kind `ref`, its keys among `rows`)
+** at `item`, index i of its list, when nothing uses it: the indices past it
+** are lowered, and the two data blobs its ints `blob_int` and `blob_int +
+** 1` name (name and pixels, or name and opus bytes) go too when nothing
+** else names them. */
+static int remove_blob_owner(tw_map *m, ref_kind ref, tw_rows rows, size_t i, size_t item, int blob_int,
+                             codec_error *err) {
   int32_t refs[2];
   const df_item *it;
-  if (!check_unused(m, ref, i, err)) return 0;
+  if (!check_unused(m, ref, i, err) || !tw_keys_reserve(m, rows, 0, err)) return 0;
   it = &m->df->items[item];
   refs[0] = item_int(it, blob_int, -1);
   refs[1] = item_int(it, blob_int + 1, -1);
   item_remove(m, item);
   if (!reindex(m, err) || !lower_refs(m, ref, i, err)) return 0;
   blobs_remove_unused(m, refs, 2);
+  tw_keys_removed(m, rows, 0, i);
   return 1;
 }
 
 int tw_image_delete(tw_map *m, size_t i, codec_error *err) {
   if (i >= m->num_images) return codec_fail_arg(err, "image %zu: the map has %zu images", i, m->num_images);
-  return remove_blob_owner(m, REF_IMAGE, i, m->image_items[i], 4, err);
+  return remove_blob_owner(m, REF_IMAGE, TW_ROWS_IMAGES, i, m->image_items[i], 4, err);
 }
 
 int tw_sound_insert(tw_map *m, const char *name, size_t len, codec_error *err) {
   int32_t ints[5] = {1, 1, -1, -1, 0};
   size_t data_before = m->df->num_data;
-  if (!blob_add_name(m, name, len, &ints[2], err)) return 0;
+  if (!tw_keys_reserve(m, TW_ROWS_SOUNDS, 0, err) || !blob_add_name(m, name, len, &ints[2], err)) return 0;
   if (!item_insert(m, item_position(m->df, TW_ITEM_SOUND, m->num_sounds), TW_ITEM_SOUND, ints, 5, err)) {
     blobs_truncate(m, data_before);
     return 0;
   }
   if (m->style == TW_STYLE_06) m->style = TW_STYLE_DDNET;
-  return reindex(m, err);
+  if (!reindex(m, err)) return 0;
+  tw_keys_inserted(m, TW_ROWS_SOUNDS, 0, m->num_sounds - 1);
+  return 1;
 }
 
 int tw_sound_delete(tw_map *m, size_t s, codec_error *err) {
   if (s >= m->num_sounds) return codec_fail_arg(err, "sound %zu: the map has %zu sounds", s, m->num_sounds);
-  return remove_blob_owner(m, REF_SOUND, s, m->sound_items[s], 2, err);
+  return remove_blob_owner(m, REF_SOUND, TW_ROWS_SOUNDS, s, m->sound_items[s], 2, err);
 }

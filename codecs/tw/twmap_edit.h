@@ -32,6 +32,9 @@
 **   again (as DDNet writes them); otherwise a new item takes max id + 1.
 ** - Emptying a quads or sounds layer keeps one zeroed element in its blob,
 **   as DDNet's editor writes an empty layer.
+** - The row keys follow (twmap.h, "row keys"): a row inserted takes a fresh
+**   key, the others keep theirs.  An edit that fails for want of memory
+**   for the keys changes nothing.
 */
 #ifndef LEVELSQL_TWMAP_EDIT_H
 #define LEVELSQL_TWMAP_EDIT_H
@@ -41,20 +44,24 @@
 /* The editor's size for tile layers when the map has no game layer. */
 #define TW_NEW_LAYER_SIZE 50
 
-/* Adds an empty group at index g (0..num_groups: after the others). */
+/* A position for tw_group_insert, tw_layer_insert, tw_quad_insert and
+** tw_source_insert: after the last. */
+#define TW_LAST ((size_t)-1)
+
+/* Adds an empty group at index g (0..num_groups or TW_LAST: after the others). */
 int tw_group_insert(tw_map *m, size_t g, codec_error *err);
 /* Removes group g with every layer it holds.  Refuses the game group. */
 int tw_group_delete(tw_map *m, size_t g, codec_error *err);
 
-/* Adds a layer of `kind` as layer k of group g (k = the group's layer count:
-** last).  width/height: 0 takes the default (game layer size, else 50); the
-** physics layers must be the game layer's size.  Returns the new layer's
-** global index in *l. */
+/* Adds a layer of `kind` as layer k of group g (k = the group's layer
+** count or TW_LAST: last).  width/height: 0 takes the default (game layer
+** size, else 50); the physics layers must be the game layer's size.
+** Returns the new layer's global index in *l. */
 int tw_layer_insert(tw_map *m, size_t g, size_t k, tw_kind kind, int width, int height, size_t *l, codec_error *err);
 /* Removes layer l and the blobs only it used.  Refuses the game layer. */
 int tw_layer_delete(tw_map *m, size_t l, codec_error *err);
 
-/* Adds a default quad at position q (0..count) of quads layer l. */
+/* Adds a default quad at position q (0..count, TW_LAST: count) of quads layer l. */
 int tw_quad_insert(tw_map *m, size_t l, size_t q, codec_error *err);
 int tw_quad_delete(tw_map *m, size_t l, size_t q, codec_error *err);
 
@@ -70,7 +77,15 @@ typedef struct tw_source {
 int tw_source_get(tw_map *m, size_t l, size_t s, tw_source *out, codec_error *err);
 /* Writes a source; envelope indices must exist (or be -1), shape 0 or 1. */
 int tw_source_set(tw_map *m, size_t l, size_t s, const tw_source *in, codec_error *err);
-/* Adds a default source at position s (0..count) of sounds layer l. */
+/* A source's size as width, height (a rectangle's) and radius (a
+** circle's), -1 where the shape has none, checked against its shape and
+** written into *s: a circle needs a radius and takes no width or height
+** given (`given`: the TW_GIVEN_* bits of those a change set), a rectangle
+** needs a width and a height and takes no radius given.  On failure *field
+** names the value refused ("width", "height" or "radius"). */
+enum { TW_GIVEN_WIDTH = 1, TW_GIVEN_HEIGHT = 2, TW_GIVEN_RADIUS = 4 };
+int tw_source_size(tw_source *s, int width, int height, int radius, int given, const char **field, codec_error *err);
+/* Adds a default source at position s (0..count, TW_LAST: count) of sounds layer l. */
 int tw_source_insert(tw_map *m, size_t l, size_t s, codec_error *err);
 int tw_source_delete(tw_map *m, size_t l, size_t s, codec_error *err);
 

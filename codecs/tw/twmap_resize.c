@@ -148,11 +148,13 @@ int tw_layer_resize(tw_map *m, size_t l, int width, int height, codec_error *err
   for (i = 0; i < n; i++) {
     tw_layer *P = &m->layers[plans[i].layer];
     df_item *it = &m->df->items[P->item];
+    int count_changed = P->count != cells;
     free(P->cells);
     P->cells = plans[i].cells;
     plans[i].cells = NULL;
     P->cells_size = cells * P->cell_size;
     P->count = cells;
+    if (count_changed) tw_keys_layer_resized(m, plans[i].layer);
     P->width = width;
     P->height = height;
     P->dirty = 1;

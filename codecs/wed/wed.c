@@ -96,6 +96,13 @@ void wed_wallgroup_grid(const wed_area *a, uint32_t *gx, uint32_t *gy) {
   grid_of(a->overlays[0].width, a->overlays[0].height, gx, gy);
 }
 
+void wed_wallgroup_origin(const wed_area *a, uint32_t g, int64_t *x_px, int64_t *y_px) {
+  uint32_t gx, gy;
+  wed_wallgroup_grid(a, &gx, &gy);
+  *x_px = gx ? (int64_t)WED_GROUP_W * (g % gx) : 0;
+  *y_px = gx ? (int64_t)WED_GROUP_H * (g / gx) : 0;
+}
+
 /* ---- free / clone ------------------------------------------------------------ */
 
 /* Releases an area and everything it owns; NULL is fine. */
@@ -822,13 +829,10 @@ enum wed_polygon_kind wed_polygon_kind_of(const wed_area *a, uint32_t poly, long
 }
 
 /* The public names of the polygon kinds (the wed_polygons.kind column). */
+const char *const wed_polygon_kind_names[] = {"wall", "door_open", "door_closed", "orphan", NULL};
+
 const char *wed_polygon_kind_name(enum wed_polygon_kind kind) {
-  switch (kind) {
-    case WED_POLY_WALL: return "wall";
-    case WED_POLY_DOOR_OPEN: return "door_open";
-    case WED_POLY_DOOR_CLOSED: return "door_closed";
-    default: return "orphan";
-  }
+  return (unsigned)kind <= WED_POLY_ORPHAN ? wed_polygon_kind_names[kind] : "orphan";
 }
 
 /* Linear search by uid: polygons are few (hundreds), and indices shift on

@@ -231,6 +231,10 @@ void wed_free(wed_area *a);
 ** group g covers x in [640*(g % gx), +640), y in [480*(g / gx), +480). */
 void wed_wallgroup_grid(const wed_area *a, uint32_t *gx, uint32_t *gy);
 
+/* The top left corner of wall group g's cell in pixels, (640*(g % gx),
+** 480*(g / gx)); (0, 0) when the grid is empty. */
+void wed_wallgroup_origin(const wed_area *a, uint32_t g, int64_t *x_px, int64_t *y_px);
+
 /* The TIS tile numbers of a tilemap cell (lookup[start .. start+count)).
 ** Returns the count and points *tiles into the area, or 0 (and NULL) when
 ** overlay or cell do not exist. */
@@ -246,8 +250,10 @@ uint32_t wed_polygon_vertices(const wed_area *a, uint32_t poly, const wed_point 
 ** door whose open or closed range contains it; *door = -1 otherwise. */
 enum wed_polygon_kind wed_polygon_kind_of(const wed_area *a, uint32_t poly, long *door);
 
-/* 'wall', 'door_open', 'door_closed', 'orphan'. */
+/* 'wall', 'door_open', 'door_closed', 'orphan'; the names indexed by
+** kind, NULL-terminated. */
 const char *wed_polygon_kind_name(enum wed_polygon_kind kind);
+extern const char *const wed_polygon_kind_names[];
 
 /* The polygon indices listed in wall group g; 0 if no such group. */
 uint32_t wed_wallgroup_polygons(const wed_area *a, uint32_t g, const uint16_t **polys);
@@ -391,6 +397,99 @@ int wed_wallgroups_regenerate(wed_area *a, codec_error *err);
 /* Recomputes a bounding box from points (0xFFFF x4 when n == 0). */
 void wed_bbox_of(const wed_point *pts, size_t n, uint16_t *min_x, uint16_t *max_x, uint16_t *min_y,
                  uint16_t *max_y);
+
+/* ---- edits as the wed_* tables make them (wed_edit.c) ----------------------- */
+
+/* The rules a WED file sets for adding, changing and deleting its parts,
+** as levelsql's wed_* tables (ext/wed) apply them to a row's values, so
+** that the tables only map their columns to these calls.  Each takes plain
+** values; on refusal the message is the one the table shows, naming the
+** table's columns (which are the fields of the records here) and what to
+** do instead. */
+
+/* The overlay record a new overlay takes: *want (NULL: the first unused
+** one, from 1).  Refused: overlay 0 (the base overlay, always in use), a
+** record the file does not have and a used one (not 0x0); WED files keep
+** their overlay records, so none is added.  *overlay gets the record. */
+int wed_overlay_pick(const wed_area *a, const int64_t *want, uint32_t *overlay, codec_error *err);
+
+/* Writes back an edited copy of overlay record `overlay`: the fields that
+** size nothing (tileset, unique_tiles, movement_type) and, when `resize`
+** (even to the same size: 0x0 again clears the overlay's mask bits), its
+** width and height through wed_overlay_resize ("cannot resize: ..."). */
+int wed_overlay_update(wed_area *a, uint32_t overlay, const wed_overlay *now, int resize, codec_error *err);
+
+/* Empties overlay 1..: 0x0 through wed_overlay_resize ("cannot delete:
+** ..."), no tileset, no tile counts; the record stays.  Overlay 0, the
+** base overlay, is the area itself and is refused. */
+int wed_overlay_empty(wed_area *a, uint32_t overlay, codec_error *err);
+
+/* wed_door_insert ("cannot insert a door: ...") at the door number *at
+** asks for (NULL: none asked), which must be the next one: new doors go
+** after the last. */
+int wed_door_insert_at(wed_area *a, const int64_t *at, uint32_t *door, codec_error *err);
+
+/* Whether cells[0..n) may be a door's cells: the base overlay has cells,
+** and each is one of them (the message names the element and the base
+** overlay's size).  Checks only; wed_door_set_cells sets them. */
+int wed_door_cells_valid(const wed_area *a, const uint16_t *cells, size_t n, codec_error *err);
+
+/* Writes back an edited copy of door record `door`: the fields a caller
+** assigns (name, closed) and, when `new_cells`, cells[0..n) as its cells,
+** checked by wed_door_cells_valid and set by wed_door_set_cells. */
+int wed_door_update(wed_area *a, uint32_t door, const wed_door *now, const uint16_t *cells, size_t n, int new_cells,
+                    codec_error *err);
+
+/* Writes back an edited copy of tilemap cell `cell` of overlay `overlay`:
+** the fields a caller assigns (secondary_tile, overlay_mask, anim_speed,
+** unknown) and, when `new_tiles`, tiles[0..n) as its TIS tiles
+** (wed_cell_set_tiles). */
+int wed_cell_update(wed_area *a, uint32_t overlay, uint32_t cell, const wed_tilecell *now, const uint16_t *tiles, size_t n,
+                    int new_tiles, codec_error *err);
+
+/* Writes back an edited copy of polygon `poly`: the fields a caller
+** assigns (flags, height); when `new_vertices`, pts[0..n) as its vertices
+** (wed_polygon_set_vertices: "column vertices: ..."), which recompute the
+** box; then the box edges in `set` (wed_polygon_set_edges). */
+int wed_polygon_update(wed_area *a, uint32_t poly, const wed_polygon *now, const wed_point *pts, size_t n, int new_vertices,
+                       const int32_t edge[4], unsigned set, codec_error *err);
+
+/* A polygon's stored bounding box as the edges wed_polygon_set_edges
+** takes: min_x, max_x, min_y, max_y. */
+void wed_polygon_edges(const wed_polygon *p, int32_t edge[4]);
+
+/* Sets the edges of polygon poly's stored bounding box (k = 0..3: min_x,
+** max_x, min_y, max_y) whose bit 1 << k is in `set` to edge[k], -1 meaning
+** as its vertices give it; the others keep their stored values.  An axis
+** with an edge set must come out with min <= max.  When the box changes,
+** wed_polygon_set_bbox ("bounding box: ...") regenerates the wall groups. */
+int wed_polygon_set_edges(wed_area *a, uint32_t poly, const int32_t edge[4], unsigned set, codec_error *err);
+
+/* Flags and height of a polygon added by wed_polygon_insert_kind, until
+** the caller sets others: a wall is a shade wall; a door polygon is door,
+** cover animations and shade wall (0x89, as all 370 door polygons of the
+** corpus); the height is that of 99.98% of real polygons. */
+#define WED_NEW_WALL_FLAGS WED_PF_SHADE_WALL
+#define WED_NEW_DOOR_FLAGS (WED_PF_DOOR | WED_PF_COVER_ANIMATIONS | WED_PF_SHADE_WALL)
+#define WED_NEW_POLYGON_HEIGHT 0xFF
+
+/* Adds a polygon without vertices by kind: "wall" (or kind NULL) without a
+** door, a wall after the last wall (wed_polygon_insert_wall); "door_open"
+** or "door_closed" with door *door, a polygon at the end of that door's
+** state (wed_polygon_insert_door).  Later polygons move up by one.  A
+** door name is not taken (a door polygon's name is its door's): a caller
+** given one passes door_name_given and is refused.  *poly gets the new
+** polygon's index. */
+int wed_polygon_insert_kind(wed_area *a, const char *kind, const int64_t *door, int door_name_given, uint32_t *poly,
+                            codec_error *err);
+
+/* A door or a polygon named for messages, into buf (NUL-terminated, cut
+** at size): "door 2 'DOOR0202'", "wall polygon 3", "door_open polygon 9
+** of door 1 'DOOR0201'" (a name's bytes outside printable ASCII as '?'). */
+void wed_door_describe(const wed_area *a, uint32_t door, char *buf, size_t size);
+void wed_polygon_describe(const wed_area *a, uint32_t poly, char *buf, size_t size);
+/* "vertex 2 of wall polygon 0": vertex k of polygon poly. */
+void wed_vertex_describe(const wed_area *a, uint32_t poly, uint32_t k, char *buf, size_t size);
 
 /* ---- memory ---------------------------------------------------------------- */
 

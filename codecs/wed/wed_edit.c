@@ -1,8 +1,10 @@
 /*
 ** wed_edit.c: structural edits of a WED area that change the number of
 ** doors or the size of an overlay (wed_door_insert / _delete,
-** wed_overlay_resize).  See wed.h for what each keeps consistent and
-** NOTES-wed.md for the choices.
+** wed_overlay_resize), and the rules of the edits levelsql's wed_* tables
+** make (which overlay record an INSERT takes, which cells a door may
+** have, a polygon's kind and door, its bounding box edges).  See wed.h
+** for what each keeps consistent and NOTES-wed.md for the choices.
 **
 ** The edits that take several steps (delete a door's polygons, then its
 ** cells, then its record; resize a tilemap, renumber the door cells,
@@ -10,6 +12,7 @@
 ** only when every step succeeded (edit_on_copy), so a failure leaves the
 ** area exactly as it was.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,4 +268,226 @@ int wed_overlay_resize(wed_area *a, uint32_t overlay, uint16_t width, uint16_t h
   r.width = width;
   r.height = height;
   return edit_on_copy(a, resize_steps, &r, err);
+}
+
+/* ---- edits as the wed_* tables make them ----------------------------------------- */
+
+/* The highest overlay record number, for messages ("1..4"). */
+static uint32_t last_overlay(const wed_area *a) {
+  return a->num_overlays ? a->num_overlays - 1 : 0;
+}
+
+/* Whether overlay record i is unused (0x0). */
+static int overlay_unused(const wed_area *a, uint32_t i) {
+  return !a->overlays[i].width && !a->overlays[i].height;
+}
+
+/* A record asked for is checked; else the first unused one from 1. */
+int wed_overlay_pick(const wed_area *a, const int64_t *want, uint32_t *overlay, codec_error *err) {
+  uint32_t i;
+  if (!want) {
+    for (i = 1; i < a->num_overlays; i++) {
+      if (overlay_unused(a, i)) {
+        *overlay = i;
+        return 1;
+      }
+    }
+    return codec_fail_arg(err, "every overlay record 1..%u is in use; DELETE one first (WED files keep their overlay records)",
+                          last_overlay(a));
+  }
+  if (*want == 0)
+    return codec_fail_arg(err, "overlay 0 is the base overlay, always in use; UPDATE its width and height to resize the area");
+  if (*want < 1 || *want >= a->num_overlays)
+    return codec_fail_arg(err, "overlay %lld: no such overlay record (the file has %u, 0..%u); WED files keep their overlay "
+                               "records, INSERT takes an unused one",
+                          (long long)*want, a->num_overlays, last_overlay(a));
+  if (!overlay_unused(a, (uint32_t)*want))
+    return codec_fail_arg(err, "overlay %lld is in use (%ux%u); INSERT takes an unused (0x0) record, UPDATE resizes a used one",
+                          (long long)*want, (unsigned)a->overlays[*want].width, (unsigned)a->overlays[*want].height);
+  *overlay = (uint32_t)*want;
+  return 1;
+}
+
+/* The resize first, so that a refused one changes nothing; an unchanged
+** tileset keeps its bytes after the NUL (the copy holds them as read). */
+int wed_overlay_update(wed_area *a, uint32_t overlay, const wed_overlay *now, int resize, codec_error *err) {
+  wed_overlay *o;
+  if (overlay >= a->num_overlays)
+    return codec_fail_arg(err, "overlay %u: no such overlay (%u overlay records)", overlay, a->num_overlays);
+  if (resize && !wed_overlay_resize(a, overlay, now->width, now->height, err)) return codec_prefix(err, "cannot resize: ");
+  o = &a->overlays[overlay];
+  memcpy(o->tileset, now->tileset, sizeof o->tileset);
+  o->unique_tiles = now->unique_tiles;
+  o->movement_type = now->movement_type;
+  return 1;
+}
+
+/* The tilemap, its lookup and the mask bits go with the resize to 0x0;
+** then what the record says about the tiles. */
+int wed_overlay_empty(wed_area *a, uint32_t overlay, codec_error *err) {
+  wed_overlay *o;
+  if (overlay == 0)
+    return codec_fail_arg(err, "DELETE refused: overlay 0 is the base overlay, the area itself; UPDATE its width and height "
+                               "to resize it");
+  if (!wed_overlay_resize(a, overlay, 0, 0, err)) return codec_prefix(err, "cannot delete: ");
+  o = &a->overlays[overlay];
+  memset(o->tileset, 0, sizeof o->tileset);
+  o->unique_tiles = 0;
+  o->movement_type = 0;
+  return 1;
+}
+
+int wed_door_insert_at(wed_area *a, const int64_t *at, uint32_t *door, codec_error *err) {
+  if (at && *at != a->num_doors)
+    return codec_fail_arg(err, "column door: a new door goes after the last, as door %u (leave door out)", a->num_doors);
+  if (!wed_door_insert(a, door, err)) return codec_prefix(err, "cannot insert a door: ");
+  return 1;
+}
+
+/* The example in the message is a valid value: cells 0 and 1 (0 alone in
+** a 1-cell overlay). */
+int wed_door_cells_valid(const wed_area *a, const uint16_t *cells, size_t n, codec_error *err) {
+  const wed_overlay *base = a->num_overlays ? &a->overlays[0] : NULL;
+  uint32_t ncells = base ? base->num_cells : 0;
+  size_t i;
+  if (ncells == 0) return codec_fail_arg(err, "the area has no base overlay cells, so a door can have none");
+  for (i = 0; i < n; i++) {
+    if (cells[i] >= ncells)
+      return codec_fail_arg(err, "element %llu: %u is out of range; it takes a JSON array of base-overlay cell indices from 0 "
+                                 "to %u (the %ux%u base overlay), e.g. '[%u,%u]'",
+                            (unsigned long long)i, (unsigned)cells[i], ncells - 1, (unsigned)base->width,
+                            (unsigned)base->height, 0u, ncells > 1 ? 1u : 0u);
+  }
+  return 1;
+}
+
+/* The fields first: a refusal of the cells names the door by the name the
+** same UPDATE gives it (callers undo a refused UPDATE as a whole). */
+int wed_door_update(wed_area *a, uint32_t door, const wed_door *now, const uint16_t *cells, size_t n, int new_cells,
+                    codec_error *err) {
+  wed_door *dr;
+  if (door >= a->num_doors) return codec_fail_arg(err, "door %u: no such door", door);
+  dr = &a->doors[door];
+  memcpy(dr->name, now->name, sizeof dr->name);
+  dr->closed = now->closed;
+  return !new_cells || (wed_door_cells_valid(a, cells, n, err) && wed_door_set_cells(a, door, cells, n, err));
+}
+
+/* The fields that size nothing, then the tiles (which may move the
+** cell's run in the lookup table). */
+int wed_cell_update(wed_area *a, uint32_t overlay, uint32_t cell, const wed_tilecell *now, const uint16_t *tiles, size_t n,
+                    int new_tiles, codec_error *err) {
+  wed_tilecell *c;
+  if (overlay >= a->num_overlays || cell >= a->overlays[overlay].num_cells)
+    return codec_fail_arg(err, "overlay %u: no cell %u", overlay, cell);
+  c = &a->overlays[overlay].cells[cell];
+  c->secondary_tile = now->secondary_tile;
+  c->overlay_mask = now->overlay_mask;
+  c->anim_speed = now->anim_speed;
+  c->unknown = now->unknown;
+  return !new_tiles || wed_cell_set_tiles(a, overlay, cell, tiles, n, err);
+}
+
+void wed_polygon_edges(const wed_polygon *p, int32_t edge[4]) {
+  edge[0] = p->min_x;
+  edge[1] = p->max_x;
+  edge[2] = p->min_y;
+  edge[3] = p->max_y;
+}
+
+int wed_polygon_update(wed_area *a, uint32_t poly, const wed_polygon *now, const wed_point *pts, size_t n, int new_vertices,
+                       const int32_t edge[4], unsigned set, codec_error *err) {
+  if (poly >= a->num_polygons) return codec_fail_arg(err, "polygon %u: no such polygon", poly);
+  a->polygons[poly].flags = now->flags;
+  a->polygons[poly].height = now->height;
+  if (new_vertices && !wed_polygon_set_vertices(a, poly, pts, n, err)) return codec_prefix(err, "column vertices: ");
+  return wed_polygon_set_edges(a, poly, edge, set, err);
+}
+
+/* The box from the vertices first (for the edges set to -1), then the
+** edges, then the check of the axes set. */
+int wed_polygon_set_edges(wed_area *a, uint32_t poly, const int32_t edge[4], unsigned set, codec_error *err) {
+  static const char *const names[4] = {"min_x", "max_x", "min_y", "max_y"};
+  uint16_t box[4], from_vertices[4];
+  const wed_polygon *p;
+  const wed_point *pts;
+  uint32_t n;
+  int k;
+  if (poly >= a->num_polygons) return codec_fail_arg(err, "polygon %u: no such polygon", poly);
+  p = &a->polygons[poly];
+  n = wed_polygon_vertices(a, poly, &pts);
+  wed_bbox_of(pts, n, &from_vertices[0], &from_vertices[1], &from_vertices[2], &from_vertices[3]);
+  box[0] = p->min_x;
+  box[1] = p->max_x;
+  box[2] = p->min_y;
+  box[3] = p->max_y;
+  for (k = 0; k < 4; k++) {
+    if (set & (1u << k)) box[k] = edge[k] < 0 ? from_vertices[k] : (uint16_t)edge[k];
+  }
+  for (k = 0; k < 4; k += 2) {
+    if ((set & (3u << k)) && box[k] > box[k + 1])
+      return codec_fail_arg(err, "column %s: %u is greater than %s %u; a bounding box needs %s <= %s", names[k],
+                            (unsigned)box[k], names[k + 1], (unsigned)box[k + 1], names[k], names[k + 1]);
+  }
+  if (box[0] == p->min_x && box[1] == p->max_x && box[2] == p->min_y && box[3] == p->max_y) return 1;
+  if (!wed_polygon_set_bbox(a, poly, box[0], box[1], box[2], box[3], err)) return codec_prefix(err, "bounding box: ");
+  return 1;
+}
+
+/* The kind and the door must agree: a wall has no door, a door polygon
+** needs one; the door is checked before the codec places the polygon. */
+int wed_polygon_insert_kind(wed_area *a, const char *kind, const int64_t *door, int door_name_given, uint32_t *poly,
+                            codec_error *err) {
+  int door_kind = kind && (strcmp(kind, "door_open") == 0 || strcmp(kind, "door_closed") == 0);
+  if (door_name_given || (kind && !door_kind && strcmp(kind, "wall") != 0) || door_kind != (door != NULL))
+    return codec_fail_arg(err, "INSERT into wed_polygons takes kind 'wall' (or no kind) without a door, or kind 'door_open' or "
+                               "'door_closed' with a door (wed_doors.door); door_name is read-only");
+  if (!door_kind) {
+    if (!wed_polygon_insert_wall(a, WED_NEW_WALL_FLAGS, WED_NEW_POLYGON_HEIGHT, NULL, 0, poly, err))
+      return codec_prefix(err, "cannot insert a wall polygon: ");
+    return 1;
+  }
+  if (a->num_doors == 0) return codec_fail_arg(err, "column door: the area has no doors (add one with INSERT INTO wed_doors)");
+  if (*door < 0 || *door >= a->num_doors)
+    return codec_fail_arg(err, "column door: it takes a door number from 0 to %u (the area has %u doors)", a->num_doors - 1,
+                          a->num_doors);
+  if (!wed_polygon_insert_door(a, (uint32_t)*door, strcmp(kind, "door_closed") == 0, WED_NEW_DOOR_FLAGS,
+                               WED_NEW_POLYGON_HEIGHT, NULL, 0, poly, err))
+    return codec_prefix(err, "cannot insert a %s polygon: ", kind);
+  return 1;
+}
+
+/* ---- names for messages ------------------------------------------------------------ */
+
+/* An 8-byte name as printable ASCII (other bytes as '?': messages have no
+** code page to decode with); out holds 9 bytes. */
+static void name_for_message(const unsigned char field[8], char out[9]) {
+  size_t i, n = wed_resref_len(field);
+  for (i = 0; i < n; i++) out[i] = field[i] >= 0x20 && field[i] < 0x7f ? (char)field[i] : '?';
+  out[n] = 0;
+}
+
+void wed_door_describe(const wed_area *a, uint32_t door, char *buf, size_t size) {
+  char name[9];
+  name_for_message(a->doors[door].name, name);
+  snprintf(buf, size, "door %u '%s'", door, name);
+}
+
+/* Its kind, and for a door polygon the door it belongs to. */
+void wed_polygon_describe(const wed_area *a, uint32_t poly, char *buf, size_t size) {
+  long door = -1;
+  const char *kind = wed_polygon_kind_name(wed_polygon_kind_of(a, poly, &door));
+  char name[9];
+  if (door < 0) {
+    snprintf(buf, size, "%s polygon %u", kind, poly);
+    return;
+  }
+  name_for_message(a->doors[door].name, name);
+  snprintf(buf, size, "%s polygon %u of door %ld '%s'", kind, poly, door, name);
+}
+
+void wed_vertex_describe(const wed_area *a, uint32_t poly, uint32_t k, char *buf, size_t size) {
+  char name[96];
+  wed_polygon_describe(a, poly, name, sizeof name);
+  snprintf(buf, size, "vertex %u of %s", k, name);
 }

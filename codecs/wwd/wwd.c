@@ -431,6 +431,22 @@ long wwd_main_plane(const wwd_level *lvl) {
   return -1;
 }
 
+wwd_plane_size wwd_new_plane_size(const wwd_level *lvl) {
+  long main_plane = wwd_main_plane(lvl);
+  const wwd_plane *ref = main_plane >= 0 ? &lvl->planes[main_plane] : lvl->num_planes ? &lvl->planes[0] : NULL;
+  if (!ref) return (wwd_plane_size){.tile_width = 64, .tile_height = 64};
+  return (wwd_plane_size){.tile_width = le32_load(ref->header + WWD_PLANE_TILE_WIDTH),
+                          .tile_height = le32_load(ref->header + WWD_PLANE_TILE_HEIGHT),
+                          .tiles_wide = ref->tiles_wide, .tiles_high = ref->tiles_high};
+}
+
+void wwd_main_tile_size(const wwd_level *lvl, uint32_t *width, uint32_t *height) {
+  long main_plane = wwd_main_plane(lvl);
+  const unsigned char *h = main_plane >= 0 ? lvl->planes[main_plane].header : NULL;
+  *width = h ? le32_load(h + WWD_PLANE_TILE_WIDTH) : 64;
+  *height = h ? le32_load(h + WWD_PLANE_TILE_HEIGHT) : 64;
+}
+
 int32_t wwd_next_object_id(const wwd_level *lvl) {
   int64_t top = 0;
   uint32_t p, i;

@@ -288,6 +288,18 @@ void wwd_plane_set_tiles(wwd_plane *p, uint32_t *tiles);
 /* The main plane (the first whose flags have WWD_PLANE_MAIN), or -1. */
 long wwd_main_plane(const wwd_level *lvl);
 
+/* The sizes a new plane takes where its INSERT gives none: those of the
+** main plane, else of the first plane; 64 x 64-pixel tiles and 0 x 0
+** tiles in a level without planes. */
+typedef struct wwd_plane_size {
+  uint32_t tile_width, tile_height, tiles_wide, tiles_high;
+} wwd_plane_size;
+wwd_plane_size wwd_new_plane_size(const wwd_level *lvl);
+
+/* The tile size a new tile property takes: the main plane's, 64 x 64
+** pixels in a level without one. */
+void wwd_main_tile_size(const wwd_level *lvl, uint32_t *width, uint32_t *height);
+
 /* The id the editors give a new object: one above the largest id of the
 ** level (any plane), or 1 in a level without objects (INT32_MAX at most). */
 int32_t wwd_next_object_id(const wwd_level *lvl);
@@ -364,8 +376,18 @@ int wwd_plane_insert(wwd_level *lvl, uint32_t at, uint32_t tiles_wide, uint32_t 
 ** the caller's rule).  Returns 0 when plane is out of range. */
 int wwd_plane_remove(wwd_level *lvl, uint32_t plane);
 
-/* Finds a plane by uid.  Returns its index, or -1. */
-long wwd_plane_find(const wwd_level *lvl, uint32_t uid);
+/* Finds a plane by uid.  Returns 1 and sets *at to its index, or 0. */
+int wwd_plane_find(const wwd_level *lvl, uint32_t uid, uint32_t *at);
+
+/* Deletes plane `plane` as an edit of the level (wwd_plane_remove), but
+** never the main plane: a level cannot do without it (the game starts
+** there).  Returns 1, or 0 with err. */
+int wwd_plane_delete(wwd_level *lvl, uint32_t plane, codec_error *err);
+
+/* Gives a plane the n image set names (names[i], lens[i] bytes, no NUL),
+** replacing its old ones.  Returns 1, or 0 with err when out of memory
+** (the plane unchanged). */
+int wwd_plane_set_image_sets(wwd_plane *p, const char *const *names, const size_t *lens, size_t n, codec_error *err);
 
 /* The most cells one plane may have after a resize or insert: its tiles
 ** alone fill the largest main block the codec reads (WWD_MAX_MAIN_BLOCK). */
@@ -391,8 +413,8 @@ long wwd_tile_property_insert(wwd_level *lvl, uint32_t at, uint32_t type, uint32
 ** when idx is out of range. */
 int wwd_tile_property_remove(wwd_level *lvl, uint32_t idx);
 
-/* Finds a tile property by uid.  Returns its index, or -1. */
-long wwd_tile_property_find(const wwd_level *lvl, uint32_t uid);
+/* Finds a tile property by uid.  Returns 1 and sets *at to its index, or 0. */
+int wwd_tile_property_find(const wwd_level *lvl, uint32_t uid, uint32_t *at);
 
 /* Appends a tile property of the given type and size (attributes 0; a mask
 ** gets width*height zero bytes).  Returns its index, or -1 on a bad type,
@@ -410,5 +432,15 @@ int wwd_tile_property_set_type(wwd_tile_property *tp, uint32_t type);
 
 /* Replaces the mask bytes (type 3).  Returns 0 when out of memory. */
 int wwd_tile_property_set_mask(wwd_tile_property *tp, const unsigned char *mask, size_t n);
+
+/* Writes tile property `index` of the level as `want` says: its size
+** first, then a new type (a new mask tile gets a zeroed mask of the new
+** width*height), then the attributes and the rectangle, then, when
+** new_mask, want's mask bytes; the property must then be one
+** wwd_serialize takes (a mask width*height bytes: wwd_tile_property_check).
+** want's uid and unknown are not used.  Returns 1, or 0 with err (out of
+** memory; an inconsistent property, which the caller's statement undoes). */
+int wwd_tile_property_update(wwd_level *lvl, uint32_t index, const wwd_tile_property *want, int new_mask,
+                             codec_error *err);
 
 #endif

@@ -1,7 +1,8 @@
 /*
 ** wwd_edit.c: structural edits of a wwd_level (codecs/wwd/wwd.h): resizing a
-** plane, finding planes and tile properties by uid, inserting and removing
-** tile properties.  Kept apart from wwd.c (parsing, serializing, the model's
+** plane, finding planes and tile properties by uid, deleting a plane,
+** replacing its image sets, inserting, removing and updating tile
+** properties.  Kept apart from wwd.c (parsing, serializing, the model's
 ** life cycle) so that each file stays about one thing.
 **
 ** Every edit either succeeds completely or leaves the level as it was, and
@@ -17,24 +18,89 @@
 #include "common/bytes.h"
 
 /* Finds a plane by uid (a linear search: levels have a few planes). */
-long wwd_plane_find(const wwd_level *lvl, uint32_t uid) {
+int wwd_plane_find(const wwd_level *lvl, uint32_t uid, uint32_t *at) {
   uint32_t i;
   for (i = 0; lvl && i < lvl->num_planes; i++) {
-    if (lvl->planes[i].uid == uid) return (long)i;
+    if (lvl->planes[i].uid == uid) {
+      *at = i;
+      return 1;
+    }
   }
-  return -1;
+  return 0;
 }
 
 /* Finds a tile property by uid.  Properties usually keep their uids in
 ** index order, so the index equal to the uid is tried first. */
-long wwd_tile_property_find(const wwd_level *lvl, uint32_t uid) {
+int wwd_tile_property_find(const wwd_level *lvl, uint32_t uid, uint32_t *at) {
   uint32_t i;
-  if (!lvl) return -1;
-  if (uid < lvl->num_tile_properties && lvl->tile_properties[uid].uid == uid) return (long)uid;
-  for (i = 0; i < lvl->num_tile_properties; i++) {
-    if (lvl->tile_properties[i].uid == uid) return (long)i;
+  if (!lvl) return 0;
+  if (uid < lvl->num_tile_properties && lvl->tile_properties[uid].uid == uid) {
+    *at = uid;
+    return 1;
   }
-  return -1;
+  for (i = 0; i < lvl->num_tile_properties; i++) {
+    if (lvl->tile_properties[i].uid == uid) {
+      *at = i;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Deletes a plane, refusing the main plane (see wwd.h). */
+int wwd_plane_delete(wwd_level *lvl, uint32_t plane, codec_error *err) {
+  if (plane < lvl->num_planes && (le32_load(lvl->planes[plane].header + WWD_PLANE_FLAGS) & WWD_PLANE_MAIN))
+    return codec_fail(err, "it is the main plane, which a level cannot do without; delete other planes only");
+  if (!wwd_plane_remove(lvl, plane)) return codec_fail(err, "plane %u: no such plane", plane);
+  return 1;
+}
+
+/* The new names are all copied before the old ones go, so running out of
+** memory halfway leaves the plane as it was. */
+int wwd_plane_set_image_sets(wwd_plane *p, const char *const *names, const size_t *lens, size_t n, codec_error *err) {
+  wwd_bytes *sets = n < SIZE_MAX / sizeof *sets ? calloc(n + 1, sizeof *sets) : NULL;
+  size_t i;
+  if (!sets || n > UINT32_MAX) {
+    free(sets);
+    return codec_fail_oom(err, "plane image sets: out of memory");
+  }
+  for (i = 0; i < n; i++) {
+    if (!wwd_bytes_set(&sets[i], (const unsigned char *)names[i], lens[i])) {
+      while (i--) free(sets[i].data);
+      free(sets);
+      return codec_fail_oom(err, "plane image sets: out of memory");
+    }
+  }
+  for (i = 0; i < p->num_image_sets; i++) free(p->image_sets[i].data); /* always malloc'd (parse_image_sets) */
+  free(p->image_sets);
+  p->image_sets = sets;
+  p->num_image_sets = (uint32_t)n;
+  return 1;
+}
+
+/* A type change that fails leaves the old size (the statement fails, and
+** the engine undoes it anyway). */
+int wwd_tile_property_update(wwd_level *lvl, uint32_t index, const wwd_tile_property *want, int new_mask,
+                             codec_error *err) {
+  wwd_tile_property *tp = &lvl->tile_properties[index];
+  if (want->type != tp->type) {
+    uint32_t width = tp->width, height = tp->height;
+    tp->width = want->width;
+    tp->height = want->height;
+    if (!wwd_tile_property_set_type(tp, want->type)) {
+      tp->width = width;
+      tp->height = height;
+      return codec_fail_oom(err, "tile property %u: out of memory", index);
+    }
+  }
+  tp->width = want->width;
+  tp->height = want->height;
+  tp->attribute = want->attribute;
+  tp->inside_attribute = want->inside_attribute;
+  memcpy(tp->rect, want->rect, sizeof tp->rect);
+  if (new_mask && !wwd_tile_property_set_mask(tp, want->mask, want->mask_len))
+    return codec_fail_oom(err, "tile property %u: out of memory", index);
+  return wwd_tile_property_check(tp, index, err);
 }
 
 /* Resizes a plane, anchored top-left (see wwd.h).  The new array is built

@@ -137,6 +137,7 @@ void wz4_free(wz4_doc *doc) {
   str_array_free(doc->includes, doc->num_includes);
   str_array_free(doc->page_names, doc->num_page_names);
   free(doc->trailer);
+  wz4_graph_free(doc->graph);
   free(doc);
 }
 
@@ -602,6 +603,10 @@ int wz4_parse_cancel(const unsigned char *data, size_t size, const codec_cancel 
   *out = NULL;
   if (!data && size) return codec_fail_arg(err, "document: byte offset 0: no data");
   doc = (wz4_doc *)calloc(1, sizeof *doc);
+  if (doc && !(doc->graph = wz4_graph_new())) {
+    free(doc);
+    doc = NULL;
+  }
   if (!doc) return codec_fail_oom(err, "document: byte offset 0: out of memory");
   p.r = br_at(data, size, 0);
   p.err = err;
@@ -666,7 +671,7 @@ static int wr_str(writer *w, const wz4_str *s, const char *what) {
   size_t len = s->s ? s->len : 0;
   if (!wtf8_validate(text, len, &units, &bad))
     return wfail(w, "%s: not WTF-8 at byte %zu", what, bad);
-  if (units > UINT32_MAX / 2) return wfail_limit(w, "%s: too long", what);
+  if (units > WZ4_STR_UNITS_MAX) return wfail_limit(w, "%s: too long", what);
   wr_u32(w, (uint32_t)units);
   bytes = units * 2;
   if (!byte_writer_reserve(&w->w, bytes + 2)) return 1; /* reported at the end */
@@ -1065,6 +1070,7 @@ wz4_doc *wz4_clone(const wz4_doc *src) {
   if (!src) return NULL;
   d = (wz4_doc *)calloc(1, sizeof *d);
   if (!d) return NULL;
+  if (!(d->graph = wz4_graph_new())) goto fail;
   d->version = src->version;
   d->next_uid = src->next_uid;
   if (!clone_options(&d->options, &src->options)) goto fail;
@@ -1120,7 +1126,7 @@ int wz4_str_set(wz4_str *dst, const char *s, size_t len, codec_error *err) {
   if (!s) s = "";
   if (!wtf8_validate(s, len, &units, &bad))
     return codec_fail_arg(err, "string: not UTF-8 (or WTF-8) at byte %zu", bad);
-  if (units > UINT32_MAX / 2) return codec_fail_limit(err, "string: too long");
+  if (units > WZ4_STR_UNITS_MAX) return codec_fail_limit(err, "string: too long");
   copy = (char *)malloc(len + 1);
   if (!copy) return codec_fail_oom(err, "string: out of memory");
   memcpy(copy, s, len);
@@ -1367,7 +1373,7 @@ static int jr_str(json_in *j, wz4_str *out) {
     byte_writer_free(&w);
     return -1;
   }
-  if (!wtf8_validate((const char *)w.data, w.size - 1, &units, NULL) || units > UINT32_MAX / 2)
+  if (!wtf8_validate((const char *)w.data, w.size - 1, &units, NULL) || units > WZ4_STR_UNITS_MAX)
     goto bad;
   out->s = (char *)byte_writer_take(&w, &n);
   out->len = n - 1;
@@ -1882,6 +1888,17 @@ int wz4_graph_page(wz4_graph *g, const wz4_doc *doc, uint32_t page, const wz4_ed
   *edges = gp->edges;
   *n = gp->n;
   return 1;
+}
+
+int wz4_doc_page_edges(const wz4_doc *doc, uint32_t page, const wz4_edge **edges, size_t *n, codec_error *err) {
+  if (doc->graph) return wz4_graph_page(doc->graph, doc, page, edges, n, err);
+  *edges = NULL;
+  *n = 0;
+  return codec_fail_oom(err, "links: the document has no graph memo");
+}
+
+void wz4_doc_node_place(wz4_doc *doc, uint32_t page, wz4_node *node, const wz4_node *to) {
+  if (wz4_node_place(node, to) && doc->graph) wz4_graph_forget(doc->graph, page);
 }
 
 /* Heap bytes of one op, nested link defaults included (their depth is

@@ -60,6 +60,11 @@
 #define WZ4_MAX_NESTING 32
 #define WZ4_PALETTE_WORDS 128 /* options v12+: 32 colours x 4 floats */
 
+/* The most UTF-16 units a string may have (the file stores it as
+** 2 * units bytes after a 32-bit length); as a limit on a string's WTF-8
+** bytes it never lets through too many units. */
+#define WZ4_STR_UNITS_MAX (UINT32_MAX / 2)
+
 /* A string: WTF-8 bytes, NUL-terminated, len without the NUL.  s == NULL
 ** means "" (len 0).  Strings may contain U+0000 (a NUL byte inside len). */
 typedef struct wz4_str {
@@ -201,6 +206,12 @@ typedef struct wz4_doc {
   ** never reused; wz4_clone keeps them.  Tables key rows by them, so a
   ** row keeps its key while rows before it are inserted or deleted. */
   uint32_t next_uid;
+  /* The memo of the pages' operator graphs (wz4_doc_page_edges), not in
+  ** the file: made by wz4_parse and wz4_clone (a clone's starts empty),
+  ** freed by wz4_free, and told what went stale by the document-level
+  ** edits (wz4_edit.c), so a reader that asks for a page's edges row by
+  ** row computes them once.  NULL in a document built by hand. */
+  struct wz4_graph *graph;
 } wz4_doc;
 
 /* ---- whole files -------------------------------------------------------- */
@@ -357,12 +368,24 @@ int wz4_graph_page(wz4_graph *g, const wz4_doc *doc, uint32_t page, const wz4_ed
 ** across pages.  Parameter edits change no edges. */
 void wz4_graph_forget(wz4_graph *g, int64_t page);
 
+/* The edges of page `page` from the document's own memo (doc->graph),
+** computed when first asked for.  Returns 1 with *edges (borrowed until a
+** document-level edit changes them; NULL when *n is 0) and *n, or 0 with
+** err when the page does not exist, memory runs out or the document has
+** no memo.  Not thread-safe, like the memo. */
+int wz4_doc_page_edges(const wz4_doc *doc, uint32_t page, const wz4_edge **edges, size_t *n, codec_error *err);
+
+/* wz4_node_place for `node`, a node of page `page` of doc, the memo
+** forgetting the page's edges when the place may change them. */
+void wz4_doc_node_place(wz4_doc *doc, uint32_t page, wz4_node *node, const wz4_node *to);
+
 /* Approximate heap bytes a document holds, for caches: strings, arrays
 ** and ops, nested link defaults included (the options chunk is small). */
 size_t wz4_footprint(const wz4_doc *doc);
 
 /* ---- structural edits (wz4_edit.c) ---------------------------------------- */
-/* Each returns 1, or 0 with err and the document unchanged. */
+/* Each returns 1, or 0 with err and the document unchanged; each makes
+** the document's memo forget the edges it may change. */
 
 /* Frees what an op (resp. a page: its name and nodes) owns and zeroes it;
 ** the struct itself stays where it is. */
@@ -393,11 +416,42 @@ int wz4_page_rename(wz4_doc *doc, uint32_t at, const char *name, size_t len, cod
 /* Inserts a blank stacked op of the given class and output type (both
 ** non-empty) after the page's last stacked op: op record version 12, no
 ** params, strings or links, at grid (0, 0), 3 x 1 cells.  Sets *index to
-** its node index.  Tree pages are refused. */
+** its node index.  A document without pages and tree pages are refused. */
 int wz4_node_insert(wz4_doc *doc, uint32_t page, const char *class_name, size_t class_len, const char *type_name,
                     size_t type_len, uint32_t *index, codec_error *err);
 /* Removes node `op` of the page (its link defaults with it). */
 int wz4_node_remove(wz4_doc *doc, uint32_t page, uint32_t op, codec_error *err);
+
+/* What a write of an op's fields changes, as plain C values (a row of
+** the SQL tables wz4_operators or wz4_link_defaults): each part is applied
+** when it is set. */
+typedef struct wz4_op_edit {
+  const char *links_json; /* new link slots in wz4_links_json's form; NULL: unchanged */
+  size_t links_len;
+  int set_name;           /* a new name name[0..name_len) */
+  const char *name;
+  size_t name_len;
+  int rename_links;       /* with set_name: the link slots naming the old name follow (wz4_rename_links) */
+  int set_params;         /* new parameter words params[0..num_params) */
+  const uint32_t *params;
+  uint32_t num_params;
+  int set_strings;        /* new string parameters strings[i][0..string_lens[i]), i < num_strings */
+  const char *const *strings;
+  const size_t *string_lens;
+  uint32_t num_strings;
+  wz4_node *node;         /* the op's node, placed as `place` says (wz4_doc_node_place); NULL: not placed */
+  uint32_t page;          /* the node's page */
+  const wz4_node *place;
+} wz4_op_edit;
+
+/* Applies an edit to `op`, an op of doc (a node's or a link default's):
+** the links first (the one value that can be refused), then a new name
+** (with rename_links, the link slots naming the old name follow), the
+** params and the strings, and last the node's place.  A new name or new
+** links make the memo forget every page (name links reach across pages).
+** Returns 1, or 0 with err; the parts applied before the failing one
+** stay. */
+int wz4_op_edit_apply(wz4_doc *doc, wz4_op *op, const wz4_op_edit *edit, codec_error *err);
 
 /* Renames every link slot name equal to from[0..from_len) to to[0..to_len),
 ** in every op of the document and in their link default ops: what renaming
@@ -421,5 +475,21 @@ uint32_t wz4_op_default_count(const wz4_op *op);
 /* Default number `index` of op in preorder (and where it sits), or NULL
 ** when op has no more. */
 wz4_op *wz4_op_default_at(wz4_op *op, uint32_t index, wz4_default_place *where);
+
+/* The link default ops of a page, numbered 0.. node by node, each node's
+** in preorder: how many there are, and default number `index` (NULL when
+** the page has fewer), with the node holding it (*node) and where it sits
+** (*where, its parent given by its number on the page, -1 for the node's
+** own op). */
+int64_t wz4_page_default_count(const wz4_page *pg);
+wz4_op *wz4_page_default_at(const wz4_page *pg, int64_t index, uint32_t *node, wz4_default_place *where);
+
+/* ---- the tempo ------------------------------------------------------------------ */
+
+/* The options' tempo in beats per minute (beats_per_second is 16.16 fixed
+** point), and the reverse: a tempo rounded to the fixed point, refused
+** unless it is from 0 to UINT32_MAX * 60 / 65536. */
+double wz4_options_bpm(const wz4_options *o);
+int wz4_options_set_bpm(wz4_options *o, double bpm, codec_error *err);
 
 #endif

@@ -2,11 +2,13 @@
 ** wz4_edit.c: structural edits of a werkkzeug4 document (see wz4.h):
 ** pages and operators inserted, removed and found by uid, page renames that
 ** the page order list and the last-open page follow, renames of link names
-** (what a Store op's Load ops and link slots hold), and the link default
-** ops of an op as a flat list.
+** (what a Store op's Load ops and link slots hold), writes of an op's
+** fields, the link default ops of an op or a page as a flat list, and the
+** tempo in beats per minute.
 **
-** Every edit builds what it needs before changing the model, so a failure
-** (out of memory, a refused value) leaves the document as it was.
+** Every structural edit builds what it needs before changing the model, so
+** a failure (out of memory, a refused value) leaves the document as it was,
+** and makes the document's graph memo forget the edges it may change.
 */
 #include "wz4/wz4.h"
 
@@ -40,6 +42,12 @@ int wz4_page_find(const wz4_doc *doc, uint32_t uid, uint32_t *page) {
     }
   }
   return 0;
+}
+
+/* Forgets the memo's edges of every page: after an edit that may change
+** the name links (they reach across pages) or the page list. */
+static void forget_graphs(wz4_doc *doc) {
+  if (doc->graph) wz4_graph_forget(doc->graph, WZ4_GRAPH_ALL);
 }
 
 /* Hands out the next uid; 0 when they ran out (2^32 inserts). */
@@ -92,6 +100,7 @@ int wz4_page_insert(wz4_doc *doc, uint32_t at, const char *name, size_t len, cod
   memmove(&pages[at + 1], &pages[at], (size_t)(doc->num_pages - at) * sizeof *pages);
   pages[at] = pg;
   doc->num_pages++;
+  forget_graphs(doc);
   return 1;
 }
 
@@ -110,11 +119,13 @@ int wz4_page_remove(wz4_doc *doc, uint32_t at, codec_error *err) {
   wz4_page_clear(&doc->pages[at]);
   memmove(&doc->pages[at], &doc->pages[at + 1], (size_t)(doc->num_pages - at - 1) * sizeof *doc->pages);
   doc->num_pages--;
+  forget_graphs(doc);
   return 1;
 }
 
 /* New name for the page; the page order list's first entry of the old name
-** and the options' last open page (when it was this name) follow. */
+** and the options' last open page (when it was this name) follow.  No edge
+** changes: name links name ops, not pages. */
 int wz4_page_rename(wz4_doc *doc, uint32_t at, const char *name, size_t len, codec_error *err) {
   wz4_str fresh = {0}, in_list = {0}, last_open = {0};
   wz4_page *pg;
@@ -153,6 +164,7 @@ int wz4_node_insert(wz4_doc *doc, uint32_t page, const char *class_name, size_t 
                     size_t type_len, uint32_t *index, codec_error *err) {
   wz4_page *pg;
   wz4_node nd, *nodes;
+  if (!doc->num_pages) return codec_fail_arg(err, "the project has no pages; INSERT INTO wz4_pages first");
   if (page >= doc->num_pages) return codec_fail_arg(err, "page %u: the document has %u pages", page, doc->num_pages);
   pg = &doc->pages[page];
   if (pg->is_tree) return codec_fail_arg(err, "page %u is a tree page: ops are inserted on stacked pages only", page);
@@ -182,6 +194,7 @@ int wz4_node_insert(wz4_doc *doc, uint32_t page, const char *class_name, size_t 
   *index = pg->num_stack;
   pg->num_stack++;
   pg->num_nodes++;
+  forget_graphs(doc);
   return 1;
 }
 
@@ -194,6 +207,7 @@ int wz4_node_remove(wz4_doc *doc, uint32_t page, uint32_t op, codec_error *err) 
   memmove(&pg->nodes[op], &pg->nodes[op + 1], (size_t)(pg->num_nodes - op - 1) * sizeof *pg->nodes);
   pg->num_nodes--;
   if (op < pg->num_stack) pg->num_stack--;
+  forget_graphs(doc);
   return 1;
 }
 
@@ -266,7 +280,30 @@ int wz4_rename_links(wz4_doc *doc, const char *from, size_t from_len, const char
   *renamed = refs.n;
   free(fresh);
   free(refs.at);
+  forget_graphs(doc);
   return 1;
+}
+
+/* ---- writes of an op's fields --------------------------------------------------- */
+
+/* In the order wz4.h gives; the memo forgets every page once the links
+** or the name changed, even when a later part fails. */
+int wz4_op_edit_apply(wz4_doc *doc, wz4_op *op, const wz4_op_edit *edit, codec_error *err) {
+  size_t renamed = 0;
+  int ok = 1;
+  if (edit->links_json && !wz4_op_set_links_json(op, edit->links_json, edit->links_len, err)) return 0;
+  if (edit->links_json) forget_graphs(doc);
+  if (edit->set_name) {
+    if (edit->rename_links &&
+        !wz4_rename_links(doc, wz4_str_text(&op->name), op->name.len, edit->name, edit->name_len, &renamed, err))
+      return 0;
+    ok = wz4_str_set(&op->name, edit->name, edit->name_len, err);
+    forget_graphs(doc);
+  }
+  if (ok && edit->set_params) ok = wz4_op_set_params(op, edit->params, edit->num_params, err);
+  if (ok && edit->set_strings) ok = wz4_op_set_strings(op, edit->strings, edit->string_lens, edit->num_strings, err);
+  if (ok && edit->node) wz4_doc_node_place(doc, edit->page, edit->node, edit->place);
+  return ok;
 }
 
 /* ---- link default ops ----------------------------------------------------------- */
@@ -303,4 +340,44 @@ static wz4_op *default_walk(wz4_op *op, int64_t self, uint32_t depth, uint32_t *
 wz4_op *wz4_op_default_at(wz4_op *op, uint32_t index, wz4_default_place *where) {
   int64_t next = 0;
   return default_walk(op, -1, 1, &index, &next, where);
+}
+
+int64_t wz4_page_default_count(const wz4_page *pg) {
+  int64_t n = 0;
+  uint32_t i;
+  for (i = 0; i < pg->num_nodes; i++) n += wz4_op_default_count(&pg->nodes[i].op);
+  return n;
+}
+
+/* Node by node, counting down the defaults of the nodes before. */
+wz4_op *wz4_page_default_at(const wz4_page *pg, int64_t index, uint32_t *node, wz4_default_place *where) {
+  int64_t left = index;
+  uint32_t i;
+  for (i = 0; i < pg->num_nodes && left >= 0; i++) {
+    uint32_t n = wz4_op_default_count(&pg->nodes[i].op);
+    wz4_op *def;
+    if (left < n) {
+      def = wz4_op_default_at(&pg->nodes[i].op, (uint32_t)left, where);
+      *node = i;
+      if (def && where->parent >= 0) where->parent += index - left;
+      return def;
+    }
+    left -= n;
+  }
+  return NULL;
+}
+
+/* ---- the tempo ------------------------------------------------------------------ */
+
+double wz4_options_bpm(const wz4_options *o) {
+  return o->beats_per_second * 60.0 / 65536.0;
+}
+
+/* Rounded to the nearest step of the fixed point. */
+int wz4_options_set_bpm(wz4_options *o, double bpm, codec_error *err) {
+  double raw = bpm * 65536.0 / 60.0 + 0.5;
+  if (!(raw >= 0 && raw <= UINT32_MAX))
+    return codec_fail_arg(err, "column bpm takes a tempo from 0 to %.1f beats per minute", UINT32_MAX * 60.0 / 65536.0);
+  o->beats_per_second = (uint32_t)raw;
+  return 1;
 }

@@ -97,6 +97,29 @@ static size_t store_bytes(ls_store st) {
   }
 }
 
+/* Only the changed columns whose field lies inside the copy: the
+** record's other fields (spans, computed values) are not the struct's. */
+int ls_copy_back(const ls_column *cols, size_t ncols, const unsigned char *changed, const void *rec, size_t at,
+                 size_t size, void *to, int (*set_text)(void *field, const ls_span *text, void *arg), void *arg) {
+  size_t i, bytes;
+  for (i = 0; i < ncols; i++) {
+    const ls_column *col = &cols[i];
+    int text = col->store == LS_SPAN && (col->kind == LS_TEXT8 || col->kind == LS_UTF8 || col->kind == LS_WTF8);
+    ls_span span;
+    if (!changed[i] || (!text && col->kind != LS_INT && col->kind != LS_BIT && col->kind != LS_ENUM && col->kind != LS_FLOAT))
+      continue;
+    bytes = text ? sizeof span : store_bytes(col->store);
+    if (col->offset < at || col->offset - at + bytes > size || (text && !set_text)) continue;
+    if (!text) {
+      memcpy((unsigned char *)to + (col->offset - at), (const unsigned char *)rec + col->offset, bytes);
+      continue;
+    }
+    memcpy(&span, (const unsigned char *)rec + col->offset, sizeof span);
+    if (!set_text((unsigned char *)to + (col->offset - at), &span, arg)) return 0;
+  }
+  return 1;
+}
+
 /* Writes x (already checked to fit) into the field. */
 static void field_set_int(unsigned char *f, ls_store st, int64_t x) {
   switch (st) {
@@ -234,13 +257,15 @@ static void result_json_ints(sqlite3_context *ctx, ls_span s, ls_store st, int t
 }
 
 /* The next string of a JSON text array field from byte or element *at:
-** an ls_span element, or for LS_NUL_STRINGS the bytes up to the next NUL
-** (or to the end).  Returns 0 after the last. */
+** an ls_span element (or a codec's string laid out as one, read by
+** memcpy; a NULL pointer is ''), or for LS_NUL_STRINGS the bytes up to the
+** next NUL (or to the end).  Returns 0 after the last. */
 static int next_string(ls_span s, ls_store st, size_t *at, ls_span *out) {
   const char *z;
   if (*at >= s.n) return 0;
   if (st != LS_NUL_STRINGS) {
-    *out = ((const ls_span *)s.p)[(*at)++];
+    memcpy(out, (const ls_span *)s.p + (*at)++, sizeof *out);
+    if (!out->p) out->p = "";
     return 1;
   }
   out->p = (const char *)s.p + *at;
@@ -320,6 +345,12 @@ static void result_json_records(sqlite3_context *ctx, const ls_row *row, const l
   ls_json_result(ctx, out);
 }
 
+/* Whether an integer column holding x reads NULL (LS_COL_NULL, LS_COL_NEGNULL). */
+static int reads_null(const ls_column *col, int64_t x) {
+  if (!(col->flags & LS_COL_NULL)) return 0;
+  return x == col->null_value || ((col->flags & LS_COL_NEGNULL) && x < 0);
+}
+
 void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
   const unsigned char *f;
   ls_span s;
@@ -337,7 +368,7 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
   switch (col->kind) {
     case LS_INT:
       x = field_int(f, col->store);
-      if (!((col->flags & LS_COL_NULL) && x == col->null_value)) sqlite3_result_int64(ctx, x);
+      if (!reads_null(col, x)) sqlite3_result_int64(ctx, x);
       break;
     case LS_BIT:
       sqlite3_result_int(ctx, (field_int(f, col->store) & col->max) != 0);
@@ -359,6 +390,7 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
     case LS_WTF8:
     case LS_BLOB:
       s = field_bytes(f, col);
+      if (!s.p && (col->flags & LS_COL_NULL_EMPTY)) s.p = ""; /* a codec's empty string */
       if (!s.p) break; /* NULL: absent */
       if (col->kind == LS_TEXT8) ls_result_text8(ctx, row->opts, s.p, s.n);
       else if (col->kind != LS_BLOB) sqlite3_result_text64(ctx, s.p, s.n, SQLITE_TRANSIENT, SQLITE_UTF8);
@@ -409,13 +441,21 @@ static int value_is_int(sqlite3_value *v, int64_t x) {
   return type == SQLITE_FLOAT && sqlite3_value_double(v) == (double)x;
 }
 
-/* An index into another list of the file (ls_index_ref): 0 .. count - 1. */
+/* An index into another list of the file (ls_index_ref): 0 .. count - 1,
+** of the sort the column takes when the ref says (refuse). */
 static int check_index_ref(const ls_row *row, const ls_column *col, int64_t x, char **err) {
   const ls_index_ref *ref = col->aux;
   int64_t count = ref->count(row->model);
   const char *article = strchr("aeiou", ref->noun[0]) ? "an" : "a";
   const char *or_null = (col->flags & LS_COL_NULL) ? ", or NULL for none" : "";
-  if (x >= 0 && x < count) return SQLITE_OK;
+  char *why = NULL;
+  int rc;
+  if (x >= 0 && x < count) {
+    if (!ref->refuse || (rc = ref->refuse(row->model, x, ref, &why)) == SQLITE_OK) return SQLITE_OK;
+    *err = why ? sqlite3_mprintf("column %s: %s", col->name, why) : NULL;
+    sqlite3_free(why);
+    return rc;
+  }
   if (count == 0) {
     *err = sqlite3_mprintf("column %s: %lld is out of range; the %s has no %ss%s", col->name, (long long)x,
                            ref->container, ref->noun, (col->flags & LS_COL_NULL) ? " (NULL for none)" : "");
@@ -433,12 +473,13 @@ static int set_int(const ls_row *row, sqlite3_value *v, const ls_column *col, ch
   int rc;
   if (lo == 0 && hi == 0) store_limits(col->store, &lo, &hi);
   if (sqlite3_value_type(v) == SQLITE_NULL && (col->flags & LS_COL_NULL)) {
-    field_set_int(f, col->store, col->null_value);
+    /* (a field that reads NULL already keeps its value: -2 stays -2) */
+    if (!reads_null(col, cur)) field_set_int(f, col->store, col->null_value);
     return SQLITE_OK;
   }
   /* a row that reads NULL holds no number: its null value is checked like
   ** any other (0xFFFF may mean "none" in the file and be out of range) */
-  if (!((col->flags & LS_COL_NULL) && cur == col->null_value) && value_is_int(v, cur)) return SQLITE_OK;
+  if (!reads_null(col, cur) && value_is_int(v, cur)) return SQLITE_OK;
   if ((rc = ls_value_int(v, col, lo, hi, &x, err)) != SQLITE_OK) {
     if (rc == SQLITE_CONSTRAINT && (col->flags & LS_COL_NULL) && *err) {
       char *msg = sqlite3_mprintf("%s or NULL", *err); /* the message ends with the range */

@@ -72,7 +72,7 @@ SQLITE_EXTENSION_INIT3
 ** statement or a write (argument structs, row records, scratch lists).
 ** What belongs to a model, or passes to or from codecs/ (pure C, malloc
 ** and free), is malloc'd and free'd: a model's parts and side tables
-** (tw_keys, the wrappers the format callbacks return), bytes a codec
+** (the wrappers the format callbacks return), bytes a codec
 ** returns or takes (ls_value_text8, ls_text8_encode), ls_scratch and
 ** ls_alloc_large; so is what the C library returns (realpath).  Each
 ** block goes back through its own family's free. */
@@ -331,16 +331,23 @@ enum ls_column_flags {
                       ** the column loads no record (it stays cheap where load() decodes data,
                       ** and readable where that data is damaged) */
   LS_COL_UTF8 = 32,   /* LS_JSON_TEXTS: the strings are UTF-8 as they are, not text in the code page */
-  LS_COL_WTF8 = 64    /* LS_JSON_TEXTS: the strings are WTF-8 (LS_WTF8: lone surrogates, NULs allowed),
+  LS_COL_WTF8 = 64,   /* LS_JSON_TEXTS: the strings are WTF-8 (LS_WTF8: lone surrogates, NULs allowed),
                       ** lone surrogates shown as \udXXX escapes */
+  LS_COL_NULL_EMPTY = 128, /* text columns over a codec's own strings: a NULL pointer reads ''
+                          ** (LS_COL_CODEC_STR below) */
+  LS_COL_NEGNULL = 256 /* with LS_COL_NULL (integers): every negative value reads NULL, not only
+                      ** .null_value (a format whose "none" is any negative index); NULL writes
+                      ** .null_value where the field reads a number, and leaves it as it is where
+                      ** it reads NULL already */
 };
 
 /* Flag of a LS_COL_RANGE column, for the planner: the column takes about
 ** n values in one file (measured on real files), so an equality keeps
 ** 1/n of a file's rows; without it, LS_PLAN_VALUES_PER_FILE.  E.g.
-** LS_COL_RANGE | LS_COL_VALUES(490) for the x of a grid 490 cells wide. */
-#define LS_COL_VALUES(n) ((unsigned)(n) << 8)
-#define LS_COL_VALUES_OF(flags) ((flags) >> 8)
+** LS_COL_RANGE | LS_COL_VALUES(490) for the x of a grid 490 cells wide.
+** (Bits 0..11 of the flags are ls_column_flags, so n < 2^20.) */
+#define LS_COL_VALUES(n) ((unsigned)(n) << 12)
+#define LS_COL_VALUES_OF(flags) ((flags) >> 12)
 #define LS_PLAN_VALUES_PER_FILE 10
 
 /* What a column is.  LS_CUSTOM columns are computed by their get/set
@@ -465,11 +472,18 @@ typedef struct ls_column {
 ** element of another list of the file (an image, an envelope): a value
 ** written must be an existing index, 0 .. count(model) - 1, or the null
 ** value (LS_COL_NULL); the value the row holds always passes.  Messages say
-** "it takes an <noun> index from 0 to 2 (the <container> has 3)". */
+** "it takes an <noun> index from 0 to 2 (the <container> has 3)".
+** Optional refuse: an existing index written may still be of the wrong
+** sort for the column (a color envelope where a position one goes):
+** returns SQLITE_OK, or an error with *why (sqlite3_mprintf'd; the write
+** fails with "column <name>: <why>"); `sort` is for refuse to read (what
+** the column takes). */
 typedef struct ls_index_ref {
   int64_t (*count)(const void *model);
   const char *noun;
   const char *container;
+  int (*refuse)(const void *model, int64_t index, const struct ls_index_ref *ref, char **why);
+  int64_t sort;
 } ls_index_ref;
 
 /* Declarations of typed columns, one line each.  S is the record's type,
@@ -677,10 +691,13 @@ typedef struct ls_table {
   ls_shape shape;
   /* The row's name in error messages: a template where {element},
   ** {index}, {y} and {x} are the position's slots ("object {index} of
-  ** plane {element}"). */
+  ** plane {element}"), and {element_name} what element_name says of the
+  ** element ("quad {index} of {element_name}": "quad 2 of group 0 layer
+  ** 1"; sqlite3_malloc'd, NULL when out of memory). */
   const char *row_name;
+  char *(*element_name)(const void *model, int64_t element);
   /* Records: the typed columns are fields of a record of record_size
-  ** bytes that load() fills for the row at row->pos (row->rec; borrowed
+  ** bytes (zeroed first) that load() fills for the row at row->pos (row->rec; borrowed
   ** spans stay valid until the model changes; decoded data goes to the
   ** row's arena).  A write loads the record, applies the new values of the
   ** changed columns to it (changed[i] for column i), then store() checks
@@ -963,6 +980,439 @@ typedef struct ls_flag_name {
 char *ls_flags_format(const ls_flag_name *names, uint32_t value);
 int ls_flags_parse(const ls_flag_name *names, const char *text, uint32_t *out, char **bad);
 
+/* ---- helpers for table families over a codec (table_helpers.c, columns.c) */
+
+/* Most tables show an array of a codec's model, one row per element, and
+** change it through codec functions (add, delete, write back) that say
+** why they refuse in a codec_error.  The callbacks that only pass a row
+** on to such a function are the same in every family; these write them.
+** The macros define a static function `fn`: Model is the codec's model
+** struct, `array` and `field` its members.  Rules about what a file may
+** hold, and the messages that state them, stay in the codec; a table maps
+** its columns to the codec's calls. */
+
+/* A codec call's outcome as a callback's result: SQLITE_OK when ok is
+** non-zero, else the codec's error `e` as SQLITE_CONSTRAINT with *err
+** "<prefix>: <codec message>" (prefix NULL: the message alone), or
+** SQLITE_NOMEM when the codec ran out of memory (ls_codec_failed).  The
+** call can be the first argument, since arguments are evaluated before
+** the function runs:
+**     codec_error cerr = {0};
+**     return ls_codec_check(wed_vertex_set(a, p, k, pt, &cerr), &cerr, err, "cannot move the vertex"); */
+static inline int ls_codec_check(int ok, const codec_error *e, char **err, const char *prefix) {
+  if (ok) return SQLITE_OK;
+  return prefix ? ls_codec_failed(e, SQLITE_CONSTRAINT, err, "%s", prefix) : ls_codec_failed(e, SQLITE_CONSTRAINT, err, NULL);
+}
+
+/* A refusal: *err = the formatted message (sqlite3_mprintf), and
+** SQLITE_CONSTRAINT (SQLITE_NOMEM when the message cannot be made), for
+** `if (...) return ls_refuse(err, "column door: ...", ...);` (ls_fail
+** below for another code). */
+int ls_refuse(char **err, const char *fmt, ...);
+
+/* An optional integer argument for a codec call that takes one as a
+** pointer (NULL: not given): NULL when the INSERT gave the column NULL,
+** else `slot` holding the value, or `not_int` when it is no integer (a
+** value the codec refuses, as it refuses a wrong number). */
+static inline const int64_t *ls_arg_opt_int(const ls_arg *a, int64_t not_int, int64_t *slot) {
+  if (!ls_arg_given(a)) return NULL;
+  *slot = ls_arg_type(a) == SQLITE_INTEGER ? ls_arg_int64(a) : not_int;
+  return slot;
+}
+
+/* Which of the n columns first, first+1, ... store()'s `changed` marks,
+** as bits 1 << k: for a codec call that takes a set of fields. */
+static inline unsigned ls_changed_bits(const unsigned char *changed, int first, int n) {
+  unsigned bits = 0;
+  int k;
+  for (k = 0; k < n; k++) bits |= changed[first + k] ? 1u << k : 0;
+  return bits;
+}
+
+/* A JSON integer array column's span showing the run first, first+1, ...,
+** first+n-1 (int64_t elements in the row's arena: a door's polygons, say).
+** SQLITE_OK or SQLITE_NOMEM. */
+int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n);
+
+/* For a load(): span `s` shows in place a run of the model, elements of
+** type E, that a codec accessor gives: `call` returns the run's length
+** and sets `run` (a const E *, declared by the macro) to its first
+** element, e.g. LS_SPAN_CALL(r->cells, uint16_t, wed_door_cells(a, i, &run)). */
+#define LS_SPAN_CALL(s, E, call) \
+  do {                           \
+    const E *run = NULL;         \
+    (s).n = (call);              \
+    (s).p = run;                 \
+  } while (0)
+
+/* The key of a NESTED row the codec gives: key_fn(const Model *, uint32_t
+** element, uint32_t index), a uid that stays while rows come and go. */
+#define LS_KEY_CALL_NESTED(fn, Model, key_fn)                                                    \
+  static int64_t fn(const void *model, const ls_pos *pos) {                                      \
+    return (int64_t)key_fn((const Model *)model, (uint32_t)pos->element, (uint32_t)pos->index); \
+  }
+
+/* The seek for such a key, the row found as (element, index) by
+** find(const Model *, key, uint32_t *element, uint32_t *index), its key
+** type 32 bits or wider. */
+#define LS_SEEK_FIND_NESTED(fn, Model, find_fn)                                                         \
+  static int fn(const void *model, int64_t key, ls_pos *pos) {                                          \
+    uint32_t element, index;                                                                            \
+    if (key < 0 || key > UINT32_MAX || !find_fn((const Model *)model, (uint32_t)key, &element, &index)) \
+      return 0;                                                                                         \
+    *pos = (ls_pos){.element = element, .index = index};                                                \
+    return 1;                                                                                           \
+  }
+
+/* A store() that writes the record back through one codec call: `call`
+** is an expression returning 1 or 0 that may use `row`, `rec` (the
+** record, const Rec *), `changed` (store()'s) and `cerr` (a codec_error
+** for the call); a refusal is "<prefix>: <codec message>" (ls_codec_check). */
+#define LS_STORE_CALL(fn, Rec, prefix, call)                                              \
+  static int fn(ls_row *row, const void *old, const unsigned char *changed, char **err) { \
+    const Rec *rec = row->rec;                                                            \
+    codec_error cerr = {0};                                                               \
+    (void)old, (void)changed, (void)rec;                                                  \
+    return ls_codec_check((call), &cerr, err, prefix);                                    \
+  }
+
+/* An INSERT run() that adds the row through one codec call: `call` is an
+** expression returning 1 or 0 that may use `model`, `args` (the argument
+** struct, const Args *), `cerr` (a codec_error for the call) and
+** `element` (a uint32_t the call sets to the new element, the row's
+** place); a refusal is the codec's message as it is. */
+#define LS_INSERT_CALL(fn, Args, call)                                        \
+  static int fn(void *model, const void *args_, ls_pos *pos, char **err) {    \
+    const Args *args = args_;                                                 \
+    uint32_t element = 0;                                                     \
+    codec_error cerr = {0};                                                   \
+    (void)model, (void)args;                                                  \
+    if (!(call)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL); \
+    *pos = (ls_pos){.element = element};                                      \
+    return SQLITE_OK;                                                         \
+  }
+
+/* A DELETE (ls_table.remove) of the row's element through the codec's
+** remove(Model *, uint32_t element, codec_error *), its refusal as
+** "<prefix>: <codec message>" ("cannot delete"; NULL: the codec's
+** message as it is). */
+#define LS_REMOVE_CALL(fn, Model, remove_fn, prefix)                   \
+  static int fn(void *model, const ls_pos *pos, char **err) {          \
+    codec_error cerr = {0};                                            \
+    int ok = remove_fn((Model *)model, (uint32_t)pos->element, &cerr); \
+    return ls_codec_check(ok, &cerr, err, prefix);                     \
+  }
+
+/* The same for a NESTED row: remove(Model *, uint32_t element, uint32_t
+** index, codec_error *). */
+#define LS_REMOVE_CALL_NESTED(fn, Model, remove_fn, prefix)                                  \
+  static int fn(void *model, const ls_pos *pos, char **err) {                                \
+    codec_error cerr = {0};                                                                  \
+    int ok = remove_fn((Model *)model, (uint32_t)pos->element, (uint32_t)pos->index, &cerr); \
+    return ls_codec_check(ok, &cerr, err, prefix);                                           \
+  }
+
+/* A describe (ls_table.describe) through the codec's naming of an
+** element, describe_fn(const Model *, uint32_t element, char *buf,
+** size_t size) (NUL-terminated, cut at size). */
+#define LS_DESCRIBE_CALL(fn, Model, describe_fn)                                   \
+  static char *fn(const void *model, const ls_pos *pos) {                          \
+    char name[256];                                                                \
+    describe_fn((const Model *)model, (uint32_t)pos->element, name, sizeof name); \
+    return sqlite3_mprintf("%s", name);                                            \
+  }
+
+/* The same for a NESTED row: describe_fn(const Model *, uint32_t element,
+** uint32_t index, char *buf, size_t size). */
+#define LS_DESCRIBE_CALL_NESTED(fn, Model, describe_fn)                                                 \
+  static char *fn(const void *model, const ls_pos *pos) {                                               \
+    char name[256];                                                                                     \
+    describe_fn((const Model *)model, (uint32_t)pos->element, (uint32_t)pos->index, name, sizeof name); \
+    return sqlite3_mprintf("%s", name);                                                                 \
+  }
+
+/* A column showing integer field `field` by name (LS_ENUM): `names`,
+** NULL-terminated, stand for the values first, first+1, ... */
+#define LS_COL_ENUM(nm, st, S, field, first, names, fl, doc_)                                                          \
+  {.name = nm, .type = "TEXT", .kind = LS_ENUM, .store = st, .offset = offsetof(S, field), .min = first, .aux = names, \
+   .flags = fl, .doc = doc_}
+/* ls_shape.count and .inner as static functions `fn`: the integer field
+** `num` of the model, or of element e of the model's array `arr`. */
+#define LS_COUNT_OF(fn, T, num) \
+  static int64_t fn(const void *model) { return (int64_t)((const T *)model)->num; }
+#define LS_INNER_COUNT_OF(fn, T, arr, num) \
+  static int64_t fn(const void *model, int64_t e) { return (int64_t)((const T *)model)->arr[e].num; }
+/* ls_shape.inner as `fn`: what the codec's count_fn says of element e of
+** the model's array `arr` (a pointer to it). */
+#define LS_INNER_COUNT_BY(fn, T, arr, count_fn) \
+  static int64_t fn(const void *model, int64_t e) { return (int64_t)count_fn(&((const T *)model)->arr[e]); }
+
+/* A NESTED shape's inner() `inner_fn` and has() `has_fn` over rows_fn(model,
+** element), a count of the element's rows that can fail (-1: it cannot be
+** computed, out of memory): inner() gives 0 then, and has() fails the scan
+** with fail_fmt (printf with the element as a long long; every element
+** after it has no rows) instead of letting the element look empty. */
+#define LS_FALLIBLE_INNER(inner_fn, has_fn, rows_fn, fail_fmt)                              \
+  static int64_t inner_fn(const void *model, int64_t e) {                                  \
+    int64_t n = rows_fn(model, e);                                                         \
+    return n < 0 ? 0 : n;                                                                  \
+  }                                                                                        \
+  static int has_fn(const void *model, int64_t e, const ls_scan *scan) {                   \
+    int64_t n;                                                                             \
+    if (scan && *scan->error) return 0;                                                    \
+    n = rows_fn(model, e);                                                                 \
+    if (n < 0 && scan) *scan->error = sqlite3_mprintf(fail_fmt, (long long)e);             \
+    return n > 0;                                                                          \
+  }
+
+/* Row keys that are uids a codec gives its elements (a uint32_t field
+** `uid` that stays with an element while others are inserted and deleted,
+** so a row keeps its rowid): defines prefix##_key and prefix##_seek for
+** `.key`, `.seek`.  LS_UID_KEYS: the elements of the model's array `arr`
+** (an ARRAY shape), found by find(model, uid, &element); LS_NESTED_UID_KEYS:
+** model->arr[element].inner[index] (NESTED), find(model, uid, &element,
+** &index).  find returns 1 when it found the uid. */
+#define LS_UID_KEYS(prefix, T, arr, find)                                                          \
+  static int64_t prefix##_key(const void *model, const ls_pos *pos) {                            \
+    return ((const T *)model)->arr[pos->element].uid;                                            \
+  }                                                                                              \
+  static int prefix##_seek(const void *model, int64_t key, ls_pos *pos) {                        \
+    uint32_t e;                                                                                  \
+    if (key < 0 || key > UINT32_MAX || !find((const T *)model, (uint32_t)key, &e)) return 0;    \
+    *pos = (ls_pos){.element = e};                                                               \
+    return 1;                                                                                    \
+  }
+#define LS_NESTED_UID_KEYS(prefix, T, arr, inner, find)                                            \
+  static int64_t prefix##_key(const void *model, const ls_pos *pos) {                            \
+    return ((const T *)model)->arr[pos->element].inner[pos->index].uid;                          \
+  }                                                                                              \
+  static int prefix##_seek(const void *model, int64_t key, ls_pos *pos) {                        \
+    uint32_t e, i;                                                                               \
+    if (key < 0 || key > UINT32_MAX || !find((const T *)model, (uint32_t)key, &e, &i)) return 0; \
+    *pos = (ls_pos){.element = e, .index = i};                                                   \
+    return 1;                                                                                    \
+  }
+
+/* An ls_insert whose run() reads the argument struct S, the arguments
+** (LS_ARG, LS_ARG_NAMED) following. */
+#define LS_INSERT(run_fn, S, ...) {.run = run_fn, .args_size = sizeof(S), .args = {__VA_ARGS__}}
+
+/* Fails with *err = the printf-formatted message (sqlite3_mprintf'd) and
+** returns rc: `return ls_fail(err, SQLITE_CONSTRAINT, "...", ...);`. */
+int ls_fail(char **err, int rc, const char *fmt, ...);
+
+/* A load() `fn` whose record is a copy of element pos.element (of type
+** E) of the model's array `arr`: the typed columns read the codec's
+** struct itself.  (Every load() gets its record zeroed by the engine, so
+** a field it leaves alone is 0 or {NULL, 0}.) */
+#define LS_LOAD_ELEMENT(fn, T, arr, E)                                   \
+  static int fn(const ls_row *row, char **err) {                        \
+    (void)err;                                                           \
+    *(E *)row->rec = ((const T *)row->model)->arr[row->pos.element];     \
+    return SQLITE_OK;                                                    \
+  }
+
+/* A text column of kind k (LS_TEXT8, LS_UTF8, LS_WTF8) over a codec's
+** string, up to maxbytes bytes, on rows of `kinds`: its LS_SPAN field is
+** the codec's own string, laid out as an ls_span ({char *, size_t}: the
+** engine reads and writes fields with memcpy), and flagged
+** LS_COL_NULL_EMPTY: empty when its pointer is NULL, it reads as ''
+** instead of NULL.  A write leaves the new text (in the row's arena) in
+** the field; store() hands it to the codec, which owns the model's
+** strings (ls_copy_back's set_text). */
+#define LS_COL_CODEC_STR(nm, k, S, field, maxbytes, fl, kinds, doc_) \
+  LS_COL_TEXT(nm, k, S, field, maxbytes, LS_COL_NULL_EMPTY | (fl), kinds, doc_)
+
+/* store() help for a record holding at offset `at` a copy of a struct of
+** the model (`size` bytes, copied there by load()), for the changed
+** columns (changed[i] for cols[i], as store() gets it) whose fields lie
+** inside the copy: a typed integer or real column's field (LS_INT, LS_BIT,
+** LS_ENUM, LS_FLOAT) is copied to the same place in `to`, the model's
+** struct; a text column's new text (an ls_span) goes to set_text(the
+** field in `to`, the text, arg), the codec's setter (NULL: text columns
+** are left out), which returns 1, or 0 to stop: then ls_copy_back returns
+** 0 (arg says why), else 1.  LS_COPY_BACK names the copy by its member of
+** the record type S. */
+int ls_copy_back(const ls_column *cols, size_t ncols, const unsigned char *changed, const void *rec, size_t at,
+                 size_t size, void *to, int (*set_text)(void *field, const ls_span *text, void *arg), void *arg);
+#define LS_COPY_BACK(cols, changed, rec, S, member, to, set_text, arg)                                         \
+  ls_copy_back(cols, sizeof cols / sizeof cols[0], changed, rec, offsetof(S, member), LS_SIZEOF(S, member), to, \
+               set_text, arg)
+
+/* A 0/1 table option of a format (ls_format.options), 0 by default, kept
+** in opts->format[slot]: defines the static ls_option `var` named `nm`.
+** Any other value fails with "option <nm> takes 1 (<one_means>) or 0 (the
+** default), not '<value>'" (ls_option_flag). */
+#define LS_FLAG_OPTION(var, nm, slot, one_means)                                 \
+  static int var##_parse(const char *value, ls_options *opts, char **err) {      \
+    return ls_option_flag(nm, one_means, value, &opts->format[slot], err);       \
+  }                                                                              \
+  static const ls_option var = {nm, nm "=1", "0", var##_parse}
+int ls_option_flag(const char *name, const char *one_means, const char *value, int64_t *out, char **err);
+
+/* An INSERT's WTF-8 text argument as *out (ls_value_wtf8 within its
+** column's .min to .max bytes; valid while the INSERT runs), NULL giving
+** "". */
+int ls_arg_wtf8(const ls_arg *a, ls_span *out, char **err);
+
+/* A JSON text column a codec writes and parses, LS_COL_CODEC_JSON (S the
+** record type, field its ls_span, json an ls_codec_json): a read sets
+** to_json(the row's record, &len), JSON text the codec malloc'd (NULL: out
+** of memory), as the result with subtype 'J'; a write must be text (else
+** "column <name> takes <takes>") and is copied into the row's arena as
+** the field, for store() to hand to the codec (the field is {NULL, 0}
+** until then). */
+typedef struct ls_codec_json {
+  char *(*to_json)(const void *rec, size_t *len);
+  const char *takes;
+} ls_codec_json;
+void ls_codec_json_get(const ls_row *row, sqlite3_context *ctx, const ls_column *col);
+int ls_codec_json_set(ls_row *row, sqlite3_value *v, const ls_column *col, char **err);
+#define LS_COL_CODEC_JSON(nm, S, field, json, doc_)                                                       \
+  {.name = nm, .type = "TEXT", .kind = LS_CUSTOM, .get = ls_codec_json_get, .set = ls_codec_json_set, \
+   .offset = offsetof(S, field), .aux = json, .doc = doc_}
+
+/* The strings of an LS_JSON_TEXTS span (of ls_span, as a write leaves it)
+** as the two arrays a codec takes, made in the arena: (*ptrs)[i] and
+** (*lens)[i] for i < strings.n.  SQLITE_OK or SQLITE_NOMEM. */
+int ls_spans_split(ls_arena *arena, ls_span strings, const char *const **ptrs, const size_t **lens);
+
+/* An other_kind() (ls_table) `fn` taking NULL, what a column that does not
+** apply reads, as no change, and refusing any other value with "column
+** <name>: <why>". */
+#define LS_OTHER_KIND_TAKES_NULL(fn, why)                                                 \
+  static int fn(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) { \
+    (void)row;                                                                            \
+    return ls_refuse_unless_null(v, col, why, err);                                       \
+  }
+int ls_refuse_unless_null(sqlite3_value *v, const ls_column *col, const char *why, char **err);
+
+/* A real column (LS_FLOAT, store LS_F32 or LS_F64) of the row kinds
+** `kinds` (0: all). */
+#define LS_COL_FLOAT(nm, st, S, field, fl, kinds, doc_) \
+  {.name = nm, .type = "REAL", .kind = LS_FLOAT, .store = st, .offset = offsetof(S, field), .flags = fl, \
+   .applies = kinds, .doc = doc_}
+/* A JSON array of strings (LS_JSON_TEXTS: an LS_SPAN of ls_span, or of a
+** codec's strings laid out as ls_span, a NULL pointer reading ''; or
+** LS_NUL_STRINGS), maxbytes each, shape its ls_json_shape. */
+#define LS_COL_JSON_TEXTS(nm, st, S, field, maxbytes, fl, shape, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_JSON_TEXTS, .store = st, .offset = offsetof(S, field), .max = maxbytes, \
+   .flags = fl, .aux = shape, .doc = doc_}
+/* A row_kind() `fn` (ls_table) reading the integer field of the record
+** (type S), clamped to the kinds 0..max (a format version, say). */
+#define LS_ROW_KIND_FIELD(fn, S, field, max)                           \
+  static int fn(const ls_row *row) {                                   \
+    int64_t k = ((const S *)row->rec)->field;                          \
+    return k < 0 ? 0 : k > (max) ? (int)(max) : (int)k;                \
+  }
+/* The row kinds from..n-1 as an `applies` mask (kinds numbered by a
+** format's versions: a field a version added). */
+#define LS_KINDS_FROM(from, n) ((((uint32_t)1 << (n)) - 1) & ~(((uint32_t)1 << (from)) - 1))
+/* Helpers for tables whose keys, records and rules are a codec's, each
+** row a struct the codec reads and writes whole (the Teeworlds tables):
+** a codec call's failure in a load(), a store() that writes a changed
+** record and names the column a refusal concerns, keys with a list
+** selector, file bytes a setter keeps for store(), the arguments an
+** INSERT reads (table_helpers.c). */
+
+/* A codec call's result (ok: its 1 or 0, the failure in *e) as a load()'s:
+** SQLITE_ERROR (the engine names the file and row) with the codec's
+** message as *err, or SQLITE_NOMEM (ls_codec_failed).  ls_codec_check is
+** the same for an edit (SQLITE_CONSTRAINT). */
+static inline int ls_codec_loaded(int ok, const codec_error *e, char **err) {
+  return ok ? SQLITE_OK : ls_codec_failed(e, SQLITE_ERROR, err, NULL);
+}
+
+/* The number of elements of an array (a column list, JSON members...). */
+#define LS_NELEMS(array) ((int)(sizeof array / sizeof array[0]))
+
+/* A codec's refusal in a store() as the write's error, named after the
+** first column the write changed: "column <name>: <codec message>"
+** (SQLITE_CONSTRAINT, or SQLITE_NOMEM).  LS_STORE_FAILED takes the
+** table's column array itself. */
+int ls_store_failed(const ls_column *cols, int ncols, const unsigned char *changed, const codec_error *e, char **err);
+#define LS_STORE_FAILED(cols, changed, e, err) ls_store_failed(cols, LS_NELEMS(cols), changed, e, err)
+
+/* The end of a store() whose record is the codec's own struct (size
+** bytes): nothing to write when the record is as loaded (old), else
+** set_call, the codec's setter given &e, must succeed, its refusal named
+** after the first changed column (LS_STORE_FAILED).  Uses memcmp
+** (<string.h>). */
+#define LS_STORE_CODEC(cols, row, old, size, set_call, changed, e, err) \
+  (memcmp((row)->rec, old, size) == 0 || (set_call) ? SQLITE_OK : LS_STORE_FAILED(cols, changed, e, err))
+
+/* load() and store() of a table whose record is the codec's own struct R
+** for the row's element: get_fn(model, element, &rec, &e) reads it,
+** set_fn(model, element, &rec, &e) writes a changed one (LS_STORE_CODEC;
+** cols: the table's column array, declared before).  T is the model's
+** type.  Defines prefix##_load and prefix##_store. */
+#define LS_CODEC_RECORD(prefix, T, R, get_fn, set_fn, cols)                                                          \
+  static int prefix##_load(const ls_row *row, char **err) {                                                          \
+    codec_error e;                                                                                                   \
+    return ls_codec_loaded(get_fn((T *)row->model, (size_t)row->pos.element, (R *)row->rec, &e), &e, err);           \
+  }                                                                                                                  \
+  static int prefix##_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {                \
+    codec_error e;                                                                                                   \
+    return LS_STORE_CODEC(cols, row, old, sizeof(R),                                                                 \
+                          set_fn((T *)row->model, (size_t)row->pos.element, (const R *)row->rec, &e), changed, &e, err); \
+  }
+
+/* A table's key() and seek() from the keys its codec keeps for rows that
+** survive inserts and deletes of others (engine.h, "Row identity"), of
+** any width: key_fn(model, which, element, index) is a row's key,
+** find_fn(model, which, key, &element, &index) finds it (1, or 0 when no
+** row has it); `which` tells the codec's lists apart.  Defines
+** prefix##_key and prefix##_seek (LS_CODEC_KEY_FIELDS sets them). */
+#define LS_CODEC_KEYS(prefix, T, key_fn, find_fn, which)                              \
+  static int64_t prefix##_key(const void *model, const ls_pos *pos) {                 \
+    return key_fn((const T *)model, which, (size_t)pos->element, (size_t)pos->index); \
+  }                                                                                   \
+  static int prefix##_seek(const void *model, int64_t key, ls_pos *pos) {             \
+    size_t element, index;                                                            \
+    if (!find_fn((const T *)model, which, key, &element, &index)) return 0;           \
+    *pos = (ls_pos){.element = (int64_t)element, .index = (int64_t)index};            \
+    return 1;                                                                         \
+  }
+#define LS_CODEC_KEY_FIELDS(prefix) .key = prefix##_key, .seek = prefix##_seek
+
+/* A setter that keeps a BLOB for store() to write (file bytes: a PNG, a
+** sound): copies a non-empty BLOB value into *out, in the row's arena;
+** anything else fails with "column <name>: takes <takes>".  NULL where the
+** column reads NULL (reads_null) is what it read: no change, *out stays
+** {NULL, 0}. */
+int ls_stage_blob(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, int reads_null, ls_span *out,
+                  char **err);
+
+/* Sets *pos to the row an INSERT added (element, index) and returns
+** SQLITE_OK, for the end of an insert's run(). */
+static inline int ls_inserted_at(ls_pos *pos, int64_t element, int64_t index) {
+  *pos = (ls_pos){.element = element, .index = index};
+  return SQLITE_OK;
+}
+
+/* A position an INSERT takes: NULL gives dflt (say, after the last), else
+** an integer from 0 to max; anything else fails with "column <name>: an
+** INSERT takes an integer from 0 to <max> here, or NULL (last)". */
+int ls_arg_position(const ls_arg *a, int64_t dflt, int64_t max, int64_t *out, char **err);
+/* The index column of a table whose INSERT appends: NULL, or `count` (the
+** new row's index); anything else fails with "column <name>: new rows are
+** appended (<name> <count>); give NULL or <count>". */
+int ls_arg_appended(const ls_arg *a, int64_t count, char **err);
+/* An argument an INSERT cannot do without: anything but NULL (type 0) or
+** a non-empty text (SQLITE_TEXT), else "column <name>: an INSERT into
+** <table> needs <what>". */
+int ls_arg_needed(const ls_arg *a, int type, const char *table, const char *what, char **err);
+
+/* Text of kind k in an ls_span field, lo to hi bytes (a name that must not
+** be empty); a JSON array of records (LS_JSON_RECORDS over an LS_SPAN;
+** records: its ls_json_records). */
+#define LS_COL_TEXT_IN(nm, k, S, field, lo, hi, fl, doc_) \
+  {.name = nm, .type = "TEXT", .kind = k, .store = LS_SPAN, .offset = offsetof(S, field), .min = lo, .max = hi, \
+   .flags = fl, .doc = doc_}
+#define LS_COL_JSON_RECORDS(nm, S, field, records, doc_) \
+  {.name = nm, .type = "TEXT", .kind = LS_JSON_RECORDS, .store = LS_SPAN, .offset = offsetof(S, field), \
+   .aux = records, .doc = doc_}
+
 /* ---- SQL functions that read files (render_functions.c) ---------------- */
 
 /* A function a family registers with ls_register_session_functions: called
@@ -995,8 +1445,8 @@ int parse_options(sqlite3_context *ctx, const char *fn, sqlite3_value *arg, cons
 
 /* A file loaded for a render: the model the transaction sees, held by a
 ** walk of that one file ("the file walk" above) until render_file_done;
-** data is the family's model (the codec's struct for WWD and WED, tw_model /
-** wz4_model_doc for the others). */
+** data is the family's model (the codec's own struct: wwd_level, wed_area,
+** wz4's, tw_map). */
 typedef struct render_file {
   const char *path;
   void *data;
@@ -1014,6 +1464,64 @@ void render_error(sqlite3_context *ctx, const char *fn, const char *fmt, ...);
 void codec_result_error(sqlite3_context *ctx, const char *fn, const char *path, const codec_error *e);
 /* Sets a malloc'd buffer as the result (blob or text), taking it. */
 void result_take(sqlite3_context *ctx, unsigned char *data, size_t n, int text);
+
+/* ---- files beside a file (find.c) ------------------------------------- */
+
+/* A file needs others the engine does not list: a tileset beside its
+** area, a tileset's PVRZ pages beside it.  ls_find looks for one by name
+** where the games would, for a file as the engine names it (`file`):
+**  - a file on disk: its folder (the name in any case); a file of a
+**    game's override folder: that folder, then the game's archives;
+**  - a game's resource ("<key>:<RESREF.EXT>", README "The game as a
+**    source"): the game, as it loads a resource: its override folder
+**    first, then the archives its key lists, read through the
+**    connection's cache of keys and archive indexes (one resource's bytes,
+**    never a whole archive);
+**  - with LS_FIND_IN, `near` is a folder to look in instead, or a game
+**    when it holds a chitin.key or is a key.
+** Only committed bytes are read (the disk, never an open transaction's
+** copy).  A getter reaches the connection through
+** sqlite3_context_db_handle. */
+
+/* A file's identity: it changed when one of these did. */
+typedef struct ls_stamp {
+  uint64_t dev, ino;
+  int64_t size, mtime_ns;
+} ls_stamp;
+
+static inline int ls_stamp_same(const ls_stamp *a, const ls_stamp *b) {
+  return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns;
+}
+
+typedef struct ls_found {
+  int found;           /* 0: there is none (path NULL) */
+  char *path;          /* the file found, or "<key>:<NAME>" for a resource in a game's archives */
+  char *where;         /* where it was looked for, for messages ("areas", "game/chitin.key (override, archives)") */
+  /* found: its identity; else that of where it was looked for (a folder,
+  ** a key and its override folder), which changes when the name may have
+  ** appeared there */
+  ls_stamp stamp;
+  unsigned char *data; /* read (max_bytes > 0): its bytes (NULL when empty) */
+  size_t size;
+} ls_found;
+
+enum { LS_FIND_BESIDE = 0, LS_FIND_IN = 1 };
+
+/* Looks for `name` ("AR0100.TIS", "A010000.PVRZ") beside the file `near`
+** (how LS_FIND_BESIDE) or in it (LS_FIND_IN), as above, and with
+** max_bytes > 0 reads it: one of more than max_bytes bytes is refused
+** before it is read (CODEC_E_LIMIT, naming levelsql_limit('decoded')).
+** Returns 1 with *out (out->found 0 when there is none: not an error), or
+** 0 with err naming the file, the archive and the resource.  Strings and
+** bytes of *out are malloc'd: ls_found_clear frees them. */
+int ls_find(sqlite3 *db, const char *near, int how, const char *name, uint64_t max_bytes, ls_found *out,
+            codec_error *err);
+void ls_found_clear(ls_found *f);
+/* The name part of a path as the engine names files: after its last
+** folder separator, the NAME of a game's "<key>:<NAME>". */
+const char *ls_file_name(const char *path);
+/* Registers the function ls_find reaches the connection's session through. */
+int ls_find_register(sqlite3 *db, ls_session *sess);
 
 /* ---- JSON columns (json.c; the parser is codecs/common/json.c) ---------- */
 
@@ -1051,7 +1559,9 @@ void ls_json_result(sqlite3_context *ctx, sqlite3_str *s);
 ** fills the card through the helpers below, which copy what they are
 ** given (malloc); the atlas frees the card (ls_atlas_card_clear).  Text
 ** handed to the helpers is UTF-8 (invalid bytes are shown as U+FFFD) and
-** is escaped where it is written. */
+** is escaped where it is written.  A draw finds the files beside its file
+** with ls_find(NULL, ...): without a connection, ls_find looks on disk
+** only, on any thread (a game's resources are not found). */
 struct canvas;
 
 typedef struct ls_atlas_opts {

@@ -891,6 +891,16 @@ static char *split_resource_path(const char *path, size_t *key_len, const char *
   return NULL;
 }
 
+int ls_game_split(const char *path, size_t *key_len) {
+  const char *name;
+  struct stat st;
+  char *key;
+  if (!strchr(path, ':') || stat(path, &st) == 0) return 0; /* a file like any other */
+  if (!(key = split_resource_path(path, key_len, &name))) return 0;
+  free(key);
+  return 1;
+}
+
 /* Splits "RESREF.EXT" into the resref (up to 8 bytes, into resref[9]) and
 ** the type of EXT.  Returns 1, or 0 with *err. */
 static int parse_resource_name(const char *path, const char *name, char resref[9], uint16_t *type, char **err) {
@@ -972,7 +982,24 @@ static int resolve_in_archive(ls_game *g, game_key *k, uint32_t index, const cha
   return SQLITE_OK;
 }
 
-int ls_game_resolve(ls_game *g, const char *path, int want_loc, ls_game_path *out, char **err) {
+/* The identity of where a missing resource was looked for (game.h,
+** LS_GAME_MISSING): the key's, its folder's and its override folder's, so
+** that it changes when any of them does (a file added to the override
+** folder, the folder made, a new key). */
+static void missing_stat(const game_key *k, struct stat *out) {
+  uint64_t h = fnv_stat(14695981039346656037ull, &k->st), stamp;
+  h = fnv_stat(h, &k->folder.st);
+  if (k->override.path) h = fnv_stat(h, &k->override.st);
+  stamp = h >> 2;
+  memset(out, 0, sizeof *out);
+  out->st_dev = k->st.st_dev;
+  out->st_ino = k->st.st_ino;
+  out->st_mtim.tv_sec = (time_t)(stamp / 1000000000u);
+  out->st_mtim.tv_nsec = (long)(stamp % 1000000000u);
+}
+
+/* ls_game_resolve, and ls_game_lookup when missing_ok. */
+static int game_resolve(ls_game *g, const char *path, int want_loc, int missing_ok, ls_game_path *out, char **err) {
   const char *name, *in_override;
   char *key_canon, *shown, *who, resref[9];
   size_t key_len;
@@ -1000,8 +1027,13 @@ int ls_game_resolve(ls_game *g, const char *path, int want_loc, ls_game_path *ou
     out->kind = LS_GAME_OVERRIDE;
     if (!(out->file = join(k->override.path, in_override))) rc = SQLITE_NOMEM;
   } else if (rc == SQLITE_OK && !key_lookup(k->key, resref, type, &index)) {
-    *err = sqlite3_mprintf("%s: key %s lists no resource %s (and the override folder holds none)", path, shown, name);
-    rc = SQLITE_ERROR;
+    if (missing_ok) {
+      out->kind = LS_GAME_MISSING;
+      missing_stat(k, &out->st);
+    } else {
+      *err = sqlite3_mprintf("%s: key %s lists no resource %s (and the override folder holds none)", path, shown, name);
+      rc = SQLITE_ERROR;
+    }
   } else if (rc == SQLITE_OK) {
     rc = resolve_in_archive(g, k, index, path, shown, want_loc, out, err);
   }
@@ -1010,6 +1042,14 @@ int ls_game_resolve(ls_game *g, const char *path, int want_loc, ls_game_path *ou
   if (rc != SQLITE_OK) ls_game_path_clear(out);
   if (rc == SQLITE_NOMEM && !*err) *err = sqlite3_mprintf("out of memory");
   return rc;
+}
+
+int ls_game_resolve(ls_game *g, const char *path, int want_loc, ls_game_path *out, char **err) {
+  return game_resolve(g, path, want_loc, 0, out, err);
+}
+
+int ls_game_lookup(ls_game *g, const char *path, int want_loc, ls_game_path *out, char **err) {
+  return game_resolve(g, path, want_loc, 1, out, err);
 }
 
 /* ---- listing ------------------------------------------------------------------------ */

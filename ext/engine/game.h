@@ -118,14 +118,15 @@ unsigned char *ls_res_read(const void *ctx, size_t limit, ls_scratch *reuse, con
 typedef enum ls_game_kind {
   LS_GAME_NOT = 0,     /* not a resource path: a file like any other */
   LS_GAME_OVERRIDE,    /* a resource the override folder holds: `file` */
-  LS_GAME_ARCHIVE      /* a resource in the archives: canon, st, loc */
+  LS_GAME_ARCHIVE,     /* a resource in the archives: canon, st, loc */
+  LS_GAME_MISSING      /* ls_game_lookup: neither the override folder nor the key has it: st */
 } ls_game_kind;
 
 typedef struct ls_game_path {
   ls_game_kind kind;
   char *file;       /* OVERRIDE: the override file's path (sqlite3_malloc'd) */
   char *canon;      /* ARCHIVE: "<realpath of the key>:<RESREF.EXT>" (sqlite3_malloc'd) */
-  struct stat st;   /* ARCHIVE: its identity */
+  struct stat st;   /* ARCHIVE: its identity; MISSING: that of where it was looked for */
   ls_res_loc *loc;  /* ARCHIVE, when asked for: where its bytes lie */
 } ls_game_path;
 
@@ -137,6 +138,16 @@ typedef struct ls_game_path {
 ** archive has no entry for, bytes past the archive's end). */
 int ls_game_resolve(ls_game *g, const char *path, int want_loc, ls_game_path *out, char **err);
 void ls_game_path_clear(ls_game_path *p);
+/* Whether path names a game's resource, "<key>:<NAME>" (as
+** ls_game_resolve tells them: a path that is a file is none): 1 with
+** *key_len the length of its key part, else 0. */
+int ls_game_split(const char *path, size_t *key_len);
+/* ls_game_resolve for a path known to name a game's resource, when the
+** resource may be missing: a name that neither the override folder nor
+** the key holds is kind LS_GAME_MISSING, its st the identity of the key,
+** its folder and the override folder (it changes when one of them does,
+** and the resource may have appeared), not an error. */
+int ls_game_lookup(ls_game *g, const char *path, int want_loc, ls_game_path *out, char **err);
 
 /* COMMIT of an edited resource whose canonical path is `canon`, read as
 ** `read_st`: checks that the override folder still lacks its name and

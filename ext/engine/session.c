@@ -688,6 +688,10 @@ static ls_game *session_game(ls_session *s) {
   return s->game;
 }
 
+ls_game *ls_session_game(ls_session *s) {
+  return session_game(s);
+}
+
 /* What path_resolve found. */
 typedef struct resolved {
   char *canon;      /* sqlite3_malloc'd: the entry's canonical path */

@@ -160,6 +160,10 @@ int ls_session_load_again(ls_session *s, ls_file *known, const char *path, const
 int ls_session_expand(ls_session *s, const char *source, const ls_format *fmt, int nocase, ls_interrupt *ic,
                       struct ls_pathlist *out, char **err);
 
+/* The session's cache of game keys and archive indexes (game.h), made on
+** first use; NULL when out of memory. */
+ls_game *ls_session_game(ls_session *s);
+
 /* The canonical path of the file path names now (realpath; for a game's
 ** resource its "<key>:<NAME>" or its override file's realpath),
 ** malloc'd, or NULL when it names none. */

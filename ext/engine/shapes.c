@@ -224,7 +224,12 @@ char *ls_table_describe(const ls_table *t, const void *model, const ls_pos *pos)
   if (!t->row_name) return NULL;
   s = sqlite3_str_new(NULL);
   for (p = t->row_name; *p; p++) {
-    if (*p == '{' && (slot = placeholder_slot(p, &len)) >= 0) {
+    if (t->element_name && !strncmp(p, "{element_name}", 14)) {
+      char *name = t->element_name(model, pos->element);
+      sqlite3_str_appendall(s, name ? name : "?");
+      sqlite3_free(name);
+      p += 13;
+    } else if (*p == '{' && (slot = placeholder_slot(p, &len)) >= 0) {
       sqlite3_str_appendf(s, "%lld", (long long)ls_pos_get(pos, slot));
       p += len - 1;
     } else {

@@ -8,7 +8,11 @@
 ** - png decodes the tile only when the column is read: a palette tile from
 **   the file, a PVRZ tile from its page, found beside the TIS by the
 **   naming rule of tis_pvrz_name (YS0108 page 1 is Y010801.PVRZ, any case)
-**   and kept with the model until its file changes (tis_lookup.h).
+**   and kept with the model until it changes (tis_lookup.h).  "Beside" is
+**   the engine's ls_find: the TIS's folder on disk, or for a tileset of a
+**   game ("<key>:AR0100.TIS", README "The game as a source") the game's
+**   resources, its override folder first, then its archives.  The
+**   tileset's name is the file's (the resource name of a game's).
 ** - x and y say where the area shows the tile.  A TIS does not know its
 **   area: the WED that uses it does.  So they come from the WED beside the
 **   TIS named like it (AR0100.TIS: AR0100.WED, any case; all 98 corpus
@@ -19,9 +23,9 @@
 **   door's graphics).  NULL without such a WED, and for tiles the overlay
 **   never shows.  No position is made up from the tile's number: a TIS has
 **   no width, and the order of its tiles is the WED's business.  The WED
-**   is read from the disk (the committed file, not an open transaction's
-**   copy), kept until it changes, and looked for again when the folder
-**   changes.
+**   is the committed one (not an open transaction's copy), kept until
+**   what ls_find finds for it changes, and looked for again when where it
+**   looked changes (the folder; the game's key or override folder).
 ** Both load on the first read of a column that needs them, in the
 ** model's side part (tis_side): the cache counts it (footprint) and may
 ** drop it (shed); it is rebuilt from the disk when needed again.
@@ -44,14 +48,12 @@
 
 /* What the getters load from beside the file. */
 typedef struct tis_side {
-  char *dir;          /* the TIS file's folder, malloc'd */
   char tileset[9];    /* its name without the extension (at most 8 kept) */
   size_t tileset_len; /* the name's full length (over 8: no pages, no WED) */
-  tis_pages pages;
+  tis_pages pages;    /* looked for beside the file (pages.near: its path as the row names it) */
   /* positions (placement_ready) */
-  int placed;         /* cell and the stamps below are what the disk held */
-  char *wed_path;     /* the WED used, NULL when none was found (malloc'd) */
-  tis_stamp wed_stamp, dir_stamp; /* the WED's; the folder's when none was found */
+  int placed;         /* cell is what wed_stamp says */
+  ls_stamp wed_stamp; /* of the WED found, else of where it was looked for */
   uint32_t *cell;     /* per tile: the base-overlay cell, NOT_PLACED; NULL: no WED names the tileset */
   uint32_t width;     /* the base overlay's width in cells */
 } tis_side;
@@ -68,8 +70,6 @@ typedef struct tis_model {
 static void side_free(tis_side *s) {
   if (!s) return;
   tis_pages_clear(&s->pages);
-  free(s->dir);
-  free(s->wed_path);
   free(s->cell);
   free(s);
 }
@@ -144,23 +144,18 @@ const ls_format tis_format = {
 /* ---- the side part ------------------------------------------------------------------ */
 
 /* Sets up the model's side part for the file at row->file->path: its
-** folder, its name as the tileset's, the page lookup under the
-** connection's decoded limit.  Returns 1, or 0 with err. */
+** name as the tileset's (the resource name of a game's "<key>:<NAME>"),
+** the page lookup beside it under the connection's decoded limit.
+** Returns 1, or 0 with err. */
 static int side_ready(tis_model *m, const ls_row *row, sqlite3_context *ctx, codec_error *err) {
-  const char *path = row->file->path, *base, *dot;
+  const char *path = row->file->path, *base = ls_file_name(path), *dot = strrchr(base, '.');
   tis_side *s;
   if (m->side) return 1;
-  if (!(s = (tis_side *)calloc(1, sizeof *s)) || !(s->dir = tis_dirname(path))) {
-    free(s);
-    return codec_fail_oom(err, "out of memory");
-  }
-  base = path + strlen(s->dir);
-  while (*base == '/' || *base == '\\') base++;
-  dot = strrchr(base, '.');
+  if (!(s = (tis_side *)calloc(1, sizeof *s))) return codec_fail_oom(err, "out of memory");
   s->tileset_len = dot ? (size_t)(dot - base) : strlen(base);
   memcpy(s->tileset, base, s->tileset_len > 8 ? 8 : s->tileset_len);
-  if (!tis_pages_init(&s->pages, s->dir, base, s->tileset_len,
-                      tis_decoded_limit(sqlite3_context_db_handle(ctx)), err)) {
+  if (!tis_pages_init(&s->pages, path, base, s->tileset_len, tis_decoded_limit(sqlite3_context_db_handle(ctx)),
+                      err)) {
     side_free(s);
     return 0;
   }
@@ -202,53 +197,58 @@ static int place_tiles(tis_side *s, const wed_area *a, uint32_t tiles) {
   return 1;
 }
 
-/* Reads the WED at path and places the tiles when its base overlay names
-** the tileset.  Returns 1, or 0 with err (the WED does not read). */
-static int place_from_wed(tis_side *s, const char *path, uint32_t tiles, codec_error *err) {
-  unsigned char *data = NULL;
-  size_t size = 0;
+/* Reads the WED `name` found beside the file and places the tiles when
+** its base overlay names the tileset; wed_stamp: the WED read.  Returns
+** 1, or 0 with err (the WED does not read). */
+static int place_from_wed(tis_side *s, sqlite3 *db, const char *name, uint32_t tiles, codec_error *err) {
+  ls_found f;
   wed_area *a = NULL;
-  int ok = tis_read_file(path, s->pages.limit, &data, &size, &s->wed_stamp, err) && wed_parse(data, size, &a, err);
-  free(data);
-  if (!ok) return codec_prefix(err, "x, y: the area beside it, %s: ", path);
-  if (a->num_overlays && a->overlays[0].num_cells && names_tileset(a->overlays[0].tileset, s) &&
+  int ok;
+  if (!ls_find(db, s->pages.near, LS_FIND_BESIDE, name, s->pages.limit, &f, err))
+    return codec_prefix(err, "x, y: the area beside it: ");
+  if (!f.found) { /* gone since it was found: placed as without one */
+    s->wed_stamp = f.stamp;
+    ls_found_clear(&f);
+    return 1;
+  }
+  ok = wed_parse(f.data, f.size, &a, err);
+  if (!ok) codec_prefix(err, "x, y: the area beside it, %s: ", f.path);
+  if (ok && a->num_overlays && a->overlays[0].num_cells && names_tileset(a->overlays[0].tileset, s) &&
       !place_tiles(s, a, tiles)) {
     ok = codec_fail_oom(err, "out of memory");
   }
+  s->wed_stamp = f.stamp;
+  ls_found_clear(&f);
   wed_free(a);
   return ok;
 }
 
-/* Makes s->cell what the disk says: kept while the WED used (or, when none
-** was found, the folder) is unchanged, else looked up and read again.
-** Returns 1, or 0 with err. */
-static int placement_ready(tis_model *m, codec_error *err) {
+/* Makes s->cell what the files say: kept while what ls_find finds for
+** the WED named like the tileset (or, when there is none, where it looked
+** for it) is unchanged, else looked up and read again.  Returns 1, or 0
+** with err. */
+static int placement_ready(tis_model *m, sqlite3 *db, codec_error *err) {
   tis_side *s = m->side;
   char name[16];
-  int oom = 0;
-  if (s->placed) {
-    tis_stamp now = tis_stamp_of(s->wed_path ? s->wed_path : *s->dir ? s->dir : ".");
-    if (tis_stamp_same(&now, s->wed_path ? &s->wed_stamp : &s->dir_stamp)) return 1;
-  }
-  s->placed = 0;
-  free(s->cell);
-  free(s->wed_path);
-  s->cell = NULL;
-  s->wed_path = NULL;
+  ls_found now;
+  ls_stamp stamp;
+  int found;
   if (s->tileset_len > 8) { /* no resref: no area names it */
     s->placed = 1;
-    s->dir_stamp = tis_stamp_of(*s->dir ? s->dir : ".");
     return 1;
   }
   snprintf(name, sizeof name, "%.8s.WED", s->tileset);
-  s->dir_stamp = tis_stamp_of(*s->dir ? s->dir : ".");
-  s->wed_path = tis_find(s->dir, name, &oom);
-  if (oom) return codec_fail_oom(err, "out of memory");
-  if (s->wed_path && !place_from_wed(s, s->wed_path, m->tis->tile_count, err)) {
-    free(s->wed_path);
-    s->wed_path = NULL;
-    return 0;
-  }
+  if (!ls_find(db, s->pages.near, LS_FIND_BESIDE, name, 0, &now, err))
+    return codec_prefix(err, "x, y: the area beside it: ");
+  found = now.found;
+  stamp = now.stamp;
+  ls_found_clear(&now);
+  if (s->placed && ls_stamp_same(&stamp, &s->wed_stamp)) return 1;
+  s->placed = 0;
+  free(s->cell);
+  s->cell = NULL;
+  s->wed_stamp = stamp;
+  if (found && !place_from_wed(s, db, name, m->tis->tile_count, err)) return 0;
   s->placed = 1;
   return 1;
 }
@@ -264,7 +264,7 @@ static void get_position(const ls_row *row, sqlite3_context *ctx, int want_y) {
   tis_model *m = MODEL(row);
   codec_error e = {{0}, 0};
   uint32_t cell;
-  if (!side_ready(m, row, ctx, &e) || !placement_ready(m, &e)) {
+  if (!side_ready(m, row, ctx, &e) || !placement_ready(m, sqlite3_context_db_handle(ctx), &e)) {
     ls_result_codec_error(ctx, row, &e);
     return;
   }
@@ -306,13 +306,17 @@ static void get_png(const ls_row *row, sqlite3_context *ctx, const ls_column *co
   tis_decode_opts o = {.alpha = TIS_ALPHA_GREEN};
   codec_error e = {{0}, 0};
   size_t n = 0;
+  int ok;
   (void)col;
   if (m->tis->kind == TIS_PVRZ) {
     if (!side_ready(m, row, ctx, &e)) goto failed;
     o.page = tis_pages_get;
     o.page_ctx = &m->side->pages;
+    m->side->pages.db = sqlite3_context_db_handle(ctx); /* for this decode only */
   }
-  if (tis_decode(m->tis, (uint32_t)row->pos.element, &o, rgba, &e) && canvas_png_encode(&c, &png, &n, &e)) {
+  ok = tis_decode(m->tis, (uint32_t)row->pos.element, &o, rgba, &e);
+  if (m->side) m->side->pages.db = NULL;
+  if (ok && canvas_png_encode(&c, &png, &n, &e)) {
     result_take(ctx, png, n, 0);
     return;
   }
@@ -325,7 +329,8 @@ static const ls_column tile_columns[] = {
   LS_COL_COMPUTED("x", "INTEGER", get_x, NULL, LS_COL_NOREC,
                   "pixel x on the area of the first base-overlay cell showing the tile (a primary tile, else a "
                   "door's closed tile), from the WED beside the TIS named like it whose overlay 0 names the "
-                  "tileset; NULL without one, or for a tile no cell shows"),
+                  "tileset (for a game's tileset: the game's WED of that name); NULL without one, or for a tile no cell "
+                  "shows"),
   LS_COL_COMPUTED("y", "INTEGER", get_y, NULL, LS_COL_NOREC, "pixel y on the area (as x)"),
   LS_COL_COMPUTED("page", "INTEGER", get_reference, NULL, LS_COL_NOREC,
                   "PVRZ tilesets: the page the tile is cut from (0..99, its file named by the tileset: YS0108 "
@@ -336,7 +341,8 @@ static const ls_column tile_columns[] = {
                   "PVRZ tilesets: pixel y of the rectangle on its page; NULL for a palette tile"),
   LS_COL_COMPUTED("png", "BLOB", get_png, NULL, LS_COL_NOREC,
                   "the 64x64 tile as an RGBA PNG, decoded when read: palette colours (pure green 0,255,0 "
-                  "transparent), or the page's DXT1/DXT5 pixels, the page read from beside the TIS"),
+                  "transparent), or the page's DXT1/DXT5 pixels, the page read from beside the TIS (for a game's "
+                  "tileset: from the game, override folder first)"),
 };
 
 static const ls_table tis_tiles = {

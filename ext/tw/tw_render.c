@@ -17,7 +17,7 @@
 
 #include "tw/render_tw.h"
 #include "engine/engine.h"
-#include "tw/tw_model.h"
+#include "tw/twmap.h"
 #include "tw/tw_tables.h"
 
 /* The largest mapres image file read (a 16384 x 1024 PNG is far smaller). */
@@ -110,7 +110,7 @@ static void tw_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   ls_interrupt_init(&ic, sqlite3_context_db_handle(ctx));
   cancel = ls_interrupt_cancel(&ic);
   o.cancel = &cancel;
-  if (tw_render_png(tw_model_map(rf.data), &o, &png, &n, &err)) result_take(ctx, png, n, 0);
+  if (tw_render_png(rf.data, &o, &png, &n, &err)) result_take(ctx, png, n, 0);
   else codec_result_error(ctx, fn, rf.path, &err);
   ls_interrupt_done(&ic);
   render_file_done(&rf);
@@ -136,7 +136,7 @@ static void tw_resave_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   tw_map *copy;
   (void)argc;
   if (!render_file_open(ctx, fn, argv[0], &tw_format, &rf)) return;
-  if (!(copy = tw_map_clone(tw_model_map(rf.data)))) sqlite3_result_error_nomem(ctx);
+  if (!(copy = tw_map_clone(rf.data))) sqlite3_result_error_nomem(ctx);
   else if (tw_map_serialize(copy, DF_WRITE_RECOMPRESS, &out, &n, &err)) result_take(ctx, out, n, 0);
   else codec_result_error(ctx, fn, rf.path, &err);
   tw_map_free(copy);
@@ -226,7 +226,7 @@ static int map_pictures(tw_map *m, const ls_atlas_opts *o, ls_atlas_card *card, 
 ** images, and its pictures (map_pictures). */
 static int tw_atlas_draw(void *model, const char *path, const ls_atlas_opts *o, ls_atlas_card *card,
                          codec_error *err) {
-  tw_map *m = tw_model_map(model);
+  tw_map *m = model; /* the family's model is the codec's map */
   size_t l, i, external = 0;
   int64_t quads = 0;
   int ok;

@@ -6,27 +6,22 @@
 **
 ** Each table is a column list over a record: load() fills it from the
 ** codec (tw_group_get, tw_tile_get, ...), the engine reads and checks the
-** typed columns (an image or envelope index must exist: ls_index_ref), and
-** store() checks the row as a whole and writes it back through the codec
-** when it changed.  The
-** hand-written columns are the computed ones: the SHA-256, a layer's image
-** name, and the layer of a row of a layer (grp, layer, kind).  Envelope
-** points are decoded only when read (ls_json_records.decode).
+** typed columns (an image or envelope index must exist, an envelope be of
+** the column's kind: ls_index_ref), and store() hands the row to the codec
+** when it changed; the format's rules (what a changed field implies, what
+** an INSERT or DELETE may do) are the codec's, whose refusals name the
+** column.  The hand-written columns are the computed ones: the SHA-256, a
+** layer's image name, the layer of a row of a layer (grp, layer, kind),
+** and the pixels and sound bytes as files.  Envelope points are decoded
+** only when read (ls_json_records.decode).
 **
-** The model the engine holds wraps the codec's tw_map with its row keys
-** (tw_edit.h): every layer has a key base (the tile cells, quads and sound
-** sources of the layers before it; a layer added later gets a fresh one):
-** a tile's key is base[layer] + y * width + x and a quad's base[layer] +
-** quad, O(1), until quads or sources of that layer are inserted or
-** deleted (then tw_edit.c keeps them by index, as it does for groups,
-** layers, images, envelopes and sounds).  A layer whose rows would not fit
-** under LS_KEY_MAX (never in a real map: only under a raised
+** The model the engine holds is the codec's tw_map, with its row keys
+** (twmap.h, "row keys", kept right by the codec's edits and resizes): a
+** tile's key is its layer's key base + y * width + x, O(1); the other
+** rows' keys are the codec's (tw_row_key).  A layer whose rows would not
+** fit under LS_KEY_MAX (never in a real map: only under a raised
 ** levelsql_limit('decoded')) fails the scans that reach it and
-** levelsql_files' check, naming it.
-** INSERT and DELETE are tw_edit.c's (through codecs/tw/twmap_edit.h).
-** Resizing a layer (tw_layers width, height) gives the layers whose size
-** changed fresh key bases (tw_keys_layer_resized), so their cells never
-** take keys of another layer's.
+** levelsql_files' check, naming it (tw_map_keys_fit).
 **
 ** Lazy decoding: the iterators only look at layer geometry; a tile's or
 ** quad's load() decodes the one layer of its row on first use
@@ -42,12 +37,12 @@
 ** bytes it was read with and compresses only the changed ones (zlib level
 ** 6, as DDNet), items laid out as DDNet's writer does: a one-tile edit
 ** costs one layer's compression, and a map DDNet wrote comes back
-** byte-identical where nothing changed.  tw_resave(file) (render_functions.c)
+** byte-identical where nothing changed.  tw_resave(file) (tw_render.c)
 ** gives the bytes DDNet's map_resave writes, every blob recompressed.
 **
 ** Text in maps is UTF-8: returned as stored, checked to be UTF-8 without
-** NUL characters on write.  "None" indices (-1: no image, no envelope, no
-** sound) read as NULL, and NULL writes -1.
+** NUL characters on write.  "None" indices (negative: no image, no
+** envelope, no sound) read as NULL, and NULL writes -1.
 */
 #include <stddef.h>
 #include <stdlib.h>
@@ -57,149 +52,43 @@
 #include "tw/twmap_edit.h"
 #include "tw/twmap_blobs.h"
 #include "engine/engine.h"
-#include "tw/tw_edit.h"
-#include "tw/tw_model.h"
 #include "tw/tw_tables.h"
 
-#define NCOLS(cols) ((int)(sizeof cols / sizeof cols[0]))
+/* ---- the format ---------------------------------------------------------------- */
 
-/* ---- the model and the format ------------------------------------------------ */
-
-#define MAP_OF(model) (((const tw_model *)(model))->map)
+#define MAP_OF(model) ((tw_map *)(model))
 #define ROW_MAP(row) MAP_OF((row)->model)
-
-/* Wraps a map (taking it) with its row keys (a copy of `keys`, or new
-** ones: tw_keys_new computes the key bases); NULL on OOM (the map is
-** freed). */
-static tw_model *model_wrap(tw_map *m, const tw_keys *keys) {
-  tw_model *tm = malloc(sizeof *tm);
-  if (!tm || !(tm->keys = keys ? tw_keys_clone(keys) : tw_keys_new(m))) {
-    free(tm);
-    tw_map_free(m);
-    return NULL;
-  }
-  tm->map = m;
-  return tm;
-}
-
-/* Whether every row of layer l has a key within LS_KEY_MAX. */
-static int layer_addressable(const tw_model *tm, size_t l) {
-  return tw_keys_base(tm->keys, l) + (int64_t)tm->map->layers[l].count <= LS_KEY_MAX + 1;
-}
-
-/* Whether every layer's rows have keys (a map that large passes only a
-** raised levelsql_limit('decoded')): checked before any layer is
-** decoded, so such a map fails at once instead of after decoding gigabytes
-** of the layers before the first that does not fit. */
-static int map_addressable(const tw_model *tm, size_t *bad) {
-  size_t l;
-  for (l = 0; l < tm->map->num_layers; l++) {
-    tw_kind k = tm->map->layers[l].kind;
-    if ((k <= TW_KIND_TUNE || k == TW_KIND_QUADS || k == TW_KIND_SOUNDS) && !layer_addressable(tm, l)) {
-      *bad = l;
-      return 0;
-    }
-  }
-  return 1;
-}
-
-/* Why layer l's rows cannot be read (not layer_addressable), into buf: a
-** map that large passes only a raised levelsql_limit('decoded'), since
-** its cells alone decode more than 2 GiB. */
-static const char *layer_unaddressable_why(const tw_model *tm, size_t l, char *buf, size_t n) {
-  snprintf(buf, n, "layer %zu: its %lld rows would take row keys from %lld on, past the %lld rows a rowid can name in one file",
-           l, (long long)tm->map->layers[l].count, (long long)tw_keys_base(tm->keys, l), (long long)LS_KEY_MAX + 1);
-  return buf;
-}
 
 static const char *const tw_extensions[] = {".map", NULL};
 
 /* The codec checks the container and the items; layer data waits.
 ** `cancel` (NULL: none) is polled while the container is read and the file
 ** hashed (tw_map_parse_cancel), so an interrupt stops a large map's parse;
-** nothing to reuse in *scratch (blobs stay compressed until read). */
-static void *tw_format_parse_reusing(const unsigned char *data, size_t size, ls_scratch *scratch,
-                                     const codec_cancel *cancel, codec_error *err) {
-  tw_map *m = NULL;
-  tw_model *tm;
-  (void)scratch;
-  if (!tw_map_parse_cancel(data, size, cancel, &m, err)) return NULL;
-  if (!(tm = model_wrap(m, NULL))) codec_fail_oom(err, "map: out of memory");
-  return tm;
-}
-
-/* tw_format_parse_reusing without a cancel (writes, parse-ahead threads). */
-static void *tw_format_parse(const unsigned char *data, size_t size, codec_error *err) {
-  return tw_format_parse_reusing(data, size, NULL, NULL, err);
-}
-
-static int tw_format_serialize(const void *model, unsigned char **out, size_t *size, codec_error *err) {
-  return tw_map_serialize(MAP_OF(model), 0, out, size, err);
-}
-
-/* Edited, not yet re-encoded layers are copied too (tw_map_clone), and the
+** nothing to reuse in the scratch (blobs stay compressed until read).
+** Edited, not yet re-encoded layers are cloned too (tw_map_clone), and the
 ** row keys as they are. */
-static void *tw_format_clone(const void *model) {
-  tw_map *m = tw_map_clone(MAP_OF(model));
-  return m ? model_wrap(m, ((const tw_model *)model)->keys) : NULL;
+static int tw_format_serialize_map(const tw_map *m, unsigned char **out, size_t *size, codec_error *err) {
+  return tw_map_serialize((tw_map *)m, 0, out, size, err);
 }
+LS_CODEC_ADAPTERS(tw, tw_map, tw_map_parse, tw_format_serialize_map, tw_map_clone, tw_map_free, tw_map_footprint)
+LS_CODEC_CANCEL_ADAPTER(tw, tw_map, tw_map_parse_cancel)
 
-static void tw_format_free(void *model) {
-  tw_model *tm = model;
-  if (!tm) return;
-  tw_map_free(tm->map);
-  tw_keys_free(tm->keys);
-  free(tm);
-}
-
-static size_t tw_format_footprint(const void *model) {
-  return sizeof(tw_model) + tw_keys_footprint(((const tw_model *)model)->keys) + tw_map_footprint(MAP_OF(model));
-}
-
-/* Decodes now everything the tables decode on first use: info strings,
-** image and sound names, envelope points, and the cells of every tilemap
-** and quads layer a scan reaches (decoded parts stay decoded, so a second
-** call costs little).  A map it accepts is readable by every table:
-** levelsql_files' `ok` and on_error=skip rest on it.  `cancel` is polled
-** before each layer and while a layer's blob inflates (every 4 MiB), so
-** an interrupted statement stops here soon. */
+/* Decodes now everything the tables decode on first use (tw_map_validate):
+** levelsql_files' `ok` and on_error=skip rest on it.  A layer whose rows
+** would not all have keys under LS_KEY_MAX fails it, naming the layer. */
 static int tw_format_validate(void *model, const codec_cancel *cancel, codec_error *err) {
-  static const char *const info_columns[] = {"author", "map_version", "credits", "license", "settings"};
-  tw_model *tm = model;
-  size_t l;
-  int f, ok = 1;
-  char why[200];
-  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
-    const char *s;
-    size_t n;
-    if (!tw_info_get(tm->map, (tw_info_field)f, &s, &n, err)) {
-      char reason[sizeof err->msg];
-      memcpy(reason, err->msg, sizeof reason);
-      return codec_fail(err, "map info (%s): %s", info_columns[f], reason);
-    }
-  }
-  if (!tw_map_decode_items(tm->map, err)) return 0;
-  if (!map_addressable(tm, &l)) return codec_fail_limit(err, "%s", layer_unaddressable_why(tm, l, why, sizeof why));
-  tm->map->df->cancel = cancel; /* polled inside each blob's inflate too */
-  for (l = 0; ok && l < tm->map->num_layers; l++) {
-    tw_kind k = tm->map->layers[l].kind;
-    if (codec_cancelled(cancel)) ok = codec_fail_interrupted(err);
-    else if (k <= TW_KIND_TUNE || k == TW_KIND_QUADS) ok = tw_layer_load(tm->map, l, err);
-  }
-  tm->map->df->cancel = NULL;
-  return ok;
+  return tw_map_validate(model, LS_KEY_MAX + 1, cancel, err);
 }
 
 /* What the map claims it would decode (tw_map_decoded_claim). */
 static void tw_format_decoded_claim(const void *model, codec_claim *claim) {
-  tw_map_decoded_claim(MAP_OF(model), claim);
+  tw_map_decoded_claim(model, claim);
 }
 
 /* Drops the layers and blobs the map decoded (tw_map_shed) when the cache
 ** needs the room; the row keys stay. */
 static size_t tw_format_shed(void *model) {
-  tw_map_shed(((tw_model *)model)->map);
-  return tw_format_footprint(model);
+  return tw_map_shed(model);
 }
 
 const ls_format tw_format = {
@@ -211,48 +100,53 @@ const ls_format tw_format = {
 
 /* ---- shared helpers -------------------------------------------------------- */
 
-/* A codec failure in store() names the first column the write changed:
-** "column x: <codec message>" (load() failures get the file and the row
-** from the engine). */
-static const char *first_changed(const ls_column *cols, int ncols, const unsigned char *changed) {
-  int i = 0;
-  while (i < ncols - 1 && !changed[i]) i++;
-  return cols[i].name;
-}
-#define STORE_ERROR(cols, changed, e, err) \
-  ls_codec_failed(e, SQLITE_CONSTRAINT, err, "column %s", first_changed(cols, NCOLS(cols), changed))
+LS_COUNT_OF(count_groups, tw_map, num_groups)
+LS_COUNT_OF(count_layers, tw_map, num_layers)
+LS_COUNT_OF(count_images, tw_map, num_images)
+LS_COUNT_OF(count_envelopes, tw_map, num_envelopes)
+LS_COUNT_OF(count_sounds, tw_map, num_sounds)
 
-/* An index as the columns show it: -1 (NULL) for every "none". */
-static int32_t shown_index(int v) {
-  return v < 0 ? -1 : v;
-}
-
-/* What the indices refer to: a write must name an existing one. */
-static int64_t count_images(const void *model);
-static int64_t count_envelopes(const void *model);
-static const ls_index_ref image_index = {count_images, "image", "map"};
-static const ls_index_ref envelope_index = {count_envelopes, "envelope", "map"};
 /* An envelope index newly written to a column that takes one kind of
-** envelope (3 channels: position, 4: color, 1: sound) must name an
+** envelope (ref->sort channels: 3 position, 4 color, 1 sound) must name an
 ** envelope of that kind, as DDNet's editor insists: a color envelope in
-** pos_env would be dropped or misread by the game.  NULL (-1) and the
-** index the row holds pass, so a file with an odd pairing stays editable. */
-static int check_envelope_kind(const ls_row *row, const char *column, int32_t index, int32_t held, int channels,
-                               char **err) {
+** pos_env would be dropped or misread by the game.  NULL and the index the
+** row holds pass (the engine), so a file with an odd pairing stays
+** editable. */
+static int refuse_envelope(const void *model, int64_t index, const ls_index_ref *ref, char **why) {
   tw_envelope_info info;
   codec_error e;
-  const char *want = channels == 1 ? "sound" : channels == 3 ? "position" : "color";
-  if (index < 0 || index == held) return SQLITE_OK;
-  if (!tw_envelope_get(ROW_MAP(row), (size_t)index, &info, &e)) return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", column);
-  if (info.channels == channels) return SQLITE_OK;
-  *err = sqlite3_mprintf("column %s: envelope %d is a %s envelope (%d channels); it takes a %s envelope (%d channels), or NULL for none",
-                         column, (int)index, info.kind, info.channels, want, channels);
-  return SQLITE_CONSTRAINT;
+  const char *want = ref->sort == 1 ? "sound" : ref->sort == 3 ? "position" : "color";
+  if (!tw_envelope_get(model, (size_t)index, &info, &e)) return ls_codec_failed(&e, SQLITE_CONSTRAINT, why, NULL);
+  if (info.channels == ref->sort) return SQLITE_OK;
+  return ls_refuse(why, "envelope %d is a %s envelope (%d channels); it takes a %s envelope (%d channels), or NULL for none",
+                   (int)index, info.kind, info.channels, want, (int)ref->sort);
 }
-enum { ENV_SOUND = 1, ENV_POSITION = 3, ENV_COLOR = 4 };
 
-/* The element count of the tables that are lists of the map's things. */
-#define COUNT_OF(fn, field) static int64_t fn(const void *model) { return (int64_t)MAP_OF(model)->field; }
+/* What the indices refer to: a write must name an existing one (of the
+** column's kind, for envelopes). */
+static const ls_index_ref image_index = {count_images, "image", "map", NULL, 0};
+static const ls_index_ref position_envelope = {count_envelopes, "envelope", "map", refuse_envelope, 3};
+static const ls_index_ref color_envelope = {count_envelopes, "envelope", "map", refuse_envelope, 4};
+static const ls_index_ref sound_envelope = {count_envelopes, "envelope", "map", refuse_envelope, 1};
+
+/* The keys of the rows (twmap.h, "row keys") and removes through the
+** codec (twmap_edit.h: a group goes with its layers, as the editor deletes
+** them; the game layer and its group, and an image, envelope or sound in
+** use, stay). */
+LS_CODEC_KEYS(group, tw_map, tw_row_key, tw_row_find, TW_ROWS_GROUPS)
+LS_CODEC_KEYS(layer, tw_map, tw_row_key, tw_row_find, TW_ROWS_LAYERS)
+LS_CODEC_KEYS(quad, tw_map, tw_row_key, tw_row_find, TW_ROWS_QUADS)
+LS_CODEC_KEYS(source, tw_map, tw_row_key, tw_row_find, TW_ROWS_SOURCES)
+LS_CODEC_KEYS(image, tw_map, tw_row_key, tw_row_find, TW_ROWS_IMAGES)
+LS_CODEC_KEYS(envelope, tw_map, tw_row_key, tw_row_find, TW_ROWS_ENVELOPES)
+LS_CODEC_KEYS(sound, tw_map, tw_row_key, tw_row_find, TW_ROWS_SOUNDS)
+LS_REMOVE_CALL(group_remove, tw_map, tw_group_delete, NULL)
+LS_REMOVE_CALL(layer_remove, tw_map, tw_layer_delete, NULL)
+LS_REMOVE_CALL_NESTED(quad_remove, tw_map, tw_quad_delete, NULL)
+LS_REMOVE_CALL_NESTED(source_remove, tw_map, tw_source_delete, NULL)
+LS_REMOVE_CALL(image_remove, tw_map, tw_image_delete, NULL)
+LS_REMOVE_CALL(envelope_remove, tw_map, tw_envelope_delete, NULL)
+LS_REMOVE_CALL(sound_remove, tw_map, tw_sound_delete, NULL)
 
 /* ---- rows of layers (tw_layers, tw_tiles, tw_quads) ------------------------------ */
 
@@ -285,94 +179,68 @@ static int layer_row_kind(const ls_row *row) {
 ** change, anything else fails. */
 static int other_layer_kind(const ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   if (sqlite3_value_type(v) == SQLITE_NULL) return SQLITE_OK;
-  *err = sqlite3_mprintf("column %s: a %s layer has no %s", col->name, tw_kind_name((tw_kind)layer_row_kind(row)),
-                         col->name);
-  return SQLITE_CONSTRAINT;
+  return ls_refuse(err, "column %s: a %s layer has no %s", col->name, tw_kind_name((tw_kind)layer_row_kind(row)),
+                   col->name);
 }
 
 #define KIND(k) (1u << (k))
 #define KINDS_TILEMAP ((1u << (TW_KIND_TUNE + 1)) - 1)
 #define KINDS_KNOWN ((1u << TW_KIND_UNKNOWN) - 1)
 
-/* The pushed-down range of the column read by `getter` (grp, layer). */
-static const ls_range *getter_range(const ls_column *cols, int ncols, const ls_scan *scan, ls_getter getter) {
-  static const ls_range everything = {INT64_MIN, INT64_MAX};
-  int i;
-  for (i = 0; i < ncols; i++) {
-    if (cols[i].get == getter) return &scan->range[i];
-  }
-  return &everything;
-}
+#define ANY_LAYER (~0u)
 
-/* Which layers a table has rows for. */
-enum { ANY_LAYER, TILEMAP_LAYERS, QUADS_LAYERS, SOUNDS_LAYERS };
-
-static int in_family(const tw_layer *L, int family) {
-  if (family == SOUNDS_LAYERS) return L->kind == TW_KIND_SOUNDS;
-  return family == ANY_LAYER || (family == QUADS_LAYERS ? L->kind == TW_KIND_QUADS : L->kind <= TW_KIND_TUNE);
-}
-
-/* Whether layer l has rows in the family's table (tilemap and quads layers
-** only when their rows have keys) and, in a scan, lies within the ranges on
-** grp and layer: a layer no group lists has NULL grp and layer, so any
-** bound on those drops it. */
-static int layer_has_rows(const tw_model *tm, int64_t l, const ls_scan *scan, const ls_column *cols, int ncols,
-                          int family) {
-  const tw_layer *L = &tm->map->layers[l];
-  const ls_range *grp, *layer;
-  size_t bad;
-  if (!in_family(L, family)) return 0;
-  if (family != ANY_LAYER && !map_addressable(tm, &bad)) {
+/* Whether layer l has rows in a table that has rows for the layer kinds
+** `kinds` (tilemap, quads and sounds layers only when their rows have
+** keys) and, in a scan, lies within the ranges on grp and layer (columns 0
+** and 1 of each table of layer rows): a layer no group lists has NULL grp
+** and layer, so any bound on those drops it. */
+static int layer_has_rows(const tw_map *m, int64_t l, const ls_scan *scan, unsigned kinds) {
+  const tw_layer *L = &m->layers[l];
+  const ls_range *grp = scan ? &scan->range[0] : NULL, *layer = scan ? &scan->range[1] : NULL;
+  codec_error e;
+  if (!(kinds & KIND(L->kind))) return 0;
+  if (kinds != ANY_LAYER && !tw_map_keys_fit(m, LS_KEY_MAX + 1, &e)) {
     /* a scan fails with why (the engine reports scan->error), never
     ** leaves layers out silently; a seek finds no such key */
-    if (scan && scan->error && !*scan->error) {
-      char why[200];
-      *scan->error = sqlite3_mprintf("%s", layer_unaddressable_why(tm, bad, why, sizeof why));
-    }
+    if (scan && scan->error && !*scan->error) *scan->error = sqlite3_mprintf("%s", e.msg);
     return 0;
   }
   if (!scan) return 1;
-  grp = getter_range(cols, ncols, scan, get_layer_group);
-  layer = getter_range(cols, ncols, scan, get_layer_in_group);
   if (L->group < 0) return grp->lo == INT64_MIN && grp->hi == INT64_MAX && layer->lo == INT64_MIN && layer->hi == INT64_MAX;
   return L->group >= grp->lo && L->group <= grp->hi && L->index_in_group >= layer->lo && L->index_in_group <= layer->hi;
 }
 
+/* A shape's has() `fn` for a table of rows of layers of the kinds `kinds`
+** (layer_has_rows): tw_layers has a row for any layer, tw_tiles for
+** tilemaps, tw_quads for quads layers, tw_sound_sources for sounds layers. */
+#define LAYERS_WITH_ROWS(fn, kinds)                                 \
+  static int fn(const void *model, int64_t l, const ls_scan *scan) { \
+    return layer_has_rows(model, l, scan, kinds);                   \
+  }
+LAYERS_WITH_ROWS(layer_in_scan, ANY_LAYER)
+LAYERS_WITH_ROWS(tile_layer_in_scan, KINDS_TILEMAP)
+LAYERS_WITH_ROWS(quad_layer_in_scan, KIND(TW_KIND_QUADS))
+LAYERS_WITH_ROWS(source_layer_in_scan, KIND(TW_KIND_SOUNDS))
+
 /* Tiles are the cells of their layers (a GRID shape over the layers,
 ** width x height cells); quads and sound sources the elements of theirs (a
 ** NESTED shape, count of them).  A cell's key is base[layer] + y * width
-** + x (see the top); a quad's or source's comes from its layer's key list
-** (tw_edit.c). */
-static int64_t layer_cells_wide(const void *model, int64_t l) {
-  return MAP_OF(model)->layers[l].width;
-}
-
-static int64_t layer_cells_high(const void *model, int64_t l) {
-  return MAP_OF(model)->layers[l].height;
-}
-
-static int64_t layer_element_count(const void *model, int64_t l) {
-  return (int64_t)MAP_OF(model)->layers[l].count;
-}
+** + x (see the top); a quad's or source's is the codec's (tw_row_key). */
+LS_INNER_COUNT_OF(layer_cells_wide, tw_map, layers, width)
+LS_INNER_COUNT_OF(layer_cells_high, tw_map, layers, height)
+LS_INNER_COUNT_OF(layer_element_count, tw_map, layers, count)
 
 static int64_t layer_key_base(const void *model, int64_t l) {
-  return tw_keys_base(((const tw_model *)model)->keys, (size_t)l);
+  return tw_layer_key_base(model, (size_t)l);
 }
 
-/* "group 1 layer 0 (layer_index 5)": how errors name a layer. */
-static char *layer_name(const tw_map *m, int64_t l) {
-  const tw_layer *L = &m->layers[l];
+/* "group 1 layer 0 (layer_index 5)": how errors name a layer, and the
+** layer of a tile, quad or source ("quad 2 of group 1 layer 0
+** (layer_index 5)": ls_table.element_name). */
+static char *layer_name(const void *model, int64_t l) {
+  const tw_layer *L = &MAP_OF(model)->layers[l];
   if (L->group < 0) return sqlite3_mprintf("layer_index %lld (in no group)", (long long)l);
   return sqlite3_mprintf("group %ld layer %ld (layer_index %lld)", L->group, L->index_in_group, (long long)l);
-}
-
-/* "<what> of group 1 layer 0 (layer_index 5)" (takes what). */
-static char *name_in_layer(const tw_map *m, int64_t l, char *what) {
-  char *name = layer_name(m, l);
-  char *s = what && name ? sqlite3_mprintf("%s of %s", what, name) : NULL;
-  sqlite3_free(name);
-  sqlite3_free(what);
-  return s;
 }
 
 /* ---- tw_maps ----------------------------------------------------------------- */
@@ -381,9 +249,7 @@ static char *name_in_layer(const tw_map *m, int64_t l, char *what) {
 ** version, credits, license: NULL when absent; settings: the commands
 ** back to back, each with its NUL). */
 typedef struct map_rec {
-  int64_t df_version, groups, layers, images, envelopes, sounds, file_size;
-  uint32_t crc32;
-  int32_t style;
+  tw_map_summary sum;
   ls_span info[TW_INFO_SETTINGS + 1];
 } map_rec;
 
@@ -392,15 +258,7 @@ static int map_load(const ls_row *row, char **err) {
   map_rec *r = row->rec;
   codec_error e;
   int f;
-  r->df_version = m->df->version;
-  r->groups = (int64_t)m->num_groups;
-  r->layers = (int64_t)m->num_layers;
-  r->images = (int64_t)m->num_images;
-  r->envelopes = (int64_t)m->num_envelopes;
-  r->sounds = (int64_t)m->num_sounds;
-  r->file_size = (int64_t)m->file_size;
-  r->crc32 = m->crc32;
-  r->style = (int32_t)m->style;
+  tw_map_summarize(m, &r->sum);
   for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
     const char *s;
     size_t n;
@@ -430,48 +288,39 @@ static const ls_json_shape settings_shape = {1, 0, TW_SETTINGS_MAX, settings_exa
 static const char *const style_names[] = {"0.6", "0.7", "ddnet", NULL};
 
 static const ls_column map_columns[] = {
-  LS_COL_INT("datafile_version", LS_I64, map_rec, df_version, LS_COL_RO, "datafile container version as read (3 or 4; levelsql writes 4)"),
-  {.name = "style", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(map_rec, style),
-   .aux = style_names, .doc = "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts "
-   "the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound "
-   "layers, sounds, settings, UUID items) is refused for '0.7'"},
+  LS_COL_INT("datafile_version", LS_I64, map_rec, sum.df_version, LS_COL_RO, "datafile container version as read (3 or 4; levelsql writes 4)"),
+  LS_COL_ENUM("style", LS_I32, map_rec, sum.style, 0, style_names, 0, "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound layers, sounds, settings, UUID items) is refused for '0.7'"),
   LS_COL_TEXT("author", LS_UTF8, map_rec, info[TW_INFO_AUTHOR], 31, LS_COL_NULL, 0, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
   LS_COL_TEXT("map_version", LS_UTF8, map_rec, info[TW_INFO_VERSION], 15, LS_COL_NULL, 0, "map info: version string (15 bytes); NULL when absent, and setting NULL or '' removes it"),
   LS_COL_TEXT("credits", LS_UTF8, map_rec, info[TW_INFO_CREDITS], 127, LS_COL_NULL, 0, "map info: credits (127 bytes); NULL when absent, and setting NULL or '' removes it"),
   LS_COL_TEXT("license", LS_UTF8, map_rec, info[TW_INFO_LICENSE], 31, LS_COL_NULL, 0, "map info: license (31 bytes); NULL when absent, and setting NULL or '' removes it"),
-  {.name = "settings", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_NUL_STRINGS,
-   .offset = offsetof(map_rec, info[TW_INFO_SETTINGS]), .max = TW_SETTING_MAX, .flags = LS_COL_UTF8, .aux = &settings_shape,
-   .doc = "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"},
-  LS_COL_INT("num_groups", LS_I64, map_rec, groups, LS_COL_RO, "number of groups"),
-  LS_COL_INT("num_layers", LS_I64, map_rec, layers, LS_COL_RO, "number of layers (all groups)"),
-  LS_COL_INT("num_images", LS_I64, map_rec, images, LS_COL_RO, "number of images"),
-  LS_COL_INT("num_envelopes", LS_I64, map_rec, envelopes, LS_COL_RO, "number of envelopes"),
-  LS_COL_INT("num_sounds", LS_I64, map_rec, sounds, LS_COL_RO, "number of sounds"),
-  LS_COL_INT("file_size", LS_I64, map_rec, file_size, LS_COL_RO, "size of the file as last read or written, in bytes"),
-  LS_COL_INT("crc32", LS_U32, map_rec, crc32, LS_COL_RO, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
-  {.name = "sha256", .type = "TEXT", .kind = LS_CUSTOM, .get = get_map_sha256, .flags = LS_COL_NOREC,
-   .doc = "SHA-256 of the file as last read or written, hex: the map identity DDNet servers use"},
+  LS_COL_JSON_TEXTS("settings", LS_NUL_STRINGS, map_rec, info[TW_INFO_SETTINGS], TW_SETTING_MAX, LS_COL_UTF8, &settings_shape, "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"),
+  LS_COL_INT("num_groups", LS_I64, map_rec, sum.groups, LS_COL_RO, "number of groups"),
+  LS_COL_INT("num_layers", LS_I64, map_rec, sum.layers, LS_COL_RO, "number of layers (all groups)"),
+  LS_COL_INT("num_images", LS_I64, map_rec, sum.images, LS_COL_RO, "number of images"),
+  LS_COL_INT("num_envelopes", LS_I64, map_rec, sum.envelopes, LS_COL_RO, "number of envelopes"),
+  LS_COL_INT("num_sounds", LS_I64, map_rec, sum.sounds, LS_COL_RO, "number of sounds"),
+  LS_COL_INT("file_size", LS_I64, map_rec, sum.file_size, LS_COL_RO, "size of the file as last read or written, in bytes"),
+  LS_COL_INT("crc32", LS_U32, map_rec, sum.crc32, LS_COL_RO, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
+  LS_COL_COMPUTED("sha256", "TEXT", get_map_sha256, NULL, LS_COL_NOREC, "SHA-256 of the file as last read or written, hex: the map identity DDNet servers use"),
 };
 
-/* Writes the info strings that changed ('' or [] removes one); an
-** unchanged one leaves its blob alone.  A new style converts the map
-** afterwards (so settings cleared in the same UPDATE no longer block a
-** conversion to 0.7). */
+/* The info strings that changed ('' or [] removes one), then a new style
+** converts the map (tw_map_update). */
 static int map_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const map_rec *r = row->rec, *was = old;
-  int f, differs[TW_INFO_SETTINGS + 1];
+  const map_rec *r = row->rec;
+  const char *s[TW_INFO_SETTINGS + 1];
+  size_t n[TW_INFO_SETTINGS + 1];
+  int f, style_failed;
   codec_error e;
-  /* compare first: a write may move the blobs the old values point into */
+  (void)old;
   for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
-    differs[f] = r->info[f].n != was->info[f].n || (r->info[f].n && memcmp(r->info[f].p, was->info[f].p, r->info[f].n));
+    s[f] = r->info[f].p;
+    n[f] = r->info[f].n;
   }
-  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
-    if (differs[f] && !tw_info_set(ROW_MAP(row), (tw_info_field)f, r->info[f].n ? r->info[f].p : NULL, r->info[f].n, &e))
-      return STORE_ERROR(map_columns, changed, &e, err);
-  }
-  if (r->style != was->style && !tw_map_convert(ROW_MAP(row), (tw_style)r->style, &e))
-    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column style");
-  return SQLITE_OK;
+  if (tw_map_update(ROW_MAP(row), s, n, (tw_style)r->sum.style, &style_failed, &e)) return SQLITE_OK;
+  if (style_failed) return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column style");
+  return LS_STORE_FAILED(map_columns, changed, &e, err);
 }
 
 static const ls_table tw_maps = {
@@ -483,15 +332,6 @@ static const ls_table tw_maps = {
 };
 
 /* ---- tw_groups --------------------------------------------------------------- */
-
-COUNT_OF(count_groups, num_groups)
-
-/* The record is the codec's tw_group_info. */
-static int group_load(const ls_row *row, char **err) {
-  codec_error e;
-  if (tw_group_get(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e)) return SQLITE_OK;
-  return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-}
 
 static const ls_column group_columns[] = {
   LS_COL_POS("grp", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(7), "group index, 0-based, in file order"),
@@ -510,13 +350,25 @@ static const ls_column group_columns[] = {
   LS_COL_INT("version", LS_I32, tw_group_info, version, LS_COL_RO, "group item version (3 in current maps)"),
 };
 
-/* The codec raises an old group item's version to hold a name or clipping. */
-static int group_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+/* The record is the codec's tw_group_info; the codec raises an old group
+** item's version to hold a name or clipping. */
+LS_CODEC_RECORD(group, tw_map, tw_group_info, tw_group_get, tw_group_set, group_columns)
+
+/* INSERT into tw_groups: an empty group at grp (NULL: appended). */
+typedef struct group_args {
+  ls_arg grp;
+} group_args;
+
+static int group_insert(void *model, const void *args, ls_pos *pos, char **err) {
+  tw_map *m = model;
+  int64_t g;
   codec_error e;
-  if (memcmp(row->rec, old, sizeof(tw_group_info)) == 0 || tw_group_set(ROW_MAP(row), (size_t)row->pos.element, row->rec, &e))
-    return SQLITE_OK;
-  return STORE_ERROR(group_columns, changed, &e, err);
+  int rc = ls_arg_position(&((const group_args *)args)->grp, (int64_t)m->num_groups, (int64_t)m->num_groups, &g, err);
+  if (rc == SQLITE_OK) rc = ls_codec_check(tw_group_insert(m, (size_t)g, &e), &e, err, NULL);
+  return rc == SQLITE_OK ? ls_inserted_at(pos, g, 0) : rc;
 }
+
+static const ls_insert group_insertion = LS_INSERT(group_insert, group_args, LS_ARG(group_args, grp));
 
 static const ls_table tw_groups = {
   .name = "tw_groups", .format = &tw_format, .doc = "one row per group of each map; INSERT adds an empty group (the editor's defaults) at grp or last, DELETE removes a group with its layers (not the game group)",
@@ -524,36 +376,14 @@ static const ls_table tw_groups = {
   .shape = LS_ARRAY(count_groups), .row_name = "group {element}",
   .rows_per_file = 7, /* the corpus average */
   .record_size = sizeof(tw_group_info), .load = group_load, .store = group_store,
-  .key = tw_group_key, .seek = tw_group_seek, .insert = &tw_group_insertion, .remove = tw_group_remove_row,
+  LS_CODEC_KEY_FIELDS(group), .insert = &group_insertion, .remove = group_remove,
 };
 /* ---- tw_layers --------------------------------------------------------------- */
-
-/* The codec's tw_layer_info, and its indices as the columns show them. */
-typedef struct layer_rec {
-  tw_layer_info li;
-  int32_t color_env, image, sound; /* -1 for none */
-} layer_rec;
-
-static int layer_load(const ls_row *row, char **err) {
-  layer_rec *r = row->rec;
-  codec_error e;
-  if (!tw_layer_get(ROW_MAP(row), (size_t)row->pos.element, &r->li, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-  r->color_env = shown_index(r->li.color_env);
-  r->image = shown_index(r->li.image);
-  r->sound = shown_index(r->li.sound);
-  return SQLITE_OK;
-}
-
-COUNT_OF(count_layers, num_layers)
-
-static char *describe_layer(const void *model, const ls_pos *pos) {
-  return layer_name(MAP_OF(model), pos->element);
-}
 
 /* The name of the layer's image (NULL without one). */
 static void get_layer_image_name(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
   tw_map *m = ROW_MAP(row);
-  int image = ((const layer_rec *)row->rec)->li.image;
+  int image = ((const tw_layer_info *)row->rec)->image;
   tw_image_info im;
   codec_error e;
   (void)col;
@@ -570,95 +400,104 @@ static const ls_column layer_columns[] = {
   LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(8) | LS_COL_NOREC, "index of the layer in its group"),
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(20), "index among all layers of the map"),
   LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"),
-  LS_COL_TEXT_CHARS("name", LS_UTF8, layer_rec, li.name, LS_SIZEOF(layer_rec, li.name), 0, KINDS_KNOWN, "layer name (11 bytes)"),
-  LS_COL_KIND_INT("detail", LS_I32, layer_rec, li.detail, 0, 1, 0, KINDS_KNOWN, "1: detail layer (hidden with high detail off)"),
-  LS_COL_KIND_INT("width", LS_I32, layer_rec, li.width, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: width in tiles; writing resizes the layer as the editor does (anchored top-left, new cells empty), and the game layer's physics layers with it"),
-  LS_COL_KIND_INT("height", LS_I32, layer_rec, li.height, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: height in tiles; writing resizes like width"),
-  LS_COL_KIND_INT("color_r", LS_I32, layer_rec, li.color[0], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color red 0..255"),
-  LS_COL_KIND_INT("color_g", LS_I32, layer_rec, li.color[1], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color green 0..255"),
-  LS_COL_KIND_INT("color_b", LS_I32, layer_rec, li.color[2], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color blue 0..255"),
-  LS_COL_KIND_INT("color_a", LS_I32, layer_rec, li.color[3], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color alpha 0..255"),
-  LS_COL_INDEX("color_env", LS_I32, layer_rec, color_env, &envelope_index, 0, KINDS_TILEMAP, "tilemaps: color envelope index, 0-based (the editor counts from 1); NULL: none"),
-  LS_COL_KIND_INT("color_env_offset", LS_I32, layer_rec, li.color_env_offset, 0, 0, 0, KINDS_TILEMAP, "tilemaps: color envelope time offset (ms)"),
-  LS_COL_INDEX("image", LS_I32, layer_rec, image, &image_index, 0, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index, 0-based (the first image is 0); NULL: none"),
+  LS_COL_TEXT_CHARS("name", LS_UTF8, tw_layer_info, name, LS_SIZEOF(tw_layer_info, name), 0, KINDS_KNOWN, "layer name (11 bytes)"),
+  LS_COL_KIND_INT("detail", LS_I32, tw_layer_info, detail, 0, 1, 0, KINDS_KNOWN, "1: detail layer (hidden with high detail off)"),
+  LS_COL_KIND_INT("width", LS_I32, tw_layer_info, width, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: width in tiles; writing resizes the layer as the editor does (anchored top-left, new cells empty), and the game layer's physics layers with it"),
+  LS_COL_KIND_INT("height", LS_I32, tw_layer_info, height, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: height in tiles; writing resizes like width"),
+  LS_COL_KIND_INT("color_r", LS_I32, tw_layer_info, color[0], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color red 0..255"),
+  LS_COL_KIND_INT("color_g", LS_I32, tw_layer_info, color[1], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color green 0..255"),
+  LS_COL_KIND_INT("color_b", LS_I32, tw_layer_info, color[2], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color blue 0..255"),
+  LS_COL_KIND_INT("color_a", LS_I32, tw_layer_info, color[3], 0, 255, 0, KINDS_TILEMAP, "tilemaps: color alpha 0..255"),
+  LS_COL_INDEX("color_env", LS_I32, tw_layer_info, color_env, &color_envelope, LS_COL_NEGNULL, KINDS_TILEMAP, "tilemaps: color envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_KIND_INT("color_env_offset", LS_I32, tw_layer_info, color_env_offset, 0, 0, 0, KINDS_TILEMAP, "tilemaps: color envelope time offset (ms)"),
+  LS_COL_INDEX("image", LS_I32, tw_layer_info, image, &image_index, LS_COL_NEGNULL, KINDS_TILEMAP | KIND(TW_KIND_QUADS), "tilemaps and quads: image index, 0-based (the first image is 0); NULL: none"),
   LS_COL_CUSTOM("image_name", "TEXT", get_layer_image_name, NULL, "name of that image; NULL without one"),
-  LS_COL_KIND_INT("num_quads", LS_I32, layer_rec, li.num_quads, 0, 0, LS_COL_RO, KIND(TW_KIND_QUADS), "quads layers: number of quads"),
-  LS_COL_KIND_INT("num_sources", LS_I32, layer_rec, li.num_sources, 0, 0, LS_COL_RO, KINDS_SOUNDS, "sounds layers: number of sound sources"),
-  LS_COL_INDEX("sound", LS_I32, layer_rec, sound, NULL, LS_COL_RO, KINDS_SOUNDS, "sounds layers: sound index, 0-based; NULL: none"),
-  LS_COL_KIND_INT("version", LS_I32, layer_rec, li.version, 0, 0, LS_COL_RO, KINDS_KNOWN, "layer item version (tilemap 3 in DDNet, 4 in 0.7)"),
+  LS_COL_KIND_INT("num_quads", LS_I32, tw_layer_info, num_quads, 0, 0, LS_COL_RO, KIND(TW_KIND_QUADS), "quads layers: number of quads"),
+  LS_COL_KIND_INT("num_sources", LS_I32, tw_layer_info, num_sources, 0, 0, LS_COL_RO, KINDS_SOUNDS, "sounds layers: number of sound sources"),
+  LS_COL_INDEX("sound", LS_I32, tw_layer_info, sound, NULL, LS_COL_RO | LS_COL_NEGNULL, KINDS_SOUNDS, "sounds layers: sound index, 0-based; NULL: none"),
+  LS_COL_KIND_INT("version", LS_I32, tw_layer_info, version, 0, 0, LS_COL_RO, KINDS_KNOWN, "layer item version (tilemap 3 in DDNet, 4 in 0.7)"),
 };
 
-static int layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, layer_columns, NCOLS(layer_columns), ANY_LAYER);
+/* The record is the codec's tw_layer_info: its indices read NULL for any
+** "none" (negative: LS_COL_NEGNULL), and an unchanged one keeps the value
+** it had, such as -2.  The codec writes the fields the layer kind has; a
+** new width or height resizes the layer first (tw_layer_set: the game
+** layer takes its physics layers along, and the resized layers take fresh
+** row keys). */
+LS_CODEC_RECORD(layer, tw_map, tw_layer_info, tw_layer_get, tw_layer_set, layer_columns)
+
+/* "tiles", "game", ... as a tw_kind the INSERT can add (NULL: tiles). */
+static int parse_kind(const ls_arg *a, tw_kind *out, char **err) {
+  const char *s = ls_arg_text(a) ? ls_arg_text(a) : "tiles";
+  if (tw_kind_by_name(s, out)) return SQLITE_OK;
+  return ls_refuse(err, "column kind: '%s' is not a kind a layer can be added as (tiles, game, front, tele, "
+                   "speedup, switch, tune, quads, sounds)", s);
 }
 
-/* New indices as stored (an unchanged one keeps the value it had, such as
-** -2); the codec writes the fields the layer kind has.  A new width or
-** height resizes the layer first (tw_layer_resize: the game layer takes
-** its physics layers along), and the tile keys are computed again. */
-static int layer_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  layer_rec *r = row->rec;
-  const layer_rec *was = old;
+/* The columns an INSERT into tw_layers reads. */
+typedef struct layer_args {
+  ls_arg grp, layer, kind, width, height;
+} layer_args;
+
+/* INSERT into tw_layers: a layer of `kind` (default tiles) in group grp
+** at `layer` (default last), width x height cells for tilemaps (0: the
+** codec's default, the game layer's size). */
+static int layer_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const layer_args *args = args_;
+  tw_map *m = model;
+  tw_kind kind;
+  int64_t g, k, w, h;
+  size_t l;
   codec_error e;
-  if (r->li.width != was->li.width || r->li.height != was->li.height) {
-    const tw_map *m = ROW_MAP(row);
-    size_t *counts = sqlite3_malloc64(sizeof *counts * (m->num_layers ? m->num_layers : 1)), l;
-    if (!counts) return SQLITE_NOMEM;
-    for (l = 0; l < m->num_layers; l++) counts[l] = m->layers[l].count;
-    if (!tw_layer_resize(ROW_MAP(row), (size_t)row->pos.element, r->li.width, r->li.height, &e)) {
-      sqlite3_free(counts);
-      return STORE_ERROR(layer_columns, changed, &e, err);
-    }
-    for (l = 0; l < m->num_layers; l++)
-      if (m->layers[l].count != counts[l]) tw_keys_layer_resized(((tw_model *)row->model)->keys, m, l);
-    sqlite3_free(counts);
-  }
-  if (r->color_env != was->color_env) {
-    int rc = check_envelope_kind(row, "color_env", r->color_env, was->color_env, ENV_COLOR, err);
-    if (rc != SQLITE_OK) return rc;
-    r->li.color_env = r->color_env;
-  }
-  if (r->image != was->image) r->li.image = r->image;
-  if (memcmp(&r->li, &was->li, sizeof r->li) == 0 || tw_layer_set(ROW_MAP(row), (size_t)row->pos.element, &r->li, &e))
-    return SQLITE_OK;
-  return STORE_ERROR(layer_columns, changed, &e, err);
+  int rc;
+  if ((rc = ls_arg_needed(&args->grp, 0, "tw_layers", "the group the layer goes to", err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->grp, 0, (int64_t)m->num_groups - 1, &g, err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->layer, INT32_MAX, INT32_MAX, &k, err)) != SQLITE_OK ||
+      (rc = parse_kind(&args->kind, &kind, err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->width, 0, INT32_MAX, &w, err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->height, 0, INT32_MAX, &h, err)) != SQLITE_OK)
+    return rc;
+  rc = ls_codec_check(tw_layer_insert(m, (size_t)g, k == INT32_MAX ? TW_LAST : (size_t)k, kind, (int)w, (int)h, &l, &e),
+                       &e, err, NULL);
+  return rc == SQLITE_OK ? ls_inserted_at(pos, (int64_t)l, 0) : rc;
 }
+
+static const ls_insert layer_insertion = LS_INSERT(layer_insert, layer_args, LS_ARG(layer_args, grp), LS_ARG(layer_args, layer),
+                                                   LS_ARG(layer_args, kind), LS_ARG(layer_args, width), LS_ARG(layer_args, height));
 
 static const ls_table tw_layers = {
   .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map; INSERT adds a layer of any kind but sounds_deprecated to group grp at position layer (default last), with the editor's defaults and DDNet's rules; DELETE removes one (not the game layer)",
   LS_COLUMNS(layer_columns),
-  .shape = {.kind = LS_SHAPE_ARRAY, .count = count_layers, .has = layer_in_scan}, .describe = describe_layer,
+  .shape = {.kind = LS_SHAPE_ARRAY, .count = count_layers, .has = layer_in_scan}, .row_name = "{element_name}", .element_name = layer_name,
   .rows_per_file = 20, /* the corpus average */
-  .record_size = sizeof(layer_rec), .load = layer_load, .store = layer_store,
+  .record_size = sizeof(tw_layer_info), .load = layer_load, .store = layer_store,
   .row_kind = layer_row_kind, .other_kind = other_layer_kind,
-  .key = tw_layer_key, .seek = tw_layer_seek, .insert = &tw_layer_insertion, .remove = tw_layer_remove_row,
+  LS_CODEC_KEY_FIELDS(layer), .insert = &layer_insertion, .remove = layer_remove,
 };
 
 /* ---- tw_tiles ---------------------------------------------------------------- */
 
-/* Lends the statement's interrupt (row->cancel) to the map's blob
-** inflates for one load (on 1), or takes it back (on 0): the first read of
-** a layer decodes it whole (up to 512 MiB), polling it every 4 MiB; an
+/* The first read of a row of a layer (a tile, quad or sound source)
+** decodes the layer whole (tw_layer_load, up to 512 MiB), failing the
+** query when its data is damaged.  The statement's interrupt (row->cancel)
+** is lent to the map's blob inflates for it, which poll it every 4 MiB: an
 ** interrupted decode fails the load with SQLITE_INTERRUPT (ls_codec_failed)
 ** and leaves the layer undecoded, so a later query decodes it afresh. */
-static void lend_cancel(const ls_row *row, int on) {
-  ROW_MAP(row)->df->cancel = on ? row->cancel : NULL;
-}
-
-/* The record is the codec's tw_tile: the first read of a layer decodes it
-** (tw_layer_load), failing the query when its data is damaged. */
-static int tile_load(const ls_row *row, char **err) {
+static int decode_layer(const ls_row *row, char **err) {
   codec_error e;
   int ok;
-  lend_cancel(row, 1);
-  ok = tw_tile_get(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x, (int)row->pos.y, row->rec, &e);
-  lend_cancel(row, 0);
-  return ok ? SQLITE_OK : ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  ROW_MAP(row)->df->cancel = row->cancel;
+  ok = tw_layer_load(ROW_MAP(row), (size_t)row->pos.element, &e);
+  ROW_MAP(row)->df->cancel = NULL;
+  return ls_codec_loaded(ok, &e, err);
 }
 
-/* "tile x 5, y 7 of group 1 layer 0 (layer_index 5)". */
-static char *describe_tile(const void *model, const ls_pos *pos) {
-  return name_in_layer(MAP_OF(model), pos->element, sqlite3_mprintf("tile x %lld, y %lld", (long long)pos->x, (long long)pos->y));
+/* The record is the codec's tw_tile. */
+static int tile_load(const ls_row *row, char **err) {
+  codec_error e;
+  int rc = decode_layer(row, err);
+  return rc != SQLITE_OK ? rc : ls_codec_loaded(tw_tile_get(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x,
+                                                            (int)row->pos.y, row->rec, &e), &e, err);
 }
 
 static const ls_column tile_columns[] = {
@@ -677,18 +516,13 @@ static const ls_column tile_columns[] = {
   LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"),
 };
 
-static int tile_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, tile_columns, NCOLS(tile_columns), TILEMAP_LAYERS);
-}
-
 /* The codec marks the layer for re-encoding; an unchanged cell leaves it
 ** alone. */
 static int tile_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   codec_error e;
-  if (memcmp(row->rec, old, sizeof(tw_tile)) == 0 ||
-      tw_tile_set(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x, (int)row->pos.y, row->rec, &e))
-    return SQLITE_OK;
-  return STORE_ERROR(tile_columns, changed, &e, err);
+  return LS_STORE_CODEC(tile_columns, row, old, sizeof(tw_tile),
+                        tw_tile_set(ROW_MAP(row), (size_t)row->pos.element, (int)row->pos.x, (int)row->pos.y, row->rec, &e),
+                        changed, &e, err);
 }
 
 static const ls_table tw_tiles = {
@@ -696,37 +530,20 @@ static const ls_table tw_tiles = {
   LS_COLUMNS(tile_columns),
   .shape = {.kind = LS_SHAPE_GRID, .count = count_layers, .inner = layer_cells_wide, .height = layer_cells_high,
             .has = tile_layer_in_scan, .base = layer_key_base},
-  .describe = describe_tile, .natural_order = "layer_index,y,x",
+  .row_name = "tile x {x}, y {y} of {element_name}", .element_name = layer_name, .natural_order = "layer_index,y,x",
   .rows_per_file = 1300000, /* the corpus average */
   .record_size = sizeof(tw_tile), .load = tile_load, .store = tile_store,
   .row_kind = layer_row_kind, .other_kind = other_layer_kind,
 };
 /* ---- tw_quads ---------------------------------------------------------------- */
 
-/* The codec's tw_quad (the JSON columns read and write its arrays) and its
-** envelopes as shown. */
-typedef struct quad_rec {
-  tw_quad q;
-  int32_t pos_env, color_env; /* -1 for none */
-} quad_rec;
-
-/* The first read of a quads layer decodes it. */
+/* The record is the codec's tw_quad: the JSON columns read and write its
+** arrays, its envelope indices read NULL for any "none" (negative). */
 static int quad_load(const ls_row *row, char **err) {
-  quad_rec *r = row->rec;
   codec_error e;
-  int ok;
-  lend_cancel(row, 1);
-  ok = tw_quad_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->q, &e);
-  lend_cancel(row, 0);
-  if (!ok) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-  r->pos_env = shown_index(r->q.pos_env);
-  r->color_env = shown_index(r->q.color_env);
-  return SQLITE_OK;
-}
-
-/* "quad 2 of group 0 layer 0 (layer_index 0)". */
-static char *describe_quad(const void *model, const ls_pos *pos) {
-  return name_in_layer(MAP_OF(model), pos->element, sqlite3_mprintf("quad %lld", (long long)pos->index));
+  int rc = decode_layer(row, err);
+  return rc != SQLITE_OK ? rc : ls_codec_loaded(tw_quad_get(ROW_MAP(row), (size_t)row->pos.element,
+                                                            (size_t)row->pos.index, row->rec, &e), &e, err);
 }
 
 static const ls_json_shape points_shape = {2, 5, 5, "[[0,0],[32768,0],[0,32768],[32768,32768],[16384,16384]]", NULL};
@@ -737,79 +554,97 @@ static const ls_column quad_columns[] = {
   LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "group index"),
   LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "index of the quads layer in its group"),
   LS_COL_POS("quad", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(170), "index of the quad in its layer"),
-  LS_COL_JSON_INTS("points", LS_I32, quad_rec, q.points, INT32_MIN, INT32_MAX, 0, &points_shape, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
-  LS_COL_JSON_INTS("colors", LS_I32, quad_rec, q.colors, 0, 255, 0, &colors_shape, "JSON [[r,g,b,a] x 4 corners], 0..255"),
-  LS_COL_JSON_INTS("tex_coords", LS_I32, quad_rec, q.tex, INT32_MIN, INT32_MAX, 0, &tex_shape, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
-  LS_COL_INDEX("pos_env", LS_I32, quad_rec, pos_env, &envelope_index, 0, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
-  LS_COL_INT("pos_env_offset", LS_I32, quad_rec, q.pos_env_offset, 0, "position envelope time offset (ms)"),
-  LS_COL_INDEX("color_env", LS_I32, quad_rec, color_env, &envelope_index, 0, 0, "color envelope index, 0-based (the editor counts from 1); NULL: none"),
-  LS_COL_INT("color_env_offset", LS_I32, quad_rec, q.color_env_offset, 0, "color envelope time offset (ms)"),
+  LS_COL_JSON_INTS("points", LS_I32, tw_quad, points, INT32_MIN, INT32_MAX, 0, &points_shape, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
+  LS_COL_JSON_INTS("colors", LS_I32, tw_quad, colors, 0, 255, 0, &colors_shape, "JSON [[r,g,b,a] x 4 corners], 0..255"),
+  LS_COL_JSON_INTS("tex_coords", LS_I32, tw_quad, tex, INT32_MIN, INT32_MAX, 0, &tex_shape, "JSON [[u,v] x 4 corners], 1024 = the whole image"),
+  LS_COL_INDEX("pos_env", LS_I32, tw_quad, pos_env, &position_envelope, LS_COL_NEGNULL, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_INT("pos_env_offset", LS_I32, tw_quad, pos_env_offset, 0, "position envelope time offset (ms)"),
+  LS_COL_INDEX("color_env", LS_I32, tw_quad, color_env, &color_envelope, LS_COL_NEGNULL, 0, "color envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_INT("color_env_offset", LS_I32, tw_quad, color_env_offset, 0, "color envelope time offset (ms)"),
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
 };
 
-static int quad_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, quad_columns, NCOLS(quad_columns), QUADS_LAYERS);
+/* An unchanged quad leaves the layer alone. */
+static int quad_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
+  codec_error e;
+  return LS_STORE_CODEC(quad_columns, row, old, sizeof(tw_quad),
+                        tw_quad_set(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, row->rec, &e), changed,
+                        &e, err);
 }
 
-/* New envelope indices as stored; an unchanged quad leaves the layer
-** alone. */
-static int quad_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  quad_rec *r = row->rec;
-  const quad_rec *was = old;
-  codec_error e;
-  int rc = check_envelope_kind(row, "pos_env", r->pos_env, was->pos_env, ENV_POSITION, err);
-  if (rc == SQLITE_OK) rc = check_envelope_kind(row, "color_env", r->color_env, was->color_env, ENV_COLOR, err);
-  if (rc != SQLITE_OK) return rc;
-  if (r->pos_env != was->pos_env) r->q.pos_env = r->pos_env;
-  if (r->color_env != was->color_env) r->q.color_env = r->color_env;
-  if (memcmp(&r->q, &was->q, sizeof r->q) == 0 ||
-      tw_quad_set(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->q, &e))
-    return SQLITE_OK;
-  return STORE_ERROR(quad_columns, changed, &e, err);
+/* The columns an INSERT into tw_quads or tw_sound_sources reads: the
+** layer, and the element's index in it (column quad or source). */
+typedef struct element_args {
+  ls_arg grp, layer, index;
+} element_args;
+
+/* The layer at (grp, layer) in group terms; SQLITE_CONSTRAINT naming it
+** when there is none. */
+static int find_layer(const tw_map *m, const ls_arg *grp, const ls_arg *layer, size_t *l, char **err) {
+  long at;
+  if (sqlite3_value_numeric_type(grp->value) != SQLITE_INTEGER || sqlite3_value_numeric_type(layer->value) != SQLITE_INTEGER)
+    return ls_refuse(err, "an INSERT here needs grp and layer (integers) to say which layer it goes to");
+  if ((at = tw_layer_at(m, ls_arg_int64(grp), ls_arg_int64(layer))) < 0)
+    return ls_refuse(err, "the map has no layer %lld in group %lld", (long long)ls_arg_int64(layer), (long long)ls_arg_int64(grp));
+  *l = (size_t)at;
+  return SQLITE_OK;
 }
+
+/* An INSERT of a quad or source (add: the codec's insert): at (grp,
+** layer), position `index` or last. */
+static int element_insert(tw_map *m, const element_args *args, ls_pos *pos,
+                          int (*add)(tw_map *m, size_t l, size_t at, codec_error *err), char **err) {
+  size_t l = 0; /* (set when find_layer succeeds) */
+  int64_t at;
+  codec_error e;
+  int rc;
+  if ((rc = find_layer(m, &args->grp, &args->layer, &l, err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->index, (int64_t)m->layers[l].count, (int64_t)m->layers[l].count, &at, err)) != SQLITE_OK ||
+      (rc = ls_codec_check(add(m, l, (size_t)at, &e), &e, err, NULL)) != SQLITE_OK)
+    return rc;
+  return ls_inserted_at(pos, (int64_t)l, at);
+}
+
+static int quad_insert(void *model, const void *args, ls_pos *pos, char **err) {
+  return element_insert(model, args, pos, tw_quad_insert, err);
+}
+
+static const ls_insert quad_insertion = LS_INSERT(quad_insert, element_args, LS_ARG(element_args, grp), LS_ARG(element_args, layer),
+                                                  LS_ARG_NAMED("quad", element_args, index));
 
 static const ls_table tw_quads = {
   .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map; INSERT adds the editor's 64 x 64 white quad to (grp, layer) at position quad (default last), DELETE removes one",
   LS_COLUMNS(quad_columns),
   .shape = {.kind = LS_SHAPE_NESTED, .count = count_layers, .inner = layer_element_count, .has = quad_layer_in_scan},
-  .describe = describe_quad,
+  .row_name = "quad {index} of {element_name}", .element_name = layer_name,
   .rows_per_file = 260, /* the corpus average */
-  .record_size = sizeof(quad_rec), .load = quad_load, .store = quad_store,
-  .key = tw_quad_key, .seek = tw_quad_seek, .insert = &tw_quad_insertion, .remove = tw_quad_remove_row,
+  .record_size = sizeof(tw_quad), .load = quad_load, .store = quad_store,
+  LS_CODEC_KEY_FIELDS(quad), .insert = &quad_insertion, .remove = quad_remove,
 };
 /* ---- tw_sound_sources --------------------------------------------------------- */
 
-/* The codec's tw_source, its envelopes as shown, the shape by name and
-** its size by shape: width and height for a rectangle, radius for a
-** circle (-1, NULL, for the fields the other shape lacks). */
+/* The codec's tw_source (its envelope indices read NULL for any "none"),
+** the shape by name and its size by shape: width and height for a
+** rectangle, radius for a circle (-1, NULL, for the fields the other shape
+** lacks). */
 typedef struct source_rec {
   tw_source s;
-  int32_t pos_env, sound_env; /* -1 for none */
   int32_t width, height, radius;
 } source_rec;
 
 static const char *const source_shapes[] = {"rectangle", "circle", NULL};
 
-/* The first read of a sounds layer decodes it. */
 static int source_load(const ls_row *row, char **err) {
   source_rec *r = row->rec;
   codec_error e;
-  int ok;
-  lend_cancel(row, 1);
-  ok = tw_source_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->s, &e);
-  lend_cancel(row, 0);
-  if (!ok) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-  r->pos_env = shown_index(r->s.pos_env);
-  r->sound_env = shown_index(r->s.sound_env);
+  int rc = decode_layer(row, err);
+  if (rc != SQLITE_OK) return rc;
+  if (!tw_source_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->s, &e))
+    return ls_codec_loaded(0, &e, err);
   r->width = r->s.shape == 1 ? -1 : r->s.width;
   r->height = r->s.shape == 1 ? -1 : r->s.height;
   r->radius = r->s.shape == 1 ? r->s.width : -1;
   return SQLITE_OK;
-}
-
-/* "source 2 of group 0 layer 3 (layer_index 4)". */
-static char *describe_source(const void *model, const ls_pos *pos) {
-  return name_in_layer(MAP_OF(model), pos->element, sqlite3_mprintf("source %lld", (long long)pos->index));
 }
 
 static const ls_column source_columns[] = {
@@ -822,99 +657,71 @@ static const ls_column source_columns[] = {
   LS_COL_INT_IN("panning", LS_I32, source_rec, s.panning, 0, 1, 0, "1: panned by the listener's position"),
   LS_COL_INT_IN("time_delay", LS_I32, source_rec, s.time_delay, 0, INT32_MAX, 0, "delay before it plays, in seconds"),
   LS_COL_INT_IN("falloff", LS_I32, source_rec, s.falloff, 0, 255, 0, "falloff 0 (none) to 255 (full) towards the shape's edge"),
-  LS_COL_INDEX("pos_env", LS_I32, source_rec, pos_env, &envelope_index, 0, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
+  LS_COL_INDEX("pos_env", LS_I32, source_rec, s.pos_env, &position_envelope, LS_COL_NEGNULL, 0, "position envelope index, 0-based (the editor counts from 1); NULL: none"),
   LS_COL_INT("pos_env_offset", LS_I32, source_rec, s.pos_env_offset, 0, "position envelope time offset (ms)"),
-  LS_COL_INDEX("sound_env", LS_I32, source_rec, sound_env, &envelope_index, 0, 0, "sound (volume) envelope index, 0-based; NULL: none"),
+  LS_COL_INDEX("sound_env", LS_I32, source_rec, s.sound_env, &sound_envelope, LS_COL_NEGNULL, 0, "sound (volume) envelope index, 0-based; NULL: none"),
   LS_COL_INT("sound_env_offset", LS_I32, source_rec, s.sound_env_offset, 0, "sound envelope time offset (ms)"),
-  {.name = "shape", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(source_rec, s.shape),
-   .aux = source_shapes, .doc = "'rectangle' or 'circle': the area the sound is heard in"},
+  LS_COL_ENUM("shape", LS_I32, source_rec, s.shape, 0, source_shapes, 0, "'rectangle' or 'circle': the area the sound is heard in"),
   LS_COL_INT_NULL("width", LS_I32, source_rec, width, 0, INT32_MAX, 0, "rectangles: width, fixed point (1024 = one pixel); NULL for circles"),
   LS_COL_INT_NULL("height", LS_I32, source_rec, height, 0, INT32_MAX, 0, "rectangles: height, fixed point; NULL for circles"),
   LS_COL_INT_NULL("radius", LS_I32, source_rec, radius, 0, INT32_MAX, 0, "circles: radius in pixels; NULL for rectangles"),
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
 };
 
-static int source_layer_in_scan(const void *model, int64_t l, const ls_scan *scan) {
-  return layer_has_rows(model, l, scan, source_columns, NCOLS(source_columns), SOUNDS_LAYERS);
-}
-
-/* The size follows the shape: a rectangle needs width and height, a circle
-** its radius; the other shape's columns read NULL and take only NULL. */
+/* The size follows the shape (tw_source_size): a rectangle needs width and
+** height, a circle its radius; the other shape's columns read NULL and take
+** only NULL. */
 static int source_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   source_rec *r = row->rec;
-  const source_rec *was = old;
   enum { WIDTH = 14, HEIGHT = 15, RADIUS = 16 };
+  int given = (changed[WIDTH] ? TW_GIVEN_WIDTH : 0) | (changed[HEIGHT] ? TW_GIVEN_HEIGHT : 0) |
+              (changed[RADIUS] ? TW_GIVEN_RADIUS : 0);
+  const char *field;
   codec_error e;
-  int rc = check_envelope_kind(row, "pos_env", r->pos_env, was->pos_env, ENV_POSITION, err);
-  if (rc == SQLITE_OK) rc = check_envelope_kind(row, "sound_env", r->sound_env, was->sound_env, ENV_SOUND, err);
-  if (rc != SQLITE_OK) return rc;
-  if (r->pos_env != was->pos_env) r->s.pos_env = r->pos_env;
-  if (r->sound_env != was->sound_env) r->s.sound_env = r->sound_env;
-  if (r->s.shape == 1) {
-    if ((changed[WIDTH] && r->width >= 0) || (changed[HEIGHT] && r->height >= 0)) {
-      *err = sqlite3_mprintf("column %s: a circle has a radius, no width or height", changed[WIDTH] ? "width" : "height");
-      return SQLITE_CONSTRAINT;
-    }
-    if (r->radius < 0) {
-      *err = sqlite3_mprintf("column radius: a circle needs a radius");
-      return SQLITE_CONSTRAINT;
-    }
-    r->s.width = r->radius;
-    r->s.height = 0;
-  } else {
-    if (changed[RADIUS] && r->radius >= 0) {
-      *err = sqlite3_mprintf("column radius: a rectangle has a width and height, no radius");
-      return SQLITE_CONSTRAINT;
-    }
-    if (r->width < 0 || r->height < 0) {
-      *err = sqlite3_mprintf("column %s: a rectangle needs a width and a height", r->width < 0 ? "width" : "height");
-      return SQLITE_CONSTRAINT;
-    }
-    r->s.width = r->width;
-    r->s.height = r->height;
-  }
-  if (memcmp(&r->s, &was->s, sizeof r->s) == 0 ||
-      tw_source_set(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->s, &e))
-    return SQLITE_OK;
-  return STORE_ERROR(source_columns, changed, &e, err);
+  if (!tw_source_size(&r->s, r->width, r->height, r->radius, given, &field, &e))
+    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", field);
+  return LS_STORE_CODEC(source_columns, row, old, sizeof(tw_source),
+                        tw_source_set(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->s, &e), changed,
+                        &e, err);
 }
+
+static int source_insert(void *model, const void *args, ls_pos *pos, char **err) {
+  return element_insert(model, args, pos, tw_source_insert, err);
+}
+
+static const ls_insert source_insertion = LS_INSERT(source_insert, element_args, LS_ARG(element_args, grp),
+                                                    LS_ARG(element_args, layer), LS_ARG_NAMED("source", element_args, index));
 
 static const ls_table tw_sound_sources = {
   .name = "tw_sound_sources", .format = &tw_format,
   .doc = "one row per sound source of every sounds layer of each (DDNet) map; INSERT adds one with the editor's defaults (a looping circle of radius 1500), DELETE removes one",
   LS_COLUMNS(source_columns),
   .shape = {.kind = LS_SHAPE_NESTED, .count = count_layers, .inner = layer_element_count, .has = source_layer_in_scan},
-  .describe = describe_source,
+  .row_name = "source {index} of {element_name}", .element_name = layer_name,
   .rows_per_file = 2,
   .record_size = sizeof(source_rec), .load = source_load, .store = source_store,
-  .key = tw_source_key, .seek = tw_source_seek, .insert = &tw_source_insertion, .remove = tw_source_remove_row,
+  LS_CODEC_KEY_FIELDS(source), .insert = &source_insertion, .remove = source_remove,
 };
 /* ---- tw_images --------------------------------------------------------------- */
 
-COUNT_OF(count_images, num_images)
-
+/* The codec's tw_image_info and what the columns show of it. */
 typedef struct image_rec {
-  int32_t version, width, height, external, rgba; /* external, rgba: 0 or 1 */
-  int64_t data_size;                              /* -1 (NULL) when external */
-  ls_span name;                                   /* NULL when none */
-  ls_span png;                                    /* a PNG written to the row ({NULL, 0}: none) */
+  tw_image_info im;
+  int32_t external, rgba; /* 0 or 1 */
+  int64_t data_size;      /* -1 (NULL) when external */
+  ls_span name;           /* NULL when none */
+  ls_span png;            /* a PNG written to the row ({NULL, 0}: none) */
 } image_rec;
 
 static int image_load(const ls_row *row, char **err) {
   image_rec *r = row->rec;
-  tw_image_info im;
   codec_error e;
-  if (!tw_image_get(ROW_MAP(row), (size_t)row->pos.element, &im, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-  r->version = im.version;
-  r->width = im.width;
-  r->height = im.height;
-  r->external = im.external != 0;
-  r->rgba = im.format != 0;
-  r->data_size = im.data_index >= 0 ? (int64_t)im.data_size : -1;
-  r->name.p = im.name;
-  r->name.n = im.name_len;
-  r->png.p = NULL;
-  r->png.n = 0;
+  if (!tw_image_get(ROW_MAP(row), (size_t)row->pos.element, &r->im, &e)) return ls_codec_loaded(0, &e, err);
+  r->external = r->im.external != 0;
+  r->rgba = r->im.format != 0;
+  r->data_size = r->im.data_index >= 0 ? (int64_t)r->im.data_size : -1;
+  r->name.p = r->im.name;
+  r->name.n = r->im.name_len;
   return SQLITE_OK;
 }
 
@@ -933,83 +740,29 @@ static void get_image_png(const ls_row *row, sqlite3_context *ctx, const ls_colu
   else sqlite3_result_blob64(ctx, png, n, free);
 }
 
-/* Copies a non-empty BLOB value into *out (the row's arena) for store(),
-** or fails naming the column and what it takes (`takes`).  NULL where the
-** column reads NULL (reads_null: no bytes in the map) is what it read, so
-** it changes nothing (*out stays {NULL, 0}). */
-static int stage_file_bytes(ls_row *row, sqlite3_value *v, const ls_column *col, const char *takes, int reads_null,
-                            ls_span *out, char **err) {
-  void *copy;
-  size_t n = (size_t)sqlite3_value_bytes(v);
-  if (sqlite3_value_type(v) == SQLITE_NULL && reads_null) return SQLITE_OK;
-  if (sqlite3_value_type(v) != SQLITE_BLOB || n == 0) {
-    *err = sqlite3_mprintf("column %s: takes %s", col->name, takes);
-    return SQLITE_CONSTRAINT;
-  }
-  if (!(copy = ls_arena_alloc(row->arena, n))) return SQLITE_NOMEM;
-  memcpy(copy, sqlite3_value_blob(v), n);
-  out->p = copy;
-  out->n = n;
-  return SQLITE_OK;
-}
-
 /* png = BLOB: kept in the row for image_store, which embeds it. */
 static int set_image_png(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   tw_image_info im;
   codec_error e;
   int reads_null = tw_image_get(ROW_MAP(row), (size_t)row->pos.element, &im, &e) && (im.external || im.data_index < 0);
-  return stage_file_bytes(row, v, col, "the bytes of a PNG file (a non-empty BLOB, e.g. readfile('x.png')); "
-                          "set external = 1 to drop the pixels", reads_null, &((image_rec *)row->rec)->png, err);
-}
-
-/* Whether png is exactly the PNG the row's embedded image reads as (the
-** column written back): embedding it again would re-encode the pixels
-** (another format or stride in the file), so it is no change. */
-static int png_is_current(const ls_row *row, const ls_span *png) {
-  unsigned char *cur = NULL;
-  size_t n = 0;
-  codec_error e;
-  int same = tw_image_png(ROW_MAP(row), (size_t)row->pos.element, &cur, &n, &e) && n == png->n && memcmp(cur, png->p, n) == 0;
-  free(cur);
-  return same;
-}
-
-/* The pixels: a PNG written embeds it (width, height and format follow);
-** external = 1 drops the pixels, external = 0 needs a PNG. */
-static int image_store_pixels(ls_row *row, const image_rec *was, int external_set, char **err) {
-  const image_rec *r = row->rec;
-  codec_error e;
-  if (r->png.p) {
-    if (r->external && external_set) {
-      *err = sqlite3_mprintf("column external: an image given a png is embedded; set external = 0 or leave it");
-      return SQLITE_CONSTRAINT;
-    }
-    if (!was->external && png_is_current(row, &r->png)) return SQLITE_OK;
-    if (tw_image_embed_png(ROW_MAP(row), (size_t)row->pos.element, r->png.p, r->png.n, &e)) return SQLITE_OK;
-    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column png");
-  }
-  if (r->external == was->external) return SQLITE_OK;
-  if (!r->external) {
-    *err = sqlite3_mprintf("column external: embedding an image needs its pixels: set png too, e.g. "
-                           "SET external = 0, png = readfile('mapres/' || name || '.png')");
-    return SQLITE_CONSTRAINT;
-  }
-  if (tw_image_make_external(ROW_MAP(row), (size_t)row->pos.element, &e)) return SQLITE_OK;
-  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column external");
+  return ls_stage_blob(row, v, col, "the bytes of a PNG file (a non-empty BLOB, e.g. readfile('x.png')); "
+                       "set external = 1 to drop the pixels", reads_null, &((image_rec *)row->rec)->png, err);
 }
 
 #define IMAGE_EXTERNAL_COLUMN 4 /* its index: external = 1 and a png contradict */
 
-/* The pixels (image_store_pixels), then a new name (an equal one leaves
-** the blob alone). */
+/* The codec's rules (tw_image_update): a PNG written embeds it (width,
+** height and format follow); external = 1 drops the pixels, external = 0
+** needs a PNG; then a new name (an equal one leaves the blob alone). */
 static int image_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const ls_span *now = &((const image_rec *)row->rec)->name, *was = &((const image_rec *)old)->name;
+  const image_rec *r = row->rec;
+  const char *field;
   codec_error e;
-  int rc = image_store_pixels(row, old, changed[IMAGE_EXTERNAL_COLUMN], err);
-  if (rc != SQLITE_OK) return rc;
-  if (now->p == was->p || (was->p && now->n == was->n && memcmp(now->p, was->p, now->n) == 0)) return SQLITE_OK;
-  if (tw_image_set_name(ROW_MAP(row), (size_t)row->pos.element, now->p, now->n, &e)) return SQLITE_OK;
-  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column name");
+  (void)old;
+  if (tw_image_update(ROW_MAP(row), (size_t)row->pos.element, r->external, changed[IMAGE_EXTERNAL_COLUMN], r->png.p,
+                      r->png.n, r->name.p, r->name.n, &field, &e))
+    return SQLITE_OK;
+  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", field);
 }
 
 #define TW_IMAGE_NAME_MAX 127 /* 128 bytes with the NUL */
@@ -1017,20 +770,41 @@ static const char *const image_formats[] = {"rgb", "rgba", NULL};
 
 static const ls_column image_columns[] = {
   LS_COL_POS("image", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(11), "image index, 0-based in file order, as layers refer to it"),
-  {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(image_rec, name), .min = 1,
-   .max = TW_IMAGE_NAME_MAX, .doc = "image name (1 to 127 bytes; external images are looked up by it in mapres/)"},
-  LS_COL_INT("width", LS_I32, image_rec, width, LS_COL_RO, "width in pixels"),
-  LS_COL_INT("height", LS_I32, image_rec, height, LS_COL_RO, "height in pixels"),
+  LS_COL_TEXT_IN("name", LS_UTF8, image_rec, name, 1, TW_IMAGE_NAME_MAX, 0, "image name (1 to 127 bytes; external images are looked up by it in mapres/)"),
+  LS_COL_INT("width", LS_I32, image_rec, im.width, LS_COL_RO, "width in pixels"),
+  LS_COL_INT("height", LS_I32, image_rec, im.height, LS_COL_RO, "height in pixels"),
   [IMAGE_EXTERNAL_COLUMN] = LS_COL_INT_IN("external", LS_I32, image_rec, external, 0, 1, 0,
                 "1: not embedded, loaded from the game's mapres by name; setting 1 drops the pixels, setting 0 needs png"),
-  {.name = "format", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(image_rec, rgba),
-   .flags = LS_COL_RO, .aux = image_formats, .doc = "'rgba' or 'rgb' (0.7 image items only)"},
-  {.name = "data_size", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(image_rec, data_size),
-   .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "bytes of embedded pixel data, uncompressed (NULL when external)"},
-  LS_COL_INT("version", LS_I32, image_rec, version, LS_COL_RO, "image item version (1 DDNet/0.6, 2 0.7)"),
-  {.name = "png", .type = "BLOB", .kind = LS_CUSTOM, .get = get_image_png, .set = set_image_png, .flags = LS_COL_NOREC,
-   .doc = "the embedded pixels as an RGBA PNG (NULL when external); writing a PNG embeds it, width, height and format follow"},
+  LS_COL_ENUM("format", LS_I32, image_rec, rgba, 0, image_formats, LS_COL_RO, "'rgba' or 'rgb' (0.7 image items only)"),
+  LS_COL_INT_NULL("data_size", LS_I64, image_rec, data_size, 0, 0, LS_COL_RO, "bytes of embedded pixel data, uncompressed (NULL when external)"),
+  LS_COL_INT("version", LS_I32, image_rec, im.version, LS_COL_RO, "image item version (1 DDNet/0.6, 2 0.7)"),
+  LS_COL_COMPUTED("png", "BLOB", get_image_png, set_image_png, LS_COL_NOREC, "the embedded pixels as an RGBA PNG (NULL when external); writing a PNG embeds it, width, height and format follow"),
 };
+
+/* INSERT into tw_images: an external image (no pixels) of that name and
+** size, appended. */
+typedef struct image_args {
+  ls_arg image, name, width, height;
+} image_args;
+
+static int image_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const image_args *args = args_;
+  tw_map *m = model;
+  int64_t w, h;
+  codec_error e;
+  int rc;
+  if ((rc = ls_arg_appended(&args->image, (int64_t)m->num_images, err)) != SQLITE_OK ||
+      (rc = ls_arg_needed(&args->name, SQLITE_TEXT, "tw_images", "a name", err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->width, 0, INT32_MAX, &w, err)) != SQLITE_OK ||
+      (rc = ls_arg_position(&args->height, 0, INT32_MAX, &h, err)) != SQLITE_OK ||
+      (rc = ls_codec_check(tw_image_insert(m, ls_arg_text(&args->name), (size_t)sqlite3_value_bytes(args->name.value),
+                                            (int)w, (int)h, &e), &e, err, NULL)) != SQLITE_OK)
+    return rc;
+  return ls_inserted_at(pos, (int64_t)m->num_images - 1, 0);
+}
+
+static const ls_insert image_insertion = LS_INSERT(image_insert, image_args, LS_ARG(image_args, image), LS_ARG(image_args, name),
+                                                   LS_ARG(image_args, width), LS_ARG(image_args, height));
 
 static const ls_table tw_images = {
   .name = "tw_images", .format = &tw_format, .doc = "one row per image of each map; INSERT appends an external image (name, width, height), DELETE removes an unused one, lowering the image indices past it",
@@ -1038,12 +812,10 @@ static const ls_table tw_images = {
   .shape = LS_ARRAY(count_images), .row_name = "image {element}",
   .rows_per_file = 11, /* the corpus average */
   .record_size = sizeof(image_rec), .load = image_load, .store = image_store,
-  .key = tw_image_key, .seek = tw_image_seek, .insert = &tw_image_insertion, .remove = tw_image_remove_row,
+  LS_CODEC_KEY_FIELDS(image), .insert = &image_insertion, .remove = image_remove,
 };
 
 /* ---- tw_envelopes ------------------------------------------------------------ */
-
-COUNT_OF(count_envelopes, num_envelopes)
 
 /* A point as the points column holds it: the codec's, with how many
 ** values and tangent integers it shows (a write: how many were given). */
@@ -1053,20 +825,17 @@ typedef struct shown_point {
   int tangents_shown[4];  /* in_dx, in_dy, out_dx, out_dy: 0 or 4 (a write: 0 when absent) */
 } shown_point;
 
-/* The codec's tw_envelope_info, synchronized as shown, the kind's name,
-** and the points (shown_point; decoded only when the column is read). */
+/* The codec's tw_envelope_info, the kind's name, and the points
+** (shown_point; decoded only when the column is read). */
 typedef struct envelope_rec {
   tw_envelope_info en;
-  int32_t synchronized; /* 0 or 1 */
   ls_span kind, points;
 } envelope_rec;
 
 static int envelope_load(const ls_row *row, char **err) {
   envelope_rec *r = row->rec;
   codec_error e;
-  if (!tw_envelope_get(ROW_MAP(row), (size_t)row->pos.element, &r->en, &e))
-    return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-  r->synchronized = r->en.synchronized != 0;
+  if (!tw_envelope_get(ROW_MAP(row), (size_t)row->pos.element, &r->en, &e)) return ls_codec_loaded(0, &e, err);
   r->kind.p = r->en.kind;
   r->kind.n = strlen(r->en.kind);
   return SQLITE_OK;
@@ -1120,19 +889,17 @@ static const ls_json_member point_members[] = {
   TANGENT("in_dx", 0), TANGENT("in_dy", 1), TANGENT("out_dx", 2), TANGENT("out_dy", 3),
 };
 static const ls_json_records point_records = {sizeof(shown_point), "point", TW_ENV_POINTS_MAX, points_example,
-                                              point_members, NCOLS(point_members), decode_envelope_points};
+                                              point_members, LS_NELEMS(point_members), decode_envelope_points};
 
 #define ENV_POINTS_COLUMN 5 /* its index: store() writes the points only when they changed */
 
 static const ls_column envelope_columns[] = {
   LS_COL_POS("env", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, 0-based in file order (the editor counts from 1), as layers and quads refer to it"),
-  {.name = "kind", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(envelope_rec, kind),
-   .flags = LS_COL_RO, .doc = "'position', 'color', 'sound' (or 'unknown')"},
+  LS_COL_TEXT("kind", LS_UTF8, envelope_rec, kind, 0, LS_COL_RO, 0, "'position', 'color', 'sound' (or 'unknown')"),
   LS_COL_TEXT_CHARS("name", LS_UTF8, envelope_rec, en.name, LS_SIZEOF(envelope_rec, en.name), 0, 0, "envelope name (31 bytes)"),
-  LS_COL_INT_IN("synchronized", LS_I32, envelope_rec, synchronized, 0, 1, 0, "1: follows server time rather than the player's join time"),
+  LS_COL_INT_IN("synchronized", LS_I32, envelope_rec, en.synchronized, 0, 1, 0, "1: follows server time rather than the player's join time"),
   LS_COL_INT("num_points", LS_I32, envelope_rec, en.num_points, LS_COL_RO, "number of points"),
-  [ENV_POINTS_COLUMN] = {.name = "points", .type = "TEXT", .kind = LS_JSON_RECORDS, .store = LS_SPAN,
-   .offset = offsetof(envelope_rec, points), .aux = &point_records, .doc = "JSON [{time (ms), curve (0 step, 1 linear, 2 slow, 3 fast, 4 smooth, 5 bezier), values [x, y, rotation] / [r, g, b, a] / [volume] (fixed point, 1024 = 1.0)}], with in_dx, in_dy, out_dx, out_dy (4 ints each) for bezier tangents; writing may change the number of points"},
+  [ENV_POINTS_COLUMN] = LS_COL_JSON_RECORDS("points", envelope_rec, points, &point_records, "JSON [{time (ms), curve (0 step, 1 linear, 2 slow, 3 fast, 4 smooth, 5 bezier), values [x, y, rotation] / [r, g, b, a] / [volume] (fixed point, 1024 = 1.0)}], with in_dx, in_dy, out_dx, out_dy (4 ints each) for bezier tangents; writing may change the number of points"),
   LS_COL_INT("channels", LS_I32, envelope_rec, en.channels, LS_COL_RO, "channels: 1 sound, 3 position, 4 color"),
   LS_COL_INT("version", LS_I32, envelope_rec, en.version, LS_COL_RO, "envelope item version"),
 };
@@ -1147,15 +914,13 @@ static int envelope_new_points(ls_row *row, ls_span points, tw_env_point **out, 
   if (!(*out = ls_arena_alloc(row->arena, sizeof **out * (points.n + 1)))) return SQLITE_NOMEM;
   for (i = 0; i < points.n; i++) {
     if (i > 0 && sp[i].p.time < sp[i - 1].p.time) {
-      *err = sqlite3_mprintf("column points: point %lld time %d is before the previous point's %d; times must not "
-                             "decrease", (long long)i, sp[i].p.time, sp[i - 1].p.time);
-      return SQLITE_CONSTRAINT;
+      return ls_refuse(err, "column points: point %lld time %d is before the previous point's %d; times must not "
+                       "decrease", (long long)i, sp[i].p.time, sp[i - 1].p.time);
     }
     for (k = 0; k < 4 && !bezier; k++) {
       if (!sp[i].tangents_shown[k]) continue;
-      *err = sqlite3_mprintf("column points: point %lld %s: this map stores no bezier tangents (only 0.7 maps and "
-                             "DDNet maps with bezier points do)", (long long)i, point_members[TANGENTS + k].key);
-      return SQLITE_CONSTRAINT;
+      return ls_refuse(err, "column points: point %lld %s: this map stores no bezier tangents (only 0.7 maps and "
+                       "DDNet maps with bezier points do)", (long long)i, point_members[TANGENTS + k].key);
     }
     (*out)[i] = sp[i].p;
   }
@@ -1172,13 +937,35 @@ static int envelope_store(ls_row *row, const void *old, const unsigned char *cha
   codec_error e;
   int rc;
   if (changed[ENV_POINTS_COLUMN] && (rc = envelope_new_points(row, r->points, &points, err)) != SQLITE_OK) return rc;
-  if (r->synchronized != was->synchronized) r->en.synchronized = r->synchronized;
   if (memcmp(&r->en, &was->en, sizeof r->en) != 0 && !tw_envelope_set(m, (size_t)row->pos.element, &r->en, &e))
-    return STORE_ERROR(envelope_columns, changed, &e, err);
+    return LS_STORE_FAILED(envelope_columns, changed, &e, err);
   if (points && !tw_envelope_set_points(m, (size_t)row->pos.element, points, r->points.n, &e))
     return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column points");
   return SQLITE_OK;
 }
+
+/* INSERT into tw_envelopes: an envelope of that kind with the editor's
+** two points, appended. */
+typedef struct envelope_args {
+  ls_arg env, kind;
+} envelope_args;
+
+static int envelope_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const envelope_args *args = args_;
+  tw_map *m = model;
+  const char *kind = ls_arg_text(&args->kind);
+  int channels = !kind ? 0 : !strcmp(kind, "color") ? 4 : !strcmp(kind, "position") ? 3 : !strcmp(kind, "sound") ? 1 : 0;
+  codec_error e;
+  int rc;
+  if ((rc = ls_arg_appended(&args->env, (int64_t)m->num_envelopes, err)) != SQLITE_OK) return rc;
+  if (!channels)
+    return ls_refuse(err, "column kind: an INSERT into tw_envelopes needs the kind: 'position', 'color' or 'sound'");
+  rc = ls_codec_check(tw_envelope_insert(m, channels, &e), &e, err, NULL);
+  return rc == SQLITE_OK ? ls_inserted_at(pos, (int64_t)m->num_envelopes - 1, 0) : rc;
+}
+
+static const ls_insert envelope_insertion = LS_INSERT(envelope_insert, envelope_args, LS_ARG(envelope_args, env),
+                                                      LS_ARG(envelope_args, kind));
 
 static const ls_table tw_envelopes = {
   .name = "tw_envelopes", .format = &tw_format, .doc = "one row per envelope (animation curve) of each map; INSERT appends one of a kind (with the editor's two points unless points is given), DELETE removes an unused one, lowering the envelope indices past it",
@@ -1186,12 +973,10 @@ static const ls_table tw_envelopes = {
   .shape = LS_ARRAY(count_envelopes), .row_name = "envelope {element}",
   .rows_per_file = 4, /* the corpus average */
   .record_size = sizeof(envelope_rec), .load = envelope_load, .store = envelope_store,
-  .key = tw_envelope_key, .seek = tw_envelope_seek, .insert = &tw_envelope_insertion, .remove = tw_envelope_remove_row,
+  LS_CODEC_KEY_FIELDS(envelope), .insert = &envelope_insertion, .remove = envelope_remove,
 };
 
 /* ---- tw_sounds --------------------------------------------------------------- */
-
-COUNT_OF(count_sounds, num_sounds)
 
 typedef struct sound_rec {
   ls_span name;      /* NULL when none */
@@ -1203,12 +988,10 @@ static int sound_load(const ls_row *row, char **err) {
   sound_rec *r = row->rec;
   tw_sound_info s;
   codec_error e;
-  if (!tw_sound_get(ROW_MAP(row), (size_t)row->pos.element, &s, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
+  if (!tw_sound_get(ROW_MAP(row), (size_t)row->pos.element, &s, &e)) return ls_codec_loaded(0, &e, err);
   r->name.p = s.name;
   r->name.n = s.name_len;
   r->data_size = s.data_index >= 0 ? (int64_t)s.data_size : -1;
-  r->data.p = NULL;
-  r->data.n = 0;
   return SQLITE_OK;
 }
 
@@ -1227,34 +1010,48 @@ static int set_sound_data(ls_row *row, sqlite3_value *v, const ls_column *col, c
   tw_sound_info so;
   codec_error e;
   int reads_null = tw_sound_get(ROW_MAP(row), (size_t)row->pos.element, &so, &e) && so.data_index < 0;
-  return stage_file_bytes(row, v, col, "the bytes of an opus file (a non-empty BLOB, e.g. readfile('x.opus'))",
-                          reads_null, &((sound_rec *)row->rec)->data, err);
+  return ls_stage_blob(row, v, col, "the bytes of an opus file (a non-empty BLOB, e.g. readfile('x.opus'))",
+                       reads_null, &((sound_rec *)row->rec)->data, err);
 }
 
 /* New bytes (the sound becomes embedded, its size follows), then a new
-** name (an equal one leaves the blob alone). */
+** name (an equal one leaves the blob alone): tw_sound_update. */
 static int sound_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const sound_rec *r = row->rec, *was = old;
+  const sound_rec *r = row->rec;
+  const char *field;
   codec_error e;
-  (void)changed;
-  if (r->data.p && !tw_sound_set_data(ROW_MAP(row), (size_t)row->pos.element, r->data.p, r->data.n, &e))
-    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column data");
-  if (r->name.p == was->name.p ||
-      (was->name.p && r->name.n == was->name.n && memcmp(r->name.p, was->name.p, r->name.n) == 0))
+  (void)old, (void)changed;
+  if (tw_sound_update(ROW_MAP(row), (size_t)row->pos.element, r->data.p, r->data.n, r->name.p, r->name.n, &field, &e))
     return SQLITE_OK;
-  if (tw_sound_set_name(ROW_MAP(row), (size_t)row->pos.element, r->name.p, r->name.n, &e)) return SQLITE_OK;
-  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column name");
+  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", field);
 }
 
 static const ls_column sound_columns[] = {
   LS_COL_POS("sound", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(1), "sound index, 0-based in file order, as sounds layers refer to it"),
-  {.name = "name", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(sound_rec, name), .min = 1,
-   .max = TW_IMAGE_NAME_MAX, .doc = "sound name (1 to 127 bytes)"},
-  {.name = "data_size", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(sound_rec, data_size),
-   .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "bytes of embedded opus data"},
-  {.name = "data", .type = "BLOB", .kind = LS_CUSTOM, .get = get_sound_data, .set = set_sound_data, .flags = LS_COL_NOREC,
-   .doc = "the embedded opus bytes (NULL when none); writing embeds new bytes, data_size follows"},
+  LS_COL_TEXT_IN("name", LS_UTF8, sound_rec, name, 1, TW_IMAGE_NAME_MAX, 0, "sound name (1 to 127 bytes)"),
+  LS_COL_INT_NULL("data_size", LS_I64, sound_rec, data_size, 0, 0, LS_COL_RO, "bytes of embedded opus data"),
+  LS_COL_COMPUTED("data", "BLOB", get_sound_data, set_sound_data, LS_COL_NOREC, "the embedded opus bytes (NULL when none); writing embeds new bytes, data_size follows"),
 };
+
+/* INSERT into tw_sounds: an empty sound of that name, appended. */
+typedef struct sound_args {
+  ls_arg sound, name;
+} sound_args;
+
+static int sound_insert(void *model, const void *args_, ls_pos *pos, char **err) {
+  const sound_args *args = args_;
+  tw_map *m = model;
+  codec_error e;
+  int rc;
+  if ((rc = ls_arg_appended(&args->sound, (int64_t)m->num_sounds, err)) != SQLITE_OK ||
+      (rc = ls_arg_needed(&args->name, SQLITE_TEXT, "tw_sounds", "a name", err)) != SQLITE_OK ||
+      (rc = ls_codec_check(tw_sound_insert(m, ls_arg_text(&args->name), (size_t)sqlite3_value_bytes(args->name.value), &e),
+                            &e, err, NULL)) != SQLITE_OK)
+    return rc;
+  return ls_inserted_at(pos, (int64_t)m->num_sounds - 1, 0);
+}
+
+static const ls_insert sound_insertion = LS_INSERT(sound_insert, sound_args, LS_ARG(sound_args, sound), LS_ARG(sound_args, name));
 
 static const ls_table tw_sounds = {
   .name = "tw_sounds", .format = &tw_format, .doc = "one row per sound of each (DDNet) map; INSERT appends a sound by name (without data), DELETE removes an unused one, lowering the sound indices past it",
@@ -1262,7 +1059,7 @@ static const ls_table tw_sounds = {
   .shape = LS_ARRAY(count_sounds), .row_name = "sound {element}",
   .rows_per_file = 1, /* the corpus average */
   .record_size = sizeof(sound_rec), .load = sound_load, .store = sound_store,
-  .key = tw_sound_key, .seek = tw_sound_seek, .insert = &tw_sound_insertion, .remove = tw_sound_remove_row,
+  LS_CODEC_KEY_FIELDS(sound), .insert = &sound_insertion, .remove = sound_remove,
 };
 
 /* ---- the family --------------------------------------------------------- */

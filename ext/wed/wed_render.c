@@ -3,9 +3,10 @@
 ** area's geometry (codecs/wed/render_wed.h draws it) read through the
 ** session (engine.h, "SQL functions that read files"), with the tiles of
 ** its tileset under it when asked (tiles=1: the TIS and its PVRZ pages
-** read from the disk, ext/tis/tis_lookup.h), what levelsql_atlas shows
-** of an area (wed_atlas: its tiles, with the actors and doors of the ARE
-** file beside it as markers), and the family's function hook.
+** found beside it on disk or in its game, ext/tis/tis_lookup.h), what
+** levelsql_atlas shows of an area (wed_atlas: its tiles, with the actors
+** and doors of the ARE file beside it as markers), and the family's
+** function hook.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,29 +22,24 @@
 /* ---- wed_render ------------------------------------------------------------------ */
 
 /* The tiles of wed_render: the tileset the base overlay names, found in
-** `folder` (the tilesets option) or beside the WED, opened into *ts and
-** handed to the render options.  Returns 1, or 0 after failing the call. */
+** `folder` (the tilesets option: a folder, or a game's folder or key) or
+** beside the WED (on disk, or among a game's resources for a WED of a
+** game: tis_lookup.h), opened into *ts and handed to the render options.
+** Returns 1, or 0 after failing the call. */
 static int open_tiles(sqlite3_context *ctx, const char *fn, const render_file *rf, const char *folder,
                       wed_render_opts *o, tis_tileset *ts) {
   const wed_area *a = rf->data;
-  char *dir = folder ? NULL : tis_dirname(rf->path);
+  sqlite3 *db = sqlite3_context_db_handle(ctx);
   codec_error err = {{0}, 0};
   size_t len = a->num_overlays ? wed_resref_len(a->overlays[0].tileset) : 0;
-  int ok;
-  if (!folder && !dir) {
-    sqlite3_result_error_nomem(ctx);
-    return 0;
-  }
   if (!len) {
-    free(dir);
     render_error(ctx, fn, "%s: tiles=1: the base overlay names no tileset", rf->path);
     return 0;
   }
-  ok = tis_tileset_open(ts, folder ? folder : dir, (const char *)a->overlays[0].tileset, len,
-                        tis_decoded_limit(sqlite3_context_db_handle(ctx)), &err);
-  free(dir);
-  if (!ok) {
+  if (!tis_tileset_open(ts, db, folder ? folder : rf->path, folder ? LS_FIND_IN : LS_FIND_BESIDE,
+                        (const char *)a->overlays[0].tileset, len, tis_decoded_limit(db), &err)) {
     if (err.code == CODEC_E_MEMORY) sqlite3_result_error_nomem(ctx);
+    else if (err.code == CODEC_E_INTERRUPT) sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
     else render_error(ctx, fn, "%s: tiles=1: %s%s", rf->path, err.msg,
                       folder ? "" : " (the tilesets option names another folder)");
     return 0;
@@ -85,9 +81,11 @@ static int resolve_options(sqlite3_context *ctx, const char *fn, wed_render_opts
 ** default: fits 2048, at most 1) and background=RRGGBB[AA] (none).
 ** tiles=1 draws the base overlay's tiles (a PNG; grid, doors and walls
 ** then default to 0, drawn over the tiles when given 1): the tileset the
-** overlay names, <resref>.TIS found beside the WED or in the folder
-** tilesets=DIR, its PVRZ pages beside it; door_tiles=closed (each door as
-** the area starts) or open; the scale rounded down to n/64. */
+** overlay names, <resref>.TIS found beside the WED (a game's WED: in the
+** game, override folder first, then archives) or in tilesets=DIR (a
+** folder, or a game: its folder or chitin.key), its PVRZ pages beside
+** it; door_tiles=closed (each door as the area starts) or open; the scale
+** rounded down to n/64. */
 static void wed_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   static const char fn[] = "wed_render";
   wed_render_opts o;
@@ -132,44 +130,48 @@ done:
 
 /* ---- the atlas ------------------------------------------------------------------ */
 
-/* The ARE file beside the WED at path (the same name, .ARE in any case),
-** parsed into *are, or *are NULL when there is none (the folder is then
-** what the picture depends on: an ARE put there later changes it) or it
-** does not parse (a note says why).  Returns 1, or 0 with err (out of
-** memory, an interrupt). */
+/* What the picture of the area at path depends on besides it: the file
+** found (f->path), or, when none was, the folder it was looked for in (a
+** file put there later changes the folder). */
+static int depends_on(ls_atlas_card *card, const char *path, const ls_found *f, codec_error *err) {
+  const char *name = ls_file_name(path);
+  char *dir;
+  int ok;
+  if (f->found) return ls_atlas_also(card, f->path, err);
+  if (!(dir = malloc((size_t)(name - path) + 2))) return codec_fail_oom(err, "out of memory");
+  if (name > path) memcpy(dir, path, (size_t)(name - path)), dir[name - path] = 0;
+  else strcpy(dir, ".");
+  ok = ls_atlas_also(card, dir, err);
+  free(dir);
+  return ok;
+}
+
+/* The ARE file beside the WED at path (the same name, .ARE in any case,
+** found on disk with ls_find: any thread), parsed into *are, or *are NULL
+** when there is none or it does not parse (a note says why).  Returns 1,
+** or 0 with err (out of memory, an interrupt). */
 static int area_beside(const char *path, const ls_atlas_opts *o, ls_atlas_card *card, are_area **are,
                        codec_error *err) {
-  const char *base = strrchr(path, '/');
-  char *dir = tis_dirname(path), *name = NULL, *found = NULL, *dot;
-  unsigned char *data = NULL;
-  size_t size = 0;
-  int oom = 0, ok = 1;
-  tis_stamp stamp;
+  const char *base = ls_file_name(path), *dot = strrchr(base, '.');
+  size_t stem = dot ? (size_t)(dot - base) : strlen(base);
+  char name[300];
+  ls_found f;
   codec_error why = {{0}, 0};
+  int ok = 1;
   *are = NULL;
-  base = base ? base + 1 : path;
-  if (!dir || !(name = malloc(strlen(base) + 5))) {
-    free(dir);
-    return codec_fail_oom(err, "out of memory");
-  }
-  strcpy(name, base);
-  if ((dot = strrchr(name, '.')) != NULL) *dot = 0;
-  strcat(name, ".ARE");
-  found = tis_find(dir, name, &oom);
-  if (oom) ok = codec_fail_oom(err, "out of memory");
-  else if (!found) ok = ls_atlas_also(card, *dir ? dir : ".", err);
-  else if (!ls_atlas_also(card, found, err)) ok = 0;
-  else if (!tis_read_file(found, o->max_decoded, &data, &size, &stamp, &why) ||
-           !(*are = are_parse_cancel(data, size, o->cancel, &why))) {
+  snprintf(name, sizeof name, "%.*s.ARE", (int)(stem > 250 ? 250 : stem), base);
+  if (!ls_find(NULL, path, LS_FIND_BESIDE, name, o->max_decoded, &f, &why)) {
+    if (why.code == CODEC_E_MEMORY) ok = codec_fail_oom(err, "out of memory");
+    else ok = ls_atlas_note(card, "the ARE beside it does not read: no actors or doors shown", err);
+  } else if (!depends_on(card, path, &f, err)) {
+    ok = 0;
+  } else if (f.found && !(*are = are_parse_cancel(f.data, f.size, o->cancel, &why))) {
     char note[700];
     if (why.code == CODEC_E_MEMORY || why.code == CODEC_E_INTERRUPT) ok = 0, *err = why;
     snprintf(note, sizeof note, "the ARE beside it does not read (%.600s): no actors or doors shown", why.msg);
     if (ok) ok = ls_atlas_note(card, note, err);
   }
-  free(data);
-  free(found);
-  free(name);
-  free(dir);
+  ls_found_clear(&f);
   return ok;
 }
 
@@ -179,12 +181,10 @@ static int area_beside(const char *path, const ls_atlas_opts *o, ls_atlas_card *
 static int area_tiles(const wed_area *a, const char *path, const ls_atlas_opts *o, ls_atlas_card *card,
                       wed_render_opts *ro, tis_tileset *ts, codec_error *err) {
   size_t len = a->num_overlays ? wed_resref_len(a->overlays[0].tileset) : 0;
-  char *dir = o->tilesets ? NULL : tis_dirname(path);
   codec_error why = {{0}, 0};
   int ok = 1;
-  if (!o->tilesets && !dir) return codec_fail_oom(err, "out of memory");
-  if (len && tis_tileset_open(ts, o->tilesets ? o->tilesets : dir, (const char *)a->overlays[0].tileset, len,
-                              o->max_decoded, &why)) {
+  if (len && tis_tileset_open(ts, NULL, o->tilesets ? o->tilesets : path, o->tilesets ? LS_FIND_IN : LS_FIND_BESIDE,
+                              (const char *)a->overlays[0].tileset, len, o->max_decoded, &why)) {
     ro->tiles = 1, ro->tile = tis_tileset_tile, ro->tile_ctx = ts;
     ro->grid = ro->doors = ro->walls = 0;
     ok = ls_atlas_also(card, ts->path, err);
@@ -193,10 +193,27 @@ static int area_tiles(const wed_area *a, const char *path, const ls_atlas_opts *
     ok = 0;
   } else {
     char note[700];
+    ls_found none;
+    memset(&none, 0, sizeof none);
     snprintf(note, sizeof note, "its geometry only, no tiles: %.600s", len ? why.msg : "the base overlay names no tileset");
-    ok = ls_atlas_note(card, note, err) && ls_atlas_also(card, o->tilesets ? o->tilesets : *dir ? dir : ".", err);
+    ok = ls_atlas_note(card, note, err) &&
+         (o->tilesets ? ls_atlas_also(card, o->tilesets, err) : depends_on(card, path, &none, err));
   }
-  free(dir);
+  return ok;
+}
+
+/* The PVRZ pages the tiles of ts read, as dependencies of the picture:
+** each page loaded, found again beside the tileset (no read) for its path. */
+static int pages_read(const tis_tileset *ts, ls_atlas_card *card, codec_error *err) {
+  int k, ok = 1;
+  for (k = 0; ok && k <= TIS_MAX_PAGE; k++) {
+    char name[16];
+    ls_found f;
+    if (!ts->pages.slot[k].page || !tis_pvrz_name(ts->pages.tileset, strlen(ts->pages.tileset), k, name, err)) continue;
+    if (!ls_find(NULL, ts->path, LS_FIND_BESIDE, name, 0, &f, err)) return 0;
+    if (f.found) ok = ls_atlas_also(card, f.path, err);
+    ls_found_clear(&f);
+  }
   return ok;
 }
 
@@ -258,7 +275,7 @@ static int wed_atlas_draw(void *model, const char *path, const ls_atlas_opts *o,
   canvas c;
   ls_atlas_picture *pic = NULL;
   double scale;
-  int ok, k;
+  int ok;
   memset(&ts, 0, sizeof ts);
   memset(&c, 0, sizeof c);
   wed_render_defaults(&ro);
@@ -280,9 +297,7 @@ static int wed_atlas_draw(void *model, const char *path, const ls_atlas_opts *o,
                                         : "the area", &c, o, err);
     ok = pic && (!are || area_markers(are, scale, NULL, pic, err));
   }
-  for (k = 0; ok && k <= TIS_MAX_PAGE; k++) { /* the PVRZ pages its tiles read */
-    if (ts.pages.slot[k].page && ts.pages.slot[k].path) ok = ls_atlas_also(card, ts.pages.slot[k].path, err);
-  }
+  if (ok && ts.tis) ok = pages_read(&ts, card, err);
   canvas_free(&c);
   tis_tileset_close(&ts);
   if (are) are_free(are);

@@ -8,19 +8,18 @@
 ** - A row's record is the codec's own struct (wed_overlay, wed_door, ...)
 **   as loaded, plus what load() derives: the runs the row refers to (tile
 **   lookup, door cells, vertices, polygon lookup: shown in place, 16-bit),
-**   a polygon's kind and door.  Read-only columns cannot change it, so
-**   store() writes the struct back and hands changed runs to the codec,
-**   which rebuilds its tables and the wall groups.
+**   a polygon's kind and door.  store() hands the edited record to the
+**   codec (wed_*_update), and INSERT and DELETE are codec calls too: the
+**   rules of a WED file, and the messages that say them, are the codec's
+**   (wed_edit.c), so this file only maps columns to its calls.
 ** - Keys: overlays, doors, wall groups and tile cells never move, so their
 **   key is their position; polygons move when walls are inserted or
 **   deleted, so theirs is the codec's polygon uid, and a vertex's is the
 **   codec's vertex uid (see wed.h).
 ** - Bounding box vs. vertices: new vertices recompute the box, an edge set
 **   in the same UPDATE wins, an edge set to NULL comes from the vertices
-**   (polygon_store, from the columns the UPDATE changes).
+**   (wed_polygon_update, from the columns the UPDATE changes).
 */
-#include <string.h>
-
 #include "wed/wed.h"
 #include "engine/engine.h"
 #include "wed/wed_tables.h"
@@ -47,136 +46,52 @@ const ls_format wed_format = {
 
 /* ---- shared helpers --------------------------------------------------------- */
 
-/* An 8-byte name as printable ASCII for error messages (other bytes as
-** '?': messages have no code page to decode with); out holds 9 bytes. */
-static void name_for_message(const unsigned char field[8], char out[9]) {
-  size_t i, n = wed_resref_len(field);
-  for (i = 0; i < n; i++) out[i] = field[i] >= 0x20 && field[i] < 0x7f ? (char)field[i] : '?';
-  out[n] = 0;
-}
-
 /* The shapes' counts: the area's arrays, an overlay's size in tiles. */
-#define AREA_COUNT(fn, n) static int64_t fn(const void *m) { return ((const wed_area *)m)->n; }
-#define OVERLAY_SIZE(fn, f) static int64_t fn(const void *m, int64_t i) { return ((const wed_area *)m)->overlays[i].f; }
-AREA_COUNT(overlay_count, num_overlays)
-AREA_COUNT(door_count, num_doors)
-AREA_COUNT(polygon_count, num_polygons)
-AREA_COUNT(group_count, num_wallgroups)
-OVERLAY_SIZE(overlay_width, width)
-OVERLAY_SIZE(overlay_height, height)
-
-/* The row of the element (door, polygon) whose uid is the key, found by
-** the codec's find function; 0 when none has it. */
-static int seek_uid(int (*find)(const wed_area *, uint32_t, uint32_t *), const void *model, int64_t key, ls_pos *pos) {
-  uint32_t at;
-  if (key < 0 || key > UINT32_MAX || !find(model, (uint32_t)key, &at)) return 0;
-  pos->element = at;
-  pos->index = pos->x = 0;
-  return 1;
-}
-
-/* A DELETE through a codec function that removes element pos.element of the
-** area (a door, a polygon). */
-static int remove_element(int (*remove)(wed_area *, uint32_t, codec_error *), void *model, const ls_pos *pos, char **err) {
-  codec_error cerr;
-  cerr.msg[0] = 0;
-  if (!remove(model, (uint32_t)pos->element, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
-  return SQLITE_OK;
-}
+LS_COUNT_OF(overlay_count, wed_area, num_overlays)
+LS_COUNT_OF(door_count, wed_area, num_doors)
+LS_COUNT_OF(polygon_count, wed_area, num_polygons)
+LS_COUNT_OF(group_count, wed_area, num_wallgroups)
+LS_INNER_COUNT_OF(overlay_width, wed_area, overlays, width)
+LS_INNER_COUNT_OF(overlay_height, wed_area, overlays, height)
 
 /* ---- wed_overlays -------------------------------------------------------------- */
 
-static int overlay_load(const ls_row *row, char **err) {
-  (void)err;
-  memcpy(row->rec, &AREA(row)->overlays[row->pos.element], sizeof(wed_overlay));
-  return SQLITE_OK;
-}
+LS_LOAD_ELEMENT(overlay_load, wed_area, overlays, wed_overlay)
 
 /* Columns overlay_store looks at (placed there in overlay_columns). */
 enum { OCOL_WIDTH = 1, OCOL_HEIGHT = 2 };
 
-/* tileset, unique_tiles and movement_type size nothing (an unchanged name
-** keeps its bytes after the NUL); a new width or height goes to the codec,
-** which resizes the tilemap and what depends on it (wed_overlay_resize). */
-static int overlay_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const wed_overlay *r = row->rec;
-  wed_overlay *o = &AREA(row)->overlays[row->pos.element];
-  codec_error cerr;
-  (void)old;
-  memcpy(o->tileset, r->tileset, sizeof o->tileset);
-  o->unique_tiles = r->unique_tiles;
-  o->movement_type = r->movement_type;
-  if (!changed[OCOL_WIDTH] && !changed[OCOL_HEIGHT]) return SQLITE_OK;
-  cerr.msg[0] = 0;
-  if (!wed_overlay_resize(AREA(row), (uint32_t)row->pos.element, r->width, r->height, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot resize");
-  return SQLITE_OK;
-}
+/* The record back to the codec, which resizes the tilemap and what
+** depends on it when the UPDATE sets width or height (wed_overlay_update). */
+LS_STORE_CALL(overlay_store, wed_overlay, NULL,
+              wed_overlay_update(AREA(row), (uint32_t)row->pos.element, rec, changed[OCOL_WIDTH] || changed[OCOL_HEIGHT], &cerr))
 
-/* INSERT: takes an unused overlay record (0x0) for a new overlay, the one
-** `overlay` names or else the first; WED files keep their 5 records, so no
-** record is added.  The engine then sets width, height and tileset. */
-typedef struct overlay_args {
-  ls_arg overlay, width, height;
-} overlay_args;
+/* INSERT: takes the unused (0x0) record wed_overlay_pick gives for a new
+** overlay, the one `overlay` names or else the first (WED files keep their
+** 5 records); the engine then sets width, height and tileset. */
+typedef struct overlay_args { ls_arg overlay, width, height; } overlay_args;
 
 static int overlay_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const overlay_args *args = args_;
-  wed_area *a = model;
-  int64_t want = -1, i;
+  const wed_area *a = model;
+  unsigned last = a->num_overlays ? a->num_overlays - 1 : 0;
+  int64_t want = ls_arg_int64(&args->overlay);
+  uint32_t at = 0;
+  codec_error cerr = {0};
   if (!ls_arg_given(&args->width) || !ls_arg_given(&args->height) || ls_arg_int64(&args->width) < 1 ||
-      ls_arg_int64(&args->height) < 1) {
-    *err = sqlite3_mprintf("INSERT into wed_overlays needs width and height (1..65535 tiles); overlay (an unused record 1..%u) is optional",
-                           a->num_overlays ? a->num_overlays - 1 : 0);
-    return SQLITE_CONSTRAINT;
-  }
-  if (ls_arg_given(&args->overlay)) {
-    if (ls_arg_type(&args->overlay) != SQLITE_INTEGER) {
-      *err = sqlite3_mprintf("column overlay: it takes an overlay number (an unused record 1..%u)", a->num_overlays ? a->num_overlays - 1 : 0);
-      return SQLITE_CONSTRAINT;
-    }
-    want = ls_arg_int64(&args->overlay);
-    if (want < 1 || want >= a->num_overlays || a->overlays[want].width || a->overlays[want].height) {
-      *err = want == 0 ? sqlite3_mprintf("overlay 0 is the base overlay, always in use; UPDATE its width and height to resize the area")
-           : want < 1 || want >= a->num_overlays ? sqlite3_mprintf("overlay %lld: no such overlay record (the file has %u, 0..%u); WED files keep their overlay records, INSERT takes an unused one",
-                                                                   (long long)want, a->num_overlays, a->num_overlays ? a->num_overlays - 1 : 0)
-           : sqlite3_mprintf("overlay %lld is in use (%ux%u); INSERT takes an unused (0x0) record, UPDATE resizes a used one", (long long)want,
-                             (unsigned)a->overlays[want].width, (unsigned)a->overlays[want].height);
-      return SQLITE_CONSTRAINT;
-    }
-  } else {
-    for (i = 1; i < a->num_overlays && want < 0; i++)
-      if (!a->overlays[i].width && !a->overlays[i].height) want = i;
-    if (want < 0) {
-      *err = sqlite3_mprintf("every overlay record 1..%u is in use; DELETE one first (WED files keep their overlay records)",
-                             a->num_overlays ? a->num_overlays - 1 : 0);
-      return SQLITE_CONSTRAINT;
-    }
-  }
-  pos->element = want;
-  pos->index = pos->x = 0;
-  return SQLITE_OK;
+      ls_arg_int64(&args->height) < 1)
+    return ls_refuse(err, "INSERT into wed_overlays needs width and height (1..65535 tiles); overlay (an unused record 1..%u) is optional", last);
+  if (ls_arg_given(&args->overlay) && ls_arg_type(&args->overlay) != SQLITE_INTEGER)
+    return ls_refuse(err, "column overlay: it takes an overlay number (an unused record 1..%u)", last);
+  if (!wed_overlay_pick(a, ls_arg_given(&args->overlay) ? &want : NULL, &at, &cerr))
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
+  return ls_inserted_at(pos, at, 0);
 }
 
-/* DELETE of overlay 1..: its record becomes unused (0x0, no tileset, no
-** tile counts), its tilemap and lookup go, and no cell's overlay mask
-** draws it any more.  The record itself stays: WED files keep them. */
-static int overlay_remove(void *model, const ls_pos *pos, char **err) {
-  wed_area *a = model;
-  wed_overlay *o;
-  codec_error cerr;
-  if (pos->element == 0) {
-    *err = sqlite3_mprintf("DELETE refused: overlay 0 is the base overlay, the area itself; UPDATE its width and height to resize it");
-    return SQLITE_CONSTRAINT;
-  }
-  cerr.msg[0] = 0;
-  if (!wed_overlay_resize(a, (uint32_t)pos->element, 0, 0, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
-  o = &a->overlays[pos->element];
-  memset(o->tileset, 0, sizeof o->tileset);
-  o->unique_tiles = 0;
-  o->movement_type = 0;
-  return SQLITE_OK;
-}
+/* DELETE of overlay 1..: its record becomes unused (0x0, no tileset), its
+** tilemap goes and no cell's mask draws it (wed_overlay_empty, whose
+** messages say DELETE). */
+LS_REMOVE_CALL(overlay_remove, wed_area, wed_overlay_empty, NULL)
 
 static const ls_column overlay_columns[] = {
   LS_COL_POS("overlay", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(5), "overlay number; 0 is the base layer, whose size is the area's"),
@@ -189,18 +104,14 @@ static const ls_column overlay_columns[] = {
   LS_COL_INT("num_lookup", LS_U32, wed_overlay, num_lookup, LS_COL_RO, "entries of the overlay's tile lookup table"),
 };
 
-static const ls_insert overlay_insertion = {
-  .run = overlay_insert, .args_size = sizeof(overlay_args),
-  .args = {LS_ARG(overlay_args, overlay), LS_ARG(overlay_args, width), LS_ARG(overlay_args, height)},
-};
+static const ls_insert overlay_insertion =
+    LS_INSERT(overlay_insert, overlay_args, LS_ARG(overlay_args, overlay), LS_ARG(overlay_args, width), LS_ARG(overlay_args, height));
 
 static const ls_table wed_overlays = {
-  .name = "wed_overlays", .format = &wed_format,
+  .name = "wed_overlays", .format = &wed_format, LS_COLUMNS(overlay_columns),
   .doc = "one row per overlay record of each WED file (5 in real files, unused ones 0x0); UPDATE width/height resizes, INSERT takes an unused record for a new overlay, DELETE empties overlay 1.. (the record stays, 0x0)",
-  LS_COLUMNS(overlay_columns),
-  .shape = LS_ARRAY(overlay_count), .row_name = "overlay {element}",
+  .shape = LS_ARRAY(overlay_count), .row_name = "overlay {element}", .rows_per_file = 5, /* the corpus average */
   .insert = &overlay_insertion, .remove = overlay_remove,
-  .rows_per_file = 5, /* the corpus average */
   .record_size = sizeof(wed_overlay), .load = overlay_load, .store = overlay_store,
 };
 
@@ -214,113 +125,43 @@ typedef struct door_rec {
 
 enum { DCOL_CELLS = 5 }; /* the column `cells` (placed there in door_columns) */
 
-/* A state's polygons: the indices first .. first+n-1. */
-static int span_index_run(const ls_row *row, ls_span *out, uint32_t first, uint32_t n) {
-  int64_t *x = ls_arena_alloc(row->arena, sizeof *x * ((size_t)n + 1));
-  uint32_t i;
-  if (!x) return SQLITE_NOMEM;
-  for (i = 0; i < n; i++) x[i] = (uint32_t)(first + i);
-  out->p = x;
-  out->n = n;
-  return SQLITE_OK;
-}
-
 static int door_load(const ls_row *row, char **err) {
   door_rec *r = row->rec;
-  const uint16_t *cells;
   int rc;
   (void)err;
   r->d = AREA(row)->doors[row->pos.element];
-  r->cells.n = wed_door_cells(AREA(row), (uint32_t)row->pos.element, &cells);
-  r->cells.p = cells;
-  if ((rc = span_index_run(row, &r->open_polygons, r->d.open_first, r->d.open_count)) != SQLITE_OK) return rc;
-  return span_index_run(row, &r->closed_polygons, r->d.closed_first, r->d.closed_count);
+  LS_SPAN_CALL(r->cells, uint16_t, wed_door_cells(AREA(row), (uint32_t)row->pos.element, &run));
+  /* a state's polygons: the indices first .. first+n-1 */
+  if ((rc = ls_span_run(row->arena, &r->open_polygons, r->d.open_first, r->d.open_count)) != SQLITE_OK) return rc;
+  return ls_span_run(row->arena, &r->closed_polygons, r->d.closed_first, r->d.closed_count);
 }
 
-/* New cells must lie in the base overlay; the codec rebuilds the door cell
-** table when the run cannot be rewritten in place. */
-static int door_set_cells(ls_row *row, ls_span cells, char **err) {
-  wed_area *a = AREA(row);
-  const wed_overlay *base = a->num_overlays ? &a->overlays[0] : NULL;
-  uint32_t ncells = base ? base->num_cells : 0;
-  const uint16_t *v = cells.p;
-  codec_error cerr;
-  size_t i;
-  if (ncells == 0) {
-    *err = sqlite3_mprintf("column cells: the area has no base overlay cells, so a door can have none");
-    return SQLITE_CONSTRAINT;
-  }
-  for (i = 0; i < cells.n; i++) {
-    if (v[i] >= ncells) {
-      *err = sqlite3_mprintf("column cells: element %llu: %u is out of range; it takes a JSON array of base-overlay cell "
-                             "indices from 0 to %u (the %ux%u base overlay), e.g. '[%u,%u]'", (unsigned long long)i,
-                             (unsigned)v[i], ncells - 1, (unsigned)base->width, (unsigned)base->height, 0u, ncells > 1 ? 1u : 0u);
-      return SQLITE_CONSTRAINT;
-    }
-  }
-  cerr.msg[0] = 0;
-  if (!wed_door_set_cells(a, (uint32_t)row->pos.element, v, cells.n, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column cells");
-  return SQLITE_OK;
-}
+/* name and closed; new cells, which must lie in the base overlay (the
+** codec rebuilds the door cell table when the run cannot be rewritten in
+** place: wed_door_update). */
+LS_STORE_CALL(door_store, door_rec, "column cells",
+              wed_door_update(AREA(row), (uint32_t)row->pos.element, &rec->d, rec->cells.p, rec->cells.n, changed[DCOL_CELLS], &cerr))
 
-/* name and closed; new cells. */
-static int door_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const door_rec *r = row->rec;
-  (void)old;
-  AREA(row)->doors[row->pos.element] = r->d;
-  return changed[DCOL_CELLS] ? door_set_cells(row, r->cells, err) : SQLITE_OK;
-}
-
-/* The uid: a door keeps it while doors before it come and go. */
-static int64_t door_key(const void *model, const ls_pos *pos) {
-  return ((const wed_area *)model)->doors[pos->element].uid;
-}
-
-/* The door with that uid, wherever deletes moved it. */
-static int door_seek(const void *model, int64_t key, ls_pos *pos) {
-  return seek_uid(wed_door_find, model, key, pos);
-}
+/* The uid: a door keeps it while doors before it come and go; the seek
+** finds it wherever deletes moved it. */
+LS_UID_KEYS(door, wed_area, doors, wed_door_find)
 
 /* INSERT: a new door after the last (door, when given, must be that
 ** number), closed = 1, no cells and no polygons yet; the engine then sets
 ** name, closed and cells.  Its polygons come with INSERT INTO wed_polygons
 ** (kind 'door_open' or 'door_closed'). */
-typedef struct door_args {
-  ls_arg door;
-} door_args;
+typedef struct door_args { ls_arg door; } door_args;
 
-static int door_insert(void *model, const void *args_, ls_pos *pos, char **err) {
-  const door_args *args = args_;
-  wed_area *a = model;
-  uint32_t door = 0;
-  codec_error cerr;
-  if (ls_arg_given(&args->door) &&
-      (ls_arg_type(&args->door) != SQLITE_INTEGER || ls_arg_int64(&args->door) != a->num_doors)) {
-    *err = sqlite3_mprintf("column door: a new door goes after the last, as door %u (leave door out)", a->num_doors);
-    return SQLITE_CONSTRAINT;
-  }
-  cerr.msg[0] = 0;
-  if (!wed_door_insert(a, &door, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a door");
-  pos->element = door;
-  pos->index = pos->x = 0;
-  return SQLITE_OK;
-}
+LS_INSERT_CALL(door_insert, door_args, wed_door_insert_at(model, ls_arg_opt_int(&args->door, -1, &(int64_t){0}), &element, &cerr))
 
 /* DELETE of a door with its open and closed polygons and its cells; later
 ** doors move down by one, the wall groups follow. */
-static int door_remove(void *model, const ls_pos *pos, char **err) {
-  return remove_element(wed_door_delete, model, pos, err);
-}
+LS_REMOVE_CALL(door_remove, wed_area, wed_door_delete, "cannot delete")
 
 /* Names a door row in error messages: number and name. */
-static char *describe_door(const void *model, const ls_pos *pos) {
-  char name[9];
-  name_for_message(((const wed_area *)model)->doors[pos->element].name, name);
-  return sqlite3_mprintf("door %lld '%s'", (long long)pos->element, name);
-}
+LS_DESCRIBE_CALL(describe_door, wed_area, wed_door_describe)
 
-/* The limit is the base overlay's, checked by door_set_cells. */
+/* The limit is the base overlay's, checked by wed_door_cells_valid. */
 static const ls_json_shape cells_shape = {1, 0, SIZE_MAX, "[0,1]",
                                           "a JSON array of base-overlay cell indices (y*width+x, below num_cells of overlay 0), e.g. '[0,1]'"};
 
@@ -337,17 +178,13 @@ static const ls_column door_columns[] = {
   LS_COL_INT("closed_count", LS_U16, door_rec, d.closed_count, LS_COL_RO, "number of closed-state polygons"),
 };
 
-static const ls_insert door_insertion = {
-  .run = door_insert, .args_size = sizeof(door_args), .args = {LS_ARG(door_args, door)},
-};
+static const ls_insert door_insertion = LS_INSERT(door_insert, door_args, LS_ARG(door_args, door));
 
 static const ls_table wed_doors = {
-  .name = "wed_doors", .format = &wed_format,
+  .name = "wed_doors", .format = &wed_format, LS_COLUMNS(door_columns),
   .doc = "one row per door of each WED file; INSERT adds a door after the last (closed 1, no polygons: add them to wed_polygons), DELETE removes one with its polygons and cells",
-  LS_COLUMNS(door_columns),
-  .shape = LS_ARRAY(door_count), .key = door_key, .seek = door_seek,
+  .shape = LS_ARRAY(door_count), .key = door_key, .seek = door_seek, .rows_per_file = 2, /* the corpus average */
   .insert = &door_insertion, .remove = door_remove, .describe = describe_door,
-  .rows_per_file = 2, /* the corpus average */
   .record_size = sizeof(door_rec), .load = door_load, .store = door_store,
 };
 
@@ -367,164 +204,55 @@ typedef struct polygon_rec {
 ** there by designated index, so a list that disagrees draws -Woverride-init. */
 enum { PCOL_MIN_X = 6, PCOL_VERTICES = 11 };
 
-/* Flags and height of an INSERTed wall whose values are not given: the
-** usual wall (shade wall) and the height of 99.98% of real polygons. */
-#define WED_NEW_WALL_FLAGS WED_PF_SHADE_WALL
-#define WED_NEW_WALL_HEIGHT 0xFF
-
-/* The uid: a polygon keeps it while walls before it come and go. */
-static int64_t polygon_key(const void *model, const ls_pos *pos) {
-  return ((const wed_area *)model)->polygons[pos->element].uid;
-}
-
-/* The polygon with that uid, wherever inserts and deletes moved it. */
-static int polygon_seek(const void *model, int64_t key, ls_pos *pos) {
-  return seek_uid(wed_polygon_find, model, key, pos);
-}
+/* The uid: a polygon keeps it while walls before it come and go; the
+** seek finds it wherever inserts and deletes moved it. */
+LS_UID_KEYS(polygon, wed_area, polygons, wed_polygon_find)
 
 static int polygon_load(const ls_row *row, char **err) {
   const wed_area *a = AREA(row);
   polygon_rec *r = row->rec;
-  const wed_point *pts;
   long door = -1;
   (void)err;
-  r->vertices.n = 2 * (size_t)wed_polygon_vertices(a, (uint32_t)row->pos.element, &pts); /* x, y, x, y... */
-  r->vertices.p = pts;
+  LS_SPAN_CALL(r->vertices, wed_point, 2 * (size_t)wed_polygon_vertices(a, (uint32_t)row->pos.element, &run)); /* x, y, x, y... */
   r->p = a->polygons[row->pos.element];
-  r->box[0] = r->p.min_x;
-  r->box[1] = r->p.max_x;
-  r->box[2] = r->p.min_y;
-  r->box[3] = r->p.max_y;
+  wed_polygon_edges(&r->p, r->box);
   r->kind = (int32_t)wed_polygon_kind_of(a, (uint32_t)row->pos.element, &door);
   r->door = door;
-  if (door >= 0) {
-    r->door_name.p = a->doors[door].name;
-    r->door_name.n = wed_resref_len(a->doors[door].name);
-  }
+  if (door >= 0) r->door_name = (ls_span){.p = a->doors[door].name, .n = wed_resref_len(a->doors[door].name)};
   return SQLITE_OK;
 }
 
 /* flags and height; new vertices (the codec recomputes the box); then the
-** box: each edge as the UPDATE sets it, else as the vertices give it when
-** they changed, else as it was (-1, NULL: from the vertices), each axis
-** given checked for min <= max. */
-static int polygon_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  static const char *const names[4] = {"min_x", "max_x", "min_y", "max_y"};
-  const polygon_rec *r = row->rec, *was = old;
-  const wed_polygon *p;
-  uint16_t box[4], from_vertices[4];
-  const wed_point *pts;
-  uint32_t n;
-  codec_error cerr;
-  int k;
-  AREA(row)->polygons[row->pos.element] = r->p;
-  cerr.msg[0] = 0;
-  if (changed[PCOL_VERTICES] &&
-      !wed_polygon_set_vertices(AREA(row), (uint32_t)row->pos.element, r->vertices.p, r->vertices.n / 2, &cerr)) {
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column vertices");
-  }
-  n = wed_polygon_vertices(AREA(row), (uint32_t)row->pos.element, &pts);
-  wed_bbox_of(pts, n, &from_vertices[0], &from_vertices[1], &from_vertices[2], &from_vertices[3]);
-  for (k = 0; k < 4; k++) {
-    int32_t edge = changed[PCOL_MIN_X + k] ? r->box[k] : changed[PCOL_VERTICES] ? -1 : was->box[k];
-    box[k] = edge < 0 ? from_vertices[k] : (uint16_t)edge;
-  }
-  for (k = 0; k < 4; k += 2) {
-    if ((changed[PCOL_MIN_X + k] || changed[PCOL_MIN_X + k + 1]) && box[k] > box[k + 1]) {
-      *err = sqlite3_mprintf("column %s: %u is greater than %s %u; a bounding box needs %s <= %s", names[k],
-                             (unsigned)box[k], names[k + 1], (unsigned)box[k + 1], names[k], names[k + 1]);
-      return SQLITE_CONSTRAINT;
-    }
-  }
-  p = &AREA(row)->polygons[row->pos.element]; /* the codec may have replaced the array */
-  if (box[0] == p->min_x && box[1] == p->max_x && box[2] == p->min_y && box[3] == p->max_y) return SQLITE_OK;
-  if (!wed_polygon_set_bbox(AREA(row), (uint32_t)row->pos.element, box[0], box[1], box[2], box[3], &cerr)) {
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "bounding box");
-  }
-  return SQLITE_OK;
-}
+** box edges the UPDATE sets (-1, NULL: from the vertices), each axis
+** given checked for min <= max (wed_polygon_update). */
+LS_STORE_CALL(polygon_store, polygon_rec, NULL,
+              wed_polygon_update(AREA(row), (uint32_t)row->pos.element, &rec->p, rec->vertices.p, rec->vertices.n / 2,
+                                 changed[PCOL_VERTICES], rec->box, ls_changed_bits(changed, PCOL_MIN_X, 4), &cerr))
 
-/* Flags of an INSERTed door polygon whose flags are not given: door,
-** cover animations and shade wall (0x89), as all 370 door polygons of the
-** corpus. */
-#define WED_NEW_DOOR_FLAGS (WED_PF_DOOR | WED_PF_COVER_ANIMATIONS | WED_PF_SHADE_WALL)
+/* INSERT: a wall after the last wall, or with kind 'door_open' or
+** 'door_closed' and a door a polygon at the end of that door's state
+** (wed_polygon_insert_kind); the engine then sets the given columns. */
+typedef struct polygon_args { ls_arg kind, door, door_name; } polygon_args;
 
-/* INSERT: with kind 'wall' (or no kind and no door) a new wall polygon
-** after the last wall; with kind 'door_open' or 'door_closed' and a door, a
-** new polygon at the end of that door's state.  Later polygons move up by
-** one.  It has no vertices yet; the engine then sets the given columns. */
-typedef struct polygon_args {
-  ls_arg kind, door, door_name;
-} polygon_args;
-
-static int polygon_insert(void *model, const void *args_, ls_pos *pos, char **err) {
-  const polygon_args *args = args_;
-  wed_area *a = model;
-  const char *kind = ls_arg_text(&args->kind);
-  int has_door = ls_arg_given(&args->door);
-  int door_kind = kind && (strcmp(kind, "door_open") == 0 || strcmp(kind, "door_closed") == 0);
-  uint32_t poly = 0;
-  int64_t door = 0;
-  codec_error cerr;
-  int ok;
-  if (ls_arg_given(&args->door_name) || (kind && !door_kind && strcmp(kind, "wall") != 0) ||
-      door_kind != has_door) {
-    *err = sqlite3_mprintf("INSERT into wed_polygons takes kind 'wall' (or no kind) without a door, or kind 'door_open' or 'door_closed' "
-                           "with a door (wed_doors.door); door_name is read-only");
-    return SQLITE_CONSTRAINT;
-  }
-  cerr.msg[0] = 0;
-  if (door_kind) {
-    if (a->num_doors == 0) {
-      *err = sqlite3_mprintf("column door: the area has no doors (add one with INSERT INTO wed_doors)");
-      return SQLITE_CONSTRAINT;
-    }
-    if (ls_arg_type(&args->door) != SQLITE_INTEGER || (door = ls_arg_int64(&args->door)) < 0 ||
-        door >= a->num_doors) {
-      *err = sqlite3_mprintf("column door: it takes a door number from 0 to %u (the area has %u doors)", a->num_doors - 1, a->num_doors);
-      return SQLITE_CONSTRAINT;
-    }
-    ok = wed_polygon_insert_door(a, (uint32_t)door, strcmp(kind, "door_closed") == 0, WED_NEW_DOOR_FLAGS, WED_NEW_WALL_HEIGHT, NULL, 0,
-                                 &poly, &cerr);
-    if (!ok) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a %s polygon", kind);
-  } else if (!wed_polygon_insert_wall(a, WED_NEW_WALL_FLAGS, WED_NEW_WALL_HEIGHT, NULL, 0, &poly, &cerr)) {
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a wall polygon");
-  }
-  pos->element = poly;
-  pos->index = pos->x = 0;
-  return SQLITE_OK;
-}
+LS_INSERT_CALL(polygon_insert, polygon_args,
+               wed_polygon_insert_kind(model, ls_arg_text(&args->kind), ls_arg_opt_int(&args->door, -1, &(int64_t){0}),
+                                       ls_arg_given(&args->door_name), &element, &cerr))
 
 /* DELETE of a polygon, wall or door polygon (its door's state loses it);
 ** later polygons move down, the wall groups follow. */
-static int polygon_remove(void *model, const ls_pos *pos, char **err) {
-  return remove_element(wed_polygon_delete, model, pos, err);
-}
+LS_REMOVE_CALL(polygon_remove, wed_area, wed_polygon_delete, "cannot delete")
 
 /* Names a polygon row in error messages: index, kind and door. */
-static char *describe_polygon(const void *model, const ls_pos *pos) {
-  const wed_area *a = model;
-  long door = -1;
-  enum wed_polygon_kind kind = wed_polygon_kind_of(a, (uint32_t)pos->element, &door);
-  char name[9];
-  if (door < 0) return sqlite3_mprintf("%s polygon %lld", wed_polygon_kind_name(kind), (long long)pos->element);
-  name_for_message(a->doors[door].name, name);
-  return sqlite3_mprintf("%s polygon %lld of door %ld '%s'", wed_polygon_kind_name(kind), (long long)pos->element, door, name);
-}
-
-static const char *const polygon_kind_names[] = {"wall", "door_open", "door_closed", "orphan", NULL};
+LS_DESCRIBE_CALL(describe_polygon, wed_area, wed_polygon_describe)
 
 static const ls_json_shape vertices_shape = {2, 0, SIZE_MAX, "[[10,20],[90,20],[50,80]]",
                                              "a JSON array of [x,y] pairs of integers from 0 to 65535 (pixel coordinates), e.g. '[[10,20],[90,20],[50,80]]'"};
 
 static const ls_column polygon_columns[] = {
   LS_COL_POS("polygon", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(34), "index in the combined array: wall polygons first, then door polygons (shifts when walls are inserted or deleted)"),
-  {.name = "kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I32, .offset = offsetof(polygon_rec, kind), .flags = LS_COL_RO,
-   .aux = polygon_kind_names, .doc = "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"},
-  {.name = "door", .type = "INTEGER", .kind = LS_INT, .store = LS_I64, .offset = offsetof(polygon_rec, door),
-   .flags = LS_COL_RO | LS_COL_NULL, .null_value = -1, .doc = "door number (wed_doors.door) for door polygons, else NULL"},
-  {.name = "door_name", .type = "TEXT", .kind = LS_TEXT8, .store = LS_SPAN, .offset = offsetof(polygon_rec, door_name),
-   .flags = LS_COL_RO, .doc = "that door's name, else NULL"},
+  LS_COL_ENUM("kind", LS_I32, polygon_rec, kind, 0, wed_polygon_kind_names, LS_COL_RO, "'wall', 'door_open', 'door_closed' (or 'orphan': after the walls but in no door's range)"),
+  LS_COL_INT_NULL("door", LS_I64, polygon_rec, door, 0, 0, LS_COL_RO, "door number (wed_doors.door) for door polygons, else NULL"),
+  LS_COL_TEXT("door_name", LS_TEXT8, polygon_rec, door_name, 0, LS_COL_RO, 0, "that door's name, else NULL"),
   LS_COL_INT("flags", LS_U8, polygon_rec, p.flags, 0, "flag byte: wed_flag_names(flags); 0x01 shade wall, 0x04 hovering, 0x08 cover animations, 0x80 door"),
   LS_COL_INT("height", LS_U8, polygon_rec, p.height, 0, "height byte (255 in almost every real polygon)"),
   [PCOL_MIN_X] = LS_COL_INT_NULL("min_x", LS_I32, polygon_rec, box[0], 0, 65535, 0, "bounding box left (stored; setting vertices recomputes the box, an explicit min_x..max_y in the same UPDATE wins; NULL: from the vertices)"),
@@ -536,141 +264,93 @@ static const ls_column polygon_columns[] = {
   LS_COL_INT("first_vertex", LS_U32, polygon_rec, p.first_vertex, LS_COL_RO, "index of the first vertex in the file's vertex table"),
 };
 
-static const ls_insert polygon_insertion = {
-  .run = polygon_insert, .args_size = sizeof(polygon_args),
-  .args = {LS_ARG(polygon_args, kind), LS_ARG(polygon_args, door), LS_ARG(polygon_args, door_name)},
-};
+static const ls_insert polygon_insertion =
+    LS_INSERT(polygon_insert, polygon_args, LS_ARG(polygon_args, kind), LS_ARG(polygon_args, door), LS_ARG(polygon_args, door_name));
 
 static const ls_table wed_polygons = {
-  .name = "wed_polygons", .format = &wed_format,
+  .name = "wed_polygons", .format = &wed_format, LS_COLUMNS(polygon_columns),
   .doc = "one row per polygon (walls, then door polygons) of each WED file; INSERT adds a wall (flags 1, height 255 unless given) or, with kind 'door_open'/'door_closed' and door, a polygon of that door state (flags 0x89 unless given); DELETE removes one; wall groups follow",
-  LS_COLUMNS(polygon_columns),
-  .shape = LS_ARRAY(polygon_count), .key = polygon_key, .seek = polygon_seek,
+  .shape = LS_ARRAY(polygon_count), .key = polygon_key, .seek = polygon_seek, .rows_per_file = 33, /* the corpus average */
   .insert = &polygon_insertion, .remove = polygon_remove, .describe = describe_polygon,
-  .rows_per_file = 33, /* the corpus average */
   .record_size = sizeof(polygon_rec), .load = polygon_load, .store = polygon_store,
 };
 
 /* ---- wed_vertices ---------------------------------------------------------------- */
-
-/* wed_vertices: one point of a polygon's run, at pos (polygon, vertex). */
-typedef struct vertex_rec {
-  wed_point v;
-} vertex_rec;
 
 static int64_t vertex_count_of(const void *m, int64_t poly) {
   const wed_point *pts;
   return wed_polygon_vertices(m, (uint32_t)poly, &pts);
 }
 
-static int64_t vertex_key(const void *model, const ls_pos *pos) {
-  return (int64_t)wed_vertex_uid(model, (uint32_t)pos->element, (uint32_t)pos->index);
-}
+/* The vertex's uid, and the vertex with that uid wherever inserts and
+** deletes moved it. */
+LS_KEY_CALL_NESTED(vertex_key, wed_area, wed_vertex_uid)
+LS_SEEK_FIND_NESTED(vertex_seek, wed_area, wed_vertex_find)
 
-/* The vertex with that uid, wherever inserts and deletes moved it. */
-static int vertex_seek(const void *model, int64_t key, ls_pos *pos) {
-  uint32_t poly, k;
-  if (key < 0 || !wed_vertex_find(model, (uint64_t)key, &poly, &k)) return 0;
-  pos->element = poly;
-  pos->index = k;
-  pos->x = 0;
-  return 1;
-}
-
+/* A row's record is its point, at pos (polygon, vertex). */
 static int vertex_load(const ls_row *row, char **err) {
   const wed_point *pts;
   (void)err;
   wed_polygon_vertices(AREA(row), (uint32_t)row->pos.element, &pts);
-  ((vertex_rec *)row->rec)->v = pts[row->pos.index];
+  *(wed_point *)row->rec = pts[row->pos.index];
   return SQLITE_OK;
 }
 
 /* A moved vertex: the codec recomputes the box and the wall groups. */
-static int vertex_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  codec_error cerr;
-  (void)old, (void)changed;
-  cerr.msg[0] = 0;
-  if (!wed_vertex_set(AREA(row), (uint32_t)row->pos.element, (uint32_t)row->pos.index, ((const vertex_rec *)row->rec)->v, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot move the vertex");
-  return SQLITE_OK;
-}
+LS_STORE_CALL(vertex_store, wed_point, "cannot move the vertex",
+              wed_vertex_set(AREA(row), (uint32_t)row->pos.element, (uint32_t)row->pos.index, *rec, &cerr))
 
 static const ls_column vertex_columns[] = {
   LS_COL_POS("polygon", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(34), "the polygon (wed_polygons.polygon: walls first, then door polygons); INSERT: the polygon the vertex goes into"),
   LS_COL_POS("vertex", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(14), "position in the polygon's vertex list, 0-based (shifts when vertices before it are inserted or deleted); INSERT: the position to take, default after the last"),
-  LS_COL_INT("x", LS_U16, vertex_rec, v.x, 0, "x in pixels, 0..65535; setting x or y recomputes the polygon's bounding box and the wall groups"),
-  LS_COL_INT("y", LS_U16, vertex_rec, v.y, 0, "y in pixels, 0..65535"),
+  LS_COL_INT("x", LS_U16, wed_point, x, 0, "x in pixels, 0..65535; setting x or y recomputes the polygon's bounding box and the wall groups"),
+  LS_COL_INT("y", LS_U16, wed_point, y, 0, "y in pixels, 0..65535"),
 };
 
 /* INSERT: the point (x, y, both needed) goes into polygon `polygon` (the
 ** index wed_polygons shows now) before vertex `vertex` (NULL: after the
 ** last); the vertices from there on move up by one. */
-typedef struct vertex_args {
-  ls_arg polygon, vertex, x, y;
-} vertex_args;
+typedef struct vertex_args { ls_arg polygon, vertex, x, y; } vertex_args;
 
 static int vertex_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const vertex_args *args = args_;
   wed_area *a = model;
   int64_t poly, at, x, y;
   uint32_t n;
-  codec_error cerr;
+  codec_error cerr = {0};
   int rc;
-  if (!ls_arg_given(&args->polygon) || !ls_arg_given(&args->x) || !ls_arg_given(&args->y)) {
-    *err = sqlite3_mprintf("INSERT into wed_vertices needs polygon, x and y (vertex is optional: the position, default after the last)");
-    return SQLITE_CONSTRAINT;
-  }
-  if (a->num_polygons == 0) {
-    *err = sqlite3_mprintf("column polygon: the area has no polygons (add one with INSERT INTO wed_polygons)");
-    return SQLITE_CONSTRAINT;
-  }
+  if (!ls_arg_given(&args->polygon) || !ls_arg_given(&args->x) || !ls_arg_given(&args->y))
+    return ls_refuse(err, "INSERT into wed_vertices needs polygon, x and y (vertex is optional: the position, default after the last)");
+  if (a->num_polygons == 0) return ls_refuse(err, "column polygon: the area has no polygons (add one with INSERT INTO wed_polygons)");
   if ((rc = ls_arg_int(&args->polygon, 0, a->num_polygons - 1, &poly, err)) != SQLITE_OK ||
       (rc = ls_arg_int(&args->x, 0, 65535, &x, err)) != SQLITE_OK ||
       (rc = ls_arg_int(&args->y, 0, 65535, &y, err)) != SQLITE_OK)
     return rc;
   n = (uint32_t)vertex_count_of(a, poly);
   if ((rc = ls_arg_int_or(&args->vertex, 0, n, n, &at, err)) != SQLITE_OK) return rc;
-  cerr.msg[0] = 0;
   if (!wed_polygon_insert_vertex(a, (uint32_t)poly, (uint32_t)at, (wed_point){(uint16_t)x, (uint16_t)y}, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a vertex into polygon %lld", (long long)poly);
-  pos->element = poly;
-  pos->index = at;
-  pos->x = 0;
-  return SQLITE_OK;
+  return ls_inserted_at(pos, poly, at);
 }
 
 /* DELETE of a vertex (of any polygon; a polygon may end up with none); the
 ** later vertices of its polygon move down by one. */
-static int vertex_remove(void *model, const ls_pos *pos, char **err) {
-  codec_error cerr;
-  cerr.msg[0] = 0;
-  if (!wed_polygon_delete_vertex(model, (uint32_t)pos->element, (uint32_t)pos->index, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot delete");
-  return SQLITE_OK;
-}
+LS_REMOVE_CALL_NESTED(vertex_remove, wed_area, wed_polygon_delete_vertex, "cannot delete")
 
 /* Names a vertex row in error messages: its position and its polygon as
 ** describe_polygon names it. */
-static char *describe_vertex(const void *model, const ls_pos *pos) {
-  char *poly = describe_polygon(model, pos);
-  char *s = poly ? sqlite3_mprintf("vertex %lld of %s", (long long)pos->index, poly) : NULL;
-  sqlite3_free(poly);
-  return s;
-}
+LS_DESCRIBE_CALL_NESTED(describe_vertex, wed_area, wed_vertex_describe)
 
-static const ls_insert vertex_insertion = {
-  .run = vertex_insert, .args_size = sizeof(vertex_args),
-  .args = {LS_ARG(vertex_args, polygon), LS_ARG(vertex_args, vertex), LS_ARG(vertex_args, x), LS_ARG(vertex_args, y)},
-};
+static const ls_insert vertex_insertion = LS_INSERT(vertex_insert, vertex_args, LS_ARG(vertex_args, polygon),
+                                                   LS_ARG(vertex_args, vertex), LS_ARG(vertex_args, x), LS_ARG(vertex_args, y));
 
 static const ls_table wed_vertices = {
-  .name = "wed_vertices", .format = &wed_format,
+  .name = "wed_vertices", .format = &wed_format, LS_COLUMNS(vertex_columns),
   .doc = "one row per vertex of each polygon of each WED file (the vertices column of wed_polygons, one point a row); INSERT adds a vertex to a polygon, DELETE removes one; boxes and wall groups follow",
-  LS_COLUMNS(vertex_columns),
   .shape = LS_NESTED(polygon_count, vertex_count_of), .key = vertex_key, .seek = vertex_seek,
   .insert = &vertex_insertion, .remove = vertex_remove, .describe = describe_vertex, .natural_order = "polygon,vertex",
   .rows_per_file = 456, /* the corpus average */
-  .record_size = sizeof(vertex_rec), .load = vertex_load, .store = vertex_store,
+  .record_size = sizeof(wed_point), .load = vertex_load, .store = vertex_store,
 };
 
 /* ---- wed_tiles ------------------------------------------------------------------- */
@@ -686,29 +366,19 @@ enum { TCOL_TIS_TILES = 6 }; /* the column `tis_tiles` (placed there in tile_col
 
 static int tile_load(const ls_row *row, char **err) {
   tile_rec *r = row->rec;
-  const uint16_t *tiles;
   (void)err;
   r->cell = (uint32_t)(row->pos.y * (int64_t)AREA(row)->overlays[row->pos.element].width + row->pos.x);
   r->c = AREA(row)->overlays[row->pos.element].cells[r->cell];
-  r->tis_tiles.n = wed_cell_tiles(AREA(row), (uint32_t)row->pos.element, r->cell, &tiles);
-  r->tis_tiles.p = tiles;
+  LS_SPAN_CALL(r->tis_tiles, uint16_t, wed_cell_tiles(AREA(row), (uint32_t)row->pos.element, r->cell, &run));
   return SQLITE_OK;
 }
 
 /* The fields that size nothing; new TIS tiles go to the codec, which
-** rebuilds the lookup table when the count changes or the run is shared. */
-static int tile_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const tile_rec *r = row->rec;
-  codec_error cerr;
-  (void)old;
-  AREA(row)->overlays[row->pos.element].cells[r->cell] = r->c;
-  cerr.msg[0] = 0;
-  if (changed[TCOL_TIS_TILES] &&
-      !wed_cell_set_tiles(AREA(row), (uint32_t)row->pos.element, r->cell, r->tis_tiles.p, r->tis_tiles.n, &cerr)) {
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "column tis_tiles");
-  }
-  return SQLITE_OK;
-}
+** rebuilds the lookup table when the count changes or the run is shared
+** (wed_cell_update). */
+LS_STORE_CALL(tile_store, tile_rec, "column tis_tiles",
+              wed_cell_update(AREA(row), (uint32_t)row->pos.element, rec->cell, &rec->c, rec->tis_tiles.p, rec->tis_tiles.n,
+                              changed[TCOL_TIS_TILES], &cerr))
 
 static const ls_json_shape tis_tiles_shape = {1, 1, 65535, "[12]",
                                               "a JSON array of 1 to 65535 TIS tile numbers from 0 to 65535 (several: an animation), e.g. '[12]'"};
@@ -730,8 +400,8 @@ static const ls_column tile_columns[] = {
 };
 
 static const ls_table wed_tiles = {
-  .name = "wed_tiles", .format = &wed_format, .doc = "one row per tilemap cell of each used overlay of each WED file",
-  LS_COLUMNS(tile_columns),
+  .name = "wed_tiles", .format = &wed_format, LS_COLUMNS(tile_columns),
+  .doc = "one row per tilemap cell of each used overlay of each WED file",
   .shape = LS_GRID(overlay_count, overlay_width, overlay_height), .row_name = "tile x {x}, y {y} of overlay {element}",
   .rows_per_file = 800, /* the corpus average */
   .record_size = sizeof(tile_rec), .load = tile_load, .store = tile_store,
@@ -751,15 +421,10 @@ typedef struct group_rec {
 static int group_load(const ls_row *row, char **err) {
   const wed_area *a = AREA(row);
   group_rec *r = row->rec;
-  const uint16_t *polys;
-  uint32_t gx, gy;
   (void)err;
-  wed_wallgroup_grid(a, &gx, &gy);
   r->g = a->wallgroups[row->pos.element];
-  r->x_px = gx ? (int64_t)WED_GROUP_W * (row->pos.element % gx) : 0;
-  r->y_px = gx ? (int64_t)WED_GROUP_H * (row->pos.element / gx) : 0;
-  r->polygons.n = wed_wallgroup_polygons(a, (uint32_t)row->pos.element, &polys);
-  r->polygons.p = polys;
+  wed_wallgroup_origin(a, (uint32_t)row->pos.element, &r->x_px, &r->y_px);
+  LS_SPAN_CALL(r->polygons, uint16_t, wed_wallgroup_polygons(a, (uint32_t)row->pos.element, &run));
   return SQLITE_OK;
 }
 
@@ -773,10 +438,9 @@ static const ls_column group_columns[] = {
 };
 
 static const ls_table wed_wallgroups = {
-  .name = "wed_wallgroups", .format = &wed_format, .doc = "one row per wall group of each WED file (read-only: derived from the polygons)",
-  LS_COLUMNS(group_columns),
-  .shape = LS_ARRAY(group_count), .row_name = "wall group {element}",
-  .rows_per_file = 13, /* the corpus average */
+  .name = "wed_wallgroups", .format = &wed_format, LS_COLUMNS(group_columns),
+  .doc = "one row per wall group of each WED file (read-only: derived from the polygons)",
+  .shape = LS_ARRAY(group_count), .row_name = "wall group {element}", .rows_per_file = 13, /* the corpus average */
   .record_size = sizeof(group_rec), .load = group_load,
 };
 
@@ -784,8 +448,4 @@ static const ls_table wed_wallgroups = {
 
 static const ls_table *const wed_tables[] = {&wed_overlays, &wed_doors, &wed_polygons, &wed_vertices, &wed_tiles, &wed_wallgroups, NULL};
 
-const ls_family wed_family = {
-  .format = &wed_format,
-  .tables = wed_tables,
-  .register_functions = wed_register_functions,
-};
+const ls_family wed_family = {.format = &wed_format, .tables = wed_tables, .register_functions = wed_register_functions};

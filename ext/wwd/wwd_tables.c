@@ -71,14 +71,10 @@ static void wwd_format_bytes_claim(const unsigned char *data, size_t size, codec
 static void *wwd_format_parse_reusing(const unsigned char *data, size_t size, ls_scratch *scratch,
                                       const codec_cancel *cancel, codec_error *err) {
   size_t want = wwd_scratch_bytes(data, size);
-  wwd_scratch block;
   wwd_level *lvl = NULL;
   int ok;
   if (want) (void)ls_scratch_reserve(scratch, want); /* out of memory: the parse reports it */
-  block.data = scratch->data;
-  block.cap = scratch->cap;
-  block.alloc_large = ls_alloc_large;
-  block.cancel = cancel;
+  wwd_scratch block = {.data = scratch->data, .cap = scratch->cap, .alloc_large = ls_alloc_large, .cancel = cancel};
   ok = wwd_parse_reusing(data, size, &block, &lvl, err);
   scratch->data = block.data;
   scratch->cap = block.cap;
@@ -126,10 +122,10 @@ typedef struct tile_rec {
   uint32_t tile_written;
 } tile_rec;
 
-/* wwd_tile_properties: the property as the codec holds it, the mask as a span. */
+/* wwd_tile_properties: the property as the codec holds it (a copy), its
+** mask as a span. */
 typedef struct property_rec {
-  uint32_t type, width, height;
-  int32_t attribute, inside_attribute, rect[4];
+  wwd_tile_property tp;
   ls_span mask;
 } property_rec;
 
@@ -149,8 +145,7 @@ static int level_load(const ls_row *row, char **err) {
   r->checksum_computed = lvl->checksum_computed;
   r->checksum_kind = lvl->checksum_kind;
   r->file_size = (int64_t)lvl->file_size;
-  r->game.p = game;
-  r->game.n = game ? strlen(game) : 0;
+  r->game = (ls_span){.p = game, .n = game ? strlen(game) : 0};
   return SQLITE_OK;
 }
 
@@ -189,10 +184,8 @@ static const ls_column level_columns[] = {
   LS_COL_INT("num_tile_properties", LS_I64, level_rec, num_tile_properties, LS_COL_RO, "number of tile properties"),
   LS_COL_INT("checksum", LS_I64, level_rec, checksum, LS_COL_RO, "checksum stored in the header (as read)"),
   LS_COL_INT("checksum_computed", LS_I64, level_rec, checksum_computed, LS_COL_RO, "checksum S computed over the main block as stored"),
-  {.name = "checksum_kind", .type = "TEXT", .kind = LS_ENUM, .store = LS_I64, .offset = offsetof(level_rec, checksum_kind),
-   .flags = LS_COL_RO, .aux = checksum_kind_names, .doc = "'exact', 'engine', 'wapmap', 'unset' or 'mismatch' (levelsql writes 'exact')"},
-  {.name = "game", .type = "TEXT", .kind = LS_UTF8, .store = LS_SPAN, .offset = offsetof(level_rec, game), .flags = LS_COL_RO,
-   .doc = "'claw', 'gruntz', 'getmedieval' or NULL"},
+  LS_COL_ENUM("checksum_kind", LS_I64, level_rec, checksum_kind, 0, checksum_kind_names, LS_COL_RO, "'exact', 'engine', 'wapmap', 'unset' or 'mismatch' (levelsql writes 'exact')"),
+  LS_COL_TEXT("game", LS_UTF8, level_rec, game, 0, LS_COL_RO, 0, "'claw', 'gruntz', 'getmedieval' or NULL"),
   LS_COL_INT("file_size", LS_I64, level_rec, file_size, LS_COL_RO, "size of the file as read, in bytes"),
 };
 
@@ -206,9 +199,7 @@ static const ls_table wwd_levels = {
 
 /* ---- wwd_planes ------------------------------------------------------------ */
 
-static int64_t plane_count(const void *model) {
-  return ((const wwd_level *)model)->num_planes;
-}
+LS_COUNT_OF(plane_count, wwd_level, num_planes)
 
 static int plane_load(const ls_row *row, char **err) {
   const wwd_plane *p = &LEVEL(row)->planes[row->pos.element];
@@ -217,13 +208,9 @@ static int plane_load(const ls_row *row, char **err) {
   uint32_t i;
   (void)err;
   if (!sets) return SQLITE_NOMEM;
-  for (i = 0; i < p->num_image_sets; i++) {
-    sets[i].p = p->image_sets[i].data;
-    sets[i].n = p->image_sets[i].len;
-  }
+  for (i = 0; i < p->num_image_sets; i++) sets[i] = (ls_span){.p = p->image_sets[i].data, .n = p->image_sets[i].len};
   memcpy(r->h, p->header, WWD_PLANE_HEADER_SIZE);
-  r->image_sets.p = sets;
-  r->image_sets.n = p->num_image_sets;
+  r->image_sets = (ls_span){.p = sets, .n = p->num_image_sets};
   r->num_objects = p->num_objects;
   return SQLITE_OK;
 }
@@ -237,32 +224,18 @@ static int plane_store(ls_row *row, const void *old, const unsigned char *change
   plane_rec *r = row->rec;
   uint32_t wide = le32_load(r->h + WWD_PLANE_TILES_WIDE), high = le32_load(r->h + WWD_PLANE_TILES_HIGH);
   (void)changed;
-  if (wide != p->tiles_wide || high != p->tiles_high) {
-    codec_error cerr;
-    cerr.msg[0] = 0;
-    if (!wwd_plane_resize(LEVEL(row), (uint32_t)row->pos.element, wide, high,
-                          (uint32_t)row->opts->format[WWD_OPT_NEW_CELLS], &cerr)) {
-      return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
-    }
-  }
+  codec_error cerr = {0};
+  if ((wide != p->tiles_wide || high != p->tiles_high) &&
+      !wwd_plane_resize(LEVEL(row), (uint32_t)row->pos.element, wide, high, (uint32_t)row->opts->format[WWD_OPT_NEW_CELLS], &cerr))
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
   memcpy(r->h + WWD_PLANE_WIDTH_PX, p->header + WWD_PLANE_WIDTH_PX, 8);    /* width_px, height_px */
   memcpy(r->h + WWD_PLANE_TILES_WIDE, p->header + WWD_PLANE_TILES_WIDE, 8); /* tiles_wide, tiles_high */
   if (r->image_sets.p != ((const plane_rec *)old)->image_sets.p) {
-    const ls_span *items = r->image_sets.p;
-    wwd_bytes *sets = calloc(r->image_sets.n + 1, sizeof *sets);
-    size_t i;
-    if (!sets) return SQLITE_NOMEM;
-    for (i = 0; i < r->image_sets.n; i++) {
-      if (!wwd_bytes_set(&sets[i], items[i].p, items[i].n)) {
-        while (i--) free(sets[i].data);
-        free(sets);
-        return SQLITE_NOMEM;
-      }
-    }
-    for (i = 0; i < p->num_image_sets; i++) free(p->image_sets[i].data);
-    free(p->image_sets);
-    p->image_sets = sets;
-    p->num_image_sets = (uint32_t)r->image_sets.n;
+    const char *const *names;
+    const size_t *lens;
+    int rc = ls_spans_split(row->arena, r->image_sets, &names, &lens);
+    if (rc != SQLITE_OK) return rc;
+    if (!wwd_plane_set_image_sets(p, names, lens, r->image_sets.n, &cerr)) return ls_codec_check(0, &cerr, err, NULL);
   }
   memcpy(p->header, r->h, WWD_PLANE_HEADER_SIZE);
   return SQLITE_OK;
@@ -291,79 +264,48 @@ static const ls_column plane_columns[] = {
   LS_COL_INT("movement_y_percent", LS_LE32S, plane_rec, h[WWD_PLANE_MOVEMENT_Y], 0, "parallax: vertical scroll speed in percent"),
   LS_COL_INT("fill_color", LS_LE32S, plane_rec, h[WWD_PLANE_FILL_COLOR], 0, "palette index of 'filled' tiles"),
   LS_COL_INT("z", LS_LE32S, plane_rec, h[WWD_PLANE_Z], 0, "drawing order (negative: behind)"),
-  {.name = "image_sets", .type = "TEXT", .kind = LS_JSON_TEXTS, .store = LS_SPAN, .offset = offsetof(plane_rec, image_sets),
-   .max = 1024, .aux = &image_sets_shape, .doc = "JSON array of the plane's image set names"},
+  LS_COL_JSON_TEXTS("image_sets", LS_SPAN, plane_rec, image_sets, 1024, 0, &image_sets_shape, "JSON array of the plane's image set names"),
   LS_COL_INT("num_objects", LS_U32, plane_rec, num_objects, LS_COL_RO, "objects on this plane"),
 };
 
-/* The uid: planes keep it across inserts and deletes of others. */
-static int64_t plane_key(const void *model, const ls_pos *pos) {
-  return ((const wwd_level *)model)->planes[pos->element].uid;
-}
-
-/* A seek's answer for a row found at index `at` of an array (or -1). */
-static int seek_index(long at, ls_pos *pos) {
-  if (at < 0) return 0;
-  pos->element = at;
-  pos->index = pos->x = 0;
-  return 1;
-}
-
-static int plane_seek(const void *model, int64_t key, ls_pos *pos) {
-  return seek_index(key < 0 || key > UINT32_MAX ? -1 : wwd_plane_find(model, (uint32_t)key), pos);
-}
+/* Keys: the codec's uids, which planes keep across inserts and deletes
+** of others. */
+LS_UID_KEYS(plane, wwd_level, planes, wwd_plane_find)
 
 /* The columns plane_insert reads. */
-typedef struct plane_args {
-  ls_arg plane, tile_width, tile_height, tiles_wide, tiles_high;
-} plane_args;
+typedef struct plane_args { ls_arg plane, tile_width, tile_height, tiles_wide, tiles_high; } plane_args;
 
 /* INSERT: a plane at index `plane` (default: after the last), not main,
 ** without image sets or objects.  Its tile size (read-only afterwards) and
-** its tile counts default to the main plane's (the first plane's in a
-** level without one; 64 x 64 pixels, 0 x 0 tiles in a level without
-** planes).  The plane is made with no cells and its header given the tile
+** its tile counts default to the main plane's (wwd_new_plane_size).  The plane is made with no cells and its header given the tile
 ** counts: plane_store, which the engine runs next with the INSERT's other
 ** values, sees the difference and sizes it, so that every new cell comes
 ** from one place (the new_cells option). */
 static int plane_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const plane_args *args = args_;
   wwd_level *lvl = model;
-  long main_plane = wwd_main_plane(lvl);
-  const wwd_plane *ref = main_plane >= 0 ? &lvl->planes[main_plane] : lvl->num_planes ? &lvl->planes[0] : NULL;
+  wwd_plane_size like = wwd_new_plane_size(lvl);
   int64_t at, tile_w, tile_h, wide, high;
   int rc;
   if ((rc = ls_arg_int_or(&args->plane, 0, lvl->num_planes, lvl->num_planes, &at, err)) != SQLITE_OK ||
-      (rc = ls_arg_int_or(&args->tile_width, 1, 4096, ref ? le32_load(ref->header + WWD_PLANE_TILE_WIDTH) : 64, &tile_w,
-                          err)) != SQLITE_OK ||
-      (rc = ls_arg_int_or(&args->tile_height, 1, 4096, ref ? le32_load(ref->header + WWD_PLANE_TILE_HEIGHT) : 64, &tile_h,
-                          err)) != SQLITE_OK ||
-      (rc = ls_arg_int_or(&args->tiles_wide, 0, INT32_MAX, ref ? ref->tiles_wide : 0, &wide, err)) != SQLITE_OK ||
-      (rc = ls_arg_int_or(&args->tiles_high, 0, INT32_MAX, ref ? ref->tiles_high : 0, &high, err)) != SQLITE_OK)
+      (rc = ls_arg_int_or(&args->tile_width, 1, 4096, like.tile_width, &tile_w, err)) != SQLITE_OK ||
+      (rc = ls_arg_int_or(&args->tile_height, 1, 4096, like.tile_height, &tile_h, err)) != SQLITE_OK ||
+      (rc = ls_arg_int_or(&args->tiles_wide, 0, INT32_MAX, like.tiles_wide, &wide, err)) != SQLITE_OK ||
+      (rc = ls_arg_int_or(&args->tiles_high, 0, INT32_MAX, like.tiles_high, &high, err)) != SQLITE_OK)
     return rc;
   if (!wwd_plane_insert(lvl, (uint32_t)at, 0, 0, (uint32_t)tile_w, (uint32_t)tile_h)) return SQLITE_NOMEM;
   le32_store(lvl->planes[at].header + WWD_PLANE_TILES_WIDE, (uint32_t)wide);
   le32_store(lvl->planes[at].header + WWD_PLANE_TILES_HIGH, (uint32_t)high);
-  pos->element = at;
-  pos->index = pos->x = 0;
-  return SQLITE_OK;
+  return ls_inserted_at(pos, at, 0);
 }
 
-/* DELETE: the plane with its tiles and its objects; the main plane stays. */
-static int plane_remove(void *model, const ls_pos *pos, char **err) {
-  wwd_level *lvl = model;
-  if (le32_load(lvl->planes[pos->element].header + WWD_PLANE_FLAGS) & WWD_PLANE_MAIN) {
-    *err = sqlite3_mprintf("it is the main plane, which a level cannot do without; delete other planes only");
-    return SQLITE_CONSTRAINT;
-  }
-  return wwd_plane_remove(lvl, (uint32_t)pos->element) ? SQLITE_OK : SQLITE_INTERNAL;
-}
+/* DELETE: the plane with its tiles and its objects; the main plane stays
+** (wwd_plane_delete). */
+LS_REMOVE_CALL(plane_remove, wwd_level, wwd_plane_delete, NULL)
 
-static const ls_insert plane_insertion = {
-  .run = plane_insert, .args_size = sizeof(plane_args),
-  .args = {LS_ARG(plane_args, plane), LS_ARG(plane_args, tile_width), LS_ARG(plane_args, tile_height),
-           LS_ARG(plane_args, tiles_wide), LS_ARG(plane_args, tiles_high)},
-};
+static const ls_insert plane_insertion = LS_INSERT(plane_insert, plane_args, LS_ARG(plane_args, plane), LS_ARG(plane_args, tile_width),
+                                                   LS_ARG(plane_args, tile_height), LS_ARG(plane_args, tiles_wide),
+                                                   LS_ARG(plane_args, tiles_high));
 
 static const ls_table wwd_planes = {
   .name = "wwd_planes", .format = &wwd_format, .doc = "one row per plane of each WWD file; INSERT adds planes, DELETE removes them with their objects (not the main plane)",
@@ -378,31 +320,16 @@ static const ls_table wwd_planes = {
 
 #define OBJECT(row) (&LEVEL(row)->planes[(row)->pos.element].objects[(row)->pos.index])
 
-static int64_t plane_objects(const void *model, int64_t plane) {
-  return ((const wwd_level *)model)->planes[plane].num_objects;
-}
+LS_INNER_COUNT_OF(plane_objects, wwd_level, planes, num_objects)
 
-/* The uid: objects keep it across inserts and deletes of others. */
-static int64_t object_key(const void *model, const ls_pos *pos) {
-  const wwd_level *lvl = model;
-  return lvl->planes[pos->element].objects[pos->index].uid;
-}
-
-static int object_seek(const void *model, int64_t key, ls_pos *pos) {
-  uint32_t plane, idx;
-  if (key < 0 || key > UINT32_MAX || !wwd_object_find(model, (uint32_t)key, &plane, &idx)) return 0;
-  pos->element = plane;
-  pos->index = idx;
-  pos->x = 0;
-  return 1;
-}
+/* Keys: the codec's uids, which objects keep across inserts and deletes of
+** others. */
+LS_NESTED_UID_KEYS(object, wwd_level, planes, objects, wwd_object_find)
 
 /* INSERT: a blank object at the end of the given plane (the main plane when
 ** the plane column is NULL), with a fresh id unless the id column is given
 ** (INSERT ... SELECT * keeps the ids it copies). */
-typedef struct object_args {
-  ls_arg plane, id;
-} object_args;
+typedef struct object_args { ls_arg plane, id; } object_args;
 
 static int object_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const object_args *args = args_;
@@ -410,28 +337,18 @@ static int object_insert(void *model, const void *args_, ls_pos *pos, char **err
   int64_t plane = -1;
   int32_t id = ls_arg_given(&args->id) ? 0 : wwd_next_object_id(lvl);
   long idx;
-  if (!ls_arg_given(&args->plane)) {
-    if ((plane = wwd_main_plane(lvl)) < 0) {
-      *err = sqlite3_mprintf("the level has no main plane; give the plane column");
-      return SQLITE_CONSTRAINT;
-    }
-  } else {
-    int rc = ls_arg_int(&args->plane, 0, (int64_t)lvl->num_planes - 1, &plane, err);
-    if (rc != SQLITE_OK) return rc;
-  }
+  int rc;
+  if (!ls_arg_given(&args->plane) && (plane = wwd_main_plane(lvl)) < 0)
+    return ls_refuse(err, "the level has no main plane; give the plane column");
+  if (ls_arg_given(&args->plane) && (rc = ls_arg_int(&args->plane, 0, (int64_t)lvl->num_planes - 1, &plane, err)) != SQLITE_OK)
+    return rc;
   idx = wwd_object_append(lvl, (uint32_t)plane);
   if (idx < 0) return SQLITE_NOMEM;
   lvl->planes[plane].objects[idx].field[WWD_OBJ_ID] = id;
-  pos->element = plane;
-  pos->index = idx;
-  pos->x = 0;
-  return SQLITE_OK;
+  return ls_inserted_at(pos, plane, idx);
 }
 
-static const ls_insert object_insertion = {
-  .run = object_insert, .args_size = sizeof(object_args),
-  .args = {LS_ARG(object_args, plane), LS_ARG(object_args, id)},
-};
+static const ls_insert object_insertion = LS_INSERT(object_insert, object_args, LS_ARG(object_args, plane), LS_ARG(object_args, id));
 
 static int object_remove(void *model, const ls_pos *pos, char **err) {
   (void)err;
@@ -447,8 +364,7 @@ static int object_load(const ls_row *row, char **err) {
   for (s = 0; s < WWD_OBJECT_NSTRINGS; s++) {
     /* A string of length 0 has no bytes (data may be NULL); the file holds
     ** a length, never "no string", so it reads '' as in every format. */
-    r->str[s].p = o->str[s].data ? (const void *)o->str[s].data : (const void *)"";
-    r->str[s].n = o->str[s].len;
+    r->str[s] = (ls_span){.p = o->str[s].data ? (const void *)o->str[s].data : "", .n = o->str[s].len};
   }
   return SQLITE_OK;
 }
@@ -543,13 +459,8 @@ static const ls_table wwd_objects = {
 
 /* ---- wwd_tiles -------------------------------------------------------------- */
 
-static int64_t plane_tiles_wide(const void *model, int64_t plane) {
-  return ((const wwd_level *)model)->planes[plane].tiles_wide;
-}
-
-static int64_t plane_tiles_high(const void *model, int64_t plane) {
-  return ((const wwd_level *)model)->planes[plane].tiles_high;
-}
+LS_INNER_COUNT_OF(plane_tiles_wide, wwd_level, planes, tiles_wide)
+LS_INNER_COUNT_OF(plane_tiles_high, wwd_level, planes, tiles_high)
 
 static uint32_t *tile_cell(const ls_row *row) {
   const wwd_plane *pl = &LEVEL(row)->planes[row->pos.element];
@@ -576,10 +487,9 @@ static int tile_store(ls_row *row, const void *old, const unsigned char *changed
   if (changed[TILE_COL_TILE] && changed[TILE_COL_KIND] && r->cell != r->tile_written &&
       !(r->tile_written == WWD_TILE_INVISIBLE && r->cell == WWD_TILE_FILLED)) {
     /* (kind = 'tile' with tile = NULL was refused by set_tile_kind) */
-    *err = sqlite3_mprintf("column kind: '%s' contradicts tile = %lu in the same UPDATE (an invisible or filled cell has no "
-                           "tile id); set one of the two",
-                           r->cell == WWD_TILE_FILLED ? "filled" : "invisible", (unsigned long)r->tile_written);
-    return SQLITE_CONSTRAINT;
+    return ls_refuse(err, "column kind: '%s' contradicts tile = %lu in the same UPDATE (an invisible or filled cell has no "
+                          "tile id); set one of the two",
+                     r->cell == WWD_TILE_FILLED ? "filled" : "invisible", (unsigned long)r->tile_written);
   }
   *tile_cell(row) = r->cell;
   return SQLITE_OK;
@@ -608,10 +518,8 @@ static int set_tile_id(ls_row *row, sqlite3_value *v, const ls_column *col, char
   }
   rc = ls_value_int(v, col, 0, UINT32_MAX, &x, err);
   if (rc != SQLITE_OK) return rc;
-  if ((uint32_t)x == WWD_TILE_INVISIBLE || (uint32_t)x == WWD_TILE_FILLED) {
-    *err = sqlite3_mprintf("column tile: %lld is a special value; set kind = 'invisible' or 'filled' instead", (long long)x);
-    return SQLITE_CONSTRAINT;
-  }
+  if ((uint32_t)x == WWD_TILE_INVISIBLE || (uint32_t)x == WWD_TILE_FILLED)
+    return ls_refuse(err, "column tile: %lld is a special value; set kind = 'invisible' or 'filled' instead", (long long)x);
   CELL(row) = ((tile_rec *)row->rec)->tile_written = (uint32_t)x;
   return SQLITE_OK;
 }
@@ -628,19 +536,14 @@ static void get_tile_kind(const ls_row *row, sqlite3_context *ctx, const ls_colu
 
 static int set_tile_kind(ls_row *row, sqlite3_value *v, const ls_column *col, char **err) {
   const char *kind = (const char *)sqlite3_value_text(v);
-  if (kind && strcmp(kind, "invisible") == 0) {
-    CELL(row) = WWD_TILE_INVISIBLE;
-  } else if (kind && strcmp(kind, "filled") == 0) {
-    CELL(row) = WWD_TILE_FILLED;
-  } else if (kind && strcmp(kind, "tile") == 0) {
-    if (CELL(row) == WWD_TILE_INVISIBLE || CELL(row) == WWD_TILE_FILLED) {
-      *err = sqlite3_mprintf("column kind: 'tile' needs a tile id; set the tile column instead");
-      return SQLITE_CONSTRAINT;
-    }
+  if (kind && strcmp(kind, "invisible") == 0) CELL(row) = WWD_TILE_INVISIBLE;
+  else if (kind && strcmp(kind, "filled") == 0) CELL(row) = WWD_TILE_FILLED;
+  else if (kind && strcmp(kind, "tile") == 0) {
+    if (CELL(row) == WWD_TILE_INVISIBLE || CELL(row) == WWD_TILE_FILLED)
+      return ls_refuse(err, "column kind: 'tile' needs a tile id; set the tile column instead");
   } else {
-    *err = sqlite3_mprintf("column %s: '%s' is not a tile kind; it takes 'tile', 'invisible' or 'filled'", col->name,
-                           kind ? kind : "NULL");
-    return SQLITE_CONSTRAINT;
+    return ls_refuse(err, "column %s: '%s' is not a tile kind; it takes 'tile', 'invisible' or 'filled'", col->name,
+                     kind ? kind : "NULL");
   }
   return SQLITE_OK;
 }
@@ -667,47 +570,32 @@ static const ls_table wwd_tiles = {
 
 #define PROPERTY(row) (&LEVEL(row)->tile_properties[(row)->pos.element])
 
-static int64_t property_count(const void *model) {
-  return ((const wwd_level *)model)->num_tile_properties;
-}
+LS_COUNT_OF(property_count, wwd_level, num_tile_properties)
 
-/* The uid: properties keep it across inserts and deletes of others. */
-static int64_t property_key(const void *model, const ls_pos *pos) {
-  return ((const wwd_level *)model)->tile_properties[pos->element].uid;
-}
-
-static int property_seek(const void *model, int64_t key, ls_pos *pos) {
-  return seek_index(key < 0 || key > UINT32_MAX ? -1 : wwd_tile_property_find(model, (uint32_t)key), pos);
-}
+/* Keys: the codec's uids, which properties keep across inserts and
+** deletes of others. */
+LS_UID_KEYS(property, wwd_level, tile_properties, wwd_tile_property_find)
 
 /* INSERT: a property at tile id `tile` (default: after the last; the ones
 ** from there on move up one tile id), 'single' with attribute 0 and the
 ** main plane's tile size (64 x 64 without one) until the INSERT's values
 ** say otherwise. */
-typedef struct property_args {
-  ls_arg tile;
-} property_args;
+typedef struct property_args { ls_arg tile; } property_args;
 
 static int property_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const property_args *args = args_;
   wwd_level *lvl = model;
-  long main_plane = wwd_main_plane(lvl);
-  const unsigned char *h = main_plane >= 0 ? lvl->planes[main_plane].header : NULL;
+  uint32_t width, height;
   int64_t at;
   long idx;
   int rc = ls_arg_int_or(&args->tile, 0, lvl->num_tile_properties, lvl->num_tile_properties, &at, err);
   if (rc != SQLITE_OK) return rc;
-  idx = wwd_tile_property_insert(lvl, (uint32_t)at, WWD_TILE_SINGLE, h ? le32_load(h + WWD_PLANE_TILE_WIDTH) : 64,
-                                 h ? le32_load(h + WWD_PLANE_TILE_HEIGHT) : 64);
-  if (idx < 0) return SQLITE_NOMEM;
-  pos->element = idx;
-  pos->index = pos->x = 0;
-  return SQLITE_OK;
+  wwd_main_tile_size(lvl, &width, &height);
+  idx = wwd_tile_property_insert(lvl, (uint32_t)at, WWD_TILE_SINGLE, width, height);
+  return idx < 0 ? SQLITE_NOMEM : ls_inserted_at(pos, idx, 0);
 }
 
-static const ls_insert property_insertion = {
-  .run = property_insert, .args_size = sizeof(property_args), .args = {LS_ARG(property_args, tile)},
-};
+static const ls_insert property_insertion = LS_INSERT(property_insert, property_args, LS_ARG(property_args, tile));
 
 /* DELETE: the property goes; the later ones move down one tile id. */
 static int property_remove(void *model, const ls_pos *pos, char **err) {
@@ -716,52 +604,29 @@ static int property_remove(void *model, const ls_pos *pos, char **err) {
 }
 
 static int property_load(const ls_row *row, char **err) {
-  const wwd_tile_property *tp = PROPERTY(row);
   property_rec *r = row->rec;
   (void)err;
-  r->type = tp->type;
-  r->width = tp->width;
-  r->height = tp->height;
-  r->attribute = tp->attribute;
-  r->inside_attribute = tp->inside_attribute;
-  memcpy(r->rect, tp->rect, sizeof r->rect);
-  r->mask.p = tp->mask;
-  r->mask.n = tp->mask_len;
+  r->tp = *PROPERTY(row);
+  r->mask = (ls_span){.p = r->tp.mask, .n = r->tp.mask_len};
   return SQLITE_OK;
 }
 
-/* The size first, then a new type (a new mask tile gets a zeroed mask of
-** the new width*height), then the other fields, then a new mask; a mask
-** must then still be width*height bytes.  A type change that fails leaves
-** the old size (the statement fails, and the engine undoes it anyway). */
+/* The record as the codec's property (wwd_tile_property_update: the
+** size, a new type, the fields, a new mask, then the check that the file
+** can hold it). */
 static int property_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  wwd_tile_property *tp = PROPERTY(row);
   const property_rec *r = row->rec, *was = old;
-  codec_error cerr;
+  wwd_tile_property want = r->tp;
+  codec_error cerr = {0};
   (void)changed;
-  if (r->type != was->type) {
-    uint32_t width = tp->width, height = tp->height;
-    tp->width = r->width;
-    tp->height = r->height;
-    if (!wwd_tile_property_set_type(tp, r->type)) {
-      tp->width = width;
-      tp->height = height;
-      return SQLITE_NOMEM;
-    }
-  }
-  tp->width = r->width;
-  tp->height = r->height;
-  tp->attribute = r->attribute;
-  tp->inside_attribute = r->inside_attribute;
-  memcpy(tp->rect, r->rect, sizeof tp->rect);
-  if (r->mask.p != was->mask.p && !wwd_tile_property_set_mask(tp, r->mask.p, r->mask.n)) return SQLITE_NOMEM;
-  cerr.msg[0] = 0;
-  if (wwd_tile_property_check(tp, (uint32_t)row->pos.element, &cerr)) return SQLITE_OK;
-  return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
+  want.mask = (unsigned char *)r->mask.p;
+  want.mask_len = (uint32_t)r->mask.n;
+  return ls_codec_check(wwd_tile_property_update(LEVEL(row), (uint32_t)row->pos.element, &want, r->mask.p != was->mask.p, &cerr),
+                        &cerr, err, NULL);
 }
 
 static int property_kind(const ls_row *row) {
-  return (int)((const property_rec *)row->rec)->type;
+  return (int)((const property_rec *)row->rec)->tp.type;
 }
 
 static const char *const property_type_names[] = {"single", "double", "mask", NULL};
@@ -773,16 +638,15 @@ static const char *const property_kind_names[] = {"unknown", "single", "double",
 
 static const ls_column property_columns[] = {
   LS_COL_POS("tile", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(875), "tile id the property belongs to (its index); on INSERT, the id it takes (default: after the last; later ones move up)"),
-  {.name = "type", .type = "TEXT", .kind = LS_ENUM, .store = LS_U32, .offset = offsetof(property_rec, type), .min = 1,
-   .aux = property_type_names, .doc = "'single', 'double' or 'mask'"},
-  LS_COL_KIND_INT("width", LS_U32, property_rec, width, 0, 4096, 0, ALL_TYPES, "tile width in pixels"),
-  LS_COL_KIND_INT("height", LS_U32, property_rec, height, 0, 4096, 0, ALL_TYPES, "tile height in pixels"),
-  LS_COL_KIND_INT("attribute", LS_I32, property_rec, attribute, INT32_MIN, INT32_MAX, 0, SINGLE_DOUBLE, "single: the attribute; double: the outside attribute (wwd_flag_names('attribute', n))"),
-  LS_COL_KIND_INT("inside_attribute", LS_I32, property_rec, inside_attribute, INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: attribute inside the rectangle"),
-  LS_COL_KIND_INT("rect_left", LS_I32, property_rec, rect[0], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle left"),
-  LS_COL_KIND_INT("rect_top", LS_I32, property_rec, rect[1], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle top"),
-  LS_COL_KIND_INT("rect_right", LS_I32, property_rec, rect[2], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle right"),
-  LS_COL_KIND_INT("rect_bottom", LS_I32, property_rec, rect[3], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle bottom"),
+  LS_COL_ENUM("type", LS_U32, property_rec, tp.type, 1, property_type_names, 0, "'single', 'double' or 'mask'"),
+  LS_COL_KIND_INT("width", LS_U32, property_rec, tp.width, 0, 4096, 0, ALL_TYPES, "tile width in pixels"),
+  LS_COL_KIND_INT("height", LS_U32, property_rec, tp.height, 0, 4096, 0, ALL_TYPES, "tile height in pixels"),
+  LS_COL_KIND_INT("attribute", LS_I32, property_rec, tp.attribute, INT32_MIN, INT32_MAX, 0, SINGLE_DOUBLE, "single: the attribute; double: the outside attribute (wwd_flag_names('attribute', n))"),
+  LS_COL_KIND_INT("inside_attribute", LS_I32, property_rec, tp.inside_attribute, INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: attribute inside the rectangle"),
+  LS_COL_KIND_INT("rect_left", LS_I32, property_rec, tp.rect[0], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle left"),
+  LS_COL_KIND_INT("rect_top", LS_I32, property_rec, tp.rect[1], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle top"),
+  LS_COL_KIND_INT("rect_right", LS_I32, property_rec, tp.rect[2], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle right"),
+  LS_COL_KIND_INT("rect_bottom", LS_I32, property_rec, tp.rect[3], INT32_MIN, INT32_MAX, 0, DOUBLE_ONLY, "double: rectangle bottom"),
   {.name = "mask", .type = "BLOB", .kind = LS_BLOB, .store = LS_SPAN, .offset = offsetof(property_rec, mask),
    .applies = 1 << WWD_TILE_MASK, .doc = "mask: one attribute byte per pixel, width*height bytes; NULL for other types"},
 };
@@ -801,8 +665,4 @@ static const ls_table wwd_tile_properties = {
 
 static const ls_table *const wwd_tables[] = {&wwd_levels, &wwd_planes, &wwd_objects, &wwd_tiles, &wwd_tile_properties, NULL};
 
-const ls_family wwd_family = {
-  .format = &wwd_format,
-  .tables = wwd_tables,
-  .register_functions = wwd_register_functions,
-};
+const ls_family wwd_family = {.format = &wwd_format, .tables = wwd_tables, .register_functions = wwd_register_functions};

@@ -27,7 +27,7 @@ static void wz4_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   int64_t page = -1;
   (void)argc;
   if (!render_file_open(ctx, fn, argv[0], &wz4_format, &rf)) return;
-  doc = wz4_model_doc(rf.data);
+  doc = rf.data; /* the family's model is the codec's document */
   if (sqlite3_value_type(argv[1]) == SQLITE_INTEGER) {
     page = sqlite3_value_int64(argv[1]);
     if (page < 0 || page >= doc->num_pages) {
@@ -73,7 +73,7 @@ static void svg_size(const char *svg, double *w, double *h) {
 ** page's operator graph as SVG (up to the atlas's pictures a card holds). */
 static int wz4_atlas_draw(void *model, const char *path, const ls_atlas_opts *o, ls_atlas_card *card,
                           codec_error *err) {
-  const wz4_doc *doc = wz4_model_doc(model);
+  const wz4_doc *doc = model; /* the family's model is the codec's document */
   uint32_t p, k, drawn = 0;
   int64_t ops = 0;
   (void)path;

@@ -12,9 +12,6 @@ extern const ls_format wz4_format;
 ** levelsql_files. */
 extern const ls_family wz4_family;
 
-/* The codec's document inside a model of the family (wz4_render). */
-struct wz4_doc *wz4_model_doc(void *model);
-
 /* The family's SQL functions, its render function included
 ** (wz4_render.c): the family's ls_family.register_functions. */
 int wz4_register_functions(sqlite3 *db, ls_session *sess);

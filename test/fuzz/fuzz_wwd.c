@@ -222,20 +222,21 @@ static void fuzz_wwd_edit(const wwd_level *parsed, const uint8_t *data, size_t s
   wwd_level *lvl;
   char why[256];
   long main_plane;
+  uint32_t found;
   size_t i;
   for (i = 0; i < sizeof k && i < size; i++) k[i] = data[size - 1 - i];
   if (!(lvl = wwd_clone(parsed))) return;
   /* a plane inserted then removed, a property inserted then removed */
   if (wwd_plane_insert(lvl, k[3] % (lvl->num_planes + 1), k[4] % 5, k[5] % 5, 64, 64)) {
     uint32_t at = k[3] % (lvl->num_planes);
-    if (lvl->planes[at].uid != lvl->next_plane_uid - 1 || wwd_plane_find(lvl, lvl->planes[at].uid) != (long)at)
+    if (lvl->planes[at].uid != lvl->next_plane_uid - 1 || !wwd_plane_find(lvl, lvl->planes[at].uid, &found) || found != at)
       fuzz_fail("inserted plane: uid", NULL);
     if (!wwd_plane_remove(lvl, at)) fuzz_fail("removing the inserted plane failed", NULL);
   }
   if (lvl->num_tile_properties < (1u << 16)) {
     long at = wwd_tile_property_insert(lvl, k[6] % (lvl->num_tile_properties + 1), 1 + k[7] % 3, k[4] % 9, k[5] % 9);
     if (at >= 0) {
-      if (wwd_tile_property_find(lvl, lvl->tile_properties[at].uid) != at) fuzz_fail("inserted property: uid", NULL);
+      if (!wwd_tile_property_find(lvl, lvl->tile_properties[at].uid, &found) || found != (uint32_t)at) fuzz_fail("inserted property: uid", NULL);
       if (!wwd_tile_property_remove(lvl, (uint32_t)at)) fuzz_fail("removing the inserted property failed", NULL);
     }
   }

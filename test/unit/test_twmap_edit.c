@@ -5,11 +5,13 @@
 ** - one script of edits (a group, a layer of every kind the map may take, a
 **   quad, a sound source, an envelope, an image, a sound added; an
 **   envelope, an image, a quad and a layer removed) leaves a map our reader
-**   reads whole, with the counts and references the edits imply;
+**   reads whole, with the counts and references the edits imply, and rows
+**   keep their keys while rows before them come and go (twmap.h, "row keys");
 ** - DDNet's map_resave (Debian's ddnet-tools; skipped when absent) reads
 **   every result and writes it back byte for byte;
 ** - the refusals: the game layer and its group stay, a used envelope or
-**   image stays and the message names its user.
+**   image stays and the message names its user; a sound source's size
+**   follows its shape (tw_source_size).
 */
 #include <dirent.h>
 #include <stdio.h>
@@ -64,6 +66,7 @@ static void edit_map(const char *path, const char *label) {
   tw_map *m = NULL, *m2 = NULL;
   codec_error e;
   long game;
+  int64_t quad_key, layer_key = -1, removed_key = -1;
   if (!buf || !tw_map_parse(buf, n, &m, &e)) {
     CHECK(0, "%s: parse", label);
     free(buf);
@@ -95,6 +98,8 @@ static void edit_map(const char *path, const char *label) {
     CHECK(m->layers[tl].width == m->layers[tw_map_game_layer(m)].width, "%s: a tile layer is game-sized", label);
   CHECK(tw_quad_insert(m, ql, 0, &e) && tw_quad_insert(m, ql, 0, &e) && tw_quad_insert(m, ql, 2, &e),
         "%s: quads: %s", label, e.msg);
+  quad_key = tw_row_key(m, TW_ROWS_QUADS, ql, 1);
+  if (layers) layer_key = tw_row_key(m, TW_ROWS_LAYERS, layers - 1, 0);
   CHECK(tw_source_insert(m, sl, 0, &e), "%s: source: %s", label, e.msg);
   CHECK(tw_envelope_insert(m, 4, &e) && tw_envelope_insert(m, 3, &e), "%s: envelopes: %s", label, e.msg);
   CHECK(tw_image_insert(m, "jungle_main", 11, 1024, 1024, &e), "%s: image: %s", label, e.msg);
@@ -121,12 +126,25 @@ static void edit_map(const char *path, const char *label) {
   for (l = 0; l < m->num_layers && (m->layers[l].kind == TW_KIND_GAME || m->layers[l].group < 0); l++) {
   }
   if (l < layers) {
+    removed_key = tw_row_key(m, TW_ROWS_LAYERS, l, 0);
+    if (l == layers - 1) layer_key = -1;
     CHECK(tw_layer_delete(m, l, &e), "%s: layer %zu delete: %s", label, l, e.msg);
     tl--;
     ql--;
     sl--;
   }
   if (envs && tw_envelope_delete(m, 0, &e)) envs--;
+  /* Row keys (twmap.h): a row keeps its key while rows before it come and
+  ** go, and a removed row's key names nothing. */
+  {
+    size_t at = 0, index = 0;
+    CHECK(tw_row_find(m, TW_ROWS_QUADS, quad_key, &at, &index) && at == ql && index == 0,
+          "%s: the second quad keeps its key as the first (layer %zu, quad %zu)", label, at, index);
+    CHECK(layer_key < 0 || (tw_row_find(m, TW_ROWS_LAYERS, layer_key, &at, &index) && at == layers - 1 - (l < layers)),
+          "%s: the last original layer keeps its key (at %zu)", label, at);
+    CHECK(removed_key < 0 || !tw_row_find(m, TW_ROWS_LAYERS, removed_key, &at, &index), "%s: a removed layer's key is gone",
+          label);
+  }
   CHECK(m->num_groups == groups + 1 && m->num_images == images + 1 && m->num_envelopes == envs + 1 &&
             m->num_sounds == sounds + 1 && m->num_layers == layers + 3 - (l < layers),
         "%s: counts after the edits (groups %zu/%zu images %zu/%zu envelopes %zu/%zu sounds %zu/%zu layers %zu/%zu)",
@@ -154,6 +172,30 @@ static void edit_map(const char *path, const char *label) {
   free(buf);
   tw_map_free(m2);
   tw_map_free(m);
+}
+
+/* A sound source's size by its shape (tw_source_size): a circle keeps its
+** radius in width, a rectangle its width and height; the other shape's
+** values given are refused, naming them. */
+static void source_sizes(void) {
+  tw_source s;
+  const char *field = "";
+  codec_error e;
+  memset(&s, 0, sizeof s);
+  s.shape = 1;
+  CHECK(tw_source_size(&s, -1, -1, 700, TW_GIVEN_RADIUS, &field, &e) && s.width == 700 && s.height == 0,
+        "a circle of radius 700");
+  CHECK(!tw_source_size(&s, 5, -1, 700, TW_GIVEN_WIDTH, &field, &e) && strcmp(field, "width") == 0 &&
+            strstr(e.msg, "no width or height"),
+        "a circle takes no width: %s %s", field, e.msg);
+  CHECK(!tw_source_size(&s, -1, -1, -1, 0, &field, &e) && strcmp(field, "radius") == 0, "a circle needs a radius");
+  s.shape = 0;
+  CHECK(tw_source_size(&s, 10, 20, 700, 0, &field, &e) && s.width == 10 && s.height == 20,
+        "a rectangle 10 x 20 (the radius it had as a circle, not given, is dropped)");
+  CHECK(!tw_source_size(&s, 10, 20, 700, TW_GIVEN_RADIUS, &field, &e) && strcmp(field, "radius") == 0,
+        "a rectangle takes no radius");
+  CHECK(!tw_source_size(&s, 10, -1, -1, 0, &field, &e) && strcmp(field, "height") == 0 && strstr(e.msg, "needs"),
+        "a rectangle needs a height: %s", field);
 }
 
 /* Every .map file of dir. */
@@ -190,6 +232,7 @@ int main(void) {
     have_tools = ddnet_workspace_open(tmpdir);
   }
   if (!have_tools) SKIP("map_resave not installed: byte identity with DDNet");
+  source_sizes();
   if (samples) edit_maps_in(samples);
   else SKIP("LEVELSQL_SAMPLES unset: samples");
   if (corpus) {

@@ -1257,7 +1257,7 @@ static void test_structural_edits(void) {
   codec_error err;
   unsigned char *buf = NULL;
   size_t n = 0;
-  uint32_t x, y, uid;
+  uint32_t x, y, uid, found;
   long at;
   char why[256];
   REQUIRE(lvl != NULL, "wwd_level_new");
@@ -1291,8 +1291,10 @@ static void test_structural_edits(void) {
   CHECK(wwd_plane_insert(lvl, 0, 2, 2, 64, 64) && wwd_plane_insert(lvl, 2, 1, 1, 64, 64) && lvl->num_planes == 3,
         "two planes inserted");
   uid = lvl->planes[2].uid;
-  CHECK(lvl->planes[1].uid == 0 && wwd_plane_find(lvl, 0) == 1 && wwd_plane_find(lvl, uid) == 2, "plane uids");
-  CHECK(wwd_plane_remove(lvl, 0) && wwd_plane_find(lvl, uid) == 1 && wwd_plane_find(lvl, 0) == 0 && lvl->num_planes == 2,
+  CHECK(lvl->planes[1].uid == 0 && wwd_plane_find(lvl, 0, &found) && found == 1 && wwd_plane_find(lvl, uid, &found) && found == 2,
+        "plane uids");
+  CHECK(wwd_plane_remove(lvl, 0) && wwd_plane_find(lvl, uid, &found) && found == 1 && wwd_plane_find(lvl, 0, &found) &&
+            found == 0 && lvl->num_planes == 2,
         "plane removed, others found by uid");
   CHECK(!wwd_plane_remove(lvl, 2), "removing a missing plane refused");
   CHECK(wwd_object_append(lvl, 1) == 0 && wwd_plane_remove(lvl, 1) && lvl->num_planes == 1, "a plane goes with its objects");
@@ -1306,9 +1308,34 @@ static void test_structural_edits(void) {
   uid = lvl->tile_properties[2].uid;
   CHECK(wwd_tile_property_insert(lvl, 4, WWD_TILE_SINGLE, 1, 1) == -1 && wwd_tile_property_insert(lvl, 0, 9, 1, 1) == -1,
         "insert beyond the end or of a bad type refused");
-  CHECK(wwd_tile_property_remove(lvl, 0) && wwd_tile_property_find(lvl, uid) == 1 && lvl->num_tile_properties == 2,
+  CHECK(wwd_tile_property_remove(lvl, 0) && wwd_tile_property_find(lvl, uid, &found) && found == 1 && lvl->num_tile_properties == 2,
         "property removed, the others found by uid");
   CHECK(!wwd_tile_property_remove(lvl, 2), "removing a missing property refused");
+  /* the edits the tables make: a property written back whole, image sets, the main plane kept */
+  {
+    wwd_tile_property want = lvl->tile_properties[1];
+    static const unsigned char mask[4] = {1, 2, 3, 4};
+    const char *names[] = {"ACTION", "FRONT"};
+    const size_t lens[] = {6, 5};
+    want.width = 2, want.height = 2, want.type = WWD_TILE_MASK, want.mask = (unsigned char *)mask, want.mask_len = 4;
+    codec_error_clear(&err);
+    CHECK(wwd_tile_property_update(lvl, 1, &want, 1, &err) && lvl->tile_properties[1].type == WWD_TILE_MASK &&
+              lvl->tile_properties[1].mask_len == 4 && lvl->tile_properties[1].mask[3] == 4,
+          "a double property becomes a 2x2 mask with its bytes: %s", err.msg);
+    want.width = 3;
+    codec_error_clear(&err);
+    CHECK(!wwd_tile_property_update(lvl, 1, &want, 0, &err) && strstr(err.msg, "mask"),
+          "a mask that no longer fits width*height refused: %s", err.msg);
+    want.width = 2;
+    CHECK(wwd_tile_property_update(lvl, 1, &want, 0, &err), "and taken back");
+    CHECK(wwd_plane_set_image_sets(&lvl->planes[0], names, lens, 2, &err) && lvl->planes[0].num_image_sets == 2 &&
+              lvl->planes[0].image_sets[1].len == 5 && memcmp(lvl->planes[0].image_sets[1].data, "FRONT", 5) == 0,
+          "image sets replaced");
+    le32_store(lvl->planes[0].header + WWD_PLANE_FLAGS, le32_load(lvl->planes[0].header + WWD_PLANE_FLAGS) | WWD_PLANE_MAIN);
+    codec_error_clear(&err);
+    CHECK(!wwd_plane_delete(lvl, 0, &err) && strstr(err.msg, "main plane") && lvl->num_planes == 1,
+          "the main plane is not deleted: %s", err.msg);
+  }
   codec_error_clear(&err);
   CHECK(wwd_serialize(lvl, &buf, &n, &err) && wwd_parse(buf, n, &back, &err), "edited level round trip: %s", err.msg);
   why[0] = 0;

@@ -19,6 +19,7 @@
 **   and whatever still parses round-trips.
 */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,14 +555,27 @@ static void test_links_constructed(void) {
   }
 }
 
+/* A parsed document of one page of the ops (NULL after a failed check). */
+static wz4_doc *page_doc(const op_spec *ops, uint32_t n, const char *label) {
+  byte_writer w = {0};
+  wz4_doc *doc;
+  tb_page_doc(&w, ops, n);
+  doc = parse_roundtrip(w.data, w.size, label);
+  byte_writer_free(&w);
+  return doc;
+}
+
+/* The page of the memo tests: a stack of three ops, the last also naming
+** the second in a link slot. */
+static const op_spec memo_ops[] = {
+    {0, 0, 3, 1, 0, "Flat", "", NULL},   /* 0 */
+    {0, 1, 3, 1, 0, "Add", "sum", NULL}, /* 1: input 0 */
+    {0, 2, 3, 1, 0, "Load", "", "sum"},  /* 2: input 1, name -> 1 */
+};
+
 /* The graph memo and the edits that make it stale: wz4_node_place,
 ** wz4_graph_forget; and the footprint following an edit. */
 static void test_graph_memo(void) {
-  static const op_spec ops[] = {
-      {0, 0, 3, 1, 0, "Flat", "", NULL},   /* 0 */
-      {0, 1, 3, 1, 0, "Add", "sum", NULL}, /* 1: input 0 */
-      {0, 2, 3, 1, 0, "Load", "", "sum"},  /* 2: input 1, name -> 1 */
-  };
   byte_writer w = {0};
   wz4_doc *doc;
   wz4_graph *g = wz4_graph_new();
@@ -569,7 +583,7 @@ static void test_graph_memo(void) {
   wz4_node to;
   size_t n = 0, n2 = 0, bytes;
   codec_error e = {0};
-  tb_page_doc(&w, ops, 3);
+  tb_page_doc(&w, memo_ops, 3);
   doc = parse_roundtrip(w.data, w.size, "graph memo page");
   CHECK(g != NULL, "a new memo");
   if (!doc || !g) {
@@ -600,6 +614,54 @@ static void test_graph_memo(void) {
   wz4_graph_free(NULL);
   wz4_free(doc);
   byte_writer_free(&w);
+}
+
+/* The document's own memo (wz4_doc_page_edges) and the document-level
+** edits that keep it right: a place that moves an op, a rename through
+** wz4_op_edit_apply (rename_links: the Load op's slot follows), an insert,
+** an edit that places a node; and the tempo in beats per minute. */
+static void test_doc_memo(void) {
+  wz4_doc *doc = page_doc(memo_ops, 3, "doc memo page"), *cl;
+  const wz4_edge *ed = NULL;
+  wz4_node to;
+  wz4_op_edit rename = {.set_name = 1, .name = "total", .name_len = 5, .rename_links = 1}, place = {0};
+  uint32_t index = 0;
+  size_t n = 0;
+  codec_error e = {0};
+  if (!doc) return;
+  CHECK(doc->graph != NULL && wz4_doc_page_edges(doc, 0, &ed, &n, &e) && n == 3, "a parsed document's memo: 3 edges");
+  to = doc->pages[0].nodes[0];
+  to.pos_x = 10;
+  wz4_doc_node_place(doc, 0, &doc->pages[0].nodes[0], &to);
+  CHECK(wz4_doc_page_edges(doc, 0, &ed, &n, &e) && n == 2 && has_edge(ed, n, WZ4_LINK_STACK, 0, 1) == 0,
+        "a place that moves the op: the memo forgot the page (%zu edges)", n);
+  CHECK(wz4_op_edit_apply(doc, &doc->pages[0].nodes[1].op, &rename, &e), "rename: %s", e.msg);
+  CHECK(wz4_doc_page_edges(doc, 0, &ed, &n, &e) && has_edge(ed, n, WZ4_LINK_NAME, 1, 2) == 1 &&
+            !strcmp(wz4_str_text(&doc->pages[0].nodes[2].op.links[0].name), "total"),
+        "renamed with rename_links: the Load op's slot follows, its name link holds");
+  CHECK(wz4_node_insert(doc, 0, "Flat", 4, "GenBitmap", 9, &index, &e) && index == 3, "insert: %s", e.msg);
+  CHECK(wz4_doc_page_edges(doc, 0, &ed, &n, &e) && n == 3 && has_edge(ed, n, WZ4_LINK_STACK, 3, 1) == 1,
+        "after an insert the memo sees the new op at (0, 0) feeding op 1 (%zu edges)", n);
+  to.pos_x = 0;
+  place.node = &doc->pages[0].nodes[0];
+  place.place = &to;
+  CHECK(wz4_op_edit_apply(doc, &doc->pages[0].nodes[0].op, &place, &e) && wz4_doc_page_edges(doc, 0, &ed, &n, &e) &&
+            n == 4 && has_edge(ed, n, WZ4_LINK_STACK, 0, 1) == 1,
+        "an edit that places op 0 back: it feeds op 1 again (%zu edges)", n);
+  cl = wz4_clone(doc);
+  CHECK(cl && cl->graph && cl->graph != doc->graph && wz4_doc_page_edges(cl, 0, &ed, &n, &e) && n == 4,
+        "a clone has a memo of its own");
+  wz4_free(cl);
+  CHECK(wz4_options_set_bpm(&doc->options, 140.0, &e) && doc->options.beats_per_second == 152917 &&
+            fabs(wz4_options_bpm(&doc->options) - 140.0) < 0.001,
+        "140 bpm is 152917 in 16.16 beats per second");
+  CHECK(!wz4_options_set_bpm(&doc->options, -1.0, &e) && strstr(e.msg, "beats per minute") &&
+            doc->options.beats_per_second == 152917,
+        "a negative tempo is refused, the old one kept: %s", e.msg);
+  while (doc->num_pages) CHECK(wz4_page_remove(doc, 0, &e), "page removed: %s", e.msg);
+  CHECK(!wz4_node_insert(doc, 0, "Flat", 4, "GenBitmap", 9, &index, &e) && strstr(e.msg, "no pages"),
+        "no op goes into a project without pages: %s", e.msg);
+  wz4_free(doc);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -974,6 +1036,7 @@ int main(void) {
   test_surrogates();
   test_links_constructed();
   test_graph_memo();
+  test_doc_memo();
   test_malformed();
   test_corpus();
   return check_done();
