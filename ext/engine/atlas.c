@@ -496,12 +496,13 @@ static char *from_hex(const json_node *n) {
   if (!n || n->type != JSON_STRING || n->n % 2 || !(out = malloc(n->n / 2 + 1))) return NULL;
   for (i = 0; i < n->n / 2; i++) {
     unsigned v = 0;
-    int k;
+    int k, bad = 0;
     for (k = 0; k < 2; k++) {
       char c = n->s[2 * i + (size_t)k];
-      v = v * 16 + (unsigned)(c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : 99);
+      bad |= !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+      v = v * 16 + (unsigned)(c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : 0);
     }
-    if (v > 255 || v == 0) {
+    if (bad || v == 0) { /* not hex, or a NUL byte: no path the atlas wrote */
       free(out);
       return NULL;
     }
@@ -696,8 +697,26 @@ static int own_folder(const char *folder, const char *sub, char **err) {
   return ok;
 }
 
+/* Whether folder/sub is a folder holding only files named like the
+** atlas's (or nothing): what a first run stopped before its manifest left. */
+static int ours_only(const char *folder, const char *sub) {
+  char *dir = join(folder, sub);
+  DIR *d = dir ? opendir(dir) : NULL;
+  struct dirent *de;
+  int ours = d != NULL;
+  while (d && ours && (de = readdir(d)) != NULL) {
+    ours = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+           our_name(de->d_name, strcmp(sub, "levels") == 0);
+  }
+  if (d) closedir(d);
+  free(dir);
+  return ours;
+}
+
 /* Whether the folder holds anything but what an atlas writes, while it
-** has no manifest: then it is no atlas, and nothing is written there. */
+** has no manifest: then it is no atlas, and nothing is written there.
+** (img/ and levels/ holding only the atlas's files are a first run that
+** was interrupted before its manifest.) */
 static int foreign_folder(const char *folder) {
   char *manifest = join(folder, MANIFEST);
   struct stat st;
@@ -711,8 +730,10 @@ static int foreign_folder(const char *folder) {
   }
   free(manifest);
   if (!(d = opendir(folder))) return 0;
-  while ((de = readdir(d)) != NULL) {
-    if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) foreign = 1;
+  while (!foreign && (de = readdir(d)) != NULL) {
+    const char *n = de->d_name;
+    if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0) continue;
+    foreign = !((strcmp(n, "img") == 0 || strcmp(n, "levels") == 0) && ours_only(folder, n));
   }
   closedir(d);
   return foreign;
@@ -1061,10 +1082,13 @@ static void atlas_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     else st.run_ready = 1;
   }
   threads = ls_session_threads(s, 0, 0);
-  if (rc == SQLITE_OK && !run_jobs(&st.run, threads)) rc = SQLITE_INTERRUPT;
-  if (rc == SQLITE_OK || rc == SQLITE_INTERRUPT) {
-    /* what was done is recorded even when interrupted: the next run goes on from there */
-    int frc = finish(&st, c.title, source, options, &t, &err);
+  if (rc == SQLITE_OK) {
+    /* what was drawn is recorded even when the drawing is interrupted: the
+    ** next run goes on from there (an interrupt before, while listing or
+    ** planning, leaves the folder as it was) */
+    int frc;
+    if (!run_jobs(&st.run, threads)) rc = SQLITE_INTERRUPT;
+    frc = finish(&st, c.title, source, options, &t, &err);
     if (rc == SQLITE_OK) rc = frc;
   }
   ls_interrupt_done(&ic);

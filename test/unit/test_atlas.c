@@ -287,6 +287,15 @@ static void test_folder(env *v) {
   REQUIRE(file_write_all(fmt("%s/manifest.json", dir), (const unsigned char *)"{}", 2), "a manifest");
   exec_err(v->db, fmt("SELECT levelsql_atlas('%s/s', '%s')", v->dir, dir), "not a folder of its own", NULL);
   CHECK(system(fmt("test -z \"$(ls -A '%s/elsewhere')\"", v->dir)) == 0, "nothing written through the link");
+  /* what a first run stopped before its manifest leaves is no stranger's */
+  REQUIRE(mkdir(fmt("%s/first", v->dir), 0755) == 0 && mkdir(fmt("%s/first/img", v->dir), 0755) == 0 &&
+          file_write_all(fmt("%s/first/img/0123456789abcdef-t.png", v->dir), (const unsigned char *)"x", 1),
+          "a first run's leftovers");
+  CHECK(json_number(atlas(v, fmt("%s/s", v->dir), fmt("%s/first", v->dir), NULL), "levels") > 0,
+        "img/ with the atlas's names alone: the atlas is made there");
+  REQUIRE(mkdir(fmt("%s/second", v->dir), 0755) == 0 && mkdir(fmt("%s/second/img", v->dir), 0755) == 0 &&
+          file_write_all(fmt("%s/second/img/mine.png", v->dir), (const unsigned char *)"x", 1), "a picture of the user's");
+  exec_err(v->db, fmt("SELECT levelsql_atlas('%s/s', '%s/second')", v->dir, v->dir), "holds files but no manifest.json", NULL);
   exec_err(v->db, fmt("SELECT levelsql_atlas('%s/s', '%s/new', 'size=9')", v->dir, v->dir), "option size", "256");
   exec_err(v->db, fmt("SELECT levelsql_atlas('%s/s', '%s/new', 'mapres=%s/none')", v->dir, v->dir, v->dir), "mapres", "not a folder");
   exec_err(v->db, "SELECT levelsql_atlas(1, 'x')", "takes a source", NULL);
