@@ -22,6 +22,7 @@ static const char page_css[] =
   "body{font:14px/1.4 system-ui,sans-serif;margin:0;background:#f4f4f1;color:#222}"
   "header,main,section,nav,footer{padding:0 16px}h1{font-size:20px;margin:12px 0 4px}h2{font-size:16px}"
   "code,pre{font:12px ui-monospace,monospace}pre{background:#fff;border:1px solid #ccc;padding:8px;overflow:auto}"
+  "button.copy{float:right;font-size:11px}#least,#most{width:7em}"
   "table{border-collapse:collapse;background:#fff}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}"
   "td.n{text-align:right}[hidden]{display:none!important}.note{color:#8a4b00}.path{color:#555;word-break:break-all}"
   ".controls{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0}"
@@ -117,7 +118,8 @@ static const char index_js[] =
   "  var cards = Array.prototype.slice.call(main.querySelectorAll('.card'));\n"
   "  var filter = document.getElementById('filter'), format = document.getElementById('format');\n"
   "  var sort = document.getElementById('sort'), order = document.getElementById('order');\n"
-  "  var shown = document.getElementById('shown');\n"
+  "  var shown = document.getElementById('shown'), which = document.getElementById('which');\n"
+  "  var least = document.getElementById('least'), most = document.getElementById('most');\n"
   "  cards.forEach(function (c) { c.searchText = c.getAttribute('data-path').toLowerCase(); });\n"
   "  function key(c, by) {\n"
   "    if (by === 'name') return c.getAttribute('data-name').toLowerCase();\n"
@@ -135,15 +137,21 @@ static const char index_js[] =
   "      else if (ka > kb) return dir;\n"
   "      return a.searchText < b.searchText ? -1 : a.searchText > b.searchText ? 1 : 0;\n"
   "    });\n"
+  "    var w = which.value, lo = least.value === '' ? null : Number(least.value);\n"
+  "    var hi = most.value === '' ? null : Number(most.value);\n"
   "    sorted.forEach(function (c) {\n"
   "      var show = (!fmt || c.getAttribute('data-format') === fmt) && c.searchText.indexOf(text) >= 0;\n"
+  "      if (show && w && (lo !== null || hi !== null)) {\n"
+  "        var v = key(c, w);\n"
+  "        show = v !== null && (lo === null || v >= lo) && (hi === null || v <= hi);\n"
+  "      }\n"
   "      c.hidden = !show;\n"
   "      if (show) n++;\n"
   "      main.appendChild(c);\n"
   "    });\n"
   "    shown.textContent = n + ' of ' + cards.length + ' shown';\n"
   "  }\n"
-  "  [filter, format, sort, order].forEach(function (el) {\n"
+  "  [filter, format, sort, order, which, least, most].forEach(function (el) {\n"
   "    el.addEventListener('input', update);\n"
   "    el.addEventListener('change', update);\n"
   "  });\n"
@@ -168,11 +176,19 @@ static int push_name(const char ***names, size_t *n, const char *name) {
 }
 
 /* The controls: filter by text, by format (each with its number of
-** levels), sort by name, format or any card number a level has. */
+** levels) and by a range of one of the card numbers, sort by name, format
+** or any card number a level has. */
 static int index_controls(svg_doc *d, const atlas_entry *const *entries, size_t n) {
   const char **formats = NULL, **numbers = NULL;
   size_t nformats = 0, nnumbers = 0, i, k, j;
   int ok = 1;
+  for (i = 0; ok && i < n; i++) { /* the card numbers' names, in order of first appearance */
+    for (k = 0; ok && entries[i]->kind && k < entries[i]->nnumbers; k++) {
+      const ls_atlas_number *num = &entries[i]->numbers[k];
+      if (num->list || !attribute_word(num->name) || listed_name(numbers, nnumbers, num->name)) continue;
+      ok = push_name(&numbers, &nnumbers, num->name);
+    }
+  }
   svg_printf(d, "<div class=\"controls\">\n<input id=\"filter\" type=\"search\" placeholder=\"path contains\" "
                 "aria-label=\"filter by path\">\n<select id=\"format\" aria-label=\"format\">"
                 "<option value=\"\">every format</option>");
@@ -184,16 +200,13 @@ static int index_controls(svg_doc *d, const atlas_entry *const *entries, size_t 
     svg_printf(d, "<option value=\"%t\">%t (%zu)</option>", e->format, e->format, count);
     ok = push_name(&formats, &nformats, e->format);
   }
-  svg_printf(d, "</select>\n<select id=\"sort\" aria-label=\"sort by\"><option value=\"name\">name</option>"
+  svg_printf(d, "</select>\n<select id=\"which\" aria-label=\"a number to filter by\"><option value=\"\">any numbers</option>");
+  for (i = 0; i < nnumbers; i++) svg_printf(d, "<option value=\"%t\">%t</option>", numbers[i], numbers[i]);
+  svg_printf(d, "</select>\n<input id=\"least\" type=\"number\" placeholder=\"at least\" aria-label=\"at least\">"
+                "<input id=\"most\" type=\"number\" placeholder=\"at most\" aria-label=\"at most\">\n"
+                "<select id=\"sort\" aria-label=\"sort by\"><option value=\"name\">name</option>"
                 "<option value=\"format\">format</option>");
-  for (i = 0; ok && i < n; i++) {
-    for (k = 0; ok && entries[i]->kind && k < entries[i]->nnumbers; k++) {
-      const ls_atlas_number *num = &entries[i]->numbers[k];
-      if (num->list || !attribute_word(num->name) || listed_name(numbers, nnumbers, num->name)) continue;
-      svg_printf(d, "<option value=\"%t\">%t</option>", num->name, num->name);
-      ok = push_name(&numbers, &nnumbers, num->name);
-    }
-  }
+  for (i = 0; i < nnumbers; i++) svg_printf(d, "<option value=\"%t\">%t</option>", numbers[i], numbers[i]);
   free((void *)formats);
   free((void *)numbers);
   svg_printf(d, "</select>\n<select id=\"order\" aria-label=\"order\"><option value=\"asc\">ascending</option>"
@@ -270,9 +283,20 @@ int atlas_index_html(const char *title, const char *source, const atlas_entry *c
 static const char page_js[] =
   "(function () {\n"
   "  var box = document.getElementById('labels');\n"
-  "  if (!box) return;\n"
-  "  box.addEventListener('change', function () {\n"
+  "  if (box) box.addEventListener('change', function () {\n"
   "    document.querySelectorAll('svg.picture').forEach(function (s) { s.classList.toggle('nolabels', !box.checked); });\n"
+  "  });\n"
+  "  /* copy: to the clipboard where the browser lets a file:// page, else the query is selected */\n"
+  "  document.querySelectorAll('button.copy').forEach(function (b) {\n"
+  "    b.addEventListener('click', function () {\n"
+  "      var code = b.nextElementSibling, range = document.createRange();\n"
+  "      range.selectNodeContents(code);\n"
+  "      window.getSelection().removeAllRanges();\n"
+  "      window.getSelection().addRange(range);\n"
+  "      if (navigator.clipboard) navigator.clipboard.writeText(code.textContent).then(function () {\n"
+  "        b.textContent = 'copied';\n"
+  "      }, function () {});\n"
+  "    });\n"
   "  });\n"
   "})();\n";
 
@@ -348,7 +372,7 @@ static int page_queries(svg_doc *d, const atlas_page *page) {
                 "(run from the folder the atlas was made from).</p>\n");
   for (q = page->entry->kind->queries; q && *q; q++) {
     const char *p = *q, *hole;
-    svg_printf(d, "<pre><code>");
+    svg_printf(d, "<pre><button type=\"button\" class=\"copy\">copy</button><code>");
     while ((hole = strstr(p, "{file}")) != NULL) {
       svg_text(d, p, (size_t)(hole - p));
       svg_text(d, literal, strlen(literal));

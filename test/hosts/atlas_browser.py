@@ -17,9 +17,10 @@ calls (urllib; no selenium), and checks:
     page;
   - filtering by format shows only and all the levels of that format;
     sorting by a number (objects, descending) puts the level with the most
-    objects first and changes the order;
-  - a level's page loads without a console message, its back link returns
-    to the index;
+    objects first and changes the order; filtering by a number (objects at
+    least 300) shows only and all the levels with that many;
+  - a level's page loads without a console message, a query's copy button
+    selects it, its back link returns to the index;
   - the hostile name is shown as text (no element made of it).
 
 Screenshots of the index and of a page go to BUILD/atlas-screenshots/.
@@ -286,6 +287,20 @@ def main():
             "return {before: before, after: after, first: Number(first.getAttribute('data-n-objects')), most: most};")
         t.check(order["before"] != order["after"] and order["first"] == order["most"] and order["most"] > 0,
                 "sorting by objects, descending, changes the order and puts the most objects (%s) first" % order["most"])
+        # filtering by a number: objects at least 300
+        ranged = wd.run(
+            "var f = document.getElementById('format'); f.value = ''; f.dispatchEvent(new Event('change'));"
+            "var w = document.getElementById('which'); w.value = 'objects'; w.dispatchEvent(new Event('change'));"
+            "var l = document.getElementById('least'); l.value = '300'; l.dispatchEvent(new Event('input'));"
+            "var all = Array.prototype.slice.call(document.querySelectorAll('#cards .card'));"
+            "var want = all.filter(function (c) { var v = c.getAttribute('data-n-objects');"
+            "  return v !== null && Number(v) >= 300; }).length;"
+            "var shown = all.filter(function (c) { return !c.hidden; });"
+            "var ok = shown.every(function (c) { return Number(c.getAttribute('data-n-objects')) >= 300; });"
+            "l.value = ''; l.dispatchEvent(new Event('input'));"
+            "return {want: want, shown: shown.length, ok: ok, all: all.length};")
+        t.check(ranged["ok"] and ranged["shown"] == ranged["want"] and 0 < ranged["want"] < ranged["all"],
+                "filtering by objects >= 300 shows those %d levels alone: %s" % (ranged["want"], ranged["shown"]))
         # a level's page and back
         href = wd.run("var c = document.getElementById(arguments[0]); return c.href;", order["after"][0])
         wd.go(href)
@@ -294,6 +309,10 @@ def main():
         t.check(wd.run("return document.querySelectorAll('svg.picture circle').length > 0 && "
                        "document.querySelector('#tables table') !== null && document.querySelector('#queries pre') !== null;"),
                 "the page shows the markers, the row counts and the queries")
+        copied = wd.run("var b = document.querySelector('button.copy'); b.click();"
+                        "return window.getSelection().toString();")
+        t.check(copied.startswith("SELECT") and not console_errors(wd),
+                "a query's copy button selects it, without a console message: %s" % copied[:60])
         wd.screenshot(os.path.join(shots, "level.png"))
         wd.run("document.getElementById('back').click();")
         deadline = time.time() + 10
