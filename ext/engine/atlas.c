@@ -300,6 +300,42 @@ static void entry_error(atlas_entry *e, const char *what, const char *msg) {
   if ((e->error = malloc(n))) snprintf(e->error, n, "%s%s", what, msg);
 }
 
+/* A number with where it goes: its list's first appearance (card numbers:
+** 0) and its place among the numbers as drawn. */
+typedef struct ranked_number {
+  ls_atlas_number num;
+  size_t list_rank, order;
+} ranked_number;
+
+/* Card numbers first, as drawn; then each list, in the order the lists
+** first appear, its lines by value, largest first (ties in drawn order). */
+static int compare_ranked(const void *a, const void *b) {
+  const ranked_number *x = a, *y = b;
+  if (x->list_rank != y->list_rank) return x->list_rank < y->list_rank ? -1 : 1;
+  if (x->list_rank && x->num.value != y->num.value) return x->num.value > y->num.value ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Puts the numbers in the order the card and page show them
+** (compare_ranked): the most objects of a logic first.  1, or 0 when out
+** of memory (the order kept). */
+static int sort_numbers(ls_atlas_number *nums, size_t n) {
+  ranked_number *r = n ? malloc(n * sizeof *r) : NULL;
+  size_t i, k, lists = 0;
+  if (n && !r) return 0;
+  for (i = 0; i < n; i++) {
+    r[i].num = nums[i], r[i].order = i, r[i].list_rank = 0;
+    if (!nums[i].list) continue;
+    for (k = 0; k < i && !(nums[k].list && strcmp(nums[k].list, nums[i].list) == 0); k++) {
+    }
+    r[i].list_rank = k < i ? r[k].list_rank : ++lists;
+  }
+  qsort(r, n, sizeof *r, compare_ranked);
+  for (i = 0; i < n; i++) nums[i] = r[i].num;
+  free(r);
+  return 1;
+}
+
 /* Writes the pictures and the page of a drawn card, and takes its numbers,
 ** note, dependencies and thumbnail into the entry.  1, or 0 with err. */
 static int job_write(atlas_run *run, atlas_job *job, const ls_atlas_kind *kind, ls_atlas_card *card,
@@ -324,6 +360,7 @@ static int job_write(atlas_run *run, atlas_job *job, const ls_atlas_kind *kind, 
   }
   e->thumb_svg = card->thumb.svg, e->thumb_w = card->thumb.w, e->thumb_h = card->thumb.h;
   /* the numbers, note and dependencies move to the entry (the page reads them there) */
+  if (ok && !sort_numbers(card->numbers, card->nnumbers)) ok = codec_fail_oom(err, "out of memory");
   e->numbers = card->numbers, e->nnumbers = card->nnumbers, card->numbers = NULL, card->nnumbers = 0;
   e->note = card->note, card->note = NULL;
   if (ok && card->nalso && !(e->deps = calloc(card->nalso, sizeof *e->deps))) ok = codec_fail_oom(err, "out of memory");
