@@ -11,6 +11,7 @@
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
+#include "engine/atlas.h"
 #include "engine/columns_table.h"
 #include "engine/copy.h"
 #include "engine/files_table.h"
@@ -92,6 +93,8 @@ __declspec(dllexport)
 int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api) {
   static const ls_family *const families[] = {&wwd_family, &tw_family,  &wed_family, &wz4_family,
                                               &tis_family, &pvrz_family, &are_family};
+  /* what levelsql_atlas shows of each family's files (engine/atlas.h) */
+  static const ls_atlas_kind *const atlas_kinds[] = {&wwd_atlas, &tw_atlas, &wed_atlas, &wz4_atlas, &are_atlas};
   ls_session *sess;
   char *table_err = NULL;
   size_t f;
@@ -106,6 +109,7 @@ int sqlite3_levelsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *a
     if (rc == SQLITE_OK && families[f]->register_functions) rc = families[f]->register_functions(db, sess);
   }
   if (rc == SQLITE_OK) rc = copy_function_register(db, sess);
+  if (rc == SQLITE_OK) rc = ls_atlas_register(db, sess, atlas_kinds, sizeof atlas_kinds / sizeof atlas_kinds[0]);
   if (rc == SQLITE_OK) rc = columns_table_register(db, sess);
   if (rc == SQLITE_OK) rc = ls_limit_register(db, sess);
   if (rc == SQLITE_OK) rc = ls_find_register(db, sess);

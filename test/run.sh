@@ -22,7 +22,9 @@
 #     compress pass in a host with a decoy zlib of its own
 #     ($BUILD/hosts/sqlrun-decoy-zlib);
 #  4c. DB Browser for SQLite's statements (test/hosts/dbbrowser.sh), on
-#     both SQLites, and Node's better-sqlite3 (test/hosts/better_sqlite3.sh);
+#     both SQLites, Node's better-sqlite3 (test/hosts/better_sqlite3.sh),
+#     and levelsql_atlas's pages in headless chromium
+#     (test/hosts/atlas_browser.py);
 #  5. when $BUILD/newsql/sqlrun exists (`make newsql`: a newer SQLite, see
 #     tools/newer-sqlite.sh), 1-3 again on that SQLite: the C tests of
 #     $BUILD/tests-newsql/ and the scripts through sqlrun, every line
@@ -287,6 +289,10 @@ whole_suite() {
   # ... and the sqlite-utils recipe of the README (test/hosts/sqlite_utils.sh)
   job pool host/sqlite_utils env $shell_env sh test/hosts/sqlite_utils.sh "$BUILD" "$work/samples.orig" &&
     host_tally test/hosts/sqlite_utils.sh ""
+  # ... and the atlas in a real browser: Debian's chromium, headless, through
+  # chromedriver (test/hosts/atlas_browser.py; skipped when not installed)
+  job pool host/atlas_browser env $shell_env python3 test/hosts/atlas_browser.py "$BUILD" "$work/samples.orig" &&
+    host_tally test/hosts/atlas_browser.py ""
   # ... and the statements DB Browser for SQLite sends for a grid edit, Write
   # Changes and Revert (test/hosts/dbbrowser.sh)
   job pool host/dbbrowser env $shell_env sh test/hosts/dbbrowser.sh "$BUILD" "$work/samples.orig" sqlite3 &&

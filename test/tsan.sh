@@ -11,7 +11,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1"
 export TSAN_OPTIONS
-# scans over folders, joins, the cache over collections, every format
-SQL_FILES=${SQL_FILES:-"test/sql/parse_ahead.sql test/sql/cache_collection.sql test/sql/cache_corpus.sql test/sql/joins.sql test/sql/sources.sql test/sql/engine.sql test/sql/tw_tables.sql test/sql/wed_tables.sql test/sql/wz4_tables.sql"}
+# scans over folders, the atlas's threads, joins, the cache over collections, every format
+SQL_FILES=${SQL_FILES:-"test/sql/parse_ahead.sql test/sql/atlas.sql test/sql/cache_collection.sql test/sql/cache_corpus.sql test/sql/joins.sql test/sql/sources.sql test/sql/engine.sql test/sql/tw_tables.sql test/sql/wed_tables.sql test/sql/wz4_tables.sql"}
 export SQL_FILES
 LEVELSQL_SQL_ONLY="[tsan] " exec sh test/run.sh "${1:-build-tsan}"

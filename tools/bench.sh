@@ -319,6 +319,30 @@ done
 [ -n "$game_line" ] && echo "    a query over a generated game of 2,000 areas (wed_polygons, whole sqlite3 process), the same files loose: ${ms_loose:-?} ms; through chitin.key:$game_line"
 rm -rf "$work"/game-*
 
+# The atlas (README, "The atlas of a collection"): 2,010 levels generated
+# from the samples (134 folders, each a copy of the 15 sample levels of
+# every format: WWD levels, maps, areas with their ARE, tileset and PVRZ
+# pages beside them, wz4 projects), an atlas made of them on every core,
+# then again over the same folder (nothing changed: nothing drawn), and
+# the first 195 levels (13 folders) again on the connection's thread alone, for the
+# gain of the threads.
+mkdir -p "$work/atlas-levels"
+set_n=0
+while [ $set_n -lt 134 ]; do
+  set_n=$((set_n + 1))
+  mkdir -p "$work/atlas-levels/set$set_n"
+  cp "$BUILD"/samples/*.WWD "$BUILD"/samples/*.map "$BUILD"/samples/*.WED "$BUILD"/samples/*.ARE \
+    "$BUILD"/samples/*.TIS "$BUILD"/samples/*.PVRZ "$BUILD"/samples/*.wz4 "$work/atlas-levels/set$set_n/"
+done
+atlas_run() { count "SELECT $1 levelsql_atlas('$2', '$3');"; }
+atlas_first=$(atlas_run "" "atlas-levels/**" atlas)
+atlas_again=$(atlas_run "" "atlas-levels/**" atlas)
+atlas_serial=$(atlas_run "levelsql_threads(0)," "atlas-levels/set{1,2,3,4,5,6,7,8,9,10,11,12,13}/*" atlas-serial | cut -d'|' -f2)
+atlas_subset=$(atlas_run "" "atlas-levels/set{1,2,3,4,5,6,7,8,9,10,11,12,13}/*" atlas-subset)
+jfield() { echo "$1" | sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p"; }
+echo "  the atlas (levelsql_atlas) of $(jfield "$atlas_first" levels) levels generated from the samples (all four formats, areas with their tiles and ARE), $(jfield "$atlas_first" threads) threads: $(jfield "$atlas_first" seconds) s ($(awk -v s="$(jfield "$atlas_first" seconds)" -v n="$(jfield "$atlas_first" levels)" 'BEGIN { if (n > 0) printf "%.1f", s * 1000 / n }') ms a level); again over the same folder, nothing changed: $(jfield "$atlas_again" seconds) s ($(jfield "$atlas_again" drawn) drawn); $(jfield "$atlas_serial" levels) of them on the connection's thread alone: $(jfield "$atlas_serial" seconds) s, on the threads: $(jfield "$atlas_subset" seconds) s"
+rm -rf "$work/atlas-levels" "$work/atlas" "$work/atlas-serial" "$work/atlas-subset"
+
 # Joins (tools/bench_joins.sh): the cookbooks' joins over whole folders,
 # as written against the best order forced by hand.  The WWD levels and
 # WED areas are the copies above; the Teeworlds maps and wz4 projects are

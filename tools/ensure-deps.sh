@@ -1,8 +1,9 @@
 #!/bin/sh
 # Makes sure the build and test dependencies are present: a C compiler,
 # make, pkg-config, SQLite (library, headers and the sqlite3 shell), zlib,
-# libpng (the previews' PNGs; its source too, see tools/libpng-source.sh)
-# and xmllint (the tests check the SVG previews).
+# libpng (the previews' PNGs; its source too, see tools/libpng-source.sh),
+# xmllint (the tests check the SVG previews) and chromium with
+# chromium-driver (the atlas's pages are checked in a browser).
 # What is missing is installed with apt-get (as root, or through sudo), and
 # the user is told what is being installed.  Used by `make test`, `make demo`.
 # LEVELSQL_NEED_CLANG=1 adds clang and libFuzzer (`make fuzz`);
@@ -27,6 +28,10 @@ command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
 # and readelf check what the extension exports (test/run.sh)
 command -v dpkg-source >/dev/null 2>&1 || missing="$missing dpkg-dev"
 command -v readelf >/dev/null 2>&1 || missing="$missing binutils"
+# levelsql_atlas's pages are checked in headless chromium through
+# chromedriver (test/hosts/atlas_browser.py)
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+command -v chromedriver >/dev/null 2>&1 || missing="$missing chromium-driver"
 # the Python package is installed with pip into a venv of Debian's python3
 # (test/python/package.sh)
 [ -x /usr/bin/python3 ] || missing="$missing python3"

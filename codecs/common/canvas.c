@@ -253,6 +253,25 @@ void canvas_blit(canvas *c, int64_t dx, int64_t dy, const canvas *src, int sx, i
   }
 }
 
+/* Sets the pixel at p to the average of src's pixels [xa, xb) x [ya, yb),
+** weighted by their alpha (so transparent pixels lend no colour), its
+** alpha the plain average: the box filter of the resampling below. */
+static void average_box(const canvas *src, int xa, int xb, int ya, int yb, unsigned char *p) {
+  uint64_t r = 0, g = 0, b = 0, a = 0, n = 0;
+  int x, y;
+  for (y = ya; y < yb; y++) {
+    const unsigned char *s = pixel_at(src, xa, y);
+    for (x = xa; x < xb; x++, s += 4) {
+      r += (uint64_t)s[0] * s[3], g += (uint64_t)s[1] * s[3], b += (uint64_t)s[2] * s[3], a += s[3];
+      n++;
+    }
+  }
+  if (a) {
+    p[0] = (unsigned char)(r / a), p[1] = (unsigned char)(g / a), p[2] = (unsigned char)(b / a);
+    p[3] = (unsigned char)(a / n);
+  }
+}
+
 int canvas_resample_grid(const canvas *src, int cols, int rows, int cell, canvas *out, codec_error *err) {
   int cw, ch, ox, oy, gx, gy;
   canvas_color clear = {0, 0, 0, 0};
@@ -268,23 +287,34 @@ int canvas_resample_grid(const canvas *src, int cols, int rows, int cell, canvas
         int ya = gy * ch + oy * ch / cell, yb = gy * ch + (oy + 1) * ch / cell;
         if (yb <= ya) yb = ya + 1;
         for (ox = 0; ox < cell; ox++) {
-          int xa = gx * cw + ox * cw / cell, xb = gx * cw + (ox + 1) * cw / cell, x, y;
-          uint64_t r = 0, g = 0, b = 0, a = 0, n = 0;
-          unsigned char *p = pixel_at(out, gx * cell + ox, gy * cell + oy);
+          int xa = gx * cw + ox * cw / cell, xb = gx * cw + (ox + 1) * cw / cell;
           if (xb <= xa) xb = xa + 1;
-          for (y = ya; y < yb; y++) {
-            const unsigned char *s = pixel_at(src, xa, y);
-            for (x = xa; x < xb; x++, s += 4) {
-              r += (uint64_t)s[0] * s[3], g += (uint64_t)s[1] * s[3], b += (uint64_t)s[2] * s[3], a += s[3];
-              n++;
-            }
-          }
-          if (a) {
-            p[0] = (unsigned char)(r / a), p[1] = (unsigned char)(g / a), p[2] = (unsigned char)(b / a);
-            p[3] = (unsigned char)(a / n);
-          }
+          average_box(src, xa, xb, ya, yb, pixel_at(out, gx * cell + ox, gy * cell + oy));
         }
       }
+    }
+  }
+  return 1;
+}
+
+int canvas_shrink(const canvas *src, int side, canvas *out, codec_error *err) {
+  canvas_color clear = {0, 0, 0, 0};
+  int64_t longer = src->w > src->h ? src->w : src->h;
+  int w, h, x, y;
+  if (side < 1 || src->w < 1 || src->h < 1) return codec_fail_arg(err, "cannot shrink a %dx%d image to %d pixels", src->w, src->h, side);
+  if (longer <= side) side = (int)longer;
+  w = (int)((int64_t)src->w * side / longer), h = (int)((int64_t)src->h * side / longer);
+  if (w < 1) w = 1;
+  if (h < 1) h = 1;
+  if (!canvas_new(out, w, h, clear, err)) return 0;
+  for (y = 0; y < h; y++) {
+    /* source rows [ya, yb) of this target row: at least one */
+    int ya = (int)((int64_t)y * src->h / h), yb = (int)((int64_t)(y + 1) * src->h / h);
+    if (yb <= ya) yb = ya + 1;
+    for (x = 0; x < w; x++) {
+      int xa = (int)((int64_t)x * src->w / w), xb = (int)((int64_t)(x + 1) * src->w / w);
+      if (xb <= xa) xb = xa + 1;
+      average_box(src, xa, xb, ya, yb, pixel_at(out, x, y));
     }
   }
   return 1;
@@ -308,6 +338,30 @@ static const unsigned char *texel(const canvas *tex, double u, double v) {
   return pixel_at(tex, x < 0 ? 0 : x, y < 0 ? 0 : y);
 }
 
+/* The pixels of a row whose centres (py the row's) may lie inside the
+** triangle (xs, ys; area its edge() of the three corners): [*xa, *xb)
+** within [x0, x1).  Each edge keeps the side of a line; solved for x, with
+** two pixels to spare on each side for rounding, since canvas_fill_triangle
+** still tests every pixel of the span exactly: this only skips the part of
+** the bounding box no pixel of the triangle is in. */
+static void triangle_span(const double xs[3], const double ys[3], double area, double py, int64_t x0, int64_t x1,
+                          int64_t *xa, int64_t *xb) {
+  double lo = (double)x0, hi = (double)x1;
+  int k;
+  for (k = 0; k < 3; k++) {
+    int a = (k + 1) % 3, b = (k + 2) % 3; /* the edge opposite corner k */
+    /* edge(a, b, p) = c + slope * px: inside where its sign is area's */
+    double slope = -(ys[b] - ys[a]), c = (xs[b] - xs[a]) * (py - ys[a]) + (ys[b] - ys[a]) * xs[a], t;
+    if (area < 0) slope = -slope, c = -c;
+    if (slope == 0) continue; /* (the row is on one side of it: the pixels' tests decide) */
+    t = -c / slope - 0.5;     /* the pixel whose centre the line crosses */
+    if (slope > 0) lo = fmax(lo, t);
+    else hi = fmin(hi, t + 1);
+  }
+  *xa = clamp64((int64_t)floor(fmax(lo, (double)x0)) - 2, x0, x1);
+  *xb = clamp64((int64_t)ceil(fmin(hi, (double)x1)) + 2, *xa, x1);
+}
+
 void canvas_fill_triangle(canvas *c, const canvas_vertex v[3], const canvas *tex) {
   double xs[3], ys[3], area, lo_x, hi_x, lo_y, hi_y;
   int64_t x0, x1, y0, y1, x, y;
@@ -322,8 +376,11 @@ void canvas_fill_triangle(canvas *c, const canvas_vertex v[3], const canvas *tex
   if (tex && (tex->w < 1 || tex->h < 1)) tex = NULL;
   for (y = y0; y < y1; y++) {
     double py = (double)y + 0.5;
-    unsigned char *p = pixel_at(c, (int)x0, (int)y);
-    for (x = x0; x < x1; x++, p += 4) {
+    int64_t xa, xb;
+    unsigned char *p;
+    triangle_span(xs, ys, area, py, x0, x1, &xa, &xb);
+    p = pixel_at(c, (int)xa, (int)y);
+    for (x = xa; x < xb; x++, p += 4) {
       double px = (double)x + 0.5;
       double w0 = edge(xs[1], ys[1], xs[2], ys[2], px, py) / area;
       double w1 = edge(xs[2], ys[2], xs[0], ys[0], px, py) / area;
@@ -369,8 +426,8 @@ int canvas_from_pixels(canvas *c, int w, int h, int channels, const unsigned cha
 
 int canvas_png_encode(const canvas *c, unsigned char **out, size_t *out_size, codec_error *err) {
   png_image img;
-  png_alloc_size_t n = 0;
-  unsigned char *buf;
+  png_alloc_size_t n, bound;
+  unsigned char *buf, *fit;
   memset(&img, 0, sizeof img);
   img.version = PNG_IMAGE_VERSION;
   img.width = (png_uint_32)c->w;
@@ -379,18 +436,17 @@ int canvas_png_encode(const canvas *c, unsigned char **out, size_t *out_size, co
   img.flags = PNG_IMAGE_FLAG_FAST;
   *out = NULL;
   *out_size = 0;
-  if (!png_image_write_to_memory(&img, NULL, &n, 0, c->px, 0, NULL)) {
-    codec_fail(err, "PNG encoding failed: %s", img.message);
-    png_image_free(&img);
-    return 0;
-  }
-  if (!(buf = malloc(n ? n : 1))) return codec_fail_oom(err, "out of memory for a PNG of %zu bytes", (size_t)n);
+  /* one pass into a buffer of the largest size libpng can write for the
+  ** picture (asking for the size first compresses it twice) */
+  n = bound = PNG_IMAGE_PNG_SIZE_MAX(img);
+  if (!(buf = malloc(bound ? bound : 1))) return codec_fail_oom(err, "out of memory for a PNG of %zu bytes", (size_t)bound);
   if (!png_image_write_to_memory(&img, buf, &n, 0, c->px, 0, NULL)) {
     codec_fail(err, "PNG encoding failed: %s", img.message);
     png_image_free(&img);
     free(buf);
     return 0;
   }
+  if ((fit = realloc(buf, n ? n : 1)) != NULL) buf = fit;
   *out = buf;
   *out_size = n;
   return 1;

@@ -111,6 +111,11 @@ void canvas_blit(canvas *c, int64_t dx, int64_t dy, const canvas *src, int sx, i
 ** it per tile.  Returns 1 and *out (caller frees), or 0 with err. */
 int canvas_resample_grid(const canvas *src, int cols, int rows, int cell, canvas *out, codec_error *err);
 
+/* A copy of src shrunk to fit side x side pixels, its proportions kept
+** (each side at least 1 pixel), each pixel averaging the source pixels it
+** covers (weighted by alpha); a src that fits is copied as it is.  For a
+** preview's thumbnail.  Returns 1 and *out (caller frees), or 0 with err. */
+int canvas_shrink(const canvas *src, int side, canvas *out, codec_error *err);
 /* A triangle corner for canvas_fill_triangle: position in pixels, colour
 ** components 0..1 and texture coordinates (1 = the texture's full width
 ** or height; beyond that the texture repeats). */

@@ -17,8 +17,7 @@ void svg_begin(svg_doc *d, double width, double height, const char *css, const c
   if (bg) svg_printf(d, "<rect class=\"background\" x=\"0\" y=\"0\" width=\"%g\" height=\"%g\" fill=\"%s\"/>\n", width, height, bg);
 }
 
-/* Length of the valid UTF-8 sequence at s[0..n), or 0 when it is not one. */
-static size_t utf8_sequence(const unsigned char *s, size_t n) {
+size_t svg_utf8_sequence(const unsigned char *s, size_t n) {
   size_t len, i;
   uint32_t cp;
   if (s[0] < 0x80) return 1;
@@ -50,7 +49,7 @@ void svg_text(svg_doc *d, const char *s, size_t n) {
       case '"': byte_writer_bytes(&d->out, "&quot;", 6), i++; continue;
       default: break;
     }
-    len = utf8_sequence(p + i, n - i);
+    len = svg_utf8_sequence(p + i, n - i);
     /* XML 1.0 allows tab, newline and carriage return among the controls */
     if (len == 0 || (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r') || p[i] == 0x7F) {
       byte_writer_bytes(&d->out, "?", 1);

@@ -36,6 +36,11 @@ void svg_begin(svg_doc *d, double width, double height, const char *css, const c
 ** const char *). */
 void svg_printf(svg_doc *d, const char *fmt, ...);
 
+/* The length of the UTF-8 sequence at s[0..n) that XML text may hold
+** (no overlong forms, surrogates, U+FFFE, U+FFFF or code points above
+** U+10FFFF), or 0 when the bytes there are no such sequence (n >= 1). */
+size_t svg_utf8_sequence(const unsigned char *s, size_t n);
+
 /* Appends s[0..n) escaped for XML text and attribute values. */
 void svg_text(svg_doc *d, const char *s, size_t n);
 

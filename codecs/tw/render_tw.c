@@ -14,6 +14,13 @@
 #include <string.h>
 
 #define TW_WORLD_TILE 32 /* world units (pixels in the game) per tile */
+/* What one screen of the game shows, in world units: DDNet's
+** CalcScreenParams at zoom 1 for a 16:9 window (1150 x 1000 units of area,
+** at most 1500 x 1050): 1430 x 804. */
+#define TW_SCREEN_W 1430.0
+#define TW_SCREEN_H 804.0
+/* The most screens a group is drawn in (draw_group): a 33 x 31 grid. */
+#define TW_MAX_SCREENS 1024
 
 /* What a layer draws with: an image prepared on first use. */
 typedef struct image_slot {
@@ -28,7 +35,7 @@ typedef struct tw_painter {
   const tw_render_opts *o;
   canvas c;
   int ts;                 /* pixels per tile */
-  double centre_x, centre_y; /* the camera, in world units */
+  double centre_x, centre_y; /* the middle of the map, in world units */
   image_slot *images;     /* m->num_images */
   codec_error *err;
 } tw_painter;
@@ -105,10 +112,13 @@ static canvas_color tile_color(const image_slot *s, int id, canvas_color tint) {
 }
 
 /* Where the group's contents go: the shift (in canvas pixels) that shows
-** the group as the game does with the camera at the centre. */
-static void group_shift(const tw_painter *p, const tw_group_info *g, int64_t *sx, int64_t *sy) {
-  double wx = p->centre_x * (100.0 - g->parallax_x) / 100.0 - g->offset_x;
-  double wy = p->centre_y * (100.0 - g->parallax_y) / 100.0 - g->offset_y;
+** the group as the game does with the camera at (cam_x, cam_y), in world
+** units: a point of the group at g shows at the world position where the
+** main layers show g + cam * (100 - parallax) / 100 - offset. */
+static void group_shift(const tw_painter *p, const tw_group_info *g, double cam_x, double cam_y, int64_t *sx,
+                        int64_t *sy) {
+  double wx = cam_x * (100.0 - g->parallax_x) / 100.0 - g->offset_x;
+  double wy = cam_y * (100.0 - g->parallax_y) / 100.0 - g->offset_y;
   /* damaged parallax values: far outside is far enough (and fits an int64) */
   wx = wx < -1e12 ? -1e12 : wx > 1e12 ? 1e12 : wx;
   wy = wy < -1e12 ? -1e12 : wy > 1e12 ? 1e12 : wy;
@@ -117,11 +127,11 @@ static void group_shift(const tw_painter *p, const tw_group_info *g, int64_t *sx
 }
 
 /* The cells [x0, x1) x [y0, y1) of a w x h layer shifted by (sx, sy) that
-** can show on the canvas. */
+** can show within the canvas's clip rectangle. */
 static void visible_cells(const tw_painter *p, int w, int h, int64_t sx, int64_t sy, int *x0, int *y0, int *x1,
                           int *y1) {
-  int64_t a = (-sx) / p->ts - 1, b = (p->c.w - sx) / p->ts + 1;
-  int64_t c = (-sy) / p->ts - 1, d = (p->c.h - sy) / p->ts + 1;
+  int64_t a = (p->c.clip_x0 - sx) / p->ts - 1, b = (p->c.clip_x1 - sx) / p->ts + 1;
+  int64_t c = (p->c.clip_y0 - sy) / p->ts - 1, d = (p->c.clip_y1 - sy) / p->ts + 1;
   *x0 = (int)(a < 0 ? 0 : a > w ? w : a), *x1 = (int)(b < 0 ? 0 : b > w ? w : b);
   *y0 = (int)(c < 0 ? 0 : c > h ? h : c), *y1 = (int)(d < 0 ? 0 : d > h ? h : d);
 }
@@ -264,19 +274,10 @@ static int is_physics(tw_kind k) {
   return k >= TW_KIND_GAME && k <= TW_KIND_TUNE;
 }
 
-/* Draws the layers of group g the options select: pass 0 the tiles and
-** quads, pass 1 the physics layers. */
-static int draw_group(tw_painter *p, size_t g, int pass) {
-  tw_group_info gi;
-  int64_t sx, sy;
+/* Draws the layers of group g the options select, shifted by (sx, sy):
+** pass 0 the tiles and quads, pass 1 the physics layers. */
+static int draw_group_layers(tw_painter *p, size_t g, int pass, int64_t sx, int64_t sy) {
   size_t l;
-  if (!tw_group_get(p->m, g, &gi, p->err)) return codec_prefix(p->err, "group %zu: ", g);
-  group_shift(p, &gi, &sx, &sy);
-  if (gi.clipping && pass == 0) {
-    double k = (double)p->ts / TW_WORLD_TILE;
-    canvas_clip(&p->c, (int64_t)floor(gi.clip_x * k), (int64_t)floor(gi.clip_y * k),
-                (int64_t)ceil(((double)gi.clip_x + gi.clip_w) * k), (int64_t)ceil(((double)gi.clip_y + gi.clip_h) * k));
-  }
   for (l = 0; l < p->m->num_layers; l++) {
     tw_layer_info info;
     int ok = 1;
@@ -291,13 +292,81 @@ static int draw_group(tw_painter *p, size_t g, int pass) {
     } else if (info.kind == TW_KIND_QUADS && p->o->quads) {
       ok = tw_layer_load(p->m, l, p->err) && draw_quads(p, l, &info, sx, sy);
     }
-    if (!ok) {
-      canvas_unclip(&p->c);
-      return codec_prefix(p->err, "layer %zu (group %zu): ", l, g);
+    if (!ok) return codec_prefix(p->err, "layer %zu (group %zu): ", l, g);
+  }
+  return 1;
+}
+
+/* The part of the canvas a group may draw in: its clip rectangle (in world
+** units, where the main layers are) or the whole canvas, within
+** [x0, x1) x [y0, y1) (canvas pixels). */
+static void group_clip(tw_painter *p, const tw_group_info *gi, int pass, int64_t x0, int64_t y0, int64_t x1,
+                       int64_t y1) {
+  if (gi->clipping && pass == 0) {
+    double k = (double)p->ts / TW_WORLD_TILE;
+    int64_t cx0 = (int64_t)floor(gi->clip_x * k), cy0 = (int64_t)floor(gi->clip_y * k);
+    int64_t cx1 = (int64_t)ceil(((double)gi->clip_x + gi->clip_w) * k);
+    int64_t cy1 = (int64_t)ceil(((double)gi->clip_y + gi->clip_h) * k);
+    x0 = cx0 > x0 ? cx0 : x0, y0 = cy0 > y0 ? cy0 : y0;
+    x1 = cx1 < x1 ? cx1 : x1, y1 = cy1 < y1 ? cy1 : y1;
+  }
+  canvas_clip(&p->c, x0, y0, x1 > x0 ? x1 : x0, y1 > y0 ? y1 : y0);
+}
+
+/* The canvas pixel where screen i begins, along one axis: screen 0 is
+** centred on the middle of the map (centre, world units), each is `size`
+** world units; k pixels a world unit.  Screen i ends where i + 1 begins. */
+static int64_t screen_edge(double centre, double size, int64_t i, double k) {
+  return (int64_t)floor((centre + ((double)i - 0.5) * size) * k);
+}
+
+/* Draws group g as the game shows it from wherever the camera is.  A group
+** that moves with the main layers (parallax 100 both ways) looks the same
+** from every camera position: drawn once.  Any other (a sky at parallax 0,
+** clouds, a far background) shows a different part of itself from each
+** position: the picture is cut into screens (TW_SCREEN_W x TW_SCREEN_H
+** world units, one centred on the middle of the map), and each screen
+** shows the group as the game does with the camera at that screen's
+** middle, so a sky made for one screen fills every screen of the map, as
+** it does in the game wherever the player goes. */
+static int draw_group(tw_painter *p, size_t g, int pass) {
+  tw_group_info gi;
+  int64_t sx, sy;
+  int ok = 1;
+  if (!tw_group_get(p->m, g, &gi, p->err)) return codec_prefix(p->err, "group %zu: ", g);
+  if (gi.parallax_x == 100 && gi.parallax_y == 100) {
+    group_shift(p, &gi, p->centre_x, p->centre_y, &sx, &sy);
+    group_clip(p, &gi, pass, 0, 0, p->c.w, p->c.h);
+    ok = draw_group_layers(p, g, pass, sx, sy);
+  } else {
+    double k = (double)p->ts / TW_WORLD_TILE, world_w = p->c.w / k, world_h = p->c.h / k;
+    double sw = TW_SCREEN_W, sh = TW_SCREEN_H;
+    int64_t ni, nj, i, j;
+    /* the screens' columns and rows: i from -ni to ni around the middle
+    ** one; past TW_MAX_SCREENS (a map of more than 32 x 32 screens), each
+    ** cell is 2, 4, ... screens a side, so the work stays bounded */
+    for (;;) {
+      ni = (int64_t)ceil((world_w / 2 - sw / 2) / sw), nj = (int64_t)ceil((world_h / 2 - sh / 2) / sh);
+      if (ni < 0) ni = 0;
+      if (nj < 0) nj = 0;
+      if ((2 * ni + 1) * (2 * nj + 1) <= TW_MAX_SCREENS) break;
+      sw *= 2, sh *= 2;
+    }
+    for (j = -nj; ok && j <= nj; j++) {
+      for (i = -ni; ok && i <= ni; i++) {
+        if (codec_cancelled(p->o->cancel)) {
+          ok = codec_fail_interrupted(p->err);
+          break;
+        }
+        group_shift(p, &gi, p->centre_x + (double)i * sw, p->centre_y + (double)j * sh, &sx, &sy);
+        group_clip(p, &gi, pass, screen_edge(p->centre_x, sw, i, k), screen_edge(p->centre_y, sh, j, k),
+                   screen_edge(p->centre_x, sw, i + 1, k), screen_edge(p->centre_y, sh, j + 1, k));
+        ok = draw_group_layers(p, g, pass, sx, sy);
+      }
     }
   }
   canvas_unclip(&p->c);
-  return 1;
+  return ok;
 }
 
 /* The area shown, in tiles: the game layer's, else the largest tile

@@ -16,8 +16,18 @@
 **    pickups; tele, speedup, switch and tune cells), see render_tw.c.
 ** The picture is the game layer's area (else the largest tile layer's)
 ** at `tile` pixels per tile.  Groups are placed as the game shows them
-** with the camera at the centre of that area (offset and parallax
-** applied for that one camera position), and clipped by their clip
+** from wherever the camera is: a group with parallax 100 (both ways)
+** looks the same from every position and is drawn once (its offset
+** applied); any other group (a sky at parallax 0, clouds, far hills) is
+** drawn screen by screen, the picture cut into screens of 1430 x 804
+** world units (what DDNet shows of the world at zoom 1 in a 16:9 window),
+** one centred on the middle of the area, each showing the group as the
+** game does with the camera at its middle.  So a sky made for one screen
+** fills the whole picture, as it does wherever the player goes; the
+** price is a seam between screens in groups that move (their content
+** jumps where the camera would).  A map of more than 1024 screens is cut
+** into cells of 2, 4, ... screens a side instead, so the work stays
+** bounded (the sky then fills the middle of each).  Groups are clipped by their clip
 ** rectangle; envelopes are taken at time 0 (not applied).  Sound layers
 ** are not drawn.
 **

@@ -19,4 +19,7 @@ extern const ls_family are_family;
 ** (are_functions.c): the family's ls_family.register_functions. */
 int are_register_functions(sqlite3 *db, ls_session *sess);
 
+/* What levelsql_atlas shows of an ARE without its WED: what it places (are_atlas.c). */
+extern const ls_atlas_kind are_atlas;
+
 #endif

@@ -1550,4 +1550,90 @@ void ls_json_append_string(sqlite3_str *out, const char *s, size_t n);
 void ls_json_result(sqlite3_context *ctx, sqlite3_str *s);
 
 
+/* ---- an atlas of a collection (atlas.c: levelsql_atlas) ---------------- */
+
+/* What levelsql_atlas shows of one file of a family's format: its card in
+** index.html and its own page (README, "Atlas").  A family declares an
+** ls_atlas_kind; draw() runs on any of the atlas's threads with a model
+** parsed for it alone (pure C and file reads: no SQLite, no session) and
+** fills the card through the helpers below, which copy what they are
+** given (malloc); the atlas frees the card (ls_atlas_card_clear).  Text
+** handed to the helpers is UTF-8 (invalid bytes are shown as U+FFFD) and
+** is escaped where it is written.  A draw finds the files beside its file
+** with ls_find(NULL, ...): without a connection, ls_find looks on disk
+** only, on any thread (a game's resources are not found). */
+struct canvas;
+
+typedef struct ls_atlas_opts {
+  int thumb;                  /* the card's picture fits thumb x thumb pixels */
+  int large;                  /* the page's pictures fit large x large */
+  const char *mapres;         /* NULL, or the folder of Teeworlds' external images (tw_render's mapres) */
+  const char *tilesets;       /* NULL, or where an area's tileset is when not beside it (wed_render's) */
+  uint64_t max_decoded;       /* levelsql_limit('decoded'), for what a draw reads beside the file */
+  const codec_cancel *cancel; /* the statement's interrupt: a draw polls it (CODEC_E_INTERRUPT) */
+} ls_atlas_opts;
+
+typedef struct ls_atlas_marker {
+  double x, y;  /* in the picture's pixels */
+  uint32_t rgb; /* 0xRRGGBB */
+  char *label;
+} ls_atlas_marker;
+
+typedef struct ls_atlas_picture {
+  char *caption;       /* "plane 1: Action" */
+  unsigned char *data; /* PNG bytes or SVG text */
+  size_t size;
+  int svg;
+  int w, h;            /* in pixels (an SVG's width and height) */
+  ls_atlas_marker *markers;
+  size_t nmarkers, markers_cap;
+} ls_atlas_picture;
+
+/* A number of the card (list NULL: sortable and filterable in index.html,
+** name a short lower-case word) or a line of a named list shown on the
+** page and the card ("objects per logic": name "Officer", value 12). */
+typedef struct ls_atlas_number {
+  char *list, *name;
+  int64_t value;
+} ls_atlas_number;
+
+typedef struct ls_atlas_card {
+  ls_atlas_picture *pictures;  /* the page's; the first is also the card's, shrunk */
+  size_t npictures;
+  ls_atlas_picture thumb;      /* made from the first picture (a PNG shrunk; an SVG shown as it is) */
+  ls_atlas_number *numbers;
+  size_t nnumbers;
+  char **also;                 /* files beside it the draw read (a tileset, the ARE): changing one redraws it */
+  size_t nalso;
+  char *note;                  /* what the pictures leave out and why (ls_atlas_note adds to it), or NULL */
+} ls_atlas_card;
+
+typedef struct ls_atlas_kind {
+  const ls_format *format;
+  const char *noun;             /* "level", "map", "area", "project" */
+  /* Fills the card of the file at path (its model); 1, or 0 with err. */
+  int (*draw)(void *model, const char *path, const ls_atlas_opts *o, ls_atlas_card *card, codec_error *err);
+  const char *const *queries;   /* NULL-terminated; each {file} is the file as an SQL string literal */
+  /* NULL, or an extension (".wed"): a file of the format beside one of
+  ** that extension and the same name, any case, is shown on that file's
+  ** card instead of its own (an ARE on its WED's). */
+  const char *shown_with;
+} ls_atlas_kind;
+
+/* The helpers of draw(): each returns 1, or 0 with err when out of memory
+** (or, for pictures, when encoding fails). */
+int ls_atlas_number_add(ls_atlas_card *card, const char *list, const char *name, size_t len, int64_t value,
+                        codec_error *err);
+/* Adds c as a PNG picture (the first also makes the thumbnail); c stays the caller's. */
+ls_atlas_picture *ls_atlas_add_canvas(ls_atlas_card *card, const char *caption, const struct canvas *c,
+                                      const ls_atlas_opts *o, codec_error *err);
+/* Adds an SVG picture of w x h pixels, taking svg (malloc'd, freed on failure too). */
+ls_atlas_picture *ls_atlas_add_svg(ls_atlas_card *card, const char *caption, char *svg, size_t n, double w, double h,
+                                   codec_error *err);
+int ls_atlas_marker_add(ls_atlas_picture *p, double x, double y, uint32_t rgb, const char *label, size_t len,
+                        codec_error *err);
+int ls_atlas_also(ls_atlas_card *card, const char *path, codec_error *err);
+int ls_atlas_note(ls_atlas_card *card, const char *note, codec_error *err);
+void ls_atlas_card_clear(ls_atlas_card *card);
+
 #endif

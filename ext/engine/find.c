@@ -251,6 +251,10 @@ static int from_game(ls_game *g, const char *key, size_t key_len, const char *na
     free(path);
     return codec_fail_oom(err, "out of memory");
   }
+  if (!g) { /* looked for without a connection (ls_find on disk only): not found */
+    free(path);
+    return 1;
+  }
   if (ls_game_lookup(g, path, max_bytes > 0, &gp, &why) != SQLITE_OK) {
     ok = why ? codec_fail(err, "%s", why) : codec_fail_oom(err, "out of memory");
     sqlite3_free(why);
@@ -305,13 +309,14 @@ static int from_folder(ls_game *g, const char *dir, const char *name, uint64_t m
   return ok;
 }
 
-/* ls_find, with the connection's session. */
+/* ls_find, with the connection's session, or without one (s NULL: on
+** disk only, any thread; a game's resources are not found). */
 static int find_with_session(ls_session *s, const find_request *r) {
-  ls_game *g = ls_session_game(s);
+  ls_game *g = s ? ls_session_game(s) : NULL;
   size_t key_len;
   char *key = NULL, *dir;
   int ok;
-  if (!g) return codec_fail_oom(r->err, "out of memory");
+  if (s && !g) return codec_fail_oom(r->err, "out of memory");
   if (r->how == LS_FIND_IN) {
     struct stat st;
     int is_folder = stat(r->near, &st) == 0 && S_ISDIR(st.st_mode);
@@ -348,7 +353,7 @@ int ls_find(sqlite3 *db, const char *near, int how, const char *name, uint64_t m
   sqlite3_stmt *st = NULL;
   int rc;
   memset(out, 0, sizeof *out);
-  if (!db) return codec_fail_arg(err, "%s: cannot look for %s: no connection to look through", near, name);
+  if (!db) return find_with_session(NULL, &r); /* on disk only (levelsql_atlas's threads: engine.h) */
   rc = sqlite3_prepare_v2(db, "SELECT levelsql_find(?1)", -1, &st, NULL);
   if (rc == SQLITE_OK) rc = sqlite3_bind_pointer(st, 1, &r, FIND_POINTER_TYPE, NULL);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);

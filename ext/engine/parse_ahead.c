@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -183,6 +184,24 @@ void ls_parse_read(ls_read_fn read, const void *ctx, const char *name, const ls_
     out->model = bufs && fmt->parse_reusing ? fmt->parse_reusing(data, n, &bufs->parse, cancel, &out->parse_error)
                                             : fmt->parse(data, n, &out->parse_error);
   if (!bufs) free(data);
+}
+
+void ls_parsed_read_reason(const ls_parsed *r, char *buf, size_t n) {
+  switch (r->read_failure) {
+    case LS_READ_OPEN: snprintf(buf, n, "cannot open: %s", strerror(r->errno_value)); return;
+    case LS_READ_STAT: snprintf(buf, n, "cannot stat: %s", strerror(r->errno_value)); return;
+    case LS_READ_NOT_FILE: snprintf(buf, n, "not a regular file"); return;
+    case LS_READ_TOO_BIG:
+      snprintf(buf, n, "file of %lld bytes is larger than the %lld-byte limit", (long long)r->st.st_size,
+               (long long)LS_MAX_FILE_BYTES);
+      return;
+    case LS_READ_NOMEM: snprintf(buf, n, "out of memory reading %lld bytes", (long long)r->wanted); return;
+    case LS_READ_IO: snprintf(buf, n, "read error: %s", strerror(r->errno_value)); return;
+    case LS_READ_SHRANK: snprintf(buf, n, "file shrank while being read"); return;
+    case LS_READ_ARCHIVE: snprintf(buf, n, "%s", r->parse_error.msg); return;
+    case LS_READ_OK: break;
+  }
+  snprintf(buf, n, "read");
 }
 
 void ls_parsed_free_model(ls_parsed *r) {

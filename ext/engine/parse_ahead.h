@@ -108,6 +108,10 @@ void ls_parse_read(ls_read_fn read, const void *ctx, const char *name, const ls_
                    const ls_format *const *formats, int nformats, uint64_t max_decoded, ls_parse_buffers *bufs,
                    const codec_cancel *cancel, ls_parsed *out);
 
+/* Why a result's read failed (read_failure not LS_READ_OK), in words
+** ("cannot open: No such file or directory"), into buf[0..n). */
+void ls_parsed_read_reason(const ls_parsed *r, char *buf, size_t n);
+
 /* Frees the model of a result (keeps the rest). */
 void ls_parsed_free_model(ls_parsed *r);
 

@@ -358,23 +358,13 @@ static void stat_record(ls_file *f, const struct stat *st) {
   f->mtime_ns = ls_stat_mtime_ns(st);
 }
 
-/* The message for a result that has no model: "<path>: <reason>", path as
-** the user spelled it (sqlite3_mprintf'd; NULL when out of memory). */
+/* The message for a result that could not be read: "<path>: <reason>",
+** path as the user spelled it (sqlite3_mprintf'd; NULL when out of
+** memory). */
 static char *parsed_error(const char *path, const ls_parsed *r) {
-  switch (r->read_failure) {
-    case LS_READ_OPEN: return sqlite3_mprintf("%s: cannot open: %s", path, strerror(r->errno_value));
-    case LS_READ_STAT: return sqlite3_mprintf("%s: cannot stat: %s", path, strerror(r->errno_value));
-    case LS_READ_NOT_FILE: return sqlite3_mprintf("%s: not a regular file", path);
-    case LS_READ_TOO_BIG:
-      return sqlite3_mprintf("%s: file of %lld bytes is larger than the %lld-byte limit", path,
-                             (long long)r->st.st_size, (long long)LS_MAX_FILE_BYTES);
-    case LS_READ_NOMEM: return sqlite3_mprintf("%s: out of memory reading %lld bytes", path, (long long)r->wanted);
-    case LS_READ_IO: return sqlite3_mprintf("%s: read error: %s", path, strerror(r->errno_value));
-    case LS_READ_SHRANK: return sqlite3_mprintf("%s: file shrank while being read", path);
-    case LS_READ_ARCHIVE: return sqlite3_mprintf("%s: %s", path, r->parse_error.msg);
-    case LS_READ_OK: break;
-  }
-  return NULL;
+  char reason[sizeof r->parse_error.msg + 64];
+  ls_parsed_read_reason(r, reason, sizeof reason);
+  return sqlite3_mprintf("%s: %s", path, reason);
 }
 
 /* Whether a result read ahead may stand for the file as it is now (st, its

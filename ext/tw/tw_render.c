@@ -5,8 +5,9 @@
 **   tw_render(file [, options])   PNG of the map (codecs/tw/render_tw.h)
 **   tw_resave(file)               the map's bytes as DDNet's map_resave writes them
 **
-** and the family's function hook, which registers them with tw_tile_name
-** and tw_tile_id (tw_functions.c).
+** what levelsql_atlas shows of a map (tw_atlas), and the family's
+** function hook, which registers them with tw_tile_name and tw_tile_id
+** (tw_functions.c).
 */
 #include <errno.h>
 #include <stdio.h>
@@ -141,6 +142,130 @@ static void tw_resave_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   tw_map_free(copy);
   render_file_done(&rf);
 }
+
+/* ---- the atlas ------------------------------------------------------------------ */
+
+/* The name of an entity of the game and front layers (index 192 and
+** above: spawns, flags, pickups; DDNet's numbering), for the card's list. */
+static const char *entity_name(int id) {
+  static const char *const names[] = {"spawn", "red spawn", "blue spawn", "red flag", "blue flag", "armor",
+                                      "health", "shotgun", "grenade launcher", "ninja", "laser"};
+  return id >= 192 && id < 192 + (int)(sizeof names / sizeof names[0]) ? names[id - 192] : "other entity";
+}
+
+/* Counts the non-empty cells of the tiles layers and the entities of the
+** game and front layers into the card.  Returns 1, or 0 with err. */
+static int count_cells(tw_map *m, const ls_atlas_opts *o, ls_atlas_card *card, codec_error *err) {
+  size_t l;
+  int64_t tiles = 0, entities = 0;
+  for (l = 0; l < m->num_layers; l++) {
+    tw_kind kind = m->layers[l].kind;
+    int x, y, w = m->layers[l].width, h = m->layers[l].height;
+    if (kind != TW_KIND_TILES && kind != TW_KIND_GAME && kind != TW_KIND_FRONT) continue;
+    if (!tw_layer_load(m, l, err)) return codec_prefix(err, "layer %zu: ", l);
+    for (y = 0; y < h; y++) {
+      if (codec_cancelled(o->cancel)) return codec_fail_interrupted(err);
+      for (x = 0; x < w; x++) {
+        tw_tile t;
+        if (!tw_tile_get(m, l, x, y, &t, err)) return codec_prefix(err, "layer %zu: ", l);
+        if (t.id == 0) continue;
+        if (kind == TW_KIND_TILES) {
+          tiles++;
+        } else if (t.id >= 192) {
+          const char *name = entity_name(t.id);
+          entities++;
+          if (!ls_atlas_number_add(card, "entities", name, strlen(name), 1, err)) return 0;
+        }
+      }
+    }
+  }
+  return ls_atlas_number_add(card, NULL, "tiles", 5, tiles, err) &&
+         ls_atlas_number_add(card, NULL, "entities", 8, entities, err);
+}
+
+/* The pictures of a map: as the game shows it (its tiles and quads, the
+** parallax groups from wherever the camera is; the card's), then its
+** physics layers alone (tw_render's entity overlay, on a transparent
+** ground), when it has any; else a note that it has no game layer. */
+static int map_pictures(tw_map *m, const ls_atlas_opts *o, ls_atlas_card *card, codec_error *err) {
+  tw_render_opts ro;
+  canvas c;
+  long *physics = NULL;
+  size_t l, n = 0;
+  int ok, game = 0;
+  tw_render_defaults(&ro);
+  ro.fit = o->large;
+  ro.external = o->mapres ? mapres_load : NULL;
+  ro.external_ctx = (void *)o->mapres;
+  ro.cancel = o->cancel;
+  ro.entities = 0;
+  if (!tw_render_canvas(m, &ro, &c, err)) return 0;
+  ok = ls_atlas_add_canvas(card, "the map as the game shows it", &c, o, err) != NULL;
+  canvas_free(&c);
+  if (ok && m->num_layers && !(physics = malloc(m->num_layers * sizeof *physics))) ok = codec_fail_oom(err, "out of memory");
+  for (l = 0; ok && l < m->num_layers; l++) {
+    if (m->layers[l].kind >= TW_KIND_GAME && m->layers[l].kind <= TW_KIND_TUNE) physics[n++] = (long)l;
+    game |= m->layers[l].kind == TW_KIND_GAME;
+  }
+  if (ok && !game) ok = ls_atlas_note(card, "the map has no game layer", err);
+  if (ok && n) {
+    ro.entities = 1;
+    ro.layers = physics, ro.nlayers = n;
+    ok = tw_render_canvas(m, &ro, &c, err);
+    if (ok) {
+      ok = ls_atlas_add_canvas(card, "its physics layers: solid dark grey, death red, unhookable blue-grey, freeze dark "
+                               "blue, spawns green, pickups yellow, tele purple, speedup orange, switch teal", &c, o, err) != NULL;
+      canvas_free(&c);
+    }
+  }
+  free(physics);
+  return ok;
+}
+
+/* The card of a map: its layers, tiles, entities, groups, quads and
+** images, and its pictures (map_pictures). */
+static int tw_atlas_draw(void *model, const char *path, const ls_atlas_opts *o, ls_atlas_card *card,
+                         codec_error *err) {
+  tw_map *m = model; /* the family's model is the codec's map */
+  size_t l, i, external = 0;
+  int64_t quads = 0;
+  int ok;
+  (void)path;
+  for (l = 0; l < m->num_layers; l++) quads += m->layers[l].kind == TW_KIND_QUADS ? (int64_t)m->layers[l].count : 0;
+  if (!ls_atlas_number_add(card, NULL, "layers", 6, (int64_t)m->num_layers, err) || !count_cells(m, o, card, err) ||
+      !ls_atlas_number_add(card, NULL, "groups", 6, (int64_t)m->num_groups, err) ||
+      !ls_atlas_number_add(card, NULL, "quads", 5, quads, err) ||
+      !ls_atlas_number_add(card, NULL, "images", 6, (int64_t)m->num_images, err))
+    return 0;
+  for (i = 0; i < m->num_images; i++) { /* the external images it draws, found or not, are what it depends on */
+    tw_image_info info;
+    char *file;
+    if (!tw_image_get(m, i, &info, err)) return codec_prefix(err, "image %zu: ", i);
+    if (!info.external && info.data_index >= 0) continue;
+    external++;
+    if (!o->mapres || !info.name || !info.name_len || info.name_len > 255) continue;
+    if (!(file = sqlite3_mprintf("%s/%.*s.png", o->mapres, (int)info.name_len, info.name))) return codec_fail_oom(err, "out of memory");
+    ok = ls_atlas_also(card, file, err);
+    sqlite3_free(file);
+    if (!ok) return 0;
+  }
+  if (external && !o->mapres &&
+      !ls_atlas_note(card, "external images are drawn in one colour each (the atlas's mapres option names their folder)", err))
+    return 0;
+  return map_pictures(m, o, card, err);
+}
+
+static const char *const tw_atlas_queries[] = {
+  "SELECT grp, layer, kind, name, width, height, image_name FROM tw_layers({file});",
+  "SELECT tw_tile_name('game', id) AS entity, count(*) FROM tw_tiles({file}) WHERE kind = 'game' AND id >= 192 GROUP BY id;",
+  "SELECT grp, name, parallax_x, parallax_y, offset_x, offset_y FROM tw_groups({file});",
+  "SELECT writefile('map.png', tw_render({file}, 'mapres=/usr/share/games/ddnet/data/mapres'));",
+  NULL,
+};
+
+const ls_atlas_kind tw_atlas = {
+  .format = &tw_format, .noun = "map", .draw = tw_atlas_draw, .queries = tw_atlas_queries,
+};
 
 /* ---- registration ----------------------------------------------------------------- */
 

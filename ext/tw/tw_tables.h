@@ -20,4 +20,7 @@ int tw_functions_register(sqlite3 *db);
 ** (tw_render.c): the family's ls_family.register_functions. */
 int tw_register_functions(sqlite3 *db, ls_session *sess);
 
+/* What levelsql_atlas shows of a map: its layers, tiles and entities, the map as the game shows it (tw_render.c). */
+extern const ls_atlas_kind tw_atlas;
+
 #endif

@@ -20,4 +20,7 @@ int wed_functions_register(sqlite3 *db);
 ** (wed_render.c): the family's ls_family.register_functions. */
 int wed_register_functions(sqlite3 *db, ls_session *sess);
 
+/* What levelsql_atlas shows of an area: its tiles, with the actors and doors of the ARE beside it (wed_render.c). */
+extern const ls_atlas_kind wed_atlas;
+
 #endif

@@ -1,11 +1,15 @@
 /*
 ** wwd_render.c: wwd_render(file, plane [, options]), a PNG of a WWD
 ** plane's collision map (codecs/wwd/render_wwd.h draws it) read through
-** the session (engine.h, "SQL functions that read files"), and the
-** family's function hook.
+** the session (engine.h, "SQL functions that read files"), what
+** levelsql_atlas shows of a level (wwd_atlas), and the family's function
+** hook.
 */
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/bytes.h"
+#include "common/text8.h"
 #include "wwd/render_wwd.h"
 #include "engine/engine.h"
 #include "wwd/wwd_tables.h"
@@ -76,6 +80,93 @@ static void wwd_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   ls_interrupt_done(&ic);
   render_file_done(&rf);
 }
+
+/* ---- the atlas ------------------------------------------------------------------ */
+
+/* A string of the level as UTF-8 (the atlas reads the default code page,
+** cp1252), malloc'd; NULL when out of memory. */
+static char *level_text(const unsigned char *s, size_t n, size_t *len) {
+  return text8_decode(s, n, TEXT8_CP1252, len);
+}
+
+/* The card of a level: its objects per logic (every plane), and the main
+** plane's collision map with a marker per object labelled by its logic. */
+static int wwd_atlas_draw(void *model, const char *path, const ls_atlas_opts *o, ls_atlas_card *card,
+                          codec_error *err) {
+  const wwd_level *lvl = model;
+  long main = wwd_main_plane(lvl);
+  uint32_t p, k, plane = main >= 0 ? (uint32_t)main : 0;
+  int64_t objects = 0;
+  wwd_render_opts ro;
+  canvas c;
+  ls_atlas_picture *pic;
+  char caption[96];
+  (void)path;
+  for (p = 0; p < lvl->num_planes; p++) {
+    for (k = 0; k < lvl->planes[p].num_objects; k++) {
+      const wwd_bytes *logic = &lvl->planes[p].objects[k].str[WWD_STR_LOGIC];
+      size_t len;
+      char *name = level_text(logic->data, logic->len, &len);
+      int ok = name && ls_atlas_number_add(card, "objects per logic", len ? name : "(none)", len ? len : 6, 1, err);
+      free(name);
+      if (!ok) return name ? 0 : codec_fail_oom(err, "out of memory");
+    }
+    objects += lvl->planes[p].num_objects;
+  }
+  if (!ls_atlas_number_add(card, NULL, "objects", 7, objects, err) ||
+      !ls_atlas_number_add(card, NULL, "planes", 6, lvl->num_planes, err))
+    return 0;
+  if (!lvl->num_planes) return ls_atlas_note(card, "the level has no plane to draw", err) && codec_fail(err, "no plane");
+  wwd_render_defaults(&ro);
+  ro.fit = o->large;
+  ro.cancel = o->cancel;
+  if (!wwd_render_canvas(lvl, plane, &ro, &c, err)) return 0;
+  {
+    const wwd_plane *pl = &lvl->planes[plane];
+    size_t len;
+    const unsigned char *pn;
+    char *name;
+    len = wwd_fixed_string(pl->header + WWD_PLANE_NAME, 64, &pn);
+    name = level_text(pn, len, &len);
+    snprintf(caption, sizeof caption, "plane %u: %.64s%s, objects labelled by logic", plane, name ? name : "",
+             main >= 0 ? " (main)" : "");
+    free(name);
+  }
+  pic = ls_atlas_add_canvas(card, caption, &c, o, err);
+  if (pic) {
+    const wwd_plane *pl = &lvl->planes[plane];
+    uint32_t tw = le32_load(pl->header + WWD_PLANE_TILE_WIDTH), th = le32_load(pl->header + WWD_PLANE_TILE_HEIGHT);
+    double ts = pl->tiles_wide ? (double)c.w / pl->tiles_wide : 1;
+    if (tw == 0 || tw > 65536) tw = 64; /* as render_wwd.c places its markers */
+    if (th == 0 || th > 65536) th = 64;
+    for (k = 0; pic && k < pl->num_objects; k++) {
+      const wwd_object *ob = &pl->objects[k];
+      const wwd_bytes *logic = &ob->str[WWD_STR_LOGIC];
+      canvas_color col = canvas_name_color((const char *)logic->data, logic->len, 255);
+      size_t len;
+      char *name = level_text(logic->data, logic->len, &len);
+      if (!name || !ls_atlas_marker_add(pic, ob->field[WWD_OBJ_X] * ts / tw, ob->field[WWD_OBJ_Y] * ts / th,
+                                        (uint32_t)col.r << 16 | (uint32_t)col.g << 8 | col.b, name, len, err))
+        pic = NULL;
+      if (!name) codec_fail_oom(err, "out of memory");
+      free(name);
+    }
+  }
+  canvas_free(&c);
+  return pic != NULL;
+}
+
+static const char *const wwd_atlas_queries[] = {
+  "SELECT logic, count(*) AS objects FROM wwd_objects({file}) GROUP BY logic ORDER BY objects DESC;",
+  "SELECT plane, name, is_main, tiles_wide, tiles_high, num_objects FROM wwd_planes({file});",
+  "SELECT plane, idx, name, logic, x, y FROM wwd_objects({file}) WHERE logic LIKE '%Officer%';",
+  "SELECT writefile('plane1.png', wwd_render({file}, 1));",
+  NULL,
+};
+
+const ls_atlas_kind wwd_atlas = {
+  .format = &wwd_format, .noun = "level", .draw = wwd_atlas_draw, .queries = wwd_atlas_queries,
+};
 
 /* ---- registration ----------------------------------------------------------------- */
 

@@ -18,4 +18,7 @@ int wwd_functions_register(sqlite3 *db);
 ** (wwd_render.c): the family's ls_family.register_functions. */
 int wwd_register_functions(sqlite3 *db, ls_session *sess);
 
+/* What levelsql_atlas shows of a level: its objects per logic, the main plane with its objects labelled (wwd_render.c). */
+extern const ls_atlas_kind wwd_atlas;
+
 #endif

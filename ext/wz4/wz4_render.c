@@ -1,9 +1,12 @@
 /*
 ** wz4_render.c: wz4_render(file, page), an SVG of a werkkzeug4 page's
 ** operators (codecs/wz4/render_wz4.h draws it) read through the session
-** (engine.h, "SQL functions that read files"), and the family's function
+** (engine.h, "SQL functions that read files"), what levelsql_atlas shows
+** of a project (wz4_atlas: every page's graph), and the family's function
 ** hook.
 */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wz4/render_wz4.h"
@@ -53,6 +56,68 @@ static void wz4_render_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   }
   render_file_done(&rf);
 }
+
+/* ---- the atlas ------------------------------------------------------------------ */
+
+/* The size an SVG of render_wz4 declares on its root (width="W"
+** height="H"), 1 x 1 when it declares none. */
+static void svg_size(const char *svg, double *w, double *h) {
+  const char *root = strstr(svg, "<svg"), *p;
+  *w = *h = 1;
+  if (!root) return;
+  if ((p = strstr(root, " width=\"")) != NULL) *w = strtod(p + 8, NULL);
+  if ((p = strstr(root, " height=\"")) != NULL) *h = strtod(p + 9, NULL);
+}
+
+/* The card of a project: its pages and operators (per class), and each
+** page's operator graph as SVG (up to the atlas's pictures a card holds). */
+static int wz4_atlas_draw(void *model, const char *path, const ls_atlas_opts *o, ls_atlas_card *card,
+                          codec_error *err) {
+  const wz4_doc *doc = model; /* the family's model is the codec's document */
+  uint32_t p, k, drawn = 0;
+  int64_t ops = 0;
+  (void)path;
+  for (p = 0; p < doc->num_pages; p++) {
+    const wz4_page *pg = &doc->pages[p];
+    for (k = 0; k < pg->num_nodes; k++) {
+      const wz4_str *cls = &pg->nodes[k].op.class_name;
+      if (!ls_atlas_number_add(card, "operators per class", wz4_str_text(cls), cls->len, 1, err)) return 0;
+    }
+    ops += pg->num_nodes;
+  }
+  if (!ls_atlas_number_add(card, NULL, "operators", 9, ops, err) ||
+      !ls_atlas_number_add(card, NULL, "pages", 5, doc->num_pages, err))
+    return 0;
+  if (!doc->num_pages) return codec_fail(err, "the project has no page to draw");
+  for (p = 0; p < doc->num_pages && drawn < 64; p++, drawn++) {
+    char *svg = NULL, caption[160];
+    size_t n = 0;
+    double w, h;
+    const wz4_page *pg = &doc->pages[p];
+    if (!wz4_render_svg(doc, p, o->cancel, &svg, &n, err)) return codec_prefix(err, "page %u: ", p);
+    svg_size(svg, &w, &h);
+    snprintf(caption, sizeof caption, "page %u: %.100s (%u operators)", p, wz4_str_text(&pg->name), pg->num_nodes);
+    if (!ls_atlas_add_svg(card, caption, svg, n, w, h, err)) return 0;
+  }
+  if (p < doc->num_pages) {
+    char note[96];
+    snprintf(note, sizeof note, "the first %u of its %u pages are drawn", drawn, doc->num_pages);
+    if (!ls_atlas_note(card, note, err)) return 0;
+  }
+  return 1;
+}
+
+static const char *const wz4_atlas_queries[] = {
+  "SELECT page, name, is_tree, num_ops FROM wz4_pages({file});",
+  "SELECT class, count(*) AS ops FROM wz4_operators({file}) GROUP BY class ORDER BY ops DESC;",
+  "SELECT page, from_op, to_op, kind, link_name FROM wz4_links({file});",
+  "SELECT writefile('page0.svg', wz4_render({file}, 0));",
+  NULL,
+};
+
+const ls_atlas_kind wz4_atlas = {
+  .format = &wz4_format, .noun = "project", .draw = wz4_atlas_draw, .queries = wz4_atlas_queries,
+};
 
 /* ---- registration ----------------------------------------------------------------- */
 

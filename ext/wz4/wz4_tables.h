@@ -16,4 +16,7 @@ extern const ls_family wz4_family;
 ** (wz4_render.c): the family's ls_family.register_functions. */
 int wz4_register_functions(sqlite3 *db, ls_session *sess);
 
+/* What levelsql_atlas shows of a project: its operators, every page's graph (wz4_render.c). */
+extern const ls_atlas_kind wz4_atlas;
+
 #endif

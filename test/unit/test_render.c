@@ -11,8 +11,11 @@
 ** inside a transaction shows what an UPDATE or INSERT of that transaction
 ** did, and stops showing it after ROLLBACK.  Errors: a missing file, a
 ** file of another format, a bad plane or page, bad options, a picture over
-** the size cap.  With ../shared/corpus: every real map, level, area and
-** project renders (one loop case per format).
+** the size cap.  Parallax groups as the game shows them from wherever the
+** camera is: a sky fills the preview (dm_sample.map; with DDNet's images
+** and the corpus, Sunny Side Up's known pixels).  With ../shared/corpus:
+** every real map, level, area and project renders (one loop case per
+** format).
 */
 #include <png.h>
 #include <stdint.h>
@@ -347,6 +350,77 @@ static void test_tw(env *v) {
   exec_err(v->db, fmt("SELECT tw_render('%s', 'mapres=%s/nothere')", map, v->dir), "option mapres", "is not a folder");
 }
 
+/* How many pixels of the picture are not fully opaque. */
+static long not_opaque(const picture *pic) {
+  long n = 0;
+  int x, y;
+  for (y = 0; y < pic->h; y++)
+    for (x = 0; x < pic->w; x++) n += (pixel(pic, x, y) & 0xFF) != 0xFF;
+  return n;
+}
+
+/* Whether 0xRRGGBBAA is opaque and each channel within tol of r, g, b. */
+static int color_near(uint32_t c, int r, int g, int b, int tol) {
+  int cr = (int)(c >> 24), cg = (int)(c >> 16 & 0xFF), cb = (int)(c >> 8 & 0xFF);
+  return (c & 0xFF) == 0xFF && abs(cr - r) <= tol && abs(cg - g) <= tol && abs(cb - b) <= tol;
+}
+
+/* Parallax groups drawn as the game shows them from wherever the camera
+** is (render_tw.c, draw_group): a sky group (parallax 0) made for one
+** screen fills the whole preview of a map larger than a screen.  The
+** sample dm_sample.map (60 x 30 tiles, 1920 x 960 world units; its sky a
+** gradient quad of 1600 x 1200 around the camera) had its left and right
+** columns empty with the camera at the middle alone; with DDNet's images
+** (Debian's ddnet-data) and the corpus, Sunny Side Up's yellow sky fills
+** its preview and shows above the ground where the game shows it. */
+static void test_tw_parallax(env *v) {
+  static const char mapres[] = "/usr/share/games/ddnet/data/mapres";
+  const char *corpus = check_corpus_dir();
+  char sunny[512];
+  struct stat st;
+  picture pic;
+  if (query_picture(v->db, fmt("SELECT tw_render('%s/dm_sample.map', 'groups=0, tile=4')", v->dir), &pic)) {
+    /* (2, 60) is 8 world units from the left edge, mid-height: the middle of the gradient */
+    CHECK(pic.w == 240 && not_opaque(&pic) == 0, "the sky group alone covers all of dm_sample's preview: %ld of %d pixels not",
+          not_opaque(&pic), pic.w * pic.h);
+    CHECK(color_near(pixel(&pic, 2, 60), 149, 182, 214, 3) && color_near(pixel(&pic, 237, 60), 149, 182, 214, 3),
+          "at its left and right edges, mid-height, the middle of its gradient: %08x %08x", pixel(&pic, 2, 60),
+          pixel(&pic, 237, 60));
+    /* the middle row of screens spans pixel rows 10 to 109 (world 78 to 882): the gradient runs down
+    ** each screen (lighter), and starts again (darker) at the next */
+    CHECK(pixel(&pic, 2, 10) >> 24 < pixel(&pic, 2, 60) >> 24 && pixel(&pic, 2, 60) >> 24 < pixel(&pic, 2, 109) >> 24 &&
+              pixel(&pic, 2, 110) >> 24 < pixel(&pic, 2, 109) >> 24,
+          "the gradient runs down each screen and starts again at the next: %08x %08x %08x %08x", pixel(&pic, 2, 10),
+          pixel(&pic, 2, 60), pixel(&pic, 2, 109), pixel(&pic, 2, 110));
+    picture_free(&pic);
+  } else {
+    CHECK(0, "tw_render of dm_sample's sky group");
+  }
+  if (!corpus || stat(mapres, &st) != 0) {
+    SKIP("Sunny Side Up with DDNet's images: %s", !corpus ? "no real corpus" : "ddnet-data is not installed (apt-get install ddnet-data)");
+    return;
+  }
+  snprintf(sunny, sizeof sunny, "%s/tw/ddnet_Sunny_Side_Up.map", corpus);
+  if (query_picture(v->db, fmt("SELECT tw_render('%s', 'groups=1, tile=2, mapres=%s')", sunny, mapres), &pic)) {
+    CHECK(pic.w == 2400 && pic.h == 400 && not_opaque(&pic) == 0,
+          "Sunny Side Up's sky group (parallax 0) fills its preview: %ld of %dx%d pixels not", not_opaque(&pic), pic.w, pic.h);
+    picture_free(&pic);
+  } else {
+    CHECK(0, "tw_render of Sunny Side Up's sky");
+  }
+  if (query_picture(v->db, fmt("SELECT tw_render('%s', 'entities=0, tile=2, mapres=%s')", sunny, mapres), &pic)) {
+    /* above the start (top left) and the end (right edge), and in the
+    ** passage at the middle: the yellow sky (240, 190..205, 65..75), not the
+    ** transparent or white of a sky drawn once around the middle */
+    CHECK(color_near(pixel(&pic, 10, 10), 240, 197, 70, 12) && color_near(pixel(&pic, 2390, 10), 240, 197, 70, 12),
+          "the sky above the start and the end: %08x %08x", pixel(&pic, 10, 10), pixel(&pic, 2390, 10));
+    CHECK(color_near(pixel(&pic, 2390, 300), 240, 197, 70, 12), "and down the right edge: %08x", pixel(&pic, 2390, 300));
+    picture_free(&pic);
+  } else {
+    CHECK(0, "tw_render of Sunny Side Up with DDNet's images");
+  }
+}
+
 static void test_wwd(env *v) {
   char path[512];
   picture pic;
@@ -535,6 +609,7 @@ int main(void) {
   REQUIRE(v.db != NULL, "open the extension");
   if (v.db && ok) {
     test_tw(&v);
+    test_tw_parallax(&v);
     test_wwd(&v);
     test_wed(&v);
     test_wz4(&v);

@@ -25,7 +25,7 @@ WIN="$ROOT/build/windows"
 # Windows has not: symbolic links and POSIX permissions (fixtures/, the
 # read-only and link cases), /dev/full, the sqlite3 shell's .shell
 # (tw_corpus.sql and wz4_edit_corpus.sql copy files with it).
-WINDOWS_SQL="parse_ahead wwd_tables wwd_functions tw_samples tw_functions tw_errors wed_constructed wed_tables wed_vertices wz4_tables wz4_constructed samples wwd_corpus wed_vertices_corpus joins_corpus tw_tables wwd_edit wed_edit wz4_edit tw_blobs tw_resize tw_rows wwd_edit_corpus wed_edit_corpus tw_resize_corpus tw_rows_corpus"
+WINDOWS_SQL="parse_ahead atlas wwd_tables wwd_functions tw_samples tw_functions tw_errors wed_constructed wed_tables wed_vertices wz4_tables wz4_constructed samples wwd_corpus wed_vertices_corpus joins_corpus tw_tables wwd_edit wed_edit wz4_edit tw_blobs tw_resize tw_rows wwd_edit_corpus wed_edit_corpus tw_resize_corpus tw_rows_corpus"
 passed=0
 failed=0
 skipped=0
