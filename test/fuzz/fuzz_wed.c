@@ -100,7 +100,13 @@ static int do_structural_edits(wed_area *a, uint32_t sel) {
   check_structure(a);
   if ((sel & 256) && a->num_doors > 0) {
     uint32_t d = (sel >> 4) % a->num_doors, n = a->num_doors, np = a->num_polygons;
-    uint32_t owned = (uint32_t)a->doors[d].open_count + a->doors[d].closed_count;
+    /* the polygons the door holds: its two runs may overlap in a file
+    ** (a polygon in both states), and a shared one is deleted once */
+    const wed_door *dr = &a->doors[d];
+    uint32_t open_end = dr->open_first + (uint32_t)dr->open_count, closed_end = dr->closed_first + (uint32_t)dr->closed_count;
+    uint32_t lo = dr->open_first > dr->closed_first ? dr->open_first : dr->closed_first;
+    uint32_t hi = open_end < closed_end ? open_end : closed_end;
+    uint32_t owned = (uint32_t)dr->open_count + dr->closed_count - (dr->open_count && dr->closed_count && hi > lo ? hi - lo : 0);
     if (wed_door_delete(a, d, &err)) {
       if (owned) regen = 1; /* polygons deleted: the groups were regenerated */
       if (a->num_doors != n - 1 || a->num_polygons != np - owned) die("door delete", "wrong counts after the delete");
