@@ -1004,11 +1004,13 @@ static inline int ls_codec_check(int ok, const codec_error *e, char **err, const
   return prefix ? ls_codec_failed(e, SQLITE_CONSTRAINT, err, "%s", prefix) : ls_codec_failed(e, SQLITE_CONSTRAINT, err, NULL);
 }
 
-/* A refusal: *err = the formatted message (sqlite3_mprintf), and
-** SQLITE_CONSTRAINT (SQLITE_NOMEM when the message cannot be made), for
-** `if (...) return ls_refuse(err, "column door: ...", ...);` (ls_fail
-** below for another code). */
-int ls_refuse(char **err, const char *fmt, ...);
+/* Fails with *err = the printf-formatted message (sqlite3_mprintf'd) and
+** returns rc, or SQLITE_NOMEM when the message cannot be made:
+** `return ls_fail(err, SQLITE_ERROR, "...", ...);`.  ls_refuse is the
+** usual case, a refused value or edit (SQLITE_CONSTRAINT):
+** `if (...) return ls_refuse(err, "column door: ...", ...);`. */
+int ls_fail(char **err, int rc, const char *fmt, ...);
+#define ls_refuse(err, ...) ls_fail((err), SQLITE_CONSTRAINT, __VA_ARGS__)
 
 /* An optional integer argument for a codec call that takes one as a
 ** pointer (NULL: not given): NULL when the INSERT gave the column NULL,
@@ -1196,10 +1198,6 @@ int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n);
 /* An ls_insert whose run() reads the argument struct S, the arguments
 ** (LS_ARG, LS_ARG_NAMED) following. */
 #define LS_INSERT(run_fn, S, ...) {.run = run_fn, .args_size = sizeof(S), .args = {__VA_ARGS__}}
-
-/* Fails with *err = the printf-formatted message (sqlite3_mprintf'd) and
-** returns rc: `return ls_fail(err, SQLITE_CONSTRAINT, "...", ...);`. */
-int ls_fail(char **err, int rc, const char *fmt, ...);
 
 /* A load() `fn` whose record is a copy of element pos.element (of type
 ** E) of the model's array `arr`: the typed columns read the codec's

@@ -28,20 +28,12 @@ int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n) {
 }
 
 /* Out of memory for the message is out of memory. */
-int ls_refuse(char **err, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  *err = sqlite3_vmprintf(fmt, ap);
-  va_end(ap);
-  return *err ? SQLITE_CONSTRAINT : SQLITE_NOMEM;
-}
-
 int ls_fail(char **err, int rc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   *err = sqlite3_vmprintf(fmt, ap);
   va_end(ap);
-  return rc;
+  return *err ? rc : SQLITE_NOMEM;
 }
 
 int ls_option_flag(const char *name, const char *one_means, const char *value, int64_t *out, char **err) {
@@ -81,7 +73,7 @@ int ls_codec_json_set(ls_row *row, sqlite3_value *v, const ls_column *col, char 
   size_t n = (size_t)sqlite3_value_bytes(v);
   ls_span span;
   char *copy;
-  if (sqlite3_value_type(v) != SQLITE_TEXT) return ls_fail(err, SQLITE_CONSTRAINT, "column %s takes %s", col->name, json->takes);
+  if (sqlite3_value_type(v) != SQLITE_TEXT) return ls_refuse(err, "column %s takes %s", col->name, json->takes);
   if (!text || !(copy = ls_arena_alloc(row->arena, n + 1))) return SQLITE_NOMEM;
   memcpy(copy, text, n + 1);
   span = (ls_span){copy, n};
@@ -105,7 +97,7 @@ int ls_spans_split(ls_arena *arena, ls_span strings, const char *const **ptrs, c
 
 int ls_refuse_unless_null(sqlite3_value *v, const ls_column *col, const char *why, char **err) {
   if (sqlite3_value_type(v) == SQLITE_NULL) return SQLITE_OK;
-  return ls_fail(err, SQLITE_CONSTRAINT, "column %s: %s", col->name, why);
+  return ls_refuse(err, "column %s: %s", col->name, why);
 }
 
 /* Names the first column the write changed (the last one when none is
