@@ -507,6 +507,15 @@ int tw_layer_insert(tw_map *m, size_t g, size_t k, tw_kind kind, int width, int 
   return 1;
 }
 
+int tw_layer_insert_named(tw_map *m, size_t g, size_t k, const char *kind_name, int width, int height, size_t *l,
+                          codec_error *err) {
+  tw_kind kind;
+  if (!tw_kind_by_name(kind_name ? kind_name : "tiles", &kind))
+    return codec_fail_arg(err, "column kind: '%s' is not a kind a layer can be added as (tiles, game, front, tele, "
+                          "speedup, switch, tune, quads, sounds)", kind_name);
+  return tw_layer_insert(m, g, k, kind, width, height, l, err);
+}
+
 int tw_layer_delete(tw_map *m, size_t l, codec_error *err) {
   int32_t refs[6];
   size_t nrefs = 0, h, k;
@@ -822,6 +831,14 @@ int tw_envelope_insert(tw_map *m, int channels, codec_error *err) {
   if (!tw_envelope_set_points(m, e, pts, 2, err)) return 0;
   tw_keys_inserted(m, TW_ROWS_ENVELOPES, 0, e);
   return 1;
+}
+
+int tw_envelope_insert_named(tw_map *m, const char *kind_name, codec_error *err) {
+  int channels = !kind_name ? 0 : !strcmp(kind_name, "color") ? 4 : !strcmp(kind_name, "position") ? 3
+                 : !strcmp(kind_name, "sound") ? 1 : 0;
+  if (!channels)
+    return codec_fail_arg(err, "column kind: an INSERT into tw_envelopes needs the kind: 'position', 'color' or 'sound'");
+  return tw_envelope_insert(m, channels, err);
 }
 
 int tw_envelope_delete(tw_map *m, size_t e, codec_error *err) {

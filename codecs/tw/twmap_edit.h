@@ -58,6 +58,11 @@ int tw_group_delete(tw_map *m, size_t g, codec_error *err);
 ** size, else 50); the physics layers must be the game layer's size.
 ** Returns the new layer's global index in *l. */
 int tw_layer_insert(tw_map *m, size_t g, size_t k, tw_kind kind, int width, int height, size_t *l, codec_error *err);
+/* tw_layer_insert of the kind named kind_name (tw_kind_by_name; NULL:
+** tiles), an INSERT's: a name that is no kind a layer can be added as is
+** refused naming the column kind and the kinds. */
+int tw_layer_insert_named(tw_map *m, size_t g, size_t k, const char *kind_name, int width, int height, size_t *l,
+                          codec_error *err);
 /* Removes layer l and the blobs only it used.  Refuses the game layer. */
 int tw_layer_delete(tw_map *m, size_t l, codec_error *err);
 
@@ -92,6 +97,10 @@ int tw_source_delete(tw_map *m, size_t l, size_t s, codec_error *err);
 /* Appends an envelope of 1 (sound), 3 (position) or 4 (color) channels
 ** with the editor's two points (0 ms and 1000 ms). */
 int tw_envelope_insert(tw_map *m, int channels, codec_error *err);
+/* tw_envelope_insert of the kind named kind_name ("position", "color" or
+** "sound", as tw_envelope_get names it), an INSERT's: another name or
+** NULL is refused naming the column kind. */
+int tw_envelope_insert_named(tw_map *m, const char *kind_name, codec_error *err);
 /* Removes envelope e and its points; fails while a layer, quad or source
 ** uses it. */
 int tw_envelope_delete(tw_map *m, size_t e, codec_error *err);

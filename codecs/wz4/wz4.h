@@ -413,6 +413,9 @@ int wz4_page_remove(wz4_doc *doc, uint32_t at, codec_error *err);
 ** the options' last open page (when it is the old name) follow. */
 int wz4_page_rename(wz4_doc *doc, uint32_t at, const char *name, size_t len, codec_error *err);
 
+/* Whether the document has a page, the first thing an op insert needs:
+** 1, or 0 with why not. */
+int wz4_has_pages(const wz4_doc *doc, codec_error *err);
 /* Inserts a blank stacked op of the given class and output type (both
 ** non-empty) after the page's last stacked op: op record version 12, no
 ** params, strings or links, at grid (0, 0), 3 x 1 cells.  Sets *index to

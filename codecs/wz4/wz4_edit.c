@@ -160,11 +160,15 @@ int wz4_page_rename(wz4_doc *doc, uint32_t at, const char *name, size_t len, cod
 /* A blank stacked op (version 12, as the tool writes, with no params,
 ** strings or links) at the end of the page's stacked ops, before its tree
 ** ops, one cell high and three wide (the tool's usual size) at (0, 0). */
+int wz4_has_pages(const wz4_doc *doc, codec_error *err) {
+  return doc->num_pages ? 1 : codec_fail_arg(err, "the project has no pages; INSERT INTO wz4_pages first");
+}
+
 int wz4_node_insert(wz4_doc *doc, uint32_t page, const char *class_name, size_t class_len, const char *type_name,
                     size_t type_len, uint32_t *index, codec_error *err) {
   wz4_page *pg;
   wz4_node nd, *nodes;
-  if (!doc->num_pages) return codec_fail_arg(err, "the project has no pages; INSERT INTO wz4_pages first");
+  if (!wz4_has_pages(doc, err)) return 0;
   if (page >= doc->num_pages) return codec_fail_arg(err, "page %u: the document has %u pages", page, doc->num_pages);
   pg = &doc->pages[page];
   if (pg->is_tree) return codec_fail_arg(err, "page %u is a tree page: ops are inserted on stacked pages only", page);

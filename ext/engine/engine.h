@@ -540,37 +540,117 @@ typedef struct ls_index_ref {
 /* ---- INSERT arguments ------------------------------------------------- */
 
 /* The value an INSERT gave for one column a table's insert names, with
-** that column (for messages): NULL values are SQL NULLs as given. */
+** that column (for messages): NULL values are SQL NULLs as given.  The
+** engine checks it as its declaration says before run() and leaves the
+** result here: i for the integer kinds (and what a custom check sets),
+** text for the text kinds (valid while the INSERT runs). */
 typedef struct ls_arg {
   sqlite3_value *value;
   const ls_column *column;
+  int64_t i;
+  ls_span text;
 } ls_arg;
+
+/* How the engine checks an argument before run(), in declaration order,
+** so run() reads the result and checks nothing:
+**  - LS_CHECK_RAW: not at all (run() reads the value);
+**  - LS_CHECK_INT: an integer in [lo, hi] (ls_value_int: integral reals
+**    and integer text count; its messages), NULL failing as a non-integer;
+**  - LS_CHECK_INT_OR: the same, NULL giving the default;
+**  - LS_CHECK_POSITION: NULL gives the default, else an integer (SQLite's
+**    numeric affinity: '3' is 3, 3.0 is not) from 0 to hi, else "column
+**    <name>: an INSERT takes an integer from 0 to <hi> here, or NULL (last)";
+**  - LS_CHECK_APPENDED: the index of a row the INSERT appends: NULL or
+**    the count (i), else "column <name>: new rows are appended (<name>
+**    <count>); give NULL or <count>";
+**  - LS_CHECK_WTF8: NULL gives "", else WTF-8 text (ls_value_wtf8) of
+**    its column's .min to .max bytes;
+**  - LS_CHECK_TEXT: the text as it is (NULL: {NULL, 0});
+**  - LS_CHECK_CUSTOM: custom(model, args, arg, err), a check the kinds do
+**    not cover (a value that needs another argument, say): SQLITE_OK after
+**    setting arg->i, or an error with *err. */
+typedef enum ls_arg_check {
+  LS_CHECK_RAW = 0,
+  LS_CHECK_INT,
+  LS_CHECK_INT_OR,
+  LS_CHECK_POSITION,
+  LS_CHECK_APPENDED,
+  LS_CHECK_WTF8,
+  LS_CHECK_TEXT,
+  LS_CHECK_CUSTOM
+} ls_arg_check;
 
 /* One column an insert reads, by name: the engine finds the column when
 ** it registers the table (a name the table lacks fails the registration)
-** and puts its ls_arg at `offset` of the insert's argument struct. */
+** and puts its ls_arg at `offset` of the insert's argument struct.  The
+** bounds of the integer kinds are lo, hi and the default dflt, unless
+** they come from the model: with count (count(model)) or inner (the
+** inner count of the element an earlier argument chose: inner(model,
+** i of the ls_arg at offset `of`), named n here), hi is n + hi and dflt
+** n + dflt (so 0, 0: up to n, NULL giving n: after the last); dflt_of
+** gives the default from the model instead.  needs: when set, the
+** argument cannot be NULL (an LS_CHECK_TEXT one empty either): "column
+** <name>: an INSERT into <table> needs <needs>", checked first. */
 typedef struct ls_insert_arg {
   const char *column;
   size_t offset;
+  ls_arg_check check;
+  int64_t lo, hi, dflt;
+  int64_t (*count)(const void *model);
+  int64_t (*inner)(const void *model, int64_t element);
+  size_t of;
+  int64_t (*dflt_of)(const void *model);
+  const char *needs;
+  int (*custom)(const void *model, const void *args, ls_arg *arg, char **err);
 } ls_insert_arg;
 
 #define LS_INSERT_ARGS_MAX 8
 
 /* A table's INSERT: run() gets the argument struct (args_size bytes) with
 ** an ls_arg per declared column, filled by the engine from the row the
-** INSERT gives; it adds a blank row placed by them and sets *pos to it.
-** args: the columns it reads, up to LS_INSERT_ARGS_MAX, ended by an entry
-** without a column (LS_ARG declares one from a field named like its
-** column).  Returns SQLITE_OK, or an error with *err. */
+** INSERT gives and checked as declared; it adds a blank row placed by them
+** and sets *pos to it.  args: the columns it reads, up to
+** LS_INSERT_ARGS_MAX, ended by an entry without a column (LS_ARG declares
+** one from a field named like its column).  Returns SQLITE_OK, or an
+** error with *err. */
 typedef struct ls_insert {
   int (*run)(void *model, const void *args, ls_pos *pos, char **err);
   size_t args_size;
   ls_insert_arg args[LS_INSERT_ARGS_MAX + 1];
 } ls_insert;
 
-#define LS_ARG(S, field) {.column = #field, .offset = offsetof(S, field)}
-/* An argument whose column name is not a C name (or is another's). */
-#define LS_ARG_NAMED(name, S, field) {.column = name, .offset = offsetof(S, field)}
+/* An argument of the argument struct S read from the column named like
+** `field` (LS_ARG_NAMED: from column `name`), checked as the fragments
+** that follow say (none: LS_CHECK_RAW), e.g.
+**     LS_ARG(plane_args, plane, LS_IS_AT(plane_count)) */
+#define LS_ARG(S, field, ...) {.column = #field, .offset = offsetof(S, field), __VA_ARGS__}
+#define LS_ARG_NAMED(name, S, field, ...) {.column = name, .offset = offsetof(S, field), __VA_ARGS__}
+
+/* The check fragments, one per way an INSERT places or fills a row:
+** LS_IS_INT: an integer in [lo, hi]; LS_IS_INT_OR: the same, NULL giving
+** dflt_fn(model); LS_IS_AT: where a new row goes, 0 to count(model) (NULL:
+** after the last); LS_IS_AT_IN: the same within the element the argument
+** `of` of S chose (count: inner_fn(model, that element)); LS_IS_INDEX_OR:
+** an existing element, 0 to count - 1 (NULL: dflt_fn(model));
+** LS_IS_POSITION, LS_IS_POSITION_AT, LS_IS_POSITION_AT_IN and LS_IS_POSITION_OF:
+** those as LS_CHECK_POSITION (up to max, NULL giving dflt; up to the
+** count, NULL giving it; an existing element, for an argument that
+** LS_NEEDS); LS_IS_APPENDED: the index of an appended row; LS_IS_WTF8,
+** LS_IS_TEXT: text; LS_NEEDS: not NULL; LS_CHECKED_BY: a custom check. */
+#define LS_IS_INT(lo_, hi_) .check = LS_CHECK_INT, .lo = (lo_), .hi = (hi_)
+#define LS_IS_INT_OR(lo_, hi_, dflt_fn) .check = LS_CHECK_INT_OR, .lo = (lo_), .hi = (hi_), .dflt_of = (dflt_fn)
+#define LS_IS_AT(count_fn) .check = LS_CHECK_INT_OR, .count = (count_fn)
+#define LS_IS_AT_IN(inner_fn, S, of_) .check = LS_CHECK_INT_OR, .inner = (inner_fn), .of = offsetof(S, of_)
+#define LS_IS_INDEX_OR(count_fn, dflt_fn) .check = LS_CHECK_INT_OR, .count = (count_fn), .hi = -1, .dflt_of = (dflt_fn)
+#define LS_IS_POSITION(max, dflt_) .check = LS_CHECK_POSITION, .hi = (max), .dflt = (dflt_)
+#define LS_IS_POSITION_AT(count_fn) .check = LS_CHECK_POSITION, .count = (count_fn)
+#define LS_IS_POSITION_AT_IN(inner_fn, S, of_) .check = LS_CHECK_POSITION, .inner = (inner_fn), .of = offsetof(S, of_)
+#define LS_IS_POSITION_OF(count_fn) .check = LS_CHECK_POSITION, .count = (count_fn), .hi = -1
+#define LS_IS_APPENDED(count_fn) .check = LS_CHECK_APPENDED, .count = (count_fn)
+#define LS_IS_WTF8 .check = LS_CHECK_WTF8
+#define LS_IS_TEXT .check = LS_CHECK_TEXT
+#define LS_NEEDS(what) .needs = (what)
+#define LS_CHECKED_BY(fn) .check = LS_CHECK_CUSTOM, .custom = (fn)
 
 /* Whether the INSERT gave the column a value other than NULL. */
 static inline int ls_arg_given(const ls_arg *a) { return sqlite3_value_type(a->value) != SQLITE_NULL; }
@@ -1080,19 +1160,22 @@ int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n);
 
 /* An INSERT run() that adds the row through one codec call: `call` is an
 ** expression returning 1 or 0 that may use `model`, `args` (the argument
-** struct, const Args *), `cerr` (a codec_error for the call) and
-** `element` (a uint32_t the call sets to the new element, the row's
-** place); a refusal is the codec's message as it is. */
-#define LS_INSERT_CALL(fn, Args, call)                                        \
+** struct, const Args *, its arguments checked), `cerr` (a codec_error for
+** the call) and `element` and `index` (uint32_t the call may set to the
+** new row's place); a refusal is the codec's message as it is.  The row
+** is at (element, index); LS_INSERT_CALL_AT places it at (elem, idx),
+** expressions read after the call (args->grp.i, say). */
+#define LS_INSERT_CALL_AT(fn, Args, elem, idx, call)                          \
   static int fn(void *model, const void *args_, ls_pos *pos, char **err) {    \
     const Args *args = args_;                                                 \
-    uint32_t element = 0;                                                     \
+    uint32_t element = 0, index = 0;                                          \
     codec_error cerr = {0};                                                   \
-    (void)model, (void)args;                                                  \
+    (void)model, (void)args, (void)element, (void)index;                      \
     if (!(call)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL); \
-    *pos = (ls_pos){.element = element};                                      \
+    *pos = (ls_pos){.element = (elem), .index = (idx)};                       \
     return SQLITE_OK;                                                         \
   }
+#define LS_INSERT_CALL(fn, Args, call) LS_INSERT_CALL_AT(fn, Args, element, index, call)
 
 /* A DELETE (ls_table.remove) of the row's element through the codec's
 ** remove(Model *, uint32_t element, codec_error *), its refusal as

@@ -1257,14 +1257,51 @@ static int update_changes_nothing(ls_vtab *v, sqlite3_int64 rowid, sqlite3_value
   return rc;
 }
 
+/* Checks one argument of an INSERT as its declaration d says (ls_arg_check),
+** leaving the result in a; args holds the arguments declared before it,
+** already checked, for bounds that depend on them. */
+static int check_arg(const ls_insert_arg *d, const char *table, const void *model, const unsigned char *args, ls_arg *a,
+                     char **err) {
+  int64_t n = d->count ? d->count(model) : d->inner ? d->inner(model, ((const ls_arg *)(args + d->of))->i) : 0;
+  int64_t hi = n + d->hi, dflt = d->dflt_of ? d->dflt_of(model) : n + d->dflt;
+  if (d->needs) {
+    int given = d->check == LS_CHECK_TEXT ? ls_arg_type(a) == SQLITE_TEXT && sqlite3_value_bytes(a->value) > 0 : ls_arg_given(a);
+    if (!given) return ls_refuse(err, "column %s: an INSERT into %s needs %s", a->column->name, table, d->needs);
+  }
+  switch (d->check) {
+  case LS_CHECK_INT:
+    return ls_value_int(a->value, a->column, d->lo, hi, &a->i, err);
+  case LS_CHECK_INT_OR:
+    a->i = dflt;
+    return ls_arg_given(a) ? ls_value_int(a->value, a->column, d->lo, hi, &a->i, err) : SQLITE_OK;
+  case LS_CHECK_POSITION:
+    return ls_arg_position(a, dflt, hi, &a->i, err);
+  case LS_CHECK_APPENDED:
+    a->i = n;
+    return ls_arg_appended(a, n, err);
+  case LS_CHECK_WTF8:
+    return ls_arg_wtf8(a, &a->text, err);
+  case LS_CHECK_TEXT:
+    a->text.p = ls_arg_text(a); /* (text before its length: sqlite3_value_bytes) */
+    a->text.n = ls_arg_given(a) ? (size_t)sqlite3_value_bytes(a->value) : 0;
+    return ls_arg_given(a) && !a->text.p ? SQLITE_NOMEM : SQLITE_OK;
+  case LS_CHECK_CUSTOM:
+    return d->custom(model, args, a, err);
+  case LS_CHECK_RAW:
+    break;
+  }
+  return SQLITE_OK;
+}
+
 /* Runs the table's insert on the model with the INSERT's values (indexed
 ** like the table's columns): each declared argument gets its column's
-** value in a fresh argument struct, which lives for the call. */
+** value in a fresh argument struct, which lives for the call, and is
+** checked in declaration order before run() sees them. */
 static int run_insert(const ls_table *t, const int *insert_columns, sqlite3_value **values, void *model, ls_pos *pos,
                       char **err) {
   const ls_insert *ins = t->insert;
   unsigned char *args = sqlite3_malloc64(ins->args_size ? ins->args_size : 1);
-  int i, rc;
+  int i, rc = SQLITE_OK;
   if (!args) return SQLITE_NOMEM;
   memset(args, 0, ins->args_size);
   for (i = 0; i < LS_INSERT_ARGS_MAX && ins->args[i].column; i++) {
@@ -1272,7 +1309,9 @@ static int run_insert(const ls_table *t, const int *insert_columns, sqlite3_valu
     a->value = values[insert_columns[i]];
     a->column = &t->columns[insert_columns[i]];
   }
-  rc = ins->run(model, args, pos, err);
+  for (i = 0; rc == SQLITE_OK && i < LS_INSERT_ARGS_MAX && ins->args[i].column; i++)
+    rc = check_arg(&ins->args[i], t->name, model, args, (ls_arg *)(args + ins->args[i].offset), err);
+  if (rc == SQLITE_OK) rc = ins->run(model, args, pos, err);
   sqlite3_free(args);
   return rc;
 }
@@ -1467,7 +1506,8 @@ static int resolve_insert_args(const ls_table *t, int *columns, char **err) {
       if (err) *err = sqlite3_mprintf("%s: its INSERT takes column '%s', which the table does not have", t->name, arg->column);
       return SQLITE_ERROR;
     }
-    if (arg->offset > ins->args_size || ins->args_size - arg->offset < sizeof(ls_arg)) {
+    if (arg->offset > ins->args_size || ins->args_size - arg->offset < sizeof(ls_arg) ||
+        (arg->inner && (arg->of > ins->args_size || ins->args_size - arg->of < sizeof(ls_arg)))) {
       if (err) *err = sqlite3_mprintf("%s: INSERT argument '%s' lies outside its argument struct", t->name, arg->column);
       return SQLITE_ERROR;
     }

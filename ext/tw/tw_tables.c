@@ -359,16 +359,9 @@ typedef struct group_args {
   ls_arg grp;
 } group_args;
 
-static int group_insert(void *model, const void *args, ls_pos *pos, char **err) {
-  tw_map *m = model;
-  int64_t g;
-  codec_error e;
-  int rc = ls_arg_position(&((const group_args *)args)->grp, (int64_t)m->num_groups, (int64_t)m->num_groups, &g, err);
-  if (rc == SQLITE_OK) rc = ls_codec_check(tw_group_insert(m, (size_t)g, &e), &e, err, NULL);
-  return rc == SQLITE_OK ? ls_inserted_at(pos, g, 0) : rc;
-}
+LS_INSERT_CALL_AT(group_insert, group_args, args->grp.i, 0, tw_group_insert(model, (size_t)args->grp.i, &cerr))
 
-static const ls_insert group_insertion = LS_INSERT(group_insert, group_args, LS_ARG(group_args, grp));
+static const ls_insert group_insertion = LS_INSERT(group_insert, group_args, LS_ARG(group_args, grp, LS_IS_POSITION_AT(count_groups)));
 
 static const ls_table tw_groups = {
   .name = "tw_groups", .format = &tw_format, .doc = "one row per group of each map; INSERT adds an empty group (the editor's defaults) at grp or last, DELETE removes a group with its layers (not the game group)",
@@ -426,44 +419,27 @@ static const ls_column layer_columns[] = {
 ** row keys). */
 LS_CODEC_RECORD(layer, tw_map, tw_layer_info, tw_layer_get, tw_layer_set, layer_columns)
 
-/* "tiles", "game", ... as a tw_kind the INSERT can add (NULL: tiles). */
-static int parse_kind(const ls_arg *a, tw_kind *out, char **err) {
-  const char *s = ls_arg_text(a) ? ls_arg_text(a) : "tiles";
-  if (tw_kind_by_name(s, out)) return SQLITE_OK;
-  return ls_refuse(err, "column kind: '%s' is not a kind a layer can be added as (tiles, game, front, tele, "
-                   "speedup, switch, tune, quads, sounds)", s);
-}
-
 /* The columns an INSERT into tw_layers reads. */
 typedef struct layer_args {
   ls_arg grp, layer, kind, width, height;
 } layer_args;
 
-/* INSERT into tw_layers: a layer of `kind` (default tiles) in group grp
-** at `layer` (default last), width x height cells for tilemaps (0: the
-** codec's default, the game layer's size). */
+/* INSERT into tw_layers: a layer of `kind` (default tiles; the codec knows
+** the names) in group grp at `layer` (default last), width x height cells
+** for tilemaps (0: the codec's default, the game layer's size). */
 static int layer_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const layer_args *args = args_;
-  tw_map *m = model;
-  tw_kind kind;
-  int64_t g, k, w, h;
-  size_t l;
+  size_t l = 0, at = args->layer.i == INT32_MAX ? TW_LAST : (size_t)args->layer.i;
   codec_error e;
-  int rc;
-  if ((rc = ls_arg_needed(&args->grp, 0, "tw_layers", "the group the layer goes to", err)) != SQLITE_OK ||
-      (rc = ls_arg_position(&args->grp, 0, (int64_t)m->num_groups - 1, &g, err)) != SQLITE_OK ||
-      (rc = ls_arg_position(&args->layer, INT32_MAX, INT32_MAX, &k, err)) != SQLITE_OK ||
-      (rc = parse_kind(&args->kind, &kind, err)) != SQLITE_OK ||
-      (rc = ls_arg_position(&args->width, 0, INT32_MAX, &w, err)) != SQLITE_OK ||
-      (rc = ls_arg_position(&args->height, 0, INT32_MAX, &h, err)) != SQLITE_OK)
-    return rc;
-  rc = ls_codec_check(tw_layer_insert(m, (size_t)g, k == INT32_MAX ? TW_LAST : (size_t)k, kind, (int)w, (int)h, &l, &e),
-                       &e, err, NULL);
-  return rc == SQLITE_OK ? ls_inserted_at(pos, (int64_t)l, 0) : rc;
+  if (!tw_layer_insert_named(model, (size_t)args->grp.i, at, ls_arg_text(&args->kind), (int)args->width.i, (int)args->height.i, &l, &e))
+    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, NULL);
+  return ls_inserted_at(pos, (int64_t)l, 0);
 }
 
-static const ls_insert layer_insertion = LS_INSERT(layer_insert, layer_args, LS_ARG(layer_args, grp), LS_ARG(layer_args, layer),
-                                                   LS_ARG(layer_args, kind), LS_ARG(layer_args, width), LS_ARG(layer_args, height));
+static const ls_insert layer_insertion =
+    LS_INSERT(layer_insert, layer_args, LS_ARG(layer_args, grp, LS_NEEDS("the group the layer goes to"), LS_IS_POSITION_OF(count_groups)),
+              LS_ARG(layer_args, layer, LS_IS_POSITION(INT32_MAX, INT32_MAX)), LS_ARG(layer_args, kind),
+              LS_ARG(layer_args, width, LS_IS_POSITION(INT32_MAX, 0)), LS_ARG(layer_args, height, LS_IS_POSITION(INT32_MAX, 0)));
 
 static const ls_table tw_layers = {
   .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map; INSERT adds a layer of any kind but sounds_deprecated to group grp at position layer (default last), with the editor's defaults and DDNet's rules; DELETE removes one (not the game layer)",
@@ -578,39 +554,27 @@ typedef struct element_args {
   ls_arg grp, layer, index;
 } element_args;
 
-/* The layer at (grp, layer) in group terms; SQLITE_CONSTRAINT naming it
-** when there is none. */
-static int find_layer(const tw_map *m, const ls_arg *grp, const ls_arg *layer, size_t *l, char **err) {
+/* The layer argument of a quad or source INSERT: the layer at (grp,
+** layer) in group terms, as its index among all layers (layer.i);
+** SQLITE_CONSTRAINT naming it when there is none. */
+static int find_layer(const void *model, const void *args, ls_arg *layer, char **err) {
+  const ls_arg *grp = &((const element_args *)args)->grp;
   long at;
   if (sqlite3_value_numeric_type(grp->value) != SQLITE_INTEGER || sqlite3_value_numeric_type(layer->value) != SQLITE_INTEGER)
     return ls_refuse(err, "an INSERT here needs grp and layer (integers) to say which layer it goes to");
-  if ((at = tw_layer_at(m, ls_arg_int64(grp), ls_arg_int64(layer))) < 0)
+  if ((at = tw_layer_at(model, ls_arg_int64(grp), ls_arg_int64(layer))) < 0)
     return ls_refuse(err, "the map has no layer %lld in group %lld", (long long)ls_arg_int64(layer), (long long)ls_arg_int64(grp));
-  *l = (size_t)at;
+  layer->i = at;
   return SQLITE_OK;
 }
 
-/* An INSERT of a quad or source (add: the codec's insert): at (grp,
-** layer), position `index` or last. */
-static int element_insert(tw_map *m, const element_args *args, ls_pos *pos,
-                          int (*add)(tw_map *m, size_t l, size_t at, codec_error *err), char **err) {
-  size_t l = 0; /* (set when find_layer succeeds) */
-  int64_t at;
-  codec_error e;
-  int rc;
-  if ((rc = find_layer(m, &args->grp, &args->layer, &l, err)) != SQLITE_OK ||
-      (rc = ls_arg_position(&args->index, (int64_t)m->layers[l].count, (int64_t)m->layers[l].count, &at, err)) != SQLITE_OK ||
-      (rc = ls_codec_check(add(m, l, (size_t)at, &e), &e, err, NULL)) != SQLITE_OK)
-    return rc;
-  return ls_inserted_at(pos, (int64_t)l, at);
-}
+/* INSERT of a quad at (grp, layer), position quad or last. */
+LS_INSERT_CALL_AT(quad_insert, element_args, args->layer.i, args->index.i,
+                  tw_quad_insert(model, (size_t)args->layer.i, (size_t)args->index.i, &cerr))
 
-static int quad_insert(void *model, const void *args, ls_pos *pos, char **err) {
-  return element_insert(model, args, pos, tw_quad_insert, err);
-}
-
-static const ls_insert quad_insertion = LS_INSERT(quad_insert, element_args, LS_ARG(element_args, grp), LS_ARG(element_args, layer),
-                                                  LS_ARG_NAMED("quad", element_args, index));
+static const ls_insert quad_insertion =
+    LS_INSERT(quad_insert, element_args, LS_ARG(element_args, grp), LS_ARG(element_args, layer, LS_CHECKED_BY(find_layer)),
+              LS_ARG_NAMED("quad", element_args, index, LS_IS_POSITION_AT_IN(layer_element_count, element_args, layer)));
 
 static const ls_table tw_quads = {
   .name = "tw_quads", .format = &tw_format, .doc = "one row per quad of every quads layer of each map; INSERT adds the editor's 64 x 64 white quad to (grp, layer) at position quad (default last), DELETE removes one",
@@ -685,12 +649,13 @@ static int source_store(ls_row *row, const void *old, const unsigned char *chang
                         &e, err);
 }
 
-static int source_insert(void *model, const void *args, ls_pos *pos, char **err) {
-  return element_insert(model, args, pos, tw_source_insert, err);
-}
+/* INSERT of a source at (grp, layer), position source or last. */
+LS_INSERT_CALL_AT(source_insert, element_args, args->layer.i, args->index.i,
+                  tw_source_insert(model, (size_t)args->layer.i, (size_t)args->index.i, &cerr))
 
-static const ls_insert source_insertion = LS_INSERT(source_insert, element_args, LS_ARG(element_args, grp),
-                                                    LS_ARG(element_args, layer), LS_ARG_NAMED("source", element_args, index));
+static const ls_insert source_insertion =
+    LS_INSERT(source_insert, element_args, LS_ARG(element_args, grp), LS_ARG(element_args, layer, LS_CHECKED_BY(find_layer)),
+              LS_ARG_NAMED("source", element_args, index, LS_IS_POSITION_AT_IN(layer_element_count, element_args, layer)));
 
 static const ls_table tw_sound_sources = {
   .name = "tw_sound_sources", .format = &tw_format,
@@ -787,24 +752,13 @@ typedef struct image_args {
   ls_arg image, name, width, height;
 } image_args;
 
-static int image_insert(void *model, const void *args_, ls_pos *pos, char **err) {
-  const image_args *args = args_;
-  tw_map *m = model;
-  int64_t w, h;
-  codec_error e;
-  int rc;
-  if ((rc = ls_arg_appended(&args->image, (int64_t)m->num_images, err)) != SQLITE_OK ||
-      (rc = ls_arg_needed(&args->name, SQLITE_TEXT, "tw_images", "a name", err)) != SQLITE_OK ||
-      (rc = ls_arg_position(&args->width, 0, INT32_MAX, &w, err)) != SQLITE_OK ||
-      (rc = ls_arg_position(&args->height, 0, INT32_MAX, &h, err)) != SQLITE_OK ||
-      (rc = ls_codec_check(tw_image_insert(m, ls_arg_text(&args->name), (size_t)sqlite3_value_bytes(args->name.value),
-                                            (int)w, (int)h, &e), &e, err, NULL)) != SQLITE_OK)
-    return rc;
-  return ls_inserted_at(pos, (int64_t)m->num_images - 1, 0);
-}
+LS_INSERT_CALL_AT(image_insert, image_args, args->image.i, 0,
+                  tw_image_insert(model, args->name.text.p, args->name.text.n, (int)args->width.i, (int)args->height.i, &cerr))
 
-static const ls_insert image_insertion = LS_INSERT(image_insert, image_args, LS_ARG(image_args, image), LS_ARG(image_args, name),
-                                                   LS_ARG(image_args, width), LS_ARG(image_args, height));
+static const ls_insert image_insertion =
+    LS_INSERT(image_insert, image_args, LS_ARG(image_args, image, LS_IS_APPENDED(count_images)),
+              LS_ARG(image_args, name, LS_IS_TEXT, LS_NEEDS("a name")), LS_ARG(image_args, width, LS_IS_POSITION(INT32_MAX, 0)),
+              LS_ARG(image_args, height, LS_IS_POSITION(INT32_MAX, 0)));
 
 static const ls_table tw_images = {
   .name = "tw_images", .format = &tw_format, .doc = "one row per image of each map; INSERT appends an external image (name, width, height), DELETE removes an unused one, lowering the image indices past it",
@@ -944,27 +898,15 @@ static int envelope_store(ls_row *row, const void *old, const unsigned char *cha
   return SQLITE_OK;
 }
 
-/* INSERT into tw_envelopes: an envelope of that kind with the editor's
-** two points, appended. */
+/* INSERT into tw_envelopes: an envelope of that kind (the codec knows the
+** names) with the editor's two points, appended. */
 typedef struct envelope_args {
   ls_arg env, kind;
 } envelope_args;
 
-static int envelope_insert(void *model, const void *args_, ls_pos *pos, char **err) {
-  const envelope_args *args = args_;
-  tw_map *m = model;
-  const char *kind = ls_arg_text(&args->kind);
-  int channels = !kind ? 0 : !strcmp(kind, "color") ? 4 : !strcmp(kind, "position") ? 3 : !strcmp(kind, "sound") ? 1 : 0;
-  codec_error e;
-  int rc;
-  if ((rc = ls_arg_appended(&args->env, (int64_t)m->num_envelopes, err)) != SQLITE_OK) return rc;
-  if (!channels)
-    return ls_refuse(err, "column kind: an INSERT into tw_envelopes needs the kind: 'position', 'color' or 'sound'");
-  rc = ls_codec_check(tw_envelope_insert(m, channels, &e), &e, err, NULL);
-  return rc == SQLITE_OK ? ls_inserted_at(pos, (int64_t)m->num_envelopes - 1, 0) : rc;
-}
+LS_INSERT_CALL_AT(envelope_insert, envelope_args, args->env.i, 0, tw_envelope_insert_named(model, ls_arg_text(&args->kind), &cerr))
 
-static const ls_insert envelope_insertion = LS_INSERT(envelope_insert, envelope_args, LS_ARG(envelope_args, env),
+static const ls_insert envelope_insertion = LS_INSERT(envelope_insert, envelope_args, LS_ARG(envelope_args, env, LS_IS_APPENDED(count_envelopes)),
                                                       LS_ARG(envelope_args, kind));
 
 static const ls_table tw_envelopes = {
@@ -1038,20 +980,10 @@ typedef struct sound_args {
   ls_arg sound, name;
 } sound_args;
 
-static int sound_insert(void *model, const void *args_, ls_pos *pos, char **err) {
-  const sound_args *args = args_;
-  tw_map *m = model;
-  codec_error e;
-  int rc;
-  if ((rc = ls_arg_appended(&args->sound, (int64_t)m->num_sounds, err)) != SQLITE_OK ||
-      (rc = ls_arg_needed(&args->name, SQLITE_TEXT, "tw_sounds", "a name", err)) != SQLITE_OK ||
-      (rc = ls_codec_check(tw_sound_insert(m, ls_arg_text(&args->name), (size_t)sqlite3_value_bytes(args->name.value), &e),
-                            &e, err, NULL)) != SQLITE_OK)
-    return rc;
-  return ls_inserted_at(pos, (int64_t)m->num_sounds - 1, 0);
-}
+LS_INSERT_CALL_AT(sound_insert, sound_args, args->sound.i, 0, tw_sound_insert(model, args->name.text.p, args->name.text.n, &cerr))
 
-static const ls_insert sound_insertion = LS_INSERT(sound_insert, sound_args, LS_ARG(sound_args, sound), LS_ARG(sound_args, name));
+static const ls_insert sound_insertion = LS_INSERT(sound_insert, sound_args, LS_ARG(sound_args, sound, LS_IS_APPENDED(count_sounds)),
+                                                   LS_ARG(sound_args, name, LS_IS_TEXT, LS_NEEDS("a name")));
 
 static const ls_table tw_sounds = {
   .name = "tw_sounds", .format = &tw_format, .doc = "one row per sound of each (DDNet) map; INSERT appends a sound by name (without data), DELETE removes an unused one, lowering the sound indices past it",

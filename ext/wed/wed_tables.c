@@ -312,25 +312,24 @@ static const ls_column vertex_columns[] = {
 ** last); the vertices from there on move up by one. */
 typedef struct vertex_args { ls_arg polygon, vertex, x, y; } vertex_args;
 
+/* The polygon argument: polygon, x and y are needed (one message for the
+** three), and the area needs a polygon before the number counts. */
+static int vertex_polygon(const void *model, const void *args_, ls_arg *a, char **err) {
+  const vertex_args *args = args_;
+  int64_t n = polygon_count(model);
+  if (!ls_arg_given(a) || !ls_arg_given(&args->x) || !ls_arg_given(&args->y))
+    return ls_refuse(err, "INSERT into wed_vertices needs polygon, x and y (vertex is optional: the position, default after the last)");
+  if (n == 0) return ls_refuse(err, "column polygon: the area has no polygons (add one with INSERT INTO wed_polygons)");
+  return ls_value_int(a->value, a->column, 0, n - 1, &a->i, err);
+}
+
 static int vertex_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const vertex_args *args = args_;
-  wed_area *a = model;
-  int64_t poly, at, x, y;
-  uint32_t n;
   codec_error cerr = {0};
-  int rc;
-  if (!ls_arg_given(&args->polygon) || !ls_arg_given(&args->x) || !ls_arg_given(&args->y))
-    return ls_refuse(err, "INSERT into wed_vertices needs polygon, x and y (vertex is optional: the position, default after the last)");
-  if (a->num_polygons == 0) return ls_refuse(err, "column polygon: the area has no polygons (add one with INSERT INTO wed_polygons)");
-  if ((rc = ls_arg_int(&args->polygon, 0, a->num_polygons - 1, &poly, err)) != SQLITE_OK ||
-      (rc = ls_arg_int(&args->x, 0, 65535, &x, err)) != SQLITE_OK ||
-      (rc = ls_arg_int(&args->y, 0, 65535, &y, err)) != SQLITE_OK)
-    return rc;
-  n = (uint32_t)vertex_count_of(a, poly);
-  if ((rc = ls_arg_int_or(&args->vertex, 0, n, n, &at, err)) != SQLITE_OK) return rc;
-  if (!wed_polygon_insert_vertex(a, (uint32_t)poly, (uint32_t)at, (wed_point){(uint16_t)x, (uint16_t)y}, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a vertex into polygon %lld", (long long)poly);
-  return ls_inserted_at(pos, poly, at);
+  if (!wed_polygon_insert_vertex(model, (uint32_t)args->polygon.i, (uint32_t)args->vertex.i,
+                                 (wed_point){(uint16_t)args->x.i, (uint16_t)args->y.i}, &cerr))
+    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a vertex into polygon %lld", (long long)args->polygon.i);
+  return ls_inserted_at(pos, args->polygon.i, args->vertex.i);
 }
 
 /* DELETE of a vertex (of any polygon; a polygon may end up with none); the
@@ -341,8 +340,10 @@ LS_REMOVE_CALL_NESTED(vertex_remove, wed_area, wed_polygon_delete_vertex, "canno
 ** describe_polygon names it. */
 LS_DESCRIBE_CALL_NESTED(describe_vertex, wed_area, wed_vertex_describe)
 
-static const ls_insert vertex_insertion = LS_INSERT(vertex_insert, vertex_args, LS_ARG(vertex_args, polygon),
-                                                   LS_ARG(vertex_args, vertex), LS_ARG(vertex_args, x), LS_ARG(vertex_args, y));
+static const ls_insert vertex_insertion =
+    LS_INSERT(vertex_insert, vertex_args, LS_ARG(vertex_args, polygon, LS_CHECKED_BY(vertex_polygon)),
+              LS_ARG(vertex_args, x, LS_IS_INT(0, 65535)), LS_ARG(vertex_args, y, LS_IS_INT(0, 65535)),
+              LS_ARG(vertex_args, vertex, LS_IS_AT_IN(vertex_count_of, vertex_args, polygon)));
 
 static const ls_table wed_vertices = {
   .name = "wed_vertices", .format = &wed_format, LS_COLUMNS(vertex_columns),

@@ -284,28 +284,30 @@ typedef struct plane_args { ls_arg plane, tile_width, tile_height, tiles_wide, t
 static int plane_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const plane_args *args = args_;
   wwd_level *lvl = model;
-  wwd_plane_size like = wwd_new_plane_size(lvl);
-  int64_t at, tile_w, tile_h, wide, high;
-  int rc;
-  if ((rc = ls_arg_int_or(&args->plane, 0, lvl->num_planes, lvl->num_planes, &at, err)) != SQLITE_OK ||
-      (rc = ls_arg_int_or(&args->tile_width, 1, 4096, like.tile_width, &tile_w, err)) != SQLITE_OK ||
-      (rc = ls_arg_int_or(&args->tile_height, 1, 4096, like.tile_height, &tile_h, err)) != SQLITE_OK ||
-      (rc = ls_arg_int_or(&args->tiles_wide, 0, INT32_MAX, like.tiles_wide, &wide, err)) != SQLITE_OK ||
-      (rc = ls_arg_int_or(&args->tiles_high, 0, INT32_MAX, like.tiles_high, &high, err)) != SQLITE_OK)
-    return rc;
-  if (!wwd_plane_insert(lvl, (uint32_t)at, 0, 0, (uint32_t)tile_w, (uint32_t)tile_h)) return SQLITE_NOMEM;
-  le32_store(lvl->planes[at].header + WWD_PLANE_TILES_WIDE, (uint32_t)wide);
-  le32_store(lvl->planes[at].header + WWD_PLANE_TILES_HIGH, (uint32_t)high);
+  uint32_t at = (uint32_t)args->plane.i;
+  (void)err;
+  if (!wwd_plane_insert(lvl, at, 0, 0, (uint32_t)args->tile_width.i, (uint32_t)args->tile_height.i)) return SQLITE_NOMEM;
+  le32_store(lvl->planes[at].header + WWD_PLANE_TILES_WIDE, (uint32_t)args->tiles_wide.i);
+  le32_store(lvl->planes[at].header + WWD_PLANE_TILES_HIGH, (uint32_t)args->tiles_high.i);
   return ls_inserted_at(pos, at, 0);
 }
+
+/* A new plane's defaults: the main plane's tile size and tile counts. */
+static int64_t like_tile_width(const void *m) { return wwd_new_plane_size(m).tile_width; }
+static int64_t like_tile_height(const void *m) { return wwd_new_plane_size(m).tile_height; }
+static int64_t like_tiles_wide(const void *m) { return wwd_new_plane_size(m).tiles_wide; }
+static int64_t like_tiles_high(const void *m) { return wwd_new_plane_size(m).tiles_high; }
 
 /* DELETE: the plane with its tiles and its objects; the main plane stays
 ** (wwd_plane_delete). */
 LS_REMOVE_CALL(plane_remove, wwd_level, wwd_plane_delete, NULL)
 
-static const ls_insert plane_insertion = LS_INSERT(plane_insert, plane_args, LS_ARG(plane_args, plane), LS_ARG(plane_args, tile_width),
-                                                   LS_ARG(plane_args, tile_height), LS_ARG(plane_args, tiles_wide),
-                                                   LS_ARG(plane_args, tiles_high));
+static const ls_insert plane_insertion =
+    LS_INSERT(plane_insert, plane_args, LS_ARG(plane_args, plane, LS_IS_AT(plane_count)),
+              LS_ARG(plane_args, tile_width, LS_IS_INT_OR(1, 4096, like_tile_width)),
+              LS_ARG(plane_args, tile_height, LS_IS_INT_OR(1, 4096, like_tile_height)),
+              LS_ARG(plane_args, tiles_wide, LS_IS_INT_OR(0, INT32_MAX, like_tiles_wide)),
+              LS_ARG(plane_args, tiles_high, LS_IS_INT_OR(0, INT32_MAX, like_tiles_high)));
 
 static const ls_table wwd_planes = {
   .name = "wwd_planes", .format = &wwd_format, .doc = "one row per plane of each WWD file; INSERT adds planes, DELETE removes them with their objects (not the main plane)",
@@ -334,21 +336,21 @@ typedef struct object_args { ls_arg plane, id; } object_args;
 static int object_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const object_args *args = args_;
   wwd_level *lvl = model;
-  int64_t plane = -1;
+  int64_t plane = args->plane.i;
   int32_t id = ls_arg_given(&args->id) ? 0 : wwd_next_object_id(lvl);
   long idx;
-  int rc;
-  if (!ls_arg_given(&args->plane) && (plane = wwd_main_plane(lvl)) < 0)
-    return ls_refuse(err, "the level has no main plane; give the plane column");
-  if (ls_arg_given(&args->plane) && (rc = ls_arg_int(&args->plane, 0, (int64_t)lvl->num_planes - 1, &plane, err)) != SQLITE_OK)
-    return rc;
+  if (plane < 0) return ls_refuse(err, "the level has no main plane; give the plane column");
   idx = wwd_object_append(lvl, (uint32_t)plane);
   if (idx < 0) return SQLITE_NOMEM;
   lvl->planes[plane].objects[idx].field[WWD_OBJ_ID] = id;
   return ls_inserted_at(pos, plane, idx);
 }
 
-static const ls_insert object_insertion = LS_INSERT(object_insert, object_args, LS_ARG(object_args, plane), LS_ARG(object_args, id));
+/* The plane an object goes to when the INSERT names none (-1: none). */
+static int64_t main_plane(const void *m) { return wwd_main_plane(m); }
+
+static const ls_insert object_insertion =
+    LS_INSERT(object_insert, object_args, LS_ARG(object_args, plane, LS_IS_INDEX_OR(plane_count, main_plane)), LS_ARG(object_args, id));
 
 static int object_remove(void *model, const ls_pos *pos, char **err) {
   (void)err;
@@ -586,16 +588,14 @@ static int property_insert(void *model, const void *args_, ls_pos *pos, char **e
   const property_args *args = args_;
   wwd_level *lvl = model;
   uint32_t width, height;
-  int64_t at;
   long idx;
-  int rc = ls_arg_int_or(&args->tile, 0, lvl->num_tile_properties, lvl->num_tile_properties, &at, err);
-  if (rc != SQLITE_OK) return rc;
+  (void)err;
   wwd_main_tile_size(lvl, &width, &height);
-  idx = wwd_tile_property_insert(lvl, (uint32_t)at, WWD_TILE_SINGLE, width, height);
+  idx = wwd_tile_property_insert(lvl, (uint32_t)args->tile.i, WWD_TILE_SINGLE, width, height);
   return idx < 0 ? SQLITE_NOMEM : ls_inserted_at(pos, idx, 0);
 }
 
-static const ls_insert property_insertion = LS_INSERT(property_insert, property_args, LS_ARG(property_args, tile));
+static const ls_insert property_insertion = LS_INSERT(property_insert, property_args, LS_ARG(property_args, tile, LS_IS_AT(property_count)));
 
 /* DELETE: the property goes; the later ones move down one tile id. */
 static int property_remove(void *model, const ls_pos *pos, char **err) {

@@ -79,19 +79,8 @@ typedef struct page_args {
 
 /* INSERT: an empty stacked page at `page` (default: after the last), named
 ** as given; every page's name links are looked up again. */
-static int page_insert(void *model, const void *args_, ls_pos *pos, char **err) {
-  const page_args *args = args_;
-  wz4_doc *doc = model;
-  int64_t at;
-  ls_span name;
-  codec_error cerr;
-  int rc;
-  if ((rc = ls_arg_int_or(&args->page, 0, doc->num_pages, doc->num_pages, &at, err)) != SQLITE_OK ||
-      (rc = ls_arg_wtf8(&args->name, &name, err)) != SQLITE_OK)
-    return rc;
-  *pos = (ls_pos){.element = at};
-  return ls_codec_check(wz4_page_insert(doc, (uint32_t)at, name.p, name.n, &cerr), &cerr, err, NULL);
-}
+LS_INSERT_CALL_AT(page_insert, page_args, args->page.i, 0,
+                  wz4_page_insert(model, (uint32_t)args->page.i, args->name.text.p, args->name.text.n, &cerr))
 
 static const ls_column page_columns[] = {
   LS_COL_POS("page", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(2), "page number, 0-based, in file order (shifts when pages before it are inserted or deleted); INSERT: the place to take, default after the last"),
@@ -104,7 +93,8 @@ static const ls_column page_columns[] = {
   LS_COL_INT("write_protect", LS_U32, wz4_page, write_protect, LS_COL_RO, "the page's manual write-protect flag"),
 };
 
-static const ls_insert page_insertion = LS_INSERT(page_insert, page_args, LS_ARG(page_args, page), LS_ARG(page_args, name));
+static const ls_insert page_insertion =
+    LS_INSERT(page_insert, page_args, LS_ARG(page_args, page, LS_IS_AT(page_count)), LS_ARG(page_args, name, LS_IS_WTF8));
 
 static const ls_table wz4_pages = {
   .name = "wz4_pages", .format = &wz4_format, LS_COLUMNS(page_columns),
@@ -209,27 +199,24 @@ typedef struct op_args {
   ls_arg page, class_name, output_type;
 } op_args;
 
-/* INSERT: a blank stacked op of the given class and output type after the
-** page's last stacked op (page 0 when NULL), then the other values given;
-** the codec refuses a project without pages before any argument counts. */
-static int op_insert(void *model, const void *args_, ls_pos *pos, char **err) {
-  const op_args *args = args_;
-  wz4_doc *doc = model;
-  ls_span cls = {"", 0}, type = {"", 0};
-  int64_t page = 0;
-  uint32_t index = 0;
+/* The page an op goes to (NULL: 0); the codec refuses a project without
+** pages before any argument counts. */
+static int op_page(const void *model, const void *args, ls_arg *a, char **err) {
   codec_error cerr;
-  int rc;
-  if (doc->num_pages && ((rc = ls_arg_int_or(&args->page, 0, doc->num_pages - 1, 0, &page, err)) != SQLITE_OK ||
-                         (rc = ls_arg_wtf8(&args->class_name, &cls, err)) != SQLITE_OK ||
-                         (rc = ls_arg_wtf8(&args->output_type, &type, err)) != SQLITE_OK))
-    return rc;
-  rc = ls_codec_check(wz4_node_insert(doc, (uint32_t)page, cls.p, cls.n, type.p, type.n, &index, &cerr), &cerr, err, NULL);
-  *pos = (ls_pos){.element = page, .index = index};
-  return rc;
+  (void)args;
+  if (!wz4_has_pages(model, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
+  return ls_arg_given(a) ? ls_value_int(a->value, a->column, 0, page_count(model) - 1, &a->i, err) : SQLITE_OK;
 }
 
-static const ls_insert op_insertion = LS_INSERT(op_insert, op_args, LS_ARG(op_args, page), LS_ARG_NAMED("class", op_args, class_name), LS_ARG(op_args, output_type));
+/* INSERT: a blank stacked op of the given class and output type after the
+** page's last stacked op, then the other values given. */
+LS_INSERT_CALL_AT(op_insert, op_args, args->page.i, index,
+                  wz4_node_insert(model, (uint32_t)args->page.i, args->class_name.text.p, args->class_name.text.n,
+                                  args->output_type.text.p, args->output_type.text.n, &index, &cerr))
+
+static const ls_insert op_insertion =
+    LS_INSERT(op_insert, op_args, LS_ARG(op_args, page, LS_CHECKED_BY(op_page)), LS_ARG_NAMED("class", op_args, class_name, LS_IS_WTF8),
+              LS_ARG(op_args, output_type, LS_IS_WTF8));
 
 static const ls_column op_columns[] = {
   LS_COL_POS("page", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(2), "page number (wz4_pages.page); INSERT: the page to add the op to, default 0"),
