@@ -254,19 +254,13 @@ typedef struct at_args {
 ** from there on moving up; the engine then sets the columns given. */
 static int rec_insert(enum are_section s, void *model, const void *args_, ls_pos *pos, char **err) {
   const at_args *args = args_;
-  uint32_t n = are_count(model, s);
   codec_error cerr;
   are_record rec;
-  int64_t at;
-  int rc;
-  if ((rc = ls_arg_int_or(&args->at, 0, n, n, &at, err)) != SQLITE_OK) return rc;
   are_record_init(s, &rec);
   cerr.msg[0] = 0;
-  if (!are_insert(model, s, (uint32_t)at, &rec, &cerr))
+  if (!are_insert(model, s, (uint32_t)args->at.i, &rec, &cerr))
     return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert a %s", are_section_one(s));
-  pos->element = at;
-  pos->index = pos->x = 0;
-  return SQLITE_OK;
+  return ls_inserted_at(pos, args->at.i, 0);
 }
 
 /* DELETE: the codec removes the record with its vertices (and a
@@ -312,7 +306,8 @@ static int rec_seek(enum are_section s, const void *model, int64_t key, ls_pos *
   }                                                                                                               \
   static int p##_remove(void *m, const ls_pos *pos, char **err) { return rec_remove(sec, m, pos, err); }         \
   static const ls_insert p##_insertion = {                                                                        \
-    .run = p##_insert, .args_size = sizeof(at_args), .args = {LS_ARG_NAMED(one, at_args, at)}};                  \
+    .run = p##_insert, .args_size = sizeof(at_args),                                                              \
+    .args = {LS_ARG_NAMED(one, at_args, at, LS_IS_AT(p##_count))}};                                               \
   static const ls_table p##_table = {                                                                             \
     .name = tname, .format = &are_format, .doc = doc_, LS_COLUMNS(p##_columns), .shape = LS_ARRAY(p##_count),    \
     .key = p##_key, .seek = p##_seek, .insert = &p##_insertion, .remove = p##_remove, .row_name = one " {element}", \
@@ -734,28 +729,29 @@ typedef struct item_args {
   ls_arg container, slot;
 } item_args;
 
+/* The container argument: needed, and the area needs a container first. */
+static int item_container(const void *model, const void *args, ls_arg *a, char **err) {
+  const are_area *ar = model;
+  (void)args;
+  if (ar->num_containers == 0 || !ls_arg_given(a))
+    return ls_refuse(err, "INSERT into are_items needs container (are_containers.container: %s); slot is optional",
+                     ar->num_containers ? "the container the item goes into" : "the area has none, add one first");
+  return ls_value_int(a->value, a->column, 0, (int64_t)ar->num_containers - 1, &a->i, err);
+}
+
+/* The items container c holds: the slots an item can take there. */
+static int64_t container_items(const void *model, int64_t c) { return ((const are_area *)model)->containers[c].item_count; }
+
 static int item_insert(void *model, const void *args_, ls_pos *pos, char **err) {
   const item_args *args = args_;
   are_area *a = model;
-  int64_t c, k;
+  uint32_t c = (uint32_t)args->container.i, k = (uint32_t)args->slot.i;
   codec_error cerr;
   are_item it;
-  int rc;
-  if (a->num_containers == 0 || !ls_arg_given(&args->container)) {
-    *err = sqlite3_mprintf("INSERT into are_items needs container (are_containers.container: %s); slot is optional",
-                           a->num_containers ? "the container the item goes into" : "the area has none, add one first");
-    return SQLITE_CONSTRAINT;
-  }
-  if ((rc = ls_arg_int(&args->container, 0, a->num_containers - 1, &c, err)) != SQLITE_OK ||
-      (rc = ls_arg_int_or(&args->slot, 0, a->containers[c].item_count, a->containers[c].item_count, &k, err)) != SQLITE_OK)
-    return rc;
   are_record_init(ARE_ITEMS, &it);
   cerr.msg[0] = 0;
-  if (!are_item_insert(a, (uint32_t)c, (uint32_t)k, &it, &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert an item");
-  pos->element = (int64_t)a->containers[c].first_item + k;
-  pos->index = pos->x = 0;
-  return SQLITE_OK;
+  if (!are_item_insert(a, c, k, &it, &cerr)) return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, "cannot insert an item");
+  return ls_inserted_at(pos, (int64_t)a->containers[c].first_item + k, 0);
 }
 
 /* DELETE of an item: its container holds one less. */
@@ -773,7 +769,8 @@ static int item_remove(void *model, const ls_pos *pos, char **err) {
 
 static const ls_insert item_insertion = {
   .run = item_insert, .args_size = sizeof(item_args),
-  .args = {LS_ARG(item_args, container), LS_ARG(item_args, slot)},
+  .args = {LS_ARG(item_args, container, LS_CHECKED_BY(item_container)),
+           LS_ARG(item_args, slot, LS_IS_AT_IN(container_items, item_args, container))},
 };
 
 static const ls_table item_table = {

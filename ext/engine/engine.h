@@ -1000,12 +1000,6 @@ void ls_walk_free(ls_walk *w);
 ** fails with a message naming the column and the limit. */
 int ls_value_int(sqlite3_value *v, const ls_column *col, int64_t min, int64_t max, int64_t *out, char **err);
 
-/* The argument's integer within [min, max] (ls_value_int, messages naming
-** its column); NULL fails like any non-integer. */
-int ls_arg_int(const ls_arg *a, int64_t min, int64_t max, int64_t *out, char **err);
-/* The same, but NULL gives `dflt` (unchecked). */
-int ls_arg_int_or(const ls_arg *a, int64_t min, int64_t max, int64_t dflt, int64_t *out, char **err);
-
 /* Reads a text value for col and encodes it into the options' code page,
 ** at most max_len bytes (malloc'd into *out).  Fails naming the column and
 ** the limit for NULL, blobs, unrepresentable characters or too long text. */
@@ -1331,11 +1325,6 @@ int ls_copy_back(const ls_column *cols, size_t ncols, const unsigned char *chang
   static const ls_option var = {nm, nm "=1", "0", var##_parse}
 int ls_option_flag(const char *name, const char *one_means, const char *value, int64_t *out, char **err);
 
-/* An INSERT's WTF-8 text argument as *out (ls_value_wtf8 within its
-** column's .min to .max bytes; valid while the INSERT runs), NULL giving
-** "". */
-int ls_arg_wtf8(const ls_arg *a, ls_span *out, char **err);
-
 /* A JSON text column a codec writes and parses, LS_COL_CODEC_JSON (S the
 ** record type, field its ls_span, json an ls_codec_json): a read sets
 ** to_json(the row's record, &len), JSON text the codec malloc'd (NULL: out
@@ -1470,19 +1459,6 @@ static inline int ls_inserted_at(ls_pos *pos, int64_t element, int64_t index) {
   *pos = (ls_pos){.element = element, .index = index};
   return SQLITE_OK;
 }
-
-/* A position an INSERT takes: NULL gives dflt (say, after the last), else
-** an integer from 0 to max; anything else fails with "column <name>: an
-** INSERT takes an integer from 0 to <max> here, or NULL (last)". */
-int ls_arg_position(const ls_arg *a, int64_t dflt, int64_t max, int64_t *out, char **err);
-/* The index column of a table whose INSERT appends: NULL, or `count` (the
-** new row's index); anything else fails with "column <name>: new rows are
-** appended (<name> <count>); give NULL or <count>". */
-int ls_arg_appended(const ls_arg *a, int64_t count, char **err);
-/* An argument an INSERT cannot do without: anything but NULL (type 0) or
-** a non-empty text (SQLITE_TEXT), else "column <name>: an INSERT into
-** <table> needs <what>". */
-int ls_arg_needed(const ls_arg *a, int type, const char *table, const char *what, char **err);
 
 /* Text of kind k in an ls_span field, lo to hi bytes (a name that must not
 ** be empty); a JSON array of records (LS_JSON_RECORDS over an LS_SPAN;

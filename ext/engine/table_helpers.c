@@ -2,12 +2,11 @@
 ** table_helpers.c: the functions behind engine.h's helpers for table
 ** families over a codec (the rest of them are macros and inline functions
 ** there): runs for JSON columns, error messages and their codes, 0/1
-** options, INSERT text arguments, JSON columns a codec reads and writes,
-** string arrays for a codec, NULL-only writes to columns of other row
-** kinds; a store()'s codec refusal named after a column, a BLOB a setter
-** keeps for store(), and the INSERT arguments of a position, the index of
-** an appended row and one the row cannot do without.  ls_copy_back lives
-** in columns.c, beside the field sizes it needs.
+** options, JSON columns a codec reads and writes, string arrays for a
+** codec, NULL-only writes to columns of other row kinds; a store()'s codec
+** refusal named after a column and a BLOB a setter keeps for store().
+** ls_copy_back lives in columns.c, beside the field sizes it needs; the
+** engine checks INSERT arguments as declared in vtab.c (check_arg).
 */
 #include <stdarg.h>
 #include <stdint.h>
@@ -43,15 +42,6 @@ int ls_option_flag(const char *name, const char *one_means, const char *value, i
   }
   *out = value[0] == '1';
   return 1;
-}
-
-int ls_arg_wtf8(const ls_arg *a, ls_span *out, char **err) {
-  const ls_column *col = a->column;
-  const char *s = "";
-  size_t n = 0;
-  int rc = ls_arg_given(a) ? ls_value_wtf8(a->value, col, (size_t)col->min, (size_t)col->max, &s, &n, err) : SQLITE_OK;
-  *out = (ls_span){s, n};
-  return rc;
 }
 
 void ls_codec_json_get(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
@@ -122,38 +112,4 @@ int ls_stage_blob(ls_row *row, sqlite3_value *v, const ls_column *col, const cha
   out->p = copy;
   out->n = n;
   return SQLITE_OK;
-}
-
-/* An integer as SQLite's numeric affinity sees it ('3' is 3, 3.0 is not). */
-int ls_arg_position(const ls_arg *a, int64_t dflt, int64_t max, int64_t *out, char **err) {
-  sqlite3_value *v = a->value;
-  if (sqlite3_value_type(v) == SQLITE_NULL) {
-    *out = dflt;
-    return SQLITE_OK;
-  }
-  if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER || sqlite3_value_int64(v) < 0 || sqlite3_value_int64(v) > max) {
-    *err = sqlite3_mprintf("column %s: an INSERT takes an integer from 0 to %lld here, or NULL (last)", a->column->name,
-                           (long long)max);
-    return SQLITE_CONSTRAINT;
-  }
-  *out = sqlite3_value_int64(v);
-  return SQLITE_OK;
-}
-
-int ls_arg_appended(const ls_arg *a, int64_t count, char **err) {
-  sqlite3_value *v = a->value;
-  const char *column = a->column->name;
-  if (sqlite3_value_type(v) == SQLITE_NULL ||
-      (sqlite3_value_numeric_type(v) == SQLITE_INTEGER && sqlite3_value_int64(v) == count))
-    return SQLITE_OK;
-  *err = sqlite3_mprintf("column %s: new rows are appended (%s %lld); give NULL or %lld", column, column,
-                         (long long)count, (long long)count);
-  return SQLITE_CONSTRAINT;
-}
-
-int ls_arg_needed(const ls_arg *a, int type, const char *table, const char *what, char **err) {
-  int given = type == SQLITE_TEXT ? ls_arg_type(a) == SQLITE_TEXT && sqlite3_value_bytes(a->value) > 0 : ls_arg_given(a);
-  if (given) return SQLITE_OK;
-  *err = sqlite3_mprintf("column %s: an INSERT into %s needs %s", a->column->name, table, what);
-  return SQLITE_CONSTRAINT;
 }

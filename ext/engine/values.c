@@ -48,20 +48,6 @@ int ls_value_int(sqlite3_value *v, const ls_column *col, int64_t min, int64_t ma
   return SQLITE_CONSTRAINT;
 }
 
-/* An INSERT argument as an integer: ls_value_int on its value and column. */
-int ls_arg_int(const ls_arg *a, int64_t min, int64_t max, int64_t *out, char **err) {
-  return ls_value_int(a->value, a->column, min, max, out, err);
-}
-
-/* An optional INSERT argument: dflt when NULL, else ls_arg_int. */
-int ls_arg_int_or(const ls_arg *a, int64_t min, int64_t max, int64_t dflt, int64_t *out, char **err) {
-  if (!ls_arg_given(a)) {
-    *out = dflt;
-    return SQLITE_OK;
-  }
-  return ls_arg_int(a, min, max, out, err);
-}
-
 int ls_text8_encode(const char *s, size_t n, const ls_column *col, const ls_options *opts, const char *what,
                     unsigned char **out, size_t *out_len, char **err) {
   uint32_t bad = 0;

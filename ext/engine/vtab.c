@@ -1259,32 +1259,46 @@ static int update_changes_nothing(ls_vtab *v, sqlite3_int64 rowid, sqlite3_value
 
 /* Checks one argument of an INSERT as its declaration d says (ls_arg_check),
 ** leaving the result in a; args holds the arguments declared before it,
-** already checked, for bounds that depend on them. */
+** already checked, for bounds that depend on them.  Integers of the
+** position kinds are taken as SQLite's numeric affinity sees them ('3' is
+** 3, 3.0 is not), which it applies to the value: only those kinds ask. */
 static int check_arg(const ls_insert_arg *d, const char *table, const void *model, const unsigned char *args, ls_arg *a,
                      char **err) {
+  const char *name = a->column->name;
   int64_t n = d->count ? d->count(model) : d->inner ? d->inner(model, ((const ls_arg *)(args + d->of))->i) : 0;
   int64_t hi = n + d->hi, dflt = d->dflt_of ? d->dflt_of(model) : n + d->dflt;
-  if (d->needs) {
-    int given = d->check == LS_CHECK_TEXT ? ls_arg_type(a) == SQLITE_TEXT && sqlite3_value_bytes(a->value) > 0 : ls_arg_given(a);
-    if (!given) return ls_refuse(err, "column %s: an INSERT into %s needs %s", a->column->name, table, d->needs);
-  }
+  int given = ls_arg_given(a);
+  const char *s = "";
+  size_t len = 0;
+  int rc = SQLITE_OK;
+  if (d->needs && !(d->check == LS_CHECK_TEXT ? ls_arg_type(a) == SQLITE_TEXT && sqlite3_value_bytes(a->value) > 0 : given))
+    return ls_refuse(err, "column %s: an INSERT into %s needs %s", name, table, d->needs);
+  a->i = d->check == LS_CHECK_APPENDED ? n : dflt;
   switch (d->check) {
   case LS_CHECK_INT:
     return ls_value_int(a->value, a->column, d->lo, hi, &a->i, err);
   case LS_CHECK_INT_OR:
-    a->i = dflt;
-    return ls_arg_given(a) ? ls_value_int(a->value, a->column, d->lo, hi, &a->i, err) : SQLITE_OK;
+    return given ? ls_value_int(a->value, a->column, d->lo, hi, &a->i, err) : SQLITE_OK;
   case LS_CHECK_POSITION:
-    return ls_arg_position(a, dflt, hi, &a->i, err);
+    if (!given) return SQLITE_OK;
+    if (sqlite3_value_numeric_type(a->value) == SQLITE_INTEGER && sqlite3_value_int64(a->value) >= 0 &&
+        sqlite3_value_int64(a->value) <= hi) {
+      a->i = sqlite3_value_int64(a->value);
+      return SQLITE_OK;
+    }
+    return ls_refuse(err, "column %s: an INSERT takes an integer from 0 to %lld here, or NULL (last)", name, (long long)hi);
   case LS_CHECK_APPENDED:
-    a->i = n;
-    return ls_arg_appended(a, n, err);
+    if (!given || (sqlite3_value_numeric_type(a->value) == SQLITE_INTEGER && sqlite3_value_int64(a->value) == n))
+      return SQLITE_OK;
+    return ls_refuse(err, "column %s: new rows are appended (%s %lld); give NULL or %lld", name, name, (long long)n, (long long)n);
   case LS_CHECK_WTF8:
-    return ls_arg_wtf8(a, &a->text, err);
+    if (given) rc = ls_value_wtf8(a->value, a->column, (size_t)a->column->min, (size_t)a->column->max, &s, &len, err);
+    a->text = (ls_span){s, len};
+    return rc;
   case LS_CHECK_TEXT:
     a->text.p = ls_arg_text(a); /* (text before its length: sqlite3_value_bytes) */
-    a->text.n = ls_arg_given(a) ? (size_t)sqlite3_value_bytes(a->value) : 0;
-    return ls_arg_given(a) && !a->text.p ? SQLITE_NOMEM : SQLITE_OK;
+    a->text.n = given ? (size_t)sqlite3_value_bytes(a->value) : 0;
+    return given && !a->text.p ? SQLITE_NOMEM : SQLITE_OK;
   case LS_CHECK_CUSTOM:
     return d->custom(model, args, a, err);
   case LS_CHECK_RAW:
@@ -1491,12 +1505,14 @@ int ls_register_family(sqlite3 *db, ls_session *sess, const ls_family *family, c
 
 /* Finds the column of each argument the table's insert declares, into
 ** columns[]: a name the table has no column of, an argument that does not
-** fit in the argument struct, or more than LS_INSERT_ARGS_MAX arguments
-** fail (SQLITE_ERROR with *err naming the table and the argument), so a
-** declaration that disagrees with the column list never registers. */
+** fit in the argument struct, a count in the element of an argument not
+** declared before (not checked when it is asked), or more than
+** LS_INSERT_ARGS_MAX arguments fail (SQLITE_ERROR with *err naming the
+** table and the argument), so a declaration that disagrees with the
+** column list never registers. */
 static int resolve_insert_args(const ls_table *t, int *columns, char **err) {
   const ls_insert *ins = t->insert;
-  int i, c;
+  int i, c, j;
   if (!ins) return SQLITE_OK;
   for (i = 0; i < LS_INSERT_ARGS_MAX && ins->args[i].column; i++) {
     const ls_insert_arg *arg = &ins->args[i];
@@ -1506,9 +1522,14 @@ static int resolve_insert_args(const ls_table *t, int *columns, char **err) {
       if (err) *err = sqlite3_mprintf("%s: its INSERT takes column '%s', which the table does not have", t->name, arg->column);
       return SQLITE_ERROR;
     }
-    if (arg->offset > ins->args_size || ins->args_size - arg->offset < sizeof(ls_arg) ||
-        (arg->inner && (arg->of > ins->args_size || ins->args_size - arg->of < sizeof(ls_arg)))) {
+    if (arg->offset > ins->args_size || ins->args_size - arg->offset < sizeof(ls_arg)) {
       if (err) *err = sqlite3_mprintf("%s: INSERT argument '%s' lies outside its argument struct", t->name, arg->column);
+      return SQLITE_ERROR;
+    }
+    for (j = 0; arg->inner && j < i && ins->args[j].offset != arg->of; j++) {
+    }
+    if (arg->inner && j == i) {
+      if (err) *err = sqlite3_mprintf("%s: INSERT argument '%s' counts in an argument not declared before it", t->name, arg->column);
       return SQLITE_ERROR;
     }
     columns[i] = c;

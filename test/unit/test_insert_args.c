@@ -2,7 +2,9 @@
 ** test_insert_args.c: a table's INSERT names the columns it reads
 ** (ls_insert, engine.h), and the engine resolves the names when the table
 ** is registered: a name the table has no column of fails the registration
-** with a message naming the table and the name, before any INSERT runs.
+** with a message naming the table and the name, before any INSERT runs, as
+** do an argument outside its struct and a bound counted in the element of
+** an argument declared after it.
 **
 ** Linked with the extension's objects (not loaded as the .so), so that it
 ** can register tables of its own: each registration runs as an automatic
@@ -57,6 +59,19 @@ static const ls_insert outside_insertion = {
   .run = plane_insert, .args_size = sizeof(ls_arg), .args = {LS_ARG(plane_args, idx)},
 };
 
+/* A count of the element an argument chose, for the next insert. */
+static int64_t no_rows(const void *model, int64_t element) {
+  (void)model, (void)element;
+  return 0;
+}
+
+/* A place counted in the element another argument chose, that argument
+** being declared after it: its value would not be checked yet. */
+static const ls_insert late_of_insertion = {
+  .run = plane_insert, .args_size = sizeof(plane_args),
+  .args = {LS_ARG(plane_args, idx, LS_IS_AT_IN(no_rows, plane_args, plane)), LS_ARG(plane_args, plane)},
+};
+
 static const ls_table good_table = {
   .name = "test_good", .columns = plane_columns, .ncolumns = 2, .insert = &good_insertion,
 };
@@ -65,6 +80,9 @@ static const ls_table misspelt_table = {
 };
 static const ls_table outside_table = {
   .name = "test_outside", .columns = plane_columns, .ncolumns = 2, .insert = &outside_insertion,
+};
+static const ls_table late_of_table = {
+  .name = "test_late_of", .columns = plane_columns, .ncolumns = 2, .insert = &late_of_insertion,
 };
 
 static const ls_table *table_to_register;
@@ -106,5 +124,8 @@ int main(void) {
   rc = open_with(&outside_table, msg, sizeof msg);
   CHECK(rc != SQLITE_OK && strstr(msg, "test_outside: INSERT argument 'idx' lies outside its argument struct"),
         "an argument outside the struct fails the registration: %d %s", rc, msg);
+  rc = open_with(&late_of_table, msg, sizeof msg);
+  CHECK(rc != SQLITE_OK && strstr(msg, "test_late_of: INSERT argument 'idx' counts in an argument not declared before it"),
+        "a count in the element of an argument declared later fails the registration: %d %s", rc, msg);
   return check_done();
 }
