@@ -653,6 +653,14 @@ int wwd_plane_insert(wwd_level *lvl, uint32_t at, uint32_t tiles_wide, uint32_t 
   return 1;
 }
 
+int wwd_plane_insert_unsized(wwd_level *lvl, uint32_t at, uint32_t tile_width, uint32_t tile_height, uint32_t tiles_wide,
+                             uint32_t tiles_high, codec_error *err) {
+  if (!wwd_plane_insert(lvl, at, 0, 0, tile_width, tile_height)) return codec_fail_oom(err, "out of memory");
+  le32_store(lvl->planes[at].header + WWD_PLANE_TILES_WIDE, tiles_wide);
+  le32_store(lvl->planes[at].header + WWD_PLANE_TILES_HIGH, tiles_high);
+  return 1;
+}
+
 /* Removes a plane (see wwd.h): what it owns is freed, the later planes
 ** move down; the array keeps its allocation. */
 int wwd_plane_remove(wwd_level *lvl, uint32_t plane) {

@@ -371,6 +371,14 @@ int wwd_object_find(const wwd_level *lvl, uint32_t uid, uint32_t *plane, uint32_
 int wwd_plane_insert(wwd_level *lvl, uint32_t at, uint32_t tiles_wide, uint32_t tiles_high,
                      uint32_t tile_width, uint32_t tile_height);
 
+/* The plane an INSERT adds at `at`: wwd_plane_insert with the tile size
+** given but no cells yet, its header saying tiles_wide x tiles_high, the
+** size the caller then gives it (wwd_plane_resize, which fills the new
+** cells).  Returns 1, or 0 with err (out of memory, as wwd_plane_insert
+** fails). */
+int wwd_plane_insert_unsized(wwd_level *lvl, uint32_t at, uint32_t tile_width, uint32_t tile_height, uint32_t tiles_wide,
+                             uint32_t tiles_high, codec_error *err);
+
 /* Removes plane `plane` with its tiles, image sets and objects; later
 ** planes move down one index.  Refuses nothing itself (the main plane is
 ** the caller's rule).  Returns 0 when plane is out of range. */

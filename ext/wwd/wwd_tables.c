@@ -278,19 +278,12 @@ typedef struct plane_args { ls_arg plane, tile_width, tile_height, tiles_wide, t
 /* INSERT: a plane at index `plane` (default: after the last), not main,
 ** without image sets or objects.  Its tile size (read-only afterwards) and
 ** its tile counts default to the main plane's (wwd_new_plane_size).  The plane is made with no cells and its header given the tile
-** counts: plane_store, which the engine runs next with the INSERT's other
-** values, sees the difference and sizes it, so that every new cell comes
-** from one place (the new_cells option). */
-static int plane_insert(void *model, const void *args_, ls_pos *pos, char **err) {
-  const plane_args *args = args_;
-  wwd_level *lvl = model;
-  uint32_t at = (uint32_t)args->plane.i;
-  (void)err;
-  if (!wwd_plane_insert(lvl, at, 0, 0, (uint32_t)args->tile_width.i, (uint32_t)args->tile_height.i)) return SQLITE_NOMEM;
-  le32_store(lvl->planes[at].header + WWD_PLANE_TILES_WIDE, (uint32_t)args->tiles_wide.i);
-  le32_store(lvl->planes[at].header + WWD_PLANE_TILES_HIGH, (uint32_t)args->tiles_high.i);
-  return ls_inserted_at(pos, at, 0);
-}
+** counts (wwd_plane_insert_unsized): plane_store, which the engine runs
+** next with the INSERT's other values, sees the difference and sizes it,
+** so that every new cell comes from one place (the new_cells option). */
+LS_INSERT_CALL_AT(plane_insert, plane_args, args->plane.i, 0,
+                  wwd_plane_insert_unsized(model, (uint32_t)args->plane.i, (uint32_t)args->tile_width.i, (uint32_t)args->tile_height.i,
+                                           (uint32_t)args->tiles_wide.i, (uint32_t)args->tiles_high.i, &cerr))
 
 /* A new plane's defaults: the main plane's tile size and tile counts. */
 static int64_t like_tile_width(const void *m) { return wwd_new_plane_size(m).tile_width; }
