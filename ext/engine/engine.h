@@ -567,8 +567,10 @@ typedef struct ls_arg {
 **    its column's .min to .max bytes;
 **  - LS_CHECK_TEXT: the text as it is (NULL: {NULL, 0});
 **  - LS_CHECK_CUSTOM: custom(model, args, arg, err), a check the kinds do
-**    not cover (a value that needs another argument, say): SQLITE_OK after
-**    setting arg->i, or an error with *err. */
+**    not cover (one message for several arguments, say; args holds every
+**    value, the earlier ones checked): SQLITE_OK after setting arg->i
+**    (the default, 0 unless declared, when it does not), or an error with
+**    *err. */
 typedef enum ls_arg_check {
   LS_CHECK_RAW = 0,
   LS_CHECK_INT,
@@ -627,16 +629,20 @@ typedef struct ls_insert {
 #define LS_ARG_NAMED(name, S, field, ...) {.column = name, .offset = offsetof(S, field), __VA_ARGS__}
 
 /* The check fragments, one per way an INSERT places or fills a row:
-** LS_IS_INT: an integer in [lo, hi]; LS_IS_INT_OR: the same, NULL giving
-** dflt_fn(model); LS_IS_AT: where a new row goes, 0 to count(model) (NULL:
-** after the last); LS_IS_AT_IN: the same within the element the argument
-** `of` of S chose (count: inner_fn(model, that element)); LS_IS_INDEX_OR:
-** an existing element, 0 to count - 1 (NULL: dflt_fn(model));
-** LS_IS_POSITION, LS_IS_POSITION_AT, LS_IS_POSITION_AT_IN and LS_IS_POSITION_OF:
-** those as LS_CHECK_POSITION (up to max, NULL giving dflt; up to the
-** count, NULL giving it; an existing element, for an argument that
-** LS_NEEDS); LS_IS_APPENDED: the index of an appended row; LS_IS_WTF8,
-** LS_IS_TEXT: text; LS_NEEDS: not NULL; LS_CHECKED_BY: a custom check. */
+**  - LS_IS_INT: an integer in [lo, hi]; LS_IS_INT_OR: the same, NULL
+**    giving dflt_fn(model) (a default the model decides);
+**  - LS_IS_AT: where a new row goes, 0 to count(model), NULL: after the
+**    last; LS_IS_AT_IN: the same in the element the earlier argument `of`
+**    of S chose (its count inner_fn(model, that element));
+**  - LS_IS_INDEX_OR: an existing element, 0 to count - 1, NULL giving
+**    dflt_fn(model);
+**  - the same as LS_CHECK_POSITION (its integers and message):
+**    LS_IS_POSITION (0 to max, NULL giving dflt), LS_IS_POSITION_AT,
+**    LS_IS_POSITION_AT_IN (as LS_IS_AT, LS_IS_AT_IN) and LS_IS_POSITION_OF
+**    (an existing element, for an argument that LS_NEEDS);
+**  - LS_IS_APPENDED: the index of an appended row, NULL or count(model);
+**  - LS_IS_WTF8, LS_IS_TEXT: text (LS_CHECK_WTF8, LS_CHECK_TEXT);
+**  - LS_NEEDS: not NULL (with any of those); LS_CHECKED_BY: a custom check. */
 #define LS_IS_INT(lo_, hi_) .check = LS_CHECK_INT, .lo = (lo_), .hi = (hi_)
 #define LS_IS_INT_OR(lo_, hi_, dflt_fn) .check = LS_CHECK_INT_OR, .lo = (lo_), .hi = (hi_), .dflt_of = (dflt_fn)
 #define LS_IS_AT(count_fn) .check = LS_CHECK_INT_OR, .count = (count_fn)
