@@ -86,6 +86,14 @@ static void edit_map(const char *path, const char *label) {
     CHECK(!tw_layer_insert(m, (size_t)m->layers[game].group, 0, TW_KIND_GAME, 0, 0, &l, &e),
           "%s: a second game layer is refused", label);
   }
+  /* Kinds by name, as an INSERT gives them: a name the codec does not know
+  ** is refused naming the column, before anything is added. */
+  CHECK(!tw_layer_insert_named(m, 0, TW_LAST, "bogus", 0, 0, &l, &e) && strstr(e.msg, "column kind: 'bogus' is not a kind") &&
+            m->num_layers == layers,
+        "%s: an unknown layer kind is refused: %s", label, e.msg);
+  CHECK(!tw_envelope_insert_named(m, NULL, &e) && strstr(e.msg, "column kind: an INSERT into tw_envelopes needs the kind") &&
+            !tw_envelope_insert_named(m, "colour", &e) && m->num_envelopes == envs,
+        "%s: an envelope needs a known kind: %s", label, e.msg);
   /* Add: a group last, in it a tile, a quads and a sounds layer. */
   CHECK(tw_group_insert(m, m->num_groups, &e), "%s: group: %s", label, e.msg);
   CHECK(tw_layer_insert(m, m->num_groups - 1, 0, TW_KIND_TILES, 0, 0, &tl, &e), "%s: tile layer: %s", label, e.msg);

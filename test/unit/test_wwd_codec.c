@@ -1298,6 +1298,12 @@ static void test_structural_edits(void) {
         "plane removed, others found by uid");
   CHECK(!wwd_plane_remove(lvl, 2), "removing a missing plane refused");
   CHECK(wwd_object_append(lvl, 1) == 0 && wwd_plane_remove(lvl, 1) && lvl->num_planes == 1, "a plane goes with its objects");
+  /* the plane an INSERT adds: no cells yet, the header saying the size to give it */
+  CHECK(wwd_plane_insert_unsized(lvl, 1, 32, 16, 5, 3, &err) && lvl->num_planes == 2 && lvl->planes[1].tiles == NULL &&
+            lvl->planes[1].tiles_wide == 0 && le32_load(lvl->planes[1].header + WWD_PLANE_TILES_WIDE) == 5 &&
+            le32_load(lvl->planes[1].header + WWD_PLANE_TILES_HIGH) == 3 &&
+            le32_load(lvl->planes[1].header + WWD_PLANE_TILE_WIDTH) == 32 && wwd_plane_remove(lvl, 1),
+        "an unsized plane: %s", err.msg);
   /* tile properties: insert at an index moves the later ones up */
   CHECK(wwd_tile_property_append(lvl, WWD_TILE_SINGLE, 64, 64) == 0 && wwd_tile_property_append(lvl, WWD_TILE_DOUBLE, 64, 64) == 1,
         "two properties appended");
