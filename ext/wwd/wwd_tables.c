@@ -89,11 +89,11 @@ typedef struct level_rec {
   ls_span game; /* a static name, or NULL */
 } level_rec;
 
-/* wwd_planes: the raw plane header, the image set names and the count. */
+/* wwd_planes: a shallow copy of the plane (its raw header, whose known
+** fields sit at WWD_PLANE_* offsets, and its counts), its image set names. */
 typedef struct plane_rec {
-  unsigned char h[WWD_PLANE_HEADER_SIZE];
+  wwd_plane p;
   ls_span image_sets; /* of ls_span */
-  uint32_t num_objects;
 } plane_rec;
 
 /* wwd_objects: the int32 fields and the four strings. */
@@ -190,9 +190,8 @@ static int plane_load(const ls_row *row, char **err) {
   (void)err;
   if (!sets) return SQLITE_NOMEM;
   for (i = 0; i < p->num_image_sets; i++) sets[i] = (ls_span){.p = p->image_sets[i].data, .n = p->image_sets[i].len};
-  memcpy(r->h, p->header, WWD_PLANE_HEADER_SIZE);
+  r->p = *p;
   r->image_sets = (ls_span){.p = sets, .n = p->num_image_sets};
-  r->num_objects = p->num_objects;
   return SQLITE_OK;
 }
 
@@ -207,7 +206,7 @@ static int plane_store(ls_row *row, const void *old, const unsigned char *change
   codec_error cerr = {0};
   (void)changed;
   if (new_sets && ls_spans_split(row->arena, r->image_sets, &names, &lens) != SQLITE_OK) return SQLITE_NOMEM;
-  return ls_codec_check(wwd_plane_update(LEVEL(row), (uint32_t)row->pos.element, r->h, new_sets, names, lens, r->image_sets.n,
+  return ls_codec_check(wwd_plane_update(LEVEL(row), (uint32_t)row->pos.element, r->p.header, new_sets, names, lens, r->image_sets.n,
                                          (uint32_t)row->opts->format[WWD_OPT_NEW_CELLS], &cerr),
                         &cerr, err, NULL);
 }
@@ -218,25 +217,25 @@ static const ls_json_shape image_sets_shape = {1, 0, 1u << 16, "[\"ACTION\"]", N
 
 static const ls_column plane_columns[] = {
   LS_COL_POS("plane", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order; on INSERT, where the plane goes (default: after the last)"),
-  LS_COL_TEXT_CHARS("name", LS_TEXT8, plane_rec, h[WWD_PLANE_NAME], 64, 0, 0, "plane name (63 bytes)"),
-  LS_COL_INT("flags", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], 0, "plane flags: wwd_flag_names('plane', flags)"),
-  LS_COL_BIT("is_main", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
-  LS_COL_BIT("no_draw", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_NO_DRAW, "flag 0x02"),
-  LS_COL_BIT("wrap_x", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_WRAP_X, "flag 0x04: repeats horizontally"),
-  LS_COL_BIT("wrap_y", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_WRAP_Y, "flag 0x08: repeats vertically"),
-  LS_COL_BIT("auto_tile_size", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_AUTO_TILE_SIZE, "flag 0x10"),
-  LS_COL_INT("width_px", LS_LE32S, plane_rec, h[WWD_PLANE_WIDTH_PX], LS_COL_RO, "width in pixels"),
-  LS_COL_INT("height_px", LS_LE32S, plane_rec, h[WWD_PLANE_HEIGHT_PX], LS_COL_RO, "height in pixels"),
-  LS_COL_INT("tile_width", LS_LE32S, plane_rec, h[WWD_PLANE_TILE_WIDTH], LS_COL_RO, "tile width in pixels; given on INSERT (default: the main plane's)"),
-  LS_COL_INT("tile_height", LS_LE32S, plane_rec, h[WWD_PLANE_TILE_HEIGHT], LS_COL_RO, "tile height in pixels; given on INSERT (default: the main plane's)"),
-  LS_COL_INT_IN("tiles_wide", LS_LE32S, plane_rec, h[WWD_PLANE_TILES_WIDE], 0, INT32_MAX, 0, "width in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells, default invisible; width_px follows)"),
-  LS_COL_INT_IN("tiles_high", LS_LE32S, plane_rec, h[WWD_PLANE_TILES_HIGH], 0, INT32_MAX, 0, "height in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells; height_px follows)"),
-  LS_COL_INT("movement_x_percent", LS_LE32S, plane_rec, h[WWD_PLANE_MOVEMENT_X], 0, "parallax: horizontal scroll speed in percent"),
-  LS_COL_INT("movement_y_percent", LS_LE32S, plane_rec, h[WWD_PLANE_MOVEMENT_Y], 0, "parallax: vertical scroll speed in percent"),
-  LS_COL_INT("fill_color", LS_LE32S, plane_rec, h[WWD_PLANE_FILL_COLOR], 0, "palette index of 'filled' tiles"),
-  LS_COL_INT("z", LS_LE32S, plane_rec, h[WWD_PLANE_Z], 0, "drawing order (negative: behind)"),
+  LS_COL_TEXT_CHARS("name", LS_TEXT8, plane_rec, p.header[WWD_PLANE_NAME], 64, 0, 0, "plane name (63 bytes)"),
+  LS_COL_INT("flags", LS_LE32, plane_rec, p.header[WWD_PLANE_FLAGS], 0, "plane flags: wwd_flag_names('plane', flags)"),
+  LS_COL_BIT("is_main", LS_LE32, plane_rec, p.header[WWD_PLANE_FLAGS], WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
+  LS_COL_BIT("no_draw", LS_LE32, plane_rec, p.header[WWD_PLANE_FLAGS], WWD_PLANE_NO_DRAW, "flag 0x02"),
+  LS_COL_BIT("wrap_x", LS_LE32, plane_rec, p.header[WWD_PLANE_FLAGS], WWD_PLANE_WRAP_X, "flag 0x04: repeats horizontally"),
+  LS_COL_BIT("wrap_y", LS_LE32, plane_rec, p.header[WWD_PLANE_FLAGS], WWD_PLANE_WRAP_Y, "flag 0x08: repeats vertically"),
+  LS_COL_BIT("auto_tile_size", LS_LE32, plane_rec, p.header[WWD_PLANE_FLAGS], WWD_PLANE_AUTO_TILE_SIZE, "flag 0x10"),
+  LS_COL_INT("width_px", LS_LE32S, plane_rec, p.header[WWD_PLANE_WIDTH_PX], LS_COL_RO, "width in pixels"),
+  LS_COL_INT("height_px", LS_LE32S, plane_rec, p.header[WWD_PLANE_HEIGHT_PX], LS_COL_RO, "height in pixels"),
+  LS_COL_INT("tile_width", LS_LE32S, plane_rec, p.header[WWD_PLANE_TILE_WIDTH], LS_COL_RO, "tile width in pixels; given on INSERT (default: the main plane's)"),
+  LS_COL_INT("tile_height", LS_LE32S, plane_rec, p.header[WWD_PLANE_TILE_HEIGHT], LS_COL_RO, "tile height in pixels; given on INSERT (default: the main plane's)"),
+  LS_COL_INT_IN("tiles_wide", LS_LE32S, plane_rec, p.header[WWD_PLANE_TILES_WIDE], 0, INT32_MAX, 0, "width in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells, default invisible; width_px follows)"),
+  LS_COL_INT_IN("tiles_high", LS_LE32S, plane_rec, p.header[WWD_PLANE_TILES_HIGH], 0, INT32_MAX, 0, "height in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells; height_px follows)"),
+  LS_COL_INT("movement_x_percent", LS_LE32S, plane_rec, p.header[WWD_PLANE_MOVEMENT_X], 0, "parallax: horizontal scroll speed in percent"),
+  LS_COL_INT("movement_y_percent", LS_LE32S, plane_rec, p.header[WWD_PLANE_MOVEMENT_Y], 0, "parallax: vertical scroll speed in percent"),
+  LS_COL_INT("fill_color", LS_LE32S, plane_rec, p.header[WWD_PLANE_FILL_COLOR], 0, "palette index of 'filled' tiles"),
+  LS_COL_INT("z", LS_LE32S, plane_rec, p.header[WWD_PLANE_Z], 0, "drawing order (negative: behind)"),
   LS_COL_JSON_TEXTS("image_sets", LS_SPAN, plane_rec, image_sets, 1024, 0, &image_sets_shape, "JSON array of the plane's image set names"),
-  LS_COL_INT("num_objects", LS_U32, plane_rec, num_objects, LS_COL_RO, "objects on this plane"),
+  LS_COL_INT("num_objects", LS_U32, plane_rec, p.num_objects, LS_COL_RO, "objects on this plane"),
 };
 
 /* Keys: the codec's uids, which planes keep across inserts and deletes
@@ -570,13 +569,8 @@ static int property_remove(void *model, const ls_pos *pos, char **err) {
   return wwd_tile_property_remove(model, (uint32_t)pos->element) ? SQLITE_OK : SQLITE_INTERNAL;
 }
 
-static int property_load(const ls_row *row, char **err) {
-  property_rec *r = row->rec;
-  (void)err;
-  r->tp = *PROPERTY(row);
-  r->mask = (ls_span){.p = r->tp.mask, .n = r->tp.mask_len};
-  return SQLITE_OK;
-}
+LS_LOAD_VALUE(property_load, property_rec,
+              ((property_rec){.tp = *PROPERTY(row), .mask = {.p = PROPERTY(row)->mask, .n = PROPERTY(row)->mask_len}}))
 
 /* The record as the codec's property (wwd_tile_property_update: the
 ** size, a new type, the fields, a new mask, then the check that the file
