@@ -392,12 +392,8 @@ static int link_load(const ls_row *row, char **err) {
   if (!wz4_doc_page_edges(row->model, (uint32_t)row->pos.element, &edges, &n, NULL)) return SQLITE_NOMEM;
   if (row->pos.index >= (int64_t)n) return SQLITE_OK;
   e = &edges[row->pos.index];
-  r->from_op = e->from_op;
-  r->to_op = e->to_op;
-  r->from_page = e->from_page;
-  r->kind = kinds[e->kind];
-  r->slot = e->kind == WZ4_LINK_NAME ? (int64_t)e->slot : -1;
-  r->link_name = (ls_span){e->link_name, e->link_name_len};
+  *r = (link_rec){.from_op = e->from_op, .to_op = e->to_op, .from_page = e->from_page, .kind = kinds[e->kind],
+                  .slot = e->kind == WZ4_LINK_NAME ? (int64_t)e->slot : -1, .link_name = {e->link_name, e->link_name_len}};
   return SQLITE_OK;
 }
 
