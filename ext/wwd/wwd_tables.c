@@ -138,6 +138,7 @@ static int level_store(ls_row *row, const void *old, const unsigned char *change
 
 /* enum wwd_checksum_kind, by name */
 static const char *const checksum_kind_names[] = {"exact", "engine", "wapmap", "unset", "mismatch", NULL};
+_Static_assert(sizeof(enum wwd_checksum_kind) == sizeof(uint32_t), "checksum_kind reads the codec's enum as LS_U32");
 
 static const ls_column level_columns[] = {
   LS_COL_TEXT_CHARS("name", LS_TEXT8, level_rec, lvl.header[WWD_HDR_NAME], 64, 0, 0, "level name (63 bytes at most)"),
