@@ -438,6 +438,8 @@ static uint32_t *tile_cell(const ls_row *row) {
   return &pl->tiles[row->pos.y * (int64_t)pl->tiles_wide + row->pos.x];
 }
 
+/* The cell's value, for the setters and tile_store (the getters read the
+** model itself: LS_COL_NOREC). */
 LS_LOAD_VALUE(tile_load, tile_rec, ((tile_rec){.cell = *tile_cell(row)}))
 
 /* Columns of wwd_tiles by index (tile_columns), for store()'s changed[]. */
@@ -570,6 +572,7 @@ static int property_remove(void *model, const ls_pos *pos, char **err) {
   return wwd_tile_property_remove(model, (uint32_t)pos->element) ? SQLITE_OK : SQLITE_INTERNAL;
 }
 
+/* A copy of the property, its mask shown as a span. */
 LS_LOAD_VALUE(property_load, property_rec,
               ((property_rec){.tp = *PROPERTY(row), .mask = {.p = PROPERTY(row)->mask, .n = PROPERTY(row)->mask_len}}))
 
