@@ -1,7 +1,8 @@
 /*
 ** wwd_edit.c: structural edits of a wwd_level (codecs/wwd/wwd.h): resizing a
-** plane, finding planes and tile properties by uid, deleting a plane,
-** replacing its image sets, inserting, removing and updating tile
+** plane (and the values its new cells may take), finding planes and tile
+** properties by uid, deleting a plane, replacing its image sets, writing
+** it from an edited header, inserting, removing and updating tile
 ** properties.  Kept apart from wwd.c (parsing, serializing, the model's
 ** life cycle) so that each file stays about one thing.
 **
