@@ -74,7 +74,7 @@ static int text8_lower(int c) {
 }
 
 /* Case-insensitive ASCII string equality (strcasecmp is not C11). */
-static int text8_name_eq(const char *a, const char *b) {
+int text8_name_eq(const char *a, const char *b) {
   while (*a && *b) {
     if (text8_lower((unsigned char)*a) != text8_lower((unsigned char)*b)) return 0;
     a++;

@@ -27,6 +27,10 @@ typedef enum text8_codepage {
 ** case-insensitive).  Returns 1 and sets *cp, or 0 if the name is unknown. */
 int text8_codepage_from_name(const char *name, text8_codepage *cp);
 
+/* Whether two names are equal when ASCII letters are compared in any case
+** (without the locale: strcasecmp is not C11), as option values are. */
+int text8_name_eq(const char *a, const char *b);
+
 /* The canonical name of a code page ("cp1252"). */
 const char *text8_codepage_name(text8_codepage cp);
 

@@ -800,6 +800,12 @@ uint32_t wed_polygon_vertices(const wed_area *a, uint32_t poly, const wed_point 
   return n;
 }
 
+/* One vertex of a polygon's run, checked against the run. */
+wed_point wed_vertex_at(const wed_area *a, uint32_t poly, uint32_t k) {
+  const wed_point *pts;
+  return k < wed_polygon_vertices(a, poly, &pts) ? pts[k] : (wed_point){0, 0};
+}
+
 /* A wall group's run of the polygon lookup. */
 uint32_t wed_wallgroup_polygons(const wed_area *a, uint32_t g, const uint16_t **polys) {
   const wed_wallgroup *w = g < a->num_wallgroups ? &a->wallgroups[g] : NULL;

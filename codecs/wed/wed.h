@@ -246,6 +246,9 @@ uint32_t wed_door_cells(const wed_area *a, uint32_t door, const uint16_t **cells
 /* A polygon's vertices; 0 if no such polygon. */
 uint32_t wed_polygon_vertices(const wed_area *a, uint32_t poly, const wed_point **pts);
 
+/* Vertex k of polygon poly ({0, 0} if it has no vertex k). */
+wed_point wed_vertex_at(const wed_area *a, uint32_t poly, uint32_t k);
+
 /* What polygon `poly` is, and (for door kinds) which door owns it: the first
 ** door whose open or closed range contains it; *door = -1 otherwise. */
 enum wed_polygon_kind wed_polygon_kind_of(const wed_area *a, uint32_t poly, long *door);

@@ -458,6 +458,14 @@ int32_t wwd_next_object_id(const wwd_level *lvl) {
   return top < INT32_MAX ? (int32_t)(top + 1) : INT32_MAX;
 }
 
+/* Sums the planes' object counts. */
+uint64_t wwd_num_objects(const wwd_level *lvl) {
+  uint64_t n = 0;
+  uint32_t p;
+  for (p = 0; p < lvl->num_planes; p++) n += lvl->planes[p].num_objects;
+  return n;
+}
+
 /* Counts the kept block whole (it is held as long as the level lives, even
 ** after edits replaced everything in it) and the tile
 ** arrays and object strings of their own; those in the block are in its

@@ -304,6 +304,9 @@ void wwd_main_tile_size(const wwd_level *lvl, uint32_t *width, uint32_t *height)
 ** level (any plane), or 1 in a level without objects (INT32_MAX at most). */
 int32_t wwd_next_object_id(const wwd_level *lvl);
 
+/* The objects on all planes of the level. */
+uint64_t wwd_num_objects(const wwd_level *lvl);
+
 /* About how many bytes of memory a level holds: the kept block whole,
 ** tiles and object strings not in it, objects, masks (headers are small),
 ** for a cache budget. */
@@ -411,6 +414,22 @@ int wwd_plane_set_image_sets(wwd_plane *p, const char *const *names, const size_
 int wwd_plane_resize(wwd_level *lvl, uint32_t plane, uint32_t tiles_wide, uint32_t tiles_high, uint32_t fill,
                      codec_error *err);
 
+/* The value the cells a plane gains take, as a new_cells setting names it:
+** "invisible" (WWD_TILE_INVISIBLE) or "filled" (WWD_TILE_FILLED), in any
+** case, or a tile id in decimal digits, 0 to UINT32_MAX but neither
+** special value.  Returns 1 and sets *cell, or 0 for any other text. */
+int wwd_new_cells_parse(const char *text, uint32_t *cell);
+
+/* Writes plane `plane` as an edit of its raw header left it: when the
+** header's tile counts differ from the plane's, a resize to them first
+** (wwd_plane_resize, new cells `fill`); then, when new_sets, the n image
+** set names (wwd_plane_set_image_sets); then the rest of the header, whose
+** size fields (tile counts, pixel size) keep what the resize wrote.
+** Returns 1, or 0 with err (a size that cannot be is refused before
+** anything changes). */
+int wwd_plane_update(wwd_level *lvl, uint32_t plane, const unsigned char header[WWD_PLANE_HEADER_SIZE], int new_sets,
+                     const char *const *names, const size_t *lens, size_t n, uint32_t fill, codec_error *err);
+
 /* Inserts a tile property at index `at` (0 .. num_tile_properties; later
 ** ones move up one tile id) of the given type and size, as
 ** wwd_tile_property_append makes it, with a fresh uid.  Returns `at`, or
@@ -444,11 +463,11 @@ int wwd_tile_property_set_mask(wwd_tile_property *tp, const unsigned char *mask,
 /* Writes tile property `index` of the level as `want` says: its size
 ** first, then a new type (a new mask tile gets a zeroed mask of the new
 ** width*height), then the attributes and the rectangle, then, when
-** new_mask, want's mask bytes; the property must then be one
+** new_mask, the mask bytes mask[0..mask_len); the property must then be one
 ** wwd_serialize takes (a mask width*height bytes: wwd_tile_property_check).
-** want's uid and unknown are not used.  Returns 1, or 0 with err (out of
-** memory; an inconsistent property, which the caller's statement undoes). */
+** want's uid, unknown and mask are not used.  Returns 1, or 0 with err (out
+** of memory; an inconsistent property, which the caller's statement undoes). */
 int wwd_tile_property_update(wwd_level *lvl, uint32_t index, const wwd_tile_property *want, int new_mask,
-                             codec_error *err);
+                             const unsigned char *mask, size_t mask_len, codec_error *err);
 
 #endif

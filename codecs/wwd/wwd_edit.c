@@ -1,7 +1,8 @@
 /*
 ** wwd_edit.c: structural edits of a wwd_level (codecs/wwd/wwd.h): resizing a
-** plane, finding planes and tile properties by uid, deleting a plane,
-** replacing its image sets, inserting, removing and updating tile
+** plane (and the values its new cells may take), finding planes and tile
+** properties by uid, deleting a plane, replacing its image sets, writing
+** it from an edited header, inserting, removing and updating tile
 ** properties.  Kept apart from wwd.c (parsing, serializing, the model's
 ** life cycle) so that each file stays about one thing.
 **
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "common/text8.h"
 
 /* Finds a plane by uid (a linear search: levels have a few planes). */
 int wwd_plane_find(const wwd_level *lvl, uint32_t uid, uint32_t *at) {
@@ -81,7 +83,7 @@ int wwd_plane_set_image_sets(wwd_plane *p, const char *const *names, const size_
 /* A type change that fails leaves the old size (the statement fails, and
 ** the engine undoes it anyway). */
 int wwd_tile_property_update(wwd_level *lvl, uint32_t index, const wwd_tile_property *want, int new_mask,
-                             codec_error *err) {
+                             const unsigned char *mask, size_t mask_len, codec_error *err) {
   wwd_tile_property *tp = &lvl->tile_properties[index];
   if (want->type != tp->type) {
     uint32_t width = tp->width, height = tp->height;
@@ -98,7 +100,7 @@ int wwd_tile_property_update(wwd_level *lvl, uint32_t index, const wwd_tile_prop
   tp->attribute = want->attribute;
   tp->inside_attribute = want->inside_attribute;
   memcpy(tp->rect, want->rect, sizeof tp->rect);
-  if (new_mask && !wwd_tile_property_set_mask(tp, want->mask, want->mask_len))
+  if (new_mask && !wwd_tile_property_set_mask(tp, mask, mask_len))
     return codec_fail_oom(err, "tile property %u: out of memory", index);
   return wwd_tile_property_check(tp, index, err);
 }
@@ -174,5 +176,45 @@ int wwd_tile_property_remove(wwd_level *lvl, uint32_t idx) {
   memmove(&lvl->tile_properties[idx], &lvl->tile_properties[idx + 1],
           (size_t)(lvl->num_tile_properties - idx - 1) * sizeof(wwd_tile_property));
   lvl->num_tile_properties--;
+  return 1;
+}
+
+/* "invisible", "filled" (ASCII, any case: text8_name_eq) or the decimal
+** digits of a tile id (see wwd.h). */
+int wwd_new_cells_parse(const char *text, uint32_t *cell) {
+  char *end = NULL;
+  long long id;
+  if (text8_name_eq(text, "invisible")) {
+    *cell = WWD_TILE_INVISIBLE;
+    return 1;
+  }
+  if (text8_name_eq(text, "filled")) {
+    *cell = WWD_TILE_FILLED;
+    return 1;
+  }
+  id = strtoll(text, &end, 10);
+  if (text[0] < '0' || text[0] > '9' || !end || *end || id < 0 || id > UINT32_MAX || (uint32_t)id == WWD_TILE_INVISIBLE ||
+      (uint32_t)id == WWD_TILE_FILLED)
+    return 0;
+  *cell = (uint32_t)id;
+  return 1;
+}
+
+/* A resize first, so that a size that cannot be changes nothing; the
+** header written last keeps the size fields the resize set. */
+int wwd_plane_update(wwd_level *lvl, uint32_t plane, const unsigned char header[WWD_PLANE_HEADER_SIZE], int new_sets,
+                     const char *const *names, const size_t *lens, size_t n, uint32_t fill, codec_error *err) {
+  wwd_plane *p;
+  unsigned char px[8], tiles[8]; /* width_px, height_px; tiles_wide, tiles_high */
+  uint32_t wide = le32_load(header + WWD_PLANE_TILES_WIDE), high = le32_load(header + WWD_PLANE_TILES_HIGH);
+  if (!lvl || plane >= lvl->num_planes) return codec_fail_arg(err, "plane %u: no such plane", plane);
+  p = &lvl->planes[plane];
+  if ((wide != p->tiles_wide || high != p->tiles_high) && !wwd_plane_resize(lvl, plane, wide, high, fill, err)) return 0;
+  if (new_sets && !wwd_plane_set_image_sets(p, names, lens, n, err)) return 0;
+  memcpy(px, p->header + WWD_PLANE_WIDTH_PX, 8);
+  memcpy(tiles, p->header + WWD_PLANE_TILES_WIDE, 8);
+  memcpy(p->header, header, WWD_PLANE_HEADER_SIZE);
+  memcpy(p->header + WWD_PLANE_WIDTH_PX, px, 8);
+  memcpy(p->header + WWD_PLANE_TILES_WIDE, tiles, 8);
   return 1;
 }

@@ -1148,8 +1148,9 @@ int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n);
 
 /* A store() that writes the record back through one codec call: `call`
 ** is an expression returning 1 or 0 that may use `row`, `rec` (the
-** record, const Rec *), `changed` (store()'s) and `cerr` (a codec_error
-** for the call); a refusal is "<prefix>: <codec message>" (ls_codec_check). */
+** record, const Rec *), `old` and `changed` (store()'s) and `cerr` (a
+** codec_error for the call); a refusal is "<prefix>: <codec message>"
+** (ls_codec_check). */
 #define LS_STORE_CALL(fn, Rec, prefix, call)                                              \
   static int fn(ls_row *row, const void *old, const unsigned char *changed, char **err) { \
     const Rec *rec = row->rec;                                                            \
@@ -1291,6 +1292,17 @@ int ls_span_run(ls_arena *arena, ls_span *out, int64_t first, size_t n);
     (void)err;                                                           \
     *(E *)row->rec = ((const T *)row->model)->arr[row->pos.element];     \
     return SQLITE_OK;                                                    \
+  }
+
+/* A load() `fn` whose record (type R) is the value of `expr`, an
+** expression that may use `row` and cannot fail: a codec accessor's
+** result, or a compound literal of what it gives,
+** e.g. LS_LOAD_VALUE(vertex_load, wed_point, wed_vertex_at(...)). */
+#define LS_LOAD_VALUE(fn, R, expr)                \
+  static int fn(const ls_row *row, char **err) { \
+    (void)err;                                    \
+    *(R *)row->rec = (expr);                      \
+    return SQLITE_OK;                             \
   }
 
 /* A text column of kind k (LS_TEXT8, LS_UTF8, LS_WTF8) over a codec's

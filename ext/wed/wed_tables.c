@@ -288,13 +288,7 @@ LS_KEY_CALL_NESTED(vertex_key, wed_area, wed_vertex_uid)
 LS_SEEK_FIND_NESTED(vertex_seek, wed_area, wed_vertex_find)
 
 /* A row's record is its point, at pos (polygon, vertex). */
-static int vertex_load(const ls_row *row, char **err) {
-  const wed_point *pts;
-  (void)err;
-  wed_polygon_vertices(AREA(row), (uint32_t)row->pos.element, &pts);
-  *(wed_point *)row->rec = pts[row->pos.index];
-  return SQLITE_OK;
-}
+LS_LOAD_VALUE(vertex_load, wed_point, wed_vertex_at(AREA(row), (uint32_t)row->pos.element, (uint32_t)row->pos.index))
 
 /* A moved vertex: the codec recomputes the box and the wall groups. */
 LS_STORE_CALL(vertex_store, wed_point, "cannot move the vertex",

@@ -5,11 +5,10 @@
 ** Everything here is a column list plus a row iterator over a wwd_level
 ** (codecs/wwd/wwd.h); the engine does planning, caching and write-back.
 **
-** Rows of wwd_levels and wwd_planes share the raw-header getters: their
-** position's `a` is -1 for the file header and the plane number for a plane
-** header, so one getter per field type serves both tables.
+** The records of wwd_levels and wwd_planes hold raw headers, whose typed
+** columns read and write fields at the WWD_HDR_* / WWD_PLANE_* offsets;
+** what an edit implies (a resize, a new mask) is the codec's (wwd_edit.c).
 */
-#include <stdlib.h>
 #include <string.h>
 
 #include "common/bytes.h"
@@ -30,20 +29,9 @@ LS_CODEC_ADAPTERS(wwd, wwd_level, wwd_parse, wwd_serialize, wwd_clone, wwd_free,
 #define WWD_OPT_NEW_CELLS 0
 
 static int parse_new_cells(const char *value, ls_options *opts, char **err) {
-  char *end = NULL;
-  long long id;
-  if (sqlite3_stricmp(value, "invisible") == 0) {
-    opts->format[WWD_OPT_NEW_CELLS] = WWD_TILE_INVISIBLE;
-    return 1;
-  }
-  if (sqlite3_stricmp(value, "filled") == 0) {
-    opts->format[WWD_OPT_NEW_CELLS] = WWD_TILE_FILLED;
-    return 1;
-  }
-  id = strtoll(value, &end, 10);
-  if (value[0] >= '0' && value[0] <= '9' && end && *end == 0 && id >= 0 && id <= UINT32_MAX &&
-      (uint32_t)id != WWD_TILE_INVISIBLE && (uint32_t)id != WWD_TILE_FILLED) {
-    opts->format[WWD_OPT_NEW_CELLS] = id;
+  uint32_t cell;
+  if (wwd_new_cells_parse(value, &cell)) {
+    opts->format[WWD_OPT_NEW_CELLS] = cell;
     return 1;
   }
   *err = sqlite3_mprintf("option new_cells takes invisible (the default), filled or a tile id, not '%s'", value);
@@ -92,20 +80,20 @@ const ls_format wwd_format = {
 
 #define LEVEL(row) ((wwd_level *)(row)->model)
 
-/* wwd_levels: the raw file header (known fields sit at WWD_HDR_* offsets)
-** and what the file shows as a whole. */
+/* wwd_levels: a shallow copy of the level (its raw file header, whose
+** known fields sit at WWD_HDR_* offsets, its counts and checksum as read)
+** and what the codec derives from it. */
 typedef struct level_rec {
-  unsigned char h[WWD_HEADER_SIZE];
-  int64_t num_planes, num_objects, num_tile_properties;
-  int64_t checksum, checksum_computed, checksum_kind, file_size;
+  wwd_level lvl;
+  uint64_t num_objects;
   ls_span game; /* a static name, or NULL */
 } level_rec;
 
-/* wwd_planes: the raw plane header, the image set names and the count. */
+/* wwd_planes: a shallow copy of the plane (its raw header, whose known
+** fields sit at WWD_PLANE_* offsets, and its counts), its image set names. */
 typedef struct plane_rec {
-  unsigned char h[WWD_PLANE_HEADER_SIZE];
+  wwd_plane p;
   ls_span image_sets; /* of ls_span */
-  uint32_t num_objects;
 } plane_rec;
 
 /* wwd_objects: the int32 fields and the four strings. */
@@ -132,61 +120,55 @@ typedef struct property_rec {
 /* ---- wwd_levels ------------------------------------------------------------ */
 
 static int level_load(const ls_row *row, char **err) {
-  const wwd_level *lvl = LEVEL(row);
   level_rec *r = row->rec;
-  const char *game = wwd_game(lvl);
-  uint32_t i;
+  const char *game = wwd_game(LEVEL(row));
   (void)err;
-  memcpy(r->h, lvl->header, WWD_HEADER_SIZE);
-  r->num_planes = lvl->num_planes;
-  for (i = 0; i < lvl->num_planes; i++) r->num_objects += lvl->planes[i].num_objects;
-  r->num_tile_properties = lvl->num_tile_properties;
-  r->checksum = lvl->checksum_stored;
-  r->checksum_computed = lvl->checksum_computed;
-  r->checksum_kind = lvl->checksum_kind;
-  r->file_size = (int64_t)lvl->file_size;
+  r->lvl = *LEVEL(row);
+  r->num_objects = wwd_num_objects(LEVEL(row));
   r->game = (ls_span){.p = game, .n = game ? strlen(game) : 0};
   return SQLITE_OK;
 }
 
+/* Only the header is writable. */
 static int level_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   (void)old, (void)changed, (void)err;
-  memcpy(LEVEL(row)->header, ((const level_rec *)row->rec)->h, WWD_HEADER_SIZE);
+  memcpy(LEVEL(row)->header, ((const level_rec *)row->rec)->lvl.header, WWD_HEADER_SIZE);
   return SQLITE_OK;
 }
 
 /* enum wwd_checksum_kind, by name */
 static const char *const checksum_kind_names[] = {"exact", "engine", "wapmap", "unset", "mismatch", NULL};
+_Static_assert(sizeof(enum wwd_checksum_kind) == sizeof(uint32_t), "checksum_kind reads the codec's enum as LS_U32");
 
 static const ls_column level_columns[] = {
-  LS_COL_TEXT_CHARS("name", LS_TEXT8, level_rec, h[WWD_HDR_NAME], 64, 0, 0, "level name (63 bytes at most)"),
-  LS_COL_TEXT_CHARS("author", LS_TEXT8, level_rec, h[WWD_HDR_AUTHOR], 64, 0, 0, "author (63 bytes)"),
-  LS_COL_TEXT_CHARS("birth", LS_TEXT8, level_rec, h[WWD_HDR_BIRTH], 64, 0, 0, "creation date as the editor wrote it (63 bytes)"),
-  LS_COL_TEXT_CHARS("rez_file", LS_TEXT8, level_rec, h[WWD_HDR_REZ_FILE], 256, 0, 0, "REZ archive path (255 bytes)"),
-  LS_COL_TEXT_CHARS("image_dir", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_DIR], 128, 0, 0, "image directory inside the REZ (127 bytes)"),
-  LS_COL_TEXT_CHARS("pal_rez", LS_TEXT8, level_rec, h[WWD_HDR_PAL_REZ], 128, 0, 0, "palette path (127 bytes)"),
-  LS_COL_TEXT_CHARS("launch_app", LS_TEXT8, level_rec, h[WWD_HDR_LAUNCH_APP], 128, 0, 0, "game executable (127 bytes)"),
-  LS_COL_TEXT_CHARS("image_set1", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_SET1], 128, 0, 0, "image set 1 path (127 bytes)"),
-  LS_COL_TEXT_CHARS("image_set2", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_SET2], 128, 0, 0, "image set 2 path"),
-  LS_COL_TEXT_CHARS("image_set3", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_SET3], 128, 0, 0, "image set 3 path"),
-  LS_COL_TEXT_CHARS("image_set4", LS_TEXT8, level_rec, h[WWD_HDR_IMAGE_SET4], 128, 0, 0, "image set 4 path"),
-  LS_COL_TEXT_CHARS("prefix1", LS_TEXT8, level_rec, h[WWD_HDR_PREFIX1], 32, 0, 0, "image set 1 prefix (31 bytes)"),
-  LS_COL_TEXT_CHARS("prefix2", LS_TEXT8, level_rec, h[WWD_HDR_PREFIX2], 32, 0, 0, "image set 2 prefix"),
-  LS_COL_TEXT_CHARS("prefix3", LS_TEXT8, level_rec, h[WWD_HDR_PREFIX3], 32, 0, 0, "image set 3 prefix"),
-  LS_COL_TEXT_CHARS("prefix4", LS_TEXT8, level_rec, h[WWD_HDR_PREFIX4], 32, 0, 0, "image set 4 prefix"),
-  LS_COL_INT("start_x", LS_LE32S, level_rec, h[WWD_HDR_START_X], 0, "player start x (pixels)"),
-  LS_COL_INT("start_y", LS_LE32S, level_rec, h[WWD_HDR_START_Y], 0, "player start y (pixels)"),
-  LS_COL_INT("flags", LS_LE32, level_rec, h[WWD_HDR_FLAGS], 0, "header flags: wwd_flag_names('level', flags)"),
-  LS_COL_BIT("use_z_coords", LS_LE32, level_rec, h[WWD_HDR_FLAGS], WWD_FLAG_USE_Z_COORDS, "flag 0x1"),
-  LS_COL_BIT("compressed", LS_LE32, level_rec, h[WWD_HDR_FLAGS], WWD_FLAG_COMPRESS, "flag 0x2: the main block is zlib-compressed; set to 0 or 1 to change how the file is saved"),
-  LS_COL_INT("num_planes", LS_I64, level_rec, num_planes, LS_COL_RO, "number of planes"),
+  LS_COL_TEXT_CHARS("name", LS_TEXT8, level_rec, lvl.header[WWD_HDR_NAME], 64, 0, 0, "level name (63 bytes at most)"),
+  LS_COL_TEXT_CHARS("author", LS_TEXT8, level_rec, lvl.header[WWD_HDR_AUTHOR], 64, 0, 0, "author (63 bytes)"),
+  LS_COL_TEXT_CHARS("birth", LS_TEXT8, level_rec, lvl.header[WWD_HDR_BIRTH], 64, 0, 0, "creation date as the editor wrote it (63 bytes)"),
+  LS_COL_TEXT_CHARS("rez_file", LS_TEXT8, level_rec, lvl.header[WWD_HDR_REZ_FILE], 256, 0, 0, "REZ archive path (255 bytes)"),
+  LS_COL_TEXT_CHARS("image_dir", LS_TEXT8, level_rec, lvl.header[WWD_HDR_IMAGE_DIR], 128, 0, 0, "image directory inside the REZ (127 bytes)"),
+  LS_COL_TEXT_CHARS("pal_rez", LS_TEXT8, level_rec, lvl.header[WWD_HDR_PAL_REZ], 128, 0, 0, "palette path (127 bytes)"),
+  LS_COL_TEXT_CHARS("launch_app", LS_TEXT8, level_rec, lvl.header[WWD_HDR_LAUNCH_APP], 128, 0, 0, "game executable (127 bytes)"),
+  LS_COL_TEXT_CHARS("image_set1", LS_TEXT8, level_rec, lvl.header[WWD_HDR_IMAGE_SET1], 128, 0, 0, "image set 1 path (127 bytes)"),
+  LS_COL_TEXT_CHARS("image_set2", LS_TEXT8, level_rec, lvl.header[WWD_HDR_IMAGE_SET2], 128, 0, 0, "image set 2 path"),
+  LS_COL_TEXT_CHARS("image_set3", LS_TEXT8, level_rec, lvl.header[WWD_HDR_IMAGE_SET3], 128, 0, 0, "image set 3 path"),
+  LS_COL_TEXT_CHARS("image_set4", LS_TEXT8, level_rec, lvl.header[WWD_HDR_IMAGE_SET4], 128, 0, 0, "image set 4 path"),
+  LS_COL_TEXT_CHARS("prefix1", LS_TEXT8, level_rec, lvl.header[WWD_HDR_PREFIX1], 32, 0, 0, "image set 1 prefix (31 bytes)"),
+  LS_COL_TEXT_CHARS("prefix2", LS_TEXT8, level_rec, lvl.header[WWD_HDR_PREFIX2], 32, 0, 0, "image set 2 prefix"),
+  LS_COL_TEXT_CHARS("prefix3", LS_TEXT8, level_rec, lvl.header[WWD_HDR_PREFIX3], 32, 0, 0, "image set 3 prefix"),
+  LS_COL_TEXT_CHARS("prefix4", LS_TEXT8, level_rec, lvl.header[WWD_HDR_PREFIX4], 32, 0, 0, "image set 4 prefix"),
+  LS_COL_INT("start_x", LS_LE32S, level_rec, lvl.header[WWD_HDR_START_X], 0, "player start x (pixels)"),
+  LS_COL_INT("start_y", LS_LE32S, level_rec, lvl.header[WWD_HDR_START_Y], 0, "player start y (pixels)"),
+  LS_COL_INT("flags", LS_LE32, level_rec, lvl.header[WWD_HDR_FLAGS], 0, "header flags: wwd_flag_names('level', flags)"),
+  LS_COL_BIT("use_z_coords", LS_LE32, level_rec, lvl.header[WWD_HDR_FLAGS], WWD_FLAG_USE_Z_COORDS, "flag 0x1"),
+  LS_COL_BIT("compressed", LS_LE32, level_rec, lvl.header[WWD_HDR_FLAGS], WWD_FLAG_COMPRESS, "flag 0x2: the main block is zlib-compressed; set to 0 or 1 to change how the file is saved"),
+  LS_COL_INT("num_planes", LS_U32, level_rec, lvl.num_planes, LS_COL_RO, "number of planes"),
   LS_COL_INT("num_objects", LS_I64, level_rec, num_objects, LS_COL_RO, "objects on all planes"),
-  LS_COL_INT("num_tile_properties", LS_I64, level_rec, num_tile_properties, LS_COL_RO, "number of tile properties"),
-  LS_COL_INT("checksum", LS_I64, level_rec, checksum, LS_COL_RO, "checksum stored in the header (as read)"),
-  LS_COL_INT("checksum_computed", LS_I64, level_rec, checksum_computed, LS_COL_RO, "checksum S computed over the main block as stored"),
-  LS_COL_ENUM("checksum_kind", LS_I64, level_rec, checksum_kind, 0, checksum_kind_names, LS_COL_RO, "'exact', 'engine', 'wapmap', 'unset' or 'mismatch' (levelsql writes 'exact')"),
+  LS_COL_INT("num_tile_properties", LS_U32, level_rec, lvl.num_tile_properties, LS_COL_RO, "number of tile properties"),
+  LS_COL_INT("checksum", LS_U32, level_rec, lvl.checksum_stored, LS_COL_RO, "checksum stored in the header (as read)"),
+  LS_COL_INT("checksum_computed", LS_U32, level_rec, lvl.checksum_computed, LS_COL_RO, "checksum S computed over the main block as stored"),
+  LS_COL_ENUM("checksum_kind", LS_U32, level_rec, lvl.checksum_kind, 0, checksum_kind_names, LS_COL_RO, "'exact', 'engine', 'wapmap', 'unset' or 'mismatch' (levelsql writes 'exact')"),
   LS_COL_TEXT("game", LS_UTF8, level_rec, game, 0, LS_COL_RO, 0, "'claw', 'gruntz', 'getmedieval' or NULL"),
-  LS_COL_INT("file_size", LS_I64, level_rec, file_size, LS_COL_RO, "size of the file as read, in bytes"),
+  LS_COL_INT("file_size", LS_I64, level_rec, lvl.file_size, LS_COL_RO, "size of the file as read, in bytes"),
 };
 
 static const ls_table wwd_levels = {
@@ -209,36 +191,25 @@ static int plane_load(const ls_row *row, char **err) {
   (void)err;
   if (!sets) return SQLITE_NOMEM;
   for (i = 0; i < p->num_image_sets; i++) sets[i] = (ls_span){.p = p->image_sets[i].data, .n = p->image_sets[i].len};
-  memcpy(r->h, p->header, WWD_PLANE_HEADER_SIZE);
+  r->p = *p;
   r->image_sets = (ls_span){.p = sets, .n = p->num_image_sets};
-  r->num_objects = p->num_objects;
   return SQLITE_OK;
 }
 
-/* A new size first (wwd_plane_resize: the tiles, the tile counts and the
-** pixel size, new cells per the new_cells option), then new image sets,
-** then the rest of the header; the size fields keep what the resize
-** wrote.  A size that cannot be is refused before anything changes. */
+/* The header and new image sets to the codec (wwd_plane_update: a new
+** size first, its new cells per the new_cells option, then the image sets
+** and the rest of the header). */
 static int plane_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  wwd_plane *p = &LEVEL(row)->planes[row->pos.element];
-  plane_rec *r = row->rec;
-  uint32_t wide = le32_load(r->h + WWD_PLANE_TILES_WIDE), high = le32_load(r->h + WWD_PLANE_TILES_HIGH);
-  (void)changed;
+  const plane_rec *r = row->rec;
+  int new_sets = r->image_sets.p != ((const plane_rec *)old)->image_sets.p;
+  const char *const *names = NULL;
+  const size_t *lens = NULL;
   codec_error cerr = {0};
-  if ((wide != p->tiles_wide || high != p->tiles_high) &&
-      !wwd_plane_resize(LEVEL(row), (uint32_t)row->pos.element, wide, high, (uint32_t)row->opts->format[WWD_OPT_NEW_CELLS], &cerr))
-    return ls_codec_failed(&cerr, SQLITE_CONSTRAINT, err, NULL);
-  memcpy(r->h + WWD_PLANE_WIDTH_PX, p->header + WWD_PLANE_WIDTH_PX, 8);    /* width_px, height_px */
-  memcpy(r->h + WWD_PLANE_TILES_WIDE, p->header + WWD_PLANE_TILES_WIDE, 8); /* tiles_wide, tiles_high */
-  if (r->image_sets.p != ((const plane_rec *)old)->image_sets.p) {
-    const char *const *names;
-    const size_t *lens;
-    int rc = ls_spans_split(row->arena, r->image_sets, &names, &lens);
-    if (rc != SQLITE_OK) return rc;
-    if (!wwd_plane_set_image_sets(p, names, lens, r->image_sets.n, &cerr)) return ls_codec_check(0, &cerr, err, NULL);
-  }
-  memcpy(p->header, r->h, WWD_PLANE_HEADER_SIZE);
-  return SQLITE_OK;
+  (void)changed;
+  if (new_sets && ls_spans_split(row->arena, r->image_sets, &names, &lens) != SQLITE_OK) return SQLITE_NOMEM;
+  return ls_codec_check(wwd_plane_update(LEVEL(row), (uint32_t)row->pos.element, r->p.header, new_sets, names, lens, r->image_sets.n,
+                                         (uint32_t)row->opts->format[WWD_OPT_NEW_CELLS], &cerr),
+                        &cerr, err, NULL);
 }
 
 static const ls_json_shape image_sets_shape = {1, 0, 1u << 16, "[\"ACTION\"]", NULL};
@@ -247,25 +218,25 @@ static const ls_json_shape image_sets_shape = {1, 0, 1u << 16, "[\"ACTION\"]", N
 
 static const ls_column plane_columns[] = {
   LS_COL_POS("plane", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(3), "plane number, 0-based, in file order; on INSERT, where the plane goes (default: after the last)"),
-  LS_COL_TEXT_CHARS("name", LS_TEXT8, plane_rec, h[WWD_PLANE_NAME], 64, 0, 0, "plane name (63 bytes)"),
-  LS_COL_INT("flags", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], 0, "plane flags: wwd_flag_names('plane', flags)"),
-  LS_COL_BIT("is_main", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
-  LS_COL_BIT("no_draw", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_NO_DRAW, "flag 0x02"),
-  LS_COL_BIT("wrap_x", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_WRAP_X, "flag 0x04: repeats horizontally"),
-  LS_COL_BIT("wrap_y", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_WRAP_Y, "flag 0x08: repeats vertically"),
-  LS_COL_BIT("auto_tile_size", LS_LE32, plane_rec, h[WWD_PLANE_FLAGS], WWD_PLANE_AUTO_TILE_SIZE, "flag 0x10"),
-  LS_COL_INT("width_px", LS_LE32S, plane_rec, h[WWD_PLANE_WIDTH_PX], LS_COL_RO, "width in pixels"),
-  LS_COL_INT("height_px", LS_LE32S, plane_rec, h[WWD_PLANE_HEIGHT_PX], LS_COL_RO, "height in pixels"),
-  LS_COL_INT("tile_width", LS_LE32S, plane_rec, h[WWD_PLANE_TILE_WIDTH], LS_COL_RO, "tile width in pixels; given on INSERT (default: the main plane's)"),
-  LS_COL_INT("tile_height", LS_LE32S, plane_rec, h[WWD_PLANE_TILE_HEIGHT], LS_COL_RO, "tile height in pixels; given on INSERT (default: the main plane's)"),
-  LS_COL_INT_IN("tiles_wide", LS_LE32S, plane_rec, h[WWD_PLANE_TILES_WIDE], 0, INT32_MAX, 0, "width in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells, default invisible; width_px follows)"),
-  LS_COL_INT_IN("tiles_high", LS_LE32S, plane_rec, h[WWD_PLANE_TILES_HIGH], 0, INT32_MAX, 0, "height in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells; height_px follows)"),
-  LS_COL_INT("movement_x_percent", LS_LE32S, plane_rec, h[WWD_PLANE_MOVEMENT_X], 0, "parallax: horizontal scroll speed in percent"),
-  LS_COL_INT("movement_y_percent", LS_LE32S, plane_rec, h[WWD_PLANE_MOVEMENT_Y], 0, "parallax: vertical scroll speed in percent"),
-  LS_COL_INT("fill_color", LS_LE32S, plane_rec, h[WWD_PLANE_FILL_COLOR], 0, "palette index of 'filled' tiles"),
-  LS_COL_INT("z", LS_LE32S, plane_rec, h[WWD_PLANE_Z], 0, "drawing order (negative: behind)"),
+  LS_COL_TEXT_CHARS("name", LS_TEXT8, plane_rec, p.header[WWD_PLANE_NAME], 64, 0, 0, "plane name (63 bytes)"),
+  LS_COL_INT("flags", LS_LE32, plane_rec, p.header[WWD_PLANE_FLAGS], 0, "plane flags: wwd_flag_names('plane', flags)"),
+  LS_COL_BIT("is_main", LS_LE32, plane_rec, p.header[WWD_PLANE_FLAGS], WWD_PLANE_MAIN, "flag 0x01: the plane where the action is"),
+  LS_COL_BIT("no_draw", LS_LE32, plane_rec, p.header[WWD_PLANE_FLAGS], WWD_PLANE_NO_DRAW, "flag 0x02"),
+  LS_COL_BIT("wrap_x", LS_LE32, plane_rec, p.header[WWD_PLANE_FLAGS], WWD_PLANE_WRAP_X, "flag 0x04: repeats horizontally"),
+  LS_COL_BIT("wrap_y", LS_LE32, plane_rec, p.header[WWD_PLANE_FLAGS], WWD_PLANE_WRAP_Y, "flag 0x08: repeats vertically"),
+  LS_COL_BIT("auto_tile_size", LS_LE32, plane_rec, p.header[WWD_PLANE_FLAGS], WWD_PLANE_AUTO_TILE_SIZE, "flag 0x10"),
+  LS_COL_INT("width_px", LS_LE32S, plane_rec, p.header[WWD_PLANE_WIDTH_PX], LS_COL_RO, "width in pixels"),
+  LS_COL_INT("height_px", LS_LE32S, plane_rec, p.header[WWD_PLANE_HEIGHT_PX], LS_COL_RO, "height in pixels"),
+  LS_COL_INT("tile_width", LS_LE32S, plane_rec, p.header[WWD_PLANE_TILE_WIDTH], LS_COL_RO, "tile width in pixels; given on INSERT (default: the main plane's)"),
+  LS_COL_INT("tile_height", LS_LE32S, plane_rec, p.header[WWD_PLANE_TILE_HEIGHT], LS_COL_RO, "tile height in pixels; given on INSERT (default: the main plane's)"),
+  LS_COL_INT_IN("tiles_wide", LS_LE32S, plane_rec, p.header[WWD_PLANE_TILES_WIDE], 0, INT32_MAX, 0, "width in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells, default invisible; width_px follows)"),
+  LS_COL_INT_IN("tiles_high", LS_LE32S, plane_rec, p.header[WWD_PLANE_TILES_HIGH], 0, INT32_MAX, 0, "height in tiles; writable: resizes the plane, anchored top-left (new cells per option new_cells; height_px follows)"),
+  LS_COL_INT("movement_x_percent", LS_LE32S, plane_rec, p.header[WWD_PLANE_MOVEMENT_X], 0, "parallax: horizontal scroll speed in percent"),
+  LS_COL_INT("movement_y_percent", LS_LE32S, plane_rec, p.header[WWD_PLANE_MOVEMENT_Y], 0, "parallax: vertical scroll speed in percent"),
+  LS_COL_INT("fill_color", LS_LE32S, plane_rec, p.header[WWD_PLANE_FILL_COLOR], 0, "palette index of 'filled' tiles"),
+  LS_COL_INT("z", LS_LE32S, plane_rec, p.header[WWD_PLANE_Z], 0, "drawing order (negative: behind)"),
   LS_COL_JSON_TEXTS("image_sets", LS_SPAN, plane_rec, image_sets, 1024, 0, &image_sets_shape, "JSON array of the plane's image set names"),
-  LS_COL_INT("num_objects", LS_U32, plane_rec, num_objects, LS_COL_RO, "objects on this plane"),
+  LS_COL_INT("num_objects", LS_U32, plane_rec, p.num_objects, LS_COL_RO, "objects on this plane"),
 };
 
 /* Keys: the codec's uids, which planes keep across inserts and deletes
@@ -462,11 +433,9 @@ static uint32_t *tile_cell(const ls_row *row) {
   return &pl->tiles[row->pos.y * (int64_t)pl->tiles_wide + row->pos.x];
 }
 
-static int tile_load(const ls_row *row, char **err) {
-  (void)err;
-  ((tile_rec *)row->rec)->cell = *tile_cell(row);
-  return SQLITE_OK;
-}
+/* The cell's value, for the setters and tile_store (the getters read the
+** model itself: LS_COL_NOREC). */
+LS_LOAD_VALUE(tile_load, tile_rec, ((tile_rec){.cell = *tile_cell(row)}))
 
 /* Columns of wwd_tiles by index (tile_columns), for store()'s changed[]. */
 enum { TILE_COL_TILE = 3, TILE_COL_KIND = 4 };
@@ -596,31 +565,19 @@ static int property_remove(void *model, const ls_pos *pos, char **err) {
   return wwd_tile_property_remove(model, (uint32_t)pos->element) ? SQLITE_OK : SQLITE_INTERNAL;
 }
 
-static int property_load(const ls_row *row, char **err) {
-  property_rec *r = row->rec;
-  (void)err;
-  r->tp = *PROPERTY(row);
-  r->mask = (ls_span){.p = r->tp.mask, .n = r->tp.mask_len};
-  return SQLITE_OK;
-}
+/* A copy of the property, its mask shown as a span. */
+LS_LOAD_VALUE(property_load, property_rec,
+              ((property_rec){.tp = *PROPERTY(row), .mask = {.p = PROPERTY(row)->mask, .n = PROPERTY(row)->mask_len}}))
 
 /* The record as the codec's property (wwd_tile_property_update: the
 ** size, a new type, the fields, a new mask, then the check that the file
 ** can hold it). */
-static int property_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const property_rec *r = row->rec, *was = old;
-  wwd_tile_property want = r->tp;
-  codec_error cerr = {0};
-  (void)changed;
-  want.mask = (unsigned char *)r->mask.p;
-  want.mask_len = (uint32_t)r->mask.n;
-  return ls_codec_check(wwd_tile_property_update(LEVEL(row), (uint32_t)row->pos.element, &want, r->mask.p != was->mask.p, &cerr),
-                        &cerr, err, NULL);
-}
+LS_STORE_CALL(property_store, property_rec, NULL,
+              wwd_tile_property_update(LEVEL(row), (uint32_t)row->pos.element, &rec->tp, rec->mask.p != ((const property_rec *)old)->mask.p,
+                                       rec->mask.p, rec->mask.n, &cerr))
 
-static int property_kind(const ls_row *row) {
-  return (int)((const property_rec *)row->rec)->tp.type;
-}
+/* The row kind is the type, 1..3 (the codec refuses others). */
+LS_ROW_KIND_FIELD(property_kind, property_rec, tp.type, WWD_TILE_MASK)
 
 static const char *const property_type_names[] = {"single", "double", "mask", NULL};
 static const char *const property_kind_names[] = {"unknown", "single", "double", "mask", NULL};

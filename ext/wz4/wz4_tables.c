@@ -65,13 +65,9 @@ LS_UID_KEYS(page, wz4_doc, pages, wz4_page_find)
 LS_REMOVE_CALL(page_remove, wz4_doc, wz4_page_remove, NULL)
 
 /* A new name: the page order list and the last open page follow. */
-static int page_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const wz4_page *r = row->rec, *was = old;
-  codec_error cerr;
-  (void)changed;
-  if (r->name.s == was->name.s) return SQLITE_OK;
-  return ls_codec_check(wz4_page_rename(row->model, (uint32_t)row->pos.element, r->name.s, r->name.len, &cerr), &cerr, err, NULL);
-}
+LS_STORE_CALL(page_store, wz4_page, NULL,
+              rec->name.s == ((const wz4_page *)old)->name.s ||
+                  wz4_page_rename(row->model, (uint32_t)row->pos.element, rec->name.s, rec->name.len, &cerr))
 
 typedef struct page_args {
   ls_arg page, name;
@@ -304,13 +300,8 @@ static const char *const options_version_names[] = {
   "options version 10", "options version 11", "options version 12", "options version 13", "options version 14",
   "options version 15", "options version 16", NULL};
 
-static int project_load(const ls_row *row, char **err) {
-  project_rec *r = row->rec;
-  (void)err;
-  r->o = ((wz4_doc *)row->model)->options;
-  r->bpm = wz4_options_bpm(&r->o);
-  return SQLITE_OK;
-}
+LS_LOAD_VALUE(project_load, project_rec,
+              ((project_rec){.o = ((const wz4_doc *)row->model)->options, .bpm = wz4_options_bpm(&((const wz4_doc *)row->model)->options)}))
 
 LS_ROW_KIND_FIELD(project_kind, project_rec, o.version, WZ4_OPTIONS_VERSION_MAX)
 
@@ -388,12 +379,8 @@ static int link_load(const ls_row *row, char **err) {
   if (!wz4_doc_page_edges(row->model, (uint32_t)row->pos.element, &edges, &n, NULL)) return SQLITE_NOMEM;
   if (row->pos.index >= (int64_t)n) return SQLITE_OK;
   e = &edges[row->pos.index];
-  r->from_op = e->from_op;
-  r->to_op = e->to_op;
-  r->from_page = e->from_page;
-  r->kind = kinds[e->kind];
-  r->slot = e->kind == WZ4_LINK_NAME ? (int64_t)e->slot : -1;
-  r->link_name = (ls_span){e->link_name, e->link_name_len};
+  *r = (link_rec){.from_op = e->from_op, .to_op = e->to_op, .from_page = e->from_page, .kind = kinds[e->kind],
+                  .slot = e->kind == WZ4_LINK_NAME ? (int64_t)e->slot : -1, .link_name = {e->link_name, e->link_name_len}};
   return SQLITE_OK;
 }
 

@@ -51,9 +51,22 @@ static void check_groups(const wed_area *a) {
   }
 }
 
+/* A vertex row reads its point from the polygon's run (wed_vertex_at),
+** {0, 0} past it. */
+static void check_vertex_at(const wed_area *a, uint32_t poly) {
+  const wed_point *pts;
+  uint32_t k, n = wed_polygon_vertices(a, poly, &pts);
+  wed_point past = wed_vertex_at(a, poly, n);
+  for (k = 0; k < n; k++)
+    if (wed_vertex_at(a, poly, k).x != pts[k].x || wed_vertex_at(a, poly, k).y != pts[k].y)
+      die("structure", "wed_vertex_at is not the polygon's vertex");
+  if (past.x || past.y) die("structure", "wed_vertex_at past the run is not {0, 0}");
+}
+
 /* Door and overlay invariants the structural edits keep: every non-empty
-** door state lies after the walls and inside the polygon array, and every
-** overlay's cells are width*height. */
+** door state lies after the walls and inside the polygon array, every
+** overlay's cells are width*height, and vertex rows read the polygons'
+** runs. */
 static void check_structure(const wed_area *a) {
   uint32_t i;
   for (i = 0; i < a->num_doors; i++) {
@@ -66,6 +79,10 @@ static void check_structure(const wed_area *a) {
   for (i = 0; i < a->num_overlays; i++)
     if (a->overlays[i].num_cells != (uint32_t)a->overlays[i].width * a->overlays[i].height)
       die("structure", "an overlay's cells are not width*height");
+  /* (the first polygons and one past the last: checking every one took a
+  ** third of the harness's time) */
+  for (i = 0; i < a->num_polygons && i < 8; i++) check_vertex_at(a, i);
+  check_vertex_at(a, a->num_polygons);
 }
 
 /* Structural edits picked by `sel` (bits 7..): a new door with cells and

@@ -166,9 +166,13 @@ static void check_round_trip(const wwd_level *lvl, const char *what) {
   wwd_free(back);
 }
 
-/* Resizes plane p by a few cells either way and checks the result. */
+/* Resizes plane p by a few cells either way and checks the result: with
+** wwd_plane_resize, or (k[3] odd) with wwd_plane_update given the plane's
+** header with the new tile counts, as a wwd_planes UPDATE does, which must
+** come to the same. */
 static void fuzz_resize(wwd_level *lvl, uint32_t p, const uint8_t *k) {
   const wwd_plane *pl = &lvl->planes[p];
+  unsigned char header[WWD_PLANE_HEADER_SIZE];
   uint32_t ow = pl->tiles_wide, oh = pl->tiles_high, x, y;
   int64_t w = (int64_t)ow + (k[0] % 9) - 4, h = (int64_t)oh + (k[1] % 9) - 4;
   uint32_t fill = k[2] % 3 == 0 ? WWD_TILE_INVISIBLE : k[2] % 3 == 1 ? WWD_TILE_FILLED : k[2];
@@ -189,7 +193,11 @@ static void fuzz_resize(wwd_level *lvl, uint32_t p, const uint8_t *k) {
   if (n && !(old = malloc(n * sizeof *old))) return;
   if (n) memcpy(old, pl->tiles, n * sizeof *old);
   codec_error_clear(&err);
-  if (!wwd_plane_resize(lvl, p, (uint32_t)w, (uint32_t)h, fill, &err)) {
+  memcpy(header, pl->header, sizeof header);
+  le32_store(header + WWD_PLANE_TILES_WIDE, (uint32_t)w);
+  le32_store(header + WWD_PLANE_TILES_HIGH, (uint32_t)h);
+  if (k[3] % 2 ? !wwd_plane_update(lvl, p, header, 0, NULL, NULL, 0, fill, &err)
+               : !wwd_plane_resize(lvl, p, (uint32_t)w, (uint32_t)h, fill, &err)) {
     /* only a size beyond the limits or memory may be refused, leaving the plane */
     if (err.code != CODEC_E_LIMIT && err.code != CODEC_E_MEMORY) fuzz_fail("resize refused", err.msg);
     if (pl->tiles_wide != ow || pl->tiles_high != oh || (n && memcmp(old, pl->tiles, n * sizeof *old) != 0))
@@ -256,6 +264,19 @@ static void fuzz_wwd_edit(const wwd_level *parsed, const uint8_t *data, size_t s
   wwd_free(lvl);
 }
 
+/* The input's first bytes as a new_cells option value: a tile id taken
+** must be one (digits never name a special value). */
+static void fuzz_new_cells(const uint8_t *data, size_t size) {
+  char text[24];
+  uint32_t cell = 0;
+  size_t n = size < sizeof text - 1 ? size : sizeof text - 1;
+  memcpy(text, data, n);
+  text[n] = 0;
+  if (wwd_new_cells_parse(text, &cell) && text[0] >= '0' && text[0] <= '9' &&
+      (cell == WWD_TILE_INVISIBLE || cell == WWD_TILE_FILLED))
+    fuzz_fail("new_cells: a number named a special value", text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* libFuzzer entry point. */
@@ -264,6 +285,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ** more of the input four ways would take most of each run (at 4 KiB it took
   ** 70% of it) */
   fuzz_text8(data, size < 256 ? size : 256);
+  fuzz_new_cells(data, size);
   fuzz_wwd(data, size);
   return 0;
 }

@@ -2,10 +2,10 @@
 ** test_family_helpers.c: the helpers engine.h offers every table family
 ** ("helpers for table families"), on a toy model of their own: shape
 ** counts (and a count that can fail), uid keys and seeks, a DELETE through
-** a codec function, a codec's result, copies of model structs written
-** back (ls_copy_back, scalars and codec strings), 0/1 options, error
-** messages, row kinds from a field and the kinds of a version on, and the
-** string arrays a codec takes.
+** a codec function, a codec's result, a load of one value, copies of
+** model structs written back (ls_copy_back, scalars and codec strings),
+** 0/1 options, error messages, row kinds from a field and the kinds of a
+** version on, and the string arrays a codec takes.
 **
 ** Linked with the extension's objects, like test_insert_args: the engine
 ** calls SQLite through the loader's routine table, which an automatic
@@ -139,6 +139,12 @@ typedef struct group_rec {
   toy_group g;
 } group_rec;
 
+/* A load() of the whole record from one expression: the group's copy and
+** a ratio computed from it. */
+LS_LOAD_VALUE(group_rec_load, group_rec,
+              ((group_rec){.ratio = ((const toy_model *)row->model)->groups[row->pos.element].weight / 2.0,
+                           .g = ((const toy_model *)row->model)->groups[row->pos.element]}))
+
 static const ls_column group_columns[] = {
   LS_COL_FLOAT("ratio", LS_F64, group_rec, ratio, 0, 0, "computed, outside the copy"),
   LS_COL_INT("weight", LS_I32, group_rec, g.weight, 0, "a scalar of the copy"),
@@ -208,6 +214,9 @@ static void test_copies(toy_model *m) {
   memset(&rec, 0, sizeof rec);
   row.rec = &rec.g;
   CHECK(group_load(&row, NULL) == SQLITE_OK && rec.g.uid == 10 && rec.g.weight == 5, "the load copies the group");
+  row.rec = &rec;
+  CHECK(group_rec_load(&row, NULL) == SQLITE_OK && rec.ratio == 2.5 && rec.g.uid == 10, "a load of one expression's value");
+  row.rec = &rec.g;
   CHECK(group_kind(&row) == 3, "a row kind over the largest is clamped (5 to 3)");
   rec.g.weight = -2;
   CHECK(group_kind(&row) == 0, "and under 0 to 0");

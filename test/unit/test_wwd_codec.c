@@ -1323,17 +1323,17 @@ static void test_structural_edits(void) {
     static const unsigned char mask[4] = {1, 2, 3, 4};
     const char *names[] = {"ACTION", "FRONT"};
     const size_t lens[] = {6, 5};
-    want.width = 2, want.height = 2, want.type = WWD_TILE_MASK, want.mask = (unsigned char *)mask, want.mask_len = 4;
+    want.width = 2, want.height = 2, want.type = WWD_TILE_MASK;
     codec_error_clear(&err);
-    CHECK(wwd_tile_property_update(lvl, 1, &want, 1, &err) && lvl->tile_properties[1].type == WWD_TILE_MASK &&
+    CHECK(wwd_tile_property_update(lvl, 1, &want, 1, mask, sizeof mask, &err) && lvl->tile_properties[1].type == WWD_TILE_MASK &&
               lvl->tile_properties[1].mask_len == 4 && lvl->tile_properties[1].mask[3] == 4,
           "a double property becomes a 2x2 mask with its bytes: %s", err.msg);
     want.width = 3;
     codec_error_clear(&err);
-    CHECK(!wwd_tile_property_update(lvl, 1, &want, 0, &err) && strstr(err.msg, "mask"),
+    CHECK(!wwd_tile_property_update(lvl, 1, &want, 0, NULL, 0, &err) && strstr(err.msg, "mask"),
           "a mask that no longer fits width*height refused: %s", err.msg);
     want.width = 2;
-    CHECK(wwd_tile_property_update(lvl, 1, &want, 0, &err), "and taken back");
+    CHECK(wwd_tile_property_update(lvl, 1, &want, 0, NULL, 0, &err), "and taken back");
     CHECK(wwd_plane_set_image_sets(&lvl->planes[0], names, lens, 2, &err) && lvl->planes[0].num_image_sets == 2 &&
               lvl->planes[0].image_sets[1].len == 5 && memcmp(lvl->planes[0].image_sets[1].data, "FRONT", 5) == 0,
           "image sets replaced");
@@ -1364,6 +1364,44 @@ static uint32_t checksum_reference(const unsigned char *b, size_t len) {
   size_t i;
   for (i = 1; i < len; i++) s += (uint32_t)b[i] - (uint32_t)i;
   return s;
+}
+
+/* The edits a wwd_planes UPDATE and the new_cells option hand to the
+** codec: a header whose tile counts changed resizes the plane first, and
+** the size fields keep what the resize wrote; new_cells names. */
+static void test_plane_update(void) {
+  wwd_level *lvl = wwd_level_new(4, 3, 64, 32);
+  unsigned char h[WWD_PLANE_HEADER_SIZE];
+  const char *names[] = {"ACTION"};
+  const size_t lens[] = {6};
+  uint32_t cell = 0;
+  codec_error err;
+  REQUIRE(lvl != NULL, "wwd_level_new");
+  if (!lvl) return;
+  memcpy(h, lvl->planes[0].header, sizeof h);
+  le32_store(h + WWD_PLANE_TILES_WIDE, 5);
+  le32_store(h + WWD_PLANE_WIDTH_PX, 1); /* stale: the resize's value wins */
+  le32_store(h + WWD_PLANE_Z, 7);
+  codec_error_clear(&err);
+  CHECK(wwd_plane_update(lvl, 0, h, 1, names, lens, 1, 9, &err) && lvl->planes[0].tiles_wide == 5 &&
+            lvl->planes[0].tiles[4] == 9 && le32_load(lvl->planes[0].header + WWD_PLANE_WIDTH_PX) == 5 * 64 &&
+            le32_load(lvl->planes[0].header + WWD_PLANE_Z) == 7 && lvl->planes[0].num_image_sets == 1,
+        "update: resized to 5 wide (new cells 9), pixel width from the resize, z and image sets written: %s", err.msg);
+  le32_store(h + WWD_PLANE_TILES_HIGH, 0x7fffffffu);
+  le32_store(h + WWD_PLANE_Z, 8);
+  codec_error_clear(&err);
+  CHECK(!wwd_plane_update(lvl, 0, h, 0, NULL, NULL, 0, 9, &err) && err.code == CODEC_E_LIMIT &&
+            le32_load(lvl->planes[0].header + WWD_PLANE_Z) == 7 && lvl->planes[0].tiles_high == 3,
+        "update: a size that cannot be changes nothing");
+  CHECK(!wwd_plane_update(lvl, 3, h, 0, NULL, NULL, 0, 9, &err) && err.code == CODEC_E_ARG, "update: no such plane");
+  CHECK(wwd_new_cells_parse("Filled", &cell) && cell == WWD_TILE_FILLED && wwd_new_cells_parse("INVISIBLE", &cell) &&
+            cell == WWD_TILE_INVISIBLE && wwd_new_cells_parse("12", &cell) && cell == 12,
+        "new_cells: the two names in any case, a tile id");
+  CHECK(!wwd_new_cells_parse("", &cell) && !wwd_new_cells_parse("-1", &cell) && !wwd_new_cells_parse(" 1", &cell) &&
+            !wwd_new_cells_parse("12x", &cell) && !wwd_new_cells_parse("4294967296", &cell) &&
+            !wwd_new_cells_parse("4294967295", &cell) && !wwd_new_cells_parse("4008636142", &cell),
+        "new_cells: nothing signed, spaced, trailing, out of range or special by number");
+  wwd_free(lvl);
 }
 
 static void test_checksum_formula(void) {
@@ -1517,6 +1555,7 @@ int main(void) {
   test_generated();
   test_edits();
   test_structural_edits();
+  test_plane_update();
   test_truncation();
   test_corruption();
   test_mutations();
