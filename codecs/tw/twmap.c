@@ -1249,6 +1249,71 @@ int tw_map_has_bezier(const tw_map *m) {
   return m->df->items[m->bezier_item].num_ints == (m->df->items[m->envpoints_item].num_ints / 6) * 16;
 }
 
+/* The names of the four tangent arrays of a point's bezier[16], in order. */
+static const char *const tangent_names[4] = {"in_dx", "in_dy", "out_dx", "out_dy"};
+
+int tw_envelope_points_shown(const tw_map *m, size_t e, tw_env_point_shown **out, size_t *n, codec_error *err) {
+  tw_envelope_info info;
+  tw_env_point *p;
+  size_t i;
+  int k, used, unused, any;
+  *out = NULL;
+  if (!tw_envelope_get(m, e, &info, err) || !tw_envelope_points(m, e, &p, n, err)) return 0;
+  used = info.channels >= 1 && info.channels <= 4 ? info.channels : 4;
+  if (*n && !(*out = (tw_env_point_shown *)calloc(*n, sizeof **out))) {
+    free(p);
+    return codec_fail_oom(err, "envelope %zu: out of memory", e);
+  }
+  for (i = 0; i < *n; i++) {
+    (*out)[i].p = p[i];
+    for (k = used, unused = 0; k < 4; k++) unused |= p[i].values[k] != 0;
+    (*out)[i].values_shown = unused ? 4 : used;
+    for (k = any = 0; k < 16; k++) any |= p[i].bezier[k] != 0;
+    for (k = 0; k < 4; k++) (*out)[i].tangents_shown[k] = any ? 4 : 0;
+  }
+  free(p);
+  return 1;
+}
+
+/* New points for an envelope of map m, checked point by point: times must
+** not decrease, and tangents given need a map that stores them. */
+static int check_new_points(const tw_map *m, const tw_env_point_shown *pts, size_t n, codec_error *err) {
+  int bezier = tw_map_has_bezier(m), k;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    if (i > 0 && pts[i].p.time < pts[i - 1].p.time)
+      return codec_fail_arg(err, "point %zu time %d is before the previous point's %d; times must not decrease", i,
+                            pts[i].p.time, pts[i - 1].p.time);
+    for (k = 0; k < 4 && !bezier; k++) {
+      if (!pts[i].tangents_shown[k]) continue;
+      return codec_fail_arg(err, "point %zu %s: this map stores no bezier tangents (only 0.7 maps and DDNet maps with "
+                            "bezier points do)", i, tangent_names[k]);
+    }
+  }
+  return 1;
+}
+
+int tw_envelope_update(tw_map *m, size_t e, const tw_envelope_info *in, const tw_env_point_shown *pts, size_t n,
+                       int pts_given, const char **field, codec_error *err) {
+  tw_envelope_info cur;
+  tw_env_point *plain;
+  size_t i;
+  int ok;
+  *field = "points";
+  if (pts_given && !check_new_points(m, pts, n, err)) return 0;
+  if (!tw_envelope_get(m, e, &cur, err)) return 0;
+  *field = strncmp(in->name, cur.name, sizeof cur.name) != 0 ? "name" : "synchronized";
+  if (!tw_envelope_set(m, e, in, err)) return 0;
+  *field = "points";
+  if (!pts_given) return 1;
+  if (!(plain = (tw_env_point *)malloc(sizeof *plain * (n ? n : 1))))
+    return codec_fail_oom(err, "envelope %zu: out of memory", e);
+  for (i = 0; i < n; i++) plain[i] = pts[i].p;
+  ok = tw_envelope_set_points(m, e, plain, n, err);
+  free(plain);
+  return ok;
+}
+
 /* ---- whole-map helpers for the tables ------------------------------------------------------ */
 
 /* tw_map_footprint: every allocation the map owns, as allocated: the map

@@ -349,6 +349,33 @@ int tw_envelope_set_points(tw_map *m, size_t e, const tw_env_point *pts, size_t 
 ** or a DDNet bezier item parallel to the points item. */
 int tw_map_has_bezier(const tw_map *m);
 
+/* A point as a table shows and takes it: the point, how many of its values
+** mean something (values_shown, 1 to 4: the envelope's channels, 1 sound,
+** 3 position, 4 color; all 4 when an unused one is not 0), and per tangent
+** array of bezier (in_dx, in_dy, out_dx, out_dy) 4 when shown (all four
+** when any tangent is not 0) or 0, so that reading and writing back never
+** loses anything.  New points say which tangent arrays were given (0:
+** absent). */
+typedef struct tw_env_point_shown {
+  tw_env_point p;
+  int values_shown;
+  int tangents_shown[4];
+} tw_env_point_shown;
+
+/* The points of envelope e as shown: *pts malloc'd (caller frees; NULL
+** when n == 0). */
+int tw_envelope_points_shown(const tw_map *m, size_t e, tw_env_point_shown **pts, size_t *n, codec_error *err);
+
+/* A row's worth of changes to envelope e: new points (pts_given; n may be
+** 0) are checked first, times must not decrease and tangents given need a
+** map that stores them (tw_map_has_bezier), so a refused change changes
+** nothing; then name and synchronized (tw_envelope_set), then the points
+** (tw_envelope_set_points).  On failure *field names what was refused
+** ("points", "name" or "synchronized"); a point is named by its index
+** ("point 3 in_dx: ..."). */
+int tw_envelope_update(tw_map *m, size_t e, const tw_envelope_info *in, const tw_env_point_shown *pts, size_t n,
+                       int pts_given, const char **field, codec_error *err);
+
 /* ---- sounds ---------------------------------------------------------------------------- */
 
 typedef struct tw_sound_info {

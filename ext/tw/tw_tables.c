@@ -817,16 +817,9 @@ static const ls_table tw_images = {
 
 /* ---- tw_envelopes ------------------------------------------------------------ */
 
-/* A point as the points column holds it: the codec's, with how many
-** values and tangent integers it shows (a write: how many were given). */
-typedef struct shown_point {
-  tw_env_point p;
-  int values_shown;       /* 1 to 4 */
-  int tangents_shown[4];  /* in_dx, in_dy, out_dx, out_dy: 0 or 4 (a write: 0 when absent) */
-} shown_point;
-
 /* The codec's tw_envelope_info, the kind's name, and the points
-** (shown_point; decoded only when the column is read). */
+** (tw_env_point_shown: each with the values and tangents it shows;
+** decoded only when the column is read). */
 typedef struct envelope_rec {
   tw_envelope_info en;
   ls_span kind, points;
@@ -842,34 +835,18 @@ static int envelope_load(const ls_row *row, char **err) {
 }
 
 /* The envelope's points for the points column, decoded when it is read
-** (ls_json_records.decode), with what each shows: the values its channels
-** use (1 sound, 3 position: x, y, rotation, 4 color), all 4 when an unused
-** one is not 0, and the four bezier tangents together when any of them is
-** not 0, so reading and writing back never loses anything. */
+** (ls_json_records.decode) with what each shows (tw_envelope_points_shown),
+** copied into the row's arena. */
 static int decode_envelope_points(const ls_row *row, ls_span *points, char **err) {
-  int channels = ((const envelope_rec *)row->rec)->en.channels, used = channels >= 1 && channels <= 4 ? channels : 4;
-  int k, unused, any;
-  tw_env_point *p = NULL;
-  shown_point *sp;
-  size_t n, i;
+  tw_env_point_shown *p, *copy;
+  size_t n;
   codec_error e;
-  if (!tw_envelope_points(ROW_MAP(row), (size_t)row->pos.element, &p, &n, &e))
+  if (!tw_envelope_points_shown(ROW_MAP(row), (size_t)row->pos.element, &p, &n, &e))
     return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-  if (!(sp = ls_arena_alloc(row->arena, sizeof *sp * (n + 1)))) {
-    free(p);
-    return SQLITE_NOMEM;
-  }
-  for (i = 0; i < n; i++) {
-    sp[i].p = p[i];
-    for (k = used, unused = 0; k < 4; k++) unused |= p[i].values[k] != 0;
-    sp[i].values_shown = unused ? 4 : used;
-    for (k = any = 0; k < 16; k++) any |= p[i].bezier[k] != 0;
-    for (k = 0; k < 4; k++) sp[i].tangents_shown[k] = any ? 4 : 0;
-  }
+  if ((copy = ls_arena_alloc(row->arena, sizeof *p * (n + 1))) != NULL && n) memcpy(copy, p, sizeof *p * n);
   free(p);
-  points->p = sp;
-  points->n = n;
-  return SQLITE_OK;
+  *points = (ls_span){copy, n};
+  return copy ? SQLITE_OK : SQLITE_NOMEM;
 }
 
 #define TW_ENV_POINTS_MAX 65536
@@ -878,17 +855,18 @@ static const char points_example[] =
   "[{\"time\":0,\"curve\":1,\"values\":[0,0,0]},{\"time\":1000,\"curve\":1,\"values\":[0,0,90]}]";
 
 /* The members of a point object: time, curve, 1 to 4 values, and the
-** optional bezier tangents (store() checks that the map holds them). */
-#define TANGENT(key, k) \
-  {key, LS_I32, offsetof(shown_point, p.bezier[4 * (k)]), INT32_MIN, INT32_MAX, 4, offsetof(shown_point, tangents_shown[k]), 1}
-#define TANGENTS 3 /* point_members[3..6] */
+** optional bezier tangents (the codec checks that the map holds them). */
+#define TANGENT(key, k)                                                                                  \
+  {key, LS_I32, offsetof(tw_env_point_shown, p.bezier[4 * (k)]), INT32_MIN, INT32_MAX, 4,              \
+   offsetof(tw_env_point_shown, tangents_shown[k]), 1}
 static const ls_json_member point_members[] = {
-  {"time", LS_I32, offsetof(shown_point, p.time), 0, INT32_MAX, 0, 0, 0},
-  {"curve", LS_I32, offsetof(shown_point, p.curve), 0, TW_CURVE_MAX, 0, 0, 0},
-  {"values", LS_I32, offsetof(shown_point, p.values), INT32_MIN, INT32_MAX, 4, offsetof(shown_point, values_shown), 0},
+  {"time", LS_I32, offsetof(tw_env_point_shown, p.time), 0, INT32_MAX, 0, 0, 0},
+  {"curve", LS_I32, offsetof(tw_env_point_shown, p.curve), 0, TW_CURVE_MAX, 0, 0, 0},
+  {"values", LS_I32, offsetof(tw_env_point_shown, p.values), INT32_MIN, INT32_MAX, 4,
+   offsetof(tw_env_point_shown, values_shown), 0},
   TANGENT("in_dx", 0), TANGENT("in_dy", 1), TANGENT("out_dx", 2), TANGENT("out_dy", 3),
 };
-static const ls_json_records point_records = {sizeof(shown_point), "point", TW_ENV_POINTS_MAX, points_example,
+static const ls_json_records point_records = {sizeof(tw_env_point_shown), "point", TW_ENV_POINTS_MAX, points_example,
                                               point_members, LS_NELEMS(point_members), decode_envelope_points};
 
 #define ENV_POINTS_COLUMN 5 /* its index: store() writes the points only when they changed */
@@ -904,44 +882,19 @@ static const ls_column envelope_columns[] = {
   LS_COL_INT("version", LS_I32, envelope_rec, en.version, LS_COL_RO, "envelope item version"),
 };
 
-/* The codec's points of new points (into the arena), checked point by
-** point: times must not decrease, and tangents need a map that stores
-** them. */
-static int envelope_new_points(ls_row *row, ls_span points, tw_env_point **out, char **err) {
-  const shown_point *sp = points.p;
-  int bezier = tw_map_has_bezier(ROW_MAP(row)), k;
-  size_t i;
-  if (!(*out = ls_arena_alloc(row->arena, sizeof **out * (points.n + 1)))) return SQLITE_NOMEM;
-  for (i = 0; i < points.n; i++) {
-    if (i > 0 && sp[i].p.time < sp[i - 1].p.time) {
-      return ls_refuse(err, "column points: point %lld time %d is before the previous point's %d; times must not "
-                       "decrease", (long long)i, sp[i].p.time, sp[i - 1].p.time);
-    }
-    for (k = 0; k < 4 && !bezier; k++) {
-      if (!sp[i].tangents_shown[k]) continue;
-      return ls_refuse(err, "column points: point %lld %s: this map stores no bezier tangents (only 0.7 maps and "
-                       "DDNet maps with bezier points do)", (long long)i, point_members[TANGENTS + k].key);
-    }
-    (*out)[i] = sp[i].p;
-  }
-  return SQLITE_OK;
-}
-
-/* Name and synchronized, then new points (the points item is rebuilt;
-** later envelopes' start points move when the count changes). */
+/* The codec's rules (tw_envelope_update): new points are checked before
+** anything is written; name and synchronized, then the points (the points
+** item is rebuilt; later envelopes' start points move when the count
+** changes). */
 static int envelope_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  tw_map *m = ROW_MAP(row);
-  envelope_rec *r = row->rec;
-  const envelope_rec *was = old;
-  tw_env_point *points = NULL;
+  const envelope_rec *r = row->rec;
+  const char *field;
   codec_error e;
-  int rc;
-  if (changed[ENV_POINTS_COLUMN] && (rc = envelope_new_points(row, r->points, &points, err)) != SQLITE_OK) return rc;
-  if (memcmp(&r->en, &was->en, sizeof r->en) != 0 && !tw_envelope_set(m, (size_t)row->pos.element, &r->en, &e))
-    return LS_STORE_FAILED(envelope_columns, changed, &e, err);
-  if (points && !tw_envelope_set_points(m, (size_t)row->pos.element, points, r->points.n, &e))
-    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column points");
-  return SQLITE_OK;
+  (void)old;
+  if (tw_envelope_update(ROW_MAP(row), (size_t)row->pos.element, &r->en, r->points.p, r->points.n,
+                         changed[ENV_POINTS_COLUMN], &field, &e))
+    return SQLITE_OK;
+  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", field);
 }
 
 /* INSERT into tw_envelopes: an envelope of that kind with the editor's
