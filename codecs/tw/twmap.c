@@ -1035,12 +1035,12 @@ int tw_image_get(tw_map *m, size_t i, tw_image_info *o, codec_error *err) {
   o->version = ival(it, 0, 0);
   o->width = ival(it, 1, 0);
   o->height = ival(it, 2, 0);
-  o->external = ival(it, 3, 0);
-  o->format = o->version >= 2 ? ival(it, 6, 1) : 1;
+  o->external = ival(it, 3, 0) != 0;
+  o->format = o->version >= 2 ? ival(it, 6, 1) != 0 : 1;
   d = ival(it, 5, -1);
   o->data_index = d >= 0 && (size_t)d < m->df->num_data ? d : -1;
-  o->data_size = o->data_index >= 0 ? df_data_size(m->df, (size_t)o->data_index) : 0;
-  if (!blob_string(m, ival(it, 4, -1), &o->name, &o->name_len, err))
+  o->data_size = o->data_index >= 0 ? (int64_t)df_data_size(m->df, (size_t)o->data_index) : -1;
+  if (!blob_string(m, ival(it, 4, -1), &o->name.p, &o->name.n, err))
     return codec_prefix(err, "item type 2 id %u (image %zu): name: ", it->id, i);
   return 1;
 }
@@ -1082,8 +1082,8 @@ int tw_sound_get(tw_map *m, size_t s, tw_sound_info *o, codec_error *err) {
   o->external = ival(it, 1, 0);
   d = ival(it, 3, -1);
   o->data_index = d >= 0 && (size_t)d < m->df->num_data ? d : -1;
-  o->data_size = o->data_index >= 0 ? df_data_size(m->df, (size_t)o->data_index) : 0;
-  if (!blob_string(m, ival(it, 2, -1), &o->name, &o->name_len, err))
+  o->data_size = o->data_index >= 0 ? (int64_t)df_data_size(m->df, (size_t)o->data_index) : -1;
+  if (!blob_string(m, ival(it, 2, -1), &o->name.p, &o->name.n, err))
     return codec_prefix(err, "item type 7 id %u (sound %zu): name: ", it->id, s);
   return 1;
 }

@@ -108,6 +108,14 @@ typedef struct tw_map {
   struct tw_keys *keys; /* owned: the row keys ("row keys" below) */
 } tw_map;
 
+/* A string the map holds: p[0..n), borrowed, not NUL-terminated in general;
+** p NULL (n 0) when absent.  Laid out as a (pointer, length) pair, as
+** callers that keep such pairs (levelsql's tables) hold them. */
+typedef struct tw_text {
+  const char *p;
+  size_t n;
+} tw_text;
+
 /* ---- whole map ------------------------------------------------------------- */
 
 /* Returns 1 if the buffer starts with a datafile magic (DATA / ATAD). */
@@ -309,12 +317,12 @@ int tw_quad_set(tw_map *m, size_t l, size_t q, const tw_quad *in, codec_error *e
 /* ---- images -------------------------------------------------------------------------- */
 
 typedef struct tw_image_info {
-  int version, width, height, external;
-  int format;       /* 0 rgb, 1 rgba (version 1 images are rgba) */
-  const char *name; /* borrowed, not NUL-terminated; NULL if none */
-  size_t name_len;
-  long data_index;  /* -1 for external images */
-  size_t data_size; /* declared uncompressed pixel bytes (0 if none) */
+  int version, width, height;
+  int external;      /* 0 or 1 (any other value in the item reads 1) */
+  int format;        /* 0 rgb, 1 rgba (version 1 images are rgba; any value but 0 reads 1) */
+  tw_text name;      /* {NULL, 0} if none */
+  long data_index;   /* -1 without pixels (external images) */
+  int64_t data_size; /* declared uncompressed pixel bytes, -1 without pixels */
 } tw_image_info;
 
 int tw_image_get(tw_map *m, size_t i, tw_image_info *out, codec_error *err);
@@ -380,10 +388,9 @@ int tw_envelope_update(tw_map *m, size_t e, const tw_envelope_info *in, const tw
 
 typedef struct tw_sound_info {
   int version, external;
-  const char *name; /* borrowed, not NUL-terminated; NULL if none */
-  size_t name_len;
-  long data_index;
-  size_t data_size; /* declared uncompressed bytes of the opus data */
+  tw_text name;      /* {NULL, 0} if none */
+  long data_index;   /* -1 without data */
+  int64_t data_size; /* declared uncompressed bytes of the opus data, -1 without data */
 } tw_sound_info;
 
 int tw_sound_get(tw_map *m, size_t s, tw_sound_info *out, codec_error *err);

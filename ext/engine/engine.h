@@ -1339,16 +1339,22 @@ int ls_store_failed(const ls_column *cols, int ncols, const unsigned char *chang
 #define LS_STORE_CODEC(cols, row, old, size, set_call, changed, e, err) \
   (memcmp((row)->rec, old, size) == 0 || (set_call) ? SQLITE_OK : LS_STORE_FAILED(cols, changed, e, err))
 
+/* A load() `fn` whose record is, or starts with, the codec's own struct R
+** for the row's element: get_fn(model, element, &rec, &e) reads it (T is
+** the model's type); a failure is the codec's (ls_codec_loaded). */
+#define LS_CODEC_LOAD(fn, T, R, get_fn)                                                                  \
+  static int fn(const ls_row *row, char **err) {                                                        \
+    codec_error e;                                                                                       \
+    return ls_codec_loaded(get_fn((T *)row->model, (size_t)row->pos.element, (R *)row->rec, &e), &e, err); \
+  }
+
 /* load() and store() of a table whose record is the codec's own struct R
-** for the row's element: get_fn(model, element, &rec, &e) reads it,
-** set_fn(model, element, &rec, &e) writes a changed one (LS_STORE_CODEC;
-** cols: the table's column array, declared before).  T is the model's
-** type.  Defines prefix##_load and prefix##_store. */
+** for the row's element: LS_CODEC_LOAD, and set_fn(model, element, &rec,
+** &e) writes a changed one (LS_STORE_CODEC; cols: the table's column
+** array, declared before).  T is the model's type.  Defines prefix##_load
+** and prefix##_store. */
 #define LS_CODEC_RECORD(prefix, T, R, get_fn, set_fn, cols)                                                          \
-  static int prefix##_load(const ls_row *row, char **err) {                                                          \
-    codec_error e;                                                                                                   \
-    return ls_codec_loaded(get_fn((T *)row->model, (size_t)row->pos.element, (R *)row->rec, &e), &e, err);           \
-  }                                                                                                                  \
+  LS_CODEC_LOAD(prefix##_load, T, R, get_fn)                                                                         \
   static int prefix##_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {                \
     codec_error e;                                                                                                   \
     return LS_STORE_CODEC(cols, row, old, sizeof(R),                                                                 \

@@ -389,7 +389,7 @@ static void get_layer_image_name(const ls_row *row, sqlite3_context *ctx, const 
   (void)col;
   if (image < 0 || (size_t)image >= m->num_images) return;
   if (!tw_image_get(m, (size_t)image, &im, &e)) ls_result_codec_error(ctx, row, &e);
-  else if (im.name) sqlite3_result_text(ctx, im.name, (int)im.name_len, SQLITE_TRANSIENT);
+  else if (im.name.p) sqlite3_result_text(ctx, im.name.p, (int)im.name.n, SQLITE_TRANSIENT);
 }
 
 #define KINDS_SOUNDS (KIND(TW_KIND_SOUNDS) | KIND(TW_KIND_SOUNDS_DEPRECATED))
@@ -704,26 +704,15 @@ static const ls_table tw_sound_sources = {
 };
 /* ---- tw_images --------------------------------------------------------------- */
 
-/* The codec's tw_image_info and what the columns show of it. */
+/* The codec's tw_image_info (its name a tw_text, laid out as an ls_span;
+** data_size -1, NULL, without pixels), and a PNG written to the row
+** ({NULL, 0}: none). */
 typedef struct image_rec {
   tw_image_info im;
-  int32_t external, rgba; /* 0 or 1 */
-  int64_t data_size;      /* -1 (NULL) when external */
-  ls_span name;           /* NULL when none */
-  ls_span png;            /* a PNG written to the row ({NULL, 0}: none) */
+  ls_span png;
 } image_rec;
 
-static int image_load(const ls_row *row, char **err) {
-  image_rec *r = row->rec;
-  codec_error e;
-  if (!tw_image_get(ROW_MAP(row), (size_t)row->pos.element, &r->im, &e)) return ls_codec_loaded(0, &e, err);
-  r->external = r->im.external != 0;
-  r->rgba = r->im.format != 0;
-  r->data_size = r->im.data_index >= 0 ? (int64_t)r->im.data_size : -1;
-  r->name.p = r->im.name;
-  r->name.n = r->im.name_len;
-  return SQLITE_OK;
-}
+LS_CODEC_LOAD(image_load, tw_map, tw_image_info, tw_image_get)
 
 /* png: the embedded pixels encoded as PNG when read (NULL for an external
 ** image), so only a query that reads the column pays for the encoding. */
@@ -759,8 +748,8 @@ static int image_store(ls_row *row, const void *old, const unsigned char *change
   const char *field;
   codec_error e;
   (void)old;
-  if (tw_image_update(ROW_MAP(row), (size_t)row->pos.element, r->external, changed[IMAGE_EXTERNAL_COLUMN], r->png.p,
-                      r->png.n, r->name.p, r->name.n, &field, &e))
+  if (tw_image_update(ROW_MAP(row), (size_t)row->pos.element, r->im.external, changed[IMAGE_EXTERNAL_COLUMN], r->png.p,
+                      r->png.n, r->im.name.p, r->im.name.n, &field, &e))
     return SQLITE_OK;
   return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", field);
 }
@@ -770,13 +759,13 @@ static const char *const image_formats[] = {"rgb", "rgba", NULL};
 
 static const ls_column image_columns[] = {
   LS_COL_POS("image", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(11), "image index, 0-based in file order, as layers refer to it"),
-  LS_COL_TEXT_IN("name", LS_UTF8, image_rec, name, 1, TW_IMAGE_NAME_MAX, 0, "image name (1 to 127 bytes; external images are looked up by it in mapres/)"),
+  LS_COL_TEXT_IN("name", LS_UTF8, image_rec, im.name, 1, TW_IMAGE_NAME_MAX, 0, "image name (1 to 127 bytes; external images are looked up by it in mapres/)"),
   LS_COL_INT("width", LS_I32, image_rec, im.width, LS_COL_RO, "width in pixels"),
   LS_COL_INT("height", LS_I32, image_rec, im.height, LS_COL_RO, "height in pixels"),
-  [IMAGE_EXTERNAL_COLUMN] = LS_COL_INT_IN("external", LS_I32, image_rec, external, 0, 1, 0,
+  [IMAGE_EXTERNAL_COLUMN] = LS_COL_INT_IN("external", LS_I32, image_rec, im.external, 0, 1, 0,
                 "1: not embedded, loaded from the game's mapres by name; setting 1 drops the pixels, setting 0 needs png"),
-  LS_COL_ENUM("format", LS_I32, image_rec, rgba, 0, image_formats, LS_COL_RO, "'rgba' or 'rgb' (0.7 image items only)"),
-  LS_COL_INT_NULL("data_size", LS_I64, image_rec, data_size, 0, 0, LS_COL_RO, "bytes of embedded pixel data, uncompressed (NULL when external)"),
+  LS_COL_ENUM("format", LS_I32, image_rec, im.format, 0, image_formats, LS_COL_RO, "'rgba' or 'rgb' (0.7 image items only)"),
+  LS_COL_INT_NULL("data_size", LS_I64, image_rec, im.data_size, 0, 0, LS_COL_RO, "bytes of embedded pixel data, uncompressed (NULL when external)"),
   LS_COL_INT("version", LS_I32, image_rec, im.version, LS_COL_RO, "image item version (1 DDNet/0.6, 2 0.7)"),
   LS_COL_COMPUTED("png", "BLOB", get_image_png, set_image_png, LS_COL_NOREC, "the embedded pixels as an RGBA PNG (NULL when external); writing a PNG embeds it, width, height and format follow"),
 };
@@ -931,22 +920,15 @@ static const ls_table tw_envelopes = {
 
 /* ---- tw_sounds --------------------------------------------------------------- */
 
+/* The codec's tw_sound_info (its name a tw_text, laid out as an ls_span;
+** data_size -1, NULL, without data), and bytes written to the row ({NULL,
+** 0}: none). */
 typedef struct sound_rec {
-  ls_span name;      /* NULL when none */
-  int64_t data_size; /* -1 (NULL) without data */
-  ls_span data;      /* bytes written to the row ({NULL, 0}: none) */
+  tw_sound_info so;
+  ls_span data;
 } sound_rec;
 
-static int sound_load(const ls_row *row, char **err) {
-  sound_rec *r = row->rec;
-  tw_sound_info s;
-  codec_error e;
-  if (!tw_sound_get(ROW_MAP(row), (size_t)row->pos.element, &s, &e)) return ls_codec_loaded(0, &e, err);
-  r->name.p = s.name;
-  r->name.n = s.name_len;
-  r->data_size = s.data_index >= 0 ? (int64_t)s.data_size : -1;
-  return SQLITE_OK;
-}
+LS_CODEC_LOAD(sound_load, tw_map, tw_sound_info, tw_sound_get)
 
 /* data: the embedded opus bytes, inflated only when the column is read. */
 static void get_sound_data(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
@@ -974,15 +956,15 @@ static int sound_store(ls_row *row, const void *old, const unsigned char *change
   const char *field;
   codec_error e;
   (void)old, (void)changed;
-  if (tw_sound_update(ROW_MAP(row), (size_t)row->pos.element, r->data.p, r->data.n, r->name.p, r->name.n, &field, &e))
+  if (tw_sound_update(ROW_MAP(row), (size_t)row->pos.element, r->data.p, r->data.n, r->so.name.p, r->so.name.n, &field, &e))
     return SQLITE_OK;
   return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", field);
 }
 
 static const ls_column sound_columns[] = {
   LS_COL_POS("sound", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(1), "sound index, 0-based in file order, as sounds layers refer to it"),
-  LS_COL_TEXT_IN("name", LS_UTF8, sound_rec, name, 1, TW_IMAGE_NAME_MAX, 0, "sound name (1 to 127 bytes)"),
-  LS_COL_INT_NULL("data_size", LS_I64, sound_rec, data_size, 0, 0, LS_COL_RO, "bytes of embedded opus data"),
+  LS_COL_TEXT_IN("name", LS_UTF8, sound_rec, so.name, 1, TW_IMAGE_NAME_MAX, 0, "sound name (1 to 127 bytes)"),
+  LS_COL_INT_NULL("data_size", LS_I64, sound_rec, so.data_size, 0, 0, LS_COL_RO, "bytes of embedded opus data"),
   LS_COL_COMPUTED("data", "BLOB", get_sound_data, set_sound_data, LS_COL_NOREC, "the embedded opus bytes (NULL when none); writing embeds new bytes, data_size follows"),
 };
 

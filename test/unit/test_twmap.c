@@ -398,7 +398,7 @@ static void meta_edits(const unsigned char *buf, size_t n, const char *label) {
     }
     if (m2->num_images) {
       tw_image_info im;
-      CHECK(tw_image_get(m2, 0, &im, &e) && im.name_len == 10 && memcmp(im.name, "grass_main", 10) == 0,
+      CHECK(tw_image_get(m2, 0, &im, &e) && im.name.n == 10 && memcmp(im.name.p, "grass_main", 10) == 0,
             "%s: image name", label);
     }
     if (m2->num_envelopes) {
