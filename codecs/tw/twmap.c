@@ -1098,7 +1098,8 @@ int tw_envelope_get(const tw_map *m, size_t e, tw_envelope_info *o, codec_error 
   memset(o, 0, sizeof *o);
   o->version = ival(it, EN_VERSION, 0);
   o->channels = ival(it, EN_CHANNELS, 0);
-  o->kind = o->channels == 1 ? "sound" : o->channels == 3 ? "position" : o->channels == 4 ? "color" : "unknown";
+  o->kind.p = o->channels == 1 ? "sound" : o->channels == 3 ? "position" : o->channels == 4 ? "color" : "unknown";
+  o->kind.n = strlen(o->kind.p);
   o->start_point = ival(it, EN_START, 0);
   o->num_points = ival(it, EN_NUM, 0);
   if (it->num_ints >= EN_NAME + 8) i32str_decode(it, EN_NAME, 8, o->name);

@@ -332,7 +332,7 @@ int tw_image_set_name(tw_map *m, size_t i, const char *name, size_t len, codec_e
 
 typedef struct tw_envelope_info {
   int version, channels;
-  const char *kind; /* "position", "color", "sound" or "unknown" */
+  tw_text kind;     /* "position", "color", "sound" or "unknown" (NUL-terminated too) */
   char name[32];    /* NUL-terminated, at most 31 bytes */
   int synchronized; /* 0 or 1 (any other value in the item reads 1) */
   int start_point, num_points;

@@ -119,7 +119,7 @@ static int refuse_envelope(const void *model, int64_t index, const ls_index_ref 
   if (!tw_envelope_get(model, (size_t)index, &info, &e)) return ls_codec_failed(&e, SQLITE_CONSTRAINT, why, NULL);
   if (info.channels == ref->sort) return SQLITE_OK;
   return ls_refuse(why, "envelope %d is a %s envelope (%d channels); it takes a %s envelope (%d channels), or NULL for none",
-                   (int)index, info.kind, info.channels, want, (int)ref->sort);
+                   (int)index, info.kind.p, info.channels, want, (int)ref->sort);
 }
 
 /* What the indices refer to: a write must name an existing one (of the
@@ -806,22 +806,15 @@ static const ls_table tw_images = {
 
 /* ---- tw_envelopes ------------------------------------------------------------ */
 
-/* The codec's tw_envelope_info, the kind's name, and the points
-** (tw_env_point_shown: each with the values and tangents it shows;
-** decoded only when the column is read). */
+/* The codec's tw_envelope_info (its kind's name a tw_text, laid out as an
+** ls_span), and the points (tw_env_point_shown: each with the values and
+** tangents it shows; decoded only when the column is read). */
 typedef struct envelope_rec {
   tw_envelope_info en;
-  ls_span kind, points;
+  ls_span points;
 } envelope_rec;
 
-static int envelope_load(const ls_row *row, char **err) {
-  envelope_rec *r = row->rec;
-  codec_error e;
-  if (!tw_envelope_get(ROW_MAP(row), (size_t)row->pos.element, &r->en, &e)) return ls_codec_loaded(0, &e, err);
-  r->kind.p = r->en.kind;
-  r->kind.n = strlen(r->en.kind);
-  return SQLITE_OK;
-}
+LS_CODEC_LOAD(envelope_load, tw_map, tw_envelope_info, tw_envelope_get)
 
 /* The envelope's points for the points column, decoded when it is read
 ** (ls_json_records.decode) with what each shows (tw_envelope_points_shown),
@@ -862,7 +855,7 @@ static const ls_json_records point_records = {sizeof(tw_env_point_shown), "point
 
 static const ls_column envelope_columns[] = {
   LS_COL_POS("env", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, 0-based in file order (the editor counts from 1), as layers and quads refer to it"),
-  LS_COL_TEXT("kind", LS_UTF8, envelope_rec, kind, 0, LS_COL_RO, 0, "'position', 'color', 'sound' (or 'unknown')"),
+  LS_COL_TEXT("kind", LS_UTF8, envelope_rec, en.kind, 0, LS_COL_RO, 0, "'position', 'color', 'sound' (or 'unknown')"),
   LS_COL_TEXT_CHARS("name", LS_UTF8, envelope_rec, en.name, LS_SIZEOF(envelope_rec, en.name), 0, 0, "envelope name (31 bytes)"),
   LS_COL_INT_IN("synchronized", LS_I32, envelope_rec, en.synchronized, 0, 1, 0, "1: follows server time rather than the player's join time"),
   LS_COL_INT("num_points", LS_I32, envelope_rec, en.num_points, LS_COL_RO, "number of points"),

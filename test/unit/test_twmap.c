@@ -662,7 +662,7 @@ static void test_synthetic(void) {
     CHECK(!tw_layer_load(m, 5, &e) && strstr(e.msg, "unknown layer type"), "unknown layer: %s", e.msg);
     CHECK(m->point_ints == 22, "22-int points");
     CHECK(tw_envelope_get(m, 0, &en, &e) && strcmp(en.name, "bezier env") == 0 && en.synchronized == 1 &&
-              strcmp(en.kind, "color") == 0, "env 0");
+              strcmp(en.kind.p, "color") == 0, "env 0");
     CHECK(tw_envelope_points(m, 0, &p, &np, &e) && np == 2 && p[1].time == 22 && p[1].bezier[15] == 43,
           "bezier point values");
     free(p);
