@@ -133,7 +133,8 @@ const char *tw_kind_name(tw_kind k) {
   return (unsigned)k <= TW_KIND_UNKNOWN ? names[k] : "unknown";
 }
 
-void tw_map_summarize(const tw_map *m, tw_map_summary *out) {
+int tw_map_summarize(tw_map *m, tw_map_summary *out, codec_error *err) {
+  int f;
   out->df_version = m->df->version;
   out->groups = (int64_t)m->num_groups;
   out->layers = (int64_t)m->num_layers;
@@ -143,6 +144,9 @@ void tw_map_summarize(const tw_map *m, tw_map_summary *out) {
   out->file_size = (int64_t)m->file_size;
   out->crc32 = m->crc32;
   out->style = (int32_t)m->style;
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++)
+    if (!tw_info_get(m, (tw_info_field)f, &out->info[f].p, &out->info[f].n, err)) return 0;
+  return 1;
 }
 
 int tw_kind_by_name(const char *name, tw_kind *k) {
@@ -844,8 +848,8 @@ int tw_info_set(tw_map *m, tw_info_field f, const char *s, size_t len, codec_err
   }
 }
 
-int tw_map_update(tw_map *m, const char *const s[], const size_t n[], tw_style style, int *style_failed,
-                  codec_error *err) {
+int tw_map_update(tw_map *m, const tw_map_summary *in, int *style_failed, codec_error *err) {
+  const tw_text *s = in->info;
   int f, differs[TW_INFO_SETTINGS + 1];
   *style_failed = 0;
   /* compare first: setting one string may move the blobs that values
@@ -854,12 +858,12 @@ int tw_map_update(tw_map *m, const char *const s[], const size_t n[], tw_style s
     const char *cur;
     size_t len;
     if (!tw_info_get(m, (tw_info_field)f, &cur, &len, err)) return 0;
-    differs[f] = n[f] != len || (len && memcmp(s[f], cur, len) != 0);
+    differs[f] = s[f].n != len || (len && memcmp(s[f].p, cur, len) != 0);
   }
   for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++)
-    if (differs[f] && !tw_info_set(m, (tw_info_field)f, n[f] ? s[f] : NULL, n[f], err)) return 0;
+    if (differs[f] && !tw_info_set(m, (tw_info_field)f, s[f].n ? s[f].p : NULL, s[f].n, err)) return 0;
   *style_failed = 1;
-  return style == m->style || tw_map_convert(m, style, err);
+  return (tw_style)in->style == m->style || tw_map_convert(m, (tw_style)in->style, err);
 }
 
 /* ---- groups -------------------------------------------------------------------------- */

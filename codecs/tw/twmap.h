@@ -184,16 +184,6 @@ int tw_map_validate(tw_map *m, int64_t key_limit, const codec_cancel *cancel, co
 ** decodes its own copy.  Parts are named "layer 12 (tiles)", "data 3". */
 void tw_map_decoded_claim(const tw_map *m, codec_claim *claim);
 
-/* A map at a glance: its datafile version as read, how many groups,
-** layers, images, envelopes and sounds it has, its size, CRC-32 and
-** style. */
-typedef struct tw_map_summary {
-  int64_t df_version, groups, layers, images, envelopes, sounds, file_size;
-  uint32_t crc32;
-  int32_t style; /* tw_style */
-} tw_map_summary;
-void tw_map_summarize(const tw_map *m, tw_map_summary *out);
-
 const char *tw_style_name(tw_style s); /* "0.6", "0.7", "ddnet" */
 const char *tw_kind_name(tw_kind k);   /* "tiles", "game", ..., "sounds_deprecated", "unknown" */
 /* The kind named `name` (tw_kind_name) among tiles .. sounds, the kinds a
@@ -225,15 +215,27 @@ int tw_info_get(tw_map *m, tw_info_field f, const char **s, size_t *len, codec_e
 ** "sv_a 1\0sv_b 2\0" (len 14).  Creates the info item if the map has none. */
 int tw_info_set(tw_map *m, tw_info_field f, const char *s, size_t len, codec_error *err);
 
+/* A map at a glance (tw_maps): its datafile version as read, how many
+** groups, layers, images, envelopes and sounds it has, its size, CRC-32
+** and style, and its info strings as tw_info_get gives them (info[f]).
+** Fails as tw_info_get does. */
+typedef struct tw_map_summary {
+  int64_t df_version, groups, layers, images, envelopes, sounds, file_size;
+  uint32_t crc32;
+  int32_t style; /* tw_style */
+  tw_text info[TW_INFO_SETTINGS + 1];
+} tw_map_summary;
+int tw_map_summarize(tw_map *m, tw_map_summary *out, codec_error *err);
+
 /* A row's worth of changes to the map's info and style (tw_maps): the info
-** strings s[f] (n[f] bytes, as tw_info_get gives them; n[f] 0 removes one)
-** that differ from the map's are set, an unchanged one leaving its blob
-** alone; then a new style converts the map (tw_map_convert, below: after
-** the strings, so settings cleared in the same change no longer block a
-** conversion to 0.7).  On failure *style_failed is 1 when the conversion
-** failed, 0 when an info string did. */
-int tw_map_update(tw_map *m, const char *const s[], const size_t n[], tw_style style, int *style_failed,
-                  codec_error *err);
+** strings in->info[f] (as tw_map_summarize gives them; an empty one removes
+** one) that differ from the map's are set, an unchanged one leaving its
+** blob alone; then a new in->style converts the map (tw_map_convert, below:
+** after the strings, so settings cleared in the same change no longer
+** block a conversion to 0.7).  The other fields are not written.  On
+** failure *style_failed is 1 when the conversion failed, 0 when an info
+** string did. */
+int tw_map_update(tw_map *m, const tw_map_summary *in, int *style_failed, codec_error *err);
 
 /* ---- groups ------------------------------------------------------------------ */
 

@@ -245,28 +245,13 @@ static char *layer_name(const void *model, int64_t l) {
 
 /* ---- tw_maps ----------------------------------------------------------------- */
 
-/* The map's counts and identity, and its info strings as stored (author,
-** version, credits, license: NULL when absent; settings: the commands
-** back to back, each with its NUL). */
-typedef struct map_rec {
-  tw_map_summary sum;
-  ls_span info[TW_INFO_SETTINGS + 1];
-} map_rec;
-
+/* The record is the codec's tw_map_summary: the map's counts and identity,
+** and its info strings as stored (tw_text, laid out as an ls_span: author,
+** version, credits, license NULL when absent; settings the commands back
+** to back, each with its NUL). */
 static int map_load(const ls_row *row, char **err) {
-  tw_map *m = ROW_MAP(row);
-  map_rec *r = row->rec;
   codec_error e;
-  int f;
-  tw_map_summarize(m, &r->sum);
-  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
-    const char *s;
-    size_t n;
-    if (!tw_info_get(m, (tw_info_field)f, &s, &n, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-    r->info[f].p = s;
-    r->info[f].n = n;
-  }
-  return SQLITE_OK;
+  return ls_codec_loaded(tw_map_summarize(ROW_MAP(row), row->rec, &e), &e, err);
 }
 
 /* The SHA-256 of the file as read, in lower-case hex (DDNet's map
@@ -288,37 +273,30 @@ static const ls_json_shape settings_shape = {1, 0, TW_SETTINGS_MAX, settings_exa
 static const char *const style_names[] = {"0.6", "0.7", "ddnet", NULL};
 
 static const ls_column map_columns[] = {
-  LS_COL_INT("datafile_version", LS_I64, map_rec, sum.df_version, LS_COL_RO, "datafile container version as read (3 or 4; levelsql writes 4)"),
-  LS_COL_ENUM("style", LS_I32, map_rec, sum.style, 0, style_names, 0, "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound layers, sounds, settings, UUID items) is refused for '0.7'"),
-  LS_COL_TEXT("author", LS_UTF8, map_rec, info[TW_INFO_AUTHOR], 31, LS_COL_NULL, 0, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
-  LS_COL_TEXT("map_version", LS_UTF8, map_rec, info[TW_INFO_VERSION], 15, LS_COL_NULL, 0, "map info: version string (15 bytes); NULL when absent, and setting NULL or '' removes it"),
-  LS_COL_TEXT("credits", LS_UTF8, map_rec, info[TW_INFO_CREDITS], 127, LS_COL_NULL, 0, "map info: credits (127 bytes); NULL when absent, and setting NULL or '' removes it"),
-  LS_COL_TEXT("license", LS_UTF8, map_rec, info[TW_INFO_LICENSE], 31, LS_COL_NULL, 0, "map info: license (31 bytes); NULL when absent, and setting NULL or '' removes it"),
-  LS_COL_JSON_TEXTS("settings", LS_NUL_STRINGS, map_rec, info[TW_INFO_SETTINGS], TW_SETTING_MAX, LS_COL_UTF8, &settings_shape, "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"),
-  LS_COL_INT("num_groups", LS_I64, map_rec, sum.groups, LS_COL_RO, "number of groups"),
-  LS_COL_INT("num_layers", LS_I64, map_rec, sum.layers, LS_COL_RO, "number of layers (all groups)"),
-  LS_COL_INT("num_images", LS_I64, map_rec, sum.images, LS_COL_RO, "number of images"),
-  LS_COL_INT("num_envelopes", LS_I64, map_rec, sum.envelopes, LS_COL_RO, "number of envelopes"),
-  LS_COL_INT("num_sounds", LS_I64, map_rec, sum.sounds, LS_COL_RO, "number of sounds"),
-  LS_COL_INT("file_size", LS_I64, map_rec, sum.file_size, LS_COL_RO, "size of the file as last read or written, in bytes"),
-  LS_COL_INT("crc32", LS_U32, map_rec, sum.crc32, LS_COL_RO, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
+  LS_COL_INT("datafile_version", LS_I64, tw_map_summary, df_version, LS_COL_RO, "datafile container version as read (3 or 4; levelsql writes 4)"),
+  LS_COL_ENUM("style", LS_I32, tw_map_summary, style, 0, style_names, 0, "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound layers, sounds, settings, UUID items) is refused for '0.7'"),
+  LS_COL_TEXT("author", LS_UTF8, tw_map_summary, info[TW_INFO_AUTHOR], 31, LS_COL_NULL, 0, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_TEXT("map_version", LS_UTF8, tw_map_summary, info[TW_INFO_VERSION], 15, LS_COL_NULL, 0, "map info: version string (15 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_TEXT("credits", LS_UTF8, tw_map_summary, info[TW_INFO_CREDITS], 127, LS_COL_NULL, 0, "map info: credits (127 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_TEXT("license", LS_UTF8, tw_map_summary, info[TW_INFO_LICENSE], 31, LS_COL_NULL, 0, "map info: license (31 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_JSON_TEXTS("settings", LS_NUL_STRINGS, tw_map_summary, info[TW_INFO_SETTINGS], TW_SETTING_MAX, LS_COL_UTF8, &settings_shape, "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"),
+  LS_COL_INT("num_groups", LS_I64, tw_map_summary, groups, LS_COL_RO, "number of groups"),
+  LS_COL_INT("num_layers", LS_I64, tw_map_summary, layers, LS_COL_RO, "number of layers (all groups)"),
+  LS_COL_INT("num_images", LS_I64, tw_map_summary, images, LS_COL_RO, "number of images"),
+  LS_COL_INT("num_envelopes", LS_I64, tw_map_summary, envelopes, LS_COL_RO, "number of envelopes"),
+  LS_COL_INT("num_sounds", LS_I64, tw_map_summary, sounds, LS_COL_RO, "number of sounds"),
+  LS_COL_INT("file_size", LS_I64, tw_map_summary, file_size, LS_COL_RO, "size of the file as last read or written, in bytes"),
+  LS_COL_INT("crc32", LS_U32, tw_map_summary, crc32, LS_COL_RO, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
   LS_COL_COMPUTED("sha256", "TEXT", get_map_sha256, NULL, LS_COL_NOREC, "SHA-256 of the file as last read or written, hex: the map identity DDNet servers use"),
 };
 
 /* The info strings that changed ('' or [] removes one), then a new style
 ** converts the map (tw_map_update). */
 static int map_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const map_rec *r = row->rec;
-  const char *s[TW_INFO_SETTINGS + 1];
-  size_t n[TW_INFO_SETTINGS + 1];
-  int f, style_failed;
+  int style_failed;
   codec_error e;
   (void)old;
-  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
-    s[f] = r->info[f].p;
-    n[f] = r->info[f].n;
-  }
-  if (tw_map_update(ROW_MAP(row), s, n, (tw_style)r->sum.style, &style_failed, &e)) return SQLITE_OK;
+  if (tw_map_update(ROW_MAP(row), row->rec, &style_failed, &e)) return SQLITE_OK;
   if (style_failed) return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column style");
   return LS_STORE_FAILED(map_columns, changed, &e, err);
 }
@@ -328,7 +306,7 @@ static const ls_table tw_maps = {
   LS_COLUMNS(map_columns),
   .shape = LS_ONE_ROW, .row_name = "map info",
   .rows_per_file = 1, /* the corpus average */
-  .record_size = sizeof(map_rec), .load = map_load, .store = map_store,
+  .record_size = sizeof(tw_map_summary), .load = map_load, .store = map_store,
 };
 
 /* ---- tw_groups --------------------------------------------------------------- */
