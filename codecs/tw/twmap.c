@@ -127,10 +127,11 @@ const char *tw_style_name(tw_style s) {
   }
 }
 
+const char *const tw_kind_names[] = {"tiles", "game",   "front",  "tele",   "speedup", "switch", "tune",
+                                     "quads", "sounds", "sounds_deprecated", "unknown", NULL};
+
 const char *tw_kind_name(tw_kind k) {
-  static const char *names[] = {"tiles", "game", "front", "tele", "speedup", "switch",
-                                "tune", "quads", "sounds", "sounds_deprecated", "unknown"};
-  return (unsigned)k <= TW_KIND_UNKNOWN ? names[k] : "unknown";
+  return (unsigned)k <= TW_KIND_UNKNOWN ? tw_kind_names[k] : "unknown";
 }
 
 int tw_map_summarize(tw_map *m, tw_map_summary *out, codec_error *err) {

@@ -186,6 +186,7 @@ void tw_map_decoded_claim(const tw_map *m, codec_claim *claim);
 
 const char *tw_style_name(tw_style s); /* "0.6", "0.7", "ddnet" */
 const char *tw_kind_name(tw_kind k);   /* "tiles", "game", ..., "sounds_deprecated", "unknown" */
+extern const char *const tw_kind_names[]; /* the same, indexed by tw_kind, NULL after "unknown" */
 /* The kind named `name` (tw_kind_name) among tiles .. sounds, the kinds a
 ** layer can be added as (tw_layer_insert): 1 and *k, or 0. */
 int tw_kind_by_name(const char *name, tw_kind *k);

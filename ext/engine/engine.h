@@ -536,6 +536,25 @@ typedef struct ls_index_ref {
 #define LS_COL_POS(nm, which, fl, doc_) {.name = nm, .type = "INTEGER", .kind = LS_POS, .offset = which, .flags = fl, .doc = doc_}
 #define LS_COL_CUSTOM(nm, sqltype, getter, setter, doc_) \
   {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = getter, .set = setter, .doc = doc_}
+/* A read-only column of what the model says of the row's element, reading
+** no record (LS_COL_NOREC: a row of a layer showing its layer's group):
+** of(model, pos.element), NULL when negative; with `names` (NULL-terminated,
+** naming 0, 1, ...) the value's name, a value past them reading as the
+** number.  LS_ELEMENT_FIELD defines such an ls_element_of `var` over the
+** integer field `field` of the model's array `arr` (T the model's type). */
+typedef struct ls_element_of {
+  int64_t (*of)(const void *model, int64_t element);
+  const char *const *names;
+} ls_element_of;
+void ls_element_of_get(const ls_row *row, sqlite3_context *ctx, const struct ls_column *col);
+#define LS_COL_ELEMENT_OF(nm, sqltype, element_of, fl, doc_) \
+  {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = ls_element_of_get, .flags = LS_COL_NOREC | (fl), \
+   .aux = element_of, .doc = doc_}
+#define LS_ELEMENT_FIELD(var, T, arr, field, names_)                               \
+  static int64_t var##_of(const void *model, int64_t e) {                          \
+    return (int64_t)((const T *)model)->arr[e].field;                              \
+  }                                                                                \
+  static const ls_element_of var = {var##_of, names_}
 
 /* ---- INSERT arguments ------------------------------------------------- */
 

@@ -150,25 +150,12 @@ LS_REMOVE_CALL(sound_remove, tw_map, tw_sound_delete, NULL)
 
 /* ---- rows of layers (tw_layers, tw_tiles, tw_quads) ------------------------------ */
 
-/* The group of the row's layer (pos.element), NULL when no group lists it. */
-static void get_layer_group(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.element];
-  (void)col;
-  if (L->group >= 0) sqlite3_result_int64(ctx, L->group);
-}
-
-/* The index of the row's layer inside its group, NULL when in no group. */
-static void get_layer_in_group(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.element];
-  (void)col;
-  if (L->group >= 0) sqlite3_result_int64(ctx, L->index_in_group);
-}
-
-/* The kind of the row's layer: "tiles", "game", ... (tw_kind_name). */
-static void get_layer_kind(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_text(ctx, tw_kind_name(ROW_MAP(row)->layers[row->pos.element].kind), -1, SQLITE_STATIC);
-}
+/* The row's layer (pos.element) as the model keeps it (LS_COL_ELEMENT_OF):
+** its group and its index in it (both -1, NULL, when no group lists it),
+** and its kind by name ("tiles", "game", ...: tw_kind_names). */
+LS_ELEMENT_FIELD(layer_group, tw_map, layers, group, NULL);
+LS_ELEMENT_FIELD(layer_in_group, tw_map, layers, index_in_group, NULL);
+LS_ELEMENT_FIELD(layer_kind, tw_map, layers, kind, tw_kind_names);
 
 /* The row kind of tw_layers and tw_tiles: the layer's tw_kind. */
 static int layer_row_kind(const ls_row *row) {
@@ -374,10 +361,10 @@ static void get_layer_image_name(const ls_row *row, sqlite3_context *ctx, const 
 #define TW_LAYER_SIDE_MAX 65536 /* the codec also caps width x height */
 
 static const ls_column layer_columns[] = {
-  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(7) | LS_COL_NOREC, "group index (NULL for a layer no group lists)"),
-  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(8) | LS_COL_NOREC, "index of the layer in its group"),
+  LS_COL_ELEMENT_OF("grp", "INTEGER", &layer_group, LS_COL_RANGE | LS_COL_VALUES(7), "group index (NULL for a layer no group lists)"),
+  LS_COL_ELEMENT_OF("layer", "INTEGER", &layer_in_group, LS_COL_RANGE | LS_COL_VALUES(8), "index of the layer in its group"),
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(20), "index among all layers of the map"),
-  LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"),
+  LS_COL_ELEMENT_OF("kind", "TEXT", &layer_kind, 0, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"),
   LS_COL_TEXT_CHARS("name", LS_UTF8, tw_layer_info, name, LS_SIZEOF(tw_layer_info, name), 0, KINDS_KNOWN, "layer name (11 bytes)"),
   LS_COL_KIND_INT("detail", LS_I32, tw_layer_info, detail, 0, 1, 0, KINDS_KNOWN, "1: detail layer (hidden with high detail off)"),
   LS_COL_KIND_INT("width", LS_I32, tw_layer_info, width, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: width in tiles; writing resizes the layer as the editor does (anchored top-left, new cells empty), and the game layer's physics layers with it"),
@@ -479,8 +466,8 @@ static int tile_load(const ls_row *row, char **err) {
 }
 
 static const ls_column tile_columns[] = {
-  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(3) | LS_COL_NOREC, "group index"),
-  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(7) | LS_COL_NOREC, "index of the layer in its group"),
+  LS_COL_ELEMENT_OF("grp", "INTEGER", &layer_group, LS_COL_RANGE | LS_COL_VALUES(3), "group index"),
+  LS_COL_ELEMENT_OF("layer", "INTEGER", &layer_in_group, LS_COL_RANGE | LS_COL_VALUES(7), "index of the layer in its group"),
   LS_COL_POS("x", LS_POS_X, LS_COL_RANGE | LS_COL_VALUES(430), "column, 0-based"),
   LS_COL_POS("y", LS_POS_Y, LS_COL_RANGE | LS_COL_VALUES(160), "row, 0-based"),
   LS_COL_KIND_INT("id", LS_I32, tw_tile, id, 0, 255, 0, 0, "tile index 0..255 (game layers: 1 solid, 2 death, 3 unhookable, 192-194 spawns...; tw_tile_name(kind, id) names it)"),
@@ -491,7 +478,7 @@ static const ls_column tile_columns[] = {
   LS_COL_KIND_INT("angle", LS_I32, tw_tile, angle, -32768, 32767, 0, KIND(TW_KIND_SPEEDUP), "speedup: angle in degrees (-32768..32767)"),
   LS_COL_KIND_INT("delay", LS_I32, tw_tile, delay, 0, 255, 0, KIND(TW_KIND_SWITCH), "switch: delay in seconds"),
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
-  LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"),
+  LS_COL_ELEMENT_OF("kind", "TEXT", &layer_kind, 0, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"),
 };
 
 /* The codec marks the layer for re-encoding; an unchanged cell leaves it
@@ -529,8 +516,8 @@ static const ls_json_shape colors_shape = {4, 4, 4, "[[255,255,255,255],[255,255
 static const ls_json_shape tex_shape = {2, 4, 4, "[[0,0],[1024,0],[0,1024],[1024,1024]]", NULL};
 
 static const ls_column quad_columns[] = {
-  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "group index"),
-  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "index of the quads layer in its group"),
+  LS_COL_ELEMENT_OF("grp", "INTEGER", &layer_group, LS_COL_RANGE | LS_COL_VALUES(5), "group index"),
+  LS_COL_ELEMENT_OF("layer", "INTEGER", &layer_in_group, LS_COL_RANGE | LS_COL_VALUES(5), "index of the quads layer in its group"),
   LS_COL_POS("quad", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(170), "index of the quad in its layer"),
   LS_COL_JSON_INTS("points", LS_I32, tw_quad, points, INT32_MIN, INT32_MAX, 0, &points_shape, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
   LS_COL_JSON_INTS("colors", LS_I32, tw_quad, colors, 0, 255, 0, &colors_shape, "JSON [[r,g,b,a] x 4 corners], 0..255"),
@@ -626,8 +613,8 @@ static int source_load(const ls_row *row, char **err) {
 }
 
 static const ls_column source_columns[] = {
-  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "group index"),
-  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "index of the sounds layer in its group"),
+  LS_COL_ELEMENT_OF("grp", "INTEGER", &layer_group, LS_COL_RANGE | LS_COL_VALUES(5), "group index"),
+  LS_COL_ELEMENT_OF("layer", "INTEGER", &layer_in_group, LS_COL_RANGE | LS_COL_VALUES(5), "index of the sounds layer in its group"),
   LS_COL_POS("source", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(10), "index of the source in its layer; INSERT: the position to take, default after the last"),
   LS_COL_INT("x", LS_I32, source_rec, s.x, 0, "position x, fixed point: 1024 = one pixel"),
   LS_COL_INT("y", LS_I32, source_rec, s.y, 0, "position y, fixed point: 1024 = one pixel"),
