@@ -621,6 +621,11 @@ typedef struct ls_scan {
   ** once per scan by ls_scan_bind_positions, so an iterator needs no
   ** lookup per row. */
   const ls_range *pos[3];
+  /* Set by ls_scan_bind_positions when the table has LS_COL_ELEMENT_OF
+  ** columns flagged LS_COL_RANGE: the declared shapes then leave out the
+  ** elements whose value lies outside their ranges (NULL outside any
+  ** bound), as they do for the element's LS_COL_POS range. */
+  int element_ranges;
 } ls_scan;
 
 /* Iterator helpers shared by the tables (shapes.c). */
@@ -650,7 +655,8 @@ int ls_grid_step(const ls_range *rx, const ls_range *ry, int64_t width, int64_t 
 ** Optional for ARRAY, NESTED and GRID: has(model, element, scan) says
 ** whether the element has rows in the scan (scan NULL: at all), so a table can leave
 ** out elements of another family or outside ranges on its own columns
-** (tw_tiles: tilemap layers only, within grp and layer); base(model, element)
+** (tw_tiles: tilemap layers only; the ranges on grp and layer, LS_COL_ELEMENT_OF
+** columns, the engine applies itself: ls_scan.element_ranges); base(model, element)
 ** is the key of the element's first row where the table keeps it, for O(1) keys
 ** (without it, keys count the rows of the elements before). */
 typedef enum ls_shape_kind { LS_SHAPE_CUSTOM = 0, LS_SHAPE_ONE, LS_SHAPE_ARRAY, LS_SHAPE_NESTED, LS_SHAPE_GRID } ls_shape_kind;

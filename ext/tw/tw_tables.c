@@ -174,37 +174,29 @@ static int other_layer_kind(const ls_row *row, sqlite3_value *v, const ls_column
 #define KINDS_TILEMAP ((1u << (TW_KIND_TUNE + 1)) - 1)
 #define KINDS_KNOWN ((1u << TW_KIND_UNKNOWN) - 1)
 
-#define ANY_LAYER (~0u)
-
-/* Whether layer l has rows in a table that has rows for the layer kinds
-** `kinds` (tilemap, quads and sounds layers only when their rows have
-** keys) and, in a scan, lies within the ranges on grp and layer (columns 0
-** and 1 of each table of layer rows): a layer no group lists has NULL grp
-** and layer, so any bound on those drops it. */
+/* Whether layer l has rows in a table of rows of the layer kinds `kinds`,
+** tilemap, quads and sounds layers only when their rows have keys (the
+** engine leaves out the layers outside the ranges on grp and layer:
+** LS_COL_ELEMENT_OF; a layer no group lists has NULL grp and layer, so any
+** bound on those drops it). */
 static int layer_has_rows(const tw_map *m, int64_t l, const ls_scan *scan, unsigned kinds) {
-  const tw_layer *L = &m->layers[l];
-  const ls_range *grp = scan ? &scan->range[0] : NULL, *layer = scan ? &scan->range[1] : NULL;
   codec_error e;
-  if (!(kinds & KIND(L->kind))) return 0;
-  if (kinds != ANY_LAYER && !tw_map_keys_fit(m, LS_KEY_MAX + 1, &e)) {
-    /* a scan fails with why (the engine reports scan->error), never
-    ** leaves layers out silently; a seek finds no such key */
-    if (scan && scan->error && !*scan->error) *scan->error = sqlite3_mprintf("%s", e.msg);
-    return 0;
-  }
-  if (!scan) return 1;
-  if (L->group < 0) return grp->lo == INT64_MIN && grp->hi == INT64_MAX && layer->lo == INT64_MIN && layer->hi == INT64_MAX;
-  return L->group >= grp->lo && L->group <= grp->hi && L->index_in_group >= layer->lo && L->index_in_group <= layer->hi;
+  if (!(kinds & KIND(m->layers[l].kind))) return 0;
+  if (tw_map_keys_fit(m, LS_KEY_MAX + 1, &e)) return 1;
+  /* a scan fails with why (the engine reports scan->error), never leaves
+  ** layers out silently; a seek finds no such key */
+  if (scan && scan->error && !*scan->error) *scan->error = sqlite3_mprintf("%s", e.msg);
+  return 0;
 }
 
 /* A shape's has() `fn` for a table of rows of layers of the kinds `kinds`
-** (layer_has_rows): tw_layers has a row for any layer, tw_tiles for
-** tilemaps, tw_quads for quads layers, tw_sound_sources for sounds layers. */
+** (layer_has_rows): tw_tiles has rows for tilemaps, tw_quads for quads
+** layers, tw_sound_sources for sounds layers; tw_layers a row for any
+** layer. */
 #define LAYERS_WITH_ROWS(fn, kinds)                                 \
   static int fn(const void *model, int64_t l, const ls_scan *scan) { \
     return layer_has_rows(model, l, scan, kinds);                   \
   }
-LAYERS_WITH_ROWS(layer_in_scan, ANY_LAYER)
 LAYERS_WITH_ROWS(tile_layer_in_scan, KINDS_TILEMAP)
 LAYERS_WITH_ROWS(quad_layer_in_scan, KIND(TW_KIND_QUADS))
 LAYERS_WITH_ROWS(source_layer_in_scan, KIND(TW_KIND_SOUNDS))
@@ -433,7 +425,7 @@ static const ls_insert layer_insertion = LS_INSERT(layer_insert, layer_args, LS_
 static const ls_table tw_layers = {
   .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map; INSERT adds a layer of any kind but sounds_deprecated to group grp at position layer (default last), with the editor's defaults and DDNet's rules; DELETE removes one (not the game layer)",
   LS_COLUMNS(layer_columns),
-  .shape = {.kind = LS_SHAPE_ARRAY, .count = count_layers, .has = layer_in_scan}, .row_name = "{element_name}", .element_name = layer_name,
+  .shape = LS_ARRAY(count_layers), .row_name = "{element_name}", .element_name = layer_name,
   .rows_per_file = 20, /* the corpus average */
   .record_size = sizeof(tw_layer_info), .load = layer_load, .store = layer_store,
   .row_kind = layer_row_kind, .other_kind = other_layer_kind,
