@@ -581,15 +581,16 @@ static const ls_table tw_quads = {
 /* ---- tw_sound_sources --------------------------------------------------------- */
 
 /* The codec's tw_source (its envelope indices read NULL for any "none"),
-** the shape by name and its size by shape: width and height for a
-** rectangle, radius for a circle (-1, NULL, for the fields the other shape
-** lacks). */
+** the shape by name and its size by shape (tw_source_sides): width and
+** height for a rectangle, radius for a circle (-1, NULL, for the fields the
+** other shape lacks). */
 typedef struct source_rec {
   tw_source s;
-  int32_t width, height, radius;
+  int width, height, radius;
 } source_rec;
 
 static const char *const source_shapes[] = {"rectangle", "circle", NULL};
+#define SOURCE_SIZE_COLUMNS 14 /* width, height and radius, in this order: what a write gave (source_store) */
 
 static int source_load(const ls_row *row, char **err) {
   source_rec *r = row->rec;
@@ -598,9 +599,7 @@ static int source_load(const ls_row *row, char **err) {
   if (rc != SQLITE_OK) return rc;
   if (!tw_source_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->s, &e))
     return ls_codec_loaded(0, &e, err);
-  r->width = r->s.shape == 1 ? -1 : r->s.width;
-  r->height = r->s.shape == 1 ? -1 : r->s.height;
-  r->radius = r->s.shape == 1 ? r->s.width : -1;
+  tw_source_sides(&r->s, &r->width, &r->height, &r->radius);
   return SQLITE_OK;
 }
 
@@ -619,7 +618,7 @@ static const ls_column source_columns[] = {
   LS_COL_INDEX("sound_env", LS_I32, source_rec, s.sound_env, &sound_envelope, LS_COL_NEGNULL, 0, "sound (volume) envelope index, 0-based; NULL: none"),
   LS_COL_INT("sound_env_offset", LS_I32, source_rec, s.sound_env_offset, 0, "sound envelope time offset (ms)"),
   LS_COL_ENUM("shape", LS_I32, source_rec, s.shape, 0, source_shapes, 0, "'rectangle' or 'circle': the area the sound is heard in"),
-  LS_COL_INT_NULL("width", LS_I32, source_rec, width, 0, INT32_MAX, 0, "rectangles: width, fixed point (1024 = one pixel); NULL for circles"),
+  [SOURCE_SIZE_COLUMNS] = LS_COL_INT_NULL("width", LS_I32, source_rec, width, 0, INT32_MAX, 0, "rectangles: width, fixed point (1024 = one pixel); NULL for circles"),
   LS_COL_INT_NULL("height", LS_I32, source_rec, height, 0, INT32_MAX, 0, "rectangles: height, fixed point; NULL for circles"),
   LS_COL_INT_NULL("radius", LS_I32, source_rec, radius, 0, INT32_MAX, 0, "circles: radius in pixels; NULL for rectangles"),
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
@@ -630,9 +629,7 @@ static const ls_column source_columns[] = {
 ** only NULL. */
 static int source_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   source_rec *r = row->rec;
-  enum { WIDTH = 14, HEIGHT = 15, RADIUS = 16 };
-  int given = (changed[WIDTH] ? TW_GIVEN_WIDTH : 0) | (changed[HEIGHT] ? TW_GIVEN_HEIGHT : 0) |
-              (changed[RADIUS] ? TW_GIVEN_RADIUS : 0);
+  int given = (int)ls_changed_bits(changed, SOURCE_SIZE_COLUMNS, 3); /* TW_GIVEN_WIDTH, _HEIGHT, _RADIUS */
   const char *field;
   codec_error e;
   if (!tw_source_size(&r->s, r->width, r->height, r->radius, given, &field, &e))
