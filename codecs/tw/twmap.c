@@ -588,6 +588,14 @@ int tw_layer_load(tw_map *m, size_t l, codec_error *err) {
   return 1;
 }
 
+int tw_layer_load_cancel(tw_map *m, size_t l, const codec_cancel *cancel, codec_error *err) {
+  int ok;
+  m->df->cancel = cancel; /* polled inside the blob's inflate */
+  ok = tw_layer_load(m, l, err);
+  m->df->cancel = NULL;
+  return ok;
+}
+
 /* Re-encodes a dirty layer into its blob: raw cells, or 0.7 skip
 ** compression (runs of equal id+flags, at most 255 extra, the first tile of
 ** a run is stored) for layers that had it. */

@@ -287,6 +287,10 @@ long tw_layer_data_index(const tw_map *m, size_t l);
 /* Decodes layer l's blob now (idempotent).  Fails with a message naming
 ** the layer item and data index for a missing/unavailable/mis-sized blob. */
 int tw_layer_load(tw_map *m, size_t l, codec_error *err);
+/* tw_layer_load polling `cancel` (NULL: never) while the blob inflates,
+** every 4 MiB: when it says stop, fails with CODEC_E_INTERRUPT and leaves
+** the layer undecoded, so a later call decodes it afresh. */
+int tw_layer_load_cancel(tw_map *m, size_t l, const codec_cancel *cancel, codec_error *err);
 
 /* One cell of a tilemap layer.  Fields a kind does not have read as 0 and
 ** are ignored on set:

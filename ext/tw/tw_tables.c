@@ -436,17 +436,13 @@ static const ls_table tw_layers = {
 
 /* The first read of a row of a layer (a tile, quad or sound source)
 ** decodes the layer whole (tw_layer_load, up to 512 MiB), failing the
-** query when its data is damaged.  The statement's interrupt (row->cancel)
-** is lent to the map's blob inflates for it, which poll it every 4 MiB: an
-** interrupted decode fails the load with SQLITE_INTERRUPT (ls_codec_failed)
-** and leaves the layer undecoded, so a later query decodes it afresh. */
+** query when its data is damaged.  The decode polls the statement's
+** interrupt (row->cancel, tw_layer_load_cancel): an interrupted decode
+** fails the load with SQLITE_INTERRUPT (ls_codec_failed) and leaves the
+** layer undecoded, so a later query decodes it afresh. */
 static int decode_layer(const ls_row *row, char **err) {
   codec_error e;
-  int ok;
-  ROW_MAP(row)->df->cancel = row->cancel;
-  ok = tw_layer_load(ROW_MAP(row), (size_t)row->pos.element, &e);
-  ROW_MAP(row)->df->cancel = NULL;
-  return ls_codec_loaded(ok, &e, err);
+  return ls_codec_loaded(tw_layer_load_cancel(ROW_MAP(row), (size_t)row->pos.element, row->cancel, &e), &e, err);
 }
 
 /* The record is the codec's tw_tile. */
