@@ -11,9 +11,10 @@
 ** when it changed; the format's rules (what a changed field implies, what
 ** an INSERT or DELETE may do) are the codec's, whose refusals name the
 ** column.  The hand-written columns are the computed ones: the SHA-256, a
-** layer's image name, the layer of a row of a layer (grp, layer, kind),
-** and the pixels and sound bytes as files.  Envelope points are decoded
-** only when read (ls_json_records.decode).
+** layer's image name, and the pixels and sound bytes as files; the layer
+** of a row of a layer (grp, layer, kind) the engine reads from the model's
+** layer array (LS_COL_ELEMENT_OF).  Envelope points are decoded only when
+** read (ls_json_records.decode).
 **
 ** The model the engine holds is the codec's tw_map, with its row keys
 ** (twmap.h, "row keys", kept right by the codec's edits and resizes): a
@@ -27,11 +28,12 @@
 ** quad's load() decodes the one layer of its row on first use
 ** (tw_layer_load inflates only that layer's blob), and grp, layer and kind
 ** read no record (LS_COL_NOREC).  So `WHERE grp = 1 AND layer = 0` (grp,
-** layer, layer_index, x and y are pushed down) never touches the other
-** layers, and a query that reads no cell field decodes nothing.  A damaged
-** layer fails the query at the first cell value read, with the codec's
-** message; only levelsql_files and scans with on_error=skip decode every
-** layer up front (tw_format_validate).
+** layer, layer_index, x and y are pushed down; the engine applies the
+** ranges on grp and layer) never touches the other layers, and a query
+** that reads no cell field decodes nothing.  A damaged layer fails the
+** query at the first cell value read, with the codec's message; only
+** levelsql_files and scans with on_error=skip decode every layer up front
+** (tw_format_validate).
 **
 ** Writing: serialize keeps every blob nobody changed as the compressed
 ** bytes it was read with and compresses only the changed ones (zlib level
