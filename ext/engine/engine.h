@@ -546,7 +546,7 @@ typedef struct ls_element_of {
   int64_t (*of)(const void *model, int64_t element);
   const char *const *names;
 } ls_element_of;
-void ls_element_of_get(const ls_row *row, sqlite3_context *ctx, const struct ls_column *col);
+void ls_element_of_get(const ls_row *row, sqlite3_context *ctx, const ls_column *col);
 #define LS_COL_ELEMENT_OF(nm, sqltype, element_of, fl, doc_) \
   {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = ls_element_of_get, .flags = LS_COL_NOREC | (fl), \
    .aux = element_of, .doc = doc_}
