@@ -66,11 +66,11 @@ static int image_prepare(tw_painter *p, size_t i) {
   tw_image_info info;
   if (s->state) return 1;
   if (!tw_image_get(p->m, i, &info, p->err)) return codec_prefix(p->err, "image %zu: ", i);
-  s->flat = canvas_name_color(info.name ? info.name : "", info.name ? info.name_len : 0, 255);
+  s->flat = canvas_name_color(info.name.p ? info.name.p : "", info.name.n, 255);
   s->state = 2;
   if (info.external || info.data_index < 0) {
-    int got = p->o->external && info.name ? p->o->external(p->o->external_ctx, info.name, info.name_len, &s->pixels, p->err) : 0;
-    if (got < 0) return codec_prefix(p->err, "image %zu (external '%.*s'): ", i, (int)(info.name_len > 64 ? 64 : info.name_len), info.name);
+    int got = p->o->external && info.name.p ? p->o->external(p->o->external_ctx, info.name.p, info.name.n, &s->pixels, p->err) : 0;
+    if (got < 0) return codec_prefix(p->err, "image %zu (external '%.*s'): ", i, (int)(info.name.n > 64 ? 64 : info.name.n), info.name.p);
     if (got > 0) s->state = 1;
     return 1;
   }

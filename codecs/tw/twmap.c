@@ -127,13 +127,15 @@ const char *tw_style_name(tw_style s) {
   }
 }
 
+const char *const tw_kind_names[] = {"tiles", "game",   "front",  "tele",   "speedup", "switch", "tune",
+                                     "quads", "sounds", "sounds_deprecated", "unknown", NULL};
+
 const char *tw_kind_name(tw_kind k) {
-  static const char *names[] = {"tiles", "game", "front", "tele", "speedup", "switch",
-                                "tune", "quads", "sounds", "sounds_deprecated", "unknown"};
-  return (unsigned)k <= TW_KIND_UNKNOWN ? names[k] : "unknown";
+  return (unsigned)k <= TW_KIND_UNKNOWN ? tw_kind_names[k] : "unknown";
 }
 
-void tw_map_summarize(const tw_map *m, tw_map_summary *out) {
+int tw_map_summarize(tw_map *m, tw_map_summary *out, codec_error *err) {
+  int f;
   out->df_version = m->df->version;
   out->groups = (int64_t)m->num_groups;
   out->layers = (int64_t)m->num_layers;
@@ -143,6 +145,9 @@ void tw_map_summarize(const tw_map *m, tw_map_summary *out) {
   out->file_size = (int64_t)m->file_size;
   out->crc32 = m->crc32;
   out->style = (int32_t)m->style;
+  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++)
+    if (!tw_info_get(m, (tw_info_field)f, &out->info[f].p, &out->info[f].n, err)) return 0;
+  return 1;
 }
 
 int tw_kind_by_name(const char *name, tw_kind *k) {
@@ -583,6 +588,14 @@ int tw_layer_load(tw_map *m, size_t l, codec_error *err) {
   return 1;
 }
 
+int tw_layer_load_cancel(tw_map *m, size_t l, const codec_cancel *cancel, codec_error *err) {
+  int ok;
+  m->df->cancel = cancel; /* polled inside the blob's inflate */
+  ok = tw_layer_load(m, l, err);
+  m->df->cancel = NULL;
+  return ok;
+}
+
 /* Re-encodes a dirty layer into its blob: raw cells, or 0.7 skip
 ** compression (runs of equal id+flags, at most 255 extra, the first tile of
 ** a run is stored) for layers that had it. */
@@ -844,8 +857,8 @@ int tw_info_set(tw_map *m, tw_info_field f, const char *s, size_t len, codec_err
   }
 }
 
-int tw_map_update(tw_map *m, const char *const s[], const size_t n[], tw_style style, int *style_failed,
-                  codec_error *err) {
+int tw_map_update(tw_map *m, const tw_map_summary *in, int *style_failed, codec_error *err) {
+  const tw_text *s = in->info;
   int f, differs[TW_INFO_SETTINGS + 1];
   *style_failed = 0;
   /* compare first: setting one string may move the blobs that values
@@ -854,12 +867,12 @@ int tw_map_update(tw_map *m, const char *const s[], const size_t n[], tw_style s
     const char *cur;
     size_t len;
     if (!tw_info_get(m, (tw_info_field)f, &cur, &len, err)) return 0;
-    differs[f] = n[f] != len || (len && memcmp(s[f], cur, len) != 0);
+    differs[f] = s[f].n != len || (len && memcmp(s[f].p, cur, len) != 0);
   }
   for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++)
-    if (differs[f] && !tw_info_set(m, (tw_info_field)f, n[f] ? s[f] : NULL, n[f], err)) return 0;
+    if (differs[f] && !tw_info_set(m, (tw_info_field)f, s[f].n ? s[f].p : NULL, s[f].n, err)) return 0;
   *style_failed = 1;
-  return style == m->style || tw_map_convert(m, style, err);
+  return (tw_style)in->style == m->style || tw_map_convert(m, (tw_style)in->style, err);
 }
 
 /* ---- groups -------------------------------------------------------------------------- */
@@ -1035,12 +1048,12 @@ int tw_image_get(tw_map *m, size_t i, tw_image_info *o, codec_error *err) {
   o->version = ival(it, 0, 0);
   o->width = ival(it, 1, 0);
   o->height = ival(it, 2, 0);
-  o->external = ival(it, 3, 0);
-  o->format = o->version >= 2 ? ival(it, 6, 1) : 1;
+  o->external = ival(it, 3, 0) != 0;
+  o->format = o->version >= 2 ? ival(it, 6, 1) != 0 : 1;
   d = ival(it, 5, -1);
   o->data_index = d >= 0 && (size_t)d < m->df->num_data ? d : -1;
-  o->data_size = o->data_index >= 0 ? df_data_size(m->df, (size_t)o->data_index) : 0;
-  if (!blob_string(m, ival(it, 4, -1), &o->name, &o->name_len, err))
+  o->data_size = o->data_index >= 0 ? (int64_t)df_data_size(m->df, (size_t)o->data_index) : -1;
+  if (!blob_string(m, ival(it, 4, -1), &o->name.p, &o->name.n, err))
     return codec_prefix(err, "item type 2 id %u (image %zu): name: ", it->id, i);
   return 1;
 }
@@ -1082,8 +1095,8 @@ int tw_sound_get(tw_map *m, size_t s, tw_sound_info *o, codec_error *err) {
   o->external = ival(it, 1, 0);
   d = ival(it, 3, -1);
   o->data_index = d >= 0 && (size_t)d < m->df->num_data ? d : -1;
-  o->data_size = o->data_index >= 0 ? df_data_size(m->df, (size_t)o->data_index) : 0;
-  if (!blob_string(m, ival(it, 2, -1), &o->name, &o->name_len, err))
+  o->data_size = o->data_index >= 0 ? (int64_t)df_data_size(m->df, (size_t)o->data_index) : -1;
+  if (!blob_string(m, ival(it, 2, -1), &o->name.p, &o->name.n, err))
     return codec_prefix(err, "item type 7 id %u (sound %zu): name: ", it->id, s);
   return 1;
 }
@@ -1098,7 +1111,8 @@ int tw_envelope_get(const tw_map *m, size_t e, tw_envelope_info *o, codec_error 
   memset(o, 0, sizeof *o);
   o->version = ival(it, EN_VERSION, 0);
   o->channels = ival(it, EN_CHANNELS, 0);
-  o->kind = o->channels == 1 ? "sound" : o->channels == 3 ? "position" : o->channels == 4 ? "color" : "unknown";
+  o->kind.p = o->channels == 1 ? "sound" : o->channels == 3 ? "position" : o->channels == 4 ? "color" : "unknown";
+  o->kind.n = strlen(o->kind.p);
   o->start_point = ival(it, EN_START, 0);
   o->num_points = ival(it, EN_NUM, 0);
   if (it->num_ints >= EN_NAME + 8) i32str_decode(it, EN_NAME, 8, o->name);
@@ -1247,6 +1261,71 @@ int tw_map_has_bezier(const tw_map *m) {
   if (m->point_ints == 22) return 1;
   if (m->bezier_item < 0 || m->envpoints_item < 0) return 0;
   return m->df->items[m->bezier_item].num_ints == (m->df->items[m->envpoints_item].num_ints / 6) * 16;
+}
+
+/* The names of the four tangent arrays of a point's bezier[16], in order. */
+static const char *const tangent_names[4] = {"in_dx", "in_dy", "out_dx", "out_dy"};
+
+int tw_envelope_points_shown(const tw_map *m, size_t e, tw_env_point_shown **out, size_t *n, codec_error *err) {
+  tw_envelope_info info;
+  tw_env_point *p;
+  size_t i;
+  int k, used, unused, any;
+  *out = NULL;
+  if (!tw_envelope_get(m, e, &info, err) || !tw_envelope_points(m, e, &p, n, err)) return 0;
+  used = info.channels >= 1 && info.channels <= 4 ? info.channels : 4;
+  if (*n && !(*out = (tw_env_point_shown *)calloc(*n, sizeof **out))) {
+    free(p);
+    return codec_fail_oom(err, "envelope %zu: out of memory", e);
+  }
+  for (i = 0; i < *n; i++) {
+    (*out)[i].p = p[i];
+    for (k = used, unused = 0; k < 4; k++) unused |= p[i].values[k] != 0;
+    (*out)[i].values_shown = unused ? 4 : used;
+    for (k = any = 0; k < 16; k++) any |= p[i].bezier[k] != 0;
+    for (k = 0; k < 4; k++) (*out)[i].tangents_shown[k] = any ? 4 : 0;
+  }
+  free(p);
+  return 1;
+}
+
+/* New points for an envelope of map m, checked point by point: times must
+** not decrease, and tangents given need a map that stores them. */
+static int check_new_points(const tw_map *m, const tw_env_point_shown *pts, size_t n, codec_error *err) {
+  int bezier = tw_map_has_bezier(m), k;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    if (i > 0 && pts[i].p.time < pts[i - 1].p.time)
+      return codec_fail_arg(err, "point %zu time %d is before the previous point's %d; times must not decrease", i,
+                            pts[i].p.time, pts[i - 1].p.time);
+    for (k = 0; k < 4 && !bezier; k++) {
+      if (!pts[i].tangents_shown[k]) continue;
+      return codec_fail_arg(err, "point %zu %s: this map stores no bezier tangents (only 0.7 maps and DDNet maps with "
+                            "bezier points do)", i, tangent_names[k]);
+    }
+  }
+  return 1;
+}
+
+int tw_envelope_update(tw_map *m, size_t e, const tw_envelope_info *in, const tw_env_point_shown *pts, size_t n,
+                       int pts_given, const char **field, codec_error *err) {
+  tw_envelope_info cur;
+  tw_env_point *plain;
+  size_t i;
+  int ok;
+  *field = "points";
+  if (pts_given && !check_new_points(m, pts, n, err)) return 0;
+  if (!tw_envelope_get(m, e, &cur, err)) return 0;
+  *field = strncmp(in->name, cur.name, sizeof cur.name) != 0 ? "name" : "synchronized";
+  if (!tw_envelope_set(m, e, in, err)) return 0;
+  *field = "points";
+  if (!pts_given) return 1;
+  if (!(plain = (tw_env_point *)malloc(sizeof *plain * (n ? n : 1))))
+    return codec_fail_oom(err, "envelope %zu: out of memory", e);
+  for (i = 0; i < n; i++) plain[i] = pts[i].p;
+  ok = tw_envelope_set_points(m, e, plain, n, err);
+  free(plain);
+  return ok;
 }
 
 /* ---- whole-map helpers for the tables ------------------------------------------------------ */

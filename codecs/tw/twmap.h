@@ -108,6 +108,14 @@ typedef struct tw_map {
   struct tw_keys *keys; /* owned: the row keys ("row keys" below) */
 } tw_map;
 
+/* A string the map holds: p[0..n), borrowed, not NUL-terminated in general;
+** p NULL (n 0) when absent.  Laid out as a (pointer, length) pair, as
+** callers that keep such pairs (levelsql's tables) hold them. */
+typedef struct tw_text {
+  const char *p;
+  size_t n;
+} tw_text;
+
 /* ---- whole map ------------------------------------------------------------- */
 
 /* Returns 1 if the buffer starts with a datafile magic (DATA / ATAD). */
@@ -176,18 +184,9 @@ int tw_map_validate(tw_map *m, int64_t key_limit, const codec_cancel *cancel, co
 ** decodes its own copy.  Parts are named "layer 12 (tiles)", "data 3". */
 void tw_map_decoded_claim(const tw_map *m, codec_claim *claim);
 
-/* A map at a glance: its datafile version as read, how many groups,
-** layers, images, envelopes and sounds it has, its size, CRC-32 and
-** style. */
-typedef struct tw_map_summary {
-  int64_t df_version, groups, layers, images, envelopes, sounds, file_size;
-  uint32_t crc32;
-  int32_t style; /* tw_style */
-} tw_map_summary;
-void tw_map_summarize(const tw_map *m, tw_map_summary *out);
-
 const char *tw_style_name(tw_style s); /* "0.6", "0.7", "ddnet" */
 const char *tw_kind_name(tw_kind k);   /* "tiles", "game", ..., "sounds_deprecated", "unknown" */
+extern const char *const tw_kind_names[]; /* the same, indexed by tw_kind, NULL after "unknown" */
 /* The kind named `name` (tw_kind_name) among tiles .. sounds, the kinds a
 ** layer can be added as (tw_layer_insert): 1 and *k, or 0. */
 int tw_kind_by_name(const char *name, tw_kind *k);
@@ -217,15 +216,27 @@ int tw_info_get(tw_map *m, tw_info_field f, const char **s, size_t *len, codec_e
 ** "sv_a 1\0sv_b 2\0" (len 14).  Creates the info item if the map has none. */
 int tw_info_set(tw_map *m, tw_info_field f, const char *s, size_t len, codec_error *err);
 
+/* A map at a glance (tw_maps): its datafile version as read, how many
+** groups, layers, images, envelopes and sounds it has, its size, CRC-32
+** and style, and its info strings as tw_info_get gives them (info[f]).
+** Fails as tw_info_get does. */
+typedef struct tw_map_summary {
+  int64_t df_version, groups, layers, images, envelopes, sounds, file_size;
+  uint32_t crc32;
+  int32_t style; /* tw_style */
+  tw_text info[TW_INFO_SETTINGS + 1];
+} tw_map_summary;
+int tw_map_summarize(tw_map *m, tw_map_summary *out, codec_error *err);
+
 /* A row's worth of changes to the map's info and style (tw_maps): the info
-** strings s[f] (n[f] bytes, as tw_info_get gives them; n[f] 0 removes one)
-** that differ from the map's are set, an unchanged one leaving its blob
-** alone; then a new style converts the map (tw_map_convert, below: after
-** the strings, so settings cleared in the same change no longer block a
-** conversion to 0.7).  On failure *style_failed is 1 when the conversion
-** failed, 0 when an info string did. */
-int tw_map_update(tw_map *m, const char *const s[], const size_t n[], tw_style style, int *style_failed,
-                  codec_error *err);
+** strings in->info[f] (as tw_map_summarize gives them; an empty one removes
+** one) that differ from the map's are set, an unchanged one leaving its
+** blob alone; then a new in->style converts the map (tw_map_convert, below:
+** after the strings, so settings cleared in the same change no longer
+** block a conversion to 0.7).  The other fields are not written.  On
+** failure *style_failed is 1 when the conversion failed, 0 when an info
+** string did. */
+int tw_map_update(tw_map *m, const tw_map_summary *in, int *style_failed, codec_error *err);
 
 /* ---- groups ------------------------------------------------------------------ */
 
@@ -276,6 +287,10 @@ long tw_layer_data_index(const tw_map *m, size_t l);
 /* Decodes layer l's blob now (idempotent).  Fails with a message naming
 ** the layer item and data index for a missing/unavailable/mis-sized blob. */
 int tw_layer_load(tw_map *m, size_t l, codec_error *err);
+/* tw_layer_load polling `cancel` (NULL: never) while the blob inflates,
+** every 4 MiB: when it says stop, fails with CODEC_E_INTERRUPT and leaves
+** the layer undecoded, so a later call decodes it afresh. */
+int tw_layer_load_cancel(tw_map *m, size_t l, const codec_cancel *cancel, codec_error *err);
 
 /* One cell of a tilemap layer.  Fields a kind does not have read as 0 and
 ** are ignored on set:
@@ -309,12 +324,12 @@ int tw_quad_set(tw_map *m, size_t l, size_t q, const tw_quad *in, codec_error *e
 /* ---- images -------------------------------------------------------------------------- */
 
 typedef struct tw_image_info {
-  int version, width, height, external;
-  int format;       /* 0 rgb, 1 rgba (version 1 images are rgba) */
-  const char *name; /* borrowed, not NUL-terminated; NULL if none */
-  size_t name_len;
-  long data_index;  /* -1 for external images */
-  size_t data_size; /* declared uncompressed pixel bytes (0 if none) */
+  int version, width, height;
+  int external;      /* 0 or 1 (any other value in the item reads 1) */
+  int format;        /* 0 rgb, 1 rgba (version 1 images are rgba; any value but 0 reads 1) */
+  tw_text name;      /* {NULL, 0} if none */
+  long data_index;   /* -1 without pixels (external images) */
+  int64_t data_size; /* declared uncompressed pixel bytes, -1 without pixels */
 } tw_image_info;
 
 int tw_image_get(tw_map *m, size_t i, tw_image_info *out, codec_error *err);
@@ -324,7 +339,7 @@ int tw_image_set_name(tw_map *m, size_t i, const char *name, size_t len, codec_e
 
 typedef struct tw_envelope_info {
   int version, channels;
-  const char *kind; /* "position", "color", "sound" or "unknown" */
+  tw_text kind;     /* "position", "color", "sound" or "unknown" (NUL-terminated too) */
   char name[32];    /* NUL-terminated, at most 31 bytes */
   int synchronized; /* 0 or 1 (any other value in the item reads 1) */
   int start_point, num_points;
@@ -349,14 +364,40 @@ int tw_envelope_set_points(tw_map *m, size_t e, const tw_env_point *pts, size_t 
 ** or a DDNet bezier item parallel to the points item. */
 int tw_map_has_bezier(const tw_map *m);
 
+/* A point as a table shows and takes it: the point, how many of its values
+** mean something (values_shown, 1 to 4: the envelope's channels, 1 sound,
+** 3 position, 4 color; all 4 when an unused one is not 0), and per tangent
+** array of bezier (in_dx, in_dy, out_dx, out_dy) 4 when shown (all four
+** when any tangent is not 0) or 0, so that reading and writing back never
+** loses anything.  New points say which tangent arrays were given (0:
+** absent). */
+typedef struct tw_env_point_shown {
+  tw_env_point p;
+  int values_shown;
+  int tangents_shown[4];
+} tw_env_point_shown;
+
+/* The points of envelope e as shown: *pts malloc'd (caller frees; NULL
+** when n == 0). */
+int tw_envelope_points_shown(const tw_map *m, size_t e, tw_env_point_shown **pts, size_t *n, codec_error *err);
+
+/* A row's worth of changes to envelope e: new points (pts_given; n may be
+** 0) are checked first, times must not decrease and tangents given need a
+** map that stores them (tw_map_has_bezier), so a refused change changes
+** nothing; then name and synchronized (tw_envelope_set), then the points
+** (tw_envelope_set_points).  On failure *field names what was refused
+** ("points", "name" or "synchronized"); a point is named by its index
+** ("point 3 in_dx: ..."). */
+int tw_envelope_update(tw_map *m, size_t e, const tw_envelope_info *in, const tw_env_point_shown *pts, size_t n,
+                       int pts_given, const char **field, codec_error *err);
+
 /* ---- sounds ---------------------------------------------------------------------------- */
 
 typedef struct tw_sound_info {
   int version, external;
-  const char *name; /* borrowed, not NUL-terminated; NULL if none */
-  size_t name_len;
-  long data_index;
-  size_t data_size; /* declared uncompressed bytes of the opus data */
+  tw_text name;      /* {NULL, 0} if none */
+  long data_index;   /* -1 without data */
+  int64_t data_size; /* declared uncompressed bytes of the opus data, -1 without data */
 } tw_sound_info;
 
 int tw_sound_get(tw_map *m, size_t s, tw_sound_info *out, codec_error *err);

@@ -64,7 +64,7 @@ int tw_image_png(tw_map *m, size_t i, unsigned char **out, size_t *out_size, cod
   if (!tw_image_get(m, i, &im, err)) return 0;
   if (im.external || im.data_index < 0)
     return codec_fail_arg(err, "image %zu: external (no pixels in the map, the game loads mapres/%.*s.png)", i,
-                          (int)im.name_len, im.name ? im.name : "");
+                          (int)im.name.n, im.name.p ? im.name.p : "");
   if (im.width <= 0 || im.height <= 0)
     return codec_fail(err, "image %zu: the item says %d x %d pixels", i, im.width, im.height);
   if (!df_data_copy(m->df, (size_t)im.data_index, &px, &n, err))
@@ -178,7 +178,7 @@ int tw_image_update(tw_map *m, size_t i, int external, int external_given, const
   int rename;
   *field = "name";
   if (!tw_image_get(m, i, &im, err)) return 0;
-  rename = name_differs(im.name, im.name_len, name, name_len); /* before the pixels may move the blobs */
+  rename = name_differs(im.name.p, im.name.n, name, name_len); /* before the pixels may move the blobs */
   *field = "external";
   if (png && external && external_given)
     return codec_fail_arg(err, "an image given a png is embedded; set external = 0 or leave it");
@@ -200,7 +200,7 @@ int tw_sound_update(tw_map *m, size_t s, const unsigned char *data, size_t n, co
   int rename;
   *field = "name";
   if (!tw_sound_get(m, s, &so, err)) return 0;
-  rename = name_differs(so.name, so.name_len, name, name_len); /* before new bytes may move the blobs */
+  rename = name_differs(so.name.p, so.name.n, name, name_len); /* before new bytes may move the blobs */
   *field = "data";
   if (data && !tw_sound_set_data(m, s, data, n, err)) return 0;
   *field = "name";

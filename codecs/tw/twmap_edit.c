@@ -674,6 +674,12 @@ int tw_source_set(tw_map *m, size_t l, size_t s, const tw_source *in, codec_erro
   return 1;
 }
 
+void tw_source_sides(const tw_source *s, int *width, int *height, int *radius) {
+  *width = s->shape == 1 ? -1 : s->width;
+  *height = s->shape == 1 ? -1 : s->height;
+  *radius = s->shape == 1 ? s->width : -1;
+}
+
 int tw_source_size(tw_source *s, int width, int height, int radius, int given, const char **field, codec_error *err) {
   if (s->shape == 1) {
     *field = given & TW_GIVEN_WIDTH ? "width" : "height";

@@ -83,6 +83,9 @@ int tw_source_get(tw_map *m, size_t l, size_t s, tw_source *out, codec_error *er
 /* Writes a source; envelope indices must exist (or be -1), shape 0 or 1. */
 int tw_source_set(tw_map *m, size_t l, size_t s, const tw_source *in, codec_error *err);
 /* A source's size as width, height (a rectangle's) and radius (a
+** circle's: its width field holds it), -1 where the shape has none. */
+void tw_source_sides(const tw_source *s, int *width, int *height, int *radius);
+/* A source's size as width, height (a rectangle's) and radius (a
 ** circle's), -1 where the shape has none, checked against its shape and
 ** written into *s: a circle needs a radius and takes no width or height
 ** given (`given`: the TW_GIVEN_* bits of those a change set), a rectangle

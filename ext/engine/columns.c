@@ -411,6 +411,17 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
   }
 }
 
+/* LS_COL_ELEMENT_OF: what of() says of the row's element, by name where
+** `names` has one. */
+void ls_element_of_get(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
+  const ls_element_of *el = col->aux;
+  int64_t x = el->of(row->model, row->pos.element), i = 0;
+  if (x < 0) return; /* NULL: none */
+  while (el->names && el->names[i] && i < x) i++;
+  if (el->names && el->names[i]) sqlite3_result_text(ctx, el->names[i], -1, SQLITE_STATIC);
+  else sqlite3_result_int64(ctx, x);
+}
+
 /* ---- writing ---------------------------------------------------------------- */
 
 int ls_column_writable(const ls_column *col) {

@@ -536,6 +536,25 @@ typedef struct ls_index_ref {
 #define LS_COL_POS(nm, which, fl, doc_) {.name = nm, .type = "INTEGER", .kind = LS_POS, .offset = which, .flags = fl, .doc = doc_}
 #define LS_COL_CUSTOM(nm, sqltype, getter, setter, doc_) \
   {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = getter, .set = setter, .doc = doc_}
+/* A read-only column of what the model says of the row's element, reading
+** no record (LS_COL_NOREC: a row of a layer showing its layer's group):
+** of(model, pos.element), NULL when negative; with `names` (NULL-terminated,
+** naming 0, 1, ...) the value's name, a value past them reading as the
+** number.  LS_ELEMENT_FIELD defines such an ls_element_of `var` over the
+** integer field `field` of the model's array `arr` (T the model's type). */
+typedef struct ls_element_of {
+  int64_t (*of)(const void *model, int64_t element);
+  const char *const *names;
+} ls_element_of;
+void ls_element_of_get(const ls_row *row, sqlite3_context *ctx, const ls_column *col);
+#define LS_COL_ELEMENT_OF(nm, sqltype, element_of, fl, doc_) \
+  {.name = nm, .type = sqltype, .kind = LS_CUSTOM, .get = ls_element_of_get, .flags = LS_COL_NOREC | (fl), \
+   .aux = element_of, .doc = doc_}
+#define LS_ELEMENT_FIELD(var, T, arr, field, names_)                               \
+  static int64_t var##_of(const void *model, int64_t e) {                          \
+    return (int64_t)((const T *)model)->arr[e].field;                              \
+  }                                                                                \
+  static const ls_element_of var = {var##_of, names_}
 
 /* ---- INSERT arguments ------------------------------------------------- */
 
@@ -688,6 +707,11 @@ typedef struct ls_scan {
   ** once per scan by ls_scan_bind_positions, so an iterator needs no
   ** lookup per row. */
   const ls_range *pos[3];
+  /* Set by ls_scan_bind_positions when the table has LS_COL_ELEMENT_OF
+  ** columns flagged LS_COL_RANGE: the declared shapes then leave out the
+  ** elements whose value lies outside their ranges (NULL outside any
+  ** bound), as they do for the element's LS_COL_POS range. */
+  int element_ranges;
 } ls_scan;
 
 /* Iterator helpers shared by the tables (shapes.c). */
@@ -717,7 +741,8 @@ int ls_grid_step(const ls_range *rx, const ls_range *ry, int64_t width, int64_t 
 ** Optional for ARRAY, NESTED and GRID: has(model, element, scan) says
 ** whether the element has rows in the scan (scan NULL: at all), so a table can leave
 ** out elements of another family or outside ranges on its own columns
-** (tw_tiles: tilemap layers only, within grp and layer); base(model, element)
+** (tw_tiles: tilemap layers only; the ranges on grp and layer, LS_COL_ELEMENT_OF
+** columns, the engine applies itself: ls_scan.element_ranges); base(model, element)
 ** is the key of the element's first row where the table keeps it, for O(1) keys
 ** (without it, keys count the rows of the elements before). */
 typedef enum ls_shape_kind { LS_SHAPE_CUSTOM = 0, LS_SHAPE_ONE, LS_SHAPE_ARRAY, LS_SHAPE_NESTED, LS_SHAPE_GRID } ls_shape_kind;
@@ -1429,16 +1454,22 @@ int ls_store_failed(const ls_column *cols, int ncols, const unsigned char *chang
 #define LS_STORE_CODEC(cols, row, old, size, set_call, changed, e, err) \
   (memcmp((row)->rec, old, size) == 0 || (set_call) ? SQLITE_OK : LS_STORE_FAILED(cols, changed, e, err))
 
+/* A load() `fn` whose record is, or starts with, the codec's own struct R
+** for the row's element: get_fn(model, element, &rec, &e) reads it (T is
+** the model's type); a failure is the codec's (ls_codec_loaded). */
+#define LS_CODEC_LOAD(fn, T, R, get_fn)                                                                  \
+  static int fn(const ls_row *row, char **err) {                                                        \
+    codec_error e;                                                                                       \
+    return ls_codec_loaded(get_fn((T *)row->model, (size_t)row->pos.element, (R *)row->rec, &e), &e, err); \
+  }
+
 /* load() and store() of a table whose record is the codec's own struct R
-** for the row's element: get_fn(model, element, &rec, &e) reads it,
-** set_fn(model, element, &rec, &e) writes a changed one (LS_STORE_CODEC;
-** cols: the table's column array, declared before).  T is the model's
-** type.  Defines prefix##_load and prefix##_store. */
+** for the row's element: LS_CODEC_LOAD, and set_fn(model, element, &rec,
+** &e) writes a changed one (LS_STORE_CODEC; cols: the table's column
+** array, declared before).  T is the model's type.  Defines prefix##_load
+** and prefix##_store. */
 #define LS_CODEC_RECORD(prefix, T, R, get_fn, set_fn, cols)                                                          \
-  static int prefix##_load(const ls_row *row, char **err) {                                                          \
-    codec_error e;                                                                                                   \
-    return ls_codec_loaded(get_fn((T *)row->model, (size_t)row->pos.element, (R *)row->rec, &e), &e, err);           \
-  }                                                                                                                  \
+  LS_CODEC_LOAD(prefix##_load, T, R, get_fn)                                                                         \
   static int prefix##_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {                \
     codec_error e;                                                                                                   \
     return LS_STORE_CODEC(cols, row, old, sizeof(R),                                                                 \

@@ -51,6 +51,24 @@ void ls_scan_bind_positions(const ls_table *t, ls_scan *scan) {
       if (t->columns[i].kind == LS_POS && t->columns[i].offset == k) scan->pos[k] = &scan->range[i];
     }
   }
+  scan->element_ranges = 0;
+  for (i = 0; i < t->ncolumns; i++)
+    if (t->columns[i].get == ls_element_of_get && (t->columns[i].flags & LS_COL_RANGE)) scan->element_ranges = 1;
+}
+
+/* Whether element e lies within the ranges pushed down on the table's
+** LS_COL_ELEMENT_OF columns (ls_scan.element_ranges): a value that reads
+** NULL (negative) lies outside any bound. */
+static int element_in_ranges(const ls_table *t, const void *model, const ls_scan *scan, int64_t e) {
+  int i;
+  for (i = 0; i < t->ncolumns; i++) {
+    const ls_range *r = &scan->range[i];
+    int64_t v;
+    if (t->columns[i].get != ls_element_of_get || (r->lo == INT64_MIN && r->hi == INT64_MAX)) continue;
+    v = ((const ls_element_of *)t->columns[i].aux)->of(model, e);
+    if (v < 0 || v < r->lo || v > r->hi) return 0;
+  }
+  return 1;
 }
 
 static void pos_set(ls_pos *pos, int64_t element, int64_t index_or_y, int64_t x) {
@@ -60,11 +78,13 @@ static void pos_set(ls_pos *pos, int64_t element, int64_t index_or_y, int64_t x)
 }
 
 /* The first element at or after `element` within the range on its slot
-** that has rows in the scan (shape.has); 0 when none. */
+** that has rows in the scan (shape.has) and lies within the ranges on
+** what the model says of it (element_in_ranges); 0 when none. */
 static int element_first(const ls_table *t, const void *model, const ls_scan *scan, int64_t element, int64_t count,
                          int64_t *out) {
   for (; ls_range_first(scan->pos[LS_POS_ELEMENT], element, count, &element); element++) {
-    if (!t->shape.has || t->shape.has(model, element, scan)) {
+    if ((!t->shape.has || t->shape.has(model, element, scan)) &&
+        (!scan->element_ranges || element_in_ranges(t, model, scan, element))) {
       *out = element;
       return 1;
     }
@@ -139,7 +159,7 @@ int ls_table_run(const ls_table *t, const void *model, const ls_scan *scan, cons
   if (t->next) return -1;
   switch (t->shape.kind) {
     case LS_SHAPE_ARRAY:
-      if (t->shape.has) return -1; /* each element is asked */
+      if (t->shape.has || scan->element_ranges) return -1; /* each element is asked */
       which = LS_POS_ELEMENT, at = pos->element, n = t->shape.count(model);
       break;
     case LS_SHAPE_NESTED: which = LS_POS_INDEX, at = pos->index, n = t->shape.inner(model, pos->element); break;

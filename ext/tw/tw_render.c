@@ -243,8 +243,8 @@ static int tw_atlas_draw(void *model, const char *path, const ls_atlas_opts *o, 
     if (!tw_image_get(m, i, &info, err)) return codec_prefix(err, "image %zu: ", i);
     if (!info.external && info.data_index >= 0) continue;
     external++;
-    if (!o->mapres || !info.name || !info.name_len || info.name_len > 255) continue;
-    if (!(file = sqlite3_mprintf("%s/%.*s.png", o->mapres, (int)info.name_len, info.name))) return codec_fail_oom(err, "out of memory");
+    if (!o->mapres || !info.name.p || !info.name.n || info.name.n > 255) continue;
+    if (!(file = sqlite3_mprintf("%s/%.*s.png", o->mapres, (int)info.name.n, info.name.p))) return codec_fail_oom(err, "out of memory");
     ok = ls_atlas_also(card, file, err);
     sqlite3_free(file);
     if (!ok) return 0;

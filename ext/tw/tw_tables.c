@@ -11,9 +11,10 @@
 ** when it changed; the format's rules (what a changed field implies, what
 ** an INSERT or DELETE may do) are the codec's, whose refusals name the
 ** column.  The hand-written columns are the computed ones: the SHA-256, a
-** layer's image name, the layer of a row of a layer (grp, layer, kind),
-** and the pixels and sound bytes as files.  Envelope points are decoded
-** only when read (ls_json_records.decode).
+** layer's image name, and the pixels and sound bytes as files; the layer
+** of a row of a layer (grp, layer, kind) the engine reads from the model's
+** layer array (LS_COL_ELEMENT_OF).  Envelope points are decoded only when
+** read (ls_json_records.decode).
 **
 ** The model the engine holds is the codec's tw_map, with its row keys
 ** (twmap.h, "row keys", kept right by the codec's edits and resizes): a
@@ -27,11 +28,12 @@
 ** quad's load() decodes the one layer of its row on first use
 ** (tw_layer_load inflates only that layer's blob), and grp, layer and kind
 ** read no record (LS_COL_NOREC).  So `WHERE grp = 1 AND layer = 0` (grp,
-** layer, layer_index, x and y are pushed down) never touches the other
-** layers, and a query that reads no cell field decodes nothing.  A damaged
-** layer fails the query at the first cell value read, with the codec's
-** message; only levelsql_files and scans with on_error=skip decode every
-** layer up front (tw_format_validate).
+** layer, layer_index, x and y are pushed down; the engine applies the
+** ranges on grp and layer) never touches the other layers, and a query
+** that reads no cell field decodes nothing.  A damaged layer fails the
+** query at the first cell value read, with the codec's message; only
+** levelsql_files and scans with on_error=skip decode every layer up front
+** (tw_format_validate).
 **
 ** Writing: serialize keeps every blob nobody changed as the compressed
 ** bytes it was read with and compresses only the changed ones (zlib level
@@ -119,7 +121,7 @@ static int refuse_envelope(const void *model, int64_t index, const ls_index_ref 
   if (!tw_envelope_get(model, (size_t)index, &info, &e)) return ls_codec_failed(&e, SQLITE_CONSTRAINT, why, NULL);
   if (info.channels == ref->sort) return SQLITE_OK;
   return ls_refuse(why, "envelope %d is a %s envelope (%d channels); it takes a %s envelope (%d channels), or NULL for none",
-                   (int)index, info.kind, info.channels, want, (int)ref->sort);
+                   (int)index, info.kind.p, info.channels, want, (int)ref->sort);
 }
 
 /* What the indices refer to: a write must name an existing one (of the
@@ -150,25 +152,12 @@ LS_REMOVE_CALL(sound_remove, tw_map, tw_sound_delete, NULL)
 
 /* ---- rows of layers (tw_layers, tw_tiles, tw_quads) ------------------------------ */
 
-/* The group of the row's layer (pos.element), NULL when no group lists it. */
-static void get_layer_group(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.element];
-  (void)col;
-  if (L->group >= 0) sqlite3_result_int64(ctx, L->group);
-}
-
-/* The index of the row's layer inside its group, NULL when in no group. */
-static void get_layer_in_group(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  const tw_layer *L = &ROW_MAP(row)->layers[row->pos.element];
-  (void)col;
-  if (L->group >= 0) sqlite3_result_int64(ctx, L->index_in_group);
-}
-
-/* The kind of the row's layer: "tiles", "game", ... (tw_kind_name). */
-static void get_layer_kind(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
-  (void)col;
-  sqlite3_result_text(ctx, tw_kind_name(ROW_MAP(row)->layers[row->pos.element].kind), -1, SQLITE_STATIC);
-}
+/* The row's layer (pos.element) as the model keeps it (LS_COL_ELEMENT_OF):
+** its group and its index in it (both -1, NULL, when no group lists it),
+** and its kind by name ("tiles", "game", ...: tw_kind_names). */
+LS_ELEMENT_FIELD(layer_group, tw_map, layers, group, NULL);
+LS_ELEMENT_FIELD(layer_in_group, tw_map, layers, index_in_group, NULL);
+LS_ELEMENT_FIELD(layer_kind, tw_map, layers, kind, tw_kind_names);
 
 /* The row kind of tw_layers and tw_tiles: the layer's tw_kind. */
 static int layer_row_kind(const ls_row *row) {
@@ -187,37 +176,29 @@ static int other_layer_kind(const ls_row *row, sqlite3_value *v, const ls_column
 #define KINDS_TILEMAP ((1u << (TW_KIND_TUNE + 1)) - 1)
 #define KINDS_KNOWN ((1u << TW_KIND_UNKNOWN) - 1)
 
-#define ANY_LAYER (~0u)
-
-/* Whether layer l has rows in a table that has rows for the layer kinds
-** `kinds` (tilemap, quads and sounds layers only when their rows have
-** keys) and, in a scan, lies within the ranges on grp and layer (columns 0
-** and 1 of each table of layer rows): a layer no group lists has NULL grp
-** and layer, so any bound on those drops it. */
+/* Whether layer l has rows in a table of rows of the layer kinds `kinds`,
+** tilemap, quads and sounds layers only when their rows have keys (the
+** engine leaves out the layers outside the ranges on grp and layer:
+** LS_COL_ELEMENT_OF; a layer no group lists has NULL grp and layer, so any
+** bound on those drops it). */
 static int layer_has_rows(const tw_map *m, int64_t l, const ls_scan *scan, unsigned kinds) {
-  const tw_layer *L = &m->layers[l];
-  const ls_range *grp = scan ? &scan->range[0] : NULL, *layer = scan ? &scan->range[1] : NULL;
   codec_error e;
-  if (!(kinds & KIND(L->kind))) return 0;
-  if (kinds != ANY_LAYER && !tw_map_keys_fit(m, LS_KEY_MAX + 1, &e)) {
-    /* a scan fails with why (the engine reports scan->error), never
-    ** leaves layers out silently; a seek finds no such key */
-    if (scan && scan->error && !*scan->error) *scan->error = sqlite3_mprintf("%s", e.msg);
-    return 0;
-  }
-  if (!scan) return 1;
-  if (L->group < 0) return grp->lo == INT64_MIN && grp->hi == INT64_MAX && layer->lo == INT64_MIN && layer->hi == INT64_MAX;
-  return L->group >= grp->lo && L->group <= grp->hi && L->index_in_group >= layer->lo && L->index_in_group <= layer->hi;
+  if (!(kinds & KIND(m->layers[l].kind))) return 0;
+  if (tw_map_keys_fit(m, LS_KEY_MAX + 1, &e)) return 1;
+  /* a scan fails with why (the engine reports scan->error), never leaves
+  ** layers out silently; a seek finds no such key */
+  if (scan && scan->error && !*scan->error) *scan->error = sqlite3_mprintf("%s", e.msg);
+  return 0;
 }
 
 /* A shape's has() `fn` for a table of rows of layers of the kinds `kinds`
-** (layer_has_rows): tw_layers has a row for any layer, tw_tiles for
-** tilemaps, tw_quads for quads layers, tw_sound_sources for sounds layers. */
+** (layer_has_rows): tw_tiles has rows for tilemaps, tw_quads for quads
+** layers, tw_sound_sources for sounds layers; tw_layers a row for any
+** layer. */
 #define LAYERS_WITH_ROWS(fn, kinds)                                 \
   static int fn(const void *model, int64_t l, const ls_scan *scan) { \
     return layer_has_rows(model, l, scan, kinds);                   \
   }
-LAYERS_WITH_ROWS(layer_in_scan, ANY_LAYER)
 LAYERS_WITH_ROWS(tile_layer_in_scan, KINDS_TILEMAP)
 LAYERS_WITH_ROWS(quad_layer_in_scan, KIND(TW_KIND_QUADS))
 LAYERS_WITH_ROWS(source_layer_in_scan, KIND(TW_KIND_SOUNDS))
@@ -245,28 +226,13 @@ static char *layer_name(const void *model, int64_t l) {
 
 /* ---- tw_maps ----------------------------------------------------------------- */
 
-/* The map's counts and identity, and its info strings as stored (author,
-** version, credits, license: NULL when absent; settings: the commands
-** back to back, each with its NUL). */
-typedef struct map_rec {
-  tw_map_summary sum;
-  ls_span info[TW_INFO_SETTINGS + 1];
-} map_rec;
-
+/* The record is the codec's tw_map_summary: the map's counts and identity,
+** and its info strings as stored (tw_text, laid out as an ls_span: author,
+** version, credits, license NULL when absent; settings the commands back
+** to back, each with its NUL). */
 static int map_load(const ls_row *row, char **err) {
-  tw_map *m = ROW_MAP(row);
-  map_rec *r = row->rec;
   codec_error e;
-  int f;
-  tw_map_summarize(m, &r->sum);
-  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
-    const char *s;
-    size_t n;
-    if (!tw_info_get(m, (tw_info_field)f, &s, &n, &e)) return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-    r->info[f].p = s;
-    r->info[f].n = n;
-  }
-  return SQLITE_OK;
+  return ls_codec_loaded(tw_map_summarize(ROW_MAP(row), row->rec, &e), &e, err);
 }
 
 /* The SHA-256 of the file as read, in lower-case hex (DDNet's map
@@ -288,37 +254,30 @@ static const ls_json_shape settings_shape = {1, 0, TW_SETTINGS_MAX, settings_exa
 static const char *const style_names[] = {"0.6", "0.7", "ddnet", NULL};
 
 static const ls_column map_columns[] = {
-  LS_COL_INT("datafile_version", LS_I64, map_rec, sum.df_version, LS_COL_RO, "datafile container version as read (3 or 4; levelsql writes 4)"),
-  LS_COL_ENUM("style", LS_I32, map_rec, sum.style, 0, style_names, 0, "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound layers, sounds, settings, UUID items) is refused for '0.7'"),
-  LS_COL_TEXT("author", LS_UTF8, map_rec, info[TW_INFO_AUTHOR], 31, LS_COL_NULL, 0, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
-  LS_COL_TEXT("map_version", LS_UTF8, map_rec, info[TW_INFO_VERSION], 15, LS_COL_NULL, 0, "map info: version string (15 bytes); NULL when absent, and setting NULL or '' removes it"),
-  LS_COL_TEXT("credits", LS_UTF8, map_rec, info[TW_INFO_CREDITS], 127, LS_COL_NULL, 0, "map info: credits (127 bytes); NULL when absent, and setting NULL or '' removes it"),
-  LS_COL_TEXT("license", LS_UTF8, map_rec, info[TW_INFO_LICENSE], 31, LS_COL_NULL, 0, "map info: license (31 bytes); NULL when absent, and setting NULL or '' removes it"),
-  LS_COL_JSON_TEXTS("settings", LS_NUL_STRINGS, map_rec, info[TW_INFO_SETTINGS], TW_SETTING_MAX, LS_COL_UTF8, &settings_shape, "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"),
-  LS_COL_INT("num_groups", LS_I64, map_rec, sum.groups, LS_COL_RO, "number of groups"),
-  LS_COL_INT("num_layers", LS_I64, map_rec, sum.layers, LS_COL_RO, "number of layers (all groups)"),
-  LS_COL_INT("num_images", LS_I64, map_rec, sum.images, LS_COL_RO, "number of images"),
-  LS_COL_INT("num_envelopes", LS_I64, map_rec, sum.envelopes, LS_COL_RO, "number of envelopes"),
-  LS_COL_INT("num_sounds", LS_I64, map_rec, sum.sounds, LS_COL_RO, "number of sounds"),
-  LS_COL_INT("file_size", LS_I64, map_rec, sum.file_size, LS_COL_RO, "size of the file as last read or written, in bytes"),
-  LS_COL_INT("crc32", LS_U32, map_rec, sum.crc32, LS_COL_RO, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
+  LS_COL_INT("datafile_version", LS_I64, tw_map_summary, df_version, LS_COL_RO, "datafile container version as read (3 or 4; levelsql writes 4)"),
+  LS_COL_ENUM("style", LS_I32, tw_map_summary, style, 0, style_names, 0, "'0.6', '0.7' or 'ddnet': the dialect the items show; setting '0.7' or 'ddnet' converts the map (tw_map_convert: item versions, tile and pixel encodings); a map with DDNet-only data (physics or sound layers, sounds, settings, UUID items) is refused for '0.7'"),
+  LS_COL_TEXT("author", LS_UTF8, tw_map_summary, info[TW_INFO_AUTHOR], 31, LS_COL_NULL, 0, "map info: author (31 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_TEXT("map_version", LS_UTF8, tw_map_summary, info[TW_INFO_VERSION], 15, LS_COL_NULL, 0, "map info: version string (15 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_TEXT("credits", LS_UTF8, tw_map_summary, info[TW_INFO_CREDITS], 127, LS_COL_NULL, 0, "map info: credits (127 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_TEXT("license", LS_UTF8, tw_map_summary, info[TW_INFO_LICENSE], 31, LS_COL_NULL, 0, "map info: license (31 bytes); NULL when absent, and setting NULL or '' removes it"),
+  LS_COL_JSON_TEXTS("settings", LS_NUL_STRINGS, tw_map_summary, info[TW_INFO_SETTINGS], TW_SETTING_MAX, LS_COL_UTF8, &settings_shape, "DDNet server settings: JSON array of command strings (255 bytes each); [] for none"),
+  LS_COL_INT("num_groups", LS_I64, tw_map_summary, groups, LS_COL_RO, "number of groups"),
+  LS_COL_INT("num_layers", LS_I64, tw_map_summary, layers, LS_COL_RO, "number of layers (all groups)"),
+  LS_COL_INT("num_images", LS_I64, tw_map_summary, images, LS_COL_RO, "number of images"),
+  LS_COL_INT("num_envelopes", LS_I64, tw_map_summary, envelopes, LS_COL_RO, "number of envelopes"),
+  LS_COL_INT("num_sounds", LS_I64, tw_map_summary, sounds, LS_COL_RO, "number of sounds"),
+  LS_COL_INT("file_size", LS_I64, tw_map_summary, file_size, LS_COL_RO, "size of the file as last read or written, in bytes"),
+  LS_COL_INT("crc32", LS_U32, tw_map_summary, crc32, LS_COL_RO, "zlib crc32 of the file as last read or written (what 0.6 servers announce)"),
   LS_COL_COMPUTED("sha256", "TEXT", get_map_sha256, NULL, LS_COL_NOREC, "SHA-256 of the file as last read or written, hex: the map identity DDNet servers use"),
 };
 
 /* The info strings that changed ('' or [] removes one), then a new style
 ** converts the map (tw_map_update). */
 static int map_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  const map_rec *r = row->rec;
-  const char *s[TW_INFO_SETTINGS + 1];
-  size_t n[TW_INFO_SETTINGS + 1];
-  int f, style_failed;
+  int style_failed;
   codec_error e;
   (void)old;
-  for (f = TW_INFO_AUTHOR; f <= TW_INFO_SETTINGS; f++) {
-    s[f] = r->info[f].p;
-    n[f] = r->info[f].n;
-  }
-  if (tw_map_update(ROW_MAP(row), s, n, (tw_style)r->sum.style, &style_failed, &e)) return SQLITE_OK;
+  if (tw_map_update(ROW_MAP(row), row->rec, &style_failed, &e)) return SQLITE_OK;
   if (style_failed) return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column style");
   return LS_STORE_FAILED(map_columns, changed, &e, err);
 }
@@ -328,7 +287,7 @@ static const ls_table tw_maps = {
   LS_COLUMNS(map_columns),
   .shape = LS_ONE_ROW, .row_name = "map info",
   .rows_per_file = 1, /* the corpus average */
-  .record_size = sizeof(map_rec), .load = map_load, .store = map_store,
+  .record_size = sizeof(tw_map_summary), .load = map_load, .store = map_store,
 };
 
 /* ---- tw_groups --------------------------------------------------------------- */
@@ -382,17 +341,17 @@ static void get_layer_image_name(const ls_row *row, sqlite3_context *ctx, const 
   (void)col;
   if (image < 0 || (size_t)image >= m->num_images) return;
   if (!tw_image_get(m, (size_t)image, &im, &e)) ls_result_codec_error(ctx, row, &e);
-  else if (im.name) sqlite3_result_text(ctx, im.name, (int)im.name_len, SQLITE_TRANSIENT);
+  else if (im.name.p) sqlite3_result_text(ctx, im.name.p, (int)im.name.n, SQLITE_TRANSIENT);
 }
 
 #define KINDS_SOUNDS (KIND(TW_KIND_SOUNDS) | KIND(TW_KIND_SOUNDS_DEPRECATED))
 #define TW_LAYER_SIDE_MAX 65536 /* the codec also caps width x height */
 
 static const ls_column layer_columns[] = {
-  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(7) | LS_COL_NOREC, "group index (NULL for a layer no group lists)"),
-  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(8) | LS_COL_NOREC, "index of the layer in its group"),
+  LS_COL_ELEMENT_OF("grp", "INTEGER", &layer_group, LS_COL_RANGE | LS_COL_VALUES(7), "group index (NULL for a layer no group lists)"),
+  LS_COL_ELEMENT_OF("layer", "INTEGER", &layer_in_group, LS_COL_RANGE | LS_COL_VALUES(8), "index of the layer in its group"),
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(20), "index among all layers of the map"),
-  LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"),
+  LS_COL_ELEMENT_OF("kind", "TEXT", &layer_kind, 0, "'tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune', 'quads', 'sounds', 'sounds_deprecated' or 'unknown'"),
   LS_COL_TEXT_CHARS("name", LS_UTF8, tw_layer_info, name, LS_SIZEOF(tw_layer_info, name), 0, KINDS_KNOWN, "layer name (11 bytes)"),
   LS_COL_KIND_INT("detail", LS_I32, tw_layer_info, detail, 0, 1, 0, KINDS_KNOWN, "1: detail layer (hidden with high detail off)"),
   LS_COL_KIND_INT("width", LS_I32, tw_layer_info, width, 1, TW_LAYER_SIDE_MAX, 0, KINDS_TILEMAP, "tilemaps: width in tiles; writing resizes the layer as the editor does (anchored top-left, new cells empty), and the game layer's physics layers with it"),
@@ -444,7 +403,7 @@ static const ls_insert layer_insertion =
 static const ls_table tw_layers = {
   .name = "tw_layers", .format = &tw_format, .doc = "one row per layer of each map; INSERT adds a layer of any kind but sounds_deprecated to group grp at position layer (default last), with the editor's defaults and DDNet's rules; DELETE removes one (not the game layer)",
   LS_COLUMNS(layer_columns),
-  .shape = {.kind = LS_SHAPE_ARRAY, .count = count_layers, .has = layer_in_scan}, .row_name = "{element_name}", .element_name = layer_name,
+  .shape = LS_ARRAY(count_layers), .row_name = "{element_name}", .element_name = layer_name,
   .rows_per_file = 20, /* the corpus average */
   .record_size = sizeof(tw_layer_info), .load = layer_load, .store = layer_store,
   .row_kind = layer_row_kind, .other_kind = other_layer_kind,
@@ -455,17 +414,13 @@ static const ls_table tw_layers = {
 
 /* The first read of a row of a layer (a tile, quad or sound source)
 ** decodes the layer whole (tw_layer_load, up to 512 MiB), failing the
-** query when its data is damaged.  The statement's interrupt (row->cancel)
-** is lent to the map's blob inflates for it, which poll it every 4 MiB: an
-** interrupted decode fails the load with SQLITE_INTERRUPT (ls_codec_failed)
-** and leaves the layer undecoded, so a later query decodes it afresh. */
+** query when its data is damaged.  The decode polls the statement's
+** interrupt (row->cancel, tw_layer_load_cancel): an interrupted decode
+** fails the load with SQLITE_INTERRUPT (ls_codec_failed) and leaves the
+** layer undecoded, so a later query decodes it afresh. */
 static int decode_layer(const ls_row *row, char **err) {
   codec_error e;
-  int ok;
-  ROW_MAP(row)->df->cancel = row->cancel;
-  ok = tw_layer_load(ROW_MAP(row), (size_t)row->pos.element, &e);
-  ROW_MAP(row)->df->cancel = NULL;
-  return ls_codec_loaded(ok, &e, err);
+  return ls_codec_loaded(tw_layer_load_cancel(ROW_MAP(row), (size_t)row->pos.element, row->cancel, &e), &e, err);
 }
 
 /* The record is the codec's tw_tile. */
@@ -477,8 +432,8 @@ static int tile_load(const ls_row *row, char **err) {
 }
 
 static const ls_column tile_columns[] = {
-  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(3) | LS_COL_NOREC, "group index"),
-  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(7) | LS_COL_NOREC, "index of the layer in its group"),
+  LS_COL_ELEMENT_OF("grp", "INTEGER", &layer_group, LS_COL_RANGE | LS_COL_VALUES(3), "group index"),
+  LS_COL_ELEMENT_OF("layer", "INTEGER", &layer_in_group, LS_COL_RANGE | LS_COL_VALUES(7), "index of the layer in its group"),
   LS_COL_POS("x", LS_POS_X, LS_COL_RANGE | LS_COL_VALUES(430), "column, 0-based"),
   LS_COL_POS("y", LS_POS_Y, LS_COL_RANGE | LS_COL_VALUES(160), "row, 0-based"),
   LS_COL_KIND_INT("id", LS_I32, tw_tile, id, 0, 255, 0, 0, "tile index 0..255 (game layers: 1 solid, 2 death, 3 unhookable, 192-194 spawns...; tw_tile_name(kind, id) names it)"),
@@ -489,7 +444,7 @@ static const ls_column tile_columns[] = {
   LS_COL_KIND_INT("angle", LS_I32, tw_tile, angle, -32768, 32767, 0, KIND(TW_KIND_SPEEDUP), "speedup: angle in degrees (-32768..32767)"),
   LS_COL_KIND_INT("delay", LS_I32, tw_tile, delay, 0, 255, 0, KIND(TW_KIND_SWITCH), "switch: delay in seconds"),
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
-  LS_COL_COMPUTED("kind", "TEXT", get_layer_kind, NULL, LS_COL_NOREC, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"),
+  LS_COL_ELEMENT_OF("kind", "TEXT", &layer_kind, 0, "the layer kind ('tiles', 'game', 'front', 'tele', 'speedup', 'switch', 'tune')"),
 };
 
 /* The codec marks the layer for re-encoding; an unchanged cell leaves it
@@ -527,8 +482,8 @@ static const ls_json_shape colors_shape = {4, 4, 4, "[[255,255,255,255],[255,255
 static const ls_json_shape tex_shape = {2, 4, 4, "[[0,0],[1024,0],[0,1024],[1024,1024]]", NULL};
 
 static const ls_column quad_columns[] = {
-  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "group index"),
-  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "index of the quads layer in its group"),
+  LS_COL_ELEMENT_OF("grp", "INTEGER", &layer_group, LS_COL_RANGE | LS_COL_VALUES(5), "group index"),
+  LS_COL_ELEMENT_OF("layer", "INTEGER", &layer_in_group, LS_COL_RANGE | LS_COL_VALUES(5), "index of the quads layer in its group"),
   LS_COL_POS("quad", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(170), "index of the quad in its layer"),
   LS_COL_JSON_INTS("points", LS_I32, tw_quad, points, INT32_MIN, INT32_MAX, 0, &points_shape, "JSON [[x,y] x 4 corners (top-left, top-right, bottom-left, bottom-right), [x,y] pivot], fixed point: 1024 = one pixel, 32768 = one tile"),
   LS_COL_JSON_INTS("colors", LS_I32, tw_quad, colors, 0, 255, 0, &colors_shape, "JSON [[r,g,b,a] x 4 corners], 0..255"),
@@ -588,15 +543,16 @@ static const ls_table tw_quads = {
 /* ---- tw_sound_sources --------------------------------------------------------- */
 
 /* The codec's tw_source (its envelope indices read NULL for any "none"),
-** the shape by name and its size by shape: width and height for a
-** rectangle, radius for a circle (-1, NULL, for the fields the other shape
-** lacks). */
+** the shape by name and its size by shape (tw_source_sides): width and
+** height for a rectangle, radius for a circle (-1, NULL, for the fields the
+** other shape lacks). */
 typedef struct source_rec {
   tw_source s;
-  int32_t width, height, radius;
+  int width, height, radius;
 } source_rec;
 
 static const char *const source_shapes[] = {"rectangle", "circle", NULL};
+#define SOURCE_SIZE_COLUMNS 14 /* width, height and radius, in this order: what a write gave (source_store) */
 
 static int source_load(const ls_row *row, char **err) {
   source_rec *r = row->rec;
@@ -605,15 +561,13 @@ static int source_load(const ls_row *row, char **err) {
   if (rc != SQLITE_OK) return rc;
   if (!tw_source_get(ROW_MAP(row), (size_t)row->pos.element, (size_t)row->pos.index, &r->s, &e))
     return ls_codec_loaded(0, &e, err);
-  r->width = r->s.shape == 1 ? -1 : r->s.width;
-  r->height = r->s.shape == 1 ? -1 : r->s.height;
-  r->radius = r->s.shape == 1 ? r->s.width : -1;
+  tw_source_sides(&r->s, &r->width, &r->height, &r->radius);
   return SQLITE_OK;
 }
 
 static const ls_column source_columns[] = {
-  LS_COL_COMPUTED("grp", "INTEGER", get_layer_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "group index"),
-  LS_COL_COMPUTED("layer", "INTEGER", get_layer_in_group, NULL, LS_COL_RANGE | LS_COL_VALUES(5) | LS_COL_NOREC, "index of the sounds layer in its group"),
+  LS_COL_ELEMENT_OF("grp", "INTEGER", &layer_group, LS_COL_RANGE | LS_COL_VALUES(5), "group index"),
+  LS_COL_ELEMENT_OF("layer", "INTEGER", &layer_in_group, LS_COL_RANGE | LS_COL_VALUES(5), "index of the sounds layer in its group"),
   LS_COL_POS("source", LS_POS_INDEX, LS_COL_RANGE | LS_COL_VALUES(10), "index of the source in its layer; INSERT: the position to take, default after the last"),
   LS_COL_INT("x", LS_I32, source_rec, s.x, 0, "position x, fixed point: 1024 = one pixel"),
   LS_COL_INT("y", LS_I32, source_rec, s.y, 0, "position y, fixed point: 1024 = one pixel"),
@@ -626,7 +580,7 @@ static const ls_column source_columns[] = {
   LS_COL_INDEX("sound_env", LS_I32, source_rec, s.sound_env, &sound_envelope, LS_COL_NEGNULL, 0, "sound (volume) envelope index, 0-based; NULL: none"),
   LS_COL_INT("sound_env_offset", LS_I32, source_rec, s.sound_env_offset, 0, "sound envelope time offset (ms)"),
   LS_COL_ENUM("shape", LS_I32, source_rec, s.shape, 0, source_shapes, 0, "'rectangle' or 'circle': the area the sound is heard in"),
-  LS_COL_INT_NULL("width", LS_I32, source_rec, width, 0, INT32_MAX, 0, "rectangles: width, fixed point (1024 = one pixel); NULL for circles"),
+  [SOURCE_SIZE_COLUMNS] = LS_COL_INT_NULL("width", LS_I32, source_rec, width, 0, INT32_MAX, 0, "rectangles: width, fixed point (1024 = one pixel); NULL for circles"),
   LS_COL_INT_NULL("height", LS_I32, source_rec, height, 0, INT32_MAX, 0, "rectangles: height, fixed point; NULL for circles"),
   LS_COL_INT_NULL("radius", LS_I32, source_rec, radius, 0, INT32_MAX, 0, "circles: radius in pixels; NULL for rectangles"),
   LS_COL_POS("layer_index", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(10), "index of the layer among all layers"),
@@ -637,9 +591,7 @@ static const ls_column source_columns[] = {
 ** only NULL. */
 static int source_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
   source_rec *r = row->rec;
-  enum { WIDTH = 14, HEIGHT = 15, RADIUS = 16 };
-  int given = (changed[WIDTH] ? TW_GIVEN_WIDTH : 0) | (changed[HEIGHT] ? TW_GIVEN_HEIGHT : 0) |
-              (changed[RADIUS] ? TW_GIVEN_RADIUS : 0);
+  int given = (int)ls_changed_bits(changed, SOURCE_SIZE_COLUMNS, 3); /* TW_GIVEN_WIDTH, _HEIGHT, _RADIUS */
   const char *field;
   codec_error e;
   if (!tw_source_size(&r->s, r->width, r->height, r->radius, given, &field, &e))
@@ -669,26 +621,15 @@ static const ls_table tw_sound_sources = {
 };
 /* ---- tw_images --------------------------------------------------------------- */
 
-/* The codec's tw_image_info and what the columns show of it. */
+/* The codec's tw_image_info (its name a tw_text, laid out as an ls_span;
+** data_size -1, NULL, without pixels), and a PNG written to the row
+** ({NULL, 0}: none). */
 typedef struct image_rec {
   tw_image_info im;
-  int32_t external, rgba; /* 0 or 1 */
-  int64_t data_size;      /* -1 (NULL) when external */
-  ls_span name;           /* NULL when none */
-  ls_span png;            /* a PNG written to the row ({NULL, 0}: none) */
+  ls_span png;
 } image_rec;
 
-static int image_load(const ls_row *row, char **err) {
-  image_rec *r = row->rec;
-  codec_error e;
-  if (!tw_image_get(ROW_MAP(row), (size_t)row->pos.element, &r->im, &e)) return ls_codec_loaded(0, &e, err);
-  r->external = r->im.external != 0;
-  r->rgba = r->im.format != 0;
-  r->data_size = r->im.data_index >= 0 ? (int64_t)r->im.data_size : -1;
-  r->name.p = r->im.name;
-  r->name.n = r->im.name_len;
-  return SQLITE_OK;
-}
+LS_CODEC_LOAD(image_load, tw_map, tw_image_info, tw_image_get)
 
 /* png: the embedded pixels encoded as PNG when read (NULL for an external
 ** image), so only a query that reads the column pays for the encoding. */
@@ -724,8 +665,8 @@ static int image_store(ls_row *row, const void *old, const unsigned char *change
   const char *field;
   codec_error e;
   (void)old;
-  if (tw_image_update(ROW_MAP(row), (size_t)row->pos.element, r->external, changed[IMAGE_EXTERNAL_COLUMN], r->png.p,
-                      r->png.n, r->name.p, r->name.n, &field, &e))
+  if (tw_image_update(ROW_MAP(row), (size_t)row->pos.element, r->im.external, changed[IMAGE_EXTERNAL_COLUMN], r->png.p,
+                      r->png.n, r->im.name.p, r->im.name.n, &field, &e))
     return SQLITE_OK;
   return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", field);
 }
@@ -735,13 +676,13 @@ static const char *const image_formats[] = {"rgb", "rgba", NULL};
 
 static const ls_column image_columns[] = {
   LS_COL_POS("image", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(11), "image index, 0-based in file order, as layers refer to it"),
-  LS_COL_TEXT_IN("name", LS_UTF8, image_rec, name, 1, TW_IMAGE_NAME_MAX, 0, "image name (1 to 127 bytes; external images are looked up by it in mapres/)"),
+  LS_COL_TEXT_IN("name", LS_UTF8, image_rec, im.name, 1, TW_IMAGE_NAME_MAX, 0, "image name (1 to 127 bytes; external images are looked up by it in mapres/)"),
   LS_COL_INT("width", LS_I32, image_rec, im.width, LS_COL_RO, "width in pixels"),
   LS_COL_INT("height", LS_I32, image_rec, im.height, LS_COL_RO, "height in pixels"),
-  [IMAGE_EXTERNAL_COLUMN] = LS_COL_INT_IN("external", LS_I32, image_rec, external, 0, 1, 0,
+  [IMAGE_EXTERNAL_COLUMN] = LS_COL_INT_IN("external", LS_I32, image_rec, im.external, 0, 1, 0,
                 "1: not embedded, loaded from the game's mapres by name; setting 1 drops the pixels, setting 0 needs png"),
-  LS_COL_ENUM("format", LS_I32, image_rec, rgba, 0, image_formats, LS_COL_RO, "'rgba' or 'rgb' (0.7 image items only)"),
-  LS_COL_INT_NULL("data_size", LS_I64, image_rec, data_size, 0, 0, LS_COL_RO, "bytes of embedded pixel data, uncompressed (NULL when external)"),
+  LS_COL_ENUM("format", LS_I32, image_rec, im.format, 0, image_formats, LS_COL_RO, "'rgba' or 'rgb' (0.7 image items only)"),
+  LS_COL_INT_NULL("data_size", LS_I64, image_rec, im.data_size, 0, 0, LS_COL_RO, "bytes of embedded pixel data, uncompressed (NULL when external)"),
   LS_COL_INT("version", LS_I32, image_rec, im.version, LS_COL_RO, "image item version (1 DDNet/0.6, 2 0.7)"),
   LS_COL_COMPUTED("png", "BLOB", get_image_png, set_image_png, LS_COL_NOREC, "the embedded pixels as an RGBA PNG (NULL when external); writing a PNG embeds it, width, height and format follow"),
 };
@@ -771,59 +712,29 @@ static const ls_table tw_images = {
 
 /* ---- tw_envelopes ------------------------------------------------------------ */
 
-/* A point as the points column holds it: the codec's, with how many
-** values and tangent integers it shows (a write: how many were given). */
-typedef struct shown_point {
-  tw_env_point p;
-  int values_shown;       /* 1 to 4 */
-  int tangents_shown[4];  /* in_dx, in_dy, out_dx, out_dy: 0 or 4 (a write: 0 when absent) */
-} shown_point;
-
-/* The codec's tw_envelope_info, the kind's name, and the points
-** (shown_point; decoded only when the column is read). */
+/* The codec's tw_envelope_info (its kind's name a tw_text, laid out as an
+** ls_span), and the points (tw_env_point_shown: each with the values and
+** tangents it shows; decoded only when the column is read). */
 typedef struct envelope_rec {
   tw_envelope_info en;
-  ls_span kind, points;
+  ls_span points;
 } envelope_rec;
 
-static int envelope_load(const ls_row *row, char **err) {
-  envelope_rec *r = row->rec;
-  codec_error e;
-  if (!tw_envelope_get(ROW_MAP(row), (size_t)row->pos.element, &r->en, &e)) return ls_codec_loaded(0, &e, err);
-  r->kind.p = r->en.kind;
-  r->kind.n = strlen(r->en.kind);
-  return SQLITE_OK;
-}
+LS_CODEC_LOAD(envelope_load, tw_map, tw_envelope_info, tw_envelope_get)
 
 /* The envelope's points for the points column, decoded when it is read
-** (ls_json_records.decode), with what each shows: the values its channels
-** use (1 sound, 3 position: x, y, rotation, 4 color), all 4 when an unused
-** one is not 0, and the four bezier tangents together when any of them is
-** not 0, so reading and writing back never loses anything. */
+** (ls_json_records.decode) with what each shows (tw_envelope_points_shown),
+** copied into the row's arena. */
 static int decode_envelope_points(const ls_row *row, ls_span *points, char **err) {
-  int channels = ((const envelope_rec *)row->rec)->en.channels, used = channels >= 1 && channels <= 4 ? channels : 4;
-  int k, unused, any;
-  tw_env_point *p = NULL;
-  shown_point *sp;
-  size_t n, i;
+  tw_env_point_shown *p, *copy;
+  size_t n;
   codec_error e;
-  if (!tw_envelope_points(ROW_MAP(row), (size_t)row->pos.element, &p, &n, &e))
+  if (!tw_envelope_points_shown(ROW_MAP(row), (size_t)row->pos.element, &p, &n, &e))
     return ls_codec_failed(&e, SQLITE_ERROR, err, NULL);
-  if (!(sp = ls_arena_alloc(row->arena, sizeof *sp * (n + 1)))) {
-    free(p);
-    return SQLITE_NOMEM;
-  }
-  for (i = 0; i < n; i++) {
-    sp[i].p = p[i];
-    for (k = used, unused = 0; k < 4; k++) unused |= p[i].values[k] != 0;
-    sp[i].values_shown = unused ? 4 : used;
-    for (k = any = 0; k < 16; k++) any |= p[i].bezier[k] != 0;
-    for (k = 0; k < 4; k++) sp[i].tangents_shown[k] = any ? 4 : 0;
-  }
+  if ((copy = ls_arena_alloc(row->arena, sizeof *p * (n + 1))) != NULL && n) memcpy(copy, p, sizeof *p * n);
   free(p);
-  points->p = sp;
-  points->n = n;
-  return SQLITE_OK;
+  *points = (ls_span){copy, n};
+  return copy ? SQLITE_OK : SQLITE_NOMEM;
 }
 
 #define TW_ENV_POINTS_MAX 65536
@@ -832,24 +743,25 @@ static const char points_example[] =
   "[{\"time\":0,\"curve\":1,\"values\":[0,0,0]},{\"time\":1000,\"curve\":1,\"values\":[0,0,90]}]";
 
 /* The members of a point object: time, curve, 1 to 4 values, and the
-** optional bezier tangents (store() checks that the map holds them). */
-#define TANGENT(key, k) \
-  {key, LS_I32, offsetof(shown_point, p.bezier[4 * (k)]), INT32_MIN, INT32_MAX, 4, offsetof(shown_point, tangents_shown[k]), 1}
-#define TANGENTS 3 /* point_members[3..6] */
+** optional bezier tangents (the codec checks that the map holds them). */
+#define TANGENT(key, k)                                                                                  \
+  {key, LS_I32, offsetof(tw_env_point_shown, p.bezier[4 * (k)]), INT32_MIN, INT32_MAX, 4,              \
+   offsetof(tw_env_point_shown, tangents_shown[k]), 1}
 static const ls_json_member point_members[] = {
-  {"time", LS_I32, offsetof(shown_point, p.time), 0, INT32_MAX, 0, 0, 0},
-  {"curve", LS_I32, offsetof(shown_point, p.curve), 0, TW_CURVE_MAX, 0, 0, 0},
-  {"values", LS_I32, offsetof(shown_point, p.values), INT32_MIN, INT32_MAX, 4, offsetof(shown_point, values_shown), 0},
+  {"time", LS_I32, offsetof(tw_env_point_shown, p.time), 0, INT32_MAX, 0, 0, 0},
+  {"curve", LS_I32, offsetof(tw_env_point_shown, p.curve), 0, TW_CURVE_MAX, 0, 0, 0},
+  {"values", LS_I32, offsetof(tw_env_point_shown, p.values), INT32_MIN, INT32_MAX, 4,
+   offsetof(tw_env_point_shown, values_shown), 0},
   TANGENT("in_dx", 0), TANGENT("in_dy", 1), TANGENT("out_dx", 2), TANGENT("out_dy", 3),
 };
-static const ls_json_records point_records = {sizeof(shown_point), "point", TW_ENV_POINTS_MAX, points_example,
+static const ls_json_records point_records = {sizeof(tw_env_point_shown), "point", TW_ENV_POINTS_MAX, points_example,
                                               point_members, LS_NELEMS(point_members), decode_envelope_points};
 
 #define ENV_POINTS_COLUMN 5 /* its index: store() writes the points only when they changed */
 
 static const ls_column envelope_columns[] = {
   LS_COL_POS("env", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(5), "envelope index, 0-based in file order (the editor counts from 1), as layers and quads refer to it"),
-  LS_COL_TEXT("kind", LS_UTF8, envelope_rec, kind, 0, LS_COL_RO, 0, "'position', 'color', 'sound' (or 'unknown')"),
+  LS_COL_TEXT("kind", LS_UTF8, envelope_rec, en.kind, 0, LS_COL_RO, 0, "'position', 'color', 'sound' (or 'unknown')"),
   LS_COL_TEXT_CHARS("name", LS_UTF8, envelope_rec, en.name, LS_SIZEOF(envelope_rec, en.name), 0, 0, "envelope name (31 bytes)"),
   LS_COL_INT_IN("synchronized", LS_I32, envelope_rec, en.synchronized, 0, 1, 0, "1: follows server time rather than the player's join time"),
   LS_COL_INT("num_points", LS_I32, envelope_rec, en.num_points, LS_COL_RO, "number of points"),
@@ -858,44 +770,19 @@ static const ls_column envelope_columns[] = {
   LS_COL_INT("version", LS_I32, envelope_rec, en.version, LS_COL_RO, "envelope item version"),
 };
 
-/* The codec's points of new points (into the arena), checked point by
-** point: times must not decrease, and tangents need a map that stores
-** them. */
-static int envelope_new_points(ls_row *row, ls_span points, tw_env_point **out, char **err) {
-  const shown_point *sp = points.p;
-  int bezier = tw_map_has_bezier(ROW_MAP(row)), k;
-  size_t i;
-  if (!(*out = ls_arena_alloc(row->arena, sizeof **out * (points.n + 1)))) return SQLITE_NOMEM;
-  for (i = 0; i < points.n; i++) {
-    if (i > 0 && sp[i].p.time < sp[i - 1].p.time) {
-      return ls_refuse(err, "column points: point %lld time %d is before the previous point's %d; times must not "
-                       "decrease", (long long)i, sp[i].p.time, sp[i - 1].p.time);
-    }
-    for (k = 0; k < 4 && !bezier; k++) {
-      if (!sp[i].tangents_shown[k]) continue;
-      return ls_refuse(err, "column points: point %lld %s: this map stores no bezier tangents (only 0.7 maps and "
-                       "DDNet maps with bezier points do)", (long long)i, point_members[TANGENTS + k].key);
-    }
-    (*out)[i] = sp[i].p;
-  }
-  return SQLITE_OK;
-}
-
-/* Name and synchronized, then new points (the points item is rebuilt;
-** later envelopes' start points move when the count changes). */
+/* The codec's rules (tw_envelope_update): new points are checked before
+** anything is written; name and synchronized, then the points (the points
+** item is rebuilt; later envelopes' start points move when the count
+** changes). */
 static int envelope_store(ls_row *row, const void *old, const unsigned char *changed, char **err) {
-  tw_map *m = ROW_MAP(row);
-  envelope_rec *r = row->rec;
-  const envelope_rec *was = old;
-  tw_env_point *points = NULL;
+  const envelope_rec *r = row->rec;
+  const char *field;
   codec_error e;
-  int rc;
-  if (changed[ENV_POINTS_COLUMN] && (rc = envelope_new_points(row, r->points, &points, err)) != SQLITE_OK) return rc;
-  if (memcmp(&r->en, &was->en, sizeof r->en) != 0 && !tw_envelope_set(m, (size_t)row->pos.element, &r->en, &e))
-    return LS_STORE_FAILED(envelope_columns, changed, &e, err);
-  if (points && !tw_envelope_set_points(m, (size_t)row->pos.element, points, r->points.n, &e))
-    return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column points");
-  return SQLITE_OK;
+  (void)old;
+  if (tw_envelope_update(ROW_MAP(row), (size_t)row->pos.element, &r->en, r->points.p, r->points.n,
+                         changed[ENV_POINTS_COLUMN], &field, &e))
+    return SQLITE_OK;
+  return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", field);
 }
 
 /* INSERT into tw_envelopes: an envelope of that kind (the codec knows the
@@ -920,22 +807,15 @@ static const ls_table tw_envelopes = {
 
 /* ---- tw_sounds --------------------------------------------------------------- */
 
+/* The codec's tw_sound_info (its name a tw_text, laid out as an ls_span;
+** data_size -1, NULL, without data), and bytes written to the row ({NULL,
+** 0}: none). */
 typedef struct sound_rec {
-  ls_span name;      /* NULL when none */
-  int64_t data_size; /* -1 (NULL) without data */
-  ls_span data;      /* bytes written to the row ({NULL, 0}: none) */
+  tw_sound_info so;
+  ls_span data;
 } sound_rec;
 
-static int sound_load(const ls_row *row, char **err) {
-  sound_rec *r = row->rec;
-  tw_sound_info s;
-  codec_error e;
-  if (!tw_sound_get(ROW_MAP(row), (size_t)row->pos.element, &s, &e)) return ls_codec_loaded(0, &e, err);
-  r->name.p = s.name;
-  r->name.n = s.name_len;
-  r->data_size = s.data_index >= 0 ? (int64_t)s.data_size : -1;
-  return SQLITE_OK;
-}
+LS_CODEC_LOAD(sound_load, tw_map, tw_sound_info, tw_sound_get)
 
 /* data: the embedded opus bytes, inflated only when the column is read. */
 static void get_sound_data(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
@@ -963,15 +843,15 @@ static int sound_store(ls_row *row, const void *old, const unsigned char *change
   const char *field;
   codec_error e;
   (void)old, (void)changed;
-  if (tw_sound_update(ROW_MAP(row), (size_t)row->pos.element, r->data.p, r->data.n, r->name.p, r->name.n, &field, &e))
+  if (tw_sound_update(ROW_MAP(row), (size_t)row->pos.element, r->data.p, r->data.n, r->so.name.p, r->so.name.n, &field, &e))
     return SQLITE_OK;
   return ls_codec_failed(&e, SQLITE_CONSTRAINT, err, "column %s", field);
 }
 
 static const ls_column sound_columns[] = {
   LS_COL_POS("sound", LS_POS_ELEMENT, LS_COL_RANGE | LS_COL_VALUES(1), "sound index, 0-based in file order, as sounds layers refer to it"),
-  LS_COL_TEXT_IN("name", LS_UTF8, sound_rec, name, 1, TW_IMAGE_NAME_MAX, 0, "sound name (1 to 127 bytes)"),
-  LS_COL_INT_NULL("data_size", LS_I64, sound_rec, data_size, 0, 0, LS_COL_RO, "bytes of embedded opus data"),
+  LS_COL_TEXT_IN("name", LS_UTF8, sound_rec, so.name, 1, TW_IMAGE_NAME_MAX, 0, "sound name (1 to 127 bytes)"),
+  LS_COL_INT_NULL("data_size", LS_I64, sound_rec, so.data_size, 0, 0, LS_COL_RO, "bytes of embedded opus data"),
   LS_COL_COMPUTED("data", "BLOB", get_sound_data, set_sound_data, LS_COL_NOREC, "the embedded opus bytes (NULL when none); writing embeds new bytes, data_size follows"),
 };
 

@@ -4,7 +4,8 @@
 ** For every input: tw_map_parse; a refusal must carry CODEC_E_FORMAT,
 ** _LIMIT or _MEMORY.  When that succeeds, decode everything the
 ** SQL tables show (every tilemap layer, whose first 1024 tiles and last
-** row are read; quads, images, envelopes and their points, sounds, info;
+** row are read; quads, images, envelopes and their points (written back
+** as tw_envelopes writes them), sounds, info;
 ** the cells decoded must not exceed what tw_map_decoded_claim says),
 ** edit one tile of each layer that loaded, drop what was decoded
 ** (tw_map_shed) and do it all again (reading the first and last rows of
@@ -100,10 +101,13 @@ static void touch(tw_map *m, int all_cells) {
   }
   for (i = 0; i < m->num_envelopes; i++) {
     tw_envelope_info en;
-    tw_env_point *p = NULL;
+    tw_env_point_shown *p = NULL;
+    const char *field;
     size_t n;
-    tw_envelope_get(m, i, &en, &e);
-    tw_envelope_points(m, i, &p, &n, &e);
+    /* read and written back as a row of tw_envelopes is (the map's own
+    ** points may be refused: times that decrease) */
+    if (tw_envelope_get(m, i, &en, &e) && tw_envelope_points_shown(m, i, &p, &n, &e))
+      tw_envelope_update(m, i, &en, p, n, 1, &field, &e);
     free(p);
   }
   for (i = 0; i < m->num_sounds; i++) {

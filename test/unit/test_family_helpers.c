@@ -132,6 +132,15 @@ LS_REMOVE_CALL_NESTED(item_remove, toy_model, toy_item_remove, NULL)
 LS_LOAD_ELEMENT(group_load, toy_model, groups, toy_group)
 LS_ROW_KIND_FIELD(group_kind, toy_group, weight, 3)
 LS_FLAG_OPTION(option_loud, "loud", 1, "everything is said twice");
+LS_ELEMENT_FIELD(group_weight, toy_model, groups, weight, NULL);
+
+/* Groups with their weight as what the model says of them (a negative
+** weight reads NULL), its range bounding a scan's groups. */
+static const ls_column weight_columns[] = {
+  LS_COL_POS("grp", LS_POS_ELEMENT, LS_COL_RANGE, "the group"),
+  LS_COL_ELEMENT_OF("weight", "INTEGER", &group_weight, LS_COL_RANGE, "the group's weight"),
+};
+static const ls_table weighed_groups = {.name = "toy_weights", LS_COLUMNS(weight_columns), .shape = LS_ARRAY(group_count)};
 
 /* A record that is a group's copy, after a computed field. */
 typedef struct group_rec {
@@ -268,6 +277,39 @@ static void test_spans_split(void) {
   ls_arena_free(arena);
 }
 
+/* The groups a scan of weighed_groups gives, as a bit mask. */
+static unsigned scanned_groups(toy_model *m, int64_t lo, int64_t hi) {
+  ls_range ranges[2] = {{INT64_MIN, INT64_MAX}, {lo, hi}};
+  ls_scan scan = {.range = ranges};
+  ls_pos pos = {0};
+  unsigned seen = 0;
+  int more;
+  ls_scan_bind_positions(&weighed_groups, &scan);
+  for (more = ls_table_next(&weighed_groups, m, &scan, &pos, 1); more; more = ls_table_next(&weighed_groups, m, &scan, &pos, 0))
+    seen |= 1u << pos.element;
+  return seen;
+}
+
+/* LS_COL_ELEMENT_OF: the value is the model's; a range pushed down on it
+** leaves out the elements outside it, a NULL (negative) value outside any
+** bound, and makes the engine ask element by element (no runs). */
+static void test_element_ranges(toy_model *m) {
+  ls_range all[2] = {{INT64_MIN, INT64_MAX}, {INT64_MIN, INT64_MAX}};
+  ls_scan scan = {.range = all};
+  ls_pos pos = {0};
+  int64_t last;
+  int32_t was[3] = {m->groups[0].weight, m->groups[1].weight, m->groups[2].weight};
+  m->groups[0].weight = 5, m->groups[1].weight = 0, m->groups[2].weight = -1;
+  CHECK(group_weight.of(m, 0) == 5 && group_weight.of(m, 2) == -1, "the field of the element");
+  ls_scan_bind_positions(&weighed_groups, &scan);
+  CHECK(scan.element_ranges && ls_table_run(&weighed_groups, m, &scan, &pos, &last) == -1,
+        "a table with such a range column is scanned element by element");
+  CHECK(scanned_groups(m, INT64_MIN, INT64_MAX) == 7, "unbounded: every group, NULL included");
+  CHECK(scanned_groups(m, 1, 10) == 1, "weight 1 to 10: group 0");
+  CHECK(scanned_groups(m, INT64_MIN, 0) == 2, "weight at most 0: group 1, not group 2 (NULL)");
+  m->groups[0].weight = was[0], m->groups[1].weight = was[1], m->groups[2].weight = was[2];
+}
+
 int main(void) {
   toy_item items0[] = {{101, 1}, {102, 2}}, items1[] = {{201, 3}};
   toy_group groups[] = {{10, 2, items0, 5, {NULL, 0}, 0}, {20, 1, items1, 0, {NULL, 0}, 0}, {30, 0, NULL, 0, {NULL, 0}, 0}};
@@ -282,6 +324,7 @@ int main(void) {
   test_copies(&model);
   test_options_and_kinds();
   test_spans_split();
+  test_element_ranges(&model);
   free(groups[0].label.s);
   sqlite3_close(db);
   sqlite3_reset_auto_extension();

@@ -398,7 +398,7 @@ static void meta_edits(const unsigned char *buf, size_t n, const char *label) {
     }
     if (m2->num_images) {
       tw_image_info im;
-      CHECK(tw_image_get(m2, 0, &im, &e) && im.name_len == 10 && memcmp(im.name, "grass_main", 10) == 0,
+      CHECK(tw_image_get(m2, 0, &im, &e) && im.name.n == 10 && memcmp(im.name.p, "grass_main", 10) == 0,
             "%s: image name", label);
     }
     if (m2->num_envelopes) {
@@ -662,7 +662,7 @@ static void test_synthetic(void) {
     CHECK(!tw_layer_load(m, 5, &e) && strstr(e.msg, "unknown layer type"), "unknown layer: %s", e.msg);
     CHECK(m->point_ints == 22, "22-int points");
     CHECK(tw_envelope_get(m, 0, &en, &e) && strcmp(en.name, "bezier env") == 0 && en.synchronized == 1 &&
-              strcmp(en.kind, "color") == 0, "env 0");
+              strcmp(en.kind.p, "color") == 0, "env 0");
     CHECK(tw_envelope_points(m, 0, &p, &np, &e) && np == 2 && p[1].time == 22 && p[1].bezier[15] == 43,
           "bezier point values");
     free(p);

@@ -132,12 +132,12 @@ static void test_writes(const unsigned char *file, size_t size) {
   CHECK(!tw_sound_set_name(m, 0, "a\0b", 3, &e) && e.code == CODEC_E_ARG, "a name with NUL refused");
   again = round_trip(m, &bytes, &bn);
   if (again) {
-    CHECK(tw_image_get(again, 0, &im, &e) && !im.external && im.data_size == (size_t)im.width * (size_t)im.height * 4,
+    CHECK(tw_image_get(again, 0, &im, &e) && !im.external && im.data_size == (int64_t)im.width * im.height * 4,
           "image 0 embedded, RGBA of its size");
     CHECK(tw_image_png(again, 0, &png2, &n2, &e) && n2 == n && memcmp(png, png2, n) == 0, "image 0's PNG reads back");
     CHECK(tw_image_get(again, 1, &im, &e) && im.external && im.data_index < 0 && df_data_size(again->df, (size_t)pixel_blob) == 1,
           "image 1 external, its pixel blob one byte");
-    CHECK(tw_sound_get(again, 0, &so, &e) && so.name_len == 4 && memcmp(so.name, "gust", 4) == 0 &&
+    CHECK(tw_sound_get(again, 0, &so, &e) && so.name.n == 4 && memcmp(so.name.p, "gust", 4) == 0 &&
               tw_sound_data(again, 0, &sd, &sdn, &e) && sdn == sizeof opus && memcmp(sd, opus, sdn) == 0,
           "sound 0's name and bytes read back");
     CHECK(so.data_index >= 0 && again->df->data[so.data_index].state == DF_DATA_STORED,

@@ -184,15 +184,19 @@ static void edit_map(const char *path, const char *label) {
 
 /* A sound source's size by its shape (tw_source_size): a circle keeps its
 ** radius in width, a rectangle its width and height; the other shape's
-** values given are refused, naming them. */
+** values given are refused, naming them.  tw_source_sides reads them back,
+** -1 for the values the shape lacks. */
 static void source_sizes(void) {
   tw_source s;
   const char *field = "";
   codec_error e;
+  int w, h, r;
   memset(&s, 0, sizeof s);
   s.shape = 1;
   CHECK(tw_source_size(&s, -1, -1, 700, TW_GIVEN_RADIUS, &field, &e) && s.width == 700 && s.height == 0,
         "a circle of radius 700");
+  tw_source_sides(&s, &w, &h, &r);
+  CHECK(w == -1 && h == -1 && r == 700, "a circle's sides: %d %d %d", w, h, r);
   CHECK(!tw_source_size(&s, 5, -1, 700, TW_GIVEN_WIDTH, &field, &e) && strcmp(field, "width") == 0 &&
             strstr(e.msg, "no width or height"),
         "a circle takes no width: %s %s", field, e.msg);
@@ -200,6 +204,8 @@ static void source_sizes(void) {
   s.shape = 0;
   CHECK(tw_source_size(&s, 10, 20, 700, 0, &field, &e) && s.width == 10 && s.height == 20,
         "a rectangle 10 x 20 (the radius it had as a circle, not given, is dropped)");
+  tw_source_sides(&s, &w, &h, &r);
+  CHECK(w == 10 && h == 20 && r == -1, "a rectangle's sides: %d %d %d", w, h, r);
   CHECK(!tw_source_size(&s, 10, 20, 700, TW_GIVEN_RADIUS, &field, &e) && strcmp(field, "radius") == 0,
         "a rectangle takes no radius");
   CHECK(!tw_source_size(&s, 10, -1, -1, 0, &field, &e) && strcmp(field, "height") == 0 && strstr(e.msg, "needs"),
