@@ -1103,6 +1103,19 @@ int tw_sound_get(tw_map *m, size_t s, tw_sound_info *o, codec_error *err) {
 
 /* ---- envelopes ------------------------------------------------------------------------------ */
 
+const char *tw_envelope_kind_name(int channels) {
+  return channels == 1 ? "sound" : channels == 3 ? "position" : channels == 4 ? "color" : "unknown";
+}
+
+/* The inverse of tw_envelope_kind_name over the three kinds. */
+int tw_envelope_kind_channels(const char *name) {
+  static const int kinds[] = {1, 3, 4};
+  size_t i;
+  for (i = 0; name && i < sizeof kinds / sizeof kinds[0]; i++)
+    if (strcmp(name, tw_envelope_kind_name(kinds[i])) == 0) return kinds[i];
+  return 0;
+}
+
 int tw_envelope_get(const tw_map *m, size_t e, tw_envelope_info *o, codec_error *err) {
   const df_item *it;
   if (e >= m->num_envelopes)
@@ -1111,7 +1124,7 @@ int tw_envelope_get(const tw_map *m, size_t e, tw_envelope_info *o, codec_error 
   memset(o, 0, sizeof *o);
   o->version = ival(it, EN_VERSION, 0);
   o->channels = ival(it, EN_CHANNELS, 0);
-  o->kind.p = o->channels == 1 ? "sound" : o->channels == 3 ? "position" : o->channels == 4 ? "color" : "unknown";
+  o->kind.p = tw_envelope_kind_name(o->channels);
   o->kind.n = strlen(o->kind.p);
   o->start_point = ival(it, EN_START, 0);
   o->num_points = ival(it, EN_NUM, 0);

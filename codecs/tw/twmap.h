@@ -345,6 +345,12 @@ typedef struct tw_envelope_info {
   int start_point, num_points;
 } tw_envelope_info;
 
+/* An envelope's kind is its channel count: the name of `channels` (1
+** "sound", 3 "position", 4 "color", any other "unknown"), and the channel
+** count of a kind's name (0 for NULL or another name). */
+const char *tw_envelope_kind_name(int channels);
+int tw_envelope_kind_channels(const char *name);
+
 typedef struct tw_env_point {
   int time, curve;
   int values[4];

@@ -840,8 +840,7 @@ int tw_envelope_insert(tw_map *m, int channels, codec_error *err) {
 }
 
 int tw_envelope_insert_named(tw_map *m, const char *kind_name, codec_error *err) {
-  int channels = !kind_name ? 0 : !strcmp(kind_name, "color") ? 4 : !strcmp(kind_name, "position") ? 3
-                 : !strcmp(kind_name, "sound") ? 1 : 0;
+  int channels = tw_envelope_kind_channels(kind_name);
   if (!channels)
     return codec_fail_arg(err, "column kind: an INSERT into tw_envelopes needs the kind: 'position', 'color' or 'sound'");
   return tw_envelope_insert(m, channels, err);

@@ -117,7 +117,7 @@ LS_COUNT_OF(count_sounds, tw_map, num_sounds)
 static int refuse_envelope(const void *model, int64_t index, const ls_index_ref *ref, char **why) {
   tw_envelope_info info;
   codec_error e;
-  const char *want = ref->sort == 1 ? "sound" : ref->sort == 3 ? "position" : "color";
+  const char *want = tw_envelope_kind_name((int)ref->sort);
   if (!tw_envelope_get(model, (size_t)index, &info, &e)) return ls_codec_failed(&e, SQLITE_CONSTRAINT, why, NULL);
   if (info.channels == ref->sort) return SQLITE_OK;
   return ls_refuse(why, "envelope %d is a %s envelope (%d channels); it takes a %s envelope (%d channels), or NULL for none",

@@ -94,6 +94,12 @@ static void edit_map(const char *path, const char *label) {
   CHECK(!tw_envelope_insert_named(m, NULL, &e) && strstr(e.msg, "column kind: an INSERT into tw_envelopes needs the kind") &&
             !tw_envelope_insert_named(m, "colour", &e) && m->num_envelopes == envs,
         "%s: an envelope needs a known kind: %s", label, e.msg);
+  /* The kind names and channel counts are one mapping, both ways. */
+  CHECK(tw_envelope_kind_channels("sound") == 1 && tw_envelope_kind_channels("position") == 3 &&
+            tw_envelope_kind_channels("color") == 4 && tw_envelope_kind_channels("unknown") == 0 &&
+            tw_envelope_kind_channels(NULL) == 0 && strcmp(tw_envelope_kind_name(3), "position") == 0 &&
+            strcmp(tw_envelope_kind_name(2), "unknown") == 0,
+        "%s: envelope kinds by name and by channels", label);
   /* Add: a group last, in it a tile, a quads and a sounds layer. */
   CHECK(tw_group_insert(m, m->num_groups, &e), "%s: group: %s", label, e.msg);
   CHECK(tw_layer_insert(m, m->num_groups - 1, 0, TW_KIND_TILES, 0, 0, &tl, &e), "%s: tile layer: %s", label, e.msg);
