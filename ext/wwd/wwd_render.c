@@ -96,7 +96,6 @@ static int wwd_atlas_draw(void *model, const char *path, const ls_atlas_opts *o,
   const wwd_level *lvl = model;
   long main = wwd_main_plane(lvl);
   uint32_t p, k, plane = main >= 0 ? (uint32_t)main : 0;
-  int64_t objects = 0;
   wwd_render_opts ro;
   canvas c;
   ls_atlas_picture *pic;
@@ -111,9 +110,8 @@ static int wwd_atlas_draw(void *model, const char *path, const ls_atlas_opts *o,
       free(name);
       if (!ok) return name ? 0 : codec_fail_oom(err, "out of memory");
     }
-    objects += lvl->planes[p].num_objects;
   }
-  if (!ls_atlas_number_add(card, NULL, "objects", 7, objects, err) ||
+  if (!ls_atlas_number_add(card, NULL, "objects", 7, (int64_t)wwd_num_objects(lvl), err) ||
       !ls_atlas_number_add(card, NULL, "planes", 6, lvl->num_planes, err))
     return 0;
   if (!lvl->num_planes) return ls_atlas_note(card, "the level has no plane to draw", err) && codec_fail(err, "no plane");
