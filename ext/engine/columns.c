@@ -351,6 +351,16 @@ static int reads_null(const ls_column *col, int64_t x) {
   return x == col->null_value || ((col->flags & LS_COL_NEGNULL) && x < 0);
 }
 
+/* A value shown by name: names[k] when the NULL-ended list (NULL: none)
+** has a k-th name, else the number `value` (an enum's value outside its
+** names, say).  LS_ENUM and LS_COL_ELEMENT_OF columns read so. */
+static void result_named(sqlite3_context *ctx, const char *const *names, int64_t k, int64_t value) {
+  int64_t i = 0;
+  while (names && k >= 0 && names[i] && i < k) i++;
+  if (names && k >= 0 && names[i] && i == k) sqlite3_result_text(ctx, names[i], -1, SQLITE_STATIC);
+  else sqlite3_result_int64(ctx, value);
+}
+
 void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
   const unsigned char *f;
   ls_span s;
@@ -373,15 +383,10 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
     case LS_BIT:
       sqlite3_result_int(ctx, (field_int(f, col->store) & col->max) != 0);
       break;
-    case LS_ENUM: {
-      const char *const *names = col->aux;
-      int64_t i = 0;
+    case LS_ENUM:
       x = field_int(f, col->store);
-      while (x >= col->min && names[i] && i < x - col->min) i++;
-      if (x >= col->min && names[i] && i == x - col->min) sqlite3_result_text(ctx, names[i], -1, SQLITE_STATIC);
-      else sqlite3_result_int64(ctx, x);
+      result_named(ctx, col->aux, x >= col->min ? x - col->min : -1, x);
       break;
-    }
     case LS_FLOAT:
       sqlite3_result_double(ctx, field_float(f, col->store));
       break;
@@ -415,11 +420,8 @@ void ls_column_get(const ls_table *t, const ls_row *row, sqlite3_context *ctx, c
 ** `names` has one. */
 void ls_element_of_get(const ls_row *row, sqlite3_context *ctx, const ls_column *col) {
   const ls_element_of *el = col->aux;
-  int64_t x = el->of(row->model, row->pos.element), i = 0;
-  if (x < 0) return; /* NULL: none */
-  while (el->names && el->names[i] && i < x) i++;
-  if (el->names && el->names[i]) sqlite3_result_text(ctx, el->names[i], -1, SQLITE_STATIC);
-  else sqlite3_result_int64(ctx, x);
+  int64_t x = el->of(row->model, row->pos.element);
+  if (x >= 0) result_named(ctx, el->names, x, x); /* else NULL: none */
 }
 
 /* ---- writing ---------------------------------------------------------------- */
